@@ -1,0 +1,227 @@
+/**
+ * A private headless desktop: Xvfb + session D-Bus + AT-SPI bus + openbox, with its own display number and
+ * XDG_RUNTIME_DIR. Every process it starts leads its own process group; stop() signals exactly those groups.
+ *
+ * As a script (`npx tsx scripts/desktop.ts`) it starts a desktop, prints the environment to use it, and stops it
+ * on Ctrl-C.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+
+/** Debian packages the desktop and the test apps come from, by the command each provides. */
+const REQUIRED: ReadonlyArray<{ command: string; pkg: string }> = [
+  { command: 'Xvfb', pkg: 'xvfb' },
+  { command: 'dbus-daemon', pkg: 'dbus' },
+  { command: '/usr/libexec/at-spi-bus-launcher', pkg: 'at-spi2-core' },
+  { command: 'gdbus', pkg: 'libglib2.0-bin' },
+  { command: 'xprop', pkg: 'x11-utils' },
+  { command: 'openbox', pkg: 'openbox' },
+  { command: 'gtk3-demo', pkg: 'gtk-3-examples' },
+  { command: 'mousepad', pkg: 'mousepad' },
+  { command: 'zenity', pkg: 'zenity' },
+  { command: 'gnome-calculator', pkg: 'gnome-calculator' },
+];
+
+export const DESKTOP_PACKAGES = [...new Set(REQUIRED.map((r) => r.pkg))];
+export const INSTALL_COMMAND = `sudo apt-get install -y --no-install-recommends ${DESKTOP_PACKAGES.join(' ')}`;
+
+function onPath(command: string): boolean {
+  if (command.startsWith('/')) return existsSync(command);
+  return (process.env.PATH ?? '').split(':').some((dir) => dir && existsSync(join(dir, command)));
+}
+
+/** The packages whose commands are missing on this machine. */
+export function missingPackages(): string[] {
+  return [...new Set(REQUIRED.filter((r) => !onPath(r.command)).map((r) => r.pkg))];
+}
+
+export interface Desktop {
+  /** Environment for processes that should live on this desktop. */
+  readonly env: NodeJS.ProcessEnv;
+  readonly display: string;
+  readonly runtimeDir: string;
+  /** Start a process on this desktop; it is stopped with the desktop. */
+  spawn(command: string, args?: string[]): ChildProcess;
+  /** Take charge of a process started elsewhere (e.g. by launch_app): it is stopped with the desktop. */
+  track(pid: number): void;
+  /** Stop one tracked process (and its process group) now. */
+  kill(pid: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Signal a process group (or the process alone when it leads none), escalating to SIGKILL. */
+async function stopGroup(pid: number): Promise<void> {
+  const signal = (sig: NodeJS.Signals) => {
+    try {
+      process.kill(-pid, sig);
+    } catch {
+      try {
+        process.kill(pid, sig);
+      } catch {
+        // already gone
+      }
+    }
+  };
+  signal('SIGTERM');
+  for (let i = 0; i < 40 && alive(pid); i++) await sleep(50);
+  if (alive(pid)) signal('SIGKILL');
+  for (let i = 0; i < 40 && alive(pid); i++) await sleep(50);
+}
+
+async function waitFor(what: string, check: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline)
+      throw new Error(`desktop: timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+function succeeds(command: string, args: string[], env: NodeJS.ProcessEnv): boolean {
+  try {
+    execFileSync(command, args, { env, stdio: 'ignore', timeout: 2000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function startDesktop(options: { windowManager?: boolean } = {}): Promise<Desktop> {
+  const missing = missingPackages();
+  if (missing.length > 0) {
+    throw new Error(
+      `The desktop test suite needs Debian packages that are missing: ${missing.join(', ')}.\n` +
+        `Install them with:\n  ${INSTALL_COMMAND}\n(or run scripts/install.sh)`,
+    );
+  }
+  const runtimeDir = mkdtempSync(join(tmpdir(), 'macpilot-desktop-'));
+  for (const sub of ['config', 'data', 'cache', 'home']) mkdirSync(join(runtimeDir, sub));
+  const pids: number[] = [];
+  const start = (
+    command: string,
+    args: string[],
+    env: NodeJS.ProcessEnv,
+    stdio: 'ignore' | 'log' = 'log',
+  ) => {
+    const log =
+      stdio === 'log' ? openSync(join(runtimeDir, `${command.split('/').pop()}.log`), 'a') : 'ignore';
+    const child = spawn(command, args, { env, detached: true, stdio: ['ignore', log, log] });
+    if (child.pid === undefined) throw new Error(`desktop: could not start ${command}`);
+    pids.push(child.pid);
+    child.unref();
+    return child;
+  };
+
+  const stop = async () => {
+    for (const pid of pids.reverse()) await stopGroup(pid);
+    pids.length = 0;
+    if (!process.env.KEEP) rmSync(runtimeDir, { recursive: true, force: true });
+  };
+
+  try {
+    // Xvfb picks a free display itself and writes its number to the file we give it as fd 3.
+    const displayFile = join(runtimeDir, 'display');
+    const displayFd = openSync(displayFile, 'w');
+    const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x800x24', '-nolisten', 'tcp'], {
+      detached: true,
+      stdio: ['ignore', 'ignore', 'ignore', displayFd],
+    });
+    if (xvfb.pid === undefined) throw new Error('desktop: could not start Xvfb');
+    pids.push(xvfb.pid);
+    xvfb.unref();
+    await waitFor(
+      'Xvfb to choose a display',
+      () => readFileSync(displayFile, 'utf8').trim().length > 0,
+      10000,
+    );
+    const display = `:${readFileSync(displayFile, 'utf8').trim()}`;
+
+    const busPath = join(runtimeDir, 'bus');
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DISPLAY: display,
+      XDG_RUNTIME_DIR: runtimeDir,
+      DBUS_SESSION_BUS_ADDRESS: `unix:path=${busPath}`,
+      XDG_CONFIG_HOME: join(runtimeDir, 'config'),
+      XDG_DATA_HOME: join(runtimeDir, 'data'),
+      XDG_CACHE_HOME: join(runtimeDir, 'cache'),
+      HOME: join(runtimeDir, 'home'),
+      GSETTINGS_BACKEND: 'memory',
+      GDK_BACKEND: 'x11',
+      QT_ACCESSIBILITY: '1',
+      LANG: 'C.UTF-8',
+    };
+    for (const hide of ['NO_AT_BRIDGE', 'GTK_A11Y', 'WAYLAND_DISPLAY', 'AT_SPI_BUS_ADDRESS'])
+      delete env[hide];
+
+    start('dbus-daemon', ['--session', '--nofork', `--address=unix:path=${busPath}`], env);
+    await waitFor('the session bus', () => existsSync(busPath), 10000);
+    // Started here rather than by the first app, so that we own it and stop it.
+    start('/usr/libexec/at-spi-bus-launcher', ['--launch-immediately'], env);
+    await waitFor(
+      'the accessibility bus',
+      () =>
+        succeeds(
+          'gdbus',
+          ['call', '--session', '-d', 'org.a11y.Bus', '-o', '/org/a11y/bus', '-m', 'org.a11y.Bus.GetAddress'],
+          env,
+        ),
+      15000,
+    );
+    if (options.windowManager !== false) {
+      start('openbox', ['--sm-disable'], env);
+      await waitFor(
+        'openbox',
+        () =>
+          execFileSync('xprop', ['-root', '_NET_SUPPORTING_WM_CHECK'], { env, timeout: 2000 })
+            .toString()
+            .includes('window id'),
+        20000,
+      );
+    }
+
+    return {
+      env,
+      display,
+      runtimeDir,
+      spawn: (command, args = []) => start(command, args, env, 'ignore'),
+      track: (pid) => {
+        if (!pids.includes(pid)) pids.push(pid);
+      },
+      kill: async (pid) => {
+        await stopGroup(pid);
+        const i = pids.indexOf(pid);
+        if (i >= 0) pids.splice(i, 1);
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const desktop = await startDesktop();
+  for (const key of ['DISPLAY', 'DBUS_SESSION_BUS_ADDRESS', 'XDG_RUNTIME_DIR', 'GSETTINGS_BACKEND', 'HOME']) {
+    console.log(`export ${key}='${desktop.env[key]}'`);
+  }
+  console.log('# desktop running; Ctrl-C stops it');
+  const shutdown = () => void desktop.stop().then(() => process.exit(0));
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+  setInterval(() => {}, 1 << 30);
+}

@@ -1,0 +1,231 @@
+/**
+ * The contract between the server and a platform helper: JSON-RPC 2.0 over the helper's stdin/stdout with
+ * Content-Length framing. Every method's params and result are declared here; the Linux helper, the Swift
+ * helper, docs/protocol.md and the contract tests all follow this file.
+ */
+import { z } from 'zod';
+
+export const PROTOCOL_VERSION = 1;
+
+/** Error codes a helper returns in a JSON-RPC error's `code`; `data.hint` may say what to do next. */
+export const HelperErrorCode = {
+  InvalidParams: -32602,
+  /** The handle no longer names a live element (the element or its app went away). */
+  ElementGone: -32010,
+  /** No running app matches the pid or name. */
+  AppNotFound: -32011,
+  /** The element has no such action, or the action was refused. */
+  ActionFailed: -32012,
+  /** The element's value cannot be set to what was asked. */
+  ValueNotSettable: -32013,
+  /** The capability is absent here (no display, no accessibility bus, not implemented on this platform). */
+  NotAvailable: -32014,
+  /** The OS refused for lack of a permission (macOS privacy settings). */
+  PermissionDenied: -32015,
+  /** The target app did not answer in time. */
+  Timeout: -32016,
+  /** Anything else that went wrong in the OS call. */
+  Failed: -32017,
+} as const;
+export type HelperErrorCode = (typeof HelperErrorCode)[keyof typeof HelperErrorCode];
+
+export const HelperErrorData = z.object({ hint: z.string().optional() }).loose();
+export type HelperErrorData = z.infer<typeof HelperErrorData>;
+
+/** An opaque element handle, stable for the element's life: the same element always gets the same handle. */
+export const Handle = z.string().min(1).max(512);
+
+export const Bounds = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
+export type Bounds = z.infer<typeof Bounds>;
+
+/** Normalized states, the same words on every platform. */
+export const ElementState = z.enum([
+  'focused',
+  'focusable',
+  'disabled',
+  'selected',
+  'selectable',
+  'checked',
+  'mixed',
+  'pressed',
+  'expanded',
+  'collapsed',
+  'editable',
+  'readonly',
+  'multiline',
+  'offscreen',
+  'secure',
+  'modal',
+  'required',
+  'invalid',
+  'busy',
+  'active',
+  'minimized',
+]);
+export type ElementState = z.infer<typeof ElementState>;
+
+export const ElementValue = z.union([z.string(), z.number(), z.boolean()]);
+export type ElementValue = z.infer<typeof ElementValue>;
+
+const elementFields = {
+  id: Handle,
+  /** The platform's own role: "push button" (AT-SPI), "AXButton" (macOS). */
+  nativeRole: z.string(),
+  /** macOS AXSubrole, when there is one. */
+  subrole: z.string().optional(),
+  name: z.string(),
+  /** Text, number or toggle state. Never present for secure fields. */
+  value: ElementValue.optional(),
+  /** True when `value` was cut to the requested maximum length. */
+  valueTruncated: z.boolean().optional(),
+  description: z.string().optional(),
+  /** A developer-assigned identifier (AT-SPI AccessibleId, macOS AXIdentifier). */
+  identifier: z.string().optional(),
+  states: z.array(ElementState),
+  /** Screen points, origin at the top left of the primary display. */
+  bounds: Bounds.optional(),
+  childCount: z.number().int().min(0),
+  pid: z.number().int(),
+};
+
+/** One element without its subtree. */
+export const ElementInfo = z.object(elementFields);
+export type ElementInfo = z.infer<typeof ElementInfo>;
+
+/** An element with as much of its subtree as a walk collected (`children` absent: not walked). */
+export interface ElementNode extends ElementInfo {
+  children?: ElementNode[];
+}
+export const ElementNode: z.ZodType<ElementNode> = z.object({
+  ...elementFields,
+  get children() {
+    return z.array(ElementNode).optional();
+  },
+});
+
+/** Everything a helper knows of one element: the basics plus its actions and extra attributes. */
+export const ElementDetail = ElementInfo.extend({
+  actions: z.array(z.string()),
+  attributes: z.record(z.string(), z.string()),
+});
+export type ElementDetail = z.infer<typeof ElementDetail>;
+
+export const AppInfo = z.object({
+  pid: z.number().int(),
+  name: z.string(),
+  /** macOS bundle identifier, or the desktop file id on Linux, when known. */
+  bundleId: z.string().optional(),
+  /** Handle of the app's accessibility root. */
+  id: Handle,
+  active: z.boolean(),
+});
+export type AppInfo = z.infer<typeof AppInfo>;
+
+export const Capability = z.object({
+  available: z.boolean(),
+  /** What is there, or why it is not, in words a person can act on. */
+  detail: z.string(),
+});
+export type Capability = z.infer<typeof Capability>;
+
+const Empty = z.object({}).strict();
+
+const method = <P extends z.ZodType, R extends z.ZodType>(description: string, params: P, result: R) => ({
+  description,
+  params,
+  result,
+});
+
+/** Every method a helper implements. Names are `namespace.method`. */
+export const methods = {
+  'system.hello': method(
+    'Handshake: versions and what this helper can do here.',
+    z.object({ protocolVersion: z.number().int(), client: z.string() }),
+    z.object({
+      protocolVersion: z.number().int(),
+      helperVersion: z.string(),
+      platform: z.enum(['linux', 'darwin']),
+      capabilities: z.object({
+        accessibility: Capability,
+        display: Capability,
+        input: Capability,
+      }),
+    }),
+  ),
+  'apps.list': method(
+    'Running apps that expose an accessibility tree.',
+    Empty,
+    z.object({ apps: z.array(AppInfo) }),
+  ),
+  'apps.launch': method(
+    'Start an installed app by name (or bundle id / desktop file id) and wait until it is accessible.',
+    z.object({ name: z.string().min(1).max(256), timeoutMs: z.number().int().min(100).max(60000) }),
+    z.object({ app: AppInfo, alreadyRunning: z.boolean() }),
+  ),
+  'apps.activate': method(
+    'Bring an app to the front.',
+    z.object({ pid: z.number().int() }),
+    z.object({ activated: z.boolean() }),
+  ),
+  'apps.quit': method(
+    'Ask an app to quit (close its windows); with force, terminate it.',
+    z.object({ pid: z.number().int(), force: z.boolean(), timeoutMs: z.number().int().min(0).max(60000) }),
+    z.object({ exited: z.boolean() }),
+  ),
+  'ax.snapshot': method(
+    'Walk the subtree under an element, breadth first, up to a depth and a node count.',
+    z.object({
+      root: Handle,
+      depth: z.number().int().min(0).max(64),
+      maxNodes: z.number().int().min(1).max(50000),
+      includeHidden: z.boolean(),
+      maxValueLength: z.number().int().min(0).max(1_000_000),
+    }),
+    z.object({
+      root: ElementNode,
+      nodeCount: z.number().int(),
+      /** True when maxNodes stopped the walk before depth did. */
+      truncated: z.boolean(),
+    }),
+  ),
+  'ax.element': method(
+    'One element in full: attributes, actions, value.',
+    z.object({ id: Handle, maxValueLength: z.number().int().min(0).max(1_000_000) }),
+    z.object({ element: ElementDetail }),
+  ),
+  'ax.ancestors': method(
+    "An element's ancestors, from its app's root down to its parent.",
+    z.object({ id: Handle }),
+    z.object({ ancestors: z.array(ElementInfo) }),
+  ),
+  'ax.focused': method(
+    'The element that has keyboard focus, in one app or in the active app.',
+    z.object({ pid: z.number().int().optional() }),
+    z.object({ element: ElementInfo.nullable() }),
+  ),
+  'ax.elementAt': method(
+    'The deepest element at a screen point.',
+    z.object({ x: z.number(), y: z.number() }),
+    z.object({ element: ElementInfo.nullable() }),
+  ),
+  'ax.perform': method(
+    'Perform one of the actions the element lists.',
+    z.object({ id: Handle, action: z.string().min(1).max(128) }),
+    z.object({ performed: z.string() }),
+  ),
+  'ax.setValue': method(
+    'Set a value: text for text fields, a number for value controls, a boolean for toggles.',
+    z.object({ id: Handle, value: ElementValue }),
+    z.object({ value: ElementValue.optional() }),
+  ),
+  'ax.focus': method(
+    'Give the element keyboard focus.',
+    z.object({ id: Handle }),
+    z.object({ focused: z.boolean() }),
+  ),
+} as const;
+
+export type MethodName = keyof typeof methods;
+export type Params<M extends MethodName> = z.input<(typeof methods)[M]['params']>;
+export type Result<M extends MethodName> = z.output<(typeof methods)[M]['result']>;
+export const methodNames = Object.keys(methods) as MethodName[];
