@@ -1,0 +1,24 @@
+/**
+ * Starts one headless desktop for the contract and end-to-end suites and hands its environment to the tests
+ * (inject('desktopEnv')). A missing Debian package fails the run and names the install command.
+ */
+import 'vitest';
+import type { TestProject } from 'vitest/node';
+import { type Desktop, startDesktop } from '../../scripts/desktop.js';
+
+let desktop: Desktop | undefined;
+
+export async function setup(project: TestProject): Promise<void> {
+  desktop = await startDesktop();
+  project.provide('desktopEnv', desktop.env as Record<string, string>);
+}
+
+export async function teardown(): Promise<void> {
+  await desktop?.stop();
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    desktopEnv: Record<string, string>;
+  }
+}

@@ -1,0 +1,22 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'] },
+      },
+      {
+        // Contract and end-to-end tests share one headless desktop and run one file at a time.
+        test: {
+          name: 'desktop',
+          include: ['test/contract/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          globalSetup: ['test/setup/desktop.ts'],
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
