@@ -8,7 +8,9 @@ import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   CancellationTokenSource,
+  ConnectionError,
   createMessageConnection,
+  ErrorCodes,
   type MessageConnection,
   ResponseError,
   StreamMessageReader,
@@ -235,6 +237,9 @@ export class HelperClient {
     const cancel = new CancellationTokenSource();
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
+    const exited = running.exited.catch((error: HelperError) => {
+      throw new HelperError(method, error.code, `${method} failed: ${error.message}`);
+    });
     const stopped = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         cancel.cancel();
@@ -258,9 +263,7 @@ export class HelperClient {
       const raw = await Promise.race([
         running.connection.sendRequest(method, params, cancel.token),
         stopped,
-        running.exited.catch((error: HelperError) => {
-          throw new HelperError(method, error.code, `${method} failed: ${error.message}`);
-        }),
+        exited,
       ]);
       const parsed = methods[method].result.safeParse(raw);
       if (!parsed.success) {
@@ -273,6 +276,19 @@ export class HelperClient {
       if (Date.now() - running.startedAt > STABLE_AFTER_MS) this.consecutiveFailures = 0;
       return parsed.data as Result<M>;
     } catch (error) {
+      if (
+        error instanceof ConnectionError ||
+        (error instanceof ResponseError &&
+          (error.code === ErrorCodes.PendingResponseRejected || error.code === ErrorCodes.ConnectionInactive))
+      ) {
+        // The pipe closed before the exit event: report the exit, which says how the helper ended.
+        await Promise.race([exited, sleep(1000)]);
+        throw new HelperError(
+          method,
+          ClientErrorCode.HelperExited,
+          `${method} failed: the helper closed its pipes`,
+        );
+      }
       if (error instanceof ResponseError) {
         const data = HelperErrorData.safeParse(error.data);
         throw new HelperError(method, error.code, error.message, data.success ? data.data : {});

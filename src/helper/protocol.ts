@@ -33,38 +33,42 @@ export const HelperErrorData = z.object({ hint: z.string().optional() }).loose()
 export type HelperErrorData = z.infer<typeof HelperErrorData>;
 
 /** An opaque element handle, stable for the element's life: the same element always gets the same handle. */
-export const Handle = z.string().min(1).max(512);
+export const Handle = z.string().min(1).max(512).meta({ id: 'Handle' });
 
-export const Bounds = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
+export const Bounds = z
+  .object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() })
+  .meta({ id: 'Bounds' });
 export type Bounds = z.infer<typeof Bounds>;
 
 /** Normalized states, the same words on every platform. */
-export const ElementState = z.enum([
-  'focused',
-  'focusable',
-  'disabled',
-  'selected',
-  'selectable',
-  'checked',
-  'mixed',
-  'pressed',
-  'expanded',
-  'collapsed',
-  'editable',
-  'readonly',
-  'multiline',
-  'offscreen',
-  'secure',
-  'modal',
-  'required',
-  'invalid',
-  'busy',
-  'active',
-  'minimized',
-]);
+export const ElementState = z
+  .enum([
+    'focused',
+    'focusable',
+    'disabled',
+    'selected',
+    'selectable',
+    'checked',
+    'mixed',
+    'pressed',
+    'expanded',
+    'collapsed',
+    'editable',
+    'readonly',
+    'multiline',
+    'offscreen',
+    'secure',
+    'modal',
+    'required',
+    'invalid',
+    'busy',
+    'active',
+    'minimized',
+  ])
+  .meta({ id: 'ElementState' });
 export type ElementState = z.infer<typeof ElementState>;
 
-export const ElementValue = z.union([z.string(), z.number(), z.boolean()]);
+export const ElementValue = z.union([z.string(), z.number(), z.boolean()]).meta({ id: 'ElementValue' });
 export type ElementValue = z.infer<typeof ElementValue>;
 
 const elementFields = {
@@ -89,43 +93,49 @@ const elementFields = {
 };
 
 /** One element without its subtree. */
-export const ElementInfo = z.object(elementFields);
+export const ElementInfo = z.object(elementFields).meta({ id: 'ElementInfo' });
 export type ElementInfo = z.infer<typeof ElementInfo>;
 
 /** An element with as much of its subtree as a walk collected (`children` absent: not walked). */
 export interface ElementNode extends ElementInfo {
   children?: ElementNode[];
 }
-export const ElementNode: z.ZodType<ElementNode> = z.object({
-  ...elementFields,
-  get children() {
-    return z.array(ElementNode).optional();
-  },
-});
+export const ElementNode: z.ZodType<ElementNode> = z
+  .object({
+    ...elementFields,
+    get children() {
+      return z.array(ElementNode).optional();
+    },
+  })
+  .meta({ id: 'ElementNode' });
 
 /** Everything a helper knows of one element: the basics plus its actions and extra attributes. */
 export const ElementDetail = ElementInfo.extend({
   actions: z.array(z.string()),
   attributes: z.record(z.string(), z.string()),
-});
+}).meta({ id: 'ElementDetail' });
 export type ElementDetail = z.infer<typeof ElementDetail>;
 
-export const AppInfo = z.object({
-  pid: z.number().int(),
-  name: z.string(),
-  /** macOS bundle identifier, or the desktop file id on Linux, when known. */
-  bundleId: z.string().optional(),
-  /** Handle of the app's accessibility root. */
-  id: Handle,
-  active: z.boolean(),
-});
+export const AppInfo = z
+  .object({
+    pid: z.number().int(),
+    name: z.string(),
+    /** macOS bundle identifier, or the desktop file id on Linux, when known. */
+    bundleId: z.string().optional(),
+    /** Handle of the app's accessibility root. */
+    id: Handle,
+    active: z.boolean(),
+  })
+  .meta({ id: 'AppInfo' });
 export type AppInfo = z.infer<typeof AppInfo>;
 
-export const Capability = z.object({
-  available: z.boolean(),
-  /** What is there, or why it is not, in words a person can act on. */
-  detail: z.string(),
-});
+export const Capability = z
+  .object({
+    available: z.boolean(),
+    /** What is there, or why it is not, in words a person can act on. */
+    detail: z.string(),
+  })
+  .meta({ id: 'Capability' });
 export type Capability = z.infer<typeof Capability>;
 
 const Empty = z.object({}).strict();

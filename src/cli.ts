@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+/** The `macpilot` command: `macpilot serve` runs the MCP server over stdio. */
+import { parseArgs } from 'node:util';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { ConfigError, loadConfig } from './config.js';
+import { Engine } from './engine/engine.js';
+import { MacpilotError } from './errors.js';
+import { HelperClient } from './helper/client.js';
+import { createLogger } from './log.js';
+import { createMcpServer } from './mcp/server.js';
+import { helperCommand } from './platforms/index.js';
+import { TOOLSETS } from './toolsets.js';
+import { VERSION } from './version.js';
+
+const USAGE = `macpilot ${VERSION}: an MCP server that operates the desktop through its accessibility tree
+
+Usage:
+  macpilot serve [--toolsets LIST]   run the MCP server on stdin/stdout
+  macpilot --version | --help
+
+Options:
+  --toolsets LIST   comma-separated toolsets (${TOOLSETS.join(', ')}) or "all"
+
+Environment: MACPILOT_TOOLSETS, MACPILOT_HELPER_PATH, MACPILOT_LOG_LEVEL (debug|info|warn|error|silent),
+MACPILOT_CONFIG (a JSON file; default ~/.config/macpilot/config.json). Flags override the environment, which
+overrides the file.
+`;
+
+async function serve(flags: { toolsets?: string }): Promise<void> {
+  const config = loadConfig({ toolsets: flags.toolsets });
+  const log = createLogger(config.logLevel);
+  const helper = new HelperClient({ helper: helperCommand({ helperPath: config.helperPath }), log });
+  const engine = new Engine(helper);
+  const server = createMcpServer({ config, log, helper, engine });
+
+  let stopping = false;
+  const shutdown = async (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.debug(`shutting down: ${why}`);
+    const forced = setTimeout(() => process.exit(0), 3000);
+    forced.unref();
+    await helper.close().catch(() => {});
+    await server.close().catch(() => {});
+    process.exit(0);
+  };
+  process.stdin.once('end', () => void shutdown('stdin closed'));
+  process.stdin.once('close', () => void shutdown('stdin closed'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await server.connect(new StdioServerTransport());
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      toolsets: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
+    },
+  });
+  if (values.version) {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const command = positionals[0] ?? 'serve';
+  if (values.help || command === 'help') {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (command === 'serve' && positionals.length === 1) {
+    await serve({ toolsets: values.toolsets });
+    return -1;
+  }
+  process.stderr.write(`macpilot: unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
+  return 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (error: unknown) => {
+    if (error instanceof ConfigError || error instanceof MacpilotError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`macpilot: ${error instanceof MacpilotError ? error.render() : (error as Error).message}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`macpilot: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,111 @@
+/**
+ * Configuration: flags override the environment, which overrides the config file
+ * (`MACPILOT_CONFIG` or ~/.config/macpilot/config.json). Unknown or malformed values fail at start-up with a
+ * message naming the setting and what it accepts.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { isLogLevel, LOG_LEVELS, type LogLevel } from './log.js';
+import { ALWAYS_ON, DEFAULT_TOOLSETS, isToolset, TOOLSETS, type Toolset } from './toolsets.js';
+
+export interface Config {
+  toolsets: Toolset[];
+  helperPath?: string;
+  logLevel: LogLevel;
+  /** Where the file settings came from, if anywhere. */
+  configFile?: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const FileConfig = z
+  .object({
+    toolsets: z.union([z.string(), z.array(z.string())]).optional(),
+    helperPath: z.string().optional(),
+    logLevel: z.string().optional(),
+  })
+  .loose();
+
+/** Settings as given by one source, before validation. */
+interface RawSettings {
+  toolsets?: string | string[];
+  helperPath?: string;
+  logLevel?: string;
+}
+
+export function parseToolsets(value: string | string[], source: string): Toolset[] {
+  const names = (Array.isArray(value) ? value : value.split(','))
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
+  if (names.includes('all')) return [...TOOLSETS];
+  const unknown = names.filter((name) => !isToolset(name));
+  if (unknown.length > 0) {
+    throw new ConfigError(
+      `${source}: unknown toolset ${unknown.map((n) => `"${n}"`).join(', ')}; ` +
+        `valid: ${TOOLSETS.join(', ')}, or "all"`,
+    );
+  }
+  const chosen = names.filter(isToolset);
+  return [...new Set([...chosen, ...ALWAYS_ON])];
+}
+
+function readConfigFile(path: string, required: boolean): RawSettings & { path?: string } {
+  if (!existsSync(path)) {
+    if (required) throw new ConfigError(`MACPILOT_CONFIG: ${path} does not exist`);
+    return {};
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`${path}: not valid JSON (${(error as Error).message})`);
+  }
+  const parsed = FileConfig.safeParse(json);
+  if (!parsed.success) throw new ConfigError(`${path}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  return { ...parsed.data, path };
+}
+
+export function loadConfig(
+  flags: RawSettings = {},
+  env: NodeJS.ProcessEnv = process.env,
+  home: string = homedir(),
+): Config {
+  const explicitFile = env.MACPILOT_CONFIG;
+  const file = readConfigFile(
+    explicitFile ?? join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'macpilot', 'config.json'),
+    explicitFile !== undefined,
+  );
+  const fromEnv: RawSettings = {
+    toolsets: env.MACPILOT_TOOLSETS,
+    helperPath: env.MACPILOT_HELPER_PATH,
+    logLevel: env.MACPILOT_LOG_LEVEL,
+  };
+  const pick = <K extends keyof RawSettings>(key: K): { value: RawSettings[K]; source: string } | undefined => {
+    if (flags[key] !== undefined) return { value: flags[key], source: `--${key}` };
+    if (fromEnv[key] !== undefined && fromEnv[key] !== '') return { value: fromEnv[key], source: envName[key] };
+    if (file[key] !== undefined) return { value: file[key], source: `${file.path} (${key})` };
+    return undefined;
+  };
+
+  const toolsets = pick('toolsets');
+  const logLevel = pick('logLevel');
+  if (logLevel && !isLogLevel(String(logLevel.value))) {
+    throw new ConfigError(`${logLevel.source}: unknown log level "${logLevel.value}"; valid: ${LOG_LEVELS.join(', ')}`);
+  }
+  return {
+    toolsets: toolsets ? parseToolsets(toolsets.value ?? '', toolsets.source) : [...DEFAULT_TOOLSETS, ...ALWAYS_ON],
+    helperPath: pick('helperPath')?.value as string | undefined,
+    logLevel: (logLevel?.value as LogLevel | undefined) ?? 'warn',
+    configFile: file.path,
+  };
+}
+
+const envName: Record<keyof RawSettings, string> = {
+  toolsets: 'MACPILOT_TOOLSETS',
+  helperPath: 'MACPILOT_HELPER_PATH',
+  logLevel: 'MACPILOT_LOG_LEVEL',
+};

@@ -1,0 +1,53 @@
+/** The apps toolset: what is running, start, bring forward, quit. */
+import { z } from 'zod';
+import { appParam } from './params.js';
+import { defineTool, READ_ONLY, WRITE } from './types.js';
+
+export const appsTools = [
+  defineTool({
+    name: 'list_apps',
+    title: 'List running apps',
+    description: 'Running apps that expose an accessibility tree: name, pid, bundle id, and which is active.',
+    toolset: 'apps',
+    input: z.object({}),
+    annotations: READ_ONLY,
+    handle: (_args, { engine }) => engine.describeApps(),
+  }),
+  defineTool({
+    name: 'launch_app',
+    title: 'Launch an app',
+    description:
+      'Start an installed app by name (or bundle id / desktop id) and wait until its UI is accessible. An app ' +
+      'that is already running is left as it is.',
+    toolset: 'apps',
+    input: z.object({
+      name: z.string().min(1).max(256).describe('e.g. "Mousepad", "org.xfce.mousepad", "Calculator".'),
+      timeout_ms: z.number().int().min(100).max(60_000).optional().describe('How long to wait; default 15000.'),
+    }),
+    annotations: { ...WRITE, openWorldHint: true },
+    handle: (args, { engine }) => engine.launchApp(args.name, args.timeout_ms),
+  }),
+  defineTool({
+    name: 'activate_app',
+    title: 'Bring an app to the front',
+    description: 'Make an app the active one, raising its window.',
+    toolset: 'apps',
+    input: z.object({ name: appParam }),
+    annotations: { ...WRITE, idempotentHint: true },
+    handle: (args, { engine }) => engine.activateApp(args.name),
+  }),
+  defineTool({
+    name: 'quit_app',
+    title: 'Quit an app',
+    description:
+      'Ask an app to quit, as closing its windows would (it may ask to save). With force, terminate it: ' +
+      'unsaved work is lost.',
+    toolset: 'apps',
+    input: z.object({
+      name: appParam,
+      force: z.boolean().optional().describe('Terminate without asking. Unsaved work is lost.'),
+    }),
+    annotations: { ...WRITE, destructiveHint: true },
+    handle: (args, { engine }) => engine.quitApp(args.name, args.force ?? false),
+  }),
+];

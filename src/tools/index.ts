@@ -1,0 +1,7 @@
+/** Every tool macpilot has, in catalog order. */
+import { appsTools } from './apps.js';
+import { sessionTools } from './session.js';
+import type { ToolDefinition } from './types.js';
+import { uiTools } from './ui.js';
+
+export const allTools: readonly ToolDefinition[] = [...uiTools, ...appsTools, ...sessionTools];

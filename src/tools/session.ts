@@ -1,0 +1,51 @@
+/** The session toolset (always on): what this server can do here and why not. */
+import { z } from 'zod';
+import type { Capability } from '../helper/protocol.js';
+import { VERSION } from '../version.js';
+import { defineTool, READ_ONLY } from './types.js';
+
+const capabilityLine = (name: string, capability: Capability) =>
+  `- ${name}: ${capability.available ? 'available' : 'NOT available'} (${capability.detail})`;
+
+export const sessionTools = [
+  defineTool({
+    name: 'check_permissions',
+    title: 'Check permissions',
+    description:
+      'Whether this server can read the accessibility tree, reach the display and send input here, and what ' +
+      'to do about anything missing.',
+    toolset: 'session',
+    input: z.object({}),
+    annotations: READ_ONLY,
+    handle: async (_args, { helper, signal }) => {
+      const hello = await helper.hello({ signal });
+      const entries = Object.entries(hello.capabilities);
+      const missing = entries.filter(([, c]) => !c.available).map(([name]) => name);
+      return [
+        `Platform: ${hello.platform}; helper ${hello.helperVersion}.`,
+        ...entries.map(([name, capability]) => capabilityLine(name, capability)),
+        missing.length === 0
+          ? 'Everything this platform offers is available.'
+          : `Missing: ${missing.join(', ')}. Tools that need them fail with an explanation; fix as each line says.`,
+      ].join('\n');
+    },
+  }),
+  defineTool({
+    name: 'session_info',
+    title: 'Session info',
+    description: 'Server and helper versions, platform, enabled toolsets and tools.',
+    toolset: 'session',
+    input: z.object({}),
+    annotations: READ_ONLY,
+    handle: async (_args, { helper, config, enabledTools, signal }) => {
+      const hello = await helper.hello({ signal });
+      return [
+        `macpilot ${VERSION} on ${hello.platform} (Node ${process.versions.node})`,
+        `helper: ${hello.helperVersion}, protocol ${hello.protocolVersion}, pid ${(await helper.pid()) ?? 'none'}`,
+        `toolsets: ${config.toolsets.join(', ')}`,
+        `tools (${enabledTools.length}): ${enabledTools.join(', ')}`,
+        `config file: ${config.configFile ?? 'none'}`,
+      ].join('\n');
+    },
+  }),
+];

@@ -1,0 +1,53 @@
+/** A tool is data plus one handler: the MCP server registers these, policy and tests read them. */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import type { Config } from '../config.js';
+import type { Engine } from '../engine/engine.js';
+import type { HelperClient } from '../helper/client.js';
+import type { Toolset } from '../toolsets.js';
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export interface ToolContext {
+  engine: Engine;
+  helper: HelperClient;
+  config: Config;
+  /** Aborted when the client cancels the request. */
+  signal: AbortSignal;
+  /** Tools in tools/list, by toolset, for session_info. */
+  enabledTools: readonly string[];
+}
+
+export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  toolset: Toolset;
+  input: Input;
+  annotations: ToolAnnotations;
+  /** Returns the text the agent reads, or a full result. Throws MacpilotError for foreseeable failures. */
+  handle(args: z.output<Input>, context: ToolContext): Promise<string | CallToolResult>;
+}
+
+export function defineTool<Input extends z.ZodObject>(definition: ToolDefinition<Input>): ToolDefinition<Input> {
+  return definition;
+}
+
+/** Annotation presets; a tool spreads one and overrides what differs. */
+export const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+export const WRITE: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
