@@ -12,19 +12,17 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
-/** Debian packages the desktop and the test apps come from, by the command each provides. */
-const REQUIRED: ReadonlyArray<{ command: string; pkg: string }> = [
-  { command: 'Xvfb', pkg: 'xvfb' },
-  { command: 'dbus-daemon', pkg: 'dbus' },
-  { command: '/usr/libexec/at-spi-bus-launcher', pkg: 'at-spi2-core' },
-  { command: 'gdbus', pkg: 'libglib2.0-bin' },
-  { command: 'xprop', pkg: 'x11-utils' },
-  { command: 'openbox', pkg: 'openbox' },
-  { command: 'gtk3-demo', pkg: 'gtk-3-examples' },
-  { command: 'mousepad', pkg: 'mousepad' },
-  { command: 'zenity', pkg: 'zenity' },
-  { command: 'gnome-calculator', pkg: 'gnome-calculator' },
-];
+/** Debian packages the desktop and the test apps come from, each with a command it provides. */
+const REQUIRED: ReadonlyArray<{ pkg: string; command: string }> = readFileSync(
+  new URL('./debian-packages.txt', import.meta.url),
+  'utf8',
+)
+  .split('\n')
+  .filter((line) => line.trim() && !line.startsWith('#'))
+  .map((line) => {
+    const [pkg = '', command = ''] = line.trim().split(/\s+/);
+    return { pkg, command };
+  });
 
 export const DESKTOP_PACKAGES = [...new Set(REQUIRED.map((r) => r.pkg))];
 export const INSTALL_COMMAND = `sudo apt-get install -y --no-install-recommends ${DESKTOP_PACKAGES.join(' ')}`;

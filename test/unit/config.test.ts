@@ -1,0 +1,62 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { DEFAULT_TOOLSETS, TOOLSETS } from '../../src/toolsets.js';
+
+const emptyHome = mkdtempSync(join(tmpdir(), 'macpilot-home-'));
+
+function withFile(content: unknown): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'macpilot-config-')), 'config.json');
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+  return path;
+}
+
+describe('loadConfig', () => {
+  test('defaults: the default toolsets plus session, log level warn', () => {
+    const config = loadConfig({}, {}, emptyHome);
+    expect(config.toolsets).toEqual([...DEFAULT_TOOLSETS, 'session']);
+    expect(config.logLevel).toBe('warn');
+    expect(config.configFile).toBeUndefined();
+  });
+
+  test('MACPILOT_TOOLSETS picks toolsets; session is always on', () => {
+    expect(loadConfig({}, { MACPILOT_TOOLSETS: 'ui, apps' }, emptyHome).toolsets).toEqual(['ui', 'apps', 'session']);
+    expect(loadConfig({}, { MACPILOT_TOOLSETS: 'all' }, emptyHome).toolsets).toEqual([...TOOLSETS]);
+  });
+
+  test('an unknown toolset is refused with the valid names', () => {
+    expect(() => loadConfig({}, { MACPILOT_TOOLSETS: 'ui,shell' }, emptyHome)).toThrow(
+      /MACPILOT_TOOLSETS: unknown toolset "shell"; valid: ui, input/,
+    );
+  });
+
+  test('flags override the environment, which overrides the file', () => {
+    const file = withFile({ toolsets: ['apps'], logLevel: 'debug', helperPath: '/opt/file-helper' });
+    const env = { MACPILOT_CONFIG: file, MACPILOT_TOOLSETS: 'ui', MACPILOT_HELPER_PATH: '/opt/env-helper' };
+    const config = loadConfig({ toolsets: 'session' }, env, emptyHome);
+    expect(config.toolsets).toEqual(['session']);
+    expect(config.helperPath).toBe('/opt/env-helper');
+    expect(config.logLevel).toBe('debug');
+    expect(config.configFile).toBe(file);
+  });
+
+  test('the default config file lives under XDG_CONFIG_HOME', () => {
+    const xdg = mkdtempSync(join(tmpdir(), 'macpilot-xdg-'));
+    mkdirSync(join(xdg, 'macpilot'));
+    writeFileSync(join(xdg, 'macpilot', 'config.json'), JSON.stringify({ toolsets: 'ui' }));
+    expect(loadConfig({}, { XDG_CONFIG_HOME: xdg }, emptyHome).toolsets).toEqual(['ui', 'session']);
+  });
+
+  test('bad files and values are refused with the setting named', () => {
+    expect(() => loadConfig({}, { MACPILOT_CONFIG: '/nonexistent/macpilot.json' }, emptyHome)).toThrow(
+      /MACPILOT_CONFIG: \/nonexistent\/macpilot.json does not exist/,
+    );
+    expect(() => loadConfig({}, { MACPILOT_CONFIG: withFile('{oops') }, emptyHome)).toThrow(/not valid JSON/);
+    expect(() => loadConfig({}, { MACPILOT_LOG_LEVEL: 'loud' }, emptyHome)).toThrow(ConfigError);
+    expect(() => loadConfig({}, { MACPILOT_LOG_LEVEL: 'loud' }, emptyHome)).toThrow(
+      /MACPILOT_LOG_LEVEL: unknown log level "loud"/,
+    );
+  });
+});
