@@ -1,0 +1,52 @@
+/** One element as one line of text: `button "Save" [ref=e12] disabled`, `textbox "Name" [ref=e9] value="Ada"`. */
+import type { ElementState } from '../helper/protocol.js';
+import { clip } from './text.js';
+import { isSecure, type Walked } from './tree.js';
+
+/** States worth a token; the rest (focusable, selectable, editable, multiline) describe nearly every control. */
+const SHOWN_STATES: readonly ElementState[] = [
+  'focused',
+  'disabled',
+  'selected',
+  'checked',
+  'mixed',
+  'pressed',
+  'expanded',
+  'collapsed',
+  'readonly',
+  'offscreen',
+  'secure',
+  'modal',
+  'required',
+  'invalid',
+  'busy',
+  'active',
+  'minimized',
+];
+
+export const NAME_CHARS = 150;
+export const VALUE_CHARS = 200;
+
+export function elementLine(node: Walked): string {
+  const name = clip(node.info.name, NAME_CHARS);
+  const head = name === '' ? [node.role] : [node.role, JSON.stringify(name)];
+  return [...head, `[ref=${node.ref}]`, ...lineExtras(node)].join(' ');
+}
+
+/** The states and value a line shows after the ref. */
+export function lineExtras(node: Walked): string[] {
+  const { info } = node;
+  const secure = isSecure(info);
+  const states = SHOWN_STATES.filter((s) => info.states.includes(s) || (s === 'secure' && secure));
+  const value = secure ? '' : valueText(info.value, info.valueTruncated === true, info.name);
+  return value ? [...states, value] : states;
+}
+
+/** `value="..."` for text and numbers; toggles are already in the states, and a value equal to the name is noise. */
+function valueText(value: string | number | boolean | undefined, truncated: boolean, name: string): string {
+  if (typeof value === 'number') return `value=${value}`;
+  if (typeof value !== 'string' || value === '' || value === name) return '';
+  if (value.length <= VALUE_CHARS && !truncated) return `value=${JSON.stringify(value)}`;
+  const total = truncated ? `over ${value.length}` : `${value.length}`;
+  return `value=${JSON.stringify(value.slice(0, VALUE_CHARS))}… (cut: ${total} chars in all; get_element shows it all)`;
+}

@@ -1,0 +1,176 @@
+/**
+ * Replayable element paths: `app("Mousepad")/window[0]/menubar/menu["File"]/menuitem["Save As…"]`.
+ *
+ *   path    := 'app(' string ')' ( '/' segment )*
+ *   segment := role [ '[' string ']' ] [ '[' index ']' ]
+ *
+ * `string` is a JSON string literal, `index` is 0-based among the siblings that match the role (and the name,
+ * when given). Role tokens accept the aliases roleOf/parseRole know (menu_bar, menu_item, AXButton, ...).
+ */
+import { MacpilotError } from '../errors.js';
+import { parseRole, type Role, roleOf } from './roles.js';
+import { matchByName, normalizeName } from './text.js';
+
+export interface Segment {
+  role: Role;
+  name?: string;
+  index?: number;
+}
+
+export interface ElementPath {
+  app: string;
+  segments: Segment[];
+}
+
+/** What paths need of an element. */
+export interface PathElement {
+  nativeRole: string;
+  subrole?: string;
+  name: string;
+}
+
+const GRAMMAR =
+  'a path is app("Name") followed by /role, /role[index], /role["name"] or /role["name"][index] segments ' +
+  '(names are JSON strings, indexes count from 0), e.g. app("Mousepad")/window[0]/menubar/menu["File"]/menuitem["Save As…"]';
+
+export function formatSegment(segment: Segment): string {
+  const name = segment.name === undefined ? '' : `[${JSON.stringify(segment.name)}]`;
+  const index = segment.index === undefined ? '' : `[${segment.index}]`;
+  return `${segment.role}${name}${index}`;
+}
+
+export function formatPath(path: ElementPath): string {
+  return [`app(${JSON.stringify(path.app)})`, ...path.segments.map(formatSegment)].join('/');
+}
+
+export function childPath(parent: ElementPath, segment: Segment): ElementPath {
+  return { app: parent.app, segments: [...parent.segments, segment] };
+}
+
+/** The children that a segment selects, in order (the index, if any, applied last). */
+export function matchSegment<T extends PathElement>(children: readonly T[], segment: Segment): T[] {
+  const sameRole = children.filter((child) => roleOf(child) === segment.role);
+  const named = segment.name === undefined ? sameRole : matchByName(sameRole, (c) => c.name, segment.name);
+  if (segment.index === undefined) return named;
+  const picked = named[segment.index];
+  return picked ? [picked] : [];
+}
+
+/**
+ * The least segment that selects `child` alone among `siblings` (which include it): the role, else the name,
+ * else the name and an index, else an index. Windows always get an index: their titles change with the document.
+ */
+export function segmentFor<T extends PathElement>(child: T, siblings: readonly T[]): Segment {
+  const role = roleOf(child);
+  const sameRole = siblings.filter((s) => roleOf(s) === role);
+  if (role === 'window') return { role, index: sameRole.indexOf(child) };
+  if (sameRole.length === 1) return { role };
+  const name = normalizeName(child.name);
+  if (name === '') return { role, index: sameRole.indexOf(child) };
+  const named = matchByName(sameRole, (s) => s.name, name);
+  return named.length === 1 ? { role, name } : { role, name, index: named.indexOf(child) };
+}
+
+/** Parse a path typed by an agent; a malformed one is an error that says where and what the grammar is. */
+export function parsePath(text: string): ElementPath {
+  return new PathParser(text).parse();
+}
+
+class PathParser {
+  private at = 0;
+
+  constructor(private readonly text: string) {}
+
+  parse(): ElementPath {
+    this.skipSpaces();
+    this.expect('app(');
+    const app = this.string();
+    this.expect(')');
+    const segments: Segment[] = [];
+    this.skipSpaces();
+    while (this.at < this.text.length) {
+      this.expect('/');
+      segments.push(this.segment());
+      this.skipSpaces();
+    }
+    return { app, segments };
+  }
+
+  private segment(): Segment {
+    this.skipSpaces();
+    const start = this.at;
+    const token = /^[A-Za-z][A-Za-z0-9_-]*/.exec(this.text.slice(this.at))?.[0];
+    if (!token) this.fail('a role such as window, menubar or button');
+    this.at += token.length;
+    const role = this.role(token, start);
+    const segment: Segment = { role };
+    if (this.peek('[')) {
+      this.at++;
+      if (this.peek('"')) segment.name = this.string();
+      else segment.index = this.index();
+      this.expect(']');
+    }
+    if (segment.name !== undefined && this.peek('[')) {
+      this.at++;
+      segment.index = this.index();
+      this.expect(']');
+    }
+    return segment;
+  }
+
+  private role(token: string, start: number): Role {
+    try {
+      return parseRole(token);
+    } catch (error) {
+      if (!(error instanceof MacpilotError)) throw error;
+      throw new MacpilotError({
+        what: 'Malformed path',
+        why: `at character ${start + 1}: ${error.what.toLowerCase()}`,
+        next: error.next,
+      });
+    }
+  }
+
+  private string(): string {
+    if (!this.peek('"')) this.fail('a JSON string such as "File"');
+    const literal = /^"(?:[^"\\]|\\.)*"/.exec(this.text.slice(this.at))?.[0];
+    if (!literal) this.fail('a closing " for the string');
+    try {
+      const value: unknown = JSON.parse(literal);
+      this.at += literal.length;
+      return value as string;
+    } catch {
+      this.fail('a valid JSON string (check its escapes)');
+    }
+  }
+
+  private index(): number {
+    const digits = /^\d{1,6}/.exec(this.text.slice(this.at))?.[0];
+    if (!digits) this.fail('an index (0, 1, 2, ...) or a JSON string name');
+    this.at += digits.length;
+    return Number(digits);
+  }
+
+  private peek(literal: string): boolean {
+    return this.text.startsWith(literal, this.at);
+  }
+
+  private expect(literal: string): void {
+    if (!this.peek(literal)) this.fail(JSON.stringify(literal));
+    this.at += literal.length;
+  }
+
+  private skipSpaces(): void {
+    while (this.text[this.at] === ' ') this.at++;
+  }
+
+  private fail(expected: string): never {
+    const found =
+      this.at < this.text.length ? JSON.stringify(this.text.slice(this.at, this.at + 12)) : 'the end';
+    throw new MacpilotError({
+      what: 'Malformed path',
+      why: `at character ${this.at + 1}: expected ${expected}, found ${found}`,
+      next: `write ${GRAMMAR}; or take the path from get_element`,
+    });
+  }
+}

@@ -1,0 +1,29 @@
+/** Small string rules shared by paths, queries and rendering. */
+
+/** A name as people type it: trimmed, whitespace collapsed, "…" spelled "..." (mousepad pads and dots its names). */
+export function normalizeName(name: string): string {
+  return name.replace(/…/g, '...').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * The items whose name matches `wanted` after normalization: exact matches if there are any, otherwise
+ * case-insensitive ones.
+ */
+export function matchByName<T>(items: readonly T[], nameOf: (item: T) => string, wanted: string): T[] {
+  const target = normalizeName(wanted);
+  const exact = items.filter((item) => normalizeName(nameOf(item)) === target);
+  if (exact.length > 0) return exact;
+  const folded = target.toLowerCase();
+  return items.filter((item) => normalizeName(nameOf(item)).toLowerCase() === folded);
+}
+
+/** `text` cut to `max` characters with an ellipsis, whitespace collapsed. */
+export function clip(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+/** "1 element" / "3 elements". */
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,72 @@
+/**
+ * A walked tree with what the engine adds to each helper node: normalized role, ref and path. Every node gets a
+ * ref (rendered or not), so that find, diff and later actions all speak of the same `eN`.
+ */
+import type { ElementInfo, ElementNode } from '../helper/protocol.js';
+import { childPath, type ElementPath, formatPath, segmentFor } from './paths.js';
+import type { AppRef, RefTable } from './refs.js';
+import { type Role, roleOf } from './roles.js';
+import { clip } from './text.js';
+
+export interface Walked {
+  info: ElementInfo;
+  role: Role;
+  ref: string;
+  path: ElementPath;
+  /** Levels below the walk's root (the root is 0). */
+  depth: number;
+  children: Walked[];
+  /** The element has children that the walk did not collect. */
+  unexpanded: boolean;
+}
+
+export interface WalkRoot {
+  node: ElementNode;
+  path: ElementPath;
+  app: AppRef;
+}
+
+/** Secure text never yields its value, whatever a helper sends. */
+export function isSecure(info: ElementInfo): boolean {
+  return (
+    info.states.includes('secure') ||
+    info.subrole === 'AXSecureTextField' ||
+    info.nativeRole.toLowerCase() === 'password text'
+  );
+}
+
+/** `button "Save"`: the role and the (clipped) name, as refs and errors show an element. */
+export function labelOf(role: Role, name: string): string {
+  const shown = clip(name, 80);
+  return shown === '' ? role : `${role} ${JSON.stringify(shown)}`;
+}
+
+/** Refs and paths for every node of a helper walk. */
+export function annotate(root: WalkRoot, refs: RefTable): Walked {
+  const visit = (node: ElementNode, path: ElementPath, depth: number): Walked => {
+    const { children, ...info } = node;
+    const role = roleOf(info);
+    const ref = refs.issue(info.id, {
+      path: formatPath(path),
+      app: root.app,
+      label: labelOf(role, info.name),
+    });
+    const list = children ?? [];
+    return {
+      info,
+      role,
+      ref,
+      path,
+      depth,
+      children: list.map((child) => visit(child, childPath(path, segmentFor(child, list)), depth + 1)),
+      unexpanded: children === undefined && info.childCount > 0,
+    };
+  };
+  return visit(root.node, root.path, 0);
+}
+
+/** Every node in document order (pre-order). */
+export function* walk(node: Walked): Generator<Walked> {
+  yield node;
+  for (const child of node.children) yield* walk(child);
+}

@@ -1,0 +1,93 @@
+/** Hand-built element trees shaped like real AT-SPI trees (mousepad, a password dialog). */
+import type { ElementNode, ElementState } from '../../../src/helper/protocol.js';
+
+export interface Extra {
+  id?: string;
+  value?: string | number | boolean;
+  states?: ElementState[];
+  subrole?: string;
+  identifier?: string;
+  description?: string;
+  bounds?: { x: number; y: number; width: number; height: number };
+  valueTruncated?: boolean;
+}
+
+let counter = 0;
+
+/** A node with an automatic handle (`h1`, `h2`, ...) unless `extra.id` names one; childCount follows children. */
+export function el(
+  nativeRole: string,
+  name: string,
+  extra: Extra = {},
+  children?: ElementNode[],
+): ElementNode {
+  const { id, ...rest } = extra;
+  return {
+    id: id ?? `h${++counter}`,
+    nativeRole,
+    name,
+    states: [],
+    childCount: children?.length ?? 0,
+    pid: 4242,
+    ...rest,
+    ...(children ? { children } : {}),
+  };
+}
+
+export const SECRET = 'hunter2-SECRET';
+
+/** A mousepad-like app: a window with a menu bar, an editor, and a password dialog. */
+export function mousepad(): ElementNode {
+  return el('application', 'mousepad', { id: 'app' }, [
+    el('frame', 'Untitled 1 - Mousepad', { id: 'win', states: ['active'] }, [
+      el('filler', '', { id: 'filler1' }, [
+        el('menu bar', '', { id: 'menubar' }, [
+          el('menu', 'File', { id: 'menu-file', states: ['collapsed'] }, [
+            el('menu item', 'New      ', { id: 'mi-new' }),
+            el('menu item', 'Open...      ', { id: 'mi-open' }),
+            el('menu item', 'Save As...      ', { id: 'mi-saveas' }),
+            el('separator', '', { id: 'sep' }),
+            el('menu item', 'Quit', { id: 'mi-quit' }),
+          ]),
+          el('menu', 'Edit', { id: 'menu-edit' }, [
+            el('menu item', 'Undo', { id: 'mi-undo', states: ['disabled'] }),
+            el('check menu item', 'Word Wrap', { id: 'mi-wrap', states: ['checked'] }),
+          ]),
+        ]),
+        el('filler', '', { id: 'filler2' }, [
+          el('scroll pane', '', { id: 'scroll' }, [
+            el('text', '', {
+              id: 'editor',
+              value: 'Hello world',
+              states: ['focused', 'editable', 'multiline', 'focusable'],
+              bounds: { x: 0, y: 40, width: 600, height: 400 },
+            }),
+          ]),
+        ]),
+        el('status bar', '', { id: 'status' }),
+      ]),
+    ]),
+    el('dialog', 'Unlock', { id: 'dlg' }, [
+      el('label', 'Password:', { id: 'lbl' }),
+      el('password text', '', { id: 'pw', value: SECRET, states: ['focusable', 'editable'] }),
+      el('push button', 'OK', { id: 'ok' }),
+      el('push button', 'Cancel', { id: 'cancel', states: ['disabled'] }),
+    ]),
+  ]);
+}
+
+/** A node found by handle anywhere under `root`. */
+export function byId(root: ElementNode, id: string): ElementNode {
+  const found = findId(root, id);
+  if (!found) throw new Error(`no node ${id}`);
+  return found;
+}
+
+function findId(node: ElementNode, id: string): ElementNode | undefined {
+  if (node.id === id) return node;
+  for (const child of node.children ?? []) {
+    const found = findId(child, id);
+    if (found) return found;
+  }
+  return undefined;
+}
