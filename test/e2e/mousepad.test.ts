@@ -1,0 +1,64 @@
+/** mousepad, launched through launch_app: set the document text, read it back, find it by path, quit. */
+import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { type Macpilot, startMacpilot } from '../support/mcp.js';
+import { Processes } from '../support/processes.js';
+import { refOf } from '../support/text.js';
+
+const env = inject('desktopEnv');
+const processes = new Processes(env);
+let macpilot: Macpilot;
+let pid: number;
+
+beforeAll(async () => {
+  macpilot = await startMacpilot(env);
+  const launched = await macpilot.ok('launch_app', { name: 'mousepad' });
+  pid = Number(/pid (\d+)/.exec(launched)?.[1]);
+  expect(pid).toBeGreaterThan(0);
+  processes.track(pid);
+});
+afterAll(async () => {
+  await macpilot.close();
+  await processes.stopAll();
+});
+
+test('launch_app started mousepad and list_apps shows it', async () => {
+  const apps = await macpilot.ok('list_apps');
+  expect(apps).toMatch(new RegExp(`mousepad.*pid ${pid}`, 'i'));
+});
+
+test('set_value puts text in the document and get_element reads it back from the app', async () => {
+  const found = await macpilot.ok('find_elements', { app: String(pid), role: 'textbox' });
+  const editor = refOf(found, /multiline/);
+  const text = 'Hello from macpilot\nsecond line "quoted"';
+  const result = await macpilot.ok('set_value', { ref: editor, value: text });
+  // The post-action diff shows the app's own reaction: the title marks the document as modified.
+  expect(result).toMatch(/\*Untitled/);
+
+  const element = await macpilot.ok('get_element', { ref: editor });
+  expect(element).toContain(JSON.stringify(text));
+
+  const path = /path: (.+)/.exec(element)?.[1];
+  expect(path).toMatch(/^app\("mousepad"\)\//);
+  const byPath = await macpilot.ok('get_element', { path });
+  expect(byPath).toContain(`ref: ${editor}`);
+});
+
+test('a path typed the way a person writes it finds the menu item', async () => {
+  const out = await macpilot.ok('find_elements', { app: String(pid), role: 'menuitem', name: 'Save As…' });
+  expect(out).toMatch(/menuitem "Save As/);
+});
+
+test('quit_app with force ends mousepad', async () => {
+  const out = await macpilot.ok('quit_app', { name: String(pid), force: true });
+  expect(out).toMatch(/quit|exited|ended/i);
+  let gone = false;
+  for (let i = 0; i < 50 && !gone; i++) {
+    try {
+      process.kill(pid, 0);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    } catch {
+      gone = true;
+    }
+  }
+  expect(gone).toBe(true);
+});

@@ -1,0 +1,39 @@
+/** zenity --entry: fill the field and press OK through the MCP tools; zenity itself prints what it got. */
+import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { type Macpilot, startMacpilot } from '../support/mcp.js';
+import { Processes } from '../support/processes.js';
+import { eventually, refOf } from '../support/text.js';
+
+const env = inject('desktopEnv');
+const processes = new Processes(env);
+let macpilot: Macpilot;
+
+beforeAll(async () => {
+  macpilot = await startMacpilot(env);
+});
+afterAll(async () => {
+  await macpilot.close();
+  await processes.stopAll();
+});
+
+test('the text set in the entry is what zenity prints after OK', async () => {
+  const zenity = processes.start('zenity', ['--entry', '--title', 'macpilot e2e', '--text', 'Your name?']);
+  const app = String(zenity.pid);
+  const field = await eventually('the zenity entry', async () => {
+    const out = await macpilot.call('find_elements', { app, role: 'textbox' });
+    return out.isError ? undefined : refOf(out.text, /textbox/);
+  });
+
+  const typed = 'Ada Lovelace — 1815 ✓';
+  const set = await macpilot.ok('set_value', { ref: field, value: typed });
+  expect(set).toContain(field);
+
+  const okButton = refOf(
+    await macpilot.ok('find_elements', { app, role: 'button', name: 'OK', match: 'exact' }),
+    /"OK"/,
+  );
+  await macpilot.ok('click_element', { ref: okButton });
+
+  expect(await zenity.exited).toBe(0);
+  expect(zenity.stdout()).toBe(`${typed}\n`);
+});
