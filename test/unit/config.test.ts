@@ -22,7 +22,11 @@ describe('loadConfig', () => {
   });
 
   test('MACPILOT_TOOLSETS picks toolsets; session is always on', () => {
-    expect(loadConfig({}, { MACPILOT_TOOLSETS: 'ui, apps' }, emptyHome).toolsets).toEqual(['ui', 'apps', 'session']);
+    expect(loadConfig({}, { MACPILOT_TOOLSETS: 'ui, apps' }, emptyHome).toolsets).toEqual([
+      'ui',
+      'apps',
+      'session',
+    ]);
     expect(loadConfig({}, { MACPILOT_TOOLSETS: 'all' }, emptyHome).toolsets).toEqual([...TOOLSETS]);
   });
 
