@@ -3,7 +3,7 @@
  * XDG_RUNTIME_DIR. Every process it starts leads its own process group; stop() signals exactly those groups.
  *
  * As a script (`npx tsx scripts/desktop.ts`) it starts a desktop, prints the environment to use it, and stops it
- * on Ctrl-C.
+ * on Ctrl-C. MACPILOT_KEEP_DESKTOP=1 keeps its folder (with each process's log) after it stops.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { stopGroup } from './process-group.js';
 
 /** Debian packages the desktop and the test apps come from, each with a command it provides. */
 const REQUIRED: ReadonlyArray<{ pkg: string; command: string }> = readFileSync(
@@ -49,34 +50,6 @@ export interface Desktop {
   /** Stop one tracked process (and its process group) now. */
   kill(pid: number): Promise<void>;
   stop(): Promise<void>;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Signal a process group (or the process alone when it leads none), escalating to SIGKILL. */
-async function stopGroup(pid: number): Promise<void> {
-  const signal = (sig: NodeJS.Signals) => {
-    try {
-      process.kill(-pid, sig);
-    } catch {
-      try {
-        process.kill(pid, sig);
-      } catch {
-        // already gone
-      }
-    }
-  };
-  signal('SIGTERM');
-  for (let i = 0; i < 40 && alive(pid); i++) await sleep(50);
-  if (alive(pid)) signal('SIGKILL');
-  for (let i = 0; i < 40 && alive(pid); i++) await sleep(50);
 }
 
 async function waitFor(what: string, check: () => boolean, timeoutMs: number): Promise<void> {
@@ -126,7 +99,7 @@ export async function startDesktop(options: { windowManager?: boolean } = {}): P
   const stop = async () => {
     for (const pid of pids.reverse()) await stopGroup(pid);
     pids.length = 0;
-    if (!process.env.KEEP) rmSync(runtimeDir, { recursive: true, force: true });
+    if (!process.env.MACPILOT_KEEP_DESKTOP) rmSync(runtimeDir, { recursive: true, force: true });
   };
 
   try {

@@ -1,5 +1,6 @@
 /** mousepad, launched through launch_app: set the document text, read it back, find it by path, quit. */
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { gone } from '../../scripts/process-group.js';
 import { type Macpilot, startMacpilot } from '../support/mcp.js';
 import { Processes } from '../support/processes.js';
 import { refOf } from '../support/text.js';
@@ -51,14 +52,5 @@ test('a path typed the way a person writes it finds the menu item', async () => 
 test('quit_app with force ends mousepad', async () => {
   const out = await macpilot.ok('quit_app', { name: String(pid), force: true });
   expect(out).toMatch(/quit|exited|ended/i);
-  let gone = false;
-  for (let i = 0; i < 50 && !gone; i++) {
-    try {
-      process.kill(pid, 0);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    } catch {
-      gone = true;
-    }
-  }
-  expect(gone).toBe(true);
+  expect(await gone(pid, 5000)).toBe(true);
 });

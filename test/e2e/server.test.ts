@@ -2,18 +2,10 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { alive, gone } from '../../scripts/process-group.js';
 import { CLI, type Macpilot, startMacpilot } from '../support/mcp.js';
 
 const env = inject('desktopEnv');
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('catalog', () => {
   let macpilot: Macpilot;
@@ -145,7 +137,6 @@ describe('shutdown', () => {
     server.stdin.end();
     const [code] = await exited;
     expect(code).toBe(0);
-    for (let i = 0; i < 40 && alive(helperPid); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(alive(helperPid)).toBe(false);
+    expect(await gone(helperPid)).toBe(true);
   });
 });

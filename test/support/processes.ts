@@ -3,7 +3,7 @@
  * leads its own process group; stopAll() signals exactly those groups.
  */
 import { spawn } from 'node:child_process';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { stopGroup } from '../../scripts/process-group.js';
 
 export interface Started {
   pid: number;
@@ -11,27 +11,6 @@ export interface Started {
   stdout(): string;
   /** Resolves with the exit code when the process ends. */
   exited: Promise<number | null>;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    try {
-      process.kill(pid, signal);
-    } catch {
-      // already gone
-    }
-  }
 }
 
 export class Processes {
@@ -60,10 +39,7 @@ export class Processes {
   }
 
   async stop(pid: number): Promise<void> {
-    signalGroup(pid, 'SIGTERM');
-    for (let i = 0; i < 40 && alive(pid); i++) await sleep(50);
-    if (alive(pid)) signalGroup(pid, 'SIGKILL');
-    for (let i = 0; i < 40 && alive(pid); i++) await sleep(50);
+    await stopGroup(pid);
     this.pids.delete(pid);
   }
 
