@@ -1,0 +1,184 @@
+/** ax.element, ax.perform, ax.setValue, ax.focus: reading one element in full and acting on it. */
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  type ElementDetail,
+  type ElementValue,
+  HelperErrorCode,
+  type Result,
+} from '../../helper/protocol.js';
+import {
+  doAction,
+  getActionNames,
+  getAllProperties,
+  getAttributes,
+  getInterfaces,
+  getState,
+  getText,
+  grabFocus,
+  setProperty,
+  setTextContents,
+} from './atspi.js';
+import { type ReadContext, readInfo, WINDOW_ROLES } from './element.js';
+import { goneOr, HelperFailure } from './errors.js';
+import { handleOf, type Ref } from './handles.js';
+import { has, SECURE_ROLE, State, TOGGLE_ROLES } from './states.js';
+import { frameOf } from './tree.js';
+import { windowForFrame } from './windows.js';
+
+const SETTLE_MS = 1000;
+const TOGGLE_ACTIONS = ['toggle', 'click', 'press', 'activate'];
+
+async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return true;
+    if (Date.now() >= deadline) return false;
+    await sleep(20);
+  }
+}
+
+export async function elementDetail(
+  ctx: ReadContext,
+  ref: Ref,
+  maxValueLength: number,
+): Promise<ElementDetail> {
+  try {
+    const [read, interfaces, attributes] = await Promise.all([
+      frameOf(ctx, ref).then((frame) => readInfo(ctx, ref, { maxValueLength, frame })),
+      getInterfaces(ctx.bus, ref),
+      getAttributes(ctx.bus, ref),
+    ]);
+    const actions = interfaces.has('org.a11y.atspi.Action') ? await getActionNames(ctx.bus, ref) : [];
+    return { ...read.info, actions, attributes };
+  } catch (error) {
+    return goneOr(handleOf(ref), error);
+  }
+}
+
+export async function perform(ctx: ReadContext, ref: Ref, action: string): Promise<Result<'ax.perform'>> {
+  try {
+    const interfaces = await getInterfaces(ctx.bus, ref);
+    const names = interfaces.has('org.a11y.atspi.Action') ? await getActionNames(ctx.bus, ref) : [];
+    const index = names.findIndex((n) => n.toLowerCase() === action.trim().toLowerCase());
+    const name = names[index];
+    if (name === undefined) {
+      throw new HelperFailure(
+        HelperErrorCode.ActionFailed,
+        `the element has no action "${action}"`,
+        names.length > 0
+          ? `use one of its actions: ${names.join(', ')}`
+          : 'it has no actions; click it by position or act on its parent',
+      );
+    }
+    if (!(await doAction(ctx.bus, ref, index))) {
+      throw new HelperFailure(
+        HelperErrorCode.ActionFailed,
+        `the app refused the action "${name}"`,
+        'the element may be disabled or not ready; check its states and try again',
+      );
+    }
+    return { performed: name };
+  } catch (error) {
+    return goneOr(handleOf(ref), error);
+  }
+}
+
+const notSettable = (why: string, hint: string) =>
+  new HelperFailure(HelperErrorCode.ValueNotSettable, `cannot set this value: ${why}`, hint);
+
+async function setText(ctx: ReadContext, ref: Ref, role: string, interfaces: Set<string>, text: string) {
+  if (!interfaces.has('org.a11y.atspi.EditableText')) {
+    throw notSettable(`a ${role} does not hold editable text`, 'set text on a text field, or type into it');
+  }
+  const bits = await getState(ctx.bus, ref);
+  if (has(bits, State.READ_ONLY) || (!has(bits, State.EDITABLE) && role !== SECURE_ROLE)) {
+    throw notSettable(`the ${role} is read-only`, 'find an editable field');
+  }
+  if (!(await setTextContents(ctx.bus, ref, text))) {
+    throw notSettable('the app refused the text', 'type the text instead');
+  }
+  // Secure fields never yield their value, not even back to the caller.
+  return role === SECURE_ROLE ? {} : { value: await getText(ctx.bus, ref, -1) };
+}
+
+async function setNumber(ctx: ReadContext, ref: Ref, role: string, interfaces: Set<string>, value: number) {
+  if (!interfaces.has('org.a11y.atspi.Value')) {
+    throw notSettable(
+      `a ${role} has no numeric value`,
+      'use a string for text fields, a boolean for toggles',
+    );
+  }
+  const props = await getAllProperties(ctx.bus, ref, 'org.a11y.atspi.Value');
+  const min = Number(props.MinimumValue);
+  const max = Number(props.MaximumValue);
+  if ((Number.isFinite(min) && value < min) || (Number.isFinite(max) && value > max)) {
+    throw notSettable(`${value} is outside ${min}..${max}`, `use a number from ${min} to ${max}`);
+  }
+  await setProperty(ctx.bus, ref, 'org.a11y.atspi.Value', 'CurrentValue', ctx.bus.variant('d', value));
+  const after = await getAllProperties(ctx.bus, ref, 'org.a11y.atspi.Value');
+  return typeof after.CurrentValue === 'number' ? { value: after.CurrentValue } : {};
+}
+
+async function setToggle(
+  ctx: ReadContext,
+  ref: Ref,
+  role: string,
+  interfaces: Set<string>,
+  checked: boolean,
+) {
+  if (!TOGGLE_ROLES.has(role)) {
+    throw notSettable(
+      `a ${role} is not a toggle`,
+      'use a boolean only for check boxes, switches and toggle buttons',
+    );
+  }
+  const isChecked = async () => has(await getState(ctx.bus, ref), State.CHECKED);
+  if ((await isChecked()) === checked) return { value: checked };
+  const names = interfaces.has('org.a11y.atspi.Action') ? await getActionNames(ctx.bus, ref) : [];
+  const index = names.findIndex((n) => TOGGLE_ACTIONS.includes(n.toLowerCase()));
+  if (index < 0 || !(await doAction(ctx.bus, ref, index))) {
+    throw notSettable(`the ${role} has no toggle action`, 'click it instead');
+  }
+  await until(async () => (await isChecked()) === checked, SETTLE_MS);
+  return { value: await isChecked() };
+}
+
+export async function setValue(
+  ctx: ReadContext,
+  ref: Ref,
+  value: ElementValue,
+): Promise<Result<'ax.setValue'>> {
+  try {
+    const read = await readInfo(ctx, ref, { maxValueLength: 0, frame: undefined });
+    const interfaces = await getInterfaces(ctx.bus, ref);
+    if (typeof value === 'string') return await setText(ctx, ref, read.role, interfaces, value);
+    if (typeof value === 'number') return await setNumber(ctx, ref, read.role, interfaces, value);
+    return await setToggle(ctx, ref, read.role, interfaces, value);
+  } catch (error) {
+    return goneOr(handleOf(ref), error);
+  }
+}
+
+export async function focus(ctx: ReadContext, ref: Ref): Promise<Result<'ax.focus'>> {
+  try {
+    const read = await readInfo(ctx, ref, { maxValueLength: 0, frame: undefined });
+    if (WINDOW_ROLES.has(read.role)) {
+      const x11 = await ctx.session.x11();
+      const window = windowForFrame(await x11.windowsOf(read.info.pid), read.info.name);
+      if (!window) return { focused: false };
+      await x11.activate(window.id);
+      return { focused: await until(async () => (await x11.activeWindow()) === window.id, SETTLE_MS) };
+    }
+    if (!has(read.bits, State.FOCUSABLE)) {
+      throw new HelperFailure(
+        HelperErrorCode.ActionFailed,
+        `a ${read.role} cannot take keyboard focus`,
+        'focus a focusable element (a field, button or list) or click this one',
+      );
+    }
+    await grabFocus(ctx.bus, ref);
+    return { focused: await until(async () => has(await getState(ctx.bus, ref), State.FOCUSED), SETTLE_MS) };
+  } catch (error) {
+    return goneOr(handleOf(ref), error);
+  }
+}

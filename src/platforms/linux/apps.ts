@@ -1,0 +1,161 @@
+/** apps.*: the registry's applications, launching installed desktop entries, activating and quitting. */
+import { spawn } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type AppInfo, HelperErrorCode, type Params, type Result } from '../../helper/protocol.js';
+import { getChildren, getProps, getRoleName, getState, REGISTRY } from './atspi.js';
+import { entryForProcess, listEntries, resolveEntry } from './desktop-entries.js';
+import { HelperFailure } from './errors.js';
+import { handleOf, parseHandle, type Ref } from './handles.js';
+import { binaryOf, isAlive, signal, waitForExit } from './process.js';
+import type { Session } from './session.js';
+import { has, State } from './states.js';
+
+export interface AppRoot {
+  ref: Ref;
+  pid: number;
+  name: string;
+}
+
+const POLL_MS = 100;
+const ACTIVATE_WAIT_MS = 1500;
+const KILL_WAIT_MS = 2000;
+
+/** The registry's applications that still answer. */
+export async function appRoots(session: Session): Promise<AppRoot[]> {
+  const bus = await session.a11y();
+  const refs = await getChildren(bus, REGISTRY);
+  const apps = await Promise.all(
+    refs.map(async (ref) => {
+      try {
+        const [props, facts] = await Promise.all([getProps(bus, ref), session.app(ref.bus)]);
+        return { ref, pid: facts.pid, name: props.name };
+      } catch {
+        return undefined; // it quit while we asked
+      }
+    }),
+  );
+  return apps.filter((a): a is AppRoot => a !== undefined);
+}
+
+async function hasActiveFrame(session: Session, app: Ref): Promise<boolean> {
+  const bus = await session.a11y();
+  const frames = await getChildren(bus, app).catch(() => []);
+  const states = await Promise.all(frames.map((f) => getState(bus, f).catch(() => undefined)));
+  return states.some((s) => s !== undefined && has(s, State.ACTIVE));
+}
+
+async function hasWindow(session: Session, app: Ref): Promise<boolean> {
+  const bus = await session.a11y();
+  const frames = await getChildren(bus, app).catch(() => []);
+  const roles = await Promise.all(frames.map((f) => getRoleName(bus, f).catch(() => '')));
+  return roles.some((r) => r === 'frame' || r === 'window' || r === 'dialog');
+}
+
+export async function listApps(session: Session): Promise<AppInfo[]> {
+  const [roots, x11] = await Promise.all([appRoots(session), session.x11IfAny()]);
+  const activePid = await x11?.activePid().catch(() => undefined);
+  const entries = listEntries(session.env);
+  return Promise.all(
+    roots.map(async (app) => {
+      const entry = entryForProcess(entries, binaryOf(app.pid), app.name);
+      const active = activePid !== undefined ? app.pid === activePid : await hasActiveFrame(session, app.ref);
+      const info: AppInfo = { pid: app.pid, name: app.name, id: handleOf(app.ref), active };
+      if (entry) info.bundleId = entry.id;
+      return info;
+    }),
+  );
+}
+
+const notFound = (what: string, hint: string) => new HelperFailure(HelperErrorCode.AppNotFound, what, hint);
+
+export async function launch(
+  session: Session,
+  params: Params<'apps.launch'>,
+): Promise<Result<'apps.launch'>> {
+  const entries = listEntries(session.env);
+  const entry = resolveEntry(entries, params.name);
+  if (!entry) {
+    const names = entries.map((e) => e.name).sort();
+    throw notFound(
+      `no installed app matches "${params.name}"`,
+      `use an installed app's name, desktop file id or program name; installed: ${names.slice(0, 30).join(', ')}`,
+    );
+  }
+  const matches = (app: AppInfo) =>
+    app.bundleId === entry.id || app.name.toLowerCase() === entry.binary.toLowerCase();
+  const running = (await listApps(session)).find(matches);
+  if (running) return { app: running, alreadyRunning: true };
+
+  const env = { ...session.env };
+  delete env.NO_AT_BRIDGE;
+  delete env.GTK_A11Y;
+  const [command, ...args] = entry.argv;
+  const child = spawn(command ?? entry.binary, args, { detached: true, stdio: 'ignore', env });
+  const failed = new Promise<never>((_, reject) =>
+    child.once('error', (error) =>
+      reject(
+        new HelperFailure(
+          HelperErrorCode.Failed,
+          `could not start ${entry.name}: ${error.message}`,
+          `the desktop entry ${entry.id} runs ${entry.binary}, which failed to start; check that it is installed`,
+        ),
+      ),
+    ),
+  );
+  failed.catch(() => {});
+  child.unref();
+
+  const deadline = Date.now() + params.timeoutMs;
+  while (Date.now() < deadline) {
+    await Promise.race([sleep(POLL_MS), failed]);
+    // Single-instance apps hand the launch to a process that is already running: match by entry too.
+    const app = (await listApps(session)).find((a) => a.pid === child.pid || matches(a));
+    if (app && (await hasWindow(session, parseHandle(app.id)))) return { app, alreadyRunning: false };
+  }
+  throw new HelperFailure(
+    HelperErrorCode.Timeout,
+    `${entry.name} started (pid ${child.pid}) but showed no accessible window within ${params.timeoutMs} ms`,
+    'wait and call list_apps, or launch again with a longer timeout; apps hidden from accessibility (NO_AT_BRIDGE, GTK_A11Y=none) never appear',
+  );
+}
+
+/** The app must be one we can see (an accessible app or a window's owner): never signal arbitrary pids. */
+async function requireApp(session: Session, pid: number): Promise<void> {
+  const known = (await appRoots(session).catch(() => [])).some((a) => a.pid === pid);
+  const x11 = await session.x11IfAny();
+  const windowed = known || ((await x11?.windowsOf(pid).catch(() => [])) ?? []).length > 0;
+  if (!windowed || !isAlive(pid)) {
+    throw notFound(`no running app has pid ${pid}`, 'call list_apps for the pids of running apps');
+  }
+}
+
+export async function activate(session: Session, pid: number): Promise<Result<'apps.activate'>> {
+  await requireApp(session, pid);
+  const x11 = await session.x11();
+  const windows = await x11.windowsOf(pid);
+  const target = windows[windows.length - 1];
+  if (!target) return { activated: false };
+  await x11.activate(target.id);
+  const deadline = Date.now() + ACTIVATE_WAIT_MS;
+  while (Date.now() < deadline) {
+    if ((await x11.activeWindow()) === target.id) return { activated: true };
+    await sleep(25);
+  }
+  return { activated: false };
+}
+
+export async function quit(session: Session, params: Params<'apps.quit'>): Promise<Result<'apps.quit'>> {
+  const { pid, force, timeoutMs } = params;
+  await requireApp(session, pid);
+  if (force) {
+    signal(pid, 'SIGTERM');
+    if (await waitForExit(pid, timeoutMs)) return { exited: true };
+    signal(pid, 'SIGKILL');
+    return { exited: await waitForExit(pid, KILL_WAIT_MS) };
+  }
+  const x11 = await session.x11();
+  const windows = await x11.windowsOf(pid);
+  for (const window of windows) await x11.closeWindow(window.id);
+  await x11.sync();
+  return { exited: await waitForExit(pid, timeoutMs) };
+}

@@ -1,0 +1,118 @@
+/**
+ * The one adapter around dbus-next: connects to the accessibility bus and makes raw method calls. Replies come
+ * back as plain JavaScript values (variants unwrapped), typed `unknown` for the callers to narrow.
+ */
+import * as dbus from 'dbus-next';
+import { HelperErrorCode } from '../../helper/protocol.js';
+import { DBusCallError, HelperFailure } from './errors.js';
+
+export interface Bus {
+  call(
+    destination: string,
+    path: string,
+    iface: string,
+    member: string,
+    signature?: string,
+    body?: unknown[],
+  ): Promise<unknown[]>;
+  /** Builds a variant for Properties.Set. */
+  variant(signature: string, value: unknown): unknown;
+  close(): void;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: dbus-next replies are untyped; callers narrow `unknown`.
+function plain(value: any): unknown {
+  if (value instanceof dbus.Variant) return plain(value.value);
+  if (Array.isArray(value)) return value.map(plain);
+  if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = plain(v);
+    return out;
+  }
+  return value;
+}
+
+function wrap(bus: dbus.MessageBus): Bus {
+  bus.on('error', () => {});
+  return {
+    async call(destination, path, iface, member, signature, body) {
+      let reply: dbus.Message | null;
+      try {
+        reply = await bus.call(
+          new dbus.Message({
+            destination,
+            path,
+            interface: iface,
+            member,
+            ...(signature ? { signature, body: body ?? [] } : {}),
+          }),
+        );
+      } catch (error) {
+        if (error instanceof dbus.DBusError) throw new DBusCallError(error.type, error.text ?? error.message);
+        throw error;
+      }
+      return reply ? (plain(reply.body) as unknown[]) : [];
+    },
+    variant: (signature, value) => new dbus.Variant(signature, value),
+    close: () => bus.disconnect(),
+  };
+}
+
+function connect(address: string): Promise<dbus.MessageBus> {
+  return new Promise((resolve, reject) => {
+    const bus = dbus.sessionBus({ busAddress: address });
+    const onError = (error: Error) => reject(error);
+    bus.once('error', onError);
+    bus.once('connect', () => {
+      bus.removeListener('error', onError);
+      resolve(bus);
+    });
+  });
+}
+
+const notAvailable = (why: string, hint: string) =>
+  new HelperFailure(HelperErrorCode.NotAvailable, `the accessibility bus is not reachable: ${why}`, hint);
+
+/** Session bus → org.a11y.Bus.GetAddress → a connection to the accessibility bus. */
+export async function connectAccessibilityBus(env: NodeJS.ProcessEnv): Promise<Bus> {
+  const sessionAddress = env.DBUS_SESSION_BUS_ADDRESS;
+  if (!sessionAddress) {
+    throw notAvailable(
+      'no session bus (DBUS_SESSION_BUS_ADDRESS is not set)',
+      'run macpilot inside a desktop session, or start one with dbus-run-session',
+    );
+  }
+  const direct = env.AT_SPI_BUS_ADDRESS;
+  let address = direct;
+  if (!address) {
+    let session: dbus.MessageBus;
+    try {
+      session = await connect(sessionAddress);
+    } catch (error) {
+      throw notAvailable(
+        `cannot connect to the session bus (${(error as Error).message})`,
+        'check DBUS_SESSION_BUS_ADDRESS',
+      );
+    }
+    try {
+      const [found] = await wrap(session).call('org.a11y.Bus', '/org/a11y/bus', 'org.a11y.Bus', 'GetAddress');
+      address = typeof found === 'string' ? found : undefined;
+    } catch (error) {
+      throw notAvailable(
+        `org.a11y.Bus did not answer (${(error as Error).message})`,
+        'install at-spi2-core and make sure at-spi-bus-launcher runs in this session',
+      );
+    } finally {
+      session.disconnect();
+    }
+  }
+  if (!address) throw notAvailable('org.a11y.Bus gave no address', 'restart at-spi-bus-launcher');
+  try {
+    return wrap(await connect(address));
+  } catch (error) {
+    throw notAvailable(
+      `cannot connect to ${address} (${(error as Error).message})`,
+      'restart at-spi-bus-launcher',
+    );
+  }
+}

@@ -1,0 +1,44 @@
+/** The method table: each protocol method's handler, given parsed params. */
+import type { MethodName, Params, Result } from '../../helper/protocol.js';
+import { elementDetail, focus, perform, setValue } from './actions.js';
+import { activate, launch, listApps, quit } from './apps.js';
+import type { ReadContext } from './element.js';
+import { parseHandle } from './handles.js';
+import { hello } from './hello.js';
+import { elementAt, focused } from './locate.js';
+import type { Session } from './session.js';
+import { ancestors, snapshot } from './tree.js';
+import { FrameOffsets } from './windows.js';
+
+type Handler<M extends MethodName> = (session: Session, params: Params<M>) => Promise<Result<M>>;
+type Handlers = { [M in MethodName]: Handler<M> };
+
+/** Snapshots carry bounds: one more call per element, pipelined with the rest (see the report in the README). */
+const SNAPSHOT_BOUNDS = true;
+
+async function context(session: Session): Promise<ReadContext> {
+  const [bus, x11] = await Promise.all([session.a11y(), session.x11IfAny()]);
+  return { bus, session, offsets: new FrameOffsets(bus, x11) };
+}
+
+export const handlers: Handlers = {
+  'system.hello': (session) => hello(session),
+  'apps.list': async (session) => ({ apps: await listApps(session) }),
+  'apps.launch': (session, params) => launch(session, params),
+  'apps.activate': (session, params) => activate(session, params.pid),
+  'apps.quit': (session, params) => quit(session, params),
+  'ax.snapshot': async (session, params) => snapshot(await context(session), params, SNAPSHOT_BOUNDS),
+  'ax.element': async (session, params) => ({
+    element: await elementDetail(await context(session), parseHandle(params.id), params.maxValueLength),
+  }),
+  'ax.ancestors': async (session, params) => ({
+    ancestors: await ancestors(await context(session), parseHandle(params.id)),
+  }),
+  'ax.focused': async (session, params) => ({ element: await focused(await context(session), params.pid) }),
+  'ax.elementAt': async (session, params) => ({ element: await elementAt(await context(session), params) }),
+  'ax.perform': async (session, params) =>
+    perform(await context(session), parseHandle(params.id), params.action),
+  'ax.setValue': async (session, params) =>
+    setValue(await context(session), parseHandle(params.id), params.value),
+  'ax.focus': async (session, params) => focus(await context(session), parseHandle(params.id)),
+};

@@ -1,0 +1,179 @@
+/**
+ * Reads one element into an ElementInfo with as few round trips as possible: properties, role and states go
+ * out together; children, value, bounds and a label fallback follow in one more parallel wave, only where the
+ * first wave says they are needed.
+ */
+import type { Bounds, ElementInfo, ElementValue } from '../../helper/protocol.js';
+import {
+  getChildren,
+  getExtents,
+  getLabelledBy,
+  getProperty,
+  getProps,
+  getRoleName,
+  getState,
+  getText,
+  type Props,
+} from './atspi.js';
+import type { Bus } from './dbus.js';
+import { elementGone, goneOr, isGone } from './errors.js';
+import { handleOf, type Ref } from './handles.js';
+import type { AppFacts, Session } from './session.js';
+import {
+  has,
+  isShowing,
+  normalizeStates,
+  SECURE_ROLE,
+  State,
+  type StateBits,
+  TOGGLE_ROLES,
+} from './states.js';
+import { type FrameOffsets, shift } from './windows.js';
+
+/** Roles whose value is their text (read through the Text interface). */
+const TEXT_ROLES = new Set(['text', 'entry', 'paragraph', 'terminal', 'document text', 'editbar']);
+/** Roles whose value is a number (the Value interface). */
+const VALUE_ROLES = new Set(['slider', 'spin button', 'progress bar', 'scroll bar', 'level bar', 'dial']);
+/** Form fields that often carry their name in a LABELLED_BY relation instead of Name. */
+const FIELD_ROLES = new Set(['text', 'entry', SECURE_ROLE, 'spin button', 'combo box', 'slider']);
+/** Roles that are top-level windows. */
+export const WINDOW_ROLES = new Set(['frame', 'window', 'dialog', 'alert', 'file chooser']);
+
+const HIDDEN_COORD = -2147483648;
+
+export interface ReadContext {
+  bus: Bus;
+  session: Session;
+  offsets: FrameOffsets;
+}
+
+export interface ReadOptions {
+  maxValueLength: number;
+  /** Fetch the children's references (GetChildren) when the element has any. */
+  children: boolean;
+  /** Read the element even when it is not showing (otherwise only `hidden: true` comes back). */
+  includeHidden: boolean;
+  bounds: boolean;
+  /** The top-level frame the element lives in (needed for GTK4 bounds). */
+  frame: Ref | undefined;
+}
+
+export type NodeRead =
+  | { hidden: true }
+  | { hidden: false; info: ElementInfo; children: Ref[]; role: string; props: Props; bits: StateBits };
+
+/** Code-point-safe truncation. */
+function truncate(text: string, max: number): { value: string; truncated: boolean } {
+  const points = Array.from(text);
+  return points.length > max
+    ? { value: points.slice(0, max).join(''), truncated: true }
+    : { value: text, truncated: false };
+}
+
+async function readValue(
+  bus: Bus,
+  ref: Ref,
+  role: string,
+  bits: StateBits,
+  maxValueLength: number,
+): Promise<{ value?: ElementValue; truncated?: boolean }> {
+  if (role === SECURE_ROLE) return {};
+  if (TOGGLE_ROLES.has(role)) return { value: has(bits, State.CHECKED) };
+  try {
+    if (VALUE_ROLES.has(role)) {
+      const current = await getProperty(bus, ref, 'org.a11y.atspi.Value', 'CurrentValue');
+      return typeof current === 'number' ? { value: current } : {};
+    }
+    if (TEXT_ROLES.has(role) && maxValueLength > 0) {
+      const { value, truncated } = truncate(await getText(bus, ref, maxValueLength + 1), maxValueLength);
+      return truncated ? { value, truncated } : { value };
+    }
+  } catch (error) {
+    if (isGone(error)) throw error;
+  }
+  return {};
+}
+
+async function labelName(bus: Bus, ref: Ref): Promise<string> {
+  try {
+    const labels = await getLabelledBy(bus, ref);
+    const names = await Promise.all(labels.map(async (label) => (await getProps(bus, label)).name));
+    return names.filter(Boolean).join(' ');
+  } catch (error) {
+    if (isGone(error)) throw error;
+    return '';
+  }
+}
+
+async function readBounds(
+  ctx: ReadContext,
+  ref: Ref,
+  app: AppFacts,
+  frame: Ref | undefined,
+): Promise<Bounds | undefined> {
+  try {
+    const extents = await getExtents(ctx.bus, ref);
+    if (extents.x === HIDDEN_COORD || extents.y === HIDDEN_COORD || extents.width < 0) return undefined;
+    if (!app.gtk4) return extents;
+    return frame ? shift(extents, await ctx.offsets.offset(frame, app.pid)) : undefined;
+  } catch (error) {
+    if (isGone(error)) throw error;
+    return undefined;
+  }
+}
+
+export async function readNode(ctx: ReadContext, ref: Ref, options: ReadOptions): Promise<NodeRead> {
+  const handle = handleOf(ref);
+  const { bus } = ctx;
+  try {
+    const appFacts = ctx.session.app(ref.bus);
+    const propsP = getProps(bus, ref);
+    const roleP = getRoleName(bus, ref);
+    const bitsP = getState(bus, ref);
+    const [props, role, bits, app] = await Promise.all([propsP, roleP, bitsP, appFacts]);
+    if (has(bits, State.DEFUNCT)) throw elementGone(handle);
+    const showing = role === 'application' || isShowing(bits, !app.gtk4);
+    if (!showing && !options.includeHidden) return { hidden: true };
+
+    const frame = WINDOW_ROLES.has(role) ? ref : options.frame;
+    const [children, value, bounds, label] = await Promise.all([
+      options.children && props.childCount > 0 ? getChildren(bus, ref) : [],
+      readValue(bus, ref, role, bits, options.maxValueLength),
+      options.bounds && showing && role !== 'application' ? readBounds(ctx, ref, app, frame) : undefined,
+      props.name === '' && FIELD_ROLES.has(role) ? labelName(bus, ref) : '',
+    ]);
+    const info: ElementInfo = {
+      id: handle,
+      nativeRole: role,
+      name: props.name || label,
+      states: normalizeStates(bits, role, !app.gtk4),
+      childCount: props.childCount,
+      pid: app.pid,
+    };
+    if (value.value !== undefined) info.value = value.value;
+    if (value.truncated) info.valueTruncated = true;
+    if (props.description) info.description = props.description;
+    if (props.accessibleId) info.identifier = props.accessibleId;
+    if (bounds) info.bounds = bounds;
+    return { hidden: false, info, children, role, props, bits };
+  } catch (error) {
+    return goneOr(handle, error);
+  }
+}
+
+/** Reads an element that must be there, hidden or not. */
+export async function readInfo(
+  ctx: ReadContext,
+  ref: Ref,
+  options: Pick<ReadOptions, 'maxValueLength' | 'frame'> & { children?: boolean },
+) {
+  const read = await readNode(ctx, ref, {
+    maxValueLength: options.maxValueLength,
+    children: options.children ?? false,
+    includeHidden: true,
+    bounds: true,
+    frame: options.frame,
+  });
+  if (read.hidden) throw elementGone(handleOf(ref));
+  return read;
+}

@@ -1,0 +1,62 @@
+/** Failures the helper reports: a HelperErrorCode, a message and a hint saying what to do next. */
+import { HelperErrorCode } from '../../helper/protocol.js';
+
+export class HelperFailure extends Error {
+  constructor(
+    readonly code: HelperErrorCode,
+    message: string,
+    readonly hint: string,
+  ) {
+    super(message);
+    this.name = 'HelperFailure';
+  }
+}
+
+/** A D-Bus error reply, by its error name. */
+export class DBusCallError extends Error {
+  constructor(
+    readonly type: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DBusCallError';
+  }
+}
+
+/** D-Bus errors that mean the object or its app is gone. */
+const GONE = new Set([
+  'org.freedesktop.DBus.Error.UnknownObject',
+  'org.freedesktop.DBus.Error.ServiceUnknown',
+  'org.freedesktop.DBus.Error.NameHasNoOwner',
+  'org.freedesktop.DBus.Error.NoReply',
+  'org.freedesktop.DBus.Error.Disconnected',
+]);
+
+export function isGone(error: unknown): boolean {
+  return error instanceof DBusCallError && GONE.has(error.type);
+}
+
+/** The object does not implement the interface or method asked for. */
+export function isUnsupported(error: unknown): boolean {
+  return (
+    error instanceof DBusCallError &&
+    (error.type === 'org.freedesktop.DBus.Error.UnknownMethod' ||
+      error.type === 'org.freedesktop.DBus.Error.UnknownInterface' ||
+      error.type === 'org.freedesktop.DBus.Error.UnknownProperty' ||
+      error.type === 'org.freedesktop.DBus.Error.InvalidArgs')
+  );
+}
+
+export function elementGone(handle: string): HelperFailure {
+  return new HelperFailure(
+    HelperErrorCode.ElementGone,
+    `the element ${handle} no longer exists`,
+    'the element or its app went away; take a new snapshot and use a current handle',
+  );
+}
+
+/** Turns a D-Bus failure on an element into ElementGone when the element is gone; rethrows anything else. */
+export function goneOr(handle: string, error: unknown): never {
+  if (isGone(error)) throw elementGone(handle);
+  throw error;
+}

@@ -1,0 +1,68 @@
+/**
+ * The Linux helper: JSON-RPC 2.0 on stdin/stdout (Content-Length framing), AT-SPI over D-Bus and a little X11
+ * behind it. Only protocol goes to stdout; diagnostics go to stderr and never carry text, values or secrets.
+ */
+import {
+  createMessageConnection,
+  ResponseError,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from 'vscode-jsonrpc/node';
+import { HelperErrorCode, type MethodName, methodNames, methods } from '../../helper/protocol.js';
+import { handlers } from './dispatch.js';
+import { DBusCallError, HelperFailure } from './errors.js';
+import { Session } from './session.js';
+
+const log = (message: string) => process.stderr.write(`[macpilot-helper] ${message}\n`);
+
+function toResponseError(method: string, error: unknown): ResponseError<{ hint: string }> {
+  if (error instanceof HelperFailure) {
+    return new ResponseError(error.code, error.message, { hint: error.hint });
+  }
+  if (error instanceof DBusCallError && error.type === 'org.freedesktop.DBus.Error.NoReply') {
+    return new ResponseError(HelperErrorCode.Timeout, `${method}: the app did not answer in time`, {
+      hint: 'the app may be busy or hung; try again, or quit it',
+    });
+  }
+  const detail = error instanceof DBusCallError ? error.type : error instanceof Error ? error.name : 'error';
+  log(`${method} failed: ${detail}`);
+  return new ResponseError(HelperErrorCode.Failed, `${method} failed (${detail})`, {
+    hint: 'try again; if it keeps failing, take a new snapshot or restart the app',
+  });
+}
+
+const session = new Session(process.env);
+const connection = createMessageConnection(
+  new StreamMessageReader(process.stdin),
+  new StreamMessageWriter(process.stdout),
+);
+
+for (const name of methodNames) {
+  connection.onRequest(name, async (raw: unknown) => {
+    const parsed = methods[name].params.safeParse(raw ?? {});
+    if (!parsed.success) {
+      const issues = parsed.error.issues
+        .map((i) => `${i.path.join('.') || 'params'}: ${i.message}`)
+        .join('; ');
+      return new ResponseError(HelperErrorCode.InvalidParams, `invalid params for ${name}: ${issues}`, {
+        hint: `send params that match the ${name} schema in protocol.ts`,
+      });
+    }
+    try {
+      const handler = handlers[name] as (s: Session, p: unknown) => Promise<unknown>;
+      return await handler(session, parsed.data);
+    } catch (error) {
+      return toResponseError(name as MethodName, error);
+    }
+  });
+}
+
+const shutdown = () => {
+  session.close();
+  process.exit(0);
+};
+process.stdin.on('end', shutdown);
+process.stdin.on('close', shutdown);
+connection.onClose(shutdown);
+process.on('SIGTERM', shutdown);
+connection.listen();

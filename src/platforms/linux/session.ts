@@ -1,0 +1,92 @@
+/**
+ * What every method needs: the accessibility bus and the X display, each connected once on first use, and
+ * per-app facts that do not change while the app runs (pid, toolkit).
+ */
+import { HelperErrorCode } from '../../helper/protocol.js';
+import { getProperty, pidOf } from './atspi.js';
+import { type Bus, connectAccessibilityBus } from './dbus.js';
+import { HelperFailure } from './errors.js';
+import { X11 } from './ewmh.js';
+
+export interface AppFacts {
+  pid: number;
+  /** GTK4 reports window-relative extents and sets SHOWING on top-level windows only. */
+  gtk4: boolean;
+}
+
+export class Session {
+  private bus: Promise<Bus> | undefined;
+  private display: Promise<X11> | undefined;
+  private readonly apps = new Map<string, Promise<AppFacts>>();
+
+  constructor(readonly env: NodeJS.ProcessEnv) {}
+
+  a11y(): Promise<Bus> {
+    if (!this.bus) {
+      const connecting = connectAccessibilityBus(this.env);
+      this.bus = connecting;
+      connecting.catch(() => {
+        if (this.bus === connecting) this.bus = undefined;
+      });
+    }
+    return this.bus;
+  }
+
+  x11(): Promise<X11> {
+    if (!this.display) {
+      const name = this.env.DISPLAY;
+      const connecting = name
+        ? X11.connect(name).catch((error: Error) => {
+            throw new HelperFailure(
+              HelperErrorCode.NotAvailable,
+              `cannot connect to the X display ${name}: ${error.message}`,
+              'check that DISPLAY names a running X server this user may use (xauth)',
+            );
+          })
+        : Promise.reject(
+            new HelperFailure(
+              HelperErrorCode.NotAvailable,
+              'no X display (DISPLAY is not set)',
+              'run macpilot inside an X11 session',
+            ),
+          );
+      this.display = connecting;
+      connecting.catch(() => {
+        if (this.display === connecting) this.display = undefined;
+      });
+    }
+    return this.display;
+  }
+
+  /** X11, or undefined when there is no display: window facts are then simply unknown. */
+  async x11IfAny(): Promise<X11 | undefined> {
+    return this.x11().catch(() => undefined);
+  }
+
+  app(busName: string): Promise<AppFacts> {
+    let facts = this.apps.get(busName);
+    if (!facts) {
+      facts = this.loadApp(busName);
+      this.apps.set(busName, facts);
+      facts.catch(() => this.apps.delete(busName));
+    }
+    return facts;
+  }
+
+  private async loadApp(busName: string): Promise<AppFacts> {
+    const bus = await this.a11y();
+    const root = { bus: busName, path: '/org/a11y/atspi/accessible/root' };
+    const [pid, toolkit, version] = await Promise.all([
+      pidOf(bus, busName),
+      getProperty(bus, root, 'org.a11y.atspi.Application', 'ToolkitName').catch(() => ''),
+      getProperty(bus, root, 'org.a11y.atspi.Application', 'Version').catch(() => ''),
+    ]);
+    const gtk4 = String(toolkit).toLowerCase() === 'gtk' && String(version).startsWith('4.');
+    return { pid, gtk4 };
+  }
+
+  close(): void {
+    void this.bus?.then((b) => b.close()).catch(() => {});
+    void this.display?.then((d) => d.close()).catch(() => {});
+  }
+}
