@@ -25,17 +25,14 @@ export class RefTable {
   private readonly byHandle = new Map<string, RefEntry>();
   private next = 1;
 
-  /** The ref of `handle`, issued on first sight; path, app and label are refreshed on every sighting. */
-  issue(handle: string, seen: RefSighting): string {
+  /** The entry of `handle`, issued on first sight; path, app and label are refreshed on every sighting. */
+  issue(handle: string, seen: RefSighting): RefEntry {
     const known = this.byHandle.get(handle);
-    if (known) {
-      Object.assign(known, seen);
-      return known.ref;
-    }
+    if (known) return Object.assign(known, seen);
     const entry: RefEntry = { ref: `e${this.next++}`, handle, ...seen };
     this.byRef.set(entry.ref, entry);
     this.byHandle.set(handle, entry);
-    return entry.ref;
+    return entry;
   }
 
   get(ref: string): RefEntry | undefined {

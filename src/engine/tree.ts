@@ -46,7 +46,7 @@ export function annotate(root: WalkRoot, refs: RefTable): Walked {
   const visit = (node: ElementNode, path: ElementPath, depth: number): Walked => {
     const { children, ...info } = node;
     const role = roleOf(info);
-    const ref = refs.issue(info.id, {
+    const { ref } = refs.issue(info.id, {
       path: formatPath(path),
       app: root.app,
       label: labelOf(role, info.name),

@@ -7,10 +7,10 @@ const seen = (label: string) => ({ path: `app("mousepad")/${label}`, app, label 
 describe('RefTable', () => {
   it('gives a handle the same ref every time and new handles new refs', () => {
     const refs = new RefTable();
-    const a = refs.issue('h:a', seen('button "A"'));
-    const b = refs.issue('h:b', seen('button "B"'));
+    const a = refs.issue('h:a', seen('button "A"')).ref;
+    const b = refs.issue('h:b', seen('button "B"')).ref;
     expect([a, b]).toEqual(['e1', 'e2']);
-    expect(refs.issue('h:a', seen('button "A2"'))).toBe('e1');
+    expect(refs.issue('h:a', seen('button "A2"')).ref).toBe('e1');
     expect(refs.get('e1')?.label).toBe('button "A2"');
     expect(refs.refOf('h:b')).toBe('e2');
   });
@@ -22,7 +22,7 @@ describe('RefTable', () => {
     expect(entry.handle).toBe('h:new');
     expect(refs.refOf('h:new')).toBe('e1');
     expect(refs.refOf('h:old')).toBeUndefined();
-    expect(refs.issue('h:new', seen('button "OK"'))).toBe('e1');
+    expect(refs.issue('h:new', seen('button "OK"')).ref).toBe('e1');
   });
 
   it('keeps the ref a handle already had when another ref is re-pointed to it', () => {
