@@ -1,6 +1,7 @@
 /** Typed AT-SPI calls on one object. Each function is one D-Bus round trip. */
 import type { Bus } from './dbus.js';
 import { asRef, asRefs, type Ref } from './handles.js';
+import { roleName } from './roles.js';
 import { asStateBits, type StateBits } from './states.js';
 
 const ACCESSIBLE = 'org.a11y.atspi.Accessible';
@@ -46,8 +47,9 @@ export async function setProperty(bus: Bus, ref: Ref, iface: string, name: strin
   await bus.call(ref.bus, ref.path, PROPERTIES, 'Set', 'ssv', [iface, name, variant]);
 }
 
+/** The canonical AT-SPI role name (see roles.ts for why not GetRoleName). */
 export async function getRoleName(bus: Bus, ref: Ref): Promise<string> {
-  return str((await bus.call(ref.bus, ref.path, ACCESSIBLE, 'GetRoleName'))[0]);
+  return roleName(num((await bus.call(ref.bus, ref.path, ACCESSIBLE, 'GetRole'))[0]));
 }
 
 export async function getState(bus: Bus, ref: Ref): Promise<StateBits> {
@@ -137,7 +139,7 @@ export async function doAction(bus: Bus, ref: Ref, index: number): Promise<boole
 }
 
 const MATCH_ALL = 1;
-const SORT_CANONICAL = 0;
+const SORT_CANONICAL = 1;
 
 /** Collection.GetMatches for elements that have all of `states` (GTK3; GTK4 lacks Collection). */
 export async function matchStates(bus: Bus, ref: Ref, states: readonly [number, number], count: number) {

@@ -5,6 +5,7 @@
  */
 import type { Bounds, ElementInfo, ElementValue } from '../../helper/protocol.js';
 import {
+  type Extents,
   getChildren,
   getExtents,
   getLabelledBy,
@@ -105,41 +106,58 @@ async function labelName(bus: Bus, ref: Ref): Promise<string> {
   }
 }
 
-async function readBounds(
+async function toBounds(
   ctx: ReadContext,
-  ref: Ref,
+  extents: Extents,
   app: AppFacts,
   frame: Ref | undefined,
 ): Promise<Bounds | undefined> {
-  try {
-    const extents = await getExtents(ctx.bus, ref);
-    if (extents.x === HIDDEN_COORD || extents.y === HIDDEN_COORD || extents.width < 0) return undefined;
-    if (!app.gtk4) return extents;
-    return frame ? shift(extents, await ctx.offsets.offset(frame, app.pid)) : undefined;
-  } catch (error) {
-    if (isGone(error)) throw error;
-    return undefined;
-  }
+  if (extents.x === HIDDEN_COORD || extents.y === HIDDEN_COORD || extents.width < 0) return undefined;
+  if (!app.gtk4) return extents;
+  return frame ? shift(extents, await ctx.offsets.offset(frame, app.pid)) : undefined;
 }
 
-export async function readNode(ctx: ReadContext, ref: Ref, options: ReadOptions): Promise<NodeRead> {
+/**
+ * Wave one asks for everything the element may need at once (properties, role, states, and speculatively its
+ * children and extents: a leaf's empty GetChildren costs less than a second round trip); wave two reads a
+ * value or a label only where the role calls for one. `onChildren` hears the children after wave one, so a
+ * walk can start on them while wave two is still out.
+ */
+export async function readNode(
+  ctx: ReadContext,
+  ref: Ref,
+  options: ReadOptions,
+  onChildren?: (children: Ref[], frame: Ref | undefined) => void,
+): Promise<NodeRead> {
   const handle = handleOf(ref);
   const { bus } = ctx;
   try {
-    const appFacts = ctx.session.app(ref.bus);
-    const propsP = getProps(bus, ref);
-    const roleP = getRoleName(bus, ref);
-    const bitsP = getState(bus, ref);
-    const [props, role, bits, app] = await Promise.all([propsP, roleP, bitsP, appFacts]);
+    const swallow =
+      <T>(fallback: T) =>
+      (error: unknown) => {
+        if (isGone(error)) throw error;
+        return fallback;
+      };
+    const childrenP = options.children ? getChildren(bus, ref).catch(swallow<Ref[]>([])) : undefined;
+    const extentsP = options.bounds ? getExtents(bus, ref).catch(swallow(undefined)) : undefined;
+    childrenP?.catch(() => {});
+    extentsP?.catch(() => {});
+    const [props, role, bits, app] = await Promise.all([
+      getProps(bus, ref),
+      getRoleName(bus, ref),
+      getState(bus, ref),
+      ctx.session.app(ref.bus),
+    ]);
     if (has(bits, State.DEFUNCT)) throw elementGone(handle);
     const showing = role === 'application' || isShowing(bits, !app.gtk4);
     if (!showing && !options.includeHidden) return { hidden: true };
 
     const frame = WINDOW_ROLES.has(role) ? ref : options.frame;
-    const [children, value, bounds, label] = await Promise.all([
-      options.children && props.childCount > 0 ? getChildren(bus, ref) : [],
+    const [children, extents] = await Promise.all([childrenP ?? [], extentsP]);
+    onChildren?.(children, frame);
+    const [value, bounds, label] = await Promise.all([
       readValue(bus, ref, role, bits, options.maxValueLength),
-      options.bounds && showing && role !== 'application' ? readBounds(ctx, ref, app, frame) : undefined,
+      extents && showing && role !== 'application' ? toBounds(ctx, extents, app, frame) : undefined,
       props.name === '' && FIELD_ROLES.has(role) ? labelName(bus, ref) : '',
     ]);
     const info: ElementInfo = {

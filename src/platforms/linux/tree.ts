@@ -6,12 +6,21 @@ import {
   type Params,
   type Result,
 } from '../../helper/protocol.js';
-import { getProps, getRoleName } from './atspi.js';
-import { type ReadContext, readInfo, readNode, WINDOW_ROLES } from './element.js';
-import { goneOr, HelperFailure } from './errors.js';
+import { getProps, getRoleName, matchStates } from './atspi.js';
+import {
+  type NodeRead,
+  type ReadContext,
+  type ReadOptions,
+  readInfo,
+  readNode,
+  WINDOW_ROLES,
+} from './element.js';
+import { elementGone, goneOr, HelperFailure, isUnsupported } from './errors.js';
 import { handleOf, parseHandle, type Ref } from './handles.js';
+import { State, stateBitsOf } from './states.js';
 
 const MAX_ANCESTORS = 256;
+const SHOWING = stateBitsOf([State.SHOWING]);
 
 /** Parents of an element, nearest first, up to (and including) its application root. */
 export async function parentChain(ctx: ReadContext, ref: Ref): Promise<Ref[]> {
@@ -55,27 +64,170 @@ interface Pending {
   frame: Ref | undefined;
 }
 
+type WalkOptions = Omit<ReadOptions, 'children' | 'frame'> & { depth: number };
+
+/**
+ * Reads elements for a walk and runs ahead of it: as soon as an element's children are known their reads
+ * start, up to a budget, so a deep tree costs about one round trip per level instead of one per level per
+ * wave. The walk itself still takes the results in exact breadth-first order.
+ */
+class Prefetcher {
+  private readonly reads = new Map<string, Promise<NodeRead>>();
+  private budget: number;
+
+  constructor(
+    private readonly ctx: ReadContext,
+    private readonly options: WalkOptions,
+    maxNodes: number,
+  ) {
+    // Hidden elements are read but not kept, so run somewhat past the node budget.
+    this.budget = Math.min(maxNodes + Math.ceil(maxNodes / 2) + 64, 60000);
+  }
+
+  prefetch(refs: Ref[], depth: number, frame: Ref | undefined): void {
+    if (depth > this.options.depth || this.budget < refs.length) return;
+    for (const ref of refs) this.read(ref, depth, frame).catch(() => {});
+  }
+
+  read(ref: Ref, depth: number, frame: Ref | undefined): Promise<NodeRead> {
+    const key = handleOf(ref);
+    let read = this.reads.get(key);
+    if (!read) {
+      this.budget--;
+      read = readNode(
+        this.ctx,
+        ref,
+        { ...this.options, children: depth < this.options.depth, frame },
+        (children, childFrame) => this.prefetch(children, depth + 1, childFrame),
+      ).catch((error: unknown) => {
+        // An element that vanished mid-walk is simply not there any more.
+        if (error instanceof HelperFailure && error.code === HelperErrorCode.ElementGone) {
+          return { hidden: true as const };
+        }
+        throw error;
+      });
+      this.reads.set(key, read);
+    }
+    return read;
+  }
+}
+
+/** Above this many matches per requested node, reading the flat set would waste too much: walk instead. */
+const FLAT_OVERREAD = 4;
+
+/**
+ * GTK3 path: one Collection.GetMatches call lists every showing descendant (or every descendant), so all of
+ * them are read in a single parallel wave, with no GetChildren and no hidden element read at all; the tree is
+ * rebuilt from each element's Parent (matches come in tree order, so siblings keep their order). Undefined
+ * when the toolkit has no Collection (GTK4) or the set is much larger than the walk would keep.
+ */
+async function flatSnapshot(
+  ctx: ReadContext,
+  rootRef: Ref,
+  params: Params<'ax.snapshot'>,
+  bounds: boolean,
+): Promise<Result<'ax.snapshot'> | undefined> {
+  if ((await ctx.session.app(rootRef.bus)).gtk4) return undefined;
+  let matches: Ref[];
+  try {
+    matches = await matchStates(ctx.bus, rootRef, params.includeHidden ? [0, 0] : SHOWING, 0);
+  } catch (error) {
+    if (isUnsupported(error)) return undefined;
+    return goneOr(params.root, error);
+  }
+  if (matches.length > FLAT_OVERREAD * params.maxNodes + 64) return undefined;
+  const options = { maxValueLength: params.maxValueLength, includeHidden: true, bounds, children: false };
+  const refs = [rootRef, ...matches.filter((m) => handleOf(m) !== params.root)];
+  const reads = await Promise.all(
+    refs.map((ref, i) =>
+      readNode(ctx, ref, { ...options, frame: undefined }).catch((error: unknown) => {
+        if (i > 0 && error instanceof HelperFailure && error.code === HelperErrorCode.ElementGone) {
+          return { hidden: true as const };
+        }
+        throw error;
+      }),
+    ),
+  );
+  const childrenOf = new Map<string, ElementNode[]>();
+  reads.forEach((read, i) => {
+    if (read.hidden || i === 0 || !read.props.parent) return;
+    const parent = handleOf(read.props.parent);
+    const list = childrenOf.get(parent) ?? [];
+    list.push(read.info);
+    childrenOf.set(parent, list);
+  });
+  const rootRead = reads[0];
+  if (!rootRead || rootRead.hidden) throw elementGone(params.root);
+  const root: ElementNode = rootRead.info;
+  let nodeCount = 1;
+  let level = [root];
+  for (let depth = 0; depth < params.depth && level.length > 0; depth++) {
+    const next: ElementNode[] = [];
+    for (const node of level) {
+      const kids = childrenOf.get(node.id) ?? [];
+      if (node.childCount > 0) node.children = [];
+      for (const kid of kids) {
+        if (nodeCount >= params.maxNodes) return { root, nodeCount, truncated: true };
+        node.children?.push(kid);
+        next.push(kid);
+        nodeCount++;
+      }
+    }
+    level = next;
+  }
+  return { root, nodeCount, truncated: false };
+}
+
 export async function snapshot(
   ctx: ReadContext,
   params: Params<'ax.snapshot'>,
   bounds: boolean,
 ): Promise<Result<'ax.snapshot'>> {
   const rootRef = parseHandle(params.root);
-  const base = { maxValueLength: params.maxValueLength, includeHidden: params.includeHidden, bounds };
-  const rootRead = await readInfo(ctx, rootRef, {
-    maxValueLength: params.maxValueLength,
-    frame: await frameOf(ctx, rootRef),
-    children: params.depth > 0,
-  });
+  const flat = await flatSnapshot(ctx, rootRef, params, bounds);
+  if (flat) return flat;
+  return walkSnapshot(ctx, rootRef, params, bounds);
+}
+
+/** Level-by-level walk for toolkits without Collection, with reads running ahead of it. */
+async function walkSnapshot(
+  ctx: ReadContext,
+  rootRef: Ref,
+  params: Params<'ax.snapshot'>,
+  bounds: boolean,
+): Promise<Result<'ax.snapshot'>> {
+  const reader = new Prefetcher(
+    ctx,
+    {
+      maxValueLength: params.maxValueLength,
+      includeHidden: params.includeHidden,
+      bounds,
+      depth: params.depth,
+    },
+    params.maxNodes,
+  );
+  const rootFrame = await frameOf(ctx, rootRef);
+  const rootRead = await readNode(
+    ctx,
+    rootRef,
+    {
+      maxValueLength: params.maxValueLength,
+      includeHidden: true,
+      bounds,
+      children: params.depth > 0,
+      frame: rootFrame,
+    },
+    (children, frame) => reader.prefetch(children, 1, frame),
+  );
+  if (rootRead.hidden) throw elementGone(params.root);
   const root: ElementNode = rootRead.info;
-  const rootFrame = WINDOW_ROLES.has(rootRead.role) ? rootRef : await frameOf(ctx, rootRef);
   let nodeCount = 1;
   let truncated = false;
   const childrenOf = (node: ElementNode, refs: Ref[], depth: number, frame: Ref | undefined): Pending[] => {
     if (refs.length > 0) node.children = [];
     return refs.map((ref) => ({ ref, parent: node, depth, frame }));
   };
-  let level = childrenOf(root, rootRead.children, 1, rootFrame);
+  let level = childrenOf(root, rootRead.children, 1, WINDOW_ROLES.has(rootRead.role) ? rootRef : rootFrame);
 
   while (level.length > 0) {
     const next: Pending[] = [];
@@ -84,19 +236,7 @@ export async function snapshot(
     while (start < level.length && nodeCount < params.maxNodes) {
       const chunk = level.slice(start, start + (params.maxNodes - nodeCount));
       start += chunk.length;
-      const reads = await Promise.all(
-        chunk.map((p) =>
-          readNode(ctx, p.ref, { ...base, children: p.depth < params.depth, frame: p.frame }).catch(
-            (error: unknown) => {
-              // An element that vanished mid-walk is simply not there any more.
-              if (error instanceof HelperFailure && error.code === HelperErrorCode.ElementGone) {
-                return { hidden: true as const };
-              }
-              throw error;
-            },
-          ),
-        ),
-      );
+      const reads = await Promise.all(chunk.map((p) => reader.read(p.ref, p.depth, p.frame)));
       reads.forEach((read, i) => {
         const pending = chunk[i];
         if (read.hidden || !pending) return;
