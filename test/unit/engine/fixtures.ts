@@ -2,6 +2,7 @@
 import type { ElementNode, ElementState } from '../../../src/helper/protocol.js';
 
 export interface Extra {
+  pid?: number;
   id?: string;
   value?: string | number | boolean;
   states?: ElementState[];

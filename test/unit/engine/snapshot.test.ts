@@ -41,6 +41,19 @@ describe('renderSnapshot', () => {
     expect(text).not.toContain(SECRET);
   });
 
+  it('treats each secure marker (state, AX subrole, AT-SPI role) as secure', () => {
+    const fields = [
+      el('text', '', { states: ['secure'], value: SECRET }),
+      el('AXTextField', '', { subrole: 'AXSecureTextField', value: SECRET }),
+      el('password text', '', { value: SECRET }),
+    ];
+    for (const field of fields) {
+      const out = renderSnapshot(walked(el('application', 'a', {}, [field])), options);
+      expect(out).toContain('- textbox [ref=e2] secure');
+      expect(out).not.toContain(SECRET);
+    }
+  });
+
   it('keeps refs stable across snapshots of a changed tree', () => {
     const refs = new RefTable();
     const first = walked(mousepad(), refs);
