@@ -352,7 +352,7 @@ export class Engine {
   }
 
   private located(node: Walked): string {
-    return `- ${elementLine(node)}\npath: ${this.refs.get(node.ref)?.path}\n(${DATA_NOTE})`;
+    return `- ${elementLine(node)}\npath: ${node.path}\n(${DATA_NOTE})`;
   }
 
   // --- walks ---

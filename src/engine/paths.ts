@@ -57,18 +57,43 @@ export function matchSegment<T extends PathElement>(children: readonly T[], segm
 }
 
 /**
- * The least segment that selects `child` alone among `siblings` (which include it): the role, else the name,
- * else the name and an index, else an index. Windows always get an index: their titles change with the document.
+ * For each sibling, the least segment that selects it alone among them: the role, else the name, else the name
+ * and an index, else an index. Windows always get an index: their titles change with the document. One pass,
+ * since lists can hold thousands of siblings.
  */
+export function segmentsFor<T extends PathElement>(siblings: readonly T[]): Segment[] {
+  const roles = siblings.map(roleOf);
+  const names = siblings.map((s) => normalizeName(s.name));
+  const byRole = countUp(roles);
+  const byName = countUp(siblings.map((_, i) => `${roles[i]}\u0000${names[i]}`));
+  return siblings.map((_, i) => {
+    const role = roles[i] as Role;
+    const name = names[i] as string;
+    const [roleIndex, roleTotal] = byRole[i] as [number, number];
+    if (role === 'window') return { role, index: roleIndex };
+    if (roleTotal === 1) return { role };
+    if (name === '') return { role, index: roleIndex };
+    const [nameIndex, nameTotal] = byName[i] as [number, number];
+    return nameTotal === 1 ? { role, name } : { role, name, index: nameIndex };
+  });
+}
+
+/** The least segment for one child among its siblings (which include it). */
 export function segmentFor<T extends PathElement>(child: T, siblings: readonly T[]): Segment {
-  const role = roleOf(child);
-  const sameRole = siblings.filter((s) => roleOf(s) === role);
-  if (role === 'window') return { role, index: sameRole.indexOf(child) };
-  if (sameRole.length === 1) return { role };
-  const name = normalizeName(child.name);
-  if (name === '') return { role, index: sameRole.indexOf(child) };
-  const named = matchByName(sameRole, (s) => s.name, name);
-  return named.length === 1 ? { role, name } : { role, name, index: named.indexOf(child) };
+  const segment = segmentsFor(siblings)[siblings.indexOf(child)];
+  if (!segment) throw new Error('segmentFor: the child is not among its siblings');
+  return segment;
+}
+
+/** For each key: its index among equal keys before it, and how many equal keys there are. */
+function countUp(keys: readonly string[]): [number, number][] {
+  const totals = new Map<string, number>();
+  const indexes = keys.map((key) => {
+    const seen = totals.get(key) ?? 0;
+    totals.set(key, seen + 1);
+    return seen;
+  });
+  return keys.map((key, i) => [indexes[i] as number, totals.get(key) as number]);
 }
 
 /** Parse a path typed by an agent; a malformed one is an error that says where and what the grammar is. */

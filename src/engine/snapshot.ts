@@ -59,7 +59,7 @@ export function renderSnapshot(root: Walked, options: RenderOptions): string {
   const visit = (node: Walked, level: number, isRoot: boolean): void => {
     const shown = isRoot || (options.roles ? options.roles.has(node.role) : !isChrome(node));
     if (shown) {
-      const line = `${'  '.repeat(level)}- ${elementLine(node)}`;
+      const line = full ? '' : `${'  '.repeat(level)}- ${elementLine(node)}`;
       full ||= lines.length >= options.maxNodes || chars + line.length + 1 > options.maxChars;
       if (full) cuts.beyondCap++;
       else {

@@ -3,7 +3,7 @@
  * ref (rendered or not), so that find, diff and later actions all speak of the same `eN`.
  */
 import type { ElementInfo, ElementNode } from '../helper/protocol.js';
-import { childPath, type ElementPath, formatPath, segmentFor } from './paths.js';
+import { type ElementPath, formatPath, formatSegment, type Segment, segmentsFor } from './paths.js';
 import type { AppRef, RefTable } from './refs.js';
 import { type Role, roleOf } from './roles.js';
 import { clip } from './text.js';
@@ -12,7 +12,8 @@ export interface Walked {
   info: ElementInfo;
   role: Role;
   ref: string;
-  path: ElementPath;
+  /** The formatted path. */
+  path: string;
   /** Levels below the walk's root (the root is 0). */
   depth: number;
   children: Walked[];
@@ -43,26 +44,29 @@ export function labelOf(role: Role, name: string): string {
 
 /** Refs and paths for every node of a helper walk. */
 export function annotate(root: WalkRoot, refs: RefTable): Walked {
-  const visit = (node: ElementNode, path: ElementPath, depth: number): Walked => {
+  const visit = (node: ElementNode, path: string, depth: number): Walked => {
     const { children, ...info } = node;
     const role = roleOf(info);
     const { ref } = refs.issue(info.id, {
-      path: formatPath(path),
+      path,
       app: root.app,
       label: labelOf(role, info.name),
     });
     const list = children ?? [];
+    const segments = segmentsFor(list);
     return {
       info,
       role,
       ref,
       path,
       depth,
-      children: list.map((child) => visit(child, childPath(path, segmentFor(child, list)), depth + 1)),
+      children: list.map((child, i) =>
+        visit(child, `${path}/${formatSegment(segments[i] as Segment)}`, depth + 1),
+      ),
       unexpanded: children === undefined && info.childCount > 0,
     };
   };
-  return visit(root.node, root.path, 0);
+  return visit(root.node, formatPath(root.path), 0);
 }
 
 /** Every node in document order (pre-order). */
