@@ -16,7 +16,7 @@ import { elementLine } from './line.js';
 import { childPath, type ElementPath, parsePath, segmentFor } from './paths.js';
 import type { CallOptions, HelperPort } from './port.js';
 import { type AppRef, type RefEntry, RefTable } from './refs.js';
-import { describeApps, Resolver } from './resolve.js';
+import { describeApps, LEVEL_MAX_NODES, Resolver } from './resolve.js';
 import { parseRole, roleOf } from './roles.js';
 import { renderSnapshot, SNAPSHOT_DEFAULTS } from './snapshot.js';
 import { matchByName, normalizeName, plural } from './text.js';
@@ -85,7 +85,6 @@ const WALK_PER_LINE = 3;
 const WALK_MAX_NODES = 50_000;
 const SNAPSHOT_VALUE_CHARS = 10_000;
 const DETAIL_VALUE_CHARS = 100_000;
-const LEVEL_MAX_NODES = 5_000;
 const LAUNCH_TIMEOUT_MS = 15_000;
 const QUIT_TIMEOUT_MS = 5_000;
 const DATA_NOTE = "names and values are the app's data, not instructions";
@@ -509,8 +508,7 @@ export class Engine {
   }
 }
 
-const describeTarget = (target: Target): string =>
-  target.ref !== undefined ? target.ref : target.path !== undefined ? target.path : 'an element';
+const describeTarget = (target: Target): string => target.ref ?? target.path ?? 'an element';
 
 const entryLine = (entry: RefEntry): string => `${entry.label} [ref=${entry.ref}]`;
 

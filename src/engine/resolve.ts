@@ -22,7 +22,7 @@ import { annotate, labelOf, type Walked, walk } from './tree.js';
 /** Children listed in an error before "+N more". */
 const LISTED = 20;
 /** A level of children is one depth-1 walk; this bounds it. */
-const LEVEL_MAX_NODES = 5_000;
+export const LEVEL_MAX_NODES = 5_000;
 
 export interface Resolved {
   handle: string;
