@@ -43,11 +43,12 @@ export async function elementDetail(
   maxValueLength: number,
 ): Promise<ElementDetail> {
   try {
-    const [read, interfaces, attributes] = await Promise.all([
-      frameOf(ctx, ref).then((frame) => readInfo(ctx, ref, { maxValueLength, frame })),
-      getInterfaces(ctx.bus, ref),
-      getAttributes(ctx.bus, ref),
-    ]);
+    const readP = frameOf(ctx, ref).then((frame) => readInfo(ctx, ref, { maxValueLength, frame }));
+    const restP = Promise.all([getInterfaces(ctx.bus, ref), getAttributes(ctx.bus, ref)]);
+    restP.catch(() => {});
+    // The read decides whether the element exists; only then do the other answers count.
+    const read = await readP;
+    const [interfaces, attributes] = await restP;
     const actions = interfaces.has('org.a11y.atspi.Action') ? await getActionNames(ctx.bus, ref) : [];
     return { ...read.info, actions, attributes };
   } catch (error) {

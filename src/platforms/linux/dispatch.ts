@@ -3,6 +3,7 @@ import type { MethodName, Params, Result } from '../../helper/protocol.js';
 import { elementDetail, focus, perform, setValue } from './actions.js';
 import { activate, launch, listApps, quit } from './apps.js';
 import type { ReadContext } from './element.js';
+import { goneOr } from './errors.js';
 import { parseHandle } from './handles.js';
 import { hello } from './hello.js';
 import { elementAt, focused } from './locate.js';
@@ -16,6 +17,15 @@ type Handlers = { [M in MethodName]: Handler<M> };
 /** Snapshots carry bounds: one more call per element, pipelined with the rest (see the report in the README). */
 const SNAPSHOT_BOUNDS = true;
 
+/** Any D-Bus "no such object or app" while working on a handle means the element is gone. */
+async function on<T>(handle: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    return goneOr(handle, error);
+  }
+}
+
 async function context(session: Session): Promise<ReadContext> {
   const [bus, x11] = await Promise.all([session.a11y(), session.x11IfAny()]);
   return { bus, session, offsets: new FrameOffsets(bus, x11) };
@@ -27,13 +37,16 @@ export const handlers: Handlers = {
   'apps.launch': (session, params) => launch(session, params),
   'apps.activate': (session, params) => activate(session, params.pid),
   'apps.quit': (session, params) => quit(session, params),
-  'ax.snapshot': async (session, params) => snapshot(await context(session), params, SNAPSHOT_BOUNDS),
-  'ax.element': async (session, params) => ({
-    element: await elementDetail(await context(session), parseHandle(params.id), params.maxValueLength),
-  }),
-  'ax.ancestors': async (session, params) => ({
-    ancestors: await ancestors(await context(session), parseHandle(params.id)),
-  }),
+  'ax.snapshot': (session, params) =>
+    on(params.root, async () => snapshot(await context(session), params, SNAPSHOT_BOUNDS)),
+  'ax.element': (session, params) =>
+    on(params.id, async () => ({
+      element: await elementDetail(await context(session), parseHandle(params.id), params.maxValueLength),
+    })),
+  'ax.ancestors': (session, params) =>
+    on(params.id, async () => ({
+      ancestors: await ancestors(await context(session), parseHandle(params.id)),
+    })),
   'ax.focused': async (session, params) => ({ element: await focused(await context(session), params.pid) }),
   'ax.elementAt': async (session, params) => ({ element: await elementAt(await context(session), params) }),
   'ax.perform': async (session, params) =>

@@ -17,7 +17,7 @@ import {
   type Props,
 } from './atspi.js';
 import type { Bus } from './dbus.js';
-import { elementGone, goneOr, isGone } from './errors.js';
+import { elementGone, goneOr, isGone, isUnsupported } from './errors.js';
 import { handleOf, type Ref } from './handles.js';
 import type { AppFacts, Session } from './session.js';
 import {
@@ -147,7 +147,10 @@ export async function readNode(
       getRoleName(bus, ref),
       getState(bus, ref),
       ctx.session.app(ref.bus),
-    ]);
+    ]).catch((error: unknown) => {
+      // An object without the Accessible interface is no element.
+      throw isUnsupported(error) ? elementGone(handle) : error;
+    });
     if (has(bits, State.DEFUNCT)) throw elementGone(handle);
     const showing = role === 'application' || isShowing(bits, !app.gtk4);
     if (!showing && !options.includeHidden) return { hidden: true };

@@ -1,0 +1,109 @@
+/** What the contract tests share: a HelperClient on the shared desktop, tree search, error and D-Bus checks. */
+import { execFileSync } from 'node:child_process';
+import { expect } from 'vitest';
+import { HelperClient, HelperError } from '../../src/helper/client.js';
+import type { ElementNode } from '../../src/helper/protocol.js';
+import { createLogger } from '../../src/log.js';
+import { helperCommand } from '../../src/platforms/index.js';
+import { eventually } from '../support/text.js';
+
+export function startHelper(env: Record<string, string>): HelperClient {
+  return new HelperClient({
+    helper: { ...helperCommand(), env },
+    log: createLogger('warn'),
+    requestTimeoutMs: 30_000,
+  });
+}
+
+export function* nodes(root: ElementNode): Generator<ElementNode> {
+  yield root;
+  for (const child of root.children ?? []) yield* nodes(child);
+}
+
+export function find(root: ElementNode, test: (n: ElementNode) => boolean): ElementNode | undefined {
+  for (const node of nodes(root)) if (test(node)) return node;
+  return undefined;
+}
+
+/** Expects the promise to fail with a helper error of this code; returns it for further checks. */
+export async function failsWith(promise: Promise<unknown>, code: number): Promise<HelperError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(HelperError);
+  const helperError = error as HelperError;
+  expect(helperError.code, helperError.message).toBe(code);
+  return helperError;
+}
+
+/** The accessible root of the app with this pid, once it shows a window. */
+export async function appRoot(helper: HelperClient, pid: number): Promise<string> {
+  return eventually(`an accessible app with pid ${pid}`, async () => {
+    const { apps } = await helper.call('apps.list', {});
+    const app = apps.find((a) => a.pid === pid);
+    if (!app) return undefined;
+    const tree = await snapshot(helper, app.id, { depth: 1 });
+    return (tree.root.children?.length ?? 0) > 0 ? app.id : undefined;
+  });
+}
+
+export async function snapshot(
+  helper: HelperClient,
+  root: string,
+  options: { depth?: number; maxNodes?: number; includeHidden?: boolean; maxValueLength?: number } = {},
+) {
+  return helper.call('ax.snapshot', {
+    root,
+    depth: options.depth ?? 64,
+    maxNodes: options.maxNodes ?? 5000,
+    includeHidden: options.includeHidden ?? false,
+    maxValueLength: options.maxValueLength ?? 1000,
+  });
+}
+
+/** Reads an element's text straight from the app over D-Bus (gdbus), independently of the helper. */
+export function textFromApp(env: Record<string, string>, handle: string): string {
+  const address = execFileSync(
+    'gdbus',
+    ['call', '--session', '-d', 'org.a11y.Bus', '-o', '/org/a11y/bus', '-m', 'org.a11y.Bus.GetAddress'],
+    { env, encoding: 'utf8' },
+  ).replace(/^\('(.*)',\)\s*$/s, '$1');
+  const slash = handle.indexOf('/');
+  const out = execFileSync(
+    'gdbus',
+    [
+      'call',
+      '-a',
+      address,
+      '-d',
+      handle.slice(0, slash),
+      '-o',
+      handle.slice(slash),
+      '-m',
+      'org.a11y.atspi.Text.GetText',
+      '0',
+      '-1',
+    ],
+    { env, encoding: 'utf8' },
+  );
+  // gdbus prints a GVariant tuple: ('text',)
+  const match = /^\((['"])(.*)\1,\)\s*$/s.exec(out);
+  if (!match?.[2]) throw new Error(`unexpected gdbus output: ${out}`);
+  return match[2];
+}
+
+/** Times a snapshot a few times and prints the best ms per element (warm helper, as in a session). */
+export async function measureSnapshot(helper: HelperClient, label: string, root: string) {
+  let best = Number.POSITIVE_INFINITY;
+  let count = 0;
+  for (let i = 0; i < 8; i++) {
+    const started = performance.now();
+    const result = await snapshot(helper, root, { maxValueLength: 200 });
+    const ms = performance.now() - started;
+    count = result.nodeCount;
+    best = Math.min(best, ms / count);
+  }
+  console.log(`[perf] ${label}: ${count} elements, best ${best.toFixed(3)} ms per element`);
+  return { count, perElement: best };
+}
