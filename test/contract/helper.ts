@@ -83,7 +83,7 @@ export function textFromApp(env: Record<string, string>, handle: string): string
       '-m',
       'org.a11y.atspi.Text.GetText',
       '0',
-      '-1',
+      '1000000',
     ],
     { env, encoding: 'utf8' },
   );

@@ -19,7 +19,7 @@ import {
   setTextContents,
 } from './atspi.js';
 import { type ReadContext, readInfo, WINDOW_ROLES } from './element.js';
-import { goneOr, HelperFailure } from './errors.js';
+import { goneOr, HelperFailure, isUnsupported } from './errors.js';
 import { handleOf, type Ref } from './handles.js';
 import { has, SECURE_ROLE, State, TOGGLE_ROLES } from './states.js';
 import { frameOf } from './tree.js';
@@ -177,7 +177,17 @@ export async function focus(ctx: ReadContext, ref: Ref): Promise<Result<'ax.focu
         'focus a focusable element (a field, button or list) or click this one',
       );
     }
-    await grabFocus(ctx.bus, ref);
+    if (has(read.bits, State.FOCUSED)) return { focused: true };
+    try {
+      await grabFocus(ctx.bus, ref);
+    } catch (error) {
+      if (!isUnsupported(error)) throw error;
+      throw new HelperFailure(
+        HelperErrorCode.ActionFailed,
+        'this app does not let accessibility clients move focus (GTK4 has no GrabFocus)',
+        'click the element, or perform its activate action',
+      );
+    }
     return { focused: await until(async () => has(await getState(ctx.bus, ref), State.FOCUSED), SETTLE_MS) };
   } catch (error) {
     return goneOr(handleOf(ref), error);

@@ -2,8 +2,9 @@
 import type { MethodName, Params, Result } from '../../helper/protocol.js';
 import { elementDetail, focus, perform, setValue } from './actions.js';
 import { activate, launch, listApps, quit } from './apps.js';
+import { getState } from './atspi.js';
 import type { ReadContext } from './element.js';
-import { goneOr } from './errors.js';
+import { DBusCallError, elementGone, goneOr, isGone } from './errors.js';
 import { parseHandle } from './handles.js';
 import { hello } from './hello.js';
 import { elementAt, focused } from './locate.js';
@@ -17,11 +18,27 @@ type Handlers = { [M in MethodName]: Handler<M> };
 /** Snapshots carry bounds: one more call per element, pipelined with the rest (see the report in the README). */
 const SNAPSHOT_BOUNDS = true;
 
-/** Any D-Bus "no such object or app" while working on a handle means the element is gone. */
-async function on<T>(handle: string, run: () => Promise<T>): Promise<T> {
+/** Whether a handle still names an object with the Accessible interface. */
+async function exists(session: Session, handle: string): Promise<boolean> {
+  try {
+    await getState(await session.a11y(), parseHandle(handle));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Any D-Bus "no such object or app" while working on a handle means the element is gone; so does any other
+ * D-Bus refusal from an object that turns out not to be an element.
+ */
+async function on<T>(session: Session, handle: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
+    if (error instanceof DBusCallError && !isGone(error) && !(await exists(session, handle))) {
+      throw elementGone(handle);
+    }
     return goneOr(handle, error);
   }
 }
@@ -38,20 +55,25 @@ export const handlers: Handlers = {
   'apps.activate': (session, params) => activate(session, params.pid),
   'apps.quit': (session, params) => quit(session, params),
   'ax.snapshot': (session, params) =>
-    on(params.root, async () => snapshot(await context(session), params, SNAPSHOT_BOUNDS)),
+    on(session, params.root, async () => snapshot(await context(session), params, SNAPSHOT_BOUNDS)),
   'ax.element': (session, params) =>
-    on(params.id, async () => ({
+    on(session, params.id, async () => ({
       element: await elementDetail(await context(session), parseHandle(params.id), params.maxValueLength),
     })),
   'ax.ancestors': (session, params) =>
-    on(params.id, async () => ({
+    on(session, params.id, async () => ({
       ancestors: await ancestors(await context(session), parseHandle(params.id)),
     })),
   'ax.focused': async (session, params) => ({ element: await focused(await context(session), params.pid) }),
   'ax.elementAt': async (session, params) => ({ element: await elementAt(await context(session), params) }),
-  'ax.perform': async (session, params) =>
-    perform(await context(session), parseHandle(params.id), params.action),
-  'ax.setValue': async (session, params) =>
-    setValue(await context(session), parseHandle(params.id), params.value),
-  'ax.focus': async (session, params) => focus(await context(session), parseHandle(params.id)),
+  'ax.perform': (session, params) =>
+    on(session, params.id, async () =>
+      perform(await context(session), parseHandle(params.id), params.action),
+    ),
+  'ax.setValue': (session, params) =>
+    on(session, params.id, async () =>
+      setValue(await context(session), parseHandle(params.id), params.value),
+    ),
+  'ax.focus': (session, params) =>
+    on(session, params.id, async () => focus(await context(session), parseHandle(params.id))),
 };

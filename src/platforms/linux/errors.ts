@@ -43,6 +43,7 @@ export function isUnsupported(error: unknown): boolean {
     (error.type === 'org.freedesktop.DBus.Error.UnknownMethod' ||
       error.type === 'org.freedesktop.DBus.Error.UnknownInterface' ||
       error.type === 'org.freedesktop.DBus.Error.UnknownProperty' ||
+      error.type === 'org.freedesktop.DBus.Error.NotSupported' ||
       error.type === 'org.freedesktop.DBus.Error.InvalidArgs')
   );
 }

@@ -1,0 +1,92 @@
+/** gnome-calculator (GTK4: no Collection, window-relative extents), launched through apps.launch. */
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import type { HelperClient } from '../../src/helper/client.js';
+import type { ElementNode } from '../../src/helper/protocol.js';
+import { Processes } from '../support/processes.js';
+import { eventually } from '../support/text.js';
+import { find, snapshot, startHelper } from './helper.js';
+
+const env = inject('desktopEnv');
+const processes = new Processes(env);
+let helper: HelperClient;
+let pid: number;
+let root: string;
+
+const button = (tree: ElementNode, label: string) =>
+  find(tree, (n) => n.nativeRole === 'push button' && n.name.split(' ')[0] === label);
+const display = (tree: ElementNode) =>
+  find(tree, (n) => n.nativeRole === 'text' && n.states.includes('editable'));
+
+beforeAll(async () => {
+  helper = startHelper(env);
+  const launched = await helper.call('apps.launch', { name: 'Calculator', timeoutMs: 30_000 });
+  pid = launched.app.pid;
+  processes.track(pid);
+  root = launched.app.id;
+  expect(launched).toMatchObject({ alreadyRunning: false, app: { name: 'gnome-calculator' } });
+});
+afterAll(async () => {
+  await helper.close();
+  await processes.stopAll();
+});
+
+test('launching it again by desktop file id finds the running instance', async () => {
+  const again = await helper.call('apps.launch', { name: 'org.gnome.Calculator', timeoutMs: 10_000 });
+  expect(again).toMatchObject({ alreadyRunning: true, app: { pid, bundleId: 'org.gnome.Calculator' } });
+});
+
+test('buttons perform their action and the display shows the result', async () => {
+  const tree = (await snapshot(helper, root)).root;
+  for (const label of ['7', '×', '6', '=']) {
+    const target = button(tree, label);
+    expect(target, label).toBeDefined();
+    await helper.call('ax.perform', { id: target?.id ?? '', action: 'click' });
+  }
+  const result = await eventually('the result on the display', async () => {
+    const shown = display((await snapshot(helper, root)).root)?.value;
+    return shown === '42' ? shown : undefined;
+  });
+  expect(result).toBe('42');
+});
+
+test('bounds are screen coordinates: inside the X window, and hit-testing finds the same button', async () => {
+  const tree = (await snapshot(helper, root)).root;
+  const frame = tree.children?.[0];
+  const info = execFileSync('xwininfo', ['-name', 'Calculator'], { env, encoding: 'utf8' });
+  const num = (label: string) => Number(new RegExp(`${label}:\\s+(-?\\d+)`).exec(info)?.[1]);
+  const win = {
+    x: num('Absolute upper-left X'),
+    y: num('Absolute upper-left Y'),
+    w: num('Width'),
+    h: num('Height'),
+  };
+  const f = frame?.bounds;
+  expect(f).toBeDefined();
+  if (!f) return;
+  expect(f.x).toBeGreaterThanOrEqual(win.x);
+  expect(f.y).toBeGreaterThanOrEqual(win.y);
+  expect(f.x + f.width).toBeLessThanOrEqual(win.x + win.w);
+  expect(f.y + f.height).toBeLessThanOrEqual(win.y + win.h);
+
+  const seven = button(tree, '7');
+  const b = seven?.bounds;
+  expect(b).toBeDefined();
+  if (!b) return;
+  const { element } = await helper.call('ax.elementAt', { x: b.x + b.width / 2, y: b.y + b.height / 2 });
+  const { ancestors } = await helper.call('ax.ancestors', { id: element?.id ?? '' });
+  expect([element?.id, ...ancestors.map((a) => a.id)]).toContain(seven?.id);
+});
+
+test('ax.focused finds focus without Collection; ax.focus on the focused display is a no-op', async () => {
+  await helper.call('apps.activate', { pid });
+  const target = display((await snapshot(helper, root)).root);
+  expect(target?.states).toContain('focused');
+  const { element } = await helper.call('ax.focused', { pid });
+  expect(element?.id).toBe(target?.id);
+  expect(await helper.call('ax.focus', { id: target?.id ?? '' })).toEqual({ focused: true });
+});
+
+test('apps.quit closes it', async () => {
+  expect(await helper.call('apps.quit', { pid, force: false, timeoutMs: 5000 })).toEqual({ exited: true });
+});
