@@ -5,7 +5,7 @@
  * As a script (`npx tsx scripts/desktop.ts`) it starts a desktop, prints the environment to use it, and stops it
  * on Ctrl-C. MACPILOT_KEEP_DESKTOP=1 keeps its folder (with each process's log) after it stops.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, type StdioOptions, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,15 +81,17 @@ export async function startDesktop(options: { windowManager?: boolean } = {}): P
   const runtimeDir = mkdtempSync(join(tmpdir(), 'macpilot-desktop-'));
   for (const sub of ['config', 'data', 'cache', 'home']) mkdirSync(join(runtimeDir, sub));
   const pids: number[] = [];
+  /** Starts a process in its own group; with `log`, its output goes to <runtimeDir>/<command>.log. */
   const start = (
     command: string,
     args: string[],
     env: NodeJS.ProcessEnv,
-    stdio: 'ignore' | 'log' = 'log',
+    options: { log?: boolean; fd3?: number } = {},
   ) => {
     const log =
-      stdio === 'log' ? openSync(join(runtimeDir, `${command.split('/').pop()}.log`), 'a') : 'ignore';
-    const child = spawn(command, args, { env, detached: true, stdio: ['ignore', log, log] });
+      options.log === false ? 'ignore' : openSync(join(runtimeDir, `${command.split('/').pop()}.log`), 'a');
+    const stdio: StdioOptions = ['ignore', log, log, ...(options.fd3 === undefined ? [] : [options.fd3])];
+    const child = spawn(command, args, { env, detached: true, stdio });
     if (child.pid === undefined) throw new Error(`desktop: could not start ${command}`);
     pids.push(child.pid);
     child.unref();
@@ -103,16 +105,17 @@ export async function startDesktop(options: { windowManager?: boolean } = {}): P
   };
 
   try {
-    // Xvfb picks a free display itself and writes its number to the file we give it as fd 3.
+    // Xvfb picks a free display itself and writes its number to the file we give it as fd 3. Without -noreset
+    // it resets whenever its last client leaves, and a client connecting meanwhile (openbox) fails.
     const displayFile = join(runtimeDir, 'display');
-    const displayFd = openSync(displayFile, 'w');
-    const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x800x24', '-nolisten', 'tcp'], {
-      detached: true,
-      stdio: ['ignore', 'ignore', 'ignore', displayFd],
-    });
-    if (xvfb.pid === undefined) throw new Error('desktop: could not start Xvfb');
-    pids.push(xvfb.pid);
-    xvfb.unref();
+    start(
+      'Xvfb',
+      ['-displayfd', '3', '-screen', '0', '1280x800x24', '-nolisten', 'tcp', '-noreset'],
+      process.env,
+      {
+        fd3: openSync(displayFile, 'w'),
+      },
+    );
     await waitFor(
       'Xvfb to choose a display',
       () => readFileSync(displayFile, 'utf8').trim().length > 0,
@@ -168,7 +171,7 @@ export async function startDesktop(options: { windowManager?: boolean } = {}): P
       env,
       display,
       runtimeDir,
-      spawn: (command, args = []) => start(command, args, env, 'ignore'),
+      spawn: (command, args = []) => start(command, args, env, { log: false }),
       track: (pid) => {
         if (!pids.includes(pid)) pids.push(pid);
       },
