@@ -212,7 +212,10 @@ export class Engine {
         ? '; the walk stopped at its node cap, narrow it with within=<ref>'
         : '';
       const head = `${plural(found.length, 'match', 'matches')} in ${title} (searched ${plural(walked.count, 'element')}${partial}; ${DATA_NOTE})`;
-      return found.length === 0 ? head : `${head}:\n${renderMatches(found, maxResults)}`;
+      if (found.length > 0) return `${head}:\n${renderMatches(found, maxResults)}`;
+      return options.includeHidden
+        ? head
+        : `${head}\nOnly elements on screen were searched; include_hidden: true also searches the rest (items of closed menus, other tabs).`;
     });
   }
 
@@ -429,7 +432,12 @@ export class Engine {
       const scope = await this.scope(entry, call);
       const before = await this.appWalk(scope, undefined, call);
       const summary = await run();
-      const after = await this.settle(scope, before, call);
+      const after = await this.settle(scope, before, call).catch((error: unknown) => {
+        if (isGone(error)) return undefined;
+        throw error;
+      });
+      if (!after)
+        return `${summary}\nThe app "${scope.app.name}" closed: it no longer has an accessibility tree.`;
       const path = { app: scope.app.name, segments: [] };
       const app = { pid: scope.app.pid, name: scope.app.name };
       const diff = diffApp(

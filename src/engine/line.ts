@@ -3,7 +3,7 @@ import type { ElementState } from '../helper/protocol.js';
 import { clip } from './text.js';
 import { isSecure, type Walked } from './tree.js';
 
-/** States worth a token; the rest (focusable, selectable, editable, multiline) describe nearly every control. */
+/** States worth a token; the rest (focusable, selectable, editable) describe nearly every control. */
 const SHOWN_STATES: readonly ElementState[] = [
   'focused',
   'disabled',
@@ -14,6 +14,7 @@ const SHOWN_STATES: readonly ElementState[] = [
   'expanded',
   'collapsed',
   'readonly',
+  'multiline',
   'offscreen',
   'secure',
   'modal',

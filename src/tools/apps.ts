@@ -11,7 +11,7 @@ export const appsTools = [
     toolset: 'apps',
     input: z.object({}),
     annotations: READ_ONLY,
-    handle: (_args, { engine }) => engine.describeApps(),
+    handle: (_args, { engine }) => engine.listApps(),
   }),
   defineTool({
     name: 'launch_app',

@@ -56,18 +56,6 @@ test('a shallow snapshot says what it cut and how to see it', async () => {
   expect(last).toMatch(/ref|find_elements/);
 });
 
-test('perform_action on a demo row runs the demo: a new window opens', async () => {
-  const row = refOf(
-    await macpilot.ok('find_elements', { app, name: 'Button Boxes', match: 'exact' }),
-    /"Button Boxes"/,
-  );
-  const result = await macpilot.ok('perform_action', { ref: row, action: 'activate' });
-  expect(result).toContain('Button Boxes');
-  await eventually('the Button Boxes window', async () =>
-    windowTitles().includes('Button Boxes') ? true : undefined,
-  );
-});
-
 test('element_at finds the element under a point; focus_element focuses it', async () => {
   const run = refOf(await macpilot.ok('find_elements', { app, role: 'button', name: 'Run' }), /"Run"/);
   const detail = await macpilot.ok('get_element', { ref: run });
@@ -83,4 +71,16 @@ test('element_at finds the element under a point; focus_element focuses it', asy
   await macpilot.ok('focus_element', { ref: run });
   const focused = await macpilot.ok('get_focused_element', { app });
   expect(focused).toContain(`[ref=${run}]`);
+});
+
+test('perform_action on a demo row runs the demo: a new window opens', async () => {
+  const row = refOf(
+    await macpilot.ok('find_elements', { app, name: 'Button Boxes', match: 'exact' }),
+    /"Button Boxes"/,
+  );
+  const result = await macpilot.ok('perform_action', { ref: row, action: 'activate' });
+  expect(result).toContain('Button Boxes');
+  await eventually('the Button Boxes window', async () =>
+    windowTitles().includes('Button Boxes') ? true : undefined,
+  );
 });

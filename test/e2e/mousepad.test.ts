@@ -44,9 +44,21 @@ test('set_value puts text in the document and get_element reads it back from the
   expect(byPath).toContain(`ref: ${editor}`);
 });
 
-test('a path typed the way a person writes it finds the menu item', async () => {
-  const out = await macpilot.ok('find_elements', { app: String(pid), role: 'menuitem', name: 'Save As…' });
-  expect(out).toMatch(/menuitem "Save As/);
+test('menu items in closed menus are found with include_hidden, by the name a person types', async () => {
+  const visible = await macpilot.ok('find_elements', {
+    app: String(pid),
+    role: 'menuitem',
+    name: 'Save As…',
+  });
+  expect(visible).toMatch(/^0 matches/);
+  expect(visible).toContain('include_hidden');
+  const all = await macpilot.ok('find_elements', {
+    app: String(pid),
+    role: 'menuitem',
+    name: 'Save As…',
+    include_hidden: true,
+  });
+  expect(all).toMatch(/menuitem "Save As\.\.\..*\[ref=e\d+\]/);
 });
 
 test('quit_app with force ends mousepad', async () => {

@@ -95,8 +95,8 @@ describe('the helper', () => {
       process.kill(pid, 'SIGKILL');
       const failed = await pending;
       expect(failed.isError).toBe(true);
-      expect(failed.text).toContain('The platform helper stopped');
-      expect(failed.text).toContain('SIGKILL');
+      expect(failed.text).toContain('the helper was killed by SIGKILL');
+      expect(failed.text).toContain('restarts by itself');
 
       const again = await macpilot.call('list_apps');
       expect(again.isError).toBe(false);

@@ -32,7 +32,8 @@ test('the text set in the entry is what zenity prints after OK', async () => {
     await macpilot.ok('find_elements', { app, role: 'button', name: 'OK', match: 'exact' }),
     /"OK"/,
   );
-  await macpilot.ok('click_element', { ref: okButton });
+  const clicked = await macpilot.ok('click_element', { ref: okButton });
+  expect(clicked).toContain('closed');
 
   expect(await zenity.exited).toBe(0);
   expect(zenity.stdout()).toBe(`${typed}\n`);
