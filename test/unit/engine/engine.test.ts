@@ -195,7 +195,7 @@ describe('elements by ref and path', () => {
   it('issues refs for elements found by focus and hit test, with replayable paths', async () => {
     const { engine } = setup();
     const focused = await engine.focused();
-    expect(focused).toMatch(/^- textbox \[ref=e\d+\] focused value="Hello world"/);
+    expect(focused).toMatch(/^- textbox \[ref=e\d+\] focused multiline value="Hello world"/);
     const path = focused.match(/path: (.*)/)?.[1] ?? '';
     expect(path).toBe('app("mousepad")/window[0]/generic/generic/scrollarea/textbox');
     const ref = focused.match(/ref=(e\d+)/)?.[1];
@@ -278,7 +278,7 @@ describe('actions', () => {
     expect(out.split('\n')).toEqual([
       `Set the value of textbox [ref=${ref}].`,
       'Changes:',
-      `~ textbox [ref=${ref}] focused value="Ada" (was: focused value="Hello world")`,
+      `~ textbox [ref=${ref}] focused multiline value="Ada" (was: focused multiline value="Hello world")`,
     ]);
   });
 

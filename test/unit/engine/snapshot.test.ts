@@ -29,7 +29,7 @@ describe('renderSnapshot', () => {
         '      - menu "Edit" [ref=e11]',
         '        - menuitem "Undo" [ref=e12] disabled',
         '        - menuitemcheckbox "Word Wrap" [ref=e13] checked',
-        '    - textbox [ref=e16] focused value="Hello world"',
+        '    - textbox [ref=e16] focused multiline value="Hello world"',
         '    - statusbar [ref=e17]',
         '  - dialog "Unlock" [ref=e18]',
         '    - text "Password:" [ref=e19]',
