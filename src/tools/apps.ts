@@ -11,7 +11,7 @@ export const appsTools = [
     toolset: 'apps',
     input: z.object({}),
     annotations: READ_ONLY,
-    handle: (_args, { engine }) => engine.listApps(),
+    handle: (_args, { engine, signal }) => engine.listApps({ signal }),
   }),
   defineTool({
     name: 'launch_app',
@@ -22,10 +22,16 @@ export const appsTools = [
     toolset: 'apps',
     input: z.object({
       name: z.string().min(1).max(256).describe('e.g. "Mousepad", "org.xfce.mousepad", "Calculator".'),
-      timeout_ms: z.number().int().min(100).max(60_000).optional().describe('How long to wait; default 15000.'),
+      timeout_ms: z
+        .number()
+        .int()
+        .min(100)
+        .max(60_000)
+        .optional()
+        .describe('How long to wait; default 15000.'),
     }),
     annotations: { ...WRITE, openWorldHint: true },
-    handle: (args, { engine }) => engine.launchApp(args.name, args.timeout_ms),
+    handle: (args, { engine, signal }) => engine.launchApp(args.name, args.timeout_ms, { signal }),
   }),
   defineTool({
     name: 'activate_app',
@@ -34,7 +40,7 @@ export const appsTools = [
     toolset: 'apps',
     input: z.object({ name: appParam }),
     annotations: { ...WRITE, idempotentHint: true },
-    handle: (args, { engine }) => engine.activateApp(args.name),
+    handle: (args, { engine, signal }) => engine.activateApp(args.name, { signal }),
   }),
   defineTool({
     name: 'quit_app',
@@ -48,6 +54,6 @@ export const appsTools = [
       force: z.boolean().optional().describe('Terminate without asking. Unsaved work is lost.'),
     }),
     annotations: { ...WRITE, destructiveHint: true },
-    handle: (args, { engine }) => engine.quitApp(args.name, args.force ?? false),
+    handle: (args, { engine, signal }) => engine.quitApp(args.name, args.force ?? false, { signal }),
   }),
 ];

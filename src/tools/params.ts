@@ -16,7 +16,9 @@ export const pathParam = z
   .string()
   .min(1)
   .max(4000)
-  .describe('Element path, e.g. app("Mousepad")/window[0]/menubar/menuitem["File"]. Use when no ref is at hand.');
+  .describe(
+    'Element path, e.g. app("Mousepad")/window[0]/menubar/menuitem["File"]. Use when no ref is at hand.',
+  );
 
 /** `ref` or `path`, exactly one. */
 export const target = {

@@ -34,7 +34,9 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
   handle(args: z.output<Input>, context: ToolContext): Promise<string | CallToolResult>;
 }
 
-export function defineTool<Input extends z.ZodObject>(definition: ToolDefinition<Input>): ToolDefinition<Input> {
+export function defineTool<Input extends z.ZodObject>(
+  definition: ToolDefinition<Input>,
+): ToolDefinition<Input> {
   return definition;
 }
 

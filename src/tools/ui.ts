@@ -61,7 +61,10 @@ export const uiTools = [
         name: z.string().min(1).max(1000).optional(),
         value: z.string().min(1).max(1000).optional(),
         identifier: z.string().min(1).max(1000).optional(),
-        match: z.enum(['contains', 'exact', 'regex']).optional().describe('How strings match; default contains.'),
+        match: z
+          .enum(['contains', 'exact', 'regex'])
+          .optional()
+          .describe('How strings match; default contains.'),
         within: refParam.optional().describe('Search only under this element.'),
         max_results: z.number().int().min(1).max(500).optional(),
         include_hidden: z.boolean().optional().describe('Also match elements that are not on screen.'),
@@ -96,7 +99,7 @@ export const uiTools = [
     toolset: 'ui',
     input: targetInput({}),
     annotations: READ_ONLY,
-    handle: (args, { engine }) => engine.getElement(args),
+    handle: (args, { engine, signal }) => engine.getElement(args, { signal }),
   }),
   defineTool({
     name: 'get_focused_element',
@@ -105,7 +108,7 @@ export const uiTools = [
     toolset: 'ui',
     input: z.object({ app: appParam.optional() }),
     annotations: READ_ONLY,
-    handle: (args, { engine }) => engine.focused(args.app),
+    handle: (args, { engine, signal }) => engine.focused(args.app, { signal }),
   }),
   defineTool({
     name: 'element_at',
@@ -117,7 +120,7 @@ export const uiTools = [
       y: z.number().min(-100_000).max(100_000),
     }),
     annotations: READ_ONLY,
-    handle: (args, { engine }) => engine.elementAt(args.x, args.y),
+    handle: (args, { engine, signal }) => engine.elementAt(args.x, args.y, { signal }),
   }),
   defineTool({
     name: 'click_element',
@@ -136,10 +139,11 @@ export const uiTools = [
         .describe('Keys held during the click.'),
     }),
     annotations: WRITE,
-    handle: (args, { engine }) =>
+    handle: (args, { engine, signal }) =>
       engine.click(
         { ref: args.ref, path: args.path },
         { button: args.button, count: args.count, modifiers: args.modifiers },
+        { signal },
       ),
   }),
   defineTool({
@@ -151,7 +155,8 @@ export const uiTools = [
     toolset: 'ui',
     input: targetInput({ action: z.string().min(1).max(128) }),
     annotations: WRITE,
-    handle: (args, { engine }) => engine.perform({ ref: args.ref, path: args.path }, args.action),
+    handle: (args, { engine, signal }) =>
+      engine.perform({ ref: args.ref, path: args.path }, args.action, { signal }),
   }),
   defineTool({
     name: 'set_value',
@@ -164,7 +169,8 @@ export const uiTools = [
       value: z.union([z.string().max(1_000_000), z.number(), z.boolean()]),
     }),
     annotations: { ...WRITE, idempotentHint: true },
-    handle: (args, { engine }) => engine.setValue({ ref: args.ref, path: args.path }, args.value),
+    handle: (args, { engine, signal }) =>
+      engine.setValue({ ref: args.ref, path: args.path }, args.value, { signal }),
   }),
   defineTool({
     name: 'focus_element',
@@ -173,6 +179,6 @@ export const uiTools = [
     toolset: 'ui',
     input: targetInput({}),
     annotations: { ...WRITE, idempotentHint: true },
-    handle: (args, { engine }) => engine.focus(args),
+    handle: (args, { engine, signal }) => engine.focus(args, { signal }),
   }),
 ];
