@@ -143,7 +143,9 @@ export class Engine {
   /** Start an app by name (or bundle / desktop id) and wait until it is accessible. */
   async launchApp(name: string, timeoutMs = LAUNCH_TIMEOUT_MS, call?: CallOptions): Promise<string> {
     return this.guard(`launch ${JSON.stringify(name)}`, async () => {
-      const { app, alreadyRunning } = await this.port.call('apps.launch', { name, timeoutMs }, call);
+      // The helper waits timeoutMs for the app; the request itself may take a little longer.
+      const request = { ...call, timeoutMs: timeoutMs + 5_000 };
+      const { app, alreadyRunning } = await this.port.call('apps.launch', { name, timeoutMs }, request);
       const which = `${app.name} (pid ${app.pid})`;
       return alreadyRunning ? `${which} was already running.` : `Launched ${which}.`;
     });
