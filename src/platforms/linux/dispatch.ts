@@ -15,9 +15,6 @@ import { FrameOffsets } from './windows.js';
 type Handler<M extends MethodName> = (session: Session, params: Params<M>) => Promise<Result<M>>;
 type Handlers = { [M in MethodName]: Handler<M> };
 
-/** Snapshots carry bounds: one more call per element, pipelined with the rest (see the report in the README). */
-const SNAPSHOT_BOUNDS = true;
-
 /** Whether a handle still names an object with the Accessible interface. */
 async function exists(session: Session, handle: string): Promise<boolean> {
   try {
@@ -55,7 +52,7 @@ export const handlers: Handlers = {
   'apps.activate': (session, params) => activate(session, params.pid),
   'apps.quit': (session, params) => quit(session, params),
   'ax.snapshot': (session, params) =>
-    on(session, params.root, async () => snapshot(await context(session), params, SNAPSHOT_BOUNDS)),
+    on(session, params.root, async () => snapshot(await context(session), params)),
   'ax.element': (session, params) =>
     on(session, params.id, async () => ({
       element: await elementDetail(await context(session), parseHandle(params.id), params.maxValueLength),

@@ -127,7 +127,7 @@ export async function readNode(
   ctx: ReadContext,
   ref: Ref,
   options: ReadOptions,
-  onChildren?: (children: Ref[], frame: Ref | undefined) => void,
+  onChildren?: (children: Ref[]) => void,
 ): Promise<NodeRead> {
   const handle = handleOf(ref);
   const { bus } = ctx;
@@ -157,7 +157,7 @@ export async function readNode(
 
     const frame = WINDOW_ROLES.has(role) ? ref : options.frame;
     const [children, extents] = await Promise.all([childrenP ?? [], extentsP]);
-    onChildren?.(children, frame);
+    onChildren?.(children);
     const [value, bounds, label] = await Promise.all([
       readValue(bus, ref, role, bits, options.maxValueLength),
       extents && showing && role !== 'application' ? toBounds(ctx, extents, app, frame) : undefined,

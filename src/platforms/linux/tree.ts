@@ -61,10 +61,27 @@ interface Pending {
   ref: Ref;
   parent: ElementNode;
   depth: number;
-  frame: Ref | undefined;
 }
 
-type WalkOptions = Omit<ReadOptions, 'children' | 'frame'> & { depth: number };
+/**
+ * Snapshots leave bounds out: GetExtents would be a quarter of the calls per element, and the tree text does
+ * not show them; ax.element (and focused, elementAt, ancestors) give bounds for the element at hand.
+ */
+type WalkOptions = Pick<ReadOptions, 'maxValueLength' | 'includeHidden'> & { depth: number };
+
+const readOptions = (options: WalkOptions, children: boolean): ReadOptions => ({
+  maxValueLength: options.maxValueLength,
+  includeHidden: options.includeHidden,
+  bounds: false,
+  children,
+  frame: undefined,
+});
+
+/** An element that vanished mid-walk is simply not there any more. */
+function goneIsHidden(error: unknown): NodeRead {
+  if (error instanceof HelperFailure && error.code === HelperErrorCode.ElementGone) return { hidden: true };
+  throw error;
+}
 
 /**
  * Reads elements for a walk and runs ahead of it: as soon as an element's children are known their reads
@@ -84,28 +101,19 @@ class Prefetcher {
     this.budget = Math.min(maxNodes + Math.ceil(maxNodes / 2) + 64, 60000);
   }
 
-  prefetch(refs: Ref[], depth: number, frame: Ref | undefined): void {
+  prefetch(refs: Ref[], depth: number): void {
     if (depth > this.options.depth || this.budget < refs.length) return;
-    for (const ref of refs) this.read(ref, depth, frame).catch(() => {});
+    for (const ref of refs) this.read(ref, depth).catch(() => {});
   }
 
-  read(ref: Ref, depth: number, frame: Ref | undefined): Promise<NodeRead> {
+  read(ref: Ref, depth: number): Promise<NodeRead> {
     const key = handleOf(ref);
     let read = this.reads.get(key);
     if (!read) {
       this.budget--;
-      read = readNode(
-        this.ctx,
-        ref,
-        { ...this.options, children: depth < this.options.depth, frame },
-        (children, childFrame) => this.prefetch(children, depth + 1, childFrame),
-      ).catch((error: unknown) => {
-        // An element that vanished mid-walk is simply not there any more.
-        if (error instanceof HelperFailure && error.code === HelperErrorCode.ElementGone) {
-          return { hidden: true as const };
-        }
-        throw error;
-      });
+      read = readNode(this.ctx, ref, readOptions(this.options, depth < this.options.depth), (children) =>
+        this.prefetch(children, depth + 1),
+      ).catch(goneIsHidden);
       this.reads.set(key, read);
     }
     return read;
@@ -125,7 +133,6 @@ async function flatSnapshot(
   ctx: ReadContext,
   rootRef: Ref,
   params: Params<'ax.snapshot'>,
-  bounds: boolean,
 ): Promise<Result<'ax.snapshot'> | undefined> {
   if ((await ctx.session.app(rootRef.bus)).gtk4) return undefined;
   let matches: Ref[];
@@ -136,37 +143,30 @@ async function flatSnapshot(
     return goneOr(params.root, error);
   }
   if (matches.length > FLAT_OVERREAD * params.maxNodes + 64) return undefined;
-  const options = { maxValueLength: params.maxValueLength, includeHidden: true, bounds, children: false };
-  const refs = [rootRef, ...matches.filter((m) => handleOf(m) !== params.root)];
-  const reads = await Promise.all(
-    refs.map((ref, i) =>
-      readNode(ctx, ref, { ...options, frame: undefined }).catch((error: unknown) => {
-        if (i > 0 && error instanceof HelperFailure && error.code === HelperErrorCode.ElementGone) {
-          return { hidden: true as const };
-        }
-        throw error;
-      }),
-    ),
-  );
+  // The matches are already filtered, and the root is kept whatever its state.
+  const options = readOptions({ ...params, includeHidden: true }, false);
+  const descendants = matches.filter((m) => handleOf(m) !== params.root);
+  const [rootRead, ...reads] = await Promise.all([
+    readNode(ctx, rootRef, options),
+    ...descendants.map((ref) => readNode(ctx, ref, options).catch(goneIsHidden)),
+  ]);
+  if (!rootRead || rootRead.hidden) throw elementGone(params.root);
   const childrenOf = new Map<string, ElementNode[]>();
-  reads.forEach((read, i) => {
-    if (read.hidden || i === 0 || !read.props.parent) return;
+  for (const read of reads) {
+    if (read.hidden || !read.props.parent) continue;
     const parent = handleOf(read.props.parent);
     const list = childrenOf.get(parent) ?? [];
     list.push(read.info);
     childrenOf.set(parent, list);
-  });
-  const rootRead = reads[0];
-  if (!rootRead || rootRead.hidden) throw elementGone(params.root);
+  }
   const root: ElementNode = rootRead.info;
   let nodeCount = 1;
   let level = [root];
   for (let depth = 0; depth < params.depth && level.length > 0; depth++) {
     const next: ElementNode[] = [];
     for (const node of level) {
-      const kids = childrenOf.get(node.id) ?? [];
       if (node.childCount > 0) node.children = [];
-      for (const kid of kids) {
+      for (const kid of childrenOf.get(node.id) ?? []) {
         if (nodeCount >= params.maxNodes) return { root, nodeCount, truncated: true };
         node.children?.push(kid);
         next.push(kid);
@@ -178,56 +178,28 @@ async function flatSnapshot(
   return { root, nodeCount, truncated: false };
 }
 
-export async function snapshot(
-  ctx: ReadContext,
-  params: Params<'ax.snapshot'>,
-  bounds: boolean,
-): Promise<Result<'ax.snapshot'>> {
-  const rootRef = parseHandle(params.root);
-  const flat = await flatSnapshot(ctx, rootRef, params, bounds);
-  if (flat) return flat;
-  return walkSnapshot(ctx, rootRef, params, bounds);
-}
-
 /** Level-by-level walk for toolkits without Collection, with reads running ahead of it. */
 async function walkSnapshot(
   ctx: ReadContext,
   rootRef: Ref,
   params: Params<'ax.snapshot'>,
-  bounds: boolean,
 ): Promise<Result<'ax.snapshot'>> {
-  const reader = new Prefetcher(
-    ctx,
-    {
-      maxValueLength: params.maxValueLength,
-      includeHidden: params.includeHidden,
-      bounds,
-      depth: params.depth,
-    },
-    params.maxNodes,
-  );
-  const rootFrame = await frameOf(ctx, rootRef);
+  const reader = new Prefetcher(ctx, params, params.maxNodes);
   const rootRead = await readNode(
     ctx,
     rootRef,
-    {
-      maxValueLength: params.maxValueLength,
-      includeHidden: true,
-      bounds,
-      children: params.depth > 0,
-      frame: rootFrame,
-    },
-    (children, frame) => reader.prefetch(children, 1, frame),
+    readOptions({ ...params, includeHidden: true }, params.depth > 0),
+    (children) => reader.prefetch(children, 1),
   );
   if (rootRead.hidden) throw elementGone(params.root);
   const root: ElementNode = rootRead.info;
   let nodeCount = 1;
   let truncated = false;
-  const childrenOf = (node: ElementNode, refs: Ref[], depth: number, frame: Ref | undefined): Pending[] => {
+  const childrenOf = (node: ElementNode, refs: Ref[], depth: number): Pending[] => {
     if (refs.length > 0) node.children = [];
-    return refs.map((ref) => ({ ref, parent: node, depth, frame }));
+    return refs.map((ref) => ({ ref, parent: node, depth }));
   };
-  let level = childrenOf(root, rootRead.children, 1, WINDOW_ROLES.has(rootRead.role) ? rootRef : rootFrame);
+  let level = childrenOf(root, rootRead.children, 1);
 
   while (level.length > 0) {
     const next: Pending[] = [];
@@ -236,14 +208,13 @@ async function walkSnapshot(
     while (start < level.length && nodeCount < params.maxNodes) {
       const chunk = level.slice(start, start + (params.maxNodes - nodeCount));
       start += chunk.length;
-      const reads = await Promise.all(chunk.map((p) => reader.read(p.ref, p.depth, p.frame)));
+      const reads = await Promise.all(chunk.map((p) => reader.read(p.ref, p.depth)));
       reads.forEach((read, i) => {
         const pending = chunk[i];
         if (read.hidden || !pending) return;
         nodeCount++;
         pending.parent.children?.push(read.info);
-        const frame = WINDOW_ROLES.has(read.role) ? pending.ref : pending.frame;
-        next.push(...childrenOf(read.info, read.children, pending.depth + 1, frame));
+        next.push(...childrenOf(read.info, read.children, pending.depth + 1));
       });
     }
     if (start < level.length) {
@@ -253,4 +224,12 @@ async function walkSnapshot(
     level = next;
   }
   return { root, nodeCount, truncated };
+}
+
+export async function snapshot(
+  ctx: ReadContext,
+  params: Params<'ax.snapshot'>,
+): Promise<Result<'ax.snapshot'>> {
+  const rootRef = parseHandle(params.root);
+  return (await flatSnapshot(ctx, rootRef, params)) ?? walkSnapshot(ctx, rootRef, params);
 }
