@@ -84,8 +84,14 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   (error: unknown) => {
-    if (error instanceof ConfigError || error instanceof MacpilotError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`macpilot: ${error instanceof MacpilotError ? error.render() : (error as Error).message}\n`);
+    if (
+      error instanceof ConfigError ||
+      error instanceof MacpilotError ||
+      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+    ) {
+      process.stderr.write(
+        `macpilot: ${error instanceof MacpilotError ? error.render() : (error as Error).message}\n`,
+      );
       process.exit(2);
     }
     process.stderr.write(`macpilot: ${error instanceof Error ? error.stack : String(error)}\n`);

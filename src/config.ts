@@ -84,9 +84,12 @@ export function loadConfig(
     helperPath: env.MACPILOT_HELPER_PATH,
     logLevel: env.MACPILOT_LOG_LEVEL,
   };
-  const pick = <K extends keyof RawSettings>(key: K): { value: RawSettings[K]; source: string } | undefined => {
+  const pick = <K extends keyof RawSettings>(
+    key: K,
+  ): { value: RawSettings[K]; source: string } | undefined => {
     if (flags[key] !== undefined) return { value: flags[key], source: `--${key}` };
-    if (fromEnv[key] !== undefined && fromEnv[key] !== '') return { value: fromEnv[key], source: envName[key] };
+    if (fromEnv[key] !== undefined && fromEnv[key] !== '')
+      return { value: fromEnv[key], source: envName[key] };
     if (file[key] !== undefined) return { value: file[key], source: `${file.path} (${key})` };
     return undefined;
   };
@@ -94,10 +97,14 @@ export function loadConfig(
   const toolsets = pick('toolsets');
   const logLevel = pick('logLevel');
   if (logLevel && !isLogLevel(String(logLevel.value))) {
-    throw new ConfigError(`${logLevel.source}: unknown log level "${logLevel.value}"; valid: ${LOG_LEVELS.join(', ')}`);
+    throw new ConfigError(
+      `${logLevel.source}: unknown log level "${logLevel.value}"; valid: ${LOG_LEVELS.join(', ')}`,
+    );
   }
   return {
-    toolsets: toolsets ? parseToolsets(toolsets.value ?? '', toolsets.source) : [...DEFAULT_TOOLSETS, ...ALWAYS_ON],
+    toolsets: toolsets
+      ? parseToolsets(toolsets.value ?? '', toolsets.source)
+      : [...DEFAULT_TOOLSETS, ...ALWAYS_ON],
     helperPath: pick('helperPath')?.value as string | undefined,
     logLevel: (logLevel?.value as LogLevel | undefined) ?? 'warn',
     configFile: file.path,

@@ -14,7 +14,15 @@ export const TOOLSETS = [
 ] as const;
 export type Toolset = (typeof TOOLSETS)[number];
 
-export const DEFAULT_TOOLSETS: readonly Toolset[] = ['ui', 'input', 'apps', 'windows', 'screen', 'clipboard', 'menus'];
+export const DEFAULT_TOOLSETS: readonly Toolset[] = [
+  'ui',
+  'input',
+  'apps',
+  'windows',
+  'screen',
+  'clipboard',
+  'menus',
+];
 /** Always on, whatever is selected: an agent can always ask what it may do. */
 export const ALWAYS_ON: readonly Toolset[] = ['session'];
 
