@@ -20,8 +20,8 @@ export interface Bus {
   close(): void;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: dbus-next replies are untyped; callers narrow `unknown`.
-function plain(value: any): unknown {
+/** dbus-next replies with Variants and class instances; callers get plain values to narrow. */
+function plain(value: unknown): unknown {
   if (value instanceof dbus.Variant) return plain(value.value);
   if (Array.isArray(value)) return value.map(plain);
   if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) {
