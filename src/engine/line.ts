@@ -1,29 +1,11 @@
 /** One element as one line of text: `button "Save" [ref=e12] disabled`, `textbox "Name" [ref=e9] value="Ada"`. */
-import type { ElementState } from '../helper/protocol.js';
+import { ElementState } from '../helper/protocol.js';
 import { clip } from './text.js';
 import { isSecure, type Walked } from './tree.js';
 
-/** States worth a token; the rest (focusable, selectable, editable) describe nearly every control. */
-const SHOWN_STATES: readonly ElementState[] = [
-  'focused',
-  'disabled',
-  'selected',
-  'checked',
-  'mixed',
-  'pressed',
-  'expanded',
-  'collapsed',
-  'readonly',
-  'multiline',
-  'offscreen',
-  'secure',
-  'modal',
-  'required',
-  'invalid',
-  'busy',
-  'active',
-  'minimized',
-];
+/** States that describe nearly every control and are not worth a token on each line. */
+const UNSHOWN_STATES: ReadonlySet<ElementState> = new Set(['focusable', 'selectable', 'editable']);
+const SHOWN_STATES = ElementState.options.filter((state) => !UNSHOWN_STATES.has(state));
 
 export const NAME_CHARS = 150;
 export const VALUE_CHARS = 200;
