@@ -375,7 +375,7 @@ export class Engine {
     const appPath = { app: app.name, segments: [] };
     const title = `"${app.name}" (pid ${app.pid})`;
     if (options.window === undefined) return { start: { handle: app.id, path: appPath, app: appRef }, title };
-    const windows = await this.resolver.children(app.id, call);
+    const windows = await this.resolver.children(app.id, false, call);
     const window = pickWindow(windows, options.window, app.name);
     const path = childPath(appPath, segmentFor(window, windows));
     return {

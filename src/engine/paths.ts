@@ -6,6 +6,14 @@
  *
  * `string` is a JSON string literal, `index` is 0-based among the siblings that match the role (and the name,
  * when given). Role tokens accept the aliases roleOf/parseRole know (menu_bar, menu_item, AXButton, ...).
+ *
+ * Paths follow the tree an agent sees: unnamed structural containers (generic, group, scrollarea without a
+ * name) are transparent, so an element's siblings are those of its nearest named-or-meaningful ancestor, e.g.
+ * `window[0]/menubar` although a toolkit puts two unnamed panels between them. A transparent element itself is
+ * addressed among the transparent children of its own parent (`window[0]/generic[1]`).
+ * Siblings on screen come first: indexes count the visible siblings before the hidden ones (items of closed
+ * menus, a toolkit's hidden twins), so a visible element has the same index whether or not a walk saw the
+ * hidden ones. A segment without an index that matches several elements, only one of them visible, means that one.
  */
 import { MacpilotError } from '../errors.js';
 import { parseRole, type Role, roleOf } from './roles.js';
@@ -27,7 +35,22 @@ export interface PathElement {
   nativeRole: string;
   subrole?: string;
   name: string;
+  states?: readonly string[];
 }
+
+const TRANSPARENT_ROLES: ReadonlySet<Role> = new Set(['generic', 'group', 'scrollarea']);
+
+/** An unnamed structural container: paths pass through it. */
+export function isTransparent(element: PathElement): boolean {
+  return TRANSPARENT_ROLES.has(roleOf(element)) && normalizeName(element.name) === '';
+}
+
+/** A segment that names a transparent element: it is matched among its parent's own (raw) children. */
+export function isTransparentSegment(segment: Segment): boolean {
+  return TRANSPARENT_ROLES.has(segment.role) && segment.name === undefined;
+}
+
+const isHidden = (element: PathElement): boolean => element.states?.includes('offscreen') === true;
 
 const GRAMMAR =
   'a path is app("Name") followed by /role, /role[index], /role["name"] or /role["name"][index] segments ' +
@@ -47,13 +70,21 @@ export function childPath(parent: ElementPath, segment: Segment): ElementPath {
   return { app: parent.app, segments: [...parent.segments, segment] };
 }
 
+/** Siblings in the order indexes count them: visible ones first, each group in document order. */
+function visibleFirst<T extends PathElement>(siblings: readonly T[]): T[] {
+  return [...siblings.filter((s) => !isHidden(s)), ...siblings.filter(isHidden)];
+}
+
 /** The children that a segment selects, in order (the index, if any, applied last). */
 export function matchSegment<T extends PathElement>(children: readonly T[], segment: Segment): T[] {
-  const sameRole = children.filter((child) => roleOf(child) === segment.role);
+  const sameRole = visibleFirst(children).filter((child) => roleOf(child) === segment.role);
   const named = segment.name === undefined ? sameRole : matchByName(sameRole, (c) => c.name, segment.name);
-  if (segment.index === undefined) return named;
-  const picked = named[segment.index];
-  return picked ? [picked] : [];
+  if (segment.index !== undefined) {
+    const picked = named[segment.index];
+    return picked ? [picked] : [];
+  }
+  const visible = named.filter((child) => !isHidden(child));
+  return named.length > 1 && visible.length === 1 ? visible : named;
 }
 
 /**
@@ -62,20 +93,25 @@ export function matchSegment<T extends PathElement>(children: readonly T[], segm
  * since lists can hold thousands of siblings.
  */
 export function segmentsFor<T extends PathElement>(siblings: readonly T[]): Segment[] {
-  const roles = siblings.map(roleOf);
-  const names = siblings.map((s) => normalizeName(s.name));
+  const ordered = visibleFirst(siblings);
+  const roles = ordered.map(roleOf);
+  const names = ordered.map((s) => normalizeName(s.name));
   const byRole = countUp(roles);
-  const byName = countUp(siblings.map((_, i) => `${roles[i]}\u0000${names[i]}`));
-  return siblings.map((_, i) => {
+  const byName = countUp(ordered.map((_, i) => `${roles[i]}\u0000${names[i]}`));
+  const segments = new Map<T, Segment>();
+  ordered.forEach((sibling, i) => {
     const role = roles[i] as Role;
     const name = names[i] as string;
     const [roleIndex, roleTotal] = byRole[i] as [number, number];
-    if (role === 'window') return { role, index: roleIndex };
-    if (roleTotal === 1) return { role };
-    if (name === '') return { role, index: roleIndex };
     const [nameIndex, nameTotal] = byName[i] as [number, number];
-    return nameTotal === 1 ? { role, name } : { role, name, index: nameIndex };
+    let segment: Segment;
+    if (role === 'window') segment = { role, index: roleIndex };
+    else if (roleTotal === 1) segment = { role };
+    else if (name === '') segment = { role, index: roleIndex };
+    else segment = nameTotal === 1 ? { role, name } : { role, name, index: nameIndex };
+    segments.set(sibling, segment);
   });
+  return siblings.map((sibling) => segments.get(sibling) as Segment);
 }
 
 /** The least segment for one child among its siblings (which include it). */

@@ -9,6 +9,8 @@ import {
   type ElementPath,
   formatPath,
   formatSegment,
+  isTransparent,
+  isTransparentSegment,
   matchSegment,
   type Segment,
   segmentFor,
@@ -17,7 +19,7 @@ import type { CallOptions, HelperPort } from './port.js';
 import type { AppRef, RefTable } from './refs.js';
 import { roleOf } from './roles.js';
 import { matchByName } from './text.js';
-import { annotate, labelOf, type Walked, walk } from './tree.js';
+import { annotate, labelOf, type Walked } from './tree.js';
 
 /** Children listed in an error before "+N more". */
 const LISTED = 20;
@@ -60,16 +62,33 @@ export class Resolver {
     throw appError(query, found, apps);
   }
 
-  /** The children of an element, as a depth-1 walk sees them (hidden ones left out). */
-  async children(handle: string, call?: CallOptions): Promise<ElementNode[]> {
-    const params = {
-      root: handle,
-      depth: 1,
-      maxNodes: LEVEL_MAX_NODES,
-      includeHidden: false,
-      maxValueLength: 0,
-    };
+  /** The children of an element, as a depth-1 walk sees them. */
+  async children(handle: string, includeHidden: boolean, call?: CallOptions): Promise<ElementNode[]> {
+    const params = { root: handle, depth: 1, maxNodes: LEVEL_MAX_NODES, includeHidden, maxValueLength: 0 };
     return (await this.port.call('ax.snapshot', params, call)).root.children ?? [];
+  }
+
+  /** The children of an element in the tree agents see, hidden ones included (see paths.ts). */
+  async logicalChildren(handle: string, call?: CallOptions): Promise<ElementNode[]> {
+    const raw = await this.children(handle, true, call);
+    const expanded = await Promise.all(
+      raw.map((child) =>
+        !isTransparent(child) ? [child] : child.childCount > 0 ? this.logicalChildren(child.id, call) : [],
+      ),
+    );
+    return expanded.flat();
+  }
+
+  /** The transparent children of an element, among which a transparent one is addressed. */
+  async transparentChildren(handle: string, call?: CallOptions): Promise<ElementNode[]> {
+    return (await this.children(handle, true, call)).filter(isTransparent);
+  }
+
+  /** The elements a segment chooses among, under the element at `handle`. */
+  private candidates(handle: string, segment: Segment, call?: CallOptions): Promise<ElementNode[]> {
+    return isTransparentSegment(segment)
+      ? this.transparentChildren(handle, call)
+      : this.logicalChildren(handle, call);
   }
 
   /**
@@ -90,10 +109,10 @@ export class Resolver {
       label: labelOf('application', appInfo.name),
     };
     for (const [step, segment] of path.segments.entries()) {
-      const children = await this.children(at.handle, call);
-      const found = matchSegment(children, segment);
-      if (found.length !== 1 || !found[0]) throw this.stepError(path, step, atPath, children, found, app);
-      atPath = childPath(atPath, segmentFor(found[0], children));
+      const candidates = await this.candidates(at.handle, segment, call);
+      const found = matchSegment(candidates, segment);
+      if (found.length !== 1 || !found[0]) throw this.stepError(path, step, atPath, candidates, found, app);
+      atPath = childPath(atPath, segmentFor(found[0], candidates));
       at = resolvedAt(found[0], atPath, app);
     }
     return at;
@@ -127,27 +146,36 @@ export class Resolver {
     });
   }
 
-  /** An element met outside a walk (focus, hit test), with its ancestors' siblings, so that it has a path. */
+  /**
+   * An element met outside a walk (focus, hit test), with the path it has in the tree agents see: each element
+   * of its ancestry is placed among the siblings its segment counts (see paths.ts).
+   */
   async locate(info: ElementInfo, call?: CallOptions): Promise<Walked> {
-    const { ancestors } = await this.port.call('ax.ancestors', { id: info.id }, call);
-    const appInfo = await this.app(String(info.pid), call);
-    const levels = await Promise.all(ancestors.map((a) => this.children(a.id, call)));
-    const chain = [...ancestors, info];
-    // Each ancestor stands with its siblings; the next one down replaces itself among them.
-    let node: ElementNode = info;
-    for (let i = ancestors.length - 1; i >= 0; i--) {
-      const siblings = levels[i] ?? [];
-      const below = chain[i + 1] as ElementInfo;
-      const stitched = siblings.some((s) => s.id === below.id)
-        ? siblings.map((s) => (s.id === below.id ? node : s))
-        : [...siblings, node];
-      node = { ...(chain[i] as ElementInfo), children: stitched };
+    const [{ ancestors }, appInfo] = await Promise.all([
+      this.port.call('ax.ancestors', { id: info.id }, call),
+      this.app(String(info.pid), call),
+    ]);
+    const chain: ElementInfo[] = [...ancestors, info];
+    const handleAt = (k: number) => (chain[k] as ElementInfo).id;
+    // Below the app root, each element's path continues the path of the element its siblings belong to: its
+    // parent when it is transparent, else its nearest ancestor that is not. All sibling lists load at once.
+    let logicalParent = 0;
+    const steps = chain.slice(1).map((element, i) => {
+      if (isTransparent(element)) return { from: i, siblings: this.transparentChildren(handleAt(i), call) };
+      const from = logicalParent;
+      logicalParent = i + 1;
+      return { from, siblings: this.logicalChildren(handleAt(from), call) };
+    });
+    const segments: Segment[][] = [[]];
+    for (const [i, step] of steps.entries()) {
+      const element = chain[i + 1] as ElementInfo;
+      const listed = await step.siblings;
+      const siblings = listed.some((s) => s.id === element.id) ? listed : [...listed, element];
+      const self = siblings.find((s) => s.id === element.id) as ElementInfo;
+      segments.push([...(segments[step.from] as Segment[]), segmentFor(self, siblings)]);
     }
-    const app = { pid: appInfo.pid, name: appInfo.name };
-    const tree = annotate({ node, path: { app: appInfo.name, segments: [] }, app }, this.refs);
-    const self = [...walk(tree)].find((w) => w.info.id === info.id);
-    if (!self) throw new Error('located element missing from its own chain');
-    return self;
+    const path = { app: appInfo.name, segments: segments[chain.length - 1] as Segment[] };
+    return annotate({ node: info, path, app: { pid: appInfo.pid, name: appInfo.name } }, this.refs);
   }
 }
 

@@ -3,7 +3,14 @@
  * ref (rendered or not), so that find, diff and later actions all speak of the same `eN`.
  */
 import type { ElementInfo, ElementNode } from '../helper/protocol.js';
-import { type ElementPath, formatPath, formatSegment, type Segment, segmentsFor } from './paths.js';
+import {
+  type ElementPath,
+  formatPath,
+  formatSegment,
+  isTransparent,
+  type Segment,
+  segmentsFor,
+} from './paths.js';
 import type { AppRef, RefTable } from './refs.js';
 import { type Role, roleOf } from './roles.js';
 import { clip } from './text.js';
@@ -42,31 +49,47 @@ export function labelOf(role: Role, name: string): string {
   return shown === '' ? role : `${role} ${JSON.stringify(shown)}`;
 }
 
+/**
+ * The children an element has in the tree agents see: transparent children (see paths.ts) are replaced by their
+ * own logical children. Transparent children that were not walked contribute nothing.
+ */
+export function logicalChildren(node: ElementNode): ElementNode[] {
+  return (node.children ?? []).flatMap((child) => (isTransparent(child) ? logicalChildren(child) : [child]));
+}
+
 /** Refs and paths for every node of a helper walk. */
 export function annotate(root: WalkRoot, refs: RefTable): Walked {
-  const visit = (node: ElementNode, path: string, depth: number): Walked => {
+  /** Paths of the logical children of `node`, whose own path is `path`, by handle. */
+  const logicalPaths = (node: ElementNode, path: string): Map<string, string> => {
+    const logical = logicalChildren(node);
+    const segments = segmentsFor(logical);
+    return new Map(logical.map((child, i) => [child.id, `${path}/${formatSegment(segments[i] as Segment)}`]));
+  };
+  const visit = (node: ElementNode, path: string, depth: number, above: Map<string, string>): Walked => {
     const { children, ...info } = node;
     const role = roleOf(info);
-    const { ref } = refs.issue(info.id, {
-      path,
-      app: root.app,
-      label: labelOf(role, info.name),
-    });
+    const { ref } = refs.issue(info.id, { path, app: root.app, label: labelOf(role, info.name) });
     const list = children ?? [];
-    const segments = segmentsFor(list);
+    // A transparent node passes its logical parent's paths down; anything else (and the root) starts its own.
+    const below = depth > 0 && isTransparent(info) ? above : logicalPaths(node, path);
+    const transparent = list.filter(isTransparent);
+    const transparentSegments = segmentsFor(transparent);
+    const pathOf = (child: ElementNode): string => {
+      const i = transparent.indexOf(child);
+      if (i >= 0) return `${path}/${formatSegment(transparentSegments[i] as Segment)}`;
+      return below.get(child.id) as string; // every non-transparent child is a logical child of `below`'s owner
+    };
     return {
       info,
       role,
       ref,
       path,
       depth,
-      children: list.map((child, i) =>
-        visit(child, `${path}/${formatSegment(segments[i] as Segment)}`, depth + 1),
-      ),
+      children: list.map((child) => visit(child, pathOf(child), depth + 1, below)),
       unexpanded: children === undefined && info.childCount > 0,
     };
   };
-  return visit(root.node, formatPath(root.path), 0);
+  return visit(root.node, formatPath(root.path), 0, new Map());
 }
 
 /** Every node in document order (pre-order). */

@@ -135,3 +135,36 @@ describe('segmentFor', () => {
     expect(matchSegment(menu, segment)).toEqual([menu[0]]);
   });
 });
+
+describe('visible siblings first', () => {
+  const shown = (nativeRole: string, name: string) => ({ nativeRole, name, states: [] as string[] });
+  const hidden = (nativeRole: string, name: string) => ({ nativeRole, name, states: ['offscreen'] });
+
+  it('counts visible siblings before hidden ones', () => {
+    const siblings = [hidden('text', ''), shown('text', ''), shown('text', ''), hidden('push button', 'OK')];
+    expect(siblings.map((s) => segmentFor(s, siblings))).toEqual([
+      { role: 'textbox', index: 2 },
+      { role: 'textbox', index: 0 },
+      { role: 'textbox', index: 1 },
+      { role: 'button' },
+    ]);
+  });
+
+  it('gives a visible element the same index whether or not the walk saw its hidden siblings', () => {
+    const visible = [shown('text', ''), shown('text', '')];
+    const all = [hidden('text', ''), ...visible];
+    for (const s of visible) expect(segmentFor(s, visible)).toEqual(segmentFor(s, all));
+  });
+
+  it('matches visible elements before hidden ones, and hidden ones when no visible one matches', () => {
+    const twin = hidden('text', 'Name');
+    const field = shown('text', 'Name');
+    const menuItem = hidden('menu item', 'Save');
+    const siblings = [twin, field, menuItem];
+    // A typed segment that matches a visible element and its hidden twin means the visible one.
+    expect(matchSegment(siblings, { role: 'textbox', name: 'Name' })).toEqual([field]);
+    expect(matchSegment(siblings, { role: 'menuitem', name: 'Save' })).toEqual([menuItem]);
+    // Each element's own segment selects it alone.
+    for (const s of siblings) expect(matchSegment(siblings, segmentFor(s, siblings))).toEqual([s]);
+  });
+});

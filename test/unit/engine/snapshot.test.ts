@@ -65,7 +65,7 @@ describe('renderSnapshot', () => {
     expect(refOf(second, 'Quit')).toBe('e10');
     expect(refs.get('e21')?.path).toBe('app("mousepad")/dialog/button["OK"]');
     expect(refs.get('e8')?.path).toBe(
-      'app("mousepad")/window[0]/generic/menubar/menu["File"]/menuitem["Save As..."]',
+      'app("mousepad")/window[0]/menubar/menu["File"]/menuitem["Save As..."]',
     );
   });
 
@@ -150,3 +150,30 @@ describe('renderSnapshot', () => {
     expect(renderSnapshot(walked(tree), options)).toContain('- group [ref=e2] selected\n    - text "x"');
   });
 });
+
+describe('paths in a walk', () => {
+  it('pass through unnamed containers, which are themselves addressed among their transparent siblings', () => {
+    const refs = new RefTable();
+    const tree = el('frame', 'Doc', {}, [
+      el('filler', '', {}, [el('menu bar', '', {}, [el('menu', 'File')])]),
+      el('panel', '', {}, [el('push button', 'OK'), el('push button', 'Cancel')]),
+      el('panel', '', {}, [el('menu bar', '', { states: ['offscreen'] })]),
+      el('push button', 'Help'),
+    ]);
+    const walked = annotate(
+      { node: tree, path: { app: 'x', segments: [] }, app: { pid: 1, name: 'x' } },
+      refs,
+    );
+    const paths = new Map([...walk(walked)].map((w) => [w.info.name || w.info.nativeRole, w.path]));
+    expect(walkedPaths(walked, 'menu bar')).toEqual(['app("x")/menubar[0]', 'app("x")/menubar[1]']);
+    expect(paths.get('File')).toBe('app("x")/menubar[0]/menu');
+    expect(paths.get('OK')).toBe('app("x")/button["OK"]');
+    expect(paths.get('Help')).toBe('app("x")/button["Help"]');
+    expect(paths.get('filler')).toBe('app("x")/generic');
+    expect(walkedPaths(walked, 'panel')).toEqual(['app("x")/group[0]', 'app("x")/group[1]']);
+  });
+});
+
+function walkedPaths(root: Walked, nativeRole: string): string[] {
+  return [...walk(root)].filter((w) => w.info.nativeRole === nativeRole).map((w) => w.path);
+}
