@@ -59,6 +59,17 @@ test('menu items in closed menus are found with include_hidden, by the name a pe
     include_hidden: true,
   });
   expect(all).toMatch(/menuitem "Save As\.\.\..*\[ref=e\d+\]/);
+  const ref = refOf(all, /"Save As/);
+
+  // The path DESIGN.md shows, typed as a person would: role aliases, "…" for "...", no toolkit panels.
+  const typed = 'app("mousepad")/window[0]/menu_bar/menu_item["File"]/menu_item["Save As…"]';
+  const wrongRole = await macpilot.call('get_element', { path: typed });
+  expect(wrongRole.isError).toBe(true);
+  expect(wrongRole.text).toContain('there now: menu "File"');
+  const byPath = await macpilot.ok('get_element', {
+    path: typed.replace('menu_item["File"]', 'menu["File"]'),
+  });
+  expect(byPath).toContain(`ref: ${ref}`);
 });
 
 test('quit_app with force ends mousepad', async () => {
