@@ -22,6 +22,9 @@ import {
   HelperErrorData,
   type MethodName,
   methods,
+  type NotificationName,
+  type NotificationParams,
+  notifications,
   type Params,
   PROTOCOL_VERSION,
   type Result,
@@ -93,6 +96,8 @@ export class HelperClient {
   /** Counts helper processes started, so that a late exit event cannot clear a newer helper. */
   private generation = 0;
   private closed = false;
+  private readonly listeners = new Map<NotificationName, Set<(params: never) => void>>();
+  private readonly readyListeners = new Set<(hello: Hello) => void>();
   private readonly timeoutMs: number;
   private readonly initialBackoffMs: number;
   private readonly maxBackoffMs: number;
@@ -111,6 +116,23 @@ export class HelperClient {
   /** The pid of the helper process, if one is running. */
   async pid(): Promise<number | undefined> {
     return this.running ? (await this.running.catch(() => undefined))?.process.pid : undefined;
+  }
+
+  /** Listen to a helper notification, across helper restarts. Returns a function that stops listening. */
+  onNotification<N extends NotificationName>(
+    name: N,
+    listener: (params: NotificationParams<N>) => void,
+  ): () => void {
+    const set = this.listeners.get(name) ?? new Set();
+    this.listeners.set(name, set);
+    set.add(listener as (params: never) => void);
+    return () => set.delete(listener as (params: never) => void);
+  }
+
+  /** Called after each successful handshake, e.g. to renew subscriptions on a restarted helper. */
+  onReady(listener: (hello: Hello) => void): () => void {
+    this.readyListeners.add(listener);
+    return () => this.readyListeners.delete(listener);
   }
 
   async call<M extends MethodName>(
@@ -201,6 +223,13 @@ export class HelperClient {
       new StreamMessageWriter(child.stdin as NodeJS.WritableStream),
     );
     connection.onError(([error]) => log.debug(`helper connection: ${error.message}`));
+    for (const name of Object.keys(notifications) as NotificationName[]) {
+      connection.onNotification(name, (raw: unknown) => {
+        const parsed = notifications[name].params.safeParse(raw);
+        if (!parsed.success) return log.warn(`the helper's ${name} notification breaks the protocol`);
+        for (const listener of this.listeners.get(name) ?? []) listener(parsed.data as never);
+      });
+    }
     connection.listen();
     const startedAt = Date.now();
 
@@ -224,6 +253,7 @@ export class HelperClient {
       );
     }
     log.debug(`helper ${hello.helperVersion} (pid ${child.pid}) ready on ${hello.platform}`);
+    for (const listener of this.readyListeners) listener(hello);
     return { ...partial, hello };
   }
 

@@ -1,6 +1,6 @@
 /** Renders docs/protocol.md from protocol.ts, so that the document cannot drift from the code. */
 import { z } from 'zod';
-import { HelperErrorCode, methods, PROTOCOL_VERSION } from './protocol.js';
+import { HelperErrorCode, methods, notifications, PROTOCOL_VERSION } from './protocol.js';
 
 interface JsonSchema {
   $ref?: string;
@@ -48,6 +48,9 @@ export function renderProtocolDoc(): string {
     ([name, m]) =>
       `| \`${name}\` | ${m.description} | ${summarize(m.params, 'input')} | ${summarize(m.result, 'output')} |`,
   );
+  const notes = Object.entries(notifications).map(
+    ([name, n]) => `| \`${name}\` | ${n.description} | ${summarize(n.params, 'output')} |`,
+  );
   const types = [...defs.keys()]
     .sort()
     .map((name) => `| \`${name}\` | ${typeName({ ...(defs.get(name) as JsonSchema), $ref: undefined })} |`);
@@ -67,6 +70,12 @@ export function renderProtocolDoc(): string {
     '| Method | What it does | Params | Result |',
     '| --- | --- | --- | --- |',
     ...rows,
+    '',
+    '## Notifications (helper to server)',
+    '',
+    '| Notification | What it says | Params |',
+    '| --- | --- | --- |',
+    ...notes,
     '',
     '## Types',
     '',

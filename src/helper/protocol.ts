@@ -138,7 +138,61 @@ export const Capability = z
   .meta({ id: 'Capability' });
 export type Capability = z.infer<typeof Capability>;
 
+export const Point = z.object({ x: z.number(), y: z.number() }).meta({ id: 'Point' });
+export type Point = z.infer<typeof Point>;
+
+export const MouseButton = z.enum(['left', 'right', 'middle']).meta({ id: 'MouseButton' });
+export type MouseButton = z.infer<typeof MouseButton>;
+
+/** Held during a click or key press. On Linux "command" is Control (the shortcut key) and "super" the logo key. */
+export const Modifier = z
+  .enum(['command', 'control', 'option', 'shift', 'super', 'fn'])
+  .meta({ id: 'Modifier' });
+export type Modifier = z.infer<typeof Modifier>;
+
+export const DisplayInfo = z
+  .object({
+    id: z.string(),
+    /** Screen points. */
+    bounds: Bounds,
+    /** Pixels per point (2 on a Retina display). */
+    scale: z.number(),
+    primary: z.boolean(),
+    name: z.string().optional(),
+  })
+  .meta({ id: 'DisplayInfo' });
+export type DisplayInfo = z.infer<typeof DisplayInfo>;
+
+export const WindowInfo = z
+  .object({
+    /** Stable for the window's life: the X window id, or the macOS CGWindowID, as a string. */
+    id: z.string(),
+    pid: z.number().int(),
+    app: z.string(),
+    title: z.string(),
+    /** Screen points, frame included. */
+    bounds: Bounds,
+    minimized: z.boolean(),
+    focused: z.boolean(),
+  })
+  .meta({ id: 'WindowInfo' });
+export type WindowInfo = z.infer<typeof WindowInfo>;
+
+export const ImageFormat = z.enum(['png', 'jpeg']).meta({ id: 'ImageFormat' });
+export type ImageFormat = z.infer<typeof ImageFormat>;
+
+/** What a capture covers: a display, a window, or a region of the screen (screen points). */
+export const CaptureTarget = z
+  .union([
+    z.object({ display: z.string() }).strict(),
+    z.object({ window: z.string() }).strict(),
+    z.object({ region: Bounds }).strict(),
+  ])
+  .meta({ id: 'CaptureTarget' });
+export type CaptureTarget = z.infer<typeof CaptureTarget>;
+
 const Empty = z.object({}).strict();
+const WINDOW_ID = z.object({ id: z.string().min(1).max(64) });
 
 const method = <P extends z.ZodType, R extends z.ZodType>(description: string, params: P, result: R) => ({
   description,
@@ -159,6 +213,8 @@ export const methods = {
         accessibility: Capability,
         display: Capability,
         input: Capability,
+        /** Screenshots (macOS: the Screen Recording permission). */
+        screenCapture: Capability,
       }),
     }),
   ),
@@ -233,7 +289,148 @@ export const methods = {
     z.object({ id: Handle }),
     z.object({ focused: z.boolean() }),
   ),
+  'input.click': method(
+    'Move the pointer to a point and click: a button, a click count, modifier keys held.',
+    z.object({
+      at: Point,
+      button: MouseButton,
+      count: z.number().int().min(1).max(3),
+      modifiers: z.array(Modifier),
+    }),
+    z.object({}),
+  ),
+  'input.move': method(
+    'Move the pointer; with durationMs > 0 along a straight line in small steps.',
+    z.object({ to: Point, durationMs: z.number().int().min(0).max(10000) }),
+    z.object({}),
+  ),
+  'input.drag': method(
+    'Press a button at one point, move to another over durationMs, release.',
+    z.object({
+      from: Point,
+      to: Point,
+      button: MouseButton,
+      modifiers: z.array(Modifier),
+      durationMs: z.number().int().min(0).max(10000),
+    }),
+    z.object({}),
+  ),
+  'input.scroll': method(
+    'Scroll at a point by whole wheel steps (positive dy scrolls down, positive dx right).',
+    z.object({
+      at: Point,
+      dx: z.number().int().min(-1000).max(1000),
+      dy: z.number().int().min(-1000).max(1000),
+    }),
+    z.object({}),
+  ),
+  'input.pointer': method('Where the pointer is.', Empty, z.object({ at: Point })),
+  'input.type': method(
+    'Type text as key events into whatever has focus, any Unicode, delayMs between characters.',
+    z.object({ text: z.string().max(100_000), delayMs: z.number().int().min(0).max(1000) }),
+    z.object({ typed: z.number().int() }),
+  ),
+  'input.key': method(
+    'Press and release one key, modifiers held, repeat times. `code` comes from src/keys.ts: an X keysym on ' +
+      'Linux, a virtual key code on macOS.',
+    z.object({
+      code: z.number().int().min(0),
+      modifiers: z.array(Modifier),
+      repeat: z.number().int().min(1).max(100),
+    }),
+    z.object({}),
+  ),
+  'screen.displays': method(
+    'The displays, their bounds in points and their scale.',
+    Empty,
+    z.object({ displays: z.array(DisplayInfo) }),
+  ),
+  'screen.capture': method(
+    'Capture a display, a window or a region as an encoded image, scaled down to fit maxLongEdge pixels.',
+    z.object({
+      target: CaptureTarget,
+      format: ImageFormat,
+      /** JPEG quality, 1-100. */
+      quality: z.number().int().min(1).max(100),
+      maxLongEdge: z.number().int().min(16).max(16384),
+    }),
+    z.object({
+      /** Base64 of the encoded image. */
+      data: z.string(),
+      format: ImageFormat,
+      width: z.number().int(),
+      height: z.number().int(),
+      /** What was captured, in screen points. */
+      bounds: Bounds,
+      /** Image pixels per screen point: divide image coordinates by it and add bounds.x/y to get screen points. */
+      scale: z.number(),
+    }),
+  ),
+  'clipboard.read': method(
+    'The clipboard: its text, if it holds text, and the types it offers.',
+    Empty,
+    z.object({ text: z.string().optional(), types: z.array(z.string()) }),
+  ),
+  'clipboard.write': method(
+    'Put text on the clipboard.',
+    z.object({ text: z.string().max(10_000_000) }),
+    z.object({}),
+  ),
+  'clipboard.clear': method('Empty the clipboard.', Empty, z.object({})),
+  'windows.list': method(
+    'Top-level windows, front to back; of one app when pid is given.',
+    z.object({ pid: z.number().int().optional(), includeMinimized: z.boolean() }),
+    z.object({ windows: z.array(WindowInfo) }),
+  ),
+  'windows.focus': method('Raise a window and give it focus.', WINDOW_ID, z.object({ window: WindowInfo })),
+  'windows.move': method(
+    "Move a window's top-left corner (frame included) to a screen point.",
+    z.object({ id: WINDOW_ID.shape.id, to: Point }),
+    z.object({ window: WindowInfo }),
+  ),
+  'windows.resize': method(
+    'Resize a window (frame included), keeping its top-left corner.',
+    z.object({
+      id: WINDOW_ID.shape.id,
+      width: z.number().int().min(1).max(100000),
+      height: z.number().int().min(1).max(100000),
+    }),
+    z.object({ window: WindowInfo }),
+  ),
+  'windows.minimize': method('Minimize a window.', WINDOW_ID, z.object({ window: WindowInfo })),
+  'windows.restore': method(
+    'Restore a minimized window and raise it.',
+    WINDOW_ID,
+    z.object({ window: WindowInfo }),
+  ),
+  'windows.close': method(
+    'Ask a window to close, as its close button would (the app may ask to save).',
+    WINDOW_ID,
+    z.object({ closed: z.boolean() }),
+  ),
+  'observe.start': method(
+    'Start sending `observe.changed` notifications for UI changes in every app.',
+    Empty,
+    z.object({}),
+  ),
 } as const;
+
+/** Notifications a helper sends on its own (JSON-RPC notifications, no answer). */
+export const notifications = {
+  'observe.changed': {
+    description:
+      "An app's UI changed: sent at most every 25 ms per app, naming the kinds of events seen since the last one.",
+    params: z.object({
+      pid: z.number().int(),
+      /** Event kinds, e.g. "children-changed", "state-changed:focused", "text-changed", "window:activate". */
+      kinds: z.array(z.string()),
+      /** How many events were folded into this notification. */
+      count: z.number().int().min(1),
+    }),
+  },
+} as const;
+export type NotificationName = keyof typeof notifications;
+export type NotificationParams<N extends NotificationName> = z.output<(typeof notifications)[N]['params']>;
 
 export type MethodName = keyof typeof methods;
 export type Params<M extends MethodName> = z.input<(typeof methods)[M]['params']>;

@@ -16,6 +16,7 @@ connection.onRequest('system.hello', () => ({
     accessibility: { available: true, detail: 'fake' },
     display: { available: true, detail: 'fake' },
     input: { available: false, detail: 'fake' },
+    screenCapture: { available: false, detail: 'fake' },
   },
 }));
 connection.onRequest('apps.list', async () => {
@@ -24,6 +25,13 @@ connection.onRequest('apps.list', async () => {
   if (mode === 'hang') return new Promise(() => {});
   if (mode === 'bad-result') return { apps: 'none' };
   return { apps: [] };
+});
+connection.onRequest('observe.start', () => {
+  setTimeout(
+    () => connection.sendNotification('observe.changed', { pid: 7, kinds: ['children-changed'], count: 2 }),
+    10,
+  );
+  return {};
 });
 connection.listen();
 process.stdin.on('end', () => process.exit(0));

@@ -97,4 +97,14 @@ describe('HelperClient', () => {
     expect(error.code).toBe(ClientErrorCode.HelperExited);
     expect(error.message).toContain('could not start the helper (/nonexistent/macpilot-helper)');
   });
+
+  test('notifications reach their listeners, and every handshake is announced', async () => {
+    const { c } = client('ok');
+    const ready: string[] = [];
+    c.onReady((hello) => ready.push(hello.helperVersion));
+    const changed = new Promise((resolve) => c.onNotification('observe.changed', resolve));
+    await c.call('observe.start', {});
+    expect(await changed).toEqual({ pid: 7, kinds: ['children-changed'], count: 2 });
+    expect(ready).toEqual(['fake']);
+  });
 });

@@ -1,10 +1,10 @@
 /** The method table: each protocol method's handler, given parsed params. */
-import type { MethodName, Params, Result } from '../../helper/protocol.js';
+import { HelperErrorCode, type MethodName, type Params, type Result } from '../../helper/protocol.js';
 import { elementDetail, focus, perform, setValue } from './actions.js';
 import { activate, launch, listApps, quit } from './apps.js';
 import { getState } from './atspi.js';
 import type { ReadContext } from './element.js';
-import { DBusCallError, elementGone, goneOr, isGone } from './errors.js';
+import { DBusCallError, elementGone, goneOr, HelperFailure, isGone } from './errors.js';
 import { parseHandle } from './handles.js';
 import { hello } from './hello.js';
 import { elementAt, focused } from './locate.js';
@@ -45,6 +45,14 @@ async function context(session: Session): Promise<ReadContext> {
   return { bus, session, offsets: new FrameOffsets(bus, x11) };
 }
 
+async function notYet(): Promise<never> {
+  throw new HelperFailure(
+    HelperErrorCode.NotAvailable,
+    'not implemented yet in the Linux helper',
+    'wait for the next release',
+  );
+}
+
 export const handlers: Handlers = {
   'system.hello': (session) => hello(session),
   'apps.list': async (session) => ({ apps: await listApps(session) }),
@@ -73,4 +81,25 @@ export const handlers: Handlers = {
     ),
   'ax.focus': (session, params) =>
     on(session, params.id, async () => focus(await context(session), parseHandle(params.id))),
+  // Being built (issue 3): each of these is replaced by its implementation.
+  'input.click': notYet,
+  'input.move': notYet,
+  'input.drag': notYet,
+  'input.scroll': notYet,
+  'input.pointer': notYet,
+  'input.type': notYet,
+  'input.key': notYet,
+  'screen.displays': notYet,
+  'screen.capture': notYet,
+  'clipboard.read': notYet,
+  'clipboard.write': notYet,
+  'clipboard.clear': notYet,
+  'windows.list': notYet,
+  'windows.focus': notYet,
+  'windows.move': notYet,
+  'windows.resize': notYet,
+  'windows.minimize': notYet,
+  'windows.restore': notYet,
+  'windows.close': notYet,
+  'observe.start': notYet,
 };

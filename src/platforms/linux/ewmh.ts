@@ -22,7 +22,8 @@ export class X11 {
   private readonly atoms = new Map<string, number>();
 
   private constructor(
-    private readonly client: x11.XClient,
+    /** The raw connection, for modules that speak other parts of X11 (XTEST, images, selections). */
+    readonly client: x11.XClient,
     readonly root: number,
   ) {}
 
@@ -44,13 +45,14 @@ export class X11 {
     this.client.close();
   }
 
-  private x<T>(run: (cb: (error: Error | null | undefined, result: T) => void) => void): Promise<T> {
+  /** A request as a promise. */
+  x<T>(run: (cb: (error: Error | null | undefined, result: T) => void) => void): Promise<T> {
     return new Promise((resolve, reject) =>
       run((error, result) => (error ? reject(error) : resolve(result))),
     );
   }
 
-  private async atom(name: string): Promise<number> {
+  async atom(name: string): Promise<number> {
     const known = this.atoms.get(name);
     if (known !== undefined) return known;
     const atom = await this.x<number>((cb) => this.client.InternAtom(false, name, cb));
@@ -58,7 +60,7 @@ export class X11 {
     return atom;
   }
 
-  private async property(window: number, name: string): Promise<Buffer | undefined> {
+  async property(window: number, name: string): Promise<Buffer | undefined> {
     try {
       const prop = await this.x<x11.Property>(async (cb) =>
         this.client.GetProperty(0, window, await this.atom(name), ANY_TYPE, 0, 65536, cb),
@@ -69,7 +71,7 @@ export class X11 {
     }
   }
 
-  private async cardinals(window: number, name: string): Promise<number[]> {
+  async cardinals(window: number, name: string): Promise<number[]> {
     const data = await this.property(window, name);
     const out: number[] = [];
     for (let i = 0; data && i + 4 <= data.length; i += 4) out.push(data.readUInt32LE(i));

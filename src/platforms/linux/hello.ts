@@ -1,19 +1,8 @@
 /** system.hello: versions and what this machine offers, each with a reason a person can act on. */
-import { readFileSync } from 'node:fs';
 import { type Capability, PROTOCOL_VERSION, type Result } from '../../helper/protocol.js';
 import { getChildren, REGISTRY } from './atspi.js';
+import { VERSION } from '../../version.js';
 import type { Session } from './session.js';
-
-function helperVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
-      version?: unknown;
-    };
-    return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
 
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -51,12 +40,15 @@ export async function hello(session: Session): Promise<Result<'system.hello'>> {
   const [a11y, x] = await Promise.all([accessibility(session), display(session)]);
   return {
     protocolVersion: PROTOCOL_VERSION,
-    helperVersion: helperVersion(),
+    helperVersion: VERSION,
     platform: 'linux',
     capabilities: {
       accessibility: a11y,
       display: x,
       input: { available: false, detail: 'synthetic input over XTEST arrives in the next release' },
+      screenCapture: x.available
+        ? { available: true, detail: 'screenshots through X11 GetImage' }
+        : { available: false, detail: `no X display: ${x.detail}` },
     },
   };
 }
