@@ -109,13 +109,18 @@ interface AppWalk {
 
 type Prepared = () => Promise<string>;
 
+/**
+ * The engine's public methods are what the tools call; `port`, `refs`, `resolver`, `entry`, `withElement`,
+ * `detail`, `act`, `guard` and `located` are the building blocks its feature modules (input, menus, windows,
+ * screen, waits) share, so that every feature resolves targets, reports diffs and explains failures alike.
+ */
 export class Engine {
-  private readonly refs = new RefTable();
-  private readonly resolver: Resolver;
+  readonly refs = new RefTable();
+  readonly resolver: Resolver;
   private readonly settings: Required<EngineOptions>;
 
   constructor(
-    private readonly port: HelperPort,
+    readonly port: HelperPort,
     options: EngineOptions = {},
   ) {
     this.resolver = new Resolver(port, this.refs);
@@ -290,7 +295,7 @@ export class Engine {
 
   // --- targets and refs ---
 
-  private async entry(target: Target, call?: CallOptions): Promise<RefEntry> {
+  async entry(target: Target, call?: CallOptions): Promise<RefEntry> {
     if ((target.ref === undefined) === (target.path === undefined)) {
       throw new MacpilotError({
         what: 'No single element named',
@@ -312,11 +317,7 @@ export class Engine {
   }
 
   /** Run `use` on the target's element; if its handle is gone, re-resolve the ref through its path once. */
-  private async withElement<T>(
-    target: Target,
-    call: CallOptions | undefined,
-    use: (e: RefEntry) => Promise<T>,
-  ) {
+  async withElement<T>(target: Target, call: CallOptions | undefined, use: (e: RefEntry) => Promise<T>) {
     const entry = await this.entry(target, call);
     try {
       return await use(entry);
@@ -347,7 +348,7 @@ export class Engine {
     }
   }
 
-  private async detail(target: Target, maxValueLength: number, call?: CallOptions) {
+  async detail(target: Target, maxValueLength: number, call?: CallOptions) {
     return this.withElement(target, call, async (entry) => {
       const { element } = await this.port.call('ax.element', { id: entry.handle, maxValueLength }, call);
       entry.label = labelOf(roleOf(element), element.name);
@@ -355,7 +356,7 @@ export class Engine {
     });
   }
 
-  private located(node: Walked): string {
+  located(node: Walked): string {
     return `- ${elementLine(node)}\npath: ${node.path}\n(${DATA_NOTE})`;
   }
 
@@ -422,7 +423,7 @@ export class Engine {
    * Resolve the target, let `prepare` check the request (throwing before anything is walked), walk the
    * affected app, act, wait for the UI to settle, and answer with what was done and what changed.
    */
-  private async act(
+  async act(
     target: Target,
     verb: string,
     call: CallOptions | undefined,
@@ -506,7 +507,7 @@ export class Engine {
   // --- errors ---
 
   /** Helper failures as MacpilotErrors about `doing`; a missing app's error lists the running ones. */
-  private async guard<T>(doing: string, work: () => Promise<T>): Promise<T> {
+  async guard<T>(doing: string, work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {

@@ -246,6 +246,8 @@ export const methods = {
       maxNodes: z.number().int().min(1).max(50000),
       includeHidden: z.boolean(),
       maxValueLength: z.number().int().min(0).max(1_000_000),
+      /** Also read each element's bounds (costs a call per element on AT-SPI). */
+      includeBounds: z.boolean().optional(),
     }),
     z.object({
       root: ElementNode,
@@ -288,6 +290,11 @@ export const methods = {
     'Give the element keyboard focus.',
     z.object({ id: Handle }),
     z.object({ focused: z.boolean() }),
+  ),
+  'ax.scrollIntoView': method(
+    'Scroll whatever contains the element until the element is on screen.',
+    z.object({ id: Handle }),
+    z.object({ bounds: Bounds.optional() }),
   ),
   'input.click': method(
     'Move the pointer to a point and click: a button, a click count, modifier keys held.',

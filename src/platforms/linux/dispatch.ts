@@ -82,6 +82,7 @@ export const handlers: Handlers = {
   'ax.focus': (session, params) =>
     on(session, params.id, async () => focus(await context(session), parseHandle(params.id))),
   // Being built (issue 3): each of these is replaced by its implementation.
+  'ax.scrollIntoView': notYet,
   'input.click': notYet,
   'input.move': notYet,
   'input.drag': notYet,
