@@ -96,7 +96,7 @@ interface WalkStart {
 }
 
 /** What a post-action diff walks: the app, and the top-level window (or menu bar) holding the element. */
-interface Scope {
+export interface Scope {
   app: AppInfo;
   top: string | undefined;
 }
@@ -107,7 +107,7 @@ interface AppWalk {
   json: string;
 }
 
-type Prepared = () => Promise<string>;
+export type Prepared = () => Promise<string>;
 
 /**
  * The engine's public methods are what the tools call; `port`, `refs`, `resolver`, `entry`, `withElement`,
@@ -432,23 +432,30 @@ export class Engine {
     return this.guard(`${verb} ${describeTarget(target)}`, async () => {
       const { entry, detail } = await this.detail(target, 0, call);
       const run = prepare(entry, detail);
-      const scope = await this.scope(entry, call);
-      const before = await this.appWalk(scope, undefined, call);
-      const summary = await run();
-      const after = await this.settle(scope, before, call).catch((error: unknown) => {
-        if (isGone(error)) return undefined;
-        throw error;
-      });
-      if (!after)
-        return `${summary}\nThe app "${scope.app.name}" closed: it no longer has an accessibility tree.`;
-      const path = { app: scope.app.name, segments: [] };
-      const app = { pid: scope.app.pid, name: scope.app.name };
-      const diff = diffApp(
-        annotate({ node: before.node, path, app }, this.refs),
-        annotate({ node: after.node, path, app }, this.refs),
-      );
-      return `${summary}\n${diff}`;
+      return this.observe(await this.scope(entry, call), run, call);
     });
+  }
+
+  /**
+   * Walk the app of `scope`, run the action, wait for the UI to settle, and answer with the action's summary and
+   * what changed: for actions that have no target element (input at a point, keys), scope is the active app.
+   */
+  async observe(scope: Scope, run: Prepared, call?: CallOptions): Promise<string> {
+    const before = await this.appWalk(scope, undefined, call);
+    const summary = await run();
+    const after = await this.settle(scope, before, call).catch((error: unknown) => {
+      if (isGone(error)) return undefined;
+      throw error;
+    });
+    if (!after)
+      return `${summary}\nThe app "${scope.app.name}" closed: it no longer has an accessibility tree.`;
+    const path = { app: scope.app.name, segments: [] };
+    const app = { pid: scope.app.pid, name: scope.app.name };
+    const diff = diffApp(
+      annotate({ node: before.node, path, app }, this.refs),
+      annotate({ node: after.node, path, app }, this.refs),
+    );
+    return `${summary}\n${diff}`;
   }
 
   private async scope(entry: RefEntry, call?: CallOptions): Promise<Scope> {
