@@ -17,7 +17,18 @@ export interface Bus {
   ): Promise<unknown[]>;
   /** Builds a variant for Properties.Set. */
   variant(signature: string, value: unknown): unknown;
+  /** Calls `listener` for every signal this connection receives (AddMatch decides which). Returns a stop function. */
+  onSignal(listener: (signal: Signal) => void): () => void;
   close(): void;
+}
+
+export interface Signal {
+  /** The unique bus name of the sender, e.g. ":1.42". */
+  sender: string;
+  path: string;
+  iface: string;
+  member: string;
+  body: unknown[];
 }
 
 /** dbus-next replies with Variants and class instances; callers get plain values to narrow. */
@@ -54,6 +65,15 @@ function wrap(bus: dbus.MessageBus): Bus {
       return reply ? (plain(reply.body) as unknown[]) : [];
     },
     variant: (signature, value) => new dbus.Variant(signature, value),
+    onSignal(listener) {
+      const onMessage = (message: dbus.Message) => {
+        if (message.type !== dbus.MessageType.SIGNAL) return;
+        const { sender, path, interface: iface, member } = message;
+        listener({ sender, path, iface, member, body: plain(message.body) as unknown[] });
+      };
+      bus.on('message', onMessage);
+      return () => bus.removeListener('message', onMessage);
+    },
     close: () => bus.disconnect(),
   };
 }

@@ -5,6 +5,7 @@ import { activate, launch, listApps, quit } from './apps.js';
 import { getState } from './atspi.js';
 import type { ReadContext } from './element.js';
 import { DBusCallError, elementGone, goneOr, HelperFailure, isGone } from './errors.js';
+import { startObserving } from './events.js';
 import { parseHandle } from './handles.js';
 import { hello } from './hello.js';
 import { elementAt, focused } from './locate.js';
@@ -81,6 +82,7 @@ export const handlers: Handlers = {
     ),
   'ax.focus': (session, params) =>
     on(session, params.id, async () => focus(await context(session), parseHandle(params.id))),
+  'observe.start': (session) => startObserving(session),
   // Being built (issue 3): each of these is replaced by its implementation.
   'ax.scrollIntoView': notYet,
   'input.click': notYet,
@@ -102,5 +104,4 @@ export const handlers: Handlers = {
   'windows.minimize': notYet,
   'windows.restore': notYet,
   'windows.close': notYet,
-  'observe.start': notYet,
 };

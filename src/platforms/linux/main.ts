@@ -31,11 +31,13 @@ function toResponseError(method: string, error: unknown): ResponseError<{ hint: 
   });
 }
 
-const session = new Session(process.env);
 const connection = createMessageConnection(
   new StreamMessageReader(process.stdin),
   new StreamMessageWriter(process.stdout),
 );
+const session = new Session(process.env, (name, params) => {
+  connection.sendNotification(name, params).catch(() => {}); // the server went away: shutdown follows
+});
 
 for (const name of methodNames) {
   connection.onRequest(name, async (raw: unknown) => {

@@ -6,6 +6,7 @@ import { HelperErrorCode } from '../../helper/protocol.js';
 import { getProperty, pidOf } from './atspi.js';
 import { type Bus, connectAccessibilityBus } from './dbus.js';
 import { HelperFailure } from './errors.js';
+import type { Notify } from './events.js';
 import { X11 } from './ewmh.js';
 
 export interface AppFacts {
@@ -19,7 +20,11 @@ export class Session {
   private display: Promise<X11> | undefined;
   private readonly apps = new Map<string, Promise<AppFacts>>();
 
-  constructor(readonly env: NodeJS.ProcessEnv) {}
+  constructor(
+    readonly env: NodeJS.ProcessEnv,
+    /** Sends notifications (observe.changed) to the server. */
+    readonly notify: Notify,
+  ) {}
 
   a11y(): Promise<Bus> {
     if (!this.bus) {
