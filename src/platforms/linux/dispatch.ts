@@ -8,10 +8,20 @@ import { DBusCallError, elementGone, goneOr, HelperFailure, isGone } from './err
 import { startObserving } from './events.js';
 import { parseHandle } from './handles.js';
 import { hello } from './hello.js';
+import * as input from './input.js';
 import { elementAt, focused } from './locate.js';
 import type { Session } from './session.js';
 import { ancestors, snapshot } from './tree.js';
 import { FrameOffsets } from './windows.js';
+import {
+  closeWindow,
+  focusWindow,
+  listWindows,
+  minimizeWindow,
+  moveWindow,
+  resizeWindow,
+  restoreWindow,
+} from './window-ops.js';
 
 type Handler<M extends MethodName> = (session: Session, params: Params<M>) => Promise<Result<M>>;
 type Handlers = { [M in MethodName]: Handler<M> };
@@ -85,23 +95,23 @@ export const handlers: Handlers = {
   'observe.start': (session) => startObserving(session),
   // Being built (issue 3): each of these is replaced by its implementation.
   'ax.scrollIntoView': notYet,
-  'input.click': notYet,
-  'input.move': notYet,
-  'input.drag': notYet,
-  'input.scroll': notYet,
-  'input.pointer': notYet,
-  'input.type': notYet,
-  'input.key': notYet,
+  'input.click': (session, params) => input.click(session, params),
+  'input.move': (session, params) => input.move(session, params),
+  'input.drag': (session, params) => input.drag(session, params),
+  'input.scroll': (session, params) => input.scroll(session, params),
+  'input.pointer': (session) => input.pointer(session),
+  'input.type': (session, params) => input.type(session, params),
+  'input.key': (session, params) => input.key(session, params),
   'screen.displays': notYet,
   'screen.capture': notYet,
   'clipboard.read': notYet,
   'clipboard.write': notYet,
   'clipboard.clear': notYet,
-  'windows.list': notYet,
-  'windows.focus': notYet,
-  'windows.move': notYet,
-  'windows.resize': notYet,
-  'windows.minimize': notYet,
-  'windows.restore': notYet,
-  'windows.close': notYet,
+  'windows.list': listWindows,
+  'windows.focus': focusWindow,
+  'windows.move': moveWindow,
+  'windows.resize': resizeWindow,
+  'windows.minimize': minimizeWindow,
+  'windows.restore': restoreWindow,
+  'windows.close': closeWindow,
 };

@@ -1,4 +1,7 @@
-/** X11 window-manager facts (EWMH) over the `x11` package: client windows, their pids, activation, closing. */
+/**
+ * X11 window-manager facts (EWMH) over the `x11` package: client windows, their pids, titles, frames and states,
+ * and the requests a pager sends a window manager (activate, move and resize, iconify, close).
+ */
 import * as x11 from 'x11';
 
 export interface Window {
@@ -14,9 +17,26 @@ export interface Rect {
   height: number;
 }
 
+/** The window manager's decorations around a client window, in pixels. */
+export interface FrameExtents {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
 const ANY_TYPE = 0;
 /** Message source indication 2: a pager/tool acting for the user, which window managers honour at once. */
 const SOURCE_PAGER = 2;
+/** _NET_MOVERESIZE_WINDOW flags: NorthWest gravity (x, y name the frame's top-left corner) from a pager. */
+const MOVERESIZE_NORTHWEST = 1 | (SOURCE_PAGER << 12);
+const MOVERESIZE_X = 1 << 8;
+const MOVERESIZE_Y = 1 << 9;
+const MOVERESIZE_WIDTH = 1 << 10;
+const MOVERESIZE_HEIGHT = 1 << 11;
+/** ICCCM WM_STATE IconicState, as WM_CHANGE_STATE asks for it. */
+const ICONIC_STATE = 3;
+const NO_EXTENTS: FrameExtents = { left: 0, right: 0, top: 0, bottom: 0 };
 
 export class X11 {
   private readonly atoms = new Map<string, number>();
@@ -88,13 +108,51 @@ export class X11 {
     const ids = await this.clientWindows();
     return Promise.all(
       ids.map(async (id) => {
-        const [pid, title] = await Promise.all([
-          this.cardinals(id, '_NET_WM_PID'),
-          this.property(id, '_NET_WM_NAME'),
-        ]);
-        return { id, pid: pid[0], title: title?.toString('utf8') ?? '' };
+        const [pid, title] = await Promise.all([this.cardinals(id, '_NET_WM_PID'), this.title(id)]);
+        return { id, pid: pid[0], title };
       }),
     );
+  }
+
+  /** _NET_WM_NAME (UTF-8), else the ICCCM WM_NAME (Latin-1). */
+  async title(window: number): Promise<string> {
+    const [utf8, legacy] = await Promise.all([
+      this.property(window, '_NET_WM_NAME'),
+      this.property(window, 'WM_NAME'),
+    ]);
+    return utf8?.toString('utf8') ?? legacy?.toString('latin1') ?? '';
+  }
+
+  /** The instance part of WM_CLASS (usually the program's name), or ''. */
+  async instanceName(window: number): Promise<string> {
+    const data = await this.property(window, 'WM_CLASS');
+    return data?.toString('latin1').split('\0')[0] ?? '';
+  }
+
+  async frameExtents(window: number): Promise<FrameExtents> {
+    const [left, right, top, bottom] = await this.cardinals(window, '_NET_FRAME_EXTENTS');
+    if (left === undefined || right === undefined || top === undefined || bottom === undefined) {
+      return NO_EXTENTS;
+    }
+    return { left, right, top, bottom };
+  }
+
+  /** The window's rectangle in root coordinates with the window manager's frame around it. */
+  async frameRect(window: number): Promise<Rect | undefined> {
+    const [rect, e] = await Promise.all([this.rect(window), this.frameExtents(window)]);
+    if (!rect) return undefined;
+    return {
+      x: rect.x - e.left,
+      y: rect.y - e.top,
+      width: rect.width + e.left + e.right,
+      height: rect.height + e.top + e.bottom,
+    };
+  }
+
+  /** Whether _NET_WM_STATE lists this state atom, e.g. _NET_WM_STATE_HIDDEN. */
+  async hasState(window: number, state: string): Promise<boolean> {
+    const [states, wanted] = await Promise.all([this.cardinals(window, '_NET_WM_STATE'), this.atom(state)]);
+    return states.includes(wanted);
   }
 
   async windowsOf(pid: number): Promise<Window[]> {
@@ -138,6 +196,40 @@ export class X11 {
     this.client.SendClientMessage(this.root, window, await this.atom('_NET_CLOSE_WINDOW'), 32, [
       0,
       SOURCE_PAGER,
+      0,
+      0,
+      0,
+    ]);
+  }
+
+  /**
+   * Ask the window manager to place the frame's top-left corner at x, y and to size the frame (decorations
+   * included) to width x height; absent fields stay as they are.
+   */
+  async moveResize(window: number, frame: Partial<Rect>): Promise<void> {
+    const e = await this.frameExtents(window);
+    const flags =
+      MOVERESIZE_NORTHWEST |
+      (frame.x === undefined ? 0 : MOVERESIZE_X) |
+      (frame.y === undefined ? 0 : MOVERESIZE_Y) |
+      (frame.width === undefined ? 0 : MOVERESIZE_WIDTH) |
+      (frame.height === undefined ? 0 : MOVERESIZE_HEIGHT);
+    // The message carries the client's size: the frame's minus the decorations.
+    const width = Math.max(1, (frame.width ?? 0) - e.left - e.right);
+    const height = Math.max(1, (frame.height ?? 0) - e.top - e.bottom);
+    this.client.SendClientMessage(this.root, window, await this.atom('_NET_MOVERESIZE_WINDOW'), 32, [
+      flags,
+      frame.x ?? 0,
+      frame.y ?? 0,
+      width,
+      height,
+    ]);
+  }
+
+  async iconify(window: number): Promise<void> {
+    this.client.SendClientMessage(this.root, window, await this.atom('WM_CHANGE_STATE'), 32, [
+      ICONIC_STATE,
+      0,
       0,
       0,
       0,

@@ -1,0 +1,52 @@
+/** Window facts read with the X11 command-line tools (xprop, xwininfo), independently of macpilot. */
+import { execFileSync } from 'node:child_process';
+
+const run = (env: Record<string, string>, command: string, args: string[]) =>
+  execFileSync(command, args, { env, encoding: 'utf8' });
+
+const field = (out: string, label: string): number => {
+  const match = new RegExp(`${label}:\\s+(-?\\d+)`).exec(out);
+  if (!match?.[1]) throw new Error(`no "${label}" in:\n${out}`);
+  return Number(match[1]);
+};
+
+/**
+ * The rectangle of the window manager's frame around a client window, as xwininfo reports the frame window
+ * (the client's parent under a reparenting window manager).
+ */
+export function frameGeometry(env: Record<string, string>, id: string) {
+  const tree = run(env, 'xwininfo', ['-children', '-id', id]);
+  const parent = /Parent window id: (0x[0-9a-f]+)/.exec(tree)?.[1];
+  if (!parent) throw new Error(`no parent window in:\n${tree}`);
+  const info = run(env, 'xwininfo', ['-id', parent]);
+  return {
+    x: field(info, 'Absolute upper-left X'),
+    y: field(info, 'Absolute upper-left Y'),
+    width: field(info, 'Width'),
+    height: field(info, 'Height'),
+  };
+}
+
+/** The atom names in a window's _NET_WM_STATE. */
+export function netWmState(env: Record<string, string>, id: string): string[] {
+  const out = run(env, 'xprop', ['-id', id, '_NET_WM_STATE']);
+  return out.includes('=')
+    ? (out.split('=')[1] ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
+}
+
+/** The X id of the active window, in decimal, or undefined. */
+export function activeWindow(env: Record<string, string>): string | undefined {
+  const out = run(env, 'xprop', ['-root', '_NET_ACTIVE_WINDOW']);
+  const hex = /window id # (0x[0-9a-f]+)/.exec(out)?.[1];
+  return hex && Number(hex) !== 0 ? String(Number(hex)) : undefined;
+}
+
+/** The managed client windows, in decimal. */
+export function clientList(env: Record<string, string>): string[] {
+  const out = run(env, 'xprop', ['-root', '_NET_CLIENT_LIST']);
+  return [...out.matchAll(/0x[0-9a-f]+/g)].map((m) => String(Number(m[0])));
+}
