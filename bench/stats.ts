@@ -1,0 +1,50 @@
+/** Timing helpers for the bench: repeat a task, keep the samples, summarize them. */
+
+export interface Summary {
+  median: number;
+  p95: number;
+  samples: number;
+}
+
+export function summarize(samples: readonly number[]): Summary {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+  return { median: at(0.5), p95: at(0.95), samples: sorted.length };
+}
+
+/** Runs `task` `warmup` times unmeasured, then `runs` times measured (ms each). */
+export async function time(runs: number, task: () => Promise<unknown>, warmup = 3): Promise<Summary> {
+  for (let i = 0; i < warmup; i++) await task();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    await task();
+    samples.push(performance.now() - start);
+  }
+  return summarize(samples);
+}
+
+/** A measured figure next to its peer's, and the budget it is held to. */
+export interface Row {
+  what: string;
+  ours: string;
+  peer: string;
+  /** ours / peer. */
+  ratio: number;
+  budget: string;
+  met: boolean;
+}
+
+export const ms = (value: number) => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
+
+export function table(rows: readonly Row[]): string {
+  const lines = [
+    '| what | macpilot | peer | ratio | budget | met |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...rows.map(
+      (r) =>
+        `| ${r.what} | ${r.ours} | ${r.peer} | ${r.ratio.toFixed(2)}x | ${r.budget} | ${r.met ? 'yes' : 'NO'} |`,
+    ),
+  ];
+  return lines.join('\n');
+}
