@@ -8,6 +8,7 @@ import { DBusCallError, elementGone, goneOr, HelperFailure, isGone } from './err
 import { startObserving } from './events.js';
 import { parseHandle } from './handles.js';
 import { hello } from './hello.js';
+import * as input from './input.js';
 import { elementAt, focused } from './locate.js';
 import type { Session } from './session.js';
 import { ancestors, snapshot } from './tree.js';
@@ -94,13 +95,13 @@ export const handlers: Handlers = {
   'observe.start': (session) => startObserving(session),
   // Being built (issue 3): each of these is replaced by its implementation.
   'ax.scrollIntoView': notYet,
-  'input.click': notYet,
-  'input.move': notYet,
-  'input.drag': notYet,
-  'input.scroll': notYet,
-  'input.pointer': notYet,
-  'input.type': notYet,
-  'input.key': notYet,
+  'input.click': (session, params) => input.click(session, params),
+  'input.move': (session, params) => input.move(session, params),
+  'input.drag': (session, params) => input.drag(session, params),
+  'input.scroll': (session, params) => input.scroll(session, params),
+  'input.pointer': (session) => input.pointer(session),
+  'input.type': (session, params) => input.type(session, params),
+  'input.key': (session, params) => input.key(session, params),
   'screen.displays': notYet,
   'screen.capture': notYet,
   'clipboard.read': notYet,

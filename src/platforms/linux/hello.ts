@@ -2,6 +2,7 @@
 import { type Capability, PROTOCOL_VERSION, type Result } from '../../helper/protocol.js';
 import { getChildren, REGISTRY } from './atspi.js';
 import { VERSION } from '../../version.js';
+import { inputCapability } from './input.js';
 import type { Session } from './session.js';
 
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -37,7 +38,11 @@ async function display(session: Session): Promise<Capability> {
 }
 
 export async function hello(session: Session): Promise<Result<'system.hello'>> {
-  const [a11y, x] = await Promise.all([accessibility(session), display(session)]);
+  const [a11y, x, input] = await Promise.all([
+    accessibility(session),
+    display(session),
+    inputCapability(session),
+  ]);
   return {
     protocolVersion: PROTOCOL_VERSION,
     helperVersion: VERSION,
@@ -45,7 +50,7 @@ export async function hello(session: Session): Promise<Result<'system.hello'>> {
     capabilities: {
       accessibility: a11y,
       display: x,
-      input: { available: false, detail: 'synthetic input over XTEST arrives in the next release' },
+      input: input,
       screenCapture: x.available
         ? { available: true, detail: 'screenshots through X11 GetImage' }
         : { available: false, detail: `no X display: ${x.detail}` },

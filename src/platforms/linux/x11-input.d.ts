@@ -1,0 +1,31 @@
+/** The part of the untyped `x11` package that synthetic input uses: XTEST, the keyboard map, the pointer. */
+declare module 'x11' {
+  type Reply<T> = (error: Error | null | undefined, result: T) => void;
+
+  /** The XTEST extension (x11/lib/ext/xtest.js). */
+  export interface XTest {
+    KeyPress: number;
+    KeyRelease: number;
+    ButtonPress: number;
+    ButtonRelease: number;
+    MotionNotify: number;
+    /** detail: a keycode or button; for motion 0 = absolute. wid: the root window for absolute motion. */
+    FakeInput(type: number, detail: number, time: number, wid: number, x: number, y: number): void;
+    GetVersion(major: number, minor: number, cb: Reply<[number, number]>): void;
+  }
+
+  export interface Pointer {
+    rootX: number;
+    rootY: number;
+  }
+
+  export interface XClient {
+    display: { min_keycode: number; max_keycode: number };
+    require(extension: 'xtest', cb: Reply<XTest>): void;
+    /** One row of keysyms per keycode from `first`, keysyms-per-keycode long. */
+    GetKeyboardMapping(first: number, count: number, cb: Reply<number[][]>): void;
+    /** `keysyms`: rows of keysymsPerKeycode keysyms, flattened, one row per keycode from `first`. */
+    ChangeKeyboardMapping(first: number, keysymsPerKeycode: number, keysyms: number[]): void;
+    QueryPointer(window: number, cb: Reply<Pointer>): void;
+  }
+}
