@@ -30,6 +30,7 @@ import {
   TOGGLE_ROLES,
 } from './states.js';
 import { type FrameOffsets, shift } from './windows.js';
+import { gtk4Name } from './names.js';
 
 /** Roles whose value is their text (read through the Text interface). */
 const TEXT_ROLES = new Set(['text', 'entry', 'paragraph', 'terminal', 'document text', 'editbar']);
@@ -166,7 +167,7 @@ export async function readNode(
     const info: ElementInfo = {
       id: handle,
       nativeRole: role,
-      name: props.name || label,
+      name: (app.gtk4 ? gtk4Name(props.name) : props.name) || label,
       states: normalizeStates(bits, role, !app.gtk4),
       childCount: props.childCount,
       pid: app.pid,
