@@ -3,6 +3,7 @@ import { HelperErrorCode, type MethodName, type Params, type Result } from '../.
 import { elementDetail, focus, perform, setValue } from './actions.js';
 import { activate, launch, listApps, quit } from './apps.js';
 import { getState } from './atspi.js';
+import { clipboardOf } from './clipboard.js';
 import type { ReadContext } from './element.js';
 import { DBusCallError, elementGone, goneOr, HelperFailure, isGone } from './errors.js';
 import { startObserving } from './events.js';
@@ -10,6 +11,7 @@ import { parseHandle } from './handles.js';
 import { hello } from './hello.js';
 import * as input from './input.js';
 import { elementAt, focused } from './locate.js';
+import { capture, displays } from './screen.js';
 import type { Session } from './session.js';
 import { ancestors, snapshot } from './tree.js';
 import { FrameOffsets } from './windows.js';
@@ -102,11 +104,11 @@ export const handlers: Handlers = {
   'input.pointer': (session) => input.pointer(session),
   'input.type': (session, params) => input.type(session, params),
   'input.key': (session, params) => input.key(session, params),
-  'screen.displays': notYet,
-  'screen.capture': notYet,
-  'clipboard.read': notYet,
-  'clipboard.write': notYet,
-  'clipboard.clear': notYet,
+  'screen.displays': (session) => displays(session),
+  'screen.capture': (session, params) => capture(session, params),
+  'clipboard.read': async (session) => (await clipboardOf(session)).read(),
+  'clipboard.write': async (session, params) => (await clipboardOf(session)).write(params.text),
+  'clipboard.clear': async (session) => (await clipboardOf(session)).clear(),
   'windows.list': listWindows,
   'windows.focus': focusWindow,
   'windows.move': moveWindow,

@@ -1,0 +1,81 @@
+/** The part of the untyped `x11` package that screen capture and the display list use. */
+declare module 'x11' {
+  type Callback<T> = (error: Error | null | undefined, result: T) => void;
+
+  export interface Image {
+    depth: number;
+    visualId: number;
+    data: Buffer;
+  }
+
+  export interface Tree {
+    root: number;
+    parent: number;
+    children: number[];
+  }
+
+  export interface Visual {
+    red_mask: number;
+    green_mask: number;
+    blue_mask: number;
+  }
+
+  export interface PixmapFormat {
+    bits_per_pixel: number;
+    scanline_pad: number;
+  }
+
+  export interface ScreenResources {
+    config_timestamp: number;
+    crtcs: number[];
+  }
+
+  export interface CrtcInfo {
+    x: number;
+    y: number;
+    width: number;
+    height: number;
+    mode: number;
+    output: number[];
+  }
+
+  export interface OutputInfo {
+    name: string;
+  }
+
+  export interface RandR {
+    GetScreenResourcesCurrent(window: number, cb: Callback<ScreenResources>): void;
+    GetCrtcInfo(crtc: number, configTimestamp: number, cb: Callback<CrtcInfo>): void;
+    GetOutputInfo(output: number, configTimestamp: number, cb: Callback<OutputInfo>): void;
+    GetOutputPrimary(window: number, cb: Callback<number>): void;
+  }
+
+  export interface Screen {
+    root_depth: number;
+    root_visual: number;
+    depths: Record<number, Record<number, Visual>>;
+  }
+
+  export interface Display {
+    /** 0: least significant byte first. */
+    image_byte_order: number;
+    /** Pixmap formats by depth. */
+    format: Record<number, PixmapFormat>;
+  }
+
+  export interface XClient {
+    /** format 2 is ZPixmap. */
+    GetImage(
+      format: number,
+      drawable: number,
+      x: number,
+      y: number,
+      width: number,
+      height: number,
+      planeMask: number,
+      cb: Callback<Image>,
+    ): void;
+    QueryTree(window: number, cb: Callback<Tree>): void;
+    require(extension: 'randr', cb: Callback<RandR>): void;
+  }
+}
