@@ -1,10 +1,11 @@
 /** Which helper this machine runs, and how to start it. */
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { MacpilotError } from '../errors.js';
 import type { HelperCommand } from '../helper/client.js';
+import { PACKAGE_ROOT } from '../package-root.js';
 
-/** dist/ holds the compiled Linux helper, whether this module runs from src/ (tests) or dist/. */
-const LINUX_HELPER = fileURLToPath(new URL('../../dist/platforms/linux/main.js', import.meta.url));
+/** The compiled Linux helper, wherever this module runs from (src/ in tests, dist/, the bundle). */
+const LINUX_HELPER = join(PACKAGE_ROOT, 'dist', 'platforms', 'linux', 'main.js');
 
 export function helperCommand(
   options: { helperPath?: string; platform?: NodeJS.Platform } = {},
