@@ -12,6 +12,7 @@ import { renderDetail } from './detail.js';
 import { diffApp } from './diff.js';
 import { explain, isAppNotFound, isGone } from './failures.js';
 import { findMatches, type MatchMode, renderMatches } from './find.js';
+import { Observer } from './observer.js';
 import { elementLine } from './line.js';
 import { childPath, type ElementPath, parsePath, segmentFor } from './paths.js';
 import type { CallOptions, HelperPort } from './port.js';
@@ -25,17 +26,28 @@ import { annotate, labelOf, type Walked } from './tree.js';
 export type { HelperPort } from './port.js';
 
 export interface EngineOptions {
-  /** Longest wait, after an action, for two walks in a row to agree. */
+  /** Longest wait, after an action, for the UI to settle. */
   settleMs?: number;
-  /** Pause before each post-action walk. */
+  /** Without change events: pause before each post-action walk (walks repeat until two agree). */
   pollMs?: number;
+  /** With change events: how long the app must go without one before the post-action walk. */
+  quietMs?: number;
+  /** With change events: how long to wait for an action's first one (apps send it 2-8 ms after the change). */
+  firstEventMs?: number;
   /** Node cap of each window walked for a post-action diff. */
   diffMaxNodes?: number;
   /** Depth of each window walked for a post-action diff. */
   diffDepth?: number;
 }
 
-export const ENGINE_DEFAULTS = { settleMs: 500, pollMs: 50, diffMaxNodes: 800, diffDepth: 20 } as const;
+export const ENGINE_DEFAULTS = {
+  settleMs: 1000,
+  pollMs: 50,
+  quietMs: 50,
+  firstEventMs: 100,
+  diffMaxNodes: 800,
+  diffDepth: 20,
+} as const;
 
 export const FIND_DEFAULTS = {
   maxResults: 25,
@@ -117,6 +129,7 @@ export type Prepared = () => Promise<string>;
 export class Engine {
   readonly refs = new RefTable();
   readonly resolver: Resolver;
+  readonly observer: Observer;
   private readonly settings: Required<EngineOptions>;
 
   constructor(
@@ -124,6 +137,7 @@ export class Engine {
     options: EngineOptions = {},
   ) {
     this.resolver = new Resolver(port, this.refs);
+    this.observer = new Observer(port);
     this.settings = { ...ENGINE_DEFAULTS, ...options };
   }
 
@@ -441,9 +455,13 @@ export class Engine {
    * what changed: for actions that have no target element (input at a point, keys), scope is the active app.
    */
   async observe(scope: Scope, run: Prepared, call?: CallOptions): Promise<string> {
-    const before = await this.appWalk(scope, undefined, call);
+    const [before, events] = await Promise.all([
+      this.appWalk(scope, undefined, call),
+      this.observer.available(),
+    ]);
+    const mark = events ? this.observer.counter(scope.app.pid) : undefined;
     const summary = await run();
-    const after = await this.settle(scope, before, call).catch((error: unknown) => {
+    const after = await this.settle(scope, before, mark, call).catch((error: unknown) => {
       if (isGone(error)) return undefined;
       throw error;
     });
@@ -496,8 +514,34 @@ export class Engine {
     return { node, json: JSON.stringify(node) };
   }
 
+  /**
+   * With change events (`mark` is the app's change counter before the action): wait for the action's first
+   * event, then until the app is quiet, and walk once; an app that reports changes but sent none after the
+   * action did not change. Without events (none here, or none ever from this app): poll.
+   */
+  private async settle(
+    scope: Scope,
+    before: AppWalk,
+    mark: number | undefined,
+    call?: CallOptions,
+  ): Promise<AppWalk> {
+    const { pid } = scope.app;
+    const { settleMs, quietMs, firstEventMs } = this.settings;
+    const signal = call?.signal;
+    if (mark !== undefined) {
+      const started = performance.now();
+      if (await this.observer.waitForChange(pid, { sinceCounter: mark, timeoutMs: firstEventMs, signal })) {
+        const maxMs = settleMs - (performance.now() - started);
+        await this.observer.waitForQuiet(pid, { quietMs, maxMs, signal });
+        return this.appWalk(scope, before, call);
+      }
+      if (this.observer.reportsChanges(pid)) return this.appWalk(scope, before, call);
+    }
+    return this.poll(scope, before, call);
+  }
+
   /** Walk until two walks in a row agree or settleMs passes. */
-  private async settle(scope: Scope, before: AppWalk, call?: CallOptions): Promise<AppWalk> {
+  private async poll(scope: Scope, before: AppWalk, call?: CallOptions): Promise<AppWalk> {
     const { settleMs, pollMs } = this.settings;
     const deadline = Date.now() + settleMs;
     await sleep(pollMs);

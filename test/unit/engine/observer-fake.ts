@@ -1,0 +1,58 @@
+/** A FakeHelper that also speaks observe.start / observe.changed, with helper restarts on demand. */
+import { HelperError } from '../../../src/helper/client.js';
+import {
+  HelperErrorCode,
+  type MethodName,
+  type NotificationName,
+  type NotificationParams,
+  type Params,
+  type Result,
+} from '../../../src/helper/protocol.js';
+import { type FakeApp, FakeHelper } from './fake-helper.js';
+
+type Listener = (params: NotificationParams<'observe.changed'>) => void;
+
+export class EventedHelper extends FakeHelper {
+  /** How many times observe.start was called. */
+  starts = 0;
+  /** Make observe.start fail as a helper without events would. */
+  eventsUnavailable = false;
+  private readonly changeListeners = new Set<Listener>();
+  private readonly readyListeners = new Set<() => void>();
+
+  constructor(apps: FakeApp[]) {
+    super(apps);
+  }
+
+  override async call<M extends MethodName>(method: M, params: Params<M>): Promise<Result<M>> {
+    if (method !== 'observe.start') return super.call(method, params);
+    this.starts++;
+    if (this.eventsUnavailable) {
+      throw new HelperError(method, HelperErrorCode.NotAvailable, 'no events here');
+    }
+    return {} as Result<M>;
+  }
+
+  onNotification<N extends NotificationName>(
+    _name: N,
+    listener: (params: NotificationParams<N>) => void,
+  ): () => void {
+    this.changeListeners.add(listener as Listener);
+    return () => this.changeListeners.delete(listener as Listener);
+  }
+
+  onReady(listener: () => void): () => void {
+    this.readyListeners.add(listener);
+    return () => this.readyListeners.delete(listener);
+  }
+
+  /** The app with this pid changed. */
+  emit(pid: number, kinds: string[] = ['object:children-changed:add']): void {
+    for (const listener of this.changeListeners) listener({ pid, kinds, count: kinds.length });
+  }
+
+  /** A new helper process finished its handshake. */
+  restart(): void {
+    for (const listener of this.readyListeners) listener();
+  }
+}

@@ -1,0 +1,187 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Engine } from '../../../src/engine/engine.js';
+import { Observer } from '../../../src/engine/observer.js';
+import { ClientErrorCode, HelperError } from '../../../src/helper/client.js';
+import { FakeHelper } from './fake-helper.js';
+import { byId, mousepad } from './fixtures.js';
+import { EventedHelper } from './observer-fake.js';
+
+const PID = 4242;
+
+/** A promise's state without waiting for it. */
+function track<T>(promise: Promise<T>) {
+  const state: { settled: boolean; value?: T; error?: unknown } = { settled: false };
+  promise.then(
+    (value) => Object.assign(state, { settled: true, value }),
+    (error: unknown) => Object.assign(state, { settled: true, error }),
+  );
+  return state;
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('subscribing', () => {
+  it('starts events once, on first need, and again after every helper restart', async () => {
+    const helper = new EventedHelper([]);
+    const observer = new Observer(helper);
+    helper.restart();
+    expect(helper.starts).toBe(0);
+    expect(await observer.available()).toBe(true);
+    expect(await observer.available()).toBe(true);
+    expect(helper.starts).toBe(1);
+    helper.restart();
+    expect(helper.starts).toBe(2);
+    expect(await observer.available()).toBe(true);
+  });
+
+  it('reports events unavailable when the helper has none, or the port cannot listen', async () => {
+    const helper = new EventedHelper([]);
+    helper.eventsUnavailable = true;
+    expect(await new Observer(helper).available()).toBe(false);
+    expect(await new Observer(new FakeHelper([])).available()).toBe(false);
+  });
+});
+
+describe('counting changes', () => {
+  it('counts changes per app', () => {
+    const helper = new EventedHelper([]);
+    const observer = new Observer(helper);
+    expect(observer.reportsChanges(PID)).toBe(false);
+    const mark = observer.counter(PID);
+    helper.emit(7);
+    expect(observer.changedSince(PID, mark)).toBe(false);
+    helper.emit(PID);
+    expect(observer.changedSince(PID, mark)).toBe(true);
+    expect(observer.changedSince(PID, observer.counter(PID))).toBe(false);
+    expect(observer.reportsChanges(PID)).toBe(true);
+  });
+});
+
+describe('waitForChange', () => {
+  it("resolves on the app's next change, not another app's", async () => {
+    const helper = new EventedHelper([]);
+    const observer = new Observer(helper);
+    const waiting = track(observer.waitForChange(PID, { sinceCounter: 0, timeoutMs: 1000 }));
+    helper.emit(7);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(waiting.settled).toBe(false);
+    helper.emit(PID);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(waiting).toMatchObject({ settled: true, value: true });
+  });
+
+  it('resolves at once for a change since the counter, false after the timeout', async () => {
+    const helper = new EventedHelper([]);
+    const observer = new Observer(helper);
+    helper.emit(PID);
+    expect(await observer.waitForChange(PID, { sinceCounter: 0, timeoutMs: 1000 })).toBe(true);
+    const waiting = track(observer.waitForChange(PID, { sinceCounter: 1, timeoutMs: 100 }));
+    await vi.advanceTimersByTimeAsync(99);
+    expect(waiting.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(waiting).toMatchObject({ settled: true, value: false });
+  });
+
+  it('fails as cancelled when the request is aborted', async () => {
+    const observer = new Observer(new EventedHelper([]));
+    const abort = new AbortController();
+    const waiting = track(
+      observer.waitForChange(PID, { sinceCounter: 0, timeoutMs: 1000, signal: abort.signal }),
+    );
+    abort.abort();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(waiting.error).toBeInstanceOf(HelperError);
+    expect((waiting.error as HelperError).code).toBe(ClientErrorCode.Cancelled);
+  });
+});
+
+describe('waitForQuiet', () => {
+  it('resolves only once the app has gone quietMs without a change', async () => {
+    const helper = new EventedHelper([]);
+    const observer = new Observer(helper);
+    helper.emit(PID);
+    const waiting = track(observer.waitForQuiet(PID, { quietMs: 50, maxMs: 1000 }));
+    for (let i = 0; i < 5; i++) {
+      await vi.advanceTimersByTimeAsync(30);
+      expect(waiting.settled).toBe(false);
+      helper.emit(PID);
+    }
+    await vi.advanceTimersByTimeAsync(49);
+    expect(waiting.settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(waiting).toMatchObject({ settled: true, value: true });
+  });
+
+  it('is quiet at once for an app that never changed, and gives up at maxMs for one that never stops', async () => {
+    const helper = new EventedHelper([]);
+    const observer = new Observer(helper);
+    expect(await observer.waitForQuiet(PID, { quietMs: 50, maxMs: 1000 })).toBe(true);
+    helper.emit(PID);
+    const waiting = track(observer.waitForQuiet(PID, { quietMs: 50, maxMs: 200 }));
+    for (let i = 0; i < 10 && !waiting.settled; i++) {
+      await vi.advanceTimersByTimeAsync(25);
+      helper.emit(PID);
+    }
+    expect(waiting).toMatchObject({ settled: true, value: false });
+  });
+});
+
+describe('actions settle on change events', () => {
+  function setup() {
+    const app = { pid: PID, name: 'mousepad', active: true, root: mousepad() };
+    const helper = new EventedHelper([app]);
+    helper.actions.set('ok', ['click']);
+    const engine = new Engine(helper);
+    return { helper, engine, app };
+  }
+
+  /** Clicks OK (by path, so nothing is walked first); returns the answer and the helper calls after the click. */
+  async function clickOk(helper: EventedHelper, engine: Engine) {
+    const answer = engine.click({ path: 'app("mousepad")/dialog["Unlock"]/button["OK"]' });
+    if (vi.isFakeTimers()) await vi.advanceTimersByTimeAsync(5_000);
+    const text = await answer;
+    const clicked = helper.calls.findIndex((c) => c.method === 'ax.perform');
+    return { text, after: helper.calls.slice(clicked + 1).map((c) => c.method) };
+  }
+
+  it('walk once after the app has gone quiet, and the diff shows the change', async () => {
+    const { helper, engine, app } = setup();
+    helper.onPerform = () => {
+      helper.emit(PID);
+      setTimeout(() => {
+        byId(app.root, 'lbl').name = 'Wrong password';
+        helper.emit(PID);
+      }, 30);
+    };
+    const { text, after } = await clickOk(helper, engine);
+    expect(text).toContain('"Wrong password" [ref=');
+    expect(after).toEqual(['ax.snapshot', 'ax.snapshot']);
+  });
+
+  it('an app that reports changes but sent none after the action did not change: one walk', async () => {
+    const { helper, engine } = setup();
+    helper.emit(PID);
+    const { text, after } = await clickOk(helper, engine);
+    expect(text).toContain('Nothing changed');
+    expect(after).toEqual(['ax.snapshot', 'ax.snapshot']);
+  });
+
+  it('polls an app that never reported a change, and without events at all', async () => {
+    vi.useRealTimers(); // polling sleeps with node:timers/promises
+    for (const unavailable of [false, true]) {
+      const { helper, engine, app } = setup();
+      helper.eventsUnavailable = unavailable;
+      helper.onPerform = () => {
+        byId(app.root, 'lbl').name = 'Wrong password';
+      };
+      const { text, after } = await clickOk(helper, engine);
+      expect(text).toContain('"Wrong password" [ref=');
+      expect(after.length).toBeGreaterThanOrEqual(4);
+    }
+  });
+});
