@@ -12,6 +12,7 @@ import { renderDetail } from './detail.js';
 import { diffApp } from './diff.js';
 import { explain, isAppNotFound, isGone } from './failures.js';
 import { findMatches, type MatchMode, renderMatches } from './find.js';
+import { Input } from './input.js';
 import { Observer } from './observer.js';
 import { elementLine } from './line.js';
 import { childPath, type ElementPath, parsePath, segmentFor } from './paths.js';
@@ -130,6 +131,7 @@ export class Engine {
   readonly refs = new RefTable();
   readonly resolver: Resolver;
   readonly observer: Observer;
+  readonly input: Input;
   private readonly settings: Required<EngineOptions>;
 
   constructor(
@@ -138,6 +140,7 @@ export class Engine {
   ) {
     this.resolver = new Resolver(port, this.refs);
     this.observer = new Observer(port);
+    this.input = new Input(this);
     this.settings = { ...ENGINE_DEFAULTS, ...options };
   }
 
@@ -271,7 +274,7 @@ export class Engine {
       (options.modifiers ?? []).length === 0;
     return this.act(target, 'click', call, (entry, detail) => {
       const action = plain ? clickAction(detail.actions) : undefined;
-      if (!action) throw syntheticClick(entry, detail, plain);
+      if (!action) return this.input.clickElement(entry, detail, options, call);
       return async () => {
         await this.port.call('ax.perform', { id: entry.handle, action }, call);
         return `Clicked ${entryLine(entry)} (its "${action}" action).`;
@@ -446,7 +449,7 @@ export class Engine {
     return this.guard(`${verb} ${describeTarget(target)}`, async () => {
       const { entry, detail } = await this.detail(target, 0, call);
       const run = prepare(entry, detail);
-      return this.observe(await this.scope(entry, call), run, call);
+      return this.observe(await this.scope(entry.handle, entry.app.pid, call), run, call);
     });
   }
 
@@ -476,12 +479,13 @@ export class Engine {
     return `${summary}\n${diff}`;
   }
 
-  private async scope(entry: RefEntry, call?: CallOptions): Promise<Scope> {
+  /** The scope of an action on an element: its app and its top-level window. */
+  async scope(handle: string, pid: number, call?: CallOptions): Promise<Scope> {
     const [app, { ancestors }] = await Promise.all([
-      this.resolver.app(String(entry.app.pid), call),
-      this.port.call('ax.ancestors', { id: entry.handle }, call),
+      this.resolver.app(String(pid), call),
+      this.port.call('ax.ancestors', { id: handle }, call),
     ]);
-    return { app, top: ancestors.length === 0 ? undefined : (ancestors[1]?.id ?? entry.handle) };
+    return { app, top: ancestors.length === 0 ? undefined : (ancestors[1]?.id ?? handle) };
   }
 
   /**
@@ -572,7 +576,7 @@ export class Engine {
 
 const describeTarget = (target: Target): string => target.ref ?? target.path ?? 'an element';
 
-const entryLine = (entry: RefEntry): string => `${entry.label} [ref=${entry.ref}]`;
+export const entryLine = (entry: RefEntry): string => `${entry.label} [ref=${entry.ref}]`;
 
 function pickWindow(windows: readonly ElementNode[], wanted: string | number, app: string): ElementNode {
   const titles = windows.map((w, i) => `[${i}] ${labelOf(roleOf(w), w.name)}`).join(', ') || 'none';
@@ -590,17 +594,6 @@ function byTitle(windows: readonly ElementNode[], wanted: string): ElementNode[]
   if (exact.length > 0) return exact;
   const part = normalizeName(wanted).toLowerCase();
   return windows.filter((w) => normalizeName(w.name).toLowerCase().includes(part));
-}
-
-function syntheticClick(entry: RefEntry, detail: ElementDetail, plain: boolean): MacpilotError {
-  const actions = detail.actions.length > 0 ? detail.actions.join(', ') : 'none';
-  return new MacpilotError({
-    what: `Could not click ${entryLine(entry)}`,
-    why: plain
-      ? `the element has no press-like action (its actions: ${actions}), and a synthetic click at its centre needs synthetic input, which arrives with the X11 input release`
-      : 'a right, middle, repeated or modified click needs synthetic input, which arrives with the X11 input release',
-    next: `use perform_action with one of its actions (${actions}), or set_value for fields and toggles`,
-  });
 }
 
 function unknownAction(entry: RefEntry, wanted: string, actions: readonly string[]): MacpilotError {

@@ -1,7 +1,8 @@
 /** Every tool macpilot has, in catalog order. */
 import { appsTools } from './apps.js';
+import { inputTools } from './input.js';
 import { sessionTools } from './session.js';
 import type { ToolDefinition } from './types.js';
 import { uiTools } from './ui.js';
 
-export const allTools: readonly ToolDefinition[] = [...uiTools, ...appsTools, ...sessionTools];
+export const allTools: readonly ToolDefinition[] = [...uiTools, ...inputTools, ...appsTools, ...sessionTools];

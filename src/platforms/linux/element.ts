@@ -62,7 +62,16 @@ export interface ReadOptions {
 
 export type NodeRead =
   | { hidden: true }
-  | { hidden: false; info: ElementInfo; children: Ref[]; role: string; props: Props; bits: StateBits };
+  | {
+      hidden: false;
+      info: ElementInfo;
+      children: Ref[];
+      role: string;
+      props: Props;
+      bits: StateBits;
+      /** The top-level frame the element's children live in: the element itself when it is one. */
+      frame: Ref | undefined;
+    };
 
 /** Code-point-safe truncation. */
 function truncate(text: string, max: number): { value: string; truncated: boolean } {
@@ -121,14 +130,14 @@ async function toBounds(
 /**
  * Wave one asks for everything the element may need at once (properties, role, states, and speculatively its
  * children and extents: a leaf's empty GetChildren costs less than a second round trip); wave two reads a
- * value or a label only where the role calls for one. `onChildren` hears the children after wave one, so a
- * walk can start on them while wave two is still out.
+ * value or a label only where the role calls for one. `onChildren` hears the children (and the frame they live
+ * in) after wave one, so a walk can start on them while wave two is still out.
  */
 export async function readNode(
   ctx: ReadContext,
   ref: Ref,
   options: ReadOptions,
-  onChildren?: (children: Ref[]) => void,
+  onChildren?: (children: Ref[], frame: Ref | undefined) => void,
 ): Promise<NodeRead> {
   const handle = handleOf(ref);
   const { bus } = ctx;
@@ -158,7 +167,7 @@ export async function readNode(
 
     const frame = WINDOW_ROLES.has(role) ? ref : options.frame;
     const [children, extents] = await Promise.all([childrenP ?? [], extentsP]);
-    onChildren?.(children);
+    onChildren?.(children, frame);
     const [value, bounds, label] = await Promise.all([
       readValue(bus, ref, role, bits, options.maxValueLength),
       extents && showing && role !== 'application' ? toBounds(ctx, extents, app, frame) : undefined,
@@ -177,7 +186,7 @@ export async function readNode(
     if (props.description) info.description = props.description;
     if (props.accessibleId) info.identifier = props.accessibleId;
     if (bounds) info.bounds = bounds;
-    return { hidden: false, info, children, role, props, bits };
+    return { hidden: false, info, children, role, props, bits, frame };
   } catch (error) {
     return goneOr(handle, error);
   }

@@ -61,20 +61,24 @@ interface Pending {
   ref: Ref;
   parent: ElementNode;
   depth: number;
+  frame: Ref | undefined;
 }
 
 /**
- * Snapshots leave bounds out: GetExtents would be a quarter of the calls per element, and the tree text does
- * not show them; ax.element (and focused, elementAt, ancestors) give bounds for the element at hand.
+ * Snapshots leave bounds out unless asked (includeBounds): GetExtents is a quarter of the calls per element, and
+ * the tree text does not show them. When asked, extents go out in the same parallel wave as the rest.
  */
-type WalkOptions = Pick<ReadOptions, 'maxValueLength' | 'includeHidden'> & { depth: number };
+type WalkOptions = Pick<ReadOptions, 'maxValueLength' | 'includeHidden'> & {
+  depth: number;
+  includeBounds?: boolean | undefined;
+};
 
-const readOptions = (options: WalkOptions, children: boolean): ReadOptions => ({
+const readOptions = (options: WalkOptions, children: boolean, frame: Ref | undefined): ReadOptions => ({
   maxValueLength: options.maxValueLength,
   includeHidden: options.includeHidden,
-  bounds: false,
+  bounds: options.includeBounds ?? false,
   children,
-  frame: undefined,
+  frame,
 });
 
 /** An element that vanished mid-walk is simply not there any more. */
@@ -101,18 +105,20 @@ class Prefetcher {
     this.budget = Math.min(maxNodes + Math.ceil(maxNodes / 2) + 64, 60000);
   }
 
-  prefetch(refs: Ref[], depth: number): void {
+  prefetch(refs: Ref[], depth: number, frame: Ref | undefined): void {
     if (depth > this.options.depth || this.budget < refs.length) return;
-    for (const ref of refs) this.read(ref, depth).catch(() => {});
+    for (const ref of refs) this.read(ref, depth, frame).catch(() => {});
   }
 
-  read(ref: Ref, depth: number): Promise<NodeRead> {
+  /** `frame`: the top-level frame the element lives in (GTK4 bounds need it). */
+  read(ref: Ref, depth: number, frame: Ref | undefined): Promise<NodeRead> {
     const key = handleOf(ref);
     let read = this.reads.get(key);
     if (!read) {
       this.budget--;
-      read = readNode(this.ctx, ref, readOptions(this.options, depth < this.options.depth), (children) =>
-        this.prefetch(children, depth + 1),
+      const options = readOptions(this.options, depth < this.options.depth, frame);
+      read = readNode(this.ctx, ref, options, (children, childFrame) =>
+        this.prefetch(children, depth + 1, childFrame),
       ).catch(goneIsHidden);
       this.reads.set(key, read);
     }
@@ -144,7 +150,8 @@ async function flatSnapshot(
   }
   if (matches.length > FLAT_OVERREAD * params.maxNodes + 64) return undefined;
   // The matches are already filtered, and the root is kept whatever its state.
-  const options = readOptions({ ...params, includeHidden: true }, false);
+  // GTK3 bounds are screen coordinates already: no frame needed.
+  const options = readOptions({ ...params, includeHidden: true }, false, undefined);
   const descendants = matches.filter((m) => handleOf(m) !== params.root);
   const [rootRead, ...reads] = await Promise.all([
     readNode(ctx, rootRef, options),
@@ -185,21 +192,26 @@ async function walkSnapshot(
   params: Params<'ax.snapshot'>,
 ): Promise<Result<'ax.snapshot'>> {
   const reader = new Prefetcher(ctx, params, params.maxNodes);
+  const rootFrame = params.includeBounds ? await frameOf(ctx, rootRef) : undefined;
   const rootRead = await readNode(
     ctx,
     rootRef,
-    readOptions({ ...params, includeHidden: true }, params.depth > 0),
-    (children) => reader.prefetch(children, 1),
+    readOptions({ ...params, includeHidden: true }, params.depth > 0, rootFrame),
+    (children, frame) => reader.prefetch(children, 1, frame),
   );
   if (rootRead.hidden) throw elementGone(params.root);
   const root: ElementNode = rootRead.info;
   let nodeCount = 1;
   let truncated = false;
-  const childrenOf = (node: ElementNode, refs: Ref[], depth: number): Pending[] => {
-    if (refs.length > 0) node.children = [];
-    return refs.map((ref) => ({ ref, parent: node, depth }));
+  const childrenOf = (
+    node: ElementNode,
+    read: Extract<NodeRead, { hidden: false }>,
+    depth: number,
+  ): Pending[] => {
+    if (read.children.length > 0) node.children = [];
+    return read.children.map((ref) => ({ ref, parent: node, depth, frame: read.frame }));
   };
-  let level = childrenOf(root, rootRead.children, 1);
+  let level = childrenOf(root, rootRead, 1);
 
   while (level.length > 0) {
     const next: Pending[] = [];
@@ -208,13 +220,13 @@ async function walkSnapshot(
     while (start < level.length && nodeCount < params.maxNodes) {
       const chunk = level.slice(start, start + (params.maxNodes - nodeCount));
       start += chunk.length;
-      const reads = await Promise.all(chunk.map((p) => reader.read(p.ref, p.depth)));
+      const reads = await Promise.all(chunk.map((p) => reader.read(p.ref, p.depth, p.frame)));
       reads.forEach((read, i) => {
         const pending = chunk[i];
         if (read.hidden || !pending) return;
         nodeCount++;
         pending.parent.children?.push(read.info);
-        next.push(...childrenOf(read.info, read.children, pending.depth + 1));
+        next.push(...childrenOf(read.info, read, pending.depth + 1));
       });
     }
     if (start < level.length) {

@@ -249,16 +249,27 @@ describe('actions', () => {
     );
   });
 
-  it('refuses a click that needs synthetic input, suggesting perform_action or set_value', async () => {
-    const { engine } = setup();
-    const right = await failure(
-      engine.click({ path: 'app("mousepad")/dialog/button["OK"]' }, { button: 'right' }),
+  it('clicks synthetically at the centre when the click is not a plain press', async () => {
+    const { engine, helper } = setup();
+    const out = await engine.click({ path: 'app("mousepad")/window[0]/textbox' }, { button: 'right' });
+    expect(out).toMatch(
+      /^Right-clicked textbox \[ref=e\d+\] at its centre \(300,240\), with a synthetic click\./,
     );
-    expect(right.why).toContain('X11 input release');
-    expect(right.next).toContain('perform_action');
-    const none = await failure(engine.click({ path: 'app("mousepad")/dialog/button["Cancel"]' }));
-    expect(none.why).toContain('no press-like action');
-    expect(none.next).toContain('set_value');
+    expect(helper.calls).toContainEqual({
+      method: 'input.click',
+      params: { at: { x: 300, y: 240 }, button: 'right', count: 1, modifiers: [] },
+    });
+  });
+
+  it('refuses a synthetic click on an element with no place on screen, or without input', async () => {
+    const { engine, helper } = setup();
+    const nowhere = await failure(engine.click({ path: 'app("mousepad")/dialog/button["Cancel"]' }));
+    expect(nowhere.what).toMatch(/button "Cancel" \[ref=e\d+\] is not on screen/);
+    expect(nowhere.next).toContain('scroll_to_element');
+    helper.failWith = { method: 'input.click', code: HelperErrorCode.NotAvailable, message: 'no XTEST' };
+    const denied = await failure(engine.click({ path: 'app("mousepad")/window[0]/textbox' }, { count: 2 }));
+    expect(denied.what).toBe('Synthetic input is unavailable');
+    expect(denied.next).toContain('check_permissions');
   });
 
   it('lists the actions when asked for one the element lacks', async () => {

@@ -96,6 +96,7 @@ export class FakeHelper implements HelperPort {
       this.locate(p.id).node.value = p.value;
       return { value: p.value };
     },
+    'input.click': () => ({}),
     'ax.focus': (p) => {
       const { node, app } = this.locate(p.id);
       for (const n of all(app.root)) n.states = n.states.filter((s) => s !== 'focused');
