@@ -15,14 +15,16 @@ import { findMatches, type MatchMode, renderMatches } from './find.js';
 import { Input } from './input.js';
 import { Observer } from './observer.js';
 import { elementLine } from './line.js';
+import { Menus } from './menus.js';
 import { childPath, type ElementPath, parsePath, segmentFor } from './paths.js';
 import type { CallOptions, HelperPort } from './port.js';
 import { type AppRef, type RefEntry, RefTable } from './refs.js';
 import { describeApps, LEVEL_MAX_NODES, Resolver } from './resolve.js';
 import { parseRole, roleOf } from './roles.js';
 import { renderSnapshot, SNAPSHOT_DEFAULTS } from './snapshot.js';
-import { matchByName, normalizeName, plural } from './text.js';
+import { matchTitle, plural } from './text.js';
 import { annotate, labelOf, type Walked } from './tree.js';
+import { Windows } from './windows.js';
 
 export type { HelperPort } from './port.js';
 
@@ -129,6 +131,8 @@ export type Prepared = () => Promise<string>;
  */
 export class Engine {
   readonly refs = new RefTable();
+  readonly windows = new Windows(this);
+  readonly menus = new Menus(this);
   readonly resolver: Resolver;
   readonly observer: Observer;
   readonly input: Input;
@@ -580,20 +584,13 @@ export const entryLine = (entry: RefEntry): string => `${entry.label} [ref=${ent
 
 function pickWindow(windows: readonly ElementNode[], wanted: string | number, app: string): ElementNode {
   const titles = windows.map((w, i) => `[${i}] ${labelOf(roleOf(w), w.name)}`).join(', ') || 'none';
-  const found = typeof wanted === 'number' ? windows.slice(wanted, wanted + 1) : byTitle(windows, wanted);
+  const found = typeof wanted === 'number' ? windows.slice(wanted, wanted + 1) : matchTitle(windows, (w) => w.name, wanted);
   if (found.length === 1 && found[0]) return found[0];
   throw new MacpilotError({
     what: `${found.length === 0 ? 'No' : 'More than one'} window of "${app}" matches ${JSON.stringify(wanted)}`,
     why: `its windows are: ${titles}`,
     next: 'name a window by its index or a title that only it has',
   });
-}
-
-function byTitle(windows: readonly ElementNode[], wanted: string): ElementNode[] {
-  const exact = matchByName(windows, (w) => w.name, wanted);
-  if (exact.length > 0) return exact;
-  const part = normalizeName(wanted).toLowerCase();
-  return windows.filter((w) => normalizeName(w.name).toLowerCase().includes(part));
 }
 
 function unknownAction(entry: RefEntry, wanted: string, actions: readonly string[]): MacpilotError {

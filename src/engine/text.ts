@@ -17,6 +17,17 @@ export function matchByName<T>(items: readonly T[], nameOf: (item: T) => string,
   return items.filter((item) => normalizeName(nameOf(item)).toLowerCase() === folded);
 }
 
+/**
+ * Items by title: those matchByName finds, else those whose name contains `wanted` (case-insensitive), since
+ * window titles carry changing parts ("*Untitled 1 - Mousepad").
+ */
+export function matchTitle<T>(items: readonly T[], nameOf: (item: T) => string, wanted: string): T[] {
+  const exact = matchByName(items, nameOf, wanted);
+  if (exact.length > 0) return exact;
+  const part = normalizeName(wanted).toLowerCase();
+  return items.filter((item) => normalizeName(nameOf(item)).toLowerCase().includes(part));
+}
+
 /** `text` cut to `max` characters with an ellipsis, whitespace collapsed. */
 export function clip(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();

@@ -1,8 +1,17 @@
 /** Every tool macpilot has, in catalog order. */
 import { appsTools } from './apps.js';
 import { inputTools } from './input.js';
+import { menusTools } from './menus.js';
 import { sessionTools } from './session.js';
 import type { ToolDefinition } from './types.js';
 import { uiTools } from './ui.js';
+import { windowsTools } from './windows.js';
 
-export const allTools: readonly ToolDefinition[] = [...uiTools, ...inputTools, ...appsTools, ...sessionTools];
+export const allTools: readonly ToolDefinition[] = [
+  ...uiTools,
+  ...inputTools,
+  ...appsTools,
+  ...windowsTools,
+  ...menusTools,
+  ...sessionTools,
+];

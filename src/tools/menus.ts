@@ -1,0 +1,67 @@
+/** The menus toolset: an app's menu bar by the names people read, "File > Save As…". */
+import { z } from 'zod';
+import { MENU_DEFAULTS } from '../engine/menus.js';
+import { appParam } from './params.js';
+import { defineTool, READ_ONLY, WRITE } from './types.js';
+
+const appName = appParam.describe('App name (as list_apps shows it), bundle id / desktop id, or pid.');
+
+const menuPath = z
+  .string()
+  .min(1)
+  .max(1000)
+  .describe(
+    'Menu names from the menu bar down, separated by ">", e.g. "File > Save As…". Names match ignoring case, ' +
+      'padding and "..." vs "…".',
+  );
+
+export const menusTools = [
+  defineTool({
+    name: 'list_menu_items',
+    title: 'List menu items',
+    description:
+      "The items of an app's menu bar (no path: its menus), or of one menu (path), one a line with its ref and " +
+      'state: `- menuitem "Save As..." [ref=e41] disabled`; ▸ marks a submenu. Closed menus are listed without ' +
+      'opening them.',
+    toolset: 'menus',
+    input: z.object({
+      app: appName,
+      path: menuPath
+        .optional()
+        .describe('A menu, e.g. "File" or "File > Open Recent". Default: the menu bar.'),
+      depth: z
+        .number()
+        .int()
+        .min(1)
+        .max(MENU_DEFAULTS.maxDepth)
+        .optional()
+        .describe('Levels of submenus to list (default 1: only the items of the menu).'),
+    }),
+    annotations: READ_ONLY,
+    handle: (args, { engine, signal }) =>
+      engine.menus.list(args.app, args.path, args.depth ?? MENU_DEFAULTS.depth, { signal }),
+  }),
+  defineTool({
+    name: 'click_menu_item',
+    title: 'Click a menu item',
+    description:
+      'Choose a menu item by its path, e.g. "File > Save As…", without opening the menus by hand. A path that ' +
+      'does not exist is refused with the items that exist where it failed. Returns what changed, e.g. the ' +
+      'dialog that opened, with refs to act on.',
+    toolset: 'menus',
+    input: z.object({ app: appName, path: menuPath }),
+    annotations: WRITE,
+    handle: (args, { engine, signal }) => engine.menus.click(args.app, args.path, { signal }),
+  }),
+  defineTool({
+    name: 'get_menu_item_state',
+    title: 'Get a menu item state',
+    description:
+      'Whether a menu item is enabled, whether it is checked (for check and radio items), and whether it opens ' +
+      'a submenu; with its ref and element path.',
+    toolset: 'menus',
+    input: z.object({ app: appName, path: menuPath }),
+    annotations: READ_ONLY,
+    handle: (args, { engine, signal }) => engine.menus.state(args.app, args.path, { signal }),
+  }),
+];

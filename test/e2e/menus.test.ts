@@ -1,0 +1,98 @@
+/** Menus of mousepad through the MCP client, and saving a document to a chosen path purely by menus and dialog. */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { type Macpilot, startMacpilot } from '../support/mcp.js';
+import { Processes } from '../support/processes.js';
+import { eventually, refOf } from '../support/text.js';
+
+const env = inject('desktopEnv');
+const processes = new Processes(env);
+const folder = mkdtempSync(join(tmpdir(), 'macpilot-menus-'));
+let macpilot: Macpilot;
+let app: string;
+
+beforeAll(async () => {
+  macpilot = await startMacpilot(env);
+  const launched = await macpilot.ok('launch_app', { name: 'mousepad' });
+  const pid = Number(/pid (\d+)/.exec(launched)?.[1]);
+  expect(pid).toBeGreaterThan(0);
+  processes.track(pid);
+  app = String(pid);
+});
+afterAll(async () => {
+  await macpilot.close();
+  await processes.stopAll();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+test('list_menu_items shows the menu bar, and the File menu with states and submenus', async () => {
+  const bar = await macpilot.ok('list_menu_items', { app });
+  expect(bar).toMatch(/^- menu "File" \[ref=e\d+\] ▸$/m);
+  expect(bar).toMatch(/^- menu "Help" \[ref=e\d+\] ▸$/m);
+
+  const file = await macpilot.ok('list_menu_items', { app, path: 'file' });
+  expect(file).toMatch(/^- menuitem "Save As\.\.\." \[ref=e\d+\]$/m);
+  expect(file).toMatch(/^- menuitem "Reload" \[ref=e\d+\] disabled$/m);
+  expect(file).toMatch(/^- menu "Open Recent" \[ref=e\d+\] ▸$/m);
+  expect(file).not.toMatch(/separator/);
+
+  const deeper = await macpilot.ok('list_menu_items', { app, path: 'File', depth: 2 });
+  expect(deeper).toMatch(/^ {2}- menuitem "Clear History" \[ref=e\d+\]/m);
+});
+
+test('a path that does not exist is refused with what exists where it failed', async () => {
+  const wrong = await macpilot.call('click_menu_item', { app, path: 'File > Save Everything' });
+  expect(wrong.isError).toBe(true);
+  expect(wrong.text).toContain('No menu item "Save Everything" in the menu "File"');
+  expect(wrong.text).toContain('"Save As..."');
+  expect(wrong.text).toContain('"Open Recent" ▸');
+
+  const top = await macpilot.call('list_menu_items', { app, path: 'Fiel' });
+  expect(top.isError).toBe(true);
+  expect(top.text).toMatch(/it holds: "File" ▸, "Edit" ▸/);
+});
+
+test('get_menu_item_state tells enabled from disabled and submenus from items', async () => {
+  const reload = await macpilot.ok('get_menu_item_state', { app, path: 'File > Reload' });
+  expect(reload).toContain('state: disabled, no submenu');
+  const saveAs = await macpilot.ok('get_menu_item_state', { app, path: 'File > Save As…' });
+  expect(saveAs).toContain('state: enabled, no submenu');
+  expect(saveAs).toContain('element path: app("mousepad")/');
+  const recent = await macpilot.ok('get_menu_item_state', { app, path: 'File > Open Recent' });
+  expect(recent).toContain('has a submenu');
+});
+
+test('a document is saved to a chosen path through File > Save As… and the file dialog', async () => {
+  const text = 'Saved by macpilot through the menus\nsecond line ✓';
+  const target = join(folder, 'saved-by-menus.txt');
+
+  const editors = await macpilot.ok('find_elements', { app, role: 'textbox' });
+  await macpilot.ok('set_value', { ref: refOf(editors, /multiline/), value: text });
+
+  const opened = await macpilot.ok('click_menu_item', { app, path: 'File > Save As…' });
+  expect(opened).toContain('Clicked the menu item "File > Save As..."');
+  expect(opened).toMatch(/opened: dialog "Save As"/);
+
+  // The file chooser's name field has no name of its own (a "Name:" label names it) and has the focus.
+  const focused = await macpilot.ok('get_focused_element', { app });
+  expect(focused).toMatch(/^- textbox "Name:" \[ref=e\d+\] focused/);
+  await macpilot.ok('set_value', { ref: refOf(focused, /textbox/), value: target });
+
+  const dialog = refOf(opened, /opened: dialog "Save As"/);
+  const buttons = await macpilot.ok('find_elements', {
+    app,
+    role: 'button',
+    name: 'Save',
+    match: 'exact',
+    within: dialog,
+  });
+  const saved = await macpilot.ok('click_element', { ref: refOf(buttons, /button "Save"/) });
+  expect(saved).toContain('Clicked button "Save"');
+
+  await eventually('the saved file', async () => (existsSync(target) ? true : undefined));
+  expect(readFileSync(target, 'utf8')).toBe(text);
+  const windows = await macpilot.ok('list_windows', { app });
+  expect(windows).toContain(`"${target} - Mousepad"`);
+});
