@@ -24,6 +24,7 @@ import { parseRole, roleOf } from './roles.js';
 import { renderSnapshot, SNAPSHOT_DEFAULTS } from './snapshot.js';
 import { matchTitle, plural } from './text.js';
 import { annotate, labelOf, type Walked } from './tree.js';
+import { Waits } from './wait.js';
 import { Windows } from './windows.js';
 
 export type { HelperPort } from './port.js';
@@ -133,6 +134,7 @@ export class Engine {
   readonly refs = new RefTable();
   readonly windows = new Windows(this);
   readonly menus = new Menus(this);
+  readonly waits = new Waits(this);
   readonly resolver: Resolver;
   readonly observer: Observer;
   readonly input: Input;

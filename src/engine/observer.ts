@@ -30,7 +30,8 @@ export interface ChangeOptions {
 
 const cancelled = () => new HelperError('', ClientErrorCode.Cancelled, 'the request was cancelled');
 
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+/** Resolves after ms; fails as cancelled when the signal aborts. */
+export function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     const onAbort = () => {
       clearTimeout(timer);

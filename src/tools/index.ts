@@ -5,10 +5,12 @@ import { menusTools } from './menus.js';
 import { sessionTools } from './session.js';
 import type { ToolDefinition } from './types.js';
 import { uiTools } from './ui.js';
+import { waitTools } from './wait.js';
 import { windowsTools } from './windows.js';
 
 export const allTools: readonly ToolDefinition[] = [
   ...uiTools,
+  ...waitTools,
   ...inputTools,
   ...appsTools,
   ...windowsTools,

@@ -56,3 +56,13 @@ export class EventedHelper extends FakeHelper {
     for (const listener of this.readyListeners) listener();
   }
 }
+
+/** A promise's state, readable without waiting for it (for tests that drive fake timers). */
+export function track<T>(promise: Promise<T>) {
+  const state: { settled: boolean; value?: T; error?: unknown } = { settled: false };
+  promise.then(
+    (value) => Object.assign(state, { settled: true, value }),
+    (error: unknown) => Object.assign(state, { settled: true, error }),
+  );
+  return state;
+}

@@ -4,19 +4,9 @@ import { Observer } from '../../../src/engine/observer.js';
 import { ClientErrorCode, HelperError } from '../../../src/helper/client.js';
 import { FakeHelper } from './fake-helper.js';
 import { byId, mousepad } from './fixtures.js';
-import { EventedHelper } from './observer-fake.js';
+import { EventedHelper, track } from './observer-fake.js';
 
 const PID = 4242;
-
-/** A promise's state without waiting for it. */
-function track<T>(promise: Promise<T>) {
-  const state: { settled: boolean; value?: T; error?: unknown } = { settled: false };
-  promise.then(
-    (value) => Object.assign(state, { settled: true, value }),
-    (error: unknown) => Object.assign(state, { settled: true, error }),
-  );
-  return state;
-}
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });

@@ -1,0 +1,68 @@
+/** wait_for (ui toolset): wait until an app's UI shows what the agent expects. */
+import { z } from 'zod';
+import { WAIT_CONDITIONS, WAIT_DEFAULTS } from '../engine/wait.js';
+import { appParam, pathParam, refParam } from './params.js';
+import { defineTool, READ_ONLY } from './types.js';
+
+export const waitTools = [
+  defineTool({
+    name: 'wait_for',
+    title: 'Wait for a UI condition',
+    description:
+      'Wait until a condition holds, re-checking whenever the app changes: appears / disappears (an element by ' +
+      'ref or path, or by text / role / name as find_elements), value_equals / value_contains (ref or path + ' +
+      'text), text_appears (text anywhere in the app), enabled, focused (ref or path), window_title (a window ' +
+      'title contains text), app_idle (no UI change for idle_ms). Answers how long it took and the element; on ' +
+      'timeout, an error with what was last seen.',
+    toolset: 'ui',
+    input: z.object({
+      condition: z.enum(WAIT_CONDITIONS),
+      app: appParam.optional(),
+      ref: refParam.optional(),
+      path: pathParam.optional(),
+      text: z
+        .string()
+        .min(1)
+        .max(10_000)
+        .optional()
+        .describe('The value, text or title part to wait for; for appears / disappears, text to find.'),
+      role: z
+        .string()
+        .min(1)
+        .max(64)
+        .optional()
+        .describe('appears / disappears: a role to find, e.g. "button".'),
+      name: z.string().min(1).max(1000).optional().describe('appears / disappears: a name to find.'),
+      timeout_ms: z
+        .number()
+        .int()
+        .min(0)
+        .max(WAIT_DEFAULTS.maxTimeoutMs)
+        .optional()
+        .describe(`How long to wait; default ${WAIT_DEFAULTS.timeoutMs}.`),
+      idle_ms: z
+        .number()
+        .int()
+        .min(10)
+        .max(WAIT_DEFAULTS.maxTimeoutMs)
+        .optional()
+        .describe(`app_idle: how long without a UI change; default ${WAIT_DEFAULTS.idleMs}.`),
+    }),
+    annotations: READ_ONLY,
+    handle: (args, { engine, signal }) =>
+      engine.waits.waitFor(
+        {
+          condition: args.condition,
+          app: args.app,
+          ref: args.ref,
+          path: args.path,
+          text: args.text,
+          role: args.role,
+          name: args.name,
+          timeoutMs: args.timeout_ms,
+          idleMs: args.idle_ms,
+        },
+        { signal },
+      ),
+  }),
+];
