@@ -1,7 +1,9 @@
 /** Every tool macpilot has, in catalog order. */
 import { appsTools } from './apps.js';
+import { clipboardTools } from './clipboard.js';
 import { inputTools } from './input.js';
 import { menusTools } from './menus.js';
+import { screenTools } from './screen.js';
 import { sessionTools } from './session.js';
 import type { ToolDefinition } from './types.js';
 import { uiTools } from './ui.js';
@@ -14,6 +16,8 @@ export const allTools: readonly ToolDefinition[] = [
   ...inputTools,
   ...appsTools,
   ...windowsTools,
+  ...screenTools,
+  ...clipboardTools,
   ...menusTools,
   ...sessionTools,
 ];

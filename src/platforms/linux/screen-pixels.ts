@@ -3,8 +3,8 @@
  * per pixel (what every depth-24 and depth-32 TrueColor visual uses today) is read; its channel masks come from
  * the visual, so any channel order works.
  */
-import sharp from 'sharp';
 import type { ImageFormat } from '../../helper/protocol.js';
+import { loadSharp, SCREEN_PNG } from '../../sharp.js';
 
 export interface PixelLayout {
   bitsPerPixel: number;
@@ -85,14 +85,11 @@ export async function encode(
   options: { format: ImageFormat; quality: number; maxLongEdge: number },
 ): Promise<Encoded> {
   const size = fitted(width, height, options.maxLongEdge);
+  const sharp = await loadSharp();
   let image = sharp(rgb, { raw: { width, height, channels: 3 } });
   if (size.width !== width || size.height !== height)
     image = image.resize(size.width, size.height, { fit: 'fill' });
-  // Screens are flat colour and text: fast deflate without filtering is small enough and several times quicker.
-  image =
-    options.format === 'png'
-      ? image.png({ compressionLevel: 2, adaptiveFiltering: false })
-      : image.jpeg({ quality: options.quality });
+  image = options.format === 'png' ? image.png(SCREEN_PNG) : image.jpeg({ quality: options.quality });
   const { data, info } = await image.toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
 }

@@ -1,0 +1,91 @@
+/** The screen toolset: screenshots (scaled for models, optionally with refs drawn on them) and the displays. */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { appParam } from './params.js';
+import { defineTool, READ_ONLY, WRITE } from './types.js';
+
+const coordinate = z.number().min(-100_000).max(100_000);
+const length = z.number().positive().max(100_000);
+
+export const screenTools = [
+  defineTool({
+    name: 'take_screenshot',
+    title: 'Take a screenshot',
+    description:
+      'An image of the screen: the primary display by default, or one display, a region (screen points), or an ' +
+      "app's window (its front-most one, or one picked by title, index or window id). Scaled so the long edge " +
+      'is at most max_width pixels (default 1568); the text part states the scale and how image pixels map back ' +
+      'to screen points, for click {x, y}. annotate: true draws the refs of the visible named or interactive ' +
+      'elements of the captured app (or the active app) and lists them: use those refs with the ui tools. Prefer ' +
+      'snapshot_ui to read a UI; use a screenshot for what the tree does not show. file_path saves the image ' +
+      'to a new file instead of returning it (full resolution unless max_width is given; never overwrites).',
+    toolset: 'screen',
+    input: z
+      .object({
+        app: appParam
+          .optional()
+          .describe("Capture this app's window (its front-most one unless window says)."),
+        window: z
+          .union([z.string().min(1).max(512), z.number().int().min(0)])
+          .optional()
+          .describe(
+            "A window: its title (or part of it), its index among the app's windows, or a window id.",
+          ),
+        display: z.string().min(1).max(128).optional().describe('A display id from list_displays.'),
+        region: z
+          .object({ x: coordinate, y: coordinate, width: length, height: length })
+          .optional()
+          .describe('A screen area in points: x, y of its top-left corner, width, height.'),
+        format: z.enum(['png', 'jpeg']).optional().describe('Default png (or the file extension).'),
+        quality: z.number().int().min(1).max(100).optional().describe('JPEG quality, default 80.'),
+        max_width: z
+          .number()
+          .int()
+          .min(16)
+          .max(16_384)
+          .optional()
+          .describe('Longest edge of the image in pixels; default 1568.'),
+        annotate: z.boolean().optional().describe('Draw element refs (boxes and "e12" labels) on the image.'),
+        file_path: z
+          .string()
+          .min(2)
+          .max(4096)
+          .optional()
+          .describe('Absolute path of a new .png / .jpg file to write instead of returning the image.'),
+      })
+      .refine((a) => [a.region, a.display, a.app ?? a.window].filter((v) => v !== undefined).length <= 1, {
+        message: 'give at most one of region, display, or app / window',
+      }),
+    // It can write a file (file_path), so it is not read-only; it never overwrites one.
+    annotations: WRITE,
+    handle: async (args, { engine, signal }): Promise<CallToolResult> => {
+      const shot = await engine.screen.take(
+        {
+          app: args.app,
+          window: args.window,
+          display: args.display,
+          region: args.region,
+          format: args.format,
+          quality: args.quality,
+          maxWidth: args.max_width,
+          annotate: args.annotate,
+          filePath: args.file_path,
+        },
+        { signal },
+      );
+      const text = { type: 'text' as const, text: shot.text };
+      return { content: shot.image ? [{ type: 'image', ...shot.image }, text] : [text] };
+    },
+  }),
+  defineTool({
+    name: 'list_displays',
+    title: 'List displays',
+    description:
+      'The displays: id, bounds in screen points (origin at the top left of the primary display), scale ' +
+      '(pixels per point) and which is primary. Use an id with take_screenshot display.',
+    toolset: 'screen',
+    input: z.object({}),
+    annotations: READ_ONLY,
+    handle: (_args, { engine, signal }) => engine.screen.listDisplays({ signal }),
+  }),
+];
