@@ -89,6 +89,7 @@ export interface CallOptions {
 }
 
 const STABLE_AFTER_MS = 10_000;
+const HANDSHAKE_TIMEOUT_MS = 20_000;
 
 export class HelperClient {
   private running: Promise<Running> | undefined;
@@ -238,7 +239,8 @@ export class HelperClient {
       partial as Running,
       'system.hello',
       { protocolVersion: PROTOCOL_VERSION, client: this.options.clientName ?? 'macpilot' },
-      options,
+      // Starting a process can take seconds on a loaded machine: the handshake has its own, longer limit.
+      { signal: options.signal, timeoutMs: HANDSHAKE_TIMEOUT_MS },
     ).catch((error: unknown) => {
       child.kill('SIGKILL');
       throw error;
