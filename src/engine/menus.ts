@@ -14,7 +14,8 @@ import type { CallOptions } from './port.js';
 import type { AppRef } from './refs.js';
 import type { Role } from './roles.js';
 import { roleOf } from './roles.js';
-import { matchByName, normalizeName } from './text.js';
+import { NAME_CHARS } from './line.js';
+import { clip, matchByName, normalizeName } from './text.js';
 import { annotate, labelOf, type Walked } from './tree.js';
 
 const MENU_ROLES: ReadonlySet<Role> = new Set(['menu', 'menuitem', 'menuitemcheckbox', 'menuitemradio']);
@@ -62,7 +63,8 @@ export function parseMenuPath(text: string): string[] {
   return names;
 }
 
-const shownName = (node: Walked): string => normalizeName(node.info.name);
+/** The name as the menu shows it, padding trimmed. */
+const shownName = (node: Walked): string => clip(node.info.name, NAME_CHARS);
 const joinNames = (names: readonly string[]): string => names.join(' > ');
 
 /** `- menuitem "Save As..." [ref=e41] disabled checked ▸`: role, name, ref, what a menu shows of an item. */
