@@ -1,0 +1,150 @@
+/** Screenshots through the MCP client: gtk3-demo's window as pixels, regions, JPEG, scaling, refs drawn, files. */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { colours, decode, type Pixels, windowOfPid } from '../support/image.js';
+import { type Macpilot, startMacpilot } from '../support/mcp.js';
+import { Processes } from '../support/processes.js';
+import { eventually, refOf } from '../support/text.js';
+
+const env = inject('desktopEnv');
+const processes = new Processes(env);
+const folder = mkdtempSync(join(tmpdir(), 'macpilot-screenshots-'));
+let macpilot: Macpilot;
+let app: string;
+let window: NonNullable<ReturnType<typeof windowOfPid>>;
+
+interface Shot {
+  text: string;
+  mimeType: string;
+  pixels: Pixels;
+}
+
+async function screenshot(args: Record<string, unknown>): Promise<Shot> {
+  const result = (await macpilot.client.callTool({
+    name: 'take_screenshot',
+    arguments: args,
+  })) as CallToolResult;
+  const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+  expect(result.isError, text).toBeFalsy();
+  const image = result.content.find((c) => c.type === 'image');
+  if (image?.type !== 'image') throw new Error(`no image in the answer:\n${text}`);
+  return { text, mimeType: image.mimeType, pixels: await decode(Buffer.from(image.data, 'base64')) };
+}
+
+/** Screen bounds from get_element's answer. */
+function boundsIn(detail: string): { x: number; y: number; width: number; height: number } {
+  const m = /bounds: x=(-?\d+) y=(-?\d+) width=(\d+) height=(\d+)/.exec(detail);
+  if (!m) throw new Error(`no bounds in:\n${detail}`);
+  return { x: Number(m[1]), y: Number(m[2]), width: Number(m[3]), height: Number(m[4]) };
+}
+
+beforeAll(async () => {
+  macpilot = await startMacpilot(env);
+  const { pid } = processes.start('gtk3-demo');
+  app = String(pid);
+  await eventually('gtk3-demo on the accessibility bus', async () => {
+    const out = await macpilot.call('snapshot_ui', { app });
+    return !out.isError && out.text.includes('Application Class') ? true : undefined;
+  });
+  window = await eventually('the gtk3-demo window', async () => windowOfPid(env, pid));
+});
+afterAll(async () => {
+  await macpilot.close();
+  await processes.stopAll();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+test('the screen tools are listed with honest annotations; OCR is not offered', async () => {
+  const { tools } = await macpilot.client.listTools();
+  const names = tools.map((t) => t.name);
+  expect(names).toEqual(expect.arrayContaining(['take_screenshot', 'list_displays']));
+  expect(names).not.toContain('read_text');
+  // It can write a file: not read-only, but it never overwrites one.
+  expect(tools.find((t) => t.name === 'take_screenshot')?.annotations).toMatchObject({
+    readOnlyHint: false,
+    destructiveHint: false,
+  });
+  expect(tools.find((t) => t.name === 'list_displays')?.annotations?.readOnlyHint).toBe(true);
+});
+
+test('list_displays shows the primary display in points', async () => {
+  expect(await macpilot.ok('list_displays')).toMatch(/\(primary\): x=0 y=0 1280x800 points, scale 1/);
+});
+
+test("a screenshot of gtk3-demo's window shows the app, where its Run button is", async () => {
+  const shot = await screenshot({ app });
+  expect(shot.mimeType).toBe('image/png');
+  expect([shot.pixels.width, shot.pixels.height]).toEqual([window.frame.width, window.frame.height]);
+  expect(shot.text).toContain(`screen = image / 1 + (${window.frame.x}, ${window.frame.y})`);
+  expect(colours(shot.pixels)).toBeGreaterThan(50);
+
+  // The button's pixels carry its label and edges; the same-sized patch of bare desktop is one flat colour.
+  const detail = await macpilot.ok('get_element', {
+    ref: refOf(await macpilot.ok('snapshot_ui', { app }), /button "Run"/),
+  });
+  const run = boundsIn(detail);
+  const inImage = { ...run, x: run.x - window.frame.x, y: run.y - window.frame.y };
+  expect(colours(shot.pixels, inImage)).toBeGreaterThan(5);
+  const desktop = await screenshot({
+    region: { x: 0, y: 800 - run.height, width: run.width, height: run.height },
+  });
+  expect(colours(desktop.pixels)).toBe(1);
+});
+
+test('a region capture is the region size, at scale 1', async () => {
+  const shot = await screenshot({ region: { x: 10, y: 20, width: 200, height: 100 } });
+  expect([shot.pixels.width, shot.pixels.height]).toEqual([200, 100]);
+  expect(shot.text).toContain('screen = image / 1 + (10, 20)');
+});
+
+test('JPEG screenshots are JPEG', async () => {
+  const shot = await screenshot({ app, format: 'jpeg', quality: 60 });
+  expect(shot.mimeType).toBe('image/jpeg');
+  expect(shot.pixels.format).toBe('jpeg');
+  expect(shot.pixels.width).toBe(window.frame.width);
+});
+
+test('max_width caps the long edge and the stated scale maps back to the screen', async () => {
+  const shot = await screenshot({ max_width: 640 });
+  expect([shot.pixels.width, shot.pixels.height]).toEqual([640, 400]);
+  expect(shot.text).toContain('scale 0.5 image pixels per screen point');
+  expect(shot.text).toContain('screen = image / 0.5 + (0, 0)');
+});
+
+test("annotate draws the session's refs on an image of the same size and lists them", async () => {
+  const runRef = refOf(await macpilot.ok('snapshot_ui', { app }), /button "Run"/);
+  const plain = await screenshot({ app });
+  const annotated = await screenshot({ app, annotate: true });
+  expect([annotated.pixels.width, annotated.pixels.height]).toEqual([
+    plain.pixels.width,
+    plain.pixels.height,
+  ]);
+  expect(annotated.text).toContain(`- ${runRef} button "Run"`);
+  expect(annotated.text).toMatch(/- e\d+ tab "Info"/);
+  // The boxes and labels changed pixels.
+  expect(annotated.pixels.rgb.equals(plain.pixels.rgb)).toBe(false);
+});
+
+test('file_path writes a new PNG and never overwrites it', async () => {
+  const path = join(folder, 'gtk3-demo.png');
+  const saved = await macpilot.ok('take_screenshot', { app, file_path: path });
+  expect(saved).toContain(path);
+  const written = await decode(readFileSync(path));
+  expect(written).toMatchObject({ format: 'png', width: window.frame.width, height: window.frame.height });
+  expect(saved).toContain(`${window.frame.width}x${window.frame.height} PNG`);
+
+  const again = await macpilot.call('take_screenshot', { app, file_path: path });
+  expect(again.isError).toBe(true);
+  expect(again.text).toMatch(/never overwrite/);
+
+  const mismatch = await macpilot.call('take_screenshot', {
+    app,
+    file_path: join(folder, 'x.png'),
+    format: 'jpeg',
+  });
+  expect(mismatch.isError).toBe(true);
+  expect(existsSync(join(folder, 'x.png'))).toBe(false);
+});
