@@ -96,3 +96,18 @@ test('a document is saved to a chosen path through File > Save As… and the fil
   const windows = await macpilot.ok('list_windows', { app });
   expect(windows).toContain(`"${target} - Mousepad"`);
 });
+
+test('the file dialog also confirms with Enter (press_key) in the name field', async () => {
+  const text = 'Confirmed with Enter';
+  const target = join(folder, 'saved-with-enter.txt');
+  const editors = await macpilot.ok('find_elements', { app, role: 'textbox' });
+  await macpilot.ok('set_value', { ref: refOf(editors, /multiline/), value: text });
+
+  await macpilot.ok('click_menu_item', { app, path: 'File > Save As…' });
+  const focused = await macpilot.ok('get_focused_element', { app });
+  await macpilot.ok('set_value', { ref: refOf(focused, /textbox "Name:"/), value: target });
+  await macpilot.ok('press_key', { key: 'enter' });
+
+  await eventually('the saved file', async () => (existsSync(target) ? true : undefined));
+  expect(readFileSync(target, 'utf8')).toBe(text);
+});
