@@ -1,0 +1,180 @@
+/** Screenshots without a desktop: pixel conversion, scaling, which elements get refs drawn, and the answers. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, describe, expect, test } from 'vitest';
+import { Engine } from '../../src/engine/engine.js';
+import type { HelperPort } from '../../src/engine/port.js';
+import { labelled, MAX_LABELS, overlay } from '../../src/engine/screen-annotate.js';
+import { annotate } from '../../src/engine/tree.js';
+import { RefTable } from '../../src/engine/refs.js';
+import { MacpilotError } from '../../src/errors.js';
+import type { ElementNode, MethodName, Params, Result } from '../../src/helper/protocol.js';
+import { fitted, toRgb } from '../../src/platforms/linux/screen-pixels.js';
+
+const folder = mkdtempSync(join(tmpdir(), 'macpilot-screen-unit-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+describe('ZPixmap pixels to RGB', () => {
+  const le32 = (...pixels: number[]) => {
+    const b = Buffer.alloc(pixels.length * 4);
+    pixels.forEach((p, i) => b.writeUInt32LE(p, i * 4));
+    return b;
+  };
+
+  test('8-bit channels in any order, either byte order', () => {
+    const bgrx = {
+      bitsPerPixel: 32,
+      littleEndian: true,
+      redMask: 0xff0000,
+      greenMask: 0xff00,
+      blueMask: 0xff,
+    };
+    expect([...(toRgb(le32(0x00112233, 0xffa0b0c0), 2, 1, bgrx) ?? [])]).toEqual([
+      0x11, 0x22, 0x33, 0xa0, 0xb0, 0xc0,
+    ]);
+    const rgbx = { ...bgrx, redMask: 0xff, blueMask: 0xff0000 };
+    expect([...(toRgb(le32(0x00112233), 1, 1, rgbx) ?? [])]).toEqual([0x33, 0x22, 0x11]);
+    const bigEndian = Buffer.from([0x00, 0x11, 0x22, 0x33]);
+    expect([...(toRgb(bigEndian, 1, 1, { ...bgrx, littleEndian: false }) ?? [])]).toEqual([0x11, 0x22, 0x33]);
+  });
+
+  test('10-bit channels scale to 8 bits; unsupported layouts are refused', () => {
+    const deep = {
+      bitsPerPixel: 32,
+      littleEndian: true,
+      redMask: 0x3ff00000,
+      greenMask: 0xffc00,
+      blueMask: 0x3ff,
+    };
+    expect([...(toRgb(le32((1023 << 20) | (512 << 10) | 0), 1, 1, deep) ?? [])]).toEqual([255, 128, 0]);
+    expect(toRgb(Buffer.alloc(6), 1, 1, { ...deep, bitsPerPixel: 24 })).toBeUndefined();
+    expect(toRgb(Buffer.alloc(4), 1, 1, { ...deep, greenMask: 0 })).toBeUndefined();
+    expect(toRgb(Buffer.alloc(4), 2, 1, deep)).toBeUndefined();
+  });
+
+  test('fitting a long edge keeps the aspect ratio and never enlarges', () => {
+    expect(fitted(1280, 800, 640)).toEqual({ width: 640, height: 400 });
+    expect(fitted(800, 1280, 1568)).toEqual({ width: 800, height: 1280 });
+    expect(fitted(3000, 10, 16)).toEqual({ width: 16, height: 1 });
+  });
+});
+
+const node = (
+  id: string,
+  nativeRole: string,
+  name: string,
+  bounds?: ElementNode['bounds'],
+  children?: ElementNode[],
+) =>
+  ({
+    id,
+    nativeRole,
+    name,
+    states: [],
+    childCount: children?.length ?? 0,
+    pid: 7,
+    bounds,
+    children,
+  }) as ElementNode;
+
+/** An app whose window holds a named label, an unnamed button, an unnamed panel and an element off the area. */
+const appTree = node('app', 'application', 'demo', undefined, [
+  node('win', 'frame', 'Main', { x: 100, y: 100, width: 400, height: 300 }, [
+    node('panel', 'panel', '', { x: 100, y: 100, width: 400, height: 300 }, [
+      node('label', 'label', 'Hello', { x: 110, y: 110, width: 50, height: 20 }),
+      node('ok', 'push button', '', { x: 400, y: 350, width: 80, height: 30 }),
+      node('far', 'push button', 'Far', { x: 900, y: 900, width: 50, height: 20 }),
+      node('nobounds', 'push button', 'Hidden'),
+    ]),
+  ]),
+]);
+
+describe('refs drawn on a screenshot', () => {
+  const walked = () =>
+    annotate(
+      { node: appTree, path: { app: 'demo', segments: [] }, app: { pid: 7, name: 'demo' } },
+      new RefTable(),
+    );
+  const area = { x: 100, y: 100, width: 400, height: 300 };
+
+  test('visible interactive elements first, then named ones; frames, unnamed containers and the rest left out', () => {
+    const { shown, total } = labelled(walked(), area);
+    expect(shown.map((l) => l.node.info.id)).toEqual(['ok', 'label']);
+    expect(total).toBe(2);
+    expect(MAX_LABELS).toBeGreaterThan(50);
+  });
+
+  test('boxes are drawn in image pixels: screen points minus the origin, times the scale', () => {
+    const { shown } = labelled(walked(), area);
+    const svg = overlay(shown, { width: 200, height: 150 }, area, 0.5);
+    expect(svg).toContain('width="200" height="150"');
+    // ok: (400-100)*0.5, (350-100)*0.5, 80*0.5, 30*0.5
+    expect(svg).toContain('<rect x="150" y="125" width="40" height="15"');
+    const ref = shown[0]?.node.ref ?? '';
+    expect(svg).toContain(`>${ref}</text>`);
+  });
+});
+
+/** A port that answers the screen methods with a real 40x20 PNG of the region asked for. */
+function screenPort(calls: MethodName[]): HelperPort {
+  const answers: { [M in MethodName]?: (p: Params<M>) => Promise<Result<M>> } = {
+    'screen.displays': async () => ({
+      displays: [{ id: 'main', bounds: { x: 0, y: 0, width: 80, height: 40 }, scale: 1, primary: true }],
+    }),
+    'screen.capture': async (p) => {
+      const data = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#123456' } })
+        .png()
+        .toBuffer();
+      const bounds = 'region' in p.target ? p.target.region : { x: 0, y: 0, width: 80, height: 40 };
+      return { data: data.toString('base64'), format: 'png', width: 40, height: 20, bounds, scale: 0.5 };
+    },
+    'apps.list': async () => ({ apps: [] }),
+  };
+  return {
+    call: async <M extends MethodName>(method: M, params: Params<M>) => {
+      calls.push(method);
+      const answer = answers[method] as ((p: Params<M>) => Promise<Result<M>>) | undefined;
+      if (!answer) throw new Error(`unexpected ${method}`);
+      return answer(params);
+    },
+  };
+}
+
+describe('take_screenshot answers', () => {
+  test('the text states size, format and how image points map back to the screen', async () => {
+    const engine = new Engine(screenPort([]));
+    const shot = await engine.screen.take({ region: { x: 10, y: 30, width: 80, height: 40 } });
+    expect(shot.image?.mimeType).toBe('image/png');
+    expect(shot.text).toContain('40x20 PNG of the region x=10 y=30 80x40');
+    expect(shot.text).toContain('screen = image / 0.5 + (10, 30)');
+  });
+
+  test('bad file paths and mixed targets are refused before anything is captured', async () => {
+    const calls: MethodName[] = [];
+    const engine = new Engine(screenPort(calls));
+    const refused = async (options: Parameters<typeof engine.screen.take>[0], why: RegExp) => {
+      const error = await engine.screen.take(options).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(MacpilotError);
+      expect((error as MacpilotError).why).toMatch(why);
+    };
+    await refused({ filePath: 'shot.png' }, /not absolute/);
+    await refused({ filePath: join(folder, 'shot.gif') }, /extension/);
+    await refused({ filePath: join(folder, 'shot.png'), format: 'jpeg' }, /extension/);
+    await refused({ filePath: join(folder, 'missing', 'shot.png') }, /folder does not exist/);
+    writeFileSync(join(folder, 'taken.png'), 'x');
+    await refused({ filePath: join(folder, 'taken.png') }, /never overwrite/);
+    await refused({ region: { x: 0, y: 0, width: 5, height: 5 }, display: 'main' }, /one of/);
+    expect(calls).toEqual([]);
+  });
+
+  test('a file gets the image, in the format its extension names, and the answer gives its path', async () => {
+    const engine = new Engine(screenPort([]));
+    const path = join(folder, 'display.jpg');
+    const shot = await engine.screen.take({ filePath: path });
+    expect(shot.image).toBeUndefined();
+    expect(shot.text).toContain(`File: ${path}`);
+    expect(shot.text).toContain('JPEG of display main');
+  });
+});
