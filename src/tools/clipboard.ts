@@ -27,7 +27,7 @@ export const clipboardTools = [
     title: 'Write the clipboard',
     description:
       'Put text on the clipboard, replacing what is there, so that a paste (press_key "command+v" in an app) ' +
-      'inserts it. macpilot keeps offering it until something else is copied.',
+      'inserts it. macpilot offers it to other apps until something else is copied or macpilot exits.',
     toolset: 'clipboard',
     input: z.object({ text: z.string().max(10_000_000).describe('The text to copy.') }),
     annotations: { ...WRITE, idempotentHint: true },

@@ -80,6 +80,9 @@ test("a screenshot of gtk3-demo's window shows the app, where its Run button is"
   expect([shot.pixels.width, shot.pixels.height]).toEqual([window.frame.width, window.frame.height]);
   expect(shot.text).toContain(`screen = image / 1 + (${window.frame.x}, ${window.frame.y})`);
   expect(colours(shot.pixels)).toBeGreaterThan(50);
+  // The same window named by its id, as list_windows gives it.
+  const byId = await screenshot({ window: window.id });
+  expect(byId.pixels.rgb.equals(shot.pixels.rgb)).toBe(true);
 
   // The button's pixels carry its label and edges; the same-sized patch of bare desktop is one flat colour.
   const detail = await macpilot.ok('get_element', {
