@@ -20,9 +20,9 @@ export class Keymap {
 
   private constructor(
     private readonly x11: X11,
-    private readonly perKeycode: number,
-    first: number,
-    rows: readonly number[][],
+    private readonly first: number,
+    /** The map as the server has it, one row of keysyms per keycode from `first`. */
+    private readonly rows: number[][],
   ) {
     rows.forEach((row, i) => {
       const keycode = first + i;
@@ -40,7 +40,7 @@ export class Keymap {
   static async load(x11: X11): Promise<Keymap> {
     const { min_keycode: first, max_keycode: last } = x11.client.display;
     const rows = await x11.x<number[][]>((cb) => x11.client.GetKeyboardMapping(first, last - first + 1, cb));
-    return new Keymap(x11, rows[0]?.length ?? 0, first, rows);
+    return new Keymap(x11, first, rows);
   }
 
   /** The key for a keysym, only if the map has it. */
@@ -48,22 +48,58 @@ export class Keymap {
     return this.strokes.get(keysym);
   }
 
-  /** The key for a keysym; a keysym the map lacks is lent a spare keycode, in effect once this resolves. */
-  async stroke(keysym: number): Promise<Stroke> {
-    const mapped = this.strokes.get(keysym);
-    if (mapped) return mapped;
-    const lent = this.lent.get(keysym);
-    if (lent !== undefined) {
-      this.lent.delete(keysym);
-      this.lent.set(keysym, lent);
-      return { keycode: lent, shift: false };
+  /**
+   * Runs of keysyms, in order, each needing at most as many keycodes as there are spares: lend() takes one
+   * run at a time.
+   */
+  runs(keysyms: readonly number[]): number[][] {
+    const out: number[][] = [];
+    let run: number[] = [];
+    const missing = new Set<number>();
+    for (const keysym of keysyms) {
+      if (!this.strokes.has(keysym) && !missing.has(keysym)) {
+        if (missing.size === this.spares.length && run.length > 0) {
+          out.push(run);
+          run = [];
+          missing.clear();
+        }
+        missing.add(keysym);
+      }
+      run.push(keysym);
     }
-    const keycode = this.freeSpare();
-    this.lent.set(keysym, keycode);
-    this.setRow(keycode, keysym);
-    // A round trip: the server has applied the change (and told every client) before any key event follows.
-    await this.x11.sync();
-    return { keycode, shift: false };
+    if (run.length > 0) out.push(run);
+    return out;
+  }
+
+  /**
+   * The key for each keysym; keysyms the map lacks are lent spare keycodes, all in one change (every change
+   * makes each client re-read the map), in effect once this resolves.
+   */
+  async lend(keysyms: readonly number[]): Promise<Stroke[]> {
+    const missing = [...new Set(keysyms)].filter((k) => !this.strokes.has(k));
+    if (missing.length > this.spares.length) {
+      throw new HelperFailure(
+        HelperErrorCode.NotAvailable,
+        'the keyboard map has too few free keycodes for the characters it lacks',
+        'type fewer different characters at once, or use set_value',
+      );
+    }
+    const changed: number[] = [];
+    for (const keysym of missing) {
+      const keycode = this.lent.get(keysym);
+      this.lent.delete(keysym);
+      if (keycode !== undefined) {
+        this.lent.set(keysym, keycode); // now the most recently used
+        continue;
+      }
+      const free = this.freeSpare(new Set(missing));
+      this.lent.set(keysym, free);
+      // Both levels get the keysym, so Shift held or not types the same character.
+      this.setRow(free, keysym);
+      changed.push(free);
+    }
+    if (changed.length > 0) await this.send(changed);
+    return keysyms.map((k) => this.strokes.get(k) ?? { keycode: this.lent.get(k) ?? 0, shift: false });
   }
 
   /** Whether spare keycodes are lent out. */
@@ -71,32 +107,36 @@ export class Keymap {
     return this.lent.size > 0;
   }
 
-  /** Give every lent keycode back its empty row. */
+  /** Give every lent keycode back its empty row, in one change. */
   async restore(): Promise<void> {
-    for (const keycode of this.lent.values()) this.setRow(keycode, 0);
+    const keycodes = [...this.lent.values()];
     this.lent.clear();
-    await this.x11.sync();
+    for (const keycode of keycodes) this.setRow(keycode, 0);
+    if (keycodes.length > 0) await this.send(keycodes);
   }
 
-  private freeSpare(): number {
+  /** A free spare keycode, else the least recently lent one that `keep` does not need. */
+  private freeSpare(keep: ReadonlySet<number>): number {
     const used = new Set(this.lent.values());
     const free = this.spares.find((k) => !used.has(k));
     if (free !== undefined) return free;
-    const [oldest] = this.lent;
-    if (!oldest) {
-      throw new HelperFailure(
-        HelperErrorCode.NotAvailable,
-        'the keyboard map has no free keycode for a character it lacks',
-        'type only characters of the current keyboard layout, or use set_value',
-      );
-    }
-    this.lent.delete(oldest[0]);
-    return oldest[1];
+    const [keysym, keycode] = [...this.lent].find(([k]) => !keep.has(k)) ?? [];
+    if (keysym === undefined || keycode === undefined) throw new Error('no spare keycode left to lend');
+    this.lent.delete(keysym);
+    return keycode;
   }
 
-  /** Both levels get the keysym, so Shift held or not types the same character. */
   private setRow(keycode: number, keysym: number): void {
-    const row = Array.from({ length: this.perKeycode }, (_, i) => (i < 2 ? keysym : 0));
-    this.x11.client.ChangeKeyboardMapping(keycode, this.perKeycode, row);
+    const row = this.rows[keycode - this.first];
+    if (row) row.fill(0).fill(keysym, 0, Math.min(2, row.length));
+  }
+
+  /** One ChangeKeyboardMapping over the keycodes' span, then a round trip so the change is in effect. */
+  private async send(keycodes: readonly number[]): Promise<void> {
+    const low = Math.min(...keycodes);
+    const high = Math.max(...keycodes);
+    const span = this.rows.slice(low - this.first, high - this.first + 1);
+    this.x11.client.ChangeKeyboardMapping(low, span[0]?.length ?? 0, span.flat());
+    await this.x11.sync();
   }
 }

@@ -35,6 +35,11 @@ const TAB = 0xff09;
 /** Keysyms of Latin-1 characters are their code points; any other character has 0x01000000 + code point. */
 const UNICODE_KEYSYM = 0x01000000;
 
+/** Button1Mask to Button5Mask of a pointer's state. */
+const BUTTON_MASKS = 0x1f00;
+/** Longest wait for a frozen pointer to take the buttons' releases. */
+const FROZEN_POINTER_MS = 1000;
+const POLL_MS = 5;
 /** Well under the usual double-click time (GTK 400 ms), long enough for apps to see separate clicks. */
 const CLICK_GAP_MS = 40;
 /** Pointer steps of a smooth move or drag, at least this many so that drag thresholds are crossed. */
@@ -55,16 +60,16 @@ class Device {
   constructor(
     private readonly x11: X11,
     private readonly xtest: x11.XTest,
-    private readonly keymap: Keymap,
+    readonly keymap: Keymap,
   ) {}
 
-  /** Run one operation after the previous ones, then a round trip. */
+  /** Run one operation after the previous ones; answer once its events are processed. */
   run<T>(operation: () => Promise<T>): Promise<T> {
     const next = this.queue.then(async () => {
       clearTimeout(this.restoreTimer);
       try {
         const result = await operation();
-        await this.x11.sync();
+        await this.released();
         return result;
       } finally {
         if (this.keymap.lending) this.scheduleRestore();
@@ -72,6 +77,16 @@ class Device {
     });
     this.queue = next.catch(() => {});
     return next;
+  }
+
+  /**
+   * Wait until the server has processed every button release. A window manager's passive grab (openbox's
+   * click-to-focus) freezes the pointer until it replays the press, while key events flow on: keys typed right
+   * after a click would overtake it.
+   */
+  private async released(): Promise<void> {
+    const deadline = Date.now() + FROZEN_POINTER_MS;
+    while ((await this.pointer()).keyMask & BUTTON_MASKS && Date.now() < deadline) await sleep(POLL_MS);
   }
 
   private scheduleRestore(): void {
@@ -113,10 +128,6 @@ class Device {
       this.key(stroke.keycode, false);
     }
     if (shift !== undefined) this.key(shift, false);
-  }
-
-  strokeFor(keysym: number): Promise<Stroke> {
-    return this.keymap.stroke(keysym);
   }
 
   pointer(): Promise<x11.Pointer> {
@@ -282,22 +293,26 @@ export async function type(session: Session, params: Params<'input.type'>): Prom
   const keysyms = keysymsOf(params.text);
   const input = await device(session);
   return input.run(async () => {
-    for (const [i, keysym] of keysyms.entries()) {
-      await input.stroke(await input.strokeFor(keysym));
-      if (params.delayMs > 0) {
-        await input.sync();
-        await sleep(params.delayMs);
-      } else if ((i + 1) % TYPE_BATCH === 0) await input.sync();
+    let typed = 0;
+    for (const run of input.keymap.runs(keysyms)) {
+      for (const stroke of await input.keymap.lend(run)) {
+        await input.stroke(stroke);
+        typed++;
+        if (params.delayMs > 0) {
+          await input.sync();
+          await sleep(params.delayMs);
+        } else if (typed % TYPE_BATCH === 0) await input.sync();
+      }
     }
-    return { typed: keysyms.length };
+    return { typed };
   });
 }
 
 export async function key(session: Session, params: Params<'input.key'>): Promise<Result<'input.key'>> {
   const input = await device(session);
   return input.run(async () => {
-    const stroke = await input.strokeFor(params.code);
-    await input.holding(params.modifiers, () => input.stroke(stroke, params.repeat));
+    const [stroke] = await input.keymap.lend([params.code]);
+    if (stroke) await input.holding(params.modifiers, () => input.stroke(stroke, params.repeat));
     return ok;
   });
 }

@@ -17,6 +17,8 @@ declare module 'x11' {
   export interface Pointer {
     rootX: number;
     rootY: number;
+    /** Modifier and button state (Button1Mask = 0x100). */
+    keyMask: number;
   }
 
   export interface XClient {
