@@ -44,6 +44,32 @@ function channel(mask: number): Channel | undefined {
   return { shift, max, to8 };
 }
 
+/** 8-bit channels on a little-endian host: four pixels at a time become three 32-bit words of RGB bytes. */
+function packEightBit(pixels: Uint32Array, r: Channel, g: Channel, b: Channel): Buffer {
+  const count = pixels.length;
+  const words = new Uint32Array(Math.ceil((count * 3) / 4));
+  const [rs, gs, bs] = [r.shift, g.shift, b.shift];
+  const rgb = (v: number) => ((v >>> rs) & 0xff) | (((v >>> gs) & 0xff) << 8) | (((v >>> bs) & 0xff) << 16);
+  let i = 0;
+  for (let o = 0; i + 4 <= count; i += 4) {
+    const p0 = rgb(pixels[i] as number);
+    const p1 = rgb(pixels[i + 1] as number);
+    const p2 = rgb(pixels[i + 2] as number);
+    const p3 = rgb(pixels[i + 3] as number);
+    words[o++] = p0 | (p1 << 24);
+    words[o++] = (p1 >>> 8) | (p2 << 16);
+    words[o++] = (p2 >>> 16) | (p3 << 8);
+  }
+  const out = Buffer.from(words.buffer, 0, count * 3);
+  for (; i < count; i++) {
+    const v = rgb(pixels[i] as number);
+    out[i * 3] = v & 0xff;
+    out[i * 3 + 1] = (v >>> 8) & 0xff;
+    out[i * 3 + 2] = v >>> 16;
+  }
+  return out;
+}
+
 /** Packed RGB of a width x height ZPixmap of 32-bit pixels (scanlines of 32-bit pixels need no padding). */
 export function toRgb(data: Buffer, width: number, height: number, layout: PixelLayout): Buffer | undefined {
   const count = width * height;
@@ -55,6 +81,8 @@ export function toRgb(data: Buffer, width: number, height: number, layout: Pixel
   if (!r || !g || !b) return undefined;
   const aligned = data.byteOffset % 4 === 0 ? data : Buffer.from(data);
   const pixels = new Uint32Array(aligned.buffer, aligned.byteOffset, count);
+  if (HOST_LITTLE_ENDIAN && r.max === 0xff && g.max === 0xff && b.max === 0xff)
+    return packEightBit(pixels, r, g, b);
   const rgb = Buffer.allocUnsafe(count * 3);
   for (let i = 0, o = 0; i < count; i++, o += 3) {
     const v = pixels[i] as number;
