@@ -40,6 +40,20 @@ describe('ZPixmap pixels to RGB', () => {
     expect([...(toRgb(bigEndian, 1, 1, { ...bgrx, littleEndian: false }) ?? [])]).toEqual([0x11, 0x22, 0x33]);
   });
 
+  test('any pixel count: whole groups of four and the rest', () => {
+    const bgrx = {
+      bitsPerPixel: 32,
+      littleEndian: true,
+      redMask: 0xff0000,
+      greenMask: 0xff00,
+      blueMask: 0xff,
+    };
+    const pixels = [0x010203, 0x040506, 0x070809, 0x0a0b0c, 0x0d0e0f, 0x101112, 0x131415];
+    const expected = pixels.flatMap((p) => [(p >> 16) & 0xff, (p >> 8) & 0xff, p & 0xff]);
+    expect([...(toRgb(le32(...pixels), 7, 1, bgrx) ?? [])]).toEqual(expected);
+    expect([...(toRgb(le32(...pixels.slice(0, 4)), 2, 2, bgrx) ?? [])]).toEqual(expected.slice(0, 12));
+  });
+
   test('10-bit channels scale to 8 bits; unsupported layouts are refused', () => {
     const deep = {
       bitsPerPixel: 32,
