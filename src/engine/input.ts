@@ -10,6 +10,7 @@ import { HelperError } from '../helper/client.js';
 import {
   type Bounds,
   type ElementDetail,
+  type ElementInfo,
   HelperErrorCode,
   type Modifier,
   type MouseButton,
@@ -20,7 +21,7 @@ import {
   type Result,
 } from '../helper/protocol.js';
 import { type Chord, codeFor, parseChord, parseModifier, type Platform } from '../keys.js';
-import type { ClickOptions, Engine, Prepared, Scope, Target } from './engine.js';
+import type { ClickOptions, Engine, Prepared, Target } from './engine.js';
 import { entryLine } from './engine.js';
 import type { CallOptions } from './port.js';
 import type { RefEntry } from './refs.js';
@@ -214,11 +215,7 @@ export class Input {
     }
     return this.engine.guard(`${verb} ${at(spot)}`, async () => {
       const { element } = await this.engine.port.call('ax.elementAt', { x: spot.x, y: spot.y }, call);
-      return this.observed(
-        element && (await this.engine.scope(element.id, element.pid, call)),
-        prepare(spot, at(spot)),
-        call,
-      );
+      return this.observed(element, prepare(spot, at(spot)), call);
     });
   }
 
@@ -226,13 +223,20 @@ export class Input {
   private async onFocus(verb: string, call: CallOptions | undefined, run: Prepared): Promise<string> {
     return this.engine.guard(verb, async () => {
       const { element } = await this.engine.port.call('ax.focused', {}, call);
-      return this.observed(element && (await this.engine.scope(element.id, element.pid, call)), run, call);
+      return this.observed(element, run, call);
     });
   }
 
-  private async observed(scope: Scope | null, run: Prepared, call?: CallOptions): Promise<string> {
-    if (scope) return this.engine.observe(scope, run, call);
-    return `${await run()}\nNo accessible app is there, so what changed is not known.`;
+  /** Run, reporting what changed in the element's app, else in the active app (a desktop, a menu's grab). */
+  private async observed(element: ElementInfo | null, run: Prepared, call?: CallOptions): Promise<string> {
+    if (element)
+      return this.engine.observe(await this.engine.scope(element.id, element.pid, call), run, call);
+    const active = await this.engine.resolver.app(undefined, call).catch((error: unknown) => {
+      if (error instanceof MacpilotError) return undefined;
+      throw error;
+    });
+    if (active) return this.engine.observe({ app: active, top: undefined }, run, call);
+    return `${await run()}\nNo app is active, so what changed is not known.`;
   }
 
   private async element(target: Target, call?: CallOptions): Promise<{ point: Point; what: string }> {

@@ -1,0 +1,123 @@
+/** The input toolset through a real MCP client: typing, keys, clicks and scrolling, checked in the apps' state. */
+import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { type Macpilot, startMacpilot } from '../support/mcp.js';
+import { Processes } from '../support/processes.js';
+import { eventually, refOf } from '../support/text.js';
+
+const env = inject('desktopEnv');
+const processes = new Processes(env);
+let macpilot: Macpilot;
+
+beforeAll(async () => {
+  macpilot = await startMacpilot(env);
+});
+afterAll(async () => {
+  await macpilot.close();
+  await processes.stopAll();
+});
+
+async function launch(name: string): Promise<number> {
+  const launched = await macpilot.ok('launch_app', { name });
+  const pid = Number(/pid (\d+)/.exec(launched)?.[1]);
+  processes.track(pid);
+  return pid;
+}
+
+/** The value get_element reports, once it is `expected` (or as it is after a while, for the assertion). */
+async function valueOf(ref: string, expected: string): Promise<string> {
+  const read = async () => /^value: (.*)$/m.exec(await macpilot.ok('get_element', { ref }))?.[1] ?? '';
+  return eventually(`value ${expected}`, async () =>
+    (await read()) === expected ? expected : undefined,
+  ).catch(read);
+}
+
+const centreOf = async (ref: string) => {
+  const detail = await macpilot.ok('get_element', { ref });
+  const [, x, y, w, h] = (/bounds: x=(-?\d+) y=(-?\d+) width=(\d+) height=(\d+)/.exec(detail) ?? []).map(
+    Number,
+  );
+  return { x: (x ?? 0) + (w ?? 0) / 2, y: (y ?? 0) + (h ?? 0) / 2 };
+};
+
+test('mousepad: type_text into a ref, clear_first, press_key; the document holds exactly what was typed', async () => {
+  const pid = await launch('mousepad');
+  const editor = refOf(
+    await macpilot.ok('find_elements', { app: String(pid), role: 'textbox' }),
+    /multiline/,
+  );
+
+  const first = 'draft to be replaced';
+  const typed = await macpilot.ok('type_text', { ref: editor, text: first });
+  expect(typed.split('\n')[0]).toBe(`Focused textbox [ref=${editor}], typed 20 characters.`);
+  expect(await valueOf(editor, JSON.stringify(first))).toBe(JSON.stringify(first));
+
+  const text = 'Grüße, 世界 ✓ — "quoted" 😀\nline two';
+  const replaced = await macpilot.ok('type_text', { ref: editor, text, clear_first: true });
+  expect(replaced.split('\n')[0]).toBe(
+    `Focused textbox [ref=${editor}], cleared it, typed ${[...text].length} characters.`,
+  );
+  expect(await valueOf(editor, JSON.stringify(text))).toBe(JSON.stringify(text));
+
+  // Keys go where the focus is: two lefts, then a character between "t" and "w" of "two".
+  const left = await macpilot.ok('press_key', { key: 'Left', repeat: 2 });
+  expect(left.split('\n')[0]).toBe('Pressed left 2 times.');
+  await macpilot.ok('type_text', { text: '-' });
+  const edited = text.replace('two', 't-wo');
+  expect(await valueOf(editor, JSON.stringify(edited))).toBe(JSON.stringify(edited));
+
+  await macpilot.ok('press_key', { key: 'a', modifiers: ['ctrl'] });
+  expect((await macpilot.ok('press_key', { key: 'BackSpace' })).split('\n')[0]).toBe('Pressed backspace.');
+  expect(await valueOf(editor, '""')).toBe('""');
+});
+
+test('mousepad: a right click through click_element opens the context menu; escape closes it', async () => {
+  const pid = (await macpilot.ok('list_apps')).match(/mousepad \(pid (\d+)\)/)?.[1] ?? '';
+  const editor = refOf(await macpilot.ok('find_elements', { app: pid, role: 'textbox' }), /multiline/);
+  const clicked = await macpilot.ok('click_element', { ref: editor, button: 'right' });
+  expect(clicked).toMatch(
+    new RegExp(`^Right-clicked textbox \\[ref=${editor}\\] at its centre \\(\\d+,\\d+\\)`),
+  );
+  // The diff shows the popup menu that opened, with the editor's usual entries.
+  expect(clicked).toMatch(/menuitem "(Paste|Select All)/);
+  const menus = async () =>
+    (await macpilot.ok('find_elements', { app: pid, role: 'menuitem', name: 'Select All' })).match(
+      /^\d+/,
+    )?.[0];
+  expect(await menus()).not.toBe('0');
+  await macpilot.ok('press_key', { key: 'escape' });
+  expect(
+    await eventually('the menu to close', async () => ((await menus()) === '0' ? true : undefined)),
+  ).toBe(true);
+});
+
+test('gtk3-demo: click at a tab selects it; scroll over the demo list moves its scroll bar', async () => {
+  const pid = String(await launch('gtk3-demo'));
+  const source = refOf(
+    await macpilot.ok('find_elements', { app: pid, role: 'tab', name: 'Source' }),
+    /"Source"/,
+  );
+  const at = await centreOf(source);
+  const clicked = await macpilot.ok('click', at);
+  expect(clicked.split('\n')[0]).toBe(`Clicked ${Math.round(at.x)},${Math.round(at.y)}.`);
+  expect(await macpilot.ok('get_element', { ref: source })).toMatch(/^states: .*selected/m);
+
+  const list = refOf(await macpilot.ok('find_elements', { app: pid, role: 'table' }), /\[ref=/);
+  const bar = refOf(await macpilot.ok('find_elements', { app: pid, role: 'scrollbar' }), /\[ref=/);
+  expect(await valueOf(bar, '0')).toBe('0');
+  const scrolled = await macpilot.ok('scroll', { direction: 'down', amount: 250, ref: list });
+  expect(scrolled.split('\n')[0]).toMatch(/^Scrolled down 5 wheel steps \(about 250 px\) at table/);
+  const value = await eventually('the scroll bar to move', async () => {
+    const v = Number(/^value: (.*)$/m.exec(await macpilot.ok('get_element', { ref: bar }))?.[1]);
+    return v > 0 ? v : undefined;
+  });
+  expect(value).toBeGreaterThan(0);
+});
+
+test('input tools validate their arguments and explain unknown keys', async () => {
+  const unknown = await macpilot.call('press_key', { key: 'ctrl+hyperspace' });
+  expect(unknown.isError).toBe(true);
+  expect(unknown.text).toContain('Unknown key "hyperspace"');
+  expect(unknown.text).toContain('pageup');
+  const both = await macpilot.call('double_click', { x: 1, y: 2, ref: 'e1' });
+  expect(both.isError).toBe(true);
+});
