@@ -10,7 +10,7 @@ import { labelled, MAX_LABELS, overlay } from '../../src/engine/screen-annotate.
 import { annotate } from '../../src/engine/tree.js';
 import { RefTable } from '../../src/engine/refs.js';
 import { MacpilotError } from '../../src/errors.js';
-import type { ElementNode, MethodName, Params, Result } from '../../src/helper/protocol.js';
+import type { CaptureTarget, ElementNode, MethodName, Params, Result } from '../../src/helper/protocol.js';
 import { fitted, toRgb } from '../../src/platforms/linux/screen-pixels.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'macpilot-screen-unit-'));
@@ -94,8 +94,9 @@ const node = (
   }) as ElementNode;
 
 /** An app whose window holds a named label, an unnamed button, an unnamed panel and an element off the area. */
+const win = node('win', 'frame', 'Main', { x: 100, y: 100, width: 400, height: 300 });
 const appTree = node('app', 'application', 'demo', undefined, [
-  node('win', 'frame', 'Main', { x: 100, y: 100, width: 400, height: 300 }, [
+  node('win', 'frame', 'Main', win.bounds, [
     node('panel', 'panel', '', { x: 100, y: 100, width: 400, height: 300 }, [
       node('label', 'label', 'Hello', { x: 110, y: 110, width: 50, height: 20 }),
       node('ok', 'push button', '', { x: 400, y: 350, width: 80, height: 30 }),
@@ -132,19 +133,30 @@ describe('refs drawn on a screenshot', () => {
 });
 
 /** A port that answers the screen methods with a real 40x20 PNG of the region asked for. */
-function screenPort(calls: MethodName[]): HelperPort {
+function screenPort(calls: MethodName[], captured: CaptureTarget[] = []): HelperPort {
   const answers: { [M in MethodName]?: (p: Params<M>) => Promise<Result<M>> } = {
     'screen.displays': async () => ({
       displays: [{ id: 'main', bounds: { x: 0, y: 0, width: 80, height: 40 }, scale: 1, primary: true }],
     }),
     'screen.capture': async (p) => {
+      captured.push(p.target);
       const data = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#123456' } })
         .png()
         .toBuffer();
       const bounds = 'region' in p.target ? p.target.region : { x: 0, y: 0, width: 80, height: 40 };
       return { data: data.toString('base64'), format: 'png', width: 40, height: 20, bounds, scale: 0.5 };
     },
-    'apps.list': async () => ({ apps: [] }),
+    // One app with one window, and no window manager: windows.list is empty.
+    'apps.list': async () => ({ apps: [{ pid: 7, name: 'demo', id: 'app', active: true }] }),
+    'windows.list': async () => ({ windows: [] }),
+    'ax.snapshot': async () => ({
+      root: { ...appTree, children: [{ ...win, children: undefined }] },
+      nodeCount: 2,
+      truncated: false,
+    }),
+    'ax.element': async (p) => ({
+      element: { ...win, id: p.id, children: undefined, actions: [], attributes: {} },
+    }),
   };
   return {
     call: async <M extends MethodName>(method: M, params: Params<M>) => {
@@ -157,6 +169,13 @@ function screenPort(calls: MethodName[]): HelperPort {
 }
 
 describe('take_screenshot answers', () => {
+  test("without a window manager, an app's window is captured as its frame's area", async () => {
+    const captured: CaptureTarget[] = [];
+    const shot = await new Engine(screenPort([], captured)).screen.take({ app: 'demo' });
+    expect(captured).toEqual([{ region: win.bounds }]);
+    expect(shot.text).toContain('window "Main" of "demo" (pid 7)');
+  });
+
   test('the text states size, format and how image points map back to the screen', async () => {
     const engine = new Engine(screenPort([]));
     const shot = await engine.screen.take({ region: { x: 10, y: 30, width: 80, height: 40 } });
