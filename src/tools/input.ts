@@ -110,8 +110,7 @@ export const inputTools = [
     description:
       `Scroll with the mouse wheel at a screen point, at an element's centre (ref), or where the pointer is. ` +
       `amount is in pixels, sent as wheel steps of ${PX_PER_WHEEL_STEP} px (one notch; how far a notch scrolls ` +
-      `is up to the app). Default ${INPUT_DEFAULTS.scrollPx} px. To bring one element into view, ` +
-      'scroll_to_element is more direct.',
+      `is up to the app). Default ${INPUT_DEFAULTS.scrollPx} px.`,
     toolset: 'input',
     input: z
       .object({

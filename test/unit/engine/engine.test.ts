@@ -265,7 +265,7 @@ describe('actions', () => {
     const { engine, helper } = setup();
     const nowhere = await failure(engine.click({ path: 'app("mousepad")/dialog/button["Cancel"]' }));
     expect(nowhere.what).toMatch(/button "Cancel" \[ref=e\d+\] is not on screen/);
-    expect(nowhere.next).toContain('scroll_to_element');
+    expect(nowhere.next).toContain('scroll');
     helper.failWith = { method: 'input.click', code: HelperErrorCode.NotAvailable, message: 'no XTEST' };
     const denied = await failure(engine.click({ path: 'app("mousepad")/window[0]/textbox' }, { count: 2 }));
     expect(denied.what).toBe('Synthetic input is unavailable');
