@@ -120,6 +120,8 @@ export class Clipboard {
           'write again',
         );
       }
+      // A SelectionClear from an earlier loss of ownership arrives before this reply and dropped the text.
+      this.text = text;
       return {};
     });
   }
