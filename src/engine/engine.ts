@@ -590,7 +590,10 @@ export const entryLine = (entry: RefEntry): string => `${entry.label} [ref=${ent
 
 function pickWindow(windows: readonly ElementNode[], wanted: string | number, app: string): ElementNode {
   const titles = windows.map((w, i) => `[${i}] ${labelOf(roleOf(w), w.name)}`).join(', ') || 'none';
-  const found = typeof wanted === 'number' ? windows.slice(wanted, wanted + 1) : matchTitle(windows, (w) => w.name, wanted);
+  const found =
+    typeof wanted === 'number'
+      ? windows.slice(wanted, wanted + 1)
+      : matchTitle(windows, (w) => w.name, wanted);
   if (found.length === 1 && found[0]) return found[0];
   throw new MacpilotError({
     what: `${found.length === 0 ? 'No' : 'More than one'} window of "${app}" matches ${JSON.stringify(wanted)}`,
