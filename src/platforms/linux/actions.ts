@@ -12,6 +12,7 @@ import {
   getAllProperties,
   getAttributes,
   getInterfaces,
+  getProps,
   getState,
   getText,
   grabFocus,
@@ -22,7 +23,8 @@ import { type ReadContext, readInfo, WINDOW_ROLES } from './element.js';
 import { goneOr, HelperFailure, isUnsupported } from './errors.js';
 import { handleOf, type Ref } from './handles.js';
 import { has, SECURE_ROLE, State, TOGGLE_ROLES } from './states.js';
-import { frameOf } from './tree.js';
+import { frameOf, topFrame } from './tree.js';
+import { click, inputCapability } from './input.js';
 import { windowForFrame } from './windows.js';
 
 const SETTLE_MS = 1000;
@@ -56,6 +58,34 @@ export async function elementDetail(
   }
 }
 
+/**
+ * GTK3 runs a modal dialog's loop inside the handler of the action that opened it, and the app answers no
+ * accessibility call until the dialog closes: an agent could then never reach the dialog. So a button's press
+ * is a real click at its centre, in its window brought to the front, whenever the button is on screen and
+ * synthetic input is available; DoAction remains for the rest (hidden menu items, no display).
+ */
+const CLICKABLE_ROLES = new Set(['push button', 'toggle button', 'check box', 'radio button', 'link']);
+const PRESS_ACTIONS = new Set(['click', 'press', 'activate', 'toggle', 'jump']);
+
+async function pressWithPointer(ctx: ReadContext, ref: Ref): Promise<boolean> {
+  const read = await readInfo(ctx, ref, { maxValueLength: 0, frame: await frameOf(ctx, ref) });
+  const bounds = read.info.bounds;
+  if (!CLICKABLE_ROLES.has(read.role) || !bounds || read.info.states.includes('offscreen')) return false;
+  if (bounds.width <= 0 || bounds.height <= 0) return false;
+  const x11 = await ctx.session.x11IfAny();
+  const top = await topFrame(ctx, ref);
+  if (!x11 || !top || !(await inputCapability(ctx.session)).available) return false;
+  const window = windowForFrame(await x11.windowsOf(read.info.pid), (await getProps(ctx.bus, top)).name);
+  if (!window) return false;
+  if ((await x11.activeWindow()) !== window.id) {
+    await x11.activate(window.id);
+    if (!(await until(async () => (await x11.activeWindow()) === window.id, SETTLE_MS))) return false;
+  }
+  const at = { x: bounds.x + bounds.width / 2, y: bounds.y + bounds.height / 2 };
+  await click(ctx.session, { at, button: 'left', count: 1, modifiers: [] });
+  return true;
+}
+
 export async function perform(ctx: ReadContext, ref: Ref, action: string): Promise<Result<'ax.perform'>> {
   try {
     const interfaces = await getInterfaces(ctx.bus, ref);
@@ -71,6 +101,8 @@ export async function perform(ctx: ReadContext, ref: Ref, action: string): Promi
           : 'it has no actions; click it by position or act on its parent',
       );
     }
+    if (PRESS_ACTIONS.has(name.toLowerCase()) && (await pressWithPointer(ctx, ref)))
+      return { performed: name };
     if (!(await doAction(ctx.bus, ref, index))) {
       throw new HelperFailure(
         HelperErrorCode.ActionFailed,

@@ -20,17 +20,31 @@ const POLL_MS = 100;
 const ACTIVATE_WAIT_MS = 1500;
 const KILL_WAIT_MS = 2000;
 
-/** The registry's applications that still answer. */
+/** How long listing waits for one app's name before it uses the name the app last gave. */
+const BUSY_APP_MS = 1000;
+
+/** The registry's applications that still run; one that is busy (a modal dialog) keeps its last known name. */
 export async function appRoots(session: Session): Promise<AppRoot[]> {
   const bus = await session.a11y();
   const refs = await getChildren(bus, REGISTRY);
   const apps = await Promise.all(
     refs.map(async (ref) => {
       try {
-        const [props, facts] = await Promise.all([getProps(bus, ref), session.app(ref.bus)]);
-        return { ref, pid: facts.pid, name: props.name };
+        const [name, facts] = await Promise.all([
+          getProps(bus, ref, BUSY_APP_MS).then(
+            (props) => props.name,
+            (error: unknown) => {
+              const known = session.appNames.get(ref.bus);
+              if (known === undefined || !(error instanceof HelperFailure)) throw error;
+              return known;
+            },
+          ),
+          session.app(ref.bus),
+        ]);
+        session.appNames.set(ref.bus, name);
+        return { ref, pid: facts.pid, name };
       } catch {
-        return undefined; // it quit while we asked
+        return undefined; // it quit while we asked, or never answered at all
       }
     }),
   );

@@ -21,8 +21,8 @@ export interface Props {
   parent: Ref | undefined;
 }
 
-export async function getProps(bus: Bus, ref: Ref): Promise<Props> {
-  const [all] = await bus.call(ref.bus, ref.path, PROPERTIES, 'GetAll', 's', [ACCESSIBLE]);
+export async function getProps(bus: Bus, ref: Ref, timeoutMs?: number): Promise<Props> {
+  const [all] = await bus.call(ref.bus, ref.path, PROPERTIES, 'GetAll', 's', [ACCESSIBLE], timeoutMs);
   const p = record(all);
   return {
     name: str(p.Name),

@@ -14,6 +14,8 @@ export interface Bus {
     member: string,
     signature?: string,
     body?: unknown[],
+    /** How long to wait for the reply; an app that is busy or inside a modal loop may never answer. */
+    timeoutMs?: number,
   ): Promise<unknown[]>;
   /** Builds a variant for Properties.Set. */
   variant(signature: string, value: unknown): unknown;
@@ -43,24 +45,42 @@ function plain(value: unknown): unknown {
   return value;
 }
 
+/**
+ * Longest wait for one call. GTK3 runs a modal dialog's loop inside the handler of the call that opened it and
+ * answers nothing else meanwhile; without a limit, one such app would stall every request of the helper.
+ */
+export const CALL_TIMEOUT_MS = 5000;
+
+const appTimeout = (member: string, ms: number) =>
+  new HelperFailure(
+    HelperErrorCode.Timeout,
+    `the app did not answer ${member} within ${ms} ms`,
+    'it may be busy or showing a modal dialog (which blocks its accessibility until closed): close the dialog with press_key escape or a click, or wait and retry',
+  );
+
 function wrap(bus: dbus.MessageBus): Bus {
   bus.on('error', () => {});
   return {
-    async call(destination, path, iface, member, signature, body) {
+    async call(destination, path, iface, member, signature, body, timeoutMs = CALL_TIMEOUT_MS) {
       let reply: dbus.Message | null;
+      let timer: NodeJS.Timeout | undefined;
       try {
-        reply = await bus.call(
-          new dbus.Message({
-            destination,
-            path,
-            interface: iface,
-            member,
-            ...(signature ? { signature, body: body ?? [] } : {}),
-          }),
-        );
+        const message = new dbus.Message({
+          destination,
+          path,
+          interface: iface,
+          member,
+          ...(signature ? { signature, body: body ?? [] } : {}),
+        });
+        const timedOut = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(appTimeout(member, timeoutMs)), timeoutMs);
+        });
+        reply = await Promise.race([bus.call(message), timedOut]);
       } catch (error) {
         if (error instanceof dbus.DBusError) throw new DBusCallError(error.type, error.text ?? error.message);
         throw error;
+      } finally {
+        clearTimeout(timer);
       }
       return reply ? (plain(reply.body) as unknown[]) : [];
     },

@@ -19,6 +19,8 @@ export class Session {
   private bus: Promise<Bus> | undefined;
   private display: Promise<X11> | undefined;
   private readonly apps = new Map<string, Promise<AppFacts>>();
+  /** Each app's last known name, by bus name, for listing an app that is too busy to answer. */
+  readonly appNames = new Map<string, string>();
 
   constructor(
     readonly env: NodeJS.ProcessEnv,

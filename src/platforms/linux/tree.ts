@@ -41,11 +41,15 @@ export async function parentChain(ctx: ReadContext, ref: Ref): Promise<Ref[]> {
 }
 
 /** The top-level window an element lives in, needed only for GTK4 bounds. */
-export async function frameOf(ctx: ReadContext, ref: Ref): Promise<Ref | undefined> {
-  if (!(await ctx.session.app(ref.bus)).gtk4) return undefined;
+/** The top-level window (frame, dialog) an element is in, or the element itself when it is one. */
+export async function topFrame(ctx: ReadContext, ref: Ref): Promise<Ref | undefined> {
   const chain = [ref, ...(await parentChain(ctx, ref))];
   const roles = await Promise.all(chain.map((r) => getRoleName(ctx.bus, r).catch(() => '')));
   return chain.find((_, i) => WINDOW_ROLES.has(roles[i] ?? ''));
+}
+
+export async function frameOf(ctx: ReadContext, ref: Ref): Promise<Ref | undefined> {
+  return (await ctx.session.app(ref.bus)).gtk4 ? topFrame(ctx, ref) : undefined;
 }
 
 export async function ancestors(ctx: ReadContext, ref: Ref): Promise<ElementInfo[]> {
