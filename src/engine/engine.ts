@@ -123,7 +123,13 @@ interface AppWalk {
   node: ElementNode;
   /** For comparing walks while the UI settles. */
   json: string;
+  /** The app's change counter when the walk began: a change after it makes the walk stale. */
+  counter: number;
 }
+
+/** How long the walk after an action may stand in for the walk before the next one. */
+const REUSE_WALK_MS = 10_000;
+const REMEMBERED_WALKS = 16;
 
 export type Prepared = () => Promise<string>;
 
@@ -141,6 +147,7 @@ export class Engine {
   readonly waits = new Waits(this);
   readonly resolver: Resolver;
   readonly observer: Observer;
+  private readonly lastWalks = new Map<string, { walk: AppWalk; at: number }>();
   readonly input: Input;
   private readonly settings: Required<EngineOptions>;
 
@@ -468,18 +475,20 @@ export class Engine {
    * what changed: for actions that have no target element (input at a point, keys), scope is the active app.
    */
   async observe(scope: Scope, run: Prepared, call?: CallOptions): Promise<string> {
-    const [before, events] = await Promise.all([
-      this.appWalk(scope, undefined, call),
-      this.observer.available(),
-    ]);
-    const mark = events ? this.observer.counter(scope.app.pid) : undefined;
+    const { pid } = scope.app;
+    const key = `${pid}/${scope.top ?? ''}`;
+    const events = await this.observer.available();
+    const before = (events && this.unchangedWalk(key, pid)) || (await this.appWalk(scope, undefined, call));
+    const mark = events ? this.observer.counter(pid) : undefined;
     const summary = await run();
     const after = await this.settle(scope, before, mark, call).catch((error: unknown) => {
       if (isGone(error)) return undefined;
       throw error;
     });
+    this.lastWalks.delete(key);
     if (!after)
       return `${summary}\nThe app "${scope.app.name}" closed: it no longer has an accessibility tree.`;
+    if (events) this.rememberWalk(key, scope, after);
     const path = { app: scope.app.name, segments: [] };
     const app = { pid: scope.app.pid, name: scope.app.name };
     const diff = diffApp(
@@ -487,6 +496,28 @@ export class Engine {
       annotate({ node: after.node, path, app }, this.refs),
     );
     return `${summary}\n${diff}`;
+  }
+
+  /**
+   * The walk that ended the last action in this window, if the app has reported no change since it began: the
+   * next action then needs no walk before it. Only for apps that report changes, and only for a short while.
+   */
+  private unchangedWalk(key: string, pid: number): AppWalk | undefined {
+    const last = this.lastWalks.get(key);
+    if (!last || performance.now() - last.at > REUSE_WALK_MS || !this.observer.reportsChanges(pid))
+      return undefined;
+    return this.observer.changedSince(pid, last.walk.counter) ? undefined : last.walk;
+  }
+
+  /** Keeps `after` for the next action in the same window, its other windows' subtrees left out. */
+  private rememberWalk(key: string, scope: Scope, after: AppWalk): void {
+    const children = after.node.children?.map((c) =>
+      c.id === scope.top ? c : { ...c, children: undefined },
+    );
+    const node = { ...after.node, children };
+    this.lastWalks.set(key, { walk: { ...after, node, json: JSON.stringify(node) }, at: performance.now() });
+    if (this.lastWalks.size > REMEMBERED_WALKS)
+      this.lastWalks.delete(this.lastWalks.keys().next().value as string);
   }
 
   /** The scope of an action on an element: its app and its top-level window. */
@@ -510,6 +541,7 @@ export class Engine {
       includeHidden: false,
       maxValueLength: SNAPSHOT_VALUE_CHARS,
     };
+    const counter = this.observer.counter(scope.app.pid);
     const { root } = await this.port.call('ax.snapshot', { root: scope.app.id, ...level }, call);
     const known = new Set(before?.node.children?.map((c) => c.id));
     const deep = (root.children ?? []).filter((c) => c.id === scope.top || (before && !known.has(c.id)));
@@ -525,7 +557,7 @@ export class Engine {
       }),
     );
     const node = { ...root, children: root.children?.map((c) => subtrees.get(c.id) ?? c) };
-    return { node, json: JSON.stringify(node) };
+    return { node, json: JSON.stringify(node), counter };
   }
 
   /**

@@ -24,7 +24,7 @@ import { goneOr, HelperFailure, isUnsupported } from './errors.js';
 import { handleOf, type Ref } from './handles.js';
 import { has, SECURE_ROLE, State, TOGGLE_ROLES } from './states.js';
 import { frameOf, topFrame } from './tree.js';
-import { click, inputCapability } from './input.js';
+import { click, hasInput } from './input.js';
 import { windowForFrame } from './windows.js';
 
 const SETTLE_MS = 1000;
@@ -68,14 +68,21 @@ const CLICKABLE_ROLES = new Set(['push button', 'toggle button', 'check box', 'r
 const PRESS_ACTIONS = new Set(['click', 'press', 'activate', 'toggle', 'jump']);
 
 async function pressWithPointer(ctx: ReadContext, ref: Ref): Promise<boolean> {
-  const read = await readInfo(ctx, ref, { maxValueLength: 0, frame: await frameOf(ctx, ref) });
+  const [x11, top, app, canType] = await Promise.all([
+    ctx.session.x11IfAny(),
+    topFrame(ctx, ref),
+    ctx.session.app(ref.bus),
+    hasInput(ctx.session),
+  ]);
+  if (!x11 || !top || !canType) return false;
+  const [read, frameName] = await Promise.all([
+    readInfo(ctx, ref, { maxValueLength: 0, frame: app.gtk4 ? top : undefined }),
+    getProps(ctx.bus, top).then((props) => props.name),
+  ]);
   const bounds = read.info.bounds;
   if (!CLICKABLE_ROLES.has(read.role) || !bounds || read.info.states.includes('offscreen')) return false;
   if (bounds.width <= 0 || bounds.height <= 0) return false;
-  const x11 = await ctx.session.x11IfAny();
-  const top = await topFrame(ctx, ref);
-  if (!x11 || !top || !(await inputCapability(ctx.session)).available) return false;
-  const window = windowForFrame(await x11.windowsOf(read.info.pid), (await getProps(ctx.bus, top)).name);
+  const window = windowForFrame(await x11.windowsOf(read.info.pid), frameName);
   if (!window) return false;
   if ((await x11.activeWindow()) !== window.id) {
     await x11.activate(window.id);

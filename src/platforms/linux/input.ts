@@ -318,6 +318,14 @@ export async function key(session: Session, params: Params<'input.key'>): Promis
 }
 
 /** For system.hello: whether XTEST is there. */
+/** Whether synthetic input works here (the XTEST device opens once per display). */
+export function hasInput(session: Session): Promise<boolean> {
+  return device(session).then(
+    () => true,
+    () => false,
+  );
+}
+
 export async function inputCapability(session: Session): Promise<Capability> {
   try {
     const display = await session.x11();
