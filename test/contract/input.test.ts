@@ -1,55 +1,29 @@
 /** Synthetic input over XTEST, checked through what the apps themselves report over AT-SPI. */
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import type { HelperClient } from '../../src/helper/client.js';
+import { expect, inject, test } from 'vitest';
 import type { ElementNode } from '../../src/helper/protocol.js';
 import { parseChord } from '../../src/keys.js';
-import { Processes } from '../support/processes.js';
-import { eventually } from '../support/text.js';
-import { appRoot, find, snapshot, startHelper } from './helper.js';
+import { eventually, settled } from '../support/text.js';
+import { centre, find, snapshot, useHelper } from './helper.js';
 
-const env = inject('desktopEnv');
-const processes = new Processes(env);
-let helper: HelperClient;
-let mousepad: number | undefined;
-
-beforeAll(() => {
-  helper = startHelper(env);
-});
-afterAll(async () => {
-  await helper.close();
-  await processes.stopAll();
-});
-
-const textOf = async (id: string) =>
-  String((await helper.call('ax.element', { id, maxValueLength: 10_000 })).element.value ?? '');
+const { helper, start } = useHelper(inject('desktopEnv'));
+let mousepad: Promise<{ pid: number; root: string }> | undefined;
 
 /** The element's text once it is `expected`, or as it is after a while (for the assertion to show). */
-async function settled(id: string, expected: string): Promise<string> {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const text = await textOf(id);
-    if (text === expected || Date.now() > deadline) return text;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const textOf = (id: string, expected: string) =>
+  settled(
+    async () => String((await helper.call('ax.element', { id, maxValueLength: 10_000 })).element.value ?? ''),
+    expected,
+  );
 
 async function press(chord: string, repeat = 1) {
   const { key, modifiers } = parseChord(chord);
   await helper.call('input.key', { code: key.x, modifiers, repeat });
 }
 
-async function centre(id: string) {
-  const { element } = await helper.call('ax.element', { id, maxValueLength: 0 });
-  const b = element.bounds;
-  if (!b) throw new Error(`no bounds for ${element.nativeRole} "${element.name}"`);
-  return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
-}
-
 /** Mousepad's text editor (mousepad started once), focused in its active window. */
 async function focusedEditor(): Promise<string> {
-  mousepad ??= processes.start('mousepad').pid;
-  const pid = mousepad;
-  const root = await appRoot(helper, pid);
+  mousepad ??= start('mousepad');
+  const { pid, root } = await mousepad;
   await helper.call('apps.activate', { pid });
   const editor = find(
     (await snapshot(helper, root)).root,
@@ -80,28 +54,28 @@ test('mousepad: typed Unicode, shifted characters and newlines arrive exactly; k
   const editor = await focusedEditor();
   const text = 'Hello é€✓ 😀 ÄÖÜ ß\nA!@#$%^&*()_+{}|:"<>? ~ Zürich — 東京';
   expect(await helper.call('input.type', { text, delayMs: 0 })).toEqual({ typed: [...text].length });
-  expect(await settled(editor, text)).toBe(text);
+  expect(await textOf(editor, text)).toBe(text);
 
   // Lent keycodes are reused: the same characters again, then a delay between characters.
   await helper.call('input.type', { text: '€✓', delayMs: 20 });
-  expect(await settled(editor, `${text}€✓`)).toBe(`${text}€✓`);
+  expect(await textOf(editor, `${text}€✓`)).toBe(`${text}€✓`);
 
   await press('backspace', 2);
   await press('ctrl+home');
   await press('shift+end');
   await helper.call('input.type', { text: 'Hi', delayMs: 0 });
   const edited = `Hi\n${text.split('\n')[1]}`;
-  expect(await settled(editor, edited)).toBe(edited);
+  expect(await textOf(editor, edited)).toBe(edited);
 
   await press('ctrl+a');
   await press('backspace');
-  expect(await settled(editor, '')).toBe('');
+  expect(await textOf(editor, '')).toBe('');
 });
 
 test('mousepad: right after typing lent characters, a double click selects a word that typing replaces', async () => {
   const editor = await focusedEditor();
   await helper.call('input.type', { text: 'alpha beta ✓ €', delayMs: 0 });
-  expect(await settled(editor, 'alpha beta ✓ €')).toBe('alpha beta ✓ €');
+  expect(await textOf(editor, 'alpha beta ✓ €')).toBe('alpha beta ✓ €');
   // "alpha" is the first word of the editor's first line, at its top left.
   const { element } = await helper.call('ax.element', { id: editor, maxValueLength: 0 });
   const b = element.bounds ?? { x: 0, y: 0 };
@@ -112,21 +86,20 @@ test('mousepad: right after typing lent characters, a double click selects a wor
     modifiers: [],
   });
   await helper.call('input.type', { text: 'omega', delayMs: 0 });
-  expect(await settled(editor, 'omega beta ✓ €')).toBe('omega beta ✓ €');
+  expect(await textOf(editor, 'omega beta ✓ €')).toBe('omega beta ✓ €');
   await press('ctrl+a');
   await press('delete');
-  expect(await settled(editor, '')).toBe('');
+  expect(await textOf(editor, '')).toBe('');
 });
 
 test('gtk3-demo: a click at a tab selects it; the wheel scrolls the demo list both ways', async () => {
-  const pid = processes.start('gtk3-demo').pid;
-  const root = await appRoot(helper, pid);
+  const { root } = await start('gtk3-demo');
   const tree = async () => (await snapshot(helper, root)).root;
   const tab = (t: ElementNode) => find(t, (n) => n.nativeRole === 'page tab' && n.name === 'Source');
   const source = tab(await tree());
   expect(source?.states).not.toContain('selected');
   await helper.call('input.click', {
-    at: await centre(source?.id ?? ''),
+    at: await centre(helper, source?.id ?? ''),
     button: 'left',
     count: 1,
     modifiers: [],
@@ -137,7 +110,7 @@ test('gtk3-demo: a click at a tab selects it; the wheel scrolls the demo list bo
 
   const scrolled = async () => Number(find(await tree(), (n) => n.nativeRole === 'scroll bar')?.value);
   const list = find(await tree(), (n) => n.nativeRole === 'tree table');
-  const over = await centre(list?.id ?? '');
+  const over = await centre(helper, list?.id ?? '');
   expect(await scrolled()).toBe(0);
   await helper.call('input.scroll', { at: over, dx: 0, dy: 5 });
   const down = await eventually('the list to scroll down', async () => {

@@ -1,16 +1,14 @@
 /** screen.displays and screen.capture on the test desktop, with gtk3-demo's window on it. */
 import { execFileSync } from 'node:child_process';
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import type { HelperClient } from '../../src/helper/client.js';
+import { beforeAll, expect, inject, test } from 'vitest';
 import { type CaptureTarget, HelperErrorCode, methods } from '../../src/helper/protocol.js';
-import { colours, decode, windowOfPid } from '../support/image.js';
-import { Processes } from '../support/processes.js';
+import { colours, decode } from '../support/image.js';
 import { eventually } from '../support/text.js';
-import { appRoot, failsWith, startHelper } from './helper.js';
+import { windowOfPid } from '../support/xwindows.js';
+import { failsWith, useHelper } from './helper.js';
 
 const env = inject('desktopEnv');
-const processes = new Processes(env);
-let helper: HelperClient;
+const { helper, start } = useHelper(env);
 let window: NonNullable<ReturnType<typeof windowOfPid>>;
 
 /** The X screen's size as xdpyinfo reports it. */
@@ -28,14 +26,8 @@ const capture = (target: CaptureTarget, options: { format?: 'png' | 'jpeg'; maxL
   });
 
 beforeAll(async () => {
-  helper = startHelper(env);
-  const { pid } = processes.start('gtk3-demo');
-  await appRoot(helper, pid);
+  const { pid } = await start('gtk3-demo');
   window = await eventually('the gtk3-demo window', async () => windowOfPid(env, pid));
-});
-afterAll(async () => {
-  await helper.close();
-  await processes.stopAll();
 });
 
 test('screen.displays lists the X screen as the primary display, in points at scale 1', async () => {

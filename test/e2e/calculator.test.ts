@@ -1,21 +1,12 @@
 /** gnome-calculator (GTK4): compute 7 × 6 by clicking refs found by name; the display shows the result. */
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import { type Macpilot, startMacpilot } from '../support/mcp.js';
-import { Processes } from '../support/processes.js';
+import { beforeAll, expect, inject, test } from 'vitest';
+import { useMacpilot } from '../support/mcp.js';
 import { eventually, refOf } from '../support/text.js';
 
-const env = inject('desktopEnv');
-const processes = new Processes(env);
-let macpilot: Macpilot;
+const { macpilot, launch } = useMacpilot(inject('desktopEnv'));
 
 beforeAll(async () => {
-  macpilot = await startMacpilot(env);
-  const launched = await macpilot.ok('launch_app', { name: 'Calculator', timeout_ms: 30_000 });
-  processes.track(Number(/pid (\d+)/.exec(launched)?.[1]));
-});
-afterAll(async () => {
-  await macpilot.close();
-  await processes.stopAll();
+  await launch('Calculator', { timeout_ms: 30_000 });
 });
 
 const app = 'gnome-calculator';

@@ -1,13 +1,11 @@
 /** gtk3-demo: snapshot, find, act, refs that stay put, hit testing and focus. */
 import { execFileSync } from 'node:child_process';
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import { type Macpilot, startMacpilot } from '../support/mcp.js';
-import { Processes } from '../support/processes.js';
+import { beforeAll, expect, inject, test } from 'vitest';
+import { useMacpilot } from '../support/mcp.js';
 import { eventually, refOf } from '../support/text.js';
 
 const env = inject('desktopEnv');
-const processes = new Processes(env);
-let macpilot: Macpilot;
+const { macpilot, start } = useMacpilot(env);
 let app: string;
 
 /** Window titles as the window manager knows them: an independent view of what is on screen. */
@@ -21,16 +19,7 @@ function windowTitles(): string[] {
 }
 
 beforeAll(async () => {
-  macpilot = await startMacpilot(env);
-  app = String(processes.start('gtk3-demo').pid);
-  await eventually('gtk3-demo on the accessibility bus', async () => {
-    const out = await macpilot.call('snapshot_ui', { app });
-    return !out.isError && out.text.includes('Application Class') ? true : undefined;
-  });
-});
-afterAll(async () => {
-  await macpilot.close();
-  await processes.stopAll();
+  app = String(await start('gtk3-demo', 'Application Class'));
 });
 
 test('snapshot_ui shows the window, its buttons and the demo list with refs', async () => {

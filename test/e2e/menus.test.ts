@@ -3,29 +3,17 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import { type Macpilot, startMacpilot } from '../support/mcp.js';
-import { Processes } from '../support/processes.js';
+import { useMacpilot } from '../support/mcp.js';
 import { eventually, refOf } from '../support/text.js';
 
-const env = inject('desktopEnv');
-const processes = new Processes(env);
+const { macpilot, launch } = useMacpilot(inject('desktopEnv'));
 const folder = mkdtempSync(join(tmpdir(), 'macpilot-menus-'));
-let macpilot: Macpilot;
 let app: string;
 
 beforeAll(async () => {
-  macpilot = await startMacpilot(env);
-  const launched = await macpilot.ok('launch_app', { name: 'mousepad' });
-  const pid = Number(/pid (\d+)/.exec(launched)?.[1]);
-  expect(pid).toBeGreaterThan(0);
-  processes.track(pid);
-  app = String(pid);
+  app = String(await launch('mousepad'));
 });
-afterAll(async () => {
-  await macpilot.close();
-  await processes.stopAll();
-  rmSync(folder, { recursive: true, force: true });
-});
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 test('list_menu_items shows the menu bar, and the File menu with states and submenus', async () => {
   const bar = await macpilot.ok('list_menu_items', { app });

@@ -1,25 +1,14 @@
 /** mousepad, launched through launch_app: set the document text, read it back, find it by path, quit. */
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { beforeAll, expect, inject, test } from 'vitest';
 import { gone } from '../../scripts/process-group.js';
-import { type Macpilot, startMacpilot } from '../support/mcp.js';
-import { Processes } from '../support/processes.js';
+import { useMacpilot } from '../support/mcp.js';
 import { refOf } from '../support/text.js';
 
-const env = inject('desktopEnv');
-const processes = new Processes(env);
-let macpilot: Macpilot;
+const { macpilot, launch } = useMacpilot(inject('desktopEnv'));
 let pid: number;
 
 beforeAll(async () => {
-  macpilot = await startMacpilot(env);
-  const launched = await macpilot.ok('launch_app', { name: 'mousepad' });
-  pid = Number(/pid (\d+)/.exec(launched)?.[1]);
-  expect(pid).toBeGreaterThan(0);
-  processes.track(pid);
-});
-afterAll(async () => {
-  await macpilot.close();
-  await processes.stopAll();
+  pid = await launch('mousepad');
 });
 
 test('launch_app started mousepad and list_apps shows it', async () => {

@@ -4,15 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import { colours, decode, type Pixels, windowOfPid } from '../support/image.js';
-import { type Macpilot, startMacpilot } from '../support/mcp.js';
-import { Processes } from '../support/processes.js';
+import { colours, decode, type Pixels } from '../support/image.js';
+import { useMacpilot } from '../support/mcp.js';
 import { eventually, refOf } from '../support/text.js';
+import { windowOfPid } from '../support/xwindows.js';
 
 const env = inject('desktopEnv');
-const processes = new Processes(env);
+const { macpilot, start } = useMacpilot(env);
 const folder = mkdtempSync(join(tmpdir(), 'macpilot-screenshots-'));
-let macpilot: Macpilot;
 let app: string;
 let window: NonNullable<ReturnType<typeof windowOfPid>>;
 
@@ -42,20 +41,11 @@ function boundsIn(detail: string): { x: number; y: number; width: number; height
 }
 
 beforeAll(async () => {
-  macpilot = await startMacpilot(env);
-  const { pid } = processes.start('gtk3-demo');
+  const pid = await start('gtk3-demo', 'Application Class');
   app = String(pid);
-  await eventually('gtk3-demo on the accessibility bus', async () => {
-    const out = await macpilot.call('snapshot_ui', { app });
-    return !out.isError && out.text.includes('Application Class') ? true : undefined;
-  });
   window = await eventually('the gtk3-demo window', async () => windowOfPid(env, pid));
 });
-afterAll(async () => {
-  await macpilot.close();
-  await processes.stopAll();
-  rmSync(folder, { recursive: true, force: true });
-});
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 test('the screen tools are listed with honest annotations; OCR is not offered', async () => {
   const { tools } = await macpilot.client.listTools();

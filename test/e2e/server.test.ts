@@ -1,18 +1,14 @@
 /** The server as a client sees it: the catalog, toolset selection, bad input, a dying helper, shutdown. */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { describe, expect, inject, test } from 'vitest';
 import { alive, gone } from '../../scripts/process-group.js';
-import { CLI, type Macpilot, startMacpilot } from '../support/mcp.js';
+import { CLI, startMacpilot, useMacpilot } from '../support/mcp.js';
 
 const env = inject('desktopEnv');
 
 describe('catalog', () => {
-  let macpilot: Macpilot;
-  beforeAll(async () => {
-    macpilot = await startMacpilot(env);
-  });
-  afterAll(() => macpilot.close());
+  const { macpilot } = useMacpilot(env);
 
   test('every tool has a title, a description and all four annotations', async () => {
     const { tools } = await macpilot.client.listTools();

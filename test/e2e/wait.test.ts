@@ -1,20 +1,9 @@
 /** wait_for through the MCP client on zenity and mousepad, and actions that settle on change events. */
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import { type Macpilot, startMacpilot } from '../support/mcp.js';
-import { Processes } from '../support/processes.js';
+import { expect, inject, test } from 'vitest';
+import { useMacpilot } from '../support/mcp.js';
 import { eventually, refOf } from '../support/text.js';
 
-const env = inject('desktopEnv');
-const processes = new Processes(env);
-let macpilot: Macpilot;
-
-beforeAll(async () => {
-  macpilot = await startMacpilot(env);
-});
-afterAll(async () => {
-  await macpilot.close();
-  await processes.stopAll();
-});
+const { macpilot, processes } = useMacpilot(inject('desktopEnv'));
 
 test('wait_for: a zenity dialog’s OK button appears; a value set shows; Cancel makes it disappear', async () => {
   const zenity = processes.start('zenity', ['--entry', '--title', 'macpilot wait', '--text', 'Your name?']);

@@ -1,14 +1,12 @@
 /** The windows toolset through the MCP client, each effect checked with xwininfo and xprop. */
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { beforeAll, expect, inject, test } from 'vitest';
 import { gone } from '../../scripts/process-group.js';
-import { type Macpilot, startMacpilot } from '../support/mcp.js';
-import { Processes } from '../support/processes.js';
+import { useMacpilot } from '../support/mcp.js';
 import { eventually } from '../support/text.js';
 import { activeWindow, frameGeometry, netWmState } from '../support/xwindows.js';
 
 const env = inject('desktopEnv');
-const processes = new Processes(env);
-let macpilot: Macpilot;
+const { macpilot, processes, launch } = useMacpilot(env);
 let pid: number;
 let editor: string;
 
@@ -19,18 +17,10 @@ function windowIdOf(list: string, line: RegExp): string | undefined {
 }
 
 beforeAll(async () => {
-  macpilot = await startMacpilot(env);
-  const launched = await macpilot.ok('launch_app', { name: 'mousepad' });
-  pid = Number(/pid (\d+)/.exec(launched)?.[1]);
-  expect(pid).toBeGreaterThan(0);
-  processes.track(pid);
+  pid = await launch('mousepad');
   const list = await macpilot.ok('list_windows', { app: 'mousepad' });
   editor = windowIdOf(list, /Mousepad" mousepad/) ?? '';
   expect(editor).toMatch(/^\d+$/);
-});
-afterAll(async () => {
-  await macpilot.close();
-  await processes.stopAll();
 });
 
 test('list_windows shows the window with its id, app, pid, frame and focus', async () => {

@@ -1,20 +1,9 @@
 /** zenity --entry: fill the field and press OK through the MCP tools; zenity itself prints what it got. */
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import { type Macpilot, startMacpilot } from '../support/mcp.js';
-import { Processes } from '../support/processes.js';
+import { expect, inject, test } from 'vitest';
+import { useMacpilot } from '../support/mcp.js';
 import { eventually, refOf } from '../support/text.js';
 
-const env = inject('desktopEnv');
-const processes = new Processes(env);
-let macpilot: Macpilot;
-
-beforeAll(async () => {
-  macpilot = await startMacpilot(env);
-});
-afterAll(async () => {
-  await macpilot.close();
-  await processes.stopAll();
-});
+const { macpilot, processes } = useMacpilot(inject('desktopEnv'));
 
 test('the text set in the entry is what zenity prints after OK', async () => {
   const zenity = processes.start('zenity', ['--entry', '--title', 'macpilot e2e', '--text', 'Your name?']);

@@ -1,5 +1,4 @@
-/** Reading screenshots the way a test checks them: decoded pixels, colour counts, a window's frame from X. */
-import { execFileSync } from 'node:child_process';
+/** Reading screenshots the way a test checks them: decoded pixels and colour counts. */
 import sharp from 'sharp';
 
 export interface Pixels {
@@ -29,31 +28,4 @@ export function colours(
     }
   }
   return seen.size;
-}
-
-/** The top-level X window of a pid and its frame rectangle, read with xprop and xwininfo. */
-export function windowOfPid(
-  env: Record<string, string>,
-  pid: number,
-): { id: string; frame: { x: number; y: number; width: number; height: number } } | undefined {
-  const run = (command: string, args: string[]) => execFileSync(command, args, { env, encoding: 'utf8' });
-  const list = run('xprop', ['-root', '_NET_CLIENT_LIST']).split('#')[1] ?? '';
-  for (const id of list
-    .split(',')
-    .map((w) => w.trim())
-    .filter(Boolean)) {
-    if (!run('xprop', ['-id', id, '_NET_WM_PID']).includes(`= ${pid}`)) continue;
-    const info = run('xwininfo', ['-frame', '-id', id]);
-    const field = (name: string) => Number(new RegExp(`${name}:\\s+(-?\\d+)`).exec(info)?.[1]);
-    return {
-      id: String(Number(id)),
-      frame: {
-        x: field('Absolute upper-left X'),
-        y: field('Absolute upper-left Y'),
-        width: field('Width'),
-        height: field('Height'),
-      },
-    };
-  }
-  return undefined;
 }

@@ -8,6 +8,13 @@ export function refOf(output: string, line: RegExp): string {
   return ref;
 }
 
+/** What read() gives once it is `expected`, or as it is when eventually() gives up (for the assertion to show). */
+export async function settled<T>(read: () => Promise<T>, expected: T): Promise<T> {
+  return eventually(`the value ${String(expected)}`, async () =>
+    (await read()) === expected ? expected : undefined,
+  ).catch(read);
+}
+
 /** Polls until check() returns a value (not undefined), or fails after timeoutMs. */
 export async function eventually<T>(
   what: string,

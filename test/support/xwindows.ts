@@ -45,6 +45,25 @@ export function activeWindow(env: Record<string, string>): string | undefined {
   return hex && Number(hex) !== 0 ? String(Number(hex)) : undefined;
 }
 
+/** The managed client window of a pid, in decimal, and its rectangle as `xwininfo -frame` reports it. */
+export function windowOfPid(
+  env: Record<string, string>,
+  pid: number,
+): { id: string; frame: { x: number; y: number; width: number; height: number } } | undefined {
+  const id = clientList(env).find((w) => run(env, 'xprop', ['-id', w, '_NET_WM_PID']).includes(`= ${pid}`));
+  if (!id) return undefined;
+  const info = run(env, 'xwininfo', ['-frame', '-id', id]);
+  return {
+    id,
+    frame: {
+      x: field(info, 'Absolute upper-left X'),
+      y: field(info, 'Absolute upper-left Y'),
+      width: field(info, 'Width'),
+      height: field(info, 'Height'),
+    },
+  };
+}
+
 /** The managed client windows, in decimal. */
 export function clientList(env: Record<string, string>): string[] {
   const out = run(env, 'xprop', ['-root', '_NET_CLIENT_LIST']);
