@@ -1,14 +1,10 @@
 /** observe.start / observe.changed: mousepad's UI changes reach the server as folded, content-free notifications. */
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import type { HelperClient } from '../../src/helper/client.js';
+import { beforeAll, expect, inject, test } from 'vitest';
 import type { ElementNode, NotificationParams } from '../../src/helper/protocol.js';
-import { Processes } from '../support/processes.js';
 import { eventually } from '../support/text.js';
-import { appRoot, find, snapshot, startHelper } from './helper.js';
+import { find, snapshot, useHelper } from './helper.js';
 
-const env = inject('desktopEnv');
-const processes = new Processes(env);
-let helper: HelperClient;
+const { helper, start } = useHelper(inject('desktopEnv'));
 let pid: number;
 let editor: string;
 const received: NotificationParams<'observe.changed'>[] = [];
@@ -17,16 +13,11 @@ const isEditor = (n: ElementNode) =>
   n.nativeRole === 'text' && n.states.includes('editable') && n.states.includes('multiline');
 
 beforeAll(async () => {
-  helper = startHelper(env);
   helper.onNotification('observe.changed', (params) => received.push(params));
-  pid = processes.start('mousepad').pid;
-  const tree = await snapshot(helper, await appRoot(helper, pid));
-  editor = find(tree.root, isEditor)?.id ?? '';
+  const mousepad = await start('mousepad');
+  pid = mousepad.pid;
+  editor = find((await snapshot(helper, mousepad.root)).root, isEditor)?.id ?? '';
   expect(editor).not.toBe('');
-});
-afterAll(async () => {
-  await helper.close();
-  await processes.stopAll();
 });
 
 /** Sets the editor's text and returns the notifications for mousepad up to the first text-changed one. */

@@ -1,18 +1,39 @@
 /** What the contract tests share: a HelperClient on the shared desktop, tree search, error and D-Bus checks. */
 import { execFileSync } from 'node:child_process';
-import { expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { HelperClient, HelperError } from '../../src/helper/client.js';
 import type { ElementNode } from '../../src/helper/protocol.js';
 import { createLogger } from '../../src/log.js';
 import { helperCommand } from '../../src/platforms/index.js';
+import { Processes, type Started } from '../support/processes.js';
 import { eventually } from '../support/text.js';
 
+/** A HelperClient on this environment; it starts its helper on the first call. */
 export function startHelper(env: Record<string, string>): HelperClient {
   return new HelperClient({
     helper: { ...helperCommand(), env },
     log: createLogger('warn'),
     requestTimeoutMs: 30_000,
   });
+}
+
+/**
+ * One helper for the tests of the file that calls it, and the app processes they start; afterAll closes the
+ * helper and stops the processes.
+ */
+export function useHelper(env: Record<string, string>) {
+  const helper = startHelper(env);
+  const processes = new Processes(env);
+  afterAll(async () => {
+    await helper.close();
+    await processes.stopAll();
+  });
+  /** Starts an app and waits for its accessible root, which it returns with the process. */
+  const start = async (command: string, args: string[] = []): Promise<Started & { root: string }> => {
+    const started = processes.start(command, args);
+    return { ...started, root: await appRoot(helper, started.pid) };
+  };
+  return { helper, processes, start };
 }
 
 export function* nodes(root: ElementNode): Generator<ElementNode> {
@@ -60,6 +81,22 @@ export async function snapshot(
     includeHidden: options.includeHidden ?? false,
     maxValueLength: options.maxValueLength ?? 1000,
   });
+}
+
+/** The centre of an element's screen bounds, as ax.element gives them. */
+export async function centre(helper: HelperClient, id: string): Promise<{ x: number; y: number }> {
+  const { element } = await helper.call('ax.element', { id, maxValueLength: 0 });
+  const b = element.bounds;
+  if (!b) throw new Error(`no bounds for ${element.nativeRole} "${element.name}"`);
+  return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+}
+
+/** What ax.elementAt finds at the centre of an element, and its ancestors: ids, innermost first. */
+export async function hitsAtCentre(helper: HelperClient, id: string): Promise<string[]> {
+  const { element } = await helper.call('ax.elementAt', await centre(helper, id));
+  if (!element) return [];
+  const { ancestors } = await helper.call('ax.ancestors', { id: element.id });
+  return [element.id, ...ancestors.map((a) => a.id)];
 }
 
 /** Reads an element's text straight from the app over D-Bus (gdbus), independently of the helper. */

@@ -1,13 +1,10 @@
 /** mousepad (GTK3, single instance): text in and out of the document, menus, value errors, quitting. */
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import type { HelperClient } from '../../src/helper/client.js';
+import { beforeAll, expect, inject, test } from 'vitest';
 import { type ElementNode, HelperErrorCode } from '../../src/helper/protocol.js';
-import { Processes } from '../support/processes.js';
-import { appRoot, failsWith, find, measureSnapshot, snapshot, startHelper, textFromApp } from './helper.js';
+import { failsWith, find, measureSnapshot, snapshot, textFromApp, useHelper } from './helper.js';
 
 const env = inject('desktopEnv');
-const processes = new Processes(env);
-let helper: HelperClient;
+const { helper, start } = useHelper(env);
 let pid: number;
 let root: string;
 
@@ -18,13 +15,7 @@ const editor = (tree: ElementNode) =>
   );
 
 beforeAll(async () => {
-  helper = startHelper(env);
-  pid = processes.start('mousepad').pid;
-  root = await appRoot(helper, pid);
-});
-afterAll(async () => {
-  await helper.close();
-  await processes.stopAll();
+  ({ pid, root } = await start('mousepad'));
 });
 
 test('the snapshot shows the menu bar and the editor, not the closed menus', async () => {

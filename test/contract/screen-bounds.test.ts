@@ -2,26 +2,14 @@
  * ax.snapshot with includeBounds, which screenshot annotations rely on: every visible element's bounds, the same
  * as ax.element reports, for GTK3 (screen coordinates) and GTK4 (window-relative, corrected per frame).
  */
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import type { HelperClient } from '../../src/helper/client.js';
+import { expect, inject, test } from 'vitest';
 import type { ElementNode } from '../../src/helper/protocol.js';
-import { Processes } from '../support/processes.js';
-import { appRoot, nodes, startHelper } from './helper.js';
+import { nodes, useHelper } from './helper.js';
 
-const env = inject('desktopEnv');
-const processes = new Processes(env);
-let helper: HelperClient;
-
-beforeAll(() => {
-  helper = startHelper(env);
-});
-afterAll(async () => {
-  await helper.close();
-  await processes.stopAll();
-});
+const { helper, start } = useHelper(inject('desktopEnv'));
 
 async function boundsMatchElement(command: string, role: string): Promise<void> {
-  const root = await appRoot(helper, processes.start(command).pid);
+  const { root } = await start(command);
   const base = { root, depth: 64, maxNodes: 5000, includeHidden: false, maxValueLength: 0 };
   const plain = await helper.call('ax.snapshot', base);
   const walked = await helper.call('ax.snapshot', { ...base, includeBounds: true });

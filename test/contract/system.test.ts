@@ -1,18 +1,10 @@
 /** The handshake, result shapes, and the errors every caller must be able to rely on. */
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import type { HelperClient } from '../../src/helper/client.js';
+import { expect, inject, test } from 'vitest';
 import { HelperErrorCode, methods, PROTOCOL_VERSION } from '../../src/helper/protocol.js';
-import { failsWith, startHelper } from './helper.js';
+import { failsWith, startHelper, useHelper } from './helper.js';
 
 const env = inject('desktopEnv');
-let helper: HelperClient;
-
-beforeAll(() => {
-  helper = startHelper(env);
-});
-afterAll(async () => {
-  await helper.close();
-});
+const { helper } = useHelper(env);
 
 test('system.hello reports the protocol version and what this desktop offers', async () => {
   const hello = await helper.hello();

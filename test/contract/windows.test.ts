@@ -1,16 +1,13 @@
 /** windows.* on openbox: listing, moving, resizing, minimizing, restoring, focusing and closing real windows. */
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { beforeAll, expect, inject, test } from 'vitest';
 import { gone } from '../../scripts/process-group.js';
-import type { HelperClient } from '../../src/helper/client.js';
 import { HelperErrorCode, type WindowInfo } from '../../src/helper/protocol.js';
-import { Processes } from '../support/processes.js';
 import { eventually } from '../support/text.js';
 import { activeWindow, clientList, frameGeometry, netWmState } from '../support/xwindows.js';
-import { appRoot, failsWith, startHelper } from './helper.js';
+import { failsWith, useHelper } from './helper.js';
 
 const env = inject('desktopEnv');
-const processes = new Processes(env);
-let helper: HelperClient;
+const { helper, processes, start } = useHelper(env);
 let editorPid: number;
 let editor: WindowInfo;
 
@@ -22,14 +19,8 @@ async function windowOf(pid: number, includeMinimized = false): Promise<WindowIn
 }
 
 beforeAll(async () => {
-  helper = startHelper(env);
-  editorPid = processes.start('mousepad').pid;
-  await appRoot(helper, editorPid);
+  editorPid = (await start('mousepad')).pid;
   editor = await windowOf(editorPid);
-});
-afterAll(async () => {
-  await helper.close();
-  await processes.stopAll();
 });
 
 test('windows.list names each managed window with its pid, app, title, frame and focus', async () => {

@@ -1,20 +1,8 @@
 /** zenity dialogs: fill an entry and press OK; a password field never shows its value; zenity prints both. */
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import type { HelperClient } from '../../src/helper/client.js';
-import { Processes } from '../support/processes.js';
-import { appRoot, find, nodes, snapshot, startHelper } from './helper.js';
+import { expect, inject, test } from 'vitest';
+import { find, nodes, snapshot, useHelper } from './helper.js';
 
-const env = inject('desktopEnv');
-const processes = new Processes(env);
-let helper: HelperClient;
-
-beforeAll(() => {
-  helper = startHelper(env);
-});
-afterAll(async () => {
-  await helper.close();
-  await processes.stopAll();
-});
+const { helper, start } = useHelper(inject('desktopEnv'));
 
 async function pressOk(root: string) {
   const ok = find(
@@ -28,8 +16,8 @@ async function pressOk(root: string) {
 }
 
 test('the text set in the entry is what zenity prints after OK', async () => {
-  const zenity = processes.start('zenity', ['--entry', '--title', 'contract', '--text', 'Your name?']);
-  const root = await appRoot(helper, zenity.pid);
+  const zenity = await start('zenity', ['--entry', '--title', 'contract', '--text', 'Your name?']);
+  const { root } = zenity;
   const tree = (await snapshot(helper, root)).root;
   const field = find(tree, (n) => n.nativeRole === 'text' && n.states.includes('editable'));
   expect(field).toBeDefined();
@@ -41,8 +29,8 @@ test('the text set in the entry is what zenity prints after OK', async () => {
 });
 
 test('a password field is secure: no value anywhere, yet setting it works', async () => {
-  const zenity = processes.start('zenity', ['--password', '--title', 'contract']);
-  const root = await appRoot(helper, zenity.pid);
+  const zenity = await start('zenity', ['--password', '--title', 'contract']);
+  const { root } = zenity;
   const tree = (await snapshot(helper, root, { includeHidden: true })).root;
   const field = find(tree, (n) => n.nativeRole === 'password text');
   expect(field?.states).toContain('secure');
