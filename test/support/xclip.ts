@@ -1,0 +1,43 @@
+/** The clipboard as xclip, the usual command-line peer, reads and owns it: a check independent of macpilot. */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Processes } from './processes.js';
+import { eventually } from './text.js';
+
+export function xclipOn(env: Record<string, string>, processes: Processes) {
+  /** What xclip reads from the clipboard (one-shot), as bytes; throws when nothing offers that target. */
+  const out = (target?: string): Buffer =>
+    execFileSync('xclip', ['-o', '-selection', 'clipboard', ...(target ? ['-t', target] : [])], {
+      env,
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+
+  /** xclip owns the clipboard with these contents (read back through xclip) until processes stops it. */
+  const owns = async (contents: string | Buffer, target?: string): Promise<void> => {
+    const folder = mkdtempSync(join(tmpdir(), 'macpilot-xclip-'));
+    try {
+      const file = join(folder, 'contents');
+      writeFileSync(file, contents);
+      processes.start('xclip', [
+        '-quiet',
+        '-selection',
+        'clipboard',
+        ...(target ? ['-t', target] : []),
+        '-i',
+        file,
+      ]);
+      // The contents, not just a target on offer: a previous owner may offer the same target.
+      const expected = Buffer.from(contents);
+      await eventually('xclip to own the clipboard', async () =>
+        out(target).equals(expected) ? true : undefined,
+      );
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  };
+
+  return { out, owns };
+}
