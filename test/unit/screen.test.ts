@@ -9,9 +9,17 @@ import type { HelperPort } from '../../src/engine/port.js';
 import { labelled, MAX_LABELS, overlay } from '../../src/engine/screen-annotate.js';
 import { annotate } from '../../src/engine/tree.js';
 import { RefTable } from '../../src/engine/refs.js';
-import { MacpilotError } from '../../src/errors.js';
-import type { CaptureTarget, ElementNode, MethodName, Params, Result } from '../../src/helper/protocol.js';
+import type {
+  Bounds,
+  CaptureTarget,
+  ElementNode,
+  MethodName,
+  Params,
+  Result,
+} from '../../src/helper/protocol.js';
 import { fitted, toRgb } from '../../src/platforms/linux/screen-pixels.js';
+import { failure } from './engine/failure.js';
+import { el } from './engine/fixtures.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'macpilot-screen-unit-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -22,15 +30,9 @@ describe('ZPixmap pixels to RGB', () => {
     pixels.forEach((p, i) => b.writeUInt32LE(p, i * 4));
     return b;
   };
+  const bgrx = { bitsPerPixel: 32, littleEndian: true, redMask: 0xff0000, greenMask: 0xff00, blueMask: 0xff };
 
   test('8-bit channels in any order, either byte order', () => {
-    const bgrx = {
-      bitsPerPixel: 32,
-      littleEndian: true,
-      redMask: 0xff0000,
-      greenMask: 0xff00,
-      blueMask: 0xff,
-    };
     expect([...(toRgb(le32(0x00112233, 0xffa0b0c0), 2, 1, bgrx) ?? [])]).toEqual([
       0x11, 0x22, 0x33, 0xa0, 0xb0, 0xc0,
     ]);
@@ -41,13 +43,6 @@ describe('ZPixmap pixels to RGB', () => {
   });
 
   test('any pixel count: whole groups of four and the rest', () => {
-    const bgrx = {
-      bitsPerPixel: 32,
-      littleEndian: true,
-      redMask: 0xff0000,
-      greenMask: 0xff00,
-      blueMask: 0xff,
-    };
     const pixels = [0x010203, 0x040506, 0x070809, 0x0a0b0c, 0x0d0e0f, 0x101112, 0x131415];
     const expected = pixels.flatMap((p) => [(p >> 16) & 0xff, (p >> 8) & 0xff, p & 0xff]);
     expect([...(toRgb(le32(...pixels), 7, 1, bgrx) ?? [])]).toEqual(expected);
@@ -55,13 +50,7 @@ describe('ZPixmap pixels to RGB', () => {
   });
 
   test('10-bit channels scale to 8 bits; unsupported layouts are refused', () => {
-    const deep = {
-      bitsPerPixel: 32,
-      littleEndian: true,
-      redMask: 0x3ff00000,
-      greenMask: 0xffc00,
-      blueMask: 0x3ff,
-    };
+    const deep = { ...bgrx, redMask: 0x3ff00000, greenMask: 0xffc00, blueMask: 0x3ff };
     expect([...(toRgb(le32((1023 << 20) | (512 << 10) | 0), 1, 1, deep) ?? [])]).toEqual([255, 128, 0]);
     expect(toRgb(Buffer.alloc(6), 1, 1, { ...deep, bitsPerPixel: 24 })).toBeUndefined();
     expect(toRgb(Buffer.alloc(4), 1, 1, { ...deep, greenMask: 0 })).toBeUndefined();
@@ -75,23 +64,8 @@ describe('ZPixmap pixels to RGB', () => {
   });
 });
 
-const node = (
-  id: string,
-  nativeRole: string,
-  name: string,
-  bounds?: ElementNode['bounds'],
-  children?: ElementNode[],
-) =>
-  ({
-    id,
-    nativeRole,
-    name,
-    states: [],
-    childCount: children?.length ?? 0,
-    pid: 7,
-    bounds,
-    children,
-  }) as ElementNode;
+const node = (id: string, nativeRole: string, name: string, bounds?: Bounds, children?: ElementNode[]) =>
+  el(nativeRole, name, { id, pid: 7, ...(bounds ? { bounds } : {}) }, children);
 
 /** An app whose window holds a named label, an unnamed button, an unnamed panel and an element off the area. */
 const win = node('win', 'frame', 'Main', { x: 100, y: 100, width: 400, height: 300 });
@@ -187,11 +161,8 @@ describe('take_screenshot answers', () => {
   test('bad file paths and mixed targets are refused before anything is captured', async () => {
     const calls: MethodName[] = [];
     const engine = new Engine(screenPort(calls));
-    const refused = async (options: Parameters<typeof engine.screen.take>[0], why: RegExp) => {
-      const error = await engine.screen.take(options).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(MacpilotError);
-      expect((error as MacpilotError).why).toMatch(why);
-    };
+    const refused = async (options: Parameters<typeof engine.screen.take>[0], why: RegExp) =>
+      expect((await failure(engine.screen.take(options))).why).toMatch(why);
     await refused({ filePath: 'shot.png' }, /not absolute/);
     await refused({ filePath: join(folder, 'shot.gif') }, /extension/);
     await refused({ filePath: join(folder, 'shot.png'), format: 'jpeg' }, /extension/);

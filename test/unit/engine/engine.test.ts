@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../../src/engine/engine.js';
-import { MacpilotError } from '../../../src/errors.js';
+import type { MacpilotError } from '../../../src/errors.js';
 import { type ElementNode, HelperErrorCode } from '../../../src/helper/protocol.js';
 import { FakeHelper } from './fake-helper.js';
+import { failure } from './failure.js';
 import { byId, el, mousepad, SECRET } from './fixtures.js';
 
 function setup() {
@@ -20,15 +21,6 @@ function setup() {
   helper.actions.set('menu-file', ['click']);
   const engine = new Engine(helper, { settleMs: 0, pollMs: 0 });
   return { helper, engine, app };
-}
-
-async function failure(promise: Promise<unknown>): Promise<MacpilotError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (error instanceof MacpilotError) return error;
-  throw new Error(`expected a MacpilotError, got ${String(error)}`);
 }
 
 const text = (e: MacpilotError) => `${e.what}\n${e.why}\n${e.next}`;

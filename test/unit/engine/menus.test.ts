@@ -6,6 +6,7 @@ import type { HelperPort } from '../../../src/engine/port.js';
 import { MacpilotError } from '../../../src/errors.js';
 import type { ElementNode, MethodName, Params, Point, Result } from '../../../src/helper/protocol.js';
 import { FakeHelper } from './fake-helper.js';
+import { failure } from './failure.js';
 import { byId, el, mousepad } from './fixtures.js';
 
 const hidden = { states: ['offscreen' as const] };
@@ -81,15 +82,6 @@ function setup() {
   const mac = { pid: 99, name: 'TextEdit', active: false, root: textEdit() };
   const desktop = new Desktop(new FakeHelper([gtk, mac]));
   return { desktop, engine: new Engine(desktop, { settleMs: 0, pollMs: 0 }) };
-}
-
-async function failure(promise: Promise<unknown>): Promise<MacpilotError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (error instanceof MacpilotError) return error;
-  throw new Error(`expected a MacpilotError, got ${String(error)}`);
 }
 
 describe('menu paths', () => {
