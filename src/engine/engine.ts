@@ -23,6 +23,7 @@ import { type AppRef, type RefEntry, RefTable } from './refs.js';
 import { describeApps, LEVEL_MAX_NODES, Resolver } from './resolve.js';
 import { parseRole, roleOf } from './roles.js';
 import { Screen } from './screen.js';
+import { Reveal } from './reveal.js';
 import { renderSnapshot, SNAPSHOT_DEFAULTS } from './snapshot.js';
 import { matchTitle, plural } from './text.js';
 import { annotate, labelOf, type Walked } from './tree.js';
@@ -145,6 +146,7 @@ export class Engine {
   readonly clipboard = new Clipboard(this);
   readonly menus = new Menus(this);
   readonly waits = new Waits(this);
+  readonly reveal = new Reveal(this);
   readonly resolver: Resolver;
   readonly observer: Observer;
   private readonly lastWalks = new Map<string, { walk: AppWalk; at: number }>();

@@ -10,6 +10,11 @@ export const isGone = (error: unknown): boolean =>
 export const isAppNotFound = (error: unknown): boolean =>
   error instanceof HelperError && error.code === HelperErrorCode.AppNotFound;
 
+/** The helper cannot do this here (not implemented by the platform, or refused by the toolkit). */
+export const isUnavailable = (error: unknown): boolean =>
+  error instanceof HelperError &&
+  (error.code === HelperErrorCode.NotAvailable || error.code === HelperErrorCode.ActionFailed);
+
 const withHint = (error: HelperError) =>
   error.data.hint ? `${error.message} (${error.data.hint})` : error.message;
 

@@ -173,6 +173,17 @@ export const uiTools = [
       engine.setValue({ ref: args.ref, path: args.path }, args.value, { signal }),
   }),
   defineTool({
+    name: 'scroll_to_element',
+    title: 'Scroll an element into view',
+    description:
+      'Scroll the list or page that holds an element until the element is on screen (by the app’s own ' +
+      'scrolling where it has it, else with the mouse wheel over the container). Returns what changed.',
+    toolset: 'ui',
+    input: targetInput({}),
+    annotations: { ...WRITE, idempotentHint: true },
+    handle: (args, { engine, signal }) => engine.reveal.scrollToElement(args, { signal }),
+  }),
+  defineTool({
     name: 'focus_element',
     title: 'Focus an element',
     description: 'Give an element keyboard focus (a window: bring it to the front).',
