@@ -4,8 +4,8 @@ import { MacpilotError } from '../errors.js';
 import type { HelperCommand } from '../helper/client.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 
-/** The compiled Linux helper, wherever this module runs from (src/ in tests, dist/, the bundle). */
-const LINUX_HELPER = join(PACKAGE_ROOT, 'dist', 'platforms', 'linux', 'main.js');
+/** The bundled Linux helper (scripts/bundle.ts), wherever this module runs from (src/ in tests, dist/, the bundle). */
+const LINUX_HELPER = join(PACKAGE_ROOT, 'dist', 'macpilot-linux-helper.js');
 
 export function helperCommand(
   options: { helperPath?: string; platform?: NodeJS.Platform } = {},
