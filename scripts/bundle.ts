@@ -3,6 +3,7 @@
  * dist/macpilot-linux-helper.js: one file loads in about half the time of the hundreds of modules the MCP SDK,
  * zod and dbus-next are made of (cold start is a budget). Native packages stay outside.
  */
+import { rmSync } from 'node:fs';
 import { type BuildOptions, build } from 'esbuild';
 
 const common: BuildOptions = {
@@ -18,6 +19,8 @@ const common: BuildOptions = {
   logLevel: 'warning',
 };
 
+// Type checking is `npm run lint`'s job (tsc); esbuild only strips the types.
+rmSync('dist', { recursive: true, force: true });
 await Promise.all([
   build({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/macpilot.js' }),
   build({

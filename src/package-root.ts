@@ -1,6 +1,6 @@
 /**
  * Where the installed package lives, found from this module upwards, so that the answer is the same whether the
- * code runs from src/ (tests), dist/ (compiled) or dist/macpilot.js (the bundle).
+ * code runs from src/ (tests and tsx) or from a bundle in dist/.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -4,7 +4,7 @@ import { MacpilotError } from '../errors.js';
 import type { HelperCommand } from '../helper/client.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 
-/** The bundled Linux helper (scripts/bundle.ts), wherever this module runs from (src/ in tests, dist/, the bundle). */
+/** The bundled Linux helper (scripts/bundle.ts), wherever this module runs from (src/ in tests, or a bundle). */
 const LINUX_HELPER = join(PACKAGE_ROOT, 'dist', 'macpilot-linux-helper.js');
 
 export function helperCommand(
