@@ -72,7 +72,7 @@ test('windows.focus makes another window active; windows.close closes a dialog a
   expect(activeWindow(env)).toBe(info.id);
 
   expect(await helper.call('windows.close', { id: info.id })).toEqual({ closed: true });
-  expect(await gone(dialog.pid, 5000)).toBe(true);
+  expect(await gone(dialog.pid, 30_000)).toBe(true);
   expect(clientList(env)).not.toContain(info.id);
 });
 

@@ -64,5 +64,5 @@ test('menu items in closed menus are found with include_hidden, by the name a pe
 test('quit_app with force ends mousepad', async () => {
   const out = await macpilot.ok('quit_app', { name: String(pid), force: true });
   expect(out).toMatch(/quit|exited|ended/i);
-  expect(await gone(pid, 5000)).toBe(true);
+  expect(await gone(pid, 30_000)).toBe(true);
 });

@@ -1,9 +1,11 @@
 /** The server as a client sees it: the catalog, toolset selection, bad input, a dying helper, shutdown. */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { describe, expect, inject, test } from 'vitest';
 import { alive, gone } from '../../scripts/process-group.js';
 import { CLI, startMacpilot, useMacpilot } from '../support/mcp.js';
+import { eventually } from '../support/text.js';
 
 const env = inject('desktopEnv');
 
@@ -86,8 +88,14 @@ describe('the helper', () => {
       const pid = Number(/pid (\d+)/.exec(info)?.[1]);
       expect(pid).toBeGreaterThan(0);
       process.kill(pid, 'SIGSTOP'); // frozen, so the next call is surely in flight when it dies
+      // With the helper frozen, all the server writes is the request to it.
+      const written = () =>
+        Number(/^wchar: (\d+)$/m.exec(readFileSync(`/proc/${macpilot.serverPid()}/io`, 'utf8'))?.[1]);
+      const before = written();
       const pending = macpilot.call('list_apps');
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await eventually('the request to reach the helper', async () =>
+        written() > before ? true : undefined,
+      );
       process.kill(pid, 'SIGKILL');
       const failed = await pending;
       expect(failed.isError).toBe(true);
@@ -113,26 +121,35 @@ describe('shutdown', () => {
     server.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk;
     });
-    const answered = async (id: number) => {
-      while (!out.split('\n').some((line) => line.includes(`"id":${id}`))) await once(server.stdout, 'data');
-    };
-    send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
-    });
-    await answered(1);
-    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'session_info', arguments: {} } });
-    await answered(2);
-    const helperPid = Number(/pid (\d+)/.exec(out)?.[1]);
-    expect(helperPid).toBeGreaterThan(0);
-
+    const answered = (id: number) =>
+      eventually(`the answer to request ${id}`, async () =>
+        out.split('\n').some((line) => line.includes(`"id":${id}`)) ? true : undefined,
+      );
     const exited = once(server, 'exit');
-    server.stdin.end();
-    const [code] = await exited;
-    expect(code).toBe(0);
-    expect(await gone(helperPid)).toBe(true);
+    try {
+      send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '0' },
+        },
+      });
+      await answered(1);
+      send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'session_info', arguments: {} } });
+      await answered(2);
+      const helperPid = Number(/pid (\d+)/.exec(out)?.[1]);
+      expect(helperPid).toBeGreaterThan(0);
+
+      server.stdin.end();
+      const [code] = await exited;
+      expect(code).toBe(0);
+      expect(await gone(helperPid, 30_000)).toBe(true);
+    } finally {
+      if (server.exitCode === null && server.signalCode === null) server.kill();
+    }
   });
 });

@@ -72,7 +72,7 @@ test('focus_window changes the active window; close_window closes a zenity dialo
 
   const closed = await macpilot.ok('close_window', { title: 'Windows e2e' });
   expect(closed).toContain(`Closed window ${id} "Windows e2e" zenity`);
-  expect(await gone(dialog.pid, 5000)).toBe(true);
+  expect(await gone(dialog.pid, 30_000)).toBe(true);
 });
 
 test('a window that matches nothing, or several, is refused with the windows there are', async () => {

@@ -15,6 +15,7 @@ export interface Macpilot {
   call(name: string, args?: Record<string, unknown>): Promise<{ text: string; isError: boolean }>;
   /** Calls a tool that must succeed and returns its text. */
   ok(name: string, args?: Record<string, unknown>): Promise<string>;
+  serverPid(): number | null;
   close(): Promise<void>;
 }
 
@@ -62,7 +63,7 @@ function unconnected(env: Record<string, string>, args: string[]) {
     command: process.execPath,
     args: [CLI, 'serve', ...args],
     env: { MACPILOT_LOG_LEVEL: 'info', ...env },
-    stderr: 'ignore',
+    stderr: 'inherit',
   });
   const client = new Client({ name: 'macpilot-e2e', version: '0.0.0' });
 
@@ -79,6 +80,7 @@ function unconnected(env: Record<string, string>, args: string[]) {
       if (isError) throw new Error(`${name} failed:\n${text}`);
       return text;
     },
+    serverPid: () => transport.pid,
     close: () => client.close(),
   };
   return { macpilot, connect: () => client.connect(transport) };
