@@ -2,18 +2,14 @@
  * A button that opens a modal dialog (GTK3 runs the dialog's loop inside the button's handler): the click must
  * not freeze the app's accessibility, so that the agent can read and answer the dialog.
  */
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import { type Macpilot, startMacpilot } from '../support/mcp.js';
-import { Processes } from '../support/processes.js';
+import { beforeAll, expect, inject, test } from 'vitest';
+import { useMacpilot } from '../support/mcp.js';
 import { eventually, refOf } from '../support/text.js';
 
-const env = inject('desktopEnv');
-const processes = new Processes(env);
-let macpilot: Macpilot;
+const { macpilot, processes } = useMacpilot(inject('desktopEnv'));
 let app: string;
 
 beforeAll(async () => {
-  macpilot = await startMacpilot(env);
   app = String(processes.start('gtk3-demo').pid);
   const row = await eventually('the demo list', async () => {
     const out = await macpilot.call('find_elements', {
@@ -26,10 +22,6 @@ beforeAll(async () => {
       : refOf(out.text, /Dialogs and Message Boxes/);
   });
   await macpilot.ok('perform_action', { ref: row, action: 'activate' });
-});
-afterAll(async () => {
-  await macpilot.close();
-  await processes.stopAll();
 });
 
 test('clicking a button that opens a modal dialog answers at once with the dialog, which can be answered', async () => {
