@@ -1,25 +1,13 @@
 /** scroll_to_element on gtk3-demo's demo list (GTK3 has no scroll-into-view call: the wheel does it). */
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import { type Macpilot, startMacpilot } from '../support/mcp.js';
-import { Processes } from '../support/processes.js';
-import { eventually, refOf } from '../support/text.js';
+import { beforeAll, expect, inject, test } from 'vitest';
+import { useMacpilot } from '../support/mcp.js';
+import { refOf } from '../support/text.js';
 
-const env = inject('desktopEnv');
-const processes = new Processes(env);
-let macpilot: Macpilot;
+const { macpilot, start } = useMacpilot(inject('desktopEnv'));
 let app: string;
 
 beforeAll(async () => {
-  macpilot = await startMacpilot(env);
-  app = String(processes.start('gtk3-demo').pid);
-  await eventually('the demo list', async () => {
-    const out = await macpilot.call('snapshot_ui', { app });
-    return !out.isError && out.text.includes('"Builder"') ? true : undefined;
-  });
-});
-afterAll(async () => {
-  await macpilot.close();
-  await processes.stopAll();
+  app = String(await start('gtk3-demo', '"Builder"'));
 });
 
 interface Box {
