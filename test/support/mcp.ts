@@ -62,7 +62,7 @@ function unconnected(env: Record<string, string>, args: string[]) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, 'serve', ...args],
-    env: { MACPILOT_LOG_LEVEL: 'info', ...env },
+    env: { MACPILOT_LOG_LEVEL: 'warn', ...env },
     stderr: 'inherit',
   });
   const client = new Client({ name: 'macpilot-e2e', version: '0.0.0' });
