@@ -6,6 +6,7 @@ import { HelperErrorCode } from '../../helper/protocol.js';
 import { getProperty, pidOf } from './atspi.js';
 import { type Bus, connectAccessibilityBus } from './dbus.js';
 import { HelperFailure } from './errors.js';
+import type { Ref } from './handles.js';
 import type { Notify } from './events.js';
 import { X11 } from './ewmh.js';
 
@@ -15,12 +16,23 @@ export interface AppFacts {
   gtk4: boolean;
 }
 
+/** Enough for every element of a few large apps; past it the cache starts over. */
+const REMEMBERED_FRAMES = 20_000;
+
 export class Session {
   private bus: Promise<Bus> | undefined;
   private display: Promise<X11> | undefined;
   private readonly apps = new Map<string, Promise<AppFacts>>();
   /** Each app's last known name, by bus name, for listing an app that is too busy to answer. */
   readonly appNames = new Map<string, string>();
+  /** Each element's top-level window, by handle (see tree.ts topFrame). */
+  readonly topFrames = new Map<string, Promise<Ref | undefined>>();
+
+  rememberTopFrame(handle: string, frame: Promise<Ref | undefined>): void {
+    if (this.topFrames.size >= REMEMBERED_FRAMES) this.topFrames.clear();
+    this.topFrames.set(handle, frame);
+    frame.catch(() => this.topFrames.delete(handle));
+  }
 
   constructor(
     readonly env: NodeJS.ProcessEnv,

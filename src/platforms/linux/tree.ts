@@ -41,11 +41,21 @@ export async function parentChain(ctx: ReadContext, ref: Ref): Promise<Ref[]> {
 }
 
 /** The top-level window an element lives in, needed only for GTK4 bounds. */
-/** The top-level window (frame, dialog) an element is in, or the element itself when it is one. */
-export async function topFrame(ctx: ReadContext, ref: Ref): Promise<Ref | undefined> {
-  const chain = [ref, ...(await parentChain(ctx, ref))];
-  const roles = await Promise.all(chain.map((r) => getRoleName(ctx.bus, r).catch(() => '')));
-  return chain.find((_, i) => WINDOW_ROLES.has(roles[i] ?? ''));
+/**
+ * The top-level window (frame, dialog) an element is in, or the element itself when it is one. An element never
+ * moves to another window, so the answer is kept: finding it costs a round trip per ancestor.
+ */
+export function topFrame(ctx: ReadContext, ref: Ref): Promise<Ref | undefined> {
+  const key = handleOf(ref);
+  const known = ctx.session.topFrames.get(key);
+  if (known) return known;
+  const found = (async () => {
+    const chain = [ref, ...(await parentChain(ctx, ref))];
+    const roles = await Promise.all(chain.map((r) => getRoleName(ctx.bus, r).catch(() => '')));
+    return chain.find((_, i) => WINDOW_ROLES.has(roles[i] ?? ''));
+  })();
+  ctx.session.rememberTopFrame(key, found);
+  return found;
 }
 
 export async function frameOf(ctx: ReadContext, ref: Ref): Promise<Ref | undefined> {
