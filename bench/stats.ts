@@ -75,7 +75,7 @@ export function table(rows: readonly Row[]): string {
     '| --- | --- | --- | --- | --- | --- |',
     ...rows.map(
       (r) =>
-        `| ${r.what} | ${r.ours} | ${r.peer} | ${r.ratio.toFixed(2)}x | ${r.budget} | ${r.met ? 'yes' : 'NO'} |`,
+        `| ${r.what} | ${r.ours} | ${r.peer} | ${Number.isNaN(r.ratio) ? 'n/a' : `${r.ratio.toFixed(2)}x`} | ${r.budget} | ${r.met ? 'yes' : 'NO'} |`,
     ),
   ];
   return lines.join('\n');
