@@ -1,0 +1,769 @@
+import Foundation
+
+// Codable mirrors of src/helper/protocol.ts: the same JSON keys, optional where the schema says optional.
+// Synthesized encoding leaves nil optionals out, as the schema's `.optional()` expects; the two `.nullable()`
+// results (ax.focused, ax.elementAt) encode an explicit null.
+
+public let PROTOCOL_VERSION = 1
+
+/// Params whose ranges and lengths the dispatcher checks after decoding; a failed check answers invalid params.
+public protocol ValidatedParams {
+    func validate() throws
+}
+
+func require(_ ok: Bool, _ message: @autoclosure () -> String) throws {
+    if !ok { throw RPCError(ErrorCode.invalidParams, message()) }
+}
+
+func require(_ value: Int, in range: ClosedRange<Int>, _ field: String) throws {
+    try require(range.contains(value), "\(field) must be within \(range.lowerBound)...\(range.upperBound), got \(value)")
+}
+
+func requireHandle(_ handle: String, _ field: String) throws {
+    try require(!handle.isEmpty && handle.count <= 512, "\(field) must be a handle of 1 to 512 characters")
+}
+
+// MARK: - Shared types
+
+public struct Bounds: Codable, Equatable, Sendable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+}
+
+public struct Point: Codable, Equatable, Sendable {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+}
+
+/// Normalized states, the same words on every platform.
+public enum ElementState: String, Codable, CaseIterable, Sendable {
+    case focused, focusable, disabled, selected, selectable, checked, mixed, pressed, expanded, collapsed
+    case editable, readonly, multiline, offscreen, secure, modal, required, invalid, busy, active, minimized
+}
+
+/// Text, number or toggle state, encoded as a plain JSON string, number or boolean.
+public enum ElementValue: Codable, Equatable, Sendable {
+    case string(String)
+    case number(Double)
+    case bool(Bool)
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        // Bool first: Foundation's decoders refuse a JSON number as Bool and a JSON boolean as Double.
+        if let flag = try? container.decode(Bool.self) {
+            self = .bool(flag)
+        } else if let number = try? container.decode(Double.self) {
+            self = .number(number)
+        } else if let text = try? container.decode(String.self) {
+            self = .string(text)
+        } else {
+            throw DecodingError.typeMismatch(
+                ElementValue.self,
+                .init(codingPath: decoder.codingPath, debugDescription: "expected a string, a number or a boolean")
+            )
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let text): try container.encode(text)
+        case .number(let number): try container.encode(number)
+        case .bool(let flag): try container.encode(flag)
+        }
+    }
+}
+
+/// One element without its subtree.
+public struct ElementInfo: Codable, Equatable, Sendable {
+    public var id: String
+    /// The platform's own role, e.g. "AXButton".
+    public var nativeRole: String
+    public var subrole: String?
+    public var name: String
+    /// Never present for secure fields.
+    public var value: ElementValue?
+    /// True when `value` was cut to the requested maximum length.
+    public var valueTruncated: Bool?
+    public var description: String?
+    /// AXIdentifier.
+    public var identifier: String?
+    public var states: [ElementState]
+    /// Screen points, origin at the top left of the primary display.
+    public var bounds: Bounds?
+    public var childCount: Int
+    public var pid: Int32
+
+    public init(
+        id: String,
+        nativeRole: String,
+        subrole: String? = nil,
+        name: String,
+        value: ElementValue? = nil,
+        valueTruncated: Bool? = nil,
+        description: String? = nil,
+        identifier: String? = nil,
+        states: [ElementState],
+        bounds: Bounds? = nil,
+        childCount: Int,
+        pid: Int32
+    ) {
+        self.id = id
+        self.nativeRole = nativeRole
+        self.subrole = subrole
+        self.name = name
+        self.value = value
+        self.valueTruncated = valueTruncated
+        self.description = description
+        self.identifier = identifier
+        self.states = states
+        self.bounds = bounds
+        self.childCount = childCount
+        self.pid = pid
+    }
+}
+
+/// An element with as much of its subtree as a walk collected (`children` nil: not walked).
+/// Encoded flat: the element's own fields plus `children`, as in protocol.ts.
+public struct ElementNode: Codable, Equatable, Sendable {
+    public var info: ElementInfo
+    public var children: [ElementNode]?
+
+    public init(_ info: ElementInfo, children: [ElementNode]? = nil) {
+        self.info = info
+        self.children = children
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case children
+    }
+
+    public init(from decoder: Decoder) throws {
+        info = try ElementInfo(from: decoder)
+        children = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent([ElementNode].self, forKey: .children)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        try info.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(children, forKey: .children)
+    }
+}
+
+/// Everything the helper knows of one element: the basics plus its actions and extra attributes. Encoded flat.
+public struct ElementDetail: Codable, Equatable, Sendable {
+    public var info: ElementInfo
+    public var actions: [String]
+    public var attributes: [String: String]
+
+    public init(_ info: ElementInfo, actions: [String], attributes: [String: String]) {
+        self.info = info
+        self.actions = actions
+        self.attributes = attributes
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case actions, attributes
+    }
+
+    public init(from decoder: Decoder) throws {
+        info = try ElementInfo(from: decoder)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        actions = try container.decode([String].self, forKey: .actions)
+        attributes = try container.decode([String: String].self, forKey: .attributes)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        try info.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(actions, forKey: .actions)
+        try container.encode(attributes, forKey: .attributes)
+    }
+}
+
+public struct AppInfo: Codable, Equatable, Sendable {
+    public var pid: Int32
+    public var name: String
+    public var bundleId: String?
+    /// Handle of the app's accessibility root.
+    public var id: String
+    public var active: Bool
+
+    public init(pid: Int32, name: String, bundleId: String? = nil, id: String, active: Bool) {
+        self.pid = pid
+        self.name = name
+        self.bundleId = bundleId
+        self.id = id
+        self.active = active
+    }
+}
+
+public struct Capability: Codable, Equatable, Sendable {
+    public var available: Bool
+    /// What is there, or why it is not, in words a person can act on.
+    public var detail: String
+
+    public init(available: Bool, detail: String) {
+        self.available = available
+        self.detail = detail
+    }
+}
+
+public enum MouseButton: String, Codable, Sendable {
+    case left, right, middle
+}
+
+public enum Modifier: String, Codable, CaseIterable, Sendable {
+    case command, control, option, shift, `super`, fn
+}
+
+public struct DisplayInfo: Codable, Equatable, Sendable {
+    public var id: String
+    /// Screen points.
+    public var bounds: Bounds
+    /// Pixels per point (2 on a Retina display).
+    public var scale: Double
+    public var primary: Bool
+    public var name: String?
+
+    public init(id: String, bounds: Bounds, scale: Double, primary: Bool, name: String? = nil) {
+        self.id = id
+        self.bounds = bounds
+        self.scale = scale
+        self.primary = primary
+        self.name = name
+    }
+}
+
+public struct WindowInfo: Codable, Equatable, Sendable {
+    /// The CGWindowID as a string.
+    public var id: String
+    public var pid: Int32
+    public var app: String
+    public var title: String
+    /// Screen points, frame included.
+    public var bounds: Bounds
+    public var minimized: Bool
+    public var focused: Bool
+
+    public init(id: String, pid: Int32, app: String, title: String, bounds: Bounds, minimized: Bool, focused: Bool) {
+        self.id = id
+        self.pid = pid
+        self.app = app
+        self.title = title
+        self.bounds = bounds
+        self.minimized = minimized
+        self.focused = focused
+    }
+}
+
+public enum ImageFormat: String, Codable, Sendable {
+    case png, jpeg
+}
+
+/// What a capture covers: exactly one of `{display}`, `{window}`, `{region}`.
+public enum CaptureTarget: Codable, Equatable, Sendable {
+    case display(String)
+    case window(String)
+    case region(Bounds)
+
+    private enum CodingKeys: String, CodingKey {
+        case display, window, region
+    }
+
+    /// Any key, so that an unknown one is seen (the schema's objects are strict).
+    private struct AnyKey: CodingKey {
+        let stringValue: String
+        let intValue: Int? = nil
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public init(from decoder: Decoder) throws {
+        let keys = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
+        guard keys.count == 1 else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: decoder.codingPath,
+                debugDescription: "expected exactly one of display, window or region, got [\(keys.joined(separator: ", "))]"
+            ))
+        }
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let display = try container.decodeIfPresent(String.self, forKey: .display) {
+            self = .display(display)
+        } else if let window = try container.decodeIfPresent(String.self, forKey: .window) {
+            self = .window(window)
+        } else if let region = try container.decodeIfPresent(Bounds.self, forKey: .region) {
+            self = .region(region)
+        } else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: decoder.codingPath,
+                debugDescription: "expected display, window or region, got \(keys[0])"
+            ))
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .display(let id): try container.encode(id, forKey: .display)
+        case .window(let id): try container.encode(id, forKey: .window)
+        case .region(let bounds): try container.encode(bounds, forKey: .region)
+        }
+    }
+}
+
+/// `{}`: the params of methods that take none, and the result of methods that answer nothing.
+public struct Empty: Codable, Equatable, Sendable {
+    public init() {}
+}
+
+// MARK: - system
+
+public struct HelloParams: Codable, Sendable {
+    public var protocolVersion: Int
+    public var client: String
+}
+
+public enum Platform: String, Codable, Sendable {
+    case linux, darwin
+}
+
+public struct Capabilities: Codable, Equatable, Sendable {
+    public var accessibility: Capability
+    public var display: Capability
+    public var input: Capability
+    /// Screenshots (the Screen Recording permission).
+    public var screenCapture: Capability
+
+    public init(accessibility: Capability, display: Capability, input: Capability, screenCapture: Capability) {
+        self.accessibility = accessibility
+        self.display = display
+        self.input = input
+        self.screenCapture = screenCapture
+    }
+}
+
+public struct HelloResult: Codable, Sendable {
+    public var protocolVersion: Int
+    public var helperVersion: String
+    public var platform: Platform
+    public var capabilities: Capabilities
+
+    public init(protocolVersion: Int, helperVersion: String, platform: Platform, capabilities: Capabilities) {
+        self.protocolVersion = protocolVersion
+        self.helperVersion = helperVersion
+        self.platform = platform
+        self.capabilities = capabilities
+    }
+}
+
+// MARK: - apps
+
+public struct AppsListResult: Codable, Sendable {
+    public var apps: [AppInfo]
+    public init(apps: [AppInfo]) { self.apps = apps }
+}
+
+public struct LaunchParams: Codable, Sendable, ValidatedParams {
+    public var name: String
+    public var timeoutMs: Int
+
+    public func validate() throws {
+        try require(!name.isEmpty && name.count <= 256, "name must be 1 to 256 characters")
+        try require(timeoutMs, in: 100...60000, "timeoutMs")
+    }
+}
+
+public struct LaunchResult: Codable, Sendable {
+    public var app: AppInfo
+    public var alreadyRunning: Bool
+    public init(app: AppInfo, alreadyRunning: Bool) {
+        self.app = app
+        self.alreadyRunning = alreadyRunning
+    }
+}
+
+public struct ActivateParams: Codable, Sendable {
+    public var pid: Int32
+}
+
+public struct ActivateResult: Codable, Sendable {
+    public var activated: Bool
+    public init(activated: Bool) { self.activated = activated }
+}
+
+public struct QuitParams: Codable, Sendable, ValidatedParams {
+    public var pid: Int32
+    public var force: Bool
+    public var timeoutMs: Int
+
+    public func validate() throws {
+        try require(timeoutMs, in: 0...60000, "timeoutMs")
+    }
+}
+
+public struct QuitResult: Codable, Sendable {
+    public var exited: Bool
+    public init(exited: Bool) { self.exited = exited }
+}
+
+// MARK: - ax
+
+public struct SnapshotParams: Codable, Sendable, ValidatedParams {
+    public var root: String
+    public var depth: Int
+    public var maxNodes: Int
+    public var includeHidden: Bool
+    public var maxValueLength: Int
+    /// Also read each element's bounds.
+    public var includeBounds: Bool?
+
+    public func validate() throws {
+        try requireHandle(root, "root")
+        try require(depth, in: 0...64, "depth")
+        try require(maxNodes, in: 1...50000, "maxNodes")
+        try require(maxValueLength, in: 0...1_000_000, "maxValueLength")
+    }
+}
+
+public struct SnapshotResult: Codable, Sendable {
+    public var root: ElementNode
+    public var nodeCount: Int
+    /// True when maxNodes stopped the walk before depth did.
+    public var truncated: Bool
+
+    public init(root: ElementNode, nodeCount: Int, truncated: Bool) {
+        self.root = root
+        self.nodeCount = nodeCount
+        self.truncated = truncated
+    }
+}
+
+public struct ElementParams: Codable, Sendable, ValidatedParams {
+    public var id: String
+    public var maxValueLength: Int
+
+    public func validate() throws {
+        try requireHandle(id, "id")
+        try require(maxValueLength, in: 0...1_000_000, "maxValueLength")
+    }
+}
+
+public struct ElementResult: Codable, Sendable {
+    public var element: ElementDetail
+    public init(element: ElementDetail) { self.element = element }
+}
+
+/// The params of the ax methods that take only a handle: ax.ancestors, ax.focus, ax.scrollIntoView.
+public struct HandleParams: Codable, Sendable, ValidatedParams {
+    public var id: String
+
+    public func validate() throws {
+        try requireHandle(id, "id")
+    }
+}
+
+public struct AncestorsResult: Codable, Sendable {
+    public var ancestors: [ElementInfo]
+    public init(ancestors: [ElementInfo]) { self.ancestors = ancestors }
+}
+
+public struct FocusedParams: Codable, Sendable {
+    public var pid: Int32?
+}
+
+/// The answer of ax.focused and ax.elementAt: an element, or null.
+public struct OptionalElementResult: Codable, Sendable {
+    public var element: ElementInfo?
+
+    public init(element: ElementInfo?) { self.element = element }
+
+    private enum CodingKeys: String, CodingKey {
+        case element
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        if let element {
+            try container.encode(element, forKey: .element)
+        } else {
+            try container.encodeNil(forKey: .element)
+        }
+    }
+}
+
+public struct ElementAtParams: Codable, Sendable {
+    public var x: Double
+    public var y: Double
+}
+
+public struct PerformParams: Codable, Sendable, ValidatedParams {
+    public var id: String
+    public var action: String
+
+    public func validate() throws {
+        try requireHandle(id, "id")
+        try require(!action.isEmpty && action.count <= 128, "action must be 1 to 128 characters")
+    }
+}
+
+public struct PerformResult: Codable, Sendable {
+    public var performed: String
+    public init(performed: String) { self.performed = performed }
+}
+
+public struct SetValueParams: Codable, Sendable, ValidatedParams {
+    public var id: String
+    public var value: ElementValue
+
+    public func validate() throws {
+        try requireHandle(id, "id")
+    }
+}
+
+public struct SetValueResult: Codable, Sendable {
+    public var value: ElementValue?
+    public init(value: ElementValue?) { self.value = value }
+}
+
+public struct FocusResult: Codable, Sendable {
+    public var focused: Bool
+    public init(focused: Bool) { self.focused = focused }
+}
+
+public struct ScrollIntoViewResult: Codable, Sendable {
+    public var bounds: Bounds?
+    public init(bounds: Bounds?) { self.bounds = bounds }
+}
+
+// MARK: - input
+
+public struct ClickParams: Codable, Sendable, ValidatedParams {
+    public var at: Point
+    public var button: MouseButton
+    public var count: Int
+    public var modifiers: [Modifier]
+
+    public func validate() throws {
+        try require(count, in: 1...3, "count")
+    }
+}
+
+public struct MoveParams: Codable, Sendable, ValidatedParams {
+    public var to: Point
+    public var durationMs: Int
+
+    public func validate() throws {
+        try require(durationMs, in: 0...10000, "durationMs")
+    }
+}
+
+public struct DragParams: Codable, Sendable, ValidatedParams {
+    public var from: Point
+    public var to: Point
+    public var button: MouseButton
+    public var modifiers: [Modifier]
+    public var durationMs: Int
+
+    public func validate() throws {
+        try require(durationMs, in: 0...10000, "durationMs")
+    }
+}
+
+public struct ScrollParams: Codable, Sendable, ValidatedParams {
+    public var at: Point
+    /// Whole wheel steps; positive scrolls right.
+    public var dx: Int
+    /// Whole wheel steps; positive scrolls down.
+    public var dy: Int
+
+    public func validate() throws {
+        try require(dx, in: -1000...1000, "dx")
+        try require(dy, in: -1000...1000, "dy")
+    }
+}
+
+public struct PointerResult: Codable, Sendable {
+    public var at: Point
+    public init(at: Point) { self.at = at }
+}
+
+public struct TypeParams: Codable, Sendable, ValidatedParams {
+    public var text: String
+    public var delayMs: Int
+
+    public func validate() throws {
+        try require(text.utf16.count <= 100_000, "text must be at most 100000 characters")
+        try require(delayMs, in: 0...1000, "delayMs")
+    }
+}
+
+public struct TypeResult: Codable, Sendable {
+    public var typed: Int
+    public init(typed: Int) { self.typed = typed }
+}
+
+public struct KeyParams: Codable, Sendable, ValidatedParams {
+    /// A macOS virtual key code (src/keys.ts).
+    public var code: Int
+    public var modifiers: [Modifier]
+    public var repeatCount: Int
+
+    private enum CodingKeys: String, CodingKey {
+        case code, modifiers
+        case repeatCount = "repeat"
+    }
+
+    public func validate() throws {
+        try require(code >= 0 && code <= Int(UInt16.max), "code must be a virtual key code, got \(code)")
+        try require(repeatCount, in: 1...100, "repeat")
+    }
+}
+
+// MARK: - screen
+
+public struct DisplaysResult: Codable, Sendable {
+    public var displays: [DisplayInfo]
+    public init(displays: [DisplayInfo]) { self.displays = displays }
+}
+
+public struct CaptureParams: Codable, Sendable, ValidatedParams {
+    public var target: CaptureTarget
+    public var format: ImageFormat
+    /// JPEG quality, 1-100.
+    public var quality: Int
+    public var maxLongEdge: Int
+
+    public func validate() throws {
+        try require(quality, in: 1...100, "quality")
+        try require(maxLongEdge, in: 16...16384, "maxLongEdge")
+    }
+}
+
+public struct CaptureResult: Codable, Sendable {
+    /// Base64 of the encoded image.
+    public var data: String
+    public var format: ImageFormat
+    public var width: Int
+    public var height: Int
+    /// What was captured, in screen points.
+    public var bounds: Bounds
+    /// Image pixels per screen point.
+    public var scale: Double
+
+    public init(data: String, format: ImageFormat, width: Int, height: Int, bounds: Bounds, scale: Double) {
+        self.data = data
+        self.format = format
+        self.width = width
+        self.height = height
+        self.bounds = bounds
+        self.scale = scale
+    }
+}
+
+// MARK: - clipboard
+
+public struct ClipboardReadResult: Codable, Sendable {
+    public var text: String?
+    public var types: [String]
+    public init(text: String?, types: [String]) {
+        self.text = text
+        self.types = types
+    }
+}
+
+public struct ClipboardWriteParams: Codable, Sendable, ValidatedParams {
+    public var text: String
+
+    public func validate() throws {
+        try require(text.utf16.count <= 10_000_000, "text must be at most 10000000 characters")
+    }
+}
+
+// MARK: - windows
+
+public struct WindowsListParams: Codable, Sendable {
+    public var pid: Int32?
+    public var includeMinimized: Bool
+}
+
+public struct WindowsListResult: Codable, Sendable {
+    public var windows: [WindowInfo]
+    public init(windows: [WindowInfo]) { self.windows = windows }
+}
+
+func requireWindowID(_ id: String) throws {
+    try require(!id.isEmpty && id.count <= 64, "id must be a window id of 1 to 64 characters")
+}
+
+/// The params of windows.focus, windows.minimize, windows.restore and windows.close.
+public struct WindowIDParams: Codable, Sendable, ValidatedParams {
+    public var id: String
+
+    public func validate() throws {
+        try requireWindowID(id)
+    }
+}
+
+public struct WindowMoveParams: Codable, Sendable, ValidatedParams {
+    public var id: String
+    public var to: Point
+
+    public func validate() throws {
+        try requireWindowID(id)
+    }
+}
+
+public struct WindowResizeParams: Codable, Sendable, ValidatedParams {
+    public var id: String
+    public var width: Int
+    public var height: Int
+
+    public func validate() throws {
+        try requireWindowID(id)
+        try require(width, in: 1...100000, "width")
+        try require(height, in: 1...100000, "height")
+    }
+}
+
+/// The answer of windows.focus, move, resize, minimize and restore: the window afterwards.
+public struct WindowResult: Codable, Sendable {
+    public var window: WindowInfo
+    public init(window: WindowInfo) { self.window = window }
+}
+
+public struct WindowCloseResult: Codable, Sendable {
+    public var closed: Bool
+    public init(closed: Bool) { self.closed = closed }
+}
+
+// MARK: - notifications
+
+/// `observe.changed`: an app's UI changed.
+public struct ObserveChangedParams: Codable, Equatable, Sendable {
+    public var pid: Int32
+    /// Event kinds, e.g. "children-changed", "state-changed:focused", "window:activate".
+    public var kinds: [String]
+    /// How many events were folded into this notification.
+    public var count: Int
+
+    public init(pid: Int32, kinds: [String], count: Int) {
+        self.pid = pid
+        self.kinds = kinds
+        self.count = count
+    }
+}
