@@ -4,13 +4,11 @@
  * element went away is re-resolved through its path. Actions answer with one line saying what was done and a
  * diff of the affected app's UI before and after.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { MacpilotError } from '../errors.js';
 import type { AppInfo, ElementDetail, ElementNode, ElementValue } from '../helper/protocol.js';
 import { clickAction, matchAction } from './actions.js';
 import { Clipboard } from './clipboard.js';
 import { renderDetail } from './detail.js';
-import { diffApp } from './diff.js';
 import { explain, isAppNotFound, isGone } from './failures.js';
 import { findMatches, type MatchMode, renderMatches } from './find.js';
 import { Input } from './input.js';
@@ -20,17 +18,19 @@ import { Menus } from './menus.js';
 import { childPath, type ElementPath, parsePath, segmentFor } from './paths.js';
 import type { CallOptions, HelperPort } from './port.js';
 import { type AppRef, type RefEntry, RefTable } from './refs.js';
-import { describeApps, LEVEL_MAX_NODES, Resolver } from './resolve.js';
+import { describeApps, Resolver } from './resolve.js';
 import { parseRole, roleOf } from './roles.js';
 import { Screen } from './screen.js';
 import { Reveal } from './reveal.js';
-import { renderSnapshot, SNAPSHOT_DEFAULTS } from './snapshot.js';
+import { renderSnapshot, SNAPSHOT_DEFAULTS, SNAPSHOT_VALUE_CHARS } from './snapshot.js';
 import { matchTitle, plural } from './text.js';
 import { annotate, labelOf, type Walked } from './tree.js';
 import { Waits } from './wait.js';
 import { Windows } from './windows.js';
 
 export type { HelperPort } from './port.js';
+import { Changes, type Prepared } from './changes.js';
+export type { Prepared, Scope } from './changes.js';
 
 export interface EngineOptions {
   /** Longest wait, after an action, for the UI to settle. */
@@ -102,7 +102,6 @@ export interface ClickOptions {
 /** The helper walks more nodes than a snapshot shows lines: collapsed chrome takes no line. */
 const WALK_PER_LINE = 3;
 const WALK_MAX_NODES = 50_000;
-const SNAPSHOT_VALUE_CHARS = 10_000;
 const DETAIL_VALUE_CHARS = 100_000;
 const LAUNCH_TIMEOUT_MS = 15_000;
 const QUIT_TIMEOUT_MS = 5_000;
@@ -114,29 +113,9 @@ interface WalkStart {
   app: AppRef;
 }
 
-/** What a post-action diff walks: the app, and the top-level window (or menu bar) holding the element. */
-export interface Scope {
-  app: AppInfo;
-  top: string | undefined;
-}
-
-interface AppWalk {
-  node: ElementNode;
-  /** For comparing walks while the UI settles. */
-  json: string;
-  /** The app's change counter when the walk began: a change after it makes the walk stale. */
-  counter: number;
-}
-
-/** How long the walk after an action may stand in for the walk before the next one. */
-const REUSE_WALK_MS = 10_000;
-const REMEMBERED_WALKS = 16;
-
-export type Prepared = () => Promise<string>;
-
 /**
  * The engine's public methods are what the tools call; `port`, `refs`, `resolver`, `entry`, `withElement`,
- * `detail`, `act`, `guard` and `located` are the building blocks its feature modules (input, menus, windows,
+ * `detail`, `act`, `changes`, `guard` and `located` are the building blocks its feature modules (input, menus, windows,
  * screen, waits) share, so that every feature resolves targets, reports diffs and explains failures alike.
  */
 export class Engine {
@@ -149,9 +128,9 @@ export class Engine {
   readonly reveal = new Reveal(this);
   readonly resolver: Resolver;
   readonly observer: Observer;
-  private readonly lastWalks = new Map<string, { walk: AppWalk; at: number }>();
   readonly input: Input;
-  private readonly settings: Required<EngineOptions>;
+  /** Runs actions between two walks of their app and reports what changed. */
+  readonly changes: Changes;
 
   constructor(
     readonly port: HelperPort,
@@ -160,7 +139,10 @@ export class Engine {
     this.resolver = new Resolver(port, this.refs);
     this.observer = new Observer(port);
     this.input = new Input(this);
-    this.settings = { ...ENGINE_DEFAULTS, ...options };
+    this.changes = new Changes(port, this.refs, this.resolver, this.observer, {
+      ...ENGINE_DEFAULTS,
+      ...options,
+    });
   }
 
   async listApps(call?: CallOptions): Promise<string> {
@@ -468,139 +450,8 @@ export class Engine {
     return this.guard(`${verb} ${describeTarget(target)}`, async () => {
       const { entry, detail } = await this.detail(target, 0, call);
       const run = prepare(entry, detail);
-      return this.observe(await this.scope(entry.handle, entry.app.pid, call), run, call);
+      return this.changes.observe(await this.changes.scope(entry.handle, entry.app.pid, call), run, call);
     });
-  }
-
-  /**
-   * Walk the app of `scope`, run the action, wait for the UI to settle, and answer with the action's summary and
-   * what changed: for actions that have no target element (input at a point, keys), scope is the active app.
-   */
-  async observe(scope: Scope, run: Prepared, call?: CallOptions): Promise<string> {
-    const { pid } = scope.app;
-    const key = `${pid}/${scope.top ?? ''}`;
-    const events = await this.observer.available();
-    const before = (events && this.unchangedWalk(key, pid)) || (await this.appWalk(scope, undefined, call));
-    const mark = events ? this.observer.counter(pid) : undefined;
-    const summary = await run();
-    const after = await this.settle(scope, before, mark, call).catch((error: unknown) => {
-      if (isGone(error)) return undefined;
-      throw error;
-    });
-    this.lastWalks.delete(key);
-    if (!after)
-      return `${summary}\nThe app "${scope.app.name}" closed: it no longer has an accessibility tree.`;
-    if (events) this.rememberWalk(key, scope, after);
-    const path = { app: scope.app.name, segments: [] };
-    const app = { pid: scope.app.pid, name: scope.app.name };
-    const diff = diffApp(
-      annotate({ node: before.node, path, app }, this.refs),
-      annotate({ node: after.node, path, app }, this.refs),
-    );
-    return `${summary}\n${diff}`;
-  }
-
-  /**
-   * The walk that ended the last action in this window, if the app has reported no change since it began: the
-   * next action then needs no walk before it. Only for apps that report changes, and only for a short while.
-   */
-  private unchangedWalk(key: string, pid: number): AppWalk | undefined {
-    const last = this.lastWalks.get(key);
-    if (!last || performance.now() - last.at > REUSE_WALK_MS || !this.observer.reportsChanges(pid))
-      return undefined;
-    return this.observer.changedSince(pid, last.walk.counter) ? undefined : last.walk;
-  }
-
-  /** Keeps `after` for the next action in the same window, its other windows' subtrees left out. */
-  private rememberWalk(key: string, scope: Scope, after: AppWalk): void {
-    const children = after.node.children?.map((c) =>
-      c.id === scope.top ? c : { ...c, children: undefined },
-    );
-    const node = { ...after.node, children };
-    this.lastWalks.set(key, { walk: { ...after, node, json: JSON.stringify(node) }, at: performance.now() });
-    if (this.lastWalks.size > REMEMBERED_WALKS)
-      this.lastWalks.delete(this.lastWalks.keys().next().value as string);
-  }
-
-  /** The scope of an action on an element: its app and its top-level window. */
-  async scope(handle: string, pid: number, call?: CallOptions): Promise<Scope> {
-    const [app, { ancestors }] = await Promise.all([
-      this.resolver.app(String(pid), call),
-      this.port.call('ax.ancestors', { id: handle }, call),
-    ]);
-    return { app, top: ancestors.length === 0 ? undefined : (ancestors[1]?.id ?? handle) };
-  }
-
-  /**
-   * The app's top-level elements, with the subtree of the affected one and of any that `before` lacked (a
-   * window or menu that just opened). Elements that vanish mid-walk stay as they were listed.
-   */
-  private async appWalk(scope: Scope, before: AppWalk | undefined, call?: CallOptions): Promise<AppWalk> {
-    const { diffDepth, diffMaxNodes } = this.settings;
-    const level = {
-      depth: 1,
-      maxNodes: LEVEL_MAX_NODES,
-      includeHidden: false,
-      maxValueLength: SNAPSHOT_VALUE_CHARS,
-    };
-    const counter = this.observer.counter(scope.app.pid);
-    const { root } = await this.port.call('ax.snapshot', { root: scope.app.id, ...level }, call);
-    const known = new Set(before?.node.children?.map((c) => c.id));
-    const deep = (root.children ?? []).filter((c) => c.id === scope.top || (before && !known.has(c.id)));
-    const subtrees = new Map<string, ElementNode>();
-    await Promise.all(
-      deep.map(async (c) => {
-        const params = { ...level, root: c.id, depth: diffDepth, maxNodes: diffMaxNodes };
-        const walked = await this.port.call('ax.snapshot', params, call).catch((error: unknown) => {
-          if (isGone(error)) return undefined;
-          throw error;
-        });
-        if (walked) subtrees.set(c.id, walked.root);
-      }),
-    );
-    const node = { ...root, children: root.children?.map((c) => subtrees.get(c.id) ?? c) };
-    return { node, json: JSON.stringify(node), counter };
-  }
-
-  /**
-   * With change events (`mark` is the app's change counter before the action): wait for the action's first
-   * event, then until the app is quiet, and walk once; an app that reports changes but sent none after the
-   * action did not change. Without events (none here, or none ever from this app): poll.
-   */
-  private async settle(
-    scope: Scope,
-    before: AppWalk,
-    mark: number | undefined,
-    call?: CallOptions,
-  ): Promise<AppWalk> {
-    const { pid } = scope.app;
-    const { settleMs, quietMs, firstEventMs } = this.settings;
-    const signal = call?.signal;
-    if (mark !== undefined) {
-      const started = performance.now();
-      if (await this.observer.waitForChange(pid, { sinceCounter: mark, timeoutMs: firstEventMs, signal })) {
-        const maxMs = settleMs - (performance.now() - started);
-        await this.observer.waitForQuiet(pid, { quietMs, maxMs, signal });
-        return this.appWalk(scope, before, call);
-      }
-      if (this.observer.reportsChanges(pid)) return this.appWalk(scope, before, call);
-    }
-    return this.poll(scope, before, call);
-  }
-
-  /** Walk until two walks in a row agree or settleMs passes. */
-  private async poll(scope: Scope, before: AppWalk, call?: CallOptions): Promise<AppWalk> {
-    const { settleMs, pollMs } = this.settings;
-    const deadline = Date.now() + settleMs;
-    await sleep(pollMs);
-    let last = await this.appWalk(scope, before, call);
-    while (Date.now() < deadline) {
-      await sleep(pollMs);
-      const next = await this.appWalk(scope, before, call);
-      if (next.json === last.json) return next;
-      last = next;
-    }
-    return last;
   }
 
   // --- errors ---

@@ -230,12 +230,16 @@ export class Input {
   /** Run, reporting what changed in the element's app, else in the active app (a desktop, a menu's grab). */
   private async observed(element: ElementInfo | null, run: Prepared, call?: CallOptions): Promise<string> {
     if (element)
-      return this.engine.observe(await this.engine.scope(element.id, element.pid, call), run, call);
+      return this.engine.changes.observe(
+        await this.engine.changes.scope(element.id, element.pid, call),
+        run,
+        call,
+      );
     const active = await this.engine.resolver.app(undefined, call).catch((error: unknown) => {
       if (error instanceof MacpilotError) return undefined;
       throw error;
     });
-    if (active) return this.engine.observe({ app: active, top: undefined }, run, call);
+    if (active) return this.engine.changes.observe({ app: active, top: undefined }, run, call);
     return `${await run()}\nNo app is active, so what changed is not known.`;
   }
 

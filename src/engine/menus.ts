@@ -132,7 +132,7 @@ export class Menus {
     return this.engine.guard(doing, async () => {
       await this.bringToFront(menuBar, call);
       const scope = { app: menuBar.appInfo, top: menuBar.window?.id };
-      return this.engine.observe(
+      return this.engine.changes.observe(
         scope,
         async () => {
           for (const entry of chain) await this.clickWhenShown(entry, call);

@@ -16,6 +16,9 @@ import type { Role } from './roles.js';
 import { normalizeName, plural } from './text.js';
 import type { Walked } from './tree.js';
 
+/** Values a walk reads are cut here; snapshot lines cut them shorter still. */
+export const SNAPSHOT_VALUE_CHARS = 10_000;
+
 export const SNAPSHOT_DEFAULTS = {
   /** Levels the walk goes below its root. */
   depth: 20,

@@ -134,7 +134,7 @@ export class Windows {
               'changes below, or snapshot_ui, show its dialog).';
       };
       const app = await this.engine.resolver.app(String(w.pid), call).catch(() => undefined);
-      return app ? this.engine.observe({ app, top: undefined }, run, call) : run();
+      return app ? this.engine.changes.observe({ app, top: undefined }, run, call) : run();
     });
   }
 
