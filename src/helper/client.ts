@@ -58,6 +58,8 @@ export interface HelperCommand {
   command: string;
   args: string[];
   env?: NodeJS.ProcessEnv;
+  /** Runs before each start to put `command` in place (macOS: installs the helper app on first use). */
+  prepare?: (signal?: AbortSignal) => Promise<void>;
 }
 
 export interface HelperClientOptions {
@@ -182,7 +184,8 @@ export class HelperClient {
         throw new HelperError('', ClientErrorCode.Cancelled, 'the request was cancelled');
       });
     }
-    const { command, args, env } = this.options.helper;
+    const { command, args, env, prepare } = this.options.helper;
+    await prepare?.(options.signal);
     const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env: env ?? process.env });
     const generation = ++this.generation;
     const { log } = this.options;

@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { MacpilotError } from '../errors.js';
 import type { HelperCommand } from '../helper/client.js';
 import { PACKAGE_ROOT } from '../package-root.js';
+import { VERSION } from '../version.js';
+import { binaryIn, installLocation } from './macos/bundle.js';
+import { ensureHelper } from './macos/install.js';
 
 /** The bundled Linux helper (scripts/bundle.ts), wherever this module runs from (src/ in tests, or a bundle). */
 const LINUX_HELPER = join(PACKAGE_ROOT, 'dist', 'macpilot-linux-helper.js');
@@ -12,14 +15,23 @@ export function helperCommand(
 ): HelperCommand {
   const platform = options.platform ?? process.platform;
   if (options.helperPath) {
-    return options.helperPath.endsWith('.js')
-      ? { command: process.execPath, args: [options.helperPath] }
-      : { command: options.helperPath, args: [] };
+    if (options.helperPath.endsWith('.js')) return { command: process.execPath, args: [options.helperPath] };
+    const app = options.helperPath.replace(/\/+$/, '');
+    return { command: app.endsWith('.app') ? binaryIn(app) : options.helperPath, args: [] };
   }
   if (platform === 'linux') return { command: process.execPath, args: [LINUX_HELPER] };
+  if (platform === 'darwin') {
+    return {
+      command: installLocation().binary,
+      args: [],
+      prepare: async (signal) => {
+        await ensureHelper({ version: VERSION, packageRoot: PACKAGE_ROOT, signal });
+      },
+    };
+  }
   throw new MacpilotError({
     what: `No helper for ${platform}`,
-    why: 'this build of macpilot has a helper for Linux only; the macOS helper ships in a later release',
+    why: 'macpilot has helpers for Linux and macOS only',
     next: 'set MACPILOT_HELPER_PATH to a helper binary that speaks the macpilot helper protocol',
   });
 }
