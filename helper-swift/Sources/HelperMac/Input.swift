@@ -1,0 +1,223 @@
+#if canImport(ApplicationServices)
+@preconcurrency import ApplicationServices
+import Foundation
+import HelperCore
+
+/// input.*: synthetic mouse and keyboard events through CGEvent, posted at the HID tap, so that they reach
+/// whatever is under the pointer or has keyboard focus as a real device's would. One operation at a time, so
+/// that two requests never interleave their presses. Modifiers travel as the events' flags: no modifier key is
+/// pressed on its own, so a failed request never leaves one held down.
+enum Input {
+    private static let queue = SerialQueue()
+
+    /// Pointer steps of a smooth move or drag, at least this many in a drag so that drag thresholds are crossed.
+    private static let minDragSteps = 10
+    private static let stepMilliseconds = 10.0
+    /// kVK_Return and kVK_Tab (Carbon's Events.h), the same codes src/keys.ts gives "enter" and "tab".
+    private static let returnKey: CGKeyCode = 0x24
+    private static let tabKey: CGKeyCode = 0x30
+
+    static func click(_ p: ClickParams) async throws -> Empty {
+        try await run {
+            let buttons = ButtonEvents.of(p.button)
+            let flags = eventFlags(p.modifiers)
+            let at = cgPoint(p.at)
+            try post(mouse(.mouseMoved, at, .left), flags: flags)
+            // The click state tells apps which click of a double or triple click each press is.
+            for state in 1...p.count {
+                try post(mouse(buttons.down, at, buttons.button, clickState: state), flags: flags)
+                try post(mouse(buttons.up, at, buttons.button, clickState: state), flags: flags)
+            }
+        }
+    }
+
+    static func move(_ p: MoveParams) async throws -> Empty {
+        try await run {
+            let to = cgPoint(p.to)
+            if p.durationMs == 0 {
+                try post(mouse(.mouseMoved, to, .left), flags: [])
+                return
+            }
+            let steps = max(1, Int((Double(p.durationMs) / stepMilliseconds).rounded()))
+            try await glide(from: try pointerLocation(), to: to, steps: steps, durationMs: p.durationMs) { point in
+                try post(mouse(.mouseMoved, point, .left), flags: [])
+            }
+        }
+    }
+
+    static func drag(_ p: DragParams) async throws -> Empty {
+        try await run {
+            let buttons = ButtonEvents.of(p.button)
+            let flags = eventFlags(p.modifiers)
+            let from = cgPoint(p.from)
+            let to = cgPoint(p.to)
+            let steps = max(minDragSteps, Int((Double(p.durationMs) / stepMilliseconds).rounded()))
+            try post(mouse(.mouseMoved, from, .left), flags: flags)
+            try post(mouse(buttons.down, from, buttons.button, clickState: 1), flags: flags)
+            do {
+                try await glide(from: from, to: to, steps: steps, durationMs: p.durationMs) { point in
+                    try post(mouse(buttons.dragged, point, buttons.button), flags: flags)
+                }
+            } catch {
+                // Cancelled or failed half way: still release the button where the pointer is.
+                try? post(mouse(buttons.up, pointerLocation(), buttons.button, clickState: 1), flags: flags)
+                throw error
+            }
+            try post(mouse(buttons.up, to, buttons.button, clickState: 1), flags: flags)
+        }
+    }
+
+    /// One line-unit wheel event per protocol step, as a notched mouse wheel sends them. A positive wheel value
+    /// scrolls up (or left), the protocol's positive dy down (dx right): hence the negation.
+    static func scroll(_ p: ScrollParams) async throws -> Empty {
+        try await run {
+            let at = cgPoint(p.at)
+            try post(mouse(.mouseMoved, at, .left), flags: [])
+            for step in 0..<max(abs(p.dy), abs(p.dx)) {
+                let vertical = step < abs(p.dy) ? Int32(-p.dy.signum()) : 0
+                let horizontal = step < abs(p.dx) ? Int32(-p.dx.signum()) : 0
+                let event = CGEvent(
+                    scrollWheelEvent2Source: nil, units: .line, wheelCount: 2,
+                    wheel1: vertical, wheel2: horizontal, wheel3: 0
+                )
+                event?.location = at
+                try post(event, flags: [])
+            }
+        }
+    }
+
+    static func pointer() throws -> PointerResult {
+        let location = try pointerLocation()
+        return PointerResult(at: Point(x: Double(location.x), y: Double(location.y)))
+    }
+
+    static func type(_ p: TypeParams) async throws -> TypeResult {
+        let strokes = try Keystroke.of(p.text, onePerCharacter: p.delayMs > 0)
+        return try await withInputAccess {
+            try await queue.run {
+                let gap = p.delayMs > 0 ? Double(p.delayMs) : Keystroke.chunkPauseMs
+                for (index, stroke) in strokes.enumerated() {
+                    if index > 0 { try await pause(milliseconds: gap) }
+                    switch stroke.kind {
+                    case .text(let units): try postText(units)
+                    case .lineBreak: try postKey(returnKey, flags: [])
+                    case .tab: try postKey(tabKey, flags: [])
+                    }
+                }
+                return TypeResult(typed: strokes.reduce(0) { $0 + $1.characters })
+            }
+        }
+    }
+
+    static func key(_ p: KeyParams) async throws -> Empty {
+        try await run {
+            let flags = eventFlags(p.modifiers)
+            for _ in 0..<p.repeatCount {
+                try postKey(CGKeyCode(p.code), flags: flags)
+            }
+        }
+    }
+
+    // MARK: - Events
+
+    /// Checks the permission, then runs `body` after every earlier input operation.
+    private static func run(_ body: @escaping @Sendable () async throws -> Void) async throws -> Empty {
+        try await withInputAccess {
+            try await queue.run {
+                try await body()
+                return Empty()
+            }
+        }
+    }
+
+    /// Without the permission the system drops posted events without a word, so ask before posting.
+    private static func withInputAccess<T>(_ body: () async throws -> T) async throws -> T {
+        guard CGPreflightPostEventAccess() else { throw Privacy.accessibility.denied("synthetic input") }
+        return try await body()
+    }
+
+    private struct ButtonEvents {
+        let down: CGEventType
+        let up: CGEventType
+        let dragged: CGEventType
+        let button: CGMouseButton
+
+        static func of(_ button: MouseButton) -> ButtonEvents {
+            switch button {
+            case .left:
+                ButtonEvents(down: .leftMouseDown, up: .leftMouseUp, dragged: .leftMouseDragged, button: .left)
+            case .right:
+                ButtonEvents(down: .rightMouseDown, up: .rightMouseUp, dragged: .rightMouseDragged, button: .right)
+            case .middle:
+                ButtonEvents(down: .otherMouseDown, up: .otherMouseUp, dragged: .otherMouseDragged, button: .center)
+            }
+        }
+    }
+
+    /// The protocol's "super" is the logo key of a PC keyboard, which macOS maps to Command.
+    private static func eventFlags(_ modifiers: [Modifier]) -> CGEventFlags {
+        modifiers.reduce(into: CGEventFlags()) { flags, modifier in
+            switch modifier {
+            case .command, .super: flags.insert(.maskCommand)
+            case .control: flags.insert(.maskControl)
+            case .option: flags.insert(.maskAlternate)
+            case .shift: flags.insert(.maskShift)
+            case .fn: flags.insert(.maskSecondaryFn)
+            }
+        }
+    }
+
+    private static func cgPoint(_ point: Point) -> CGPoint {
+        CGPoint(x: point.x, y: point.y)
+    }
+
+    private static func mouse(
+        _ type: CGEventType, _ at: CGPoint, _ button: CGMouseButton, clickState: Int? = nil
+    ) -> CGEvent? {
+        let event = CGEvent(mouseEventSource: nil, mouseType: type, mouseCursorPosition: at, mouseButton: button)
+        if let clickState { event?.setIntegerValueField(.mouseEventClickState, value: Int64(clickState)) }
+        return event
+    }
+
+    private static func post(_ event: CGEvent?, flags: CGEventFlags) throws {
+        guard let event else {
+            throw RPCError(ErrorCode.failed, "the system did not create the input event", hint: "try again")
+        }
+        event.flags = flags
+        event.post(tap: .cghidEventTap)
+    }
+
+    private static func postKey(_ code: CGKeyCode, flags: CGEventFlags) throws {
+        try post(CGEvent(keyboardEventSource: nil, virtualKey: code, keyDown: true), flags: flags)
+        try post(CGEvent(keyboardEventSource: nil, virtualKey: code, keyDown: false), flags: flags)
+    }
+
+    /// Key 0 carrying the text: apps insert the event's Unicode string whatever the keyboard layout. No flags,
+    /// so that a modifier the user holds does not turn the text into shortcuts.
+    private static func postText(_ units: [UniChar]) throws {
+        for down in [true, false] {
+            let event = CGEvent(keyboardEventSource: nil, virtualKey: 0, keyDown: down)
+            event?.keyboardSetUnicodeString(stringLength: units.count, unicodeString: units)
+            try post(event, flags: [])
+        }
+    }
+
+    private static func pointerLocation() throws -> CGPoint {
+        guard let location = CGEvent(source: nil)?.location else {
+            throw RPCError(ErrorCode.failed, "the system did not report the pointer's position", hint: "try again")
+        }
+        return location
+    }
+
+    /// Points along the straight line from `from` (excluded) to `to` (included), `durationMs` spread over them.
+    private static func glide(
+        from: CGPoint, to: CGPoint, steps: Int, durationMs: Int, _ step: (CGPoint) throws -> Void
+    ) async throws {
+        for index in 1...steps {
+            let t = Double(index) / Double(steps)
+            try step(CGPoint(x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t))
+            try await pause(milliseconds: Double(durationMs) / Double(steps))
+        }
+    }
+}
+#endif
