@@ -3,12 +3,13 @@
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ConfigError, loadConfig } from './config.js';
+import { doctor } from './doctor.js';
 import { Engine } from './engine/engine.js';
 import { MacpilotError } from './errors.js';
 import { HelperClient } from './helper/client.js';
 import { createLogger } from './log.js';
 import { createMcpServer } from './mcp/server.js';
-import { helperCommand } from './platforms/index.js';
+import { helperCommand, installHelper } from './platforms/index.js';
 import { TOOLSETS } from './toolsets.js';
 import { VERSION } from './version.js';
 
@@ -16,6 +17,8 @@ const USAGE = `macpilot ${VERSION}: an MCP server that operates the desktop thro
 
 Usage:
   macpilot serve [--toolsets LIST]   run the MCP server on stdin/stdout
+  macpilot doctor                    check what this machine allows and how to fix what is missing
+  macpilot install-helper            macOS: put the helper app in place now (npm's postinstall does)
   macpilot --version | --help
 
 Options:
@@ -74,6 +77,13 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'serve' && positionals.length === 1) {
     await serve({ toolsets: values.toolsets });
     return -1;
+  }
+  if (command === 'doctor' && positionals.length === 1) {
+    return doctor(loadConfig(), (line) => process.stdout.write(`${line}\n`));
+  }
+  if (command === 'install-helper' && positionals.length === 1) {
+    process.stdout.write(`${await installHelper()}\n`);
+    return 0;
   }
   process.stderr.write(`macpilot: unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
   return 2;

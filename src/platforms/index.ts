@@ -35,3 +35,15 @@ export function helperCommand(
     next: 'set MACPILOT_HELPER_PATH to a helper binary that speaks the macpilot helper protocol',
   });
 }
+
+/** `macpilot install-helper`: on macOS, the helper app at its stable path now; what was done, in words. */
+export async function installHelper(platform: NodeJS.Platform = process.platform): Promise<string> {
+  if (platform !== 'darwin') return `nothing to install on ${platform}: the helper comes with the package`;
+  const { binary, source } = await ensureHelper({ version: VERSION, packageRoot: PACKAGE_ROOT });
+  const how = {
+    installed: 'already in place',
+    package: 'copied from macpilot-darwin',
+    download: 'downloaded and verified',
+  };
+  return `macOS helper ${VERSION}: ${binary} (${how[source]})`;
+}

@@ -1,0 +1,90 @@
+/**
+ * `macpilot doctor`: starts the helper as the server would, asks it what this machine allows (system.hello) and
+ * prints each capability with the exact fix for what is missing. Exit code 0 when everything is available.
+ */
+import type { Config } from './config.js';
+import { MacpilotError } from './errors.js';
+import { type Hello, HelperClient, type HelperCommand } from './helper/client.js';
+import { createLogger } from './log.js';
+import { helperCommand } from './platforms/index.js';
+import { VERSION } from './version.js';
+
+type CapabilityName = keyof Hello['capabilities'];
+
+const LABELS: Record<CapabilityName, string> = {
+  accessibility: 'accessibility',
+  display: 'display',
+  input: 'input',
+  screenCapture: 'screen capture',
+};
+
+const PRIVACY = 'System Settings > Privacy & Security';
+const TURN_ON =
+  'turn on "macpilot Helper" (not listed? click + and choose ' +
+  '~/Library/Application Support/macpilot/macpilot Helper.app), then run `macpilot doctor` again; if your MCP ' +
+  'client or terminal asks instead, see "Permissions went to my MCP client" in docs/macos.md';
+
+/** What to do about a missing capability, per platform. */
+export const FIXES: Record<Hello['platform'], Record<CapabilityName, string>> = {
+  darwin: {
+    accessibility: `open ${PRIVACY} > Accessibility and ${TURN_ON}`,
+    input: `synthetic input is allowed under ${PRIVACY} > Accessibility: ${TURN_ON}`,
+    screenCapture:
+      `open ${PRIVACY} > Screen & System Audio Recording (called Screen Recording before macOS 15) and ` +
+      `${TURN_ON}; restart your MCP client afterwards, macOS applies this grant to new processes only`,
+    display:
+      'run macpilot in a logged-in graphical session (not over plain SSH or as a launch daemon): macOS gives ' +
+      'processes outside one no display',
+  },
+  linux: {
+    accessibility:
+      'run macpilot inside the desktop session (DBUS_SESSION_BUS_ADDRESS set) with the AT-SPI bus installed ' +
+      '(`sudo apt-get install at-spi2-core`); unset NO_AT_BRIDGE and GTK_A11Y for the apps you want to drive',
+    display:
+      'set DISPLAY to your X display (for example DISPLAY=:0); on Wayland, run the apps under XWayland',
+    input:
+      "macpilot types and clicks through the X server's XTEST extension: set DISPLAY to an X server that has " +
+      'it (Xorg, Xvfb and XWayland do)',
+    screenCapture:
+      'set DISPLAY to your X display (for example DISPLAY=:0): screenshots are read from the X server',
+  },
+};
+
+/** The file a person would look for: the script for a Node helper, else the executable. */
+const helperFile = (command: HelperCommand) => command.args[0] ?? command.command;
+
+export async function doctor(config: Config, write: (line: string) => void): Promise<number> {
+  write(`macpilot ${VERSION} doctor (${process.platform}, Node ${process.versions.node})`);
+  const command = helperCommand({ helperPath: config.helperPath });
+  const client = new HelperClient({ helper: command, log: createLogger('silent') });
+  let hello: Hello;
+  const origin = config.helperPath ? ' (from MACPILOT_HELPER_PATH or the config file)' : '';
+  try {
+    hello = await client.hello();
+  } catch (error) {
+    write(`helper: ${helperFile(command)}${origin}: could not start`);
+    write(error instanceof MacpilotError ? error.render() : `  ${(error as Error).message}`);
+    return 1;
+  } finally {
+    await client.close();
+  }
+  write(
+    `helper: ${helperFile(command)}${origin}, version ${hello.helperVersion}, protocol ${hello.protocolVersion}`,
+  );
+
+  const missing: string[] = [];
+  for (const [name, label] of Object.entries(LABELS) as [CapabilityName, string][]) {
+    const capability = hello.capabilities[name];
+    write(`${label}: ${capability.available ? 'available' : 'MISSING'} (${capability.detail})`);
+    if (!capability.available) {
+      missing.push(label);
+      write(`  fix: ${FIXES[hello.platform][name]}`);
+    }
+  }
+  write(
+    missing.length === 0
+      ? 'Everything macpilot needs is available.'
+      : `Missing: ${missing.join(', ')}. Fix as shown, then run \`macpilot doctor\` again.`,
+  );
+  return missing.length === 0 ? 0 : 1;
+}
