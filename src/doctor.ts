@@ -56,7 +56,12 @@ const helperFile = (command: HelperCommand) => command.args[0] ?? command.comman
 export async function doctor(config: Config, write: (line: string) => void): Promise<number> {
   write(`macpilot ${VERSION} doctor (${process.platform}, Node ${process.versions.node})`);
   const command = helperCommand({ helperPath: config.helperPath });
-  const client = new HelperClient({ helper: command, log: createLogger('silent') });
+  // What the helper says on stderr (on macOS: whether it took its own permission identity) is part of the report.
+  const said: string[] = [];
+  const client = new HelperClient({
+    helper: command,
+    log: createLogger('info', (line) => said.push(line.trim())),
+  });
   let hello: Hello;
   const origin = config.helperPath ? ' (from MACPILOT_HELPER_PATH or the config file)' : '';
   try {
@@ -67,6 +72,7 @@ export async function doctor(config: Config, write: (line: string) => void): Pro
     return 1;
   } finally {
     await client.close();
+    for (const line of said) write(line);
   }
   write(
     `helper: ${helperFile(command)}${origin}, version ${hello.helperVersion}, protocol ${hello.protocolVersion}`,

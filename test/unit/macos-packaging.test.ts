@@ -10,19 +10,20 @@ import { describe, expect, test } from 'vitest';
 import { APP_NAME, DARWIN_PACKAGE, EXECUTABLE, releaseAsset } from '../../src/platforms/macos/bundle.js';
 import { CHECKSUMS_FILE } from '../../src/platforms/macos/checksums.js';
 
-const SCRIPTS = ['scripts/build-macos-helper.sh', 'scripts/release-macos-helper.sh'];
+const BUILD = 'scripts/build-macos-helper.sh';
+const RELEASE = 'scripts/release-macos-helper.sh';
 const json = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
 const main = json('package.json');
 
 describe('build and release scripts', () => {
-  test.each(SCRIPTS)('%s parses and passes shellcheck', (script) => {
+  test.each([BUILD, RELEASE])('%s parses and passes shellcheck', (script) => {
     expect(spawnSync('bash', ['-n', script], { encoding: 'utf8' }).stderr).toBe('');
     execFileSync('shellcheck', [script]);
   });
 
   test('they build and publish what the installer looks for', () => {
-    const build = readFileSync(SCRIPTS[0], 'utf8');
-    const release = readFileSync(SCRIPTS[1], 'utf8');
+    const build = readFileSync(BUILD, 'utf8');
+    const release = readFileSync(RELEASE, 'utf8');
     for (const script of [build, release]) expect(script).toContain(`readonly APP_NAME='${APP_NAME}'`);
     expect(build).toContain(`readonly EXECUTABLE='${EXECUTABLE}'`);
     expect(releaseAsset('$version')).toBe(/^asset="(.+)"$/m.exec(release)?.[1]);
