@@ -1,0 +1,153 @@
+#if canImport(ApplicationServices)
+@preconcurrency import ApplicationServices
+import Foundation
+import HelperCore
+
+/// Reads one element into an ElementInfo: one batched read of the attributes below, a count of its children,
+/// and, only for roles that carry one, its AXValue in a read of its own, so that a secure field's value is never
+/// fetched at all. Call on the element's app lane.
+enum ElementReader {
+    static let secureSubrole = "AXSecureTextField"
+
+    private static let batch = [
+        "AXRole", "AXSubrole", "AXTitle", "AXDescription", "AXHelp", "AXIdentifier", "AXTitleUIElement",
+        "AXEnabled", "AXFocused", "AXSelected", "AXExpanded", "AXDisclosing", "AXHidden", "AXMinimized",
+        "AXModal", "AXMain", "AXFrontmost", "AXMenuItemMarkChar", "AXRequired", "AXElementBusy",
+        "AXPosition", "AXSize",
+    ]
+
+    /// Roles whose AXValue is their checked state: 0 off, 1 on, 2 mixed (switches and toggles are subroles).
+    static let toggleRoles: Set<String> = ["AXCheckBox", "AXRadioButton"]
+    /// Roles whose AXValue is a number.
+    private static let numberRoles: Set<String> = [
+        "AXSlider", "AXIncrementor", "AXScrollBar", "AXProgressIndicator", "AXLevelIndicator",
+        "AXValueIndicator", "AXRelevanceIndicator",
+    ]
+    /// Roles whose AXValue is their text, read up to maxValueLength.
+    private static let textRoles: Set<String> = ["AXTextField", "AXTextArea", "AXComboBox", "AXDateField", "AXPopUpButton"]
+    /// Text roles a person types into.
+    private static let editableRoles: Set<String> = ["AXTextField", "AXTextArea", "AXComboBox", "AXDateField"]
+    /// A label: its AXValue is its text, which becomes its name.
+    private static let staticText = "AXStaticText"
+    /// AXValue 1 means open.
+    private static let disclosureTriangle = "AXDisclosureTriangle"
+
+    struct Read {
+        let info: ElementInfo
+        /// AXHidden: left out of snapshots unless includeHidden.
+        let hidden: Bool
+    }
+
+    static func info(_ element: AXUIElement, maxValueLength: Int) throws -> ElementInfo {
+        try read(element, maxValueLength: maxValueLength, bounds: true).info
+    }
+
+    static func read(_ element: AXUIElement, maxValueLength: Int, bounds: Bool) throws -> Read {
+        let attributes = try AX.attributes(element, batch)
+        let role = AX.string(attributes["AXRole"]) ?? "AXUnknown"
+        let subrole = AX.string(attributes["AXSubrole"])
+        let raw = try rawValue(element, role: role, subrole: subrole, maxValueLength: maxValueLength)
+        let childCount = try AX.count(element, "AXChildren")
+
+        var name = [attributes["AXTitle"], attributes["AXDescription"]].compactMap(AX.string).first { !$0.isEmpty }
+        if name == nil, let label = AX.element(attributes["AXTitleUIElement"]) { name = labelText(label) }
+        if name == nil, role == staticText { name = AX.string(raw) }
+        let title = name ?? ""
+
+        var value: ElementValue?
+        var truncated = false
+        if let raw, role != staticText, !toggleRoles.contains(role), role != disclosureTriangle {
+            (value, truncated) = typed(raw, maxValueLength)
+        }
+        let toggle = toggleRoles.contains(role) || role == disclosureTriangle ? AX.number(raw) : nil
+        if toggleRoles.contains(role), let toggle { value = .bool(toggle == 1) }
+
+        let description = [attributes["AXDescription"], attributes["AXHelp"]].compactMap(AX.string)
+            .first { !$0.isEmpty && $0 != title }
+        let info = ElementInfo(
+            id: AppLanes.shared.handles.handle(for: element),
+            nativeRole: role,
+            subrole: subrole,
+            name: title,
+            value: value,
+            valueTruncated: truncated ? true : nil,
+            description: description,
+            identifier: AX.string(attributes["AXIdentifier"]).flatMap { $0.isEmpty ? nil : $0 },
+            states: states(attributes, role: role, subrole: subrole, toggle: toggle),
+            bounds: bounds ? AX.bounds(position: attributes["AXPosition"], size: attributes["AXSize"]) : nil,
+            childCount: childCount,
+            pid: AX.pid(element)
+        )
+        return Read(info: info, hidden: AX.bool(attributes["AXHidden"]) == true)
+    }
+
+    /// The AXValue, read only for roles that carry one, and never for a secure field.
+    private static func rawValue(
+        _ element: AXUIElement,
+        role: String,
+        subrole: String?,
+        maxValueLength: Int
+    ) throws -> CFTypeRef? {
+        if subrole == secureSubrole { return nil }
+        let wanted = toggleRoles.contains(role) || numberRoles.contains(role) || role == staticText
+            || role == disclosureTriangle || (textRoles.contains(role) && maxValueLength > 0)
+        return try wanted ? AX.attribute(element, "AXValue") : nil
+    }
+
+    /// A value by its type: text (cut to maxValueLength), a boolean or a number.
+    static func typed(_ raw: CFTypeRef, _ maxValueLength: Int) -> (ElementValue?, Bool) {
+        if let text = AX.string(raw) {
+            let (cut, truncated) = truncate(text, maxValueLength)
+            return (.string(cut), truncated)
+        }
+        if AX.isBoolean(raw), let flag = AX.bool(raw) { return (.bool(flag), false) }
+        if let number = AX.number(raw) { return (.number(number), false) }
+        return (nil, false)
+    }
+
+    /// Cut at a code point boundary, as the TypeScript side counts.
+    static func truncate(_ text: String, _ max: Int) -> (String, Bool) {
+        let scalars = text.unicodeScalars
+        guard scalars.count > max else { return (text, false) }
+        return (String(String.UnicodeScalarView(scalars.prefix(max))), true)
+    }
+
+    /// The text of an element's label (AXTitleUIElement): its title, or its value for a static text.
+    private static func labelText(_ label: AXUIElement) -> String? {
+        guard let attributes = try? AX.attributes(label, ["AXTitle", "AXValue"]) else { return nil }
+        return [attributes["AXTitle"], attributes["AXValue"]].compactMap(AX.string).first { !$0.isEmpty }
+    }
+
+    /// The protocol's state words from the batch; `toggle` is the AXValue of a check box, radio button or
+    /// disclosure triangle.
+    private static func states(
+        _ attributes: [String: CFTypeRef],
+        role: String,
+        subrole: String?,
+        toggle: Double?
+    ) -> [ElementState] {
+        let flag = { (name: String) in AX.bool(attributes[name]) == true }
+        let enabled = AX.bool(attributes["AXEnabled"]) != false
+        let marked = !(AX.string(attributes["AXMenuItemMarkChar"]) ?? "").isEmpty
+        let open = AX.bool(attributes["AXExpanded"]) ?? AX.bool(attributes["AXDisclosing"])
+            ?? (role == disclosureTriangle ? toggle.map { $0 == 1 } : nil)
+        var states: [ElementState] = []
+        if flag("AXFocused") { states.append(.focused) }
+        if !enabled { states.append(.disabled) }
+        if flag("AXSelected") { states.append(.selected) }
+        if (toggleRoles.contains(role) && toggle == 1) || marked { states.append(.checked) }
+        if toggleRoles.contains(role) && toggle == 2 { states.append(.mixed) }
+        if let open { states.append(open ? .expanded : .collapsed) }
+        if editableRoles.contains(role) && enabled { states.append(.editable) }
+        if role == "AXTextArea" { states.append(.multiline) }
+        if flag("AXHidden") { states.append(.offscreen) }
+        if subrole == secureSubrole { states.append(.secure) }
+        if flag("AXModal") { states.append(.modal) }
+        if flag("AXRequired") { states.append(.required) }
+        if flag("AXElementBusy") { states.append(.busy) }
+        if flag("AXMain") || flag("AXFrontmost") { states.append(.active) }
+        if flag("AXMinimized") { states.append(.minimized) }
+        return states
+    }
+}
+#endif
