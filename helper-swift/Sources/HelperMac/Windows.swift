@@ -83,9 +83,7 @@ enum Windows {
     // MARK: - Operations
 
     /// Un-minimizes the window if need be, raises it within its app, makes it the app's main window and brings
-    /// the app to the front. macOS 14 may refuse to activate an app at a background process's request
-    /// (cooperative activation), so the app is also asked through its own AXFrontmost attribute, which some apps
-    /// refuse in turn; the answer says whether the window ended up focused.
+    /// the app to the front (which macOS may refuse: the answer says whether the window ended up focused).
     private static func raise(_ id: String) async throws -> WindowResult {
         try await operate(id, until: { !$0.minimized && $0.focused }) { window, element in
             if AX.bool(try AX.attribute(element, kAXMinimizedAttribute)) == true {
@@ -93,8 +91,7 @@ enum Windows {
             }
             try AX.set(element, kAXMainAttribute, kCFBooleanTrue)
             try AX.perform(element, kAXRaiseAction)
-            NSRunningApplication(processIdentifier: window.pid)?.activate(options: [])
-            try? AX.set(AppLanes.shared.application(window.pid), kAXFrontmostAttribute, kCFBooleanTrue)
+            Apps.bringToFront(window.pid)
         }
     }
 
