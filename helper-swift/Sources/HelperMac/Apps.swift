@@ -14,7 +14,7 @@ enum Apps {
     ]
 
     /// Apps a person can see (in the Dock or the menu bar): no daemons, and not this helper.
-    private static func running() -> [NSRunningApplication] {
+    static func running() -> [NSRunningApplication] {
         let me = ProcessInfo.processInfo.processIdentifier
         return NSWorkspace.shared.runningApplications.filter {
             $0.processIdentifier != me && !$0.isTerminated && $0.activationPolicy != .prohibited

@@ -5,5 +5,6 @@ import HelperCore
 /// (a Linux-side test compares those literals with protocol.ts). main.swift calls it before reading stdin.
 public func registerMacHandlers(_ dispatcher: Dispatcher) {
     registerDeviceHandlers(dispatcher)
+    registerAccessibilityHandlers(dispatcher)
 }
 #endif
