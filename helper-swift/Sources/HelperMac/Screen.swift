@@ -53,8 +53,8 @@ enum Screen {
         hint: "run macpilot in a logged-in desktop session"
     )
 
-    /// Pixels per point of the display's current mode: its backing scale factor, read live from CoreGraphics
-    /// (AppKit refreshes NSScreen's figures from an app event loop, which the helper does not run).
+    /// Pixels per point of the display's current mode: its backing scale factor, read from CoreGraphics like the
+    /// display list and bounds, so that all three describe the same moment.
     private static func scale(of id: CGDirectDisplayID) -> Double {
         guard let mode = CGDisplayCopyDisplayMode(id), mode.width > 0 else { return 1 }
         return Double(mode.pixelWidth) / Double(mode.width)
