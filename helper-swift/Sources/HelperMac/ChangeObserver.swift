@@ -90,11 +90,11 @@ final class ChangeObserver: @unchecked Sendable {
     }
 
     private func flush(_ pid: pid_t) {
-        guard let batch = pending.removeValue(forKey: pid), let dispatcher = lock.withLock({ dispatcher }) else {
+        guard let batch = pending.removeValue(forKey: pid), let sink = lock.withLock({ self.dispatcher }) else {
             return
         }
         lastSent[pid] = .now()
-        dispatcher.notify(
+        sink.notify(
             "observe.changed",
             ObserveChangedParams(pid: pid, kinds: batch.kinds.sorted(), count: batch.count)
         )
