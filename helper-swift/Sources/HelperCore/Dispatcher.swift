@@ -106,10 +106,12 @@ public final class Dispatcher: @unchecked Sendable {
             if header.method == "$/cancelRequest" { cancel(message) }
             return
         }
+        let method = header.method
         // Registered under the lock, so the Task cannot finish (and remove itself) before it is in the table.
         lock.withLock {
             inFlight[id] = Task { [self] in
-                writer.write(await respond(to: message, method: header.method, id: id))
+                let response = await respond(to: message, method: method, id: id)
+                writer.write(response)
                 lock.withLock { inFlight[id] = nil }
             }
         }
@@ -137,7 +139,8 @@ public final class Dispatcher: @unchecked Sendable {
     /// `$/cancelRequest {id}`: cancels the request's Task; its handler stops where it checks for cancellation.
     private func cancel(_ message: Data) {
         guard let request = try? JSONDecoder().decode(CancelMessage.self, from: message) else { return }
-        lock.withLock { inFlight[request.params.id] }?.cancel()
+        let task = lock.withLock { inFlight[request.params.id] }
+        task?.cancel()
     }
 
     private func errorResponse(_ id: RequestID?, _ error: RPCError) -> Data {
@@ -231,7 +234,7 @@ func decodeParams<P: Decodable>(_ type: P.Type, from message: Data) throws -> P 
     } catch let error as DecodingError {
         throw RPCError(ErrorCode.invalidParams, "invalid params: \(describe(error))")
     }
-    try (params as? ValidatedParams)?.validate()
+    try (params as? any ValidatedParams)?.validate()
     return params
 }
 

@@ -30,7 +30,7 @@ public final class HandleTable<Element>: @unchecked Sendable {
 
     public func handle(for element: Element) -> String {
         let key = hash(element)
-        return lock.withLock {
+        return lock.withLock { () -> String in
             if let known = byHash[key]?.first(where: { equal($0.element, element) }) {
                 return known.handle
             }

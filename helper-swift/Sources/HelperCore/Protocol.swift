@@ -290,7 +290,7 @@ public enum CaptureTarget: Codable, Equatable, Sendable {
         let stringValue: String
         let intValue: Int? = nil
         init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
+        init?(intValue: Int) { return nil }
     }
 
     public init(from decoder: Decoder) throws {
