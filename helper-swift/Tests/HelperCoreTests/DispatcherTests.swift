@@ -28,7 +28,7 @@ final class DispatcherTests: XCTestCase {
     private func answer(_ request: String) async throws -> [String: Any] {
         let message = Data(request.utf8)
         let header = try JSONSerialization.jsonObject(with: message) as? [String: Any]
-        let id: RequestID = (header?["id"] as? Int).map { .number($0) } ?? .string(header?["id"] as? String ?? "")
+        let id = (header?["id"] as? Int).map(RequestID.number) ?? RequestID.string(header?["id"] as? String ?? "")
         let response = await dispatcher().respond(to: message, method: header?["method"] as? String, id: id)
         return try XCTUnwrap(JSONSerialization.jsonObject(with: response) as? [String: Any])
     }
