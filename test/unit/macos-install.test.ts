@@ -9,8 +9,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MacpilotError } from '../../src/errors.js';
+import { HelperClient } from '../../src/helper/client.js';
+import { createLogger } from '../../src/log.js';
 import { helperCommand } from '../../src/platforms/index.js';
 import { APP_NAME, binaryIn, installLocation, releaseAsset } from '../../src/platforms/macos/bundle.js';
 import { CHECKSUMS_FILE } from '../../src/platforms/macos/checksums.js';
@@ -235,5 +238,59 @@ describe('helperCommand', () => {
     expect(command.command).toBe(process.execPath);
     expect(command.args[0]).toMatch(/dist\/macpilot-linux-helper\.js$/);
     expect(command.prepare).toBeUndefined();
+  });
+});
+
+describe('HelperClient with a helper to prepare', () => {
+  const fake = fileURLToPath(new URL('../support/fake-helper.mjs', import.meta.url));
+
+  test('prepare puts the helper in place before it is started, at each start', async () => {
+    const binary = join(temp('bin'), 'macpilot-helper');
+    let prepared = 0;
+    const client = new HelperClient({
+      helper: {
+        command: binary,
+        args: [],
+        env: { ...process.env, FAKE_HELPER_MODE: 'ok' },
+        prepare: async () => {
+          prepared++;
+          writeFileSync(binary, `#!/bin/sh\nexec "${process.execPath}" "${fake}"\n`, { mode: 0o755 });
+        },
+      },
+      log: createLogger('silent'),
+    });
+    try {
+      expect((await client.hello()).protocolVersion).toBeGreaterThan(0);
+      expect(prepared).toBe(1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("a failing prepare's explanation reaches the caller, and the next call prepares again", async () => {
+    const refused = new MacpilotError({
+      what: 'Refused the downloaded macOS helper',
+      why: 'test',
+      next: 'test',
+    });
+    let prepared = 0;
+    const client = new HelperClient({
+      helper: {
+        command: join(temp('bin'), 'never-created'),
+        args: [],
+        prepare: async () => {
+          prepared++;
+          throw refused;
+        },
+      },
+      log: createLogger('silent'),
+    });
+    try {
+      await expect(client.hello()).rejects.toBe(refused);
+      await expect(client.call('apps.list', {})).rejects.toBe(refused);
+      expect(prepared).toBe(2);
+    } finally {
+      await client.close();
+    }
   });
 });
