@@ -88,7 +88,7 @@ enum Input {
 
     static func pointer() throws -> PointerResult {
         let location = try pointerLocation()
-        return PointerResult(at: Point(x: Double(location.x), y: Double(location.y)))
+        return PointerResult(at: HelperCore.Point(x: Double(location.x), y: Double(location.y)))
     }
 
     static func type(_ p: TypeParams) async throws -> TypeResult {
@@ -167,7 +167,8 @@ enum Input {
         }
     }
 
-    private static func cgPoint(_ point: Point) -> CGPoint {
+    /// Module-qualified: MacTypes.h, which Foundation brings in, declares QuickDraw's own `Point`.
+    private static func cgPoint(_ point: HelperCore.Point) -> CGPoint {
         CGPoint(x: point.x, y: point.y)
     }
 
