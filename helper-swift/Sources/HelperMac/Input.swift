@@ -215,7 +215,7 @@ enum Input {
         from: CGPoint, to: CGPoint, steps: Int, durationMs: Int, _ step: (CGPoint) throws -> Void
     ) async throws {
         for index in 1...steps {
-            let t = Double(index) / Double(steps)
+            let t = CGFloat(index) / CGFloat(steps)
             try step(CGPoint(x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t))
             try await pause(milliseconds: Double(durationMs) / Double(steps))
         }
