@@ -19,8 +19,9 @@ const withHint = (error: HelperError) =>
   error.data.hint ? `${error.message} (${error.data.hint})` : error.message;
 
 const PERMISSION_NEXT =
-  'open System Settings > Privacy & Security > Accessibility (and Screen Recording for screenshots), allow the ' +
-  'app that runs macpilot (your terminal or MCP client), restart it, then run `macpilot doctor`';
+  'open System Settings > Privacy & Security > Accessibility (and Screen & System Audio Recording for ' +
+  'screenshots), allow "macpilot Helper" (or, if `macpilot doctor` says the helper could not take its own ' +
+  'identity, the app that runs macpilot: your terminal or MCP client), then run `macpilot doctor`';
 
 type Parts = { why: string; next: string };
 
