@@ -9,6 +9,7 @@ import { MacpilotError } from './errors.js';
 import { HelperClient } from './helper/client.js';
 import { createLogger } from './log.js';
 import { createMcpServer } from './mcp/server.js';
+import { Policy } from './policy/pipeline.js';
 import { helperCommand, installHelper } from './platforms/index.js';
 import { TOOLSETS } from './toolsets.js';
 import { VERSION } from './version.js';
@@ -34,7 +35,7 @@ async function serve(flags: { toolsets?: string }): Promise<void> {
   const log = createLogger(config.logLevel);
   const helper = new HelperClient({ helper: helperCommand({ helperPath: config.helperPath }), log });
   const engine = new Engine(helper);
-  const server = createMcpServer({ config, log, helper, engine });
+  const server = createMcpServer({ config, log, helper, engine, policy: new Policy() });
 
   let stopping = false;
   const shutdown = async (why: string) => {

@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { Engine } from '../engine/engine.js';
 import type { HelperClient } from '../helper/client.js';
 import type { Logger } from '../log.js';
+import type { Policy } from '../policy/pipeline.js';
 import { errorResult } from '../tools/errors.js';
 import { allTools } from '../tools/index.js';
 import type { ToolContext, ToolDefinition } from '../tools/types.js';
@@ -20,6 +21,7 @@ export interface ServerDependencies {
   log: Logger;
   helper: HelperClient;
   engine: Engine;
+  policy: Policy;
 }
 
 export function enabledTools(config: Config): ToolDefinition[] {
@@ -44,9 +46,21 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
       },
       async (args: unknown, extra): Promise<CallToolResult> => {
         const context: ToolContext = { ...deps, signal: extra.signal, enabledTools: names };
+        const call = {
+          tool,
+          args: args as Record<string, unknown>,
+          server: server.server,
+          signal: extra.signal,
+        };
         try {
-          const output = await tool.handle(args as never, context);
-          return typeof output === 'string' ? { content: [{ type: 'text', text: output }] } : output;
+          return await deps.policy.run(
+            call,
+            async (): Promise<CallToolResult> => {
+              const output = await tool.handle(args as never, context);
+              return typeof output === 'string' ? { content: [{ type: 'text', text: output }] } : output;
+            },
+            (result) => result.isError === true,
+          );
         } catch (error) {
           return errorResult(error, tool.name, deps.log);
         }

@@ -1,0 +1,54 @@
+/**
+ * Every tool call passes here (DESIGN.md: src/policy). Guards run in order before the call and may refuse it by
+ * throwing a MacpilotError (the agent reads why and what would allow it); each may hand back a release function
+ * (a concurrency slot, say) and learns how the call ended.
+ */
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { ToolDefinition } from '../tools/types.js';
+
+export interface ToolCall {
+  tool: ToolDefinition;
+  /** The arguments as validated by the tool's schema. */
+  args: Record<string, unknown>;
+  /** The MCP server, to ask the human through elicitation and to send log messages. */
+  server: Server;
+  signal: AbortSignal;
+}
+
+export interface CallOutcome {
+  ok: boolean;
+  /** What failed, when the call failed (a MacpilotError, a helper error, or a bug). */
+  error?: unknown;
+  durationMs: number;
+}
+
+export interface Guard {
+  admit(call: ToolCall): Promise<(() => void) | undefined>;
+  settled?(call: ToolCall, outcome: CallOutcome): void;
+}
+
+export class Policy {
+  constructor(private readonly guards: readonly Guard[] = []) {}
+
+  async run<T>(call: ToolCall, work: () => Promise<T>, failed: (result: T) => boolean): Promise<T> {
+    const releases: (() => void)[] = [];
+    const started = performance.now();
+    const settle = (outcome: Omit<CallOutcome, 'durationMs'>) => {
+      for (const release of releases.splice(0).reverse()) release();
+      const durationMs = performance.now() - started;
+      for (const guard of this.guards) guard.settled?.(call, { ...outcome, durationMs });
+    };
+    try {
+      for (const guard of this.guards) {
+        const release = await guard.admit(call);
+        if (release) releases.push(release);
+      }
+      const result = await work();
+      settle({ ok: !failed(result) });
+      return result;
+    } catch (error) {
+      settle({ ok: false, error });
+      throw error;
+    }
+  }
+}
