@@ -4,6 +4,7 @@
  * message naming the setting and what it accepts.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -14,6 +15,8 @@ export interface Config {
   toolsets: Toolset[];
   helperPath?: string;
   logLevel: LogLevel;
+  /** `serve --http`: where to listen, and the bearer token every request must carry (when set). */
+  http: { host: string; port: number; token?: string };
   /** Where the file settings came from, if anywhere. */
   configFile?: string;
 }
@@ -27,6 +30,9 @@ const FileConfig = z
     toolsets: z.union([z.string(), z.array(z.string())]).optional(),
     helperPath: z.string().optional(),
     logLevel: z.string().optional(),
+    host: z.string().optional(),
+    port: z.union([z.string(), z.number()]).optional(),
+    httpToken: z.string().optional(),
   })
   .loose();
 
@@ -35,6 +41,9 @@ interface RawSettings {
   toolsets?: string | string[];
   helperPath?: string;
   logLevel?: string;
+  host?: string;
+  port?: string | number;
+  httpToken?: string;
 }
 
 export function parseToolsets(value: string | string[], source: string): Toolset[] {
@@ -83,6 +92,9 @@ export function loadConfig(
     toolsets: env.MACPILOT_TOOLSETS,
     helperPath: env.MACPILOT_HELPER_PATH,
     logLevel: env.MACPILOT_LOG_LEVEL,
+    host: env.MACPILOT_HTTP_HOST,
+    port: env.MACPILOT_HTTP_PORT,
+    httpToken: env.MACPILOT_HTTP_TOKEN,
   };
   const pick = <K extends keyof RawSettings>(
     key: K,
@@ -107,6 +119,7 @@ export function loadConfig(
       : [...DEFAULT_TOOLSETS, ...ALWAYS_ON],
     helperPath: pick('helperPath')?.value as string | undefined,
     logLevel: (logLevel?.value as LogLevel | undefined) ?? 'warn',
+    http: httpSettings(pick('host'), pick('port'), pick('httpToken')),
     configFile: file.path,
   };
 }
@@ -115,4 +128,42 @@ const envName: Record<keyof RawSettings, string> = {
   toolsets: 'MACPILOT_TOOLSETS',
   helperPath: 'MACPILOT_HELPER_PATH',
   logLevel: 'MACPILOT_LOG_LEVEL',
+  host: 'MACPILOT_HTTP_HOST',
+  port: 'MACPILOT_HTTP_PORT',
+  httpToken: 'MACPILOT_HTTP_TOKEN',
 };
+
+export const DEFAULT_HTTP_PORT = 7420;
+const MIN_TOKEN_LENGTH = 16;
+const HOSTNAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '');
+  return bare === 'localhost' || bare === '::1' || (isIP(bare) === 4 && bare.startsWith('127.'));
+}
+
+function httpSettings(
+  host: { value: string | undefined; source: string } | undefined,
+  port: { value: string | number | undefined; source: string } | undefined,
+  token: { value: string | undefined; source: string } | undefined,
+): Config['http'] {
+  const address = host?.value ?? '127.0.0.1';
+  if (isIP(address) === 0 && !HOSTNAME.test(address)) {
+    throw new ConfigError(`${host?.source}: "${address}" is not an IP address or a host name`);
+  }
+  const portText = String(port?.value ?? DEFAULT_HTTP_PORT);
+  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) {
+    throw new ConfigError(`${port?.source}: "${portText}" is not a port; valid: 0 (any free port) to 65535`);
+  }
+  if (token?.value !== undefined && token.value.length < MIN_TOKEN_LENGTH) {
+    throw new ConfigError(`${token.source}: the token must be at least ${MIN_TOKEN_LENGTH} characters`);
+  }
+  if (!isLoopback(address) && token?.value === undefined) {
+    throw new ConfigError(
+      `${host?.source}: listening on "${address}" lets other machines connect; set MACPILOT_HTTP_TOKEN ` +
+        `(a secret of ${MIN_TOKEN_LENGTH}+ characters that clients send as "Authorization: Bearer <token>"), ` +
+        'or listen on 127.0.0.1',
+    );
+  }
+  return { host: address, port: Number(portText), token: token?.value };
+}
