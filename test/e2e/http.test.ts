@@ -1,0 +1,204 @@
+/**
+ * `macpilot serve --http` as HTTP clients see it: the MCP conformance suite, DNS rebinding protection, the bearer
+ * token, the body limit, sessions, a real tool call through the SDK's HTTP client, and a clean SIGTERM.
+ */
+import { spawn } from 'node:child_process';
+import { request } from 'node:http';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { stopGroup } from '../../scripts/process-group.js';
+import { CLI } from '../support/mcp.js';
+import { Processes } from '../support/processes.js';
+import { eventually } from '../support/text.js';
+
+const env = inject('desktopEnv');
+const TOKEN = 'e2e-http-token-0123456789';
+const CONFORMANCE = createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/dist/index.js');
+const SCENARIOS = [
+  'server-initialize',
+  'ping',
+  'logging-set-level',
+  'tools-list',
+  'dns-rebinding-protection',
+];
+
+interface HttpServer {
+  url: string;
+  pid: number;
+  exited: Promise<number | null>;
+}
+
+/** Starts `macpilot serve --http` on a free loopback port; resolves with the URL it prints on stderr. */
+async function startHttp(extraEnv: Record<string, string> = {}): Promise<HttpServer> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--http', '--port', '0'], {
+    env: { ...env, MACPILOT_LOG_LEVEL: 'warn', ...extraEnv },
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  if (child.pid === undefined) throw new Error('could not start macpilot serve --http');
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let stderr = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+      const found = /serving MCP over HTTP at (\S+)/.exec(stderr)?.[1];
+      if (found) resolve(found);
+    });
+    void exited.then((code) => reject(new Error(`macpilot exited (${code}) before listening:\n${stderr}`)));
+  });
+  return { url, pid: child.pid, exited };
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A raw HTTP request, so that Host, Origin and oversized bodies can be whatever the test needs. */
+function send(url: string, method: string, headers: Record<string, string>, body = ''): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        res.once('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      },
+    );
+    req.once('error', reject);
+    req.end(body);
+  });
+}
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'e2e', version: '0' } },
+});
+
+function conformance(url: string, scenario: string): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CONFORMANCE, 'server', '--url', url, '--scenario', scenario], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.once('exit', (code) => resolve({ code, output }));
+  });
+}
+
+async function connect(
+  url: string,
+  token?: string,
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : undefined,
+  });
+  const client = new Client({ name: 'macpilot-e2e-http', version: '0.0.0' });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+describe('without a token, on loopback', () => {
+  let server: HttpServer;
+  beforeAll(async () => {
+    server = await startHttp();
+  });
+  afterAll(() => stopGroup(server.pid));
+
+  test.each(SCENARIOS)('conformance scenario %s passes', async (scenario) => {
+    const { code, output } = await conformance(server.url, scenario);
+    expect(code, output).toBe(0);
+  });
+
+  test('a foreign Origin or Host is refused with 403 before anything runs', async () => {
+    const origin = await send(server.url, 'POST', { origin: 'http://evil.example.com' }, INITIALIZE);
+    expect(origin.status).toBe(403);
+    expect(origin.body).toContain('evil.example.com');
+    const host = await send(server.url, 'POST', { host: 'evil.example.com' }, INITIALIZE);
+    expect(host.status).toBe(403);
+    const local = await send(server.url, 'POST', { origin: 'http://localhost:3000' }, INITIALIZE);
+    expect(local.status).toBe(200);
+  });
+
+  test('a body over 4 MB gets 413', async () => {
+    const huge = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'ping',
+      params: { pad: 'x'.repeat(5_000_000) },
+    });
+    expect((await send(server.url, 'POST', {}, huge)).status).toBe(413);
+  });
+
+  test('sessions are separate, and DELETE ends one', async () => {
+    const first = await connect(server.url);
+    const second = await connect(server.url);
+    expect(first.transport.sessionId).toBeTruthy();
+    expect(second.transport.sessionId).not.toBe(first.transport.sessionId);
+    const ended = first.transport.sessionId ?? '';
+    await first.transport.terminateSession();
+    const after = await send(
+      server.url,
+      'POST',
+      { 'mcp-session-id': ended, 'mcp-protocol-version': '2025-11-25' },
+      '{"jsonrpc":"2.0","id":2,"method":"ping"}',
+    );
+    expect(after.status).toBe(404);
+    await second.client.ping();
+    await second.client.close();
+    await first.client.close();
+  });
+});
+
+describe('with MACPILOT_HTTP_TOKEN', () => {
+  let server: HttpServer;
+  const processes = new Processes(env);
+  beforeAll(async () => {
+    server = await startHttp({ MACPILOT_HTTP_TOKEN: TOKEN });
+  });
+  afterAll(async () => {
+    await stopGroup(server.pid);
+    await processes.stopAll();
+  });
+
+  test('a request without the token, or with a wrong one, gets 401 and a WWW-Authenticate header', async () => {
+    const none = await send(server.url, 'POST', {}, INITIALIZE);
+    expect(none.status).toBe(401);
+    expect(none.headers['www-authenticate']).toMatch(/^Bearer/);
+    const wrong = await send(server.url, 'POST', { authorization: `Bearer ${TOKEN}x` }, INITIALIZE);
+    expect(wrong.status).toBe(401);
+    await expect(connect(server.url)).rejects.toThrow();
+  });
+
+  test('with the token, list_apps through the SDK HTTP client shows a running app', async () => {
+    const { pid } = processes.start('mousepad');
+    const { client } = await connect(server.url, TOKEN);
+    await eventually(`list_apps showing mousepad (pid ${pid})`, async () => {
+      const result = (await client.callTool({ name: 'list_apps', arguments: {} })) as CallToolResult;
+      expect(result.isError).not.toBe(true);
+      const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+      return text.includes(`mousepad (pid ${pid})`) ? true : undefined;
+    });
+    await client.close();
+  });
+
+  test('SIGTERM ends the server cleanly', async () => {
+    process.kill(server.pid, 'SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+});
