@@ -4,19 +4,20 @@
  * message naming the setting and what it accepts.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { isIP } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { isLogLevel, LOG_LEVELS, type LogLevel } from './log.js';
+import { DEFAULT_RATE_LIMITS, RATE_LIMIT_KEYS, type RateLimits } from './policy/rate-limits.js';
 import { ALWAYS_ON, DEFAULT_TOOLSETS, isToolset, TOOLSETS, type Toolset } from './toolsets.js';
 
 export interface Config {
   toolsets: Toolset[];
   helperPath?: string;
   logLevel: LogLevel;
-  /** `serve --http`: where to listen, and the bearer token every request must carry (when set). */
-  http: { host: string; port: number; token?: string };
+  rateLimits: RateLimits;
+  /** The audit log file; undefined when turned off (audit entries still go to the client as log messages). */
+  auditLog?: string;
   /** Where the file settings came from, if anywhere. */
   configFile?: string;
 }
@@ -30,9 +31,8 @@ const FileConfig = z
     toolsets: z.union([z.string(), z.array(z.string())]).optional(),
     helperPath: z.string().optional(),
     logLevel: z.string().optional(),
-    host: z.string().optional(),
-    port: z.union([z.string(), z.number()]).optional(),
-    httpToken: z.string().optional(),
+    rateLimits: z.string().optional(),
+    auditLog: z.string().optional(),
   })
   .loose();
 
@@ -41,9 +41,8 @@ interface RawSettings {
   toolsets?: string | string[];
   helperPath?: string;
   logLevel?: string;
-  host?: string;
-  port?: string | number;
-  httpToken?: string;
+  rateLimits?: string;
+  auditLog?: string;
 }
 
 export function parseToolsets(value: string | string[], source: string): Toolset[] {
@@ -92,9 +91,8 @@ export function loadConfig(
     toolsets: env.MACPILOT_TOOLSETS,
     helperPath: env.MACPILOT_HELPER_PATH,
     logLevel: env.MACPILOT_LOG_LEVEL,
-    host: env.MACPILOT_HTTP_HOST,
-    port: env.MACPILOT_HTTP_PORT,
-    httpToken: env.MACPILOT_HTTP_TOKEN,
+    rateLimits: env.MACPILOT_RATE_LIMITS,
+    auditLog: env.MACPILOT_AUDIT_LOG,
   };
   const pick = <K extends keyof RawSettings>(
     key: K,
@@ -108,6 +106,8 @@ export function loadConfig(
 
   const toolsets = pick('toolsets');
   const logLevel = pick('logLevel');
+  const rateLimits = pick('rateLimits');
+  const auditLog = pick('auditLog')?.value ?? defaultAuditLog(env, home);
   if (logLevel && !isLogLevel(String(logLevel.value))) {
     throw new ConfigError(
       `${logLevel.source}: unknown log level "${logLevel.value}"; valid: ${LOG_LEVELS.join(', ')}`,
@@ -119,51 +119,47 @@ export function loadConfig(
       : [...DEFAULT_TOOLSETS, ...ALWAYS_ON],
     helperPath: pick('helperPath')?.value as string | undefined,
     logLevel: (logLevel?.value as LogLevel | undefined) ?? 'warn',
-    http: httpSettings(pick('host'), pick('port'), pick('httpToken')),
+    rateLimits: rateLimits
+      ? parseRateLimits(rateLimits.value ?? '', rateLimits.source)
+      : { ...DEFAULT_RATE_LIMITS },
+    auditLog: auditLog === 'off' ? undefined : auditLog,
     configFile: file.path,
   };
+}
+
+/** `calls_per_second=20,concurrent=4`: the limits named, each a positive integer; the others keep their default. */
+export function parseRateLimits(value: string, source: string): RateLimits {
+  const limits: RateLimits = { ...DEFAULT_RATE_LIMITS };
+  const items = value.split(',').map((part) => part.trim());
+  for (const item of items.filter(Boolean)) {
+    const [name = '', amount = ''] = item.split('=').map((part) => part.trim());
+    const key = Object.hasOwn(RATE_LIMIT_KEYS, name) ? RATE_LIMIT_KEYS[name] : undefined;
+    if (key === undefined) {
+      throw new ConfigError(
+        `${source}: unknown rate limit "${name}"; valid: ${Object.keys(RATE_LIMIT_KEYS).join(', ')}`,
+      );
+    }
+    if (!/^[1-9]\d{0,6}$/.test(amount)) {
+      throw new ConfigError(`${source}: ${name} must be a whole number from 1 to 9999999, not "${amount}"`);
+    }
+    limits[key] = Number(amount);
+  }
+  return limits;
+}
+
+/** The user's state directory: ~/Library/Logs on macOS, $XDG_STATE_HOME (~/.local/state) elsewhere. */
+function defaultAuditLog(env: NodeJS.ProcessEnv, home: string): string {
+  const base =
+    process.platform === 'darwin'
+      ? join(home, 'Library', 'Logs')
+      : env.XDG_STATE_HOME || join(home, '.local', 'state');
+  return join(base, 'macpilot', 'audit.jsonl');
 }
 
 const envName: Record<keyof RawSettings, string> = {
   toolsets: 'MACPILOT_TOOLSETS',
   helperPath: 'MACPILOT_HELPER_PATH',
   logLevel: 'MACPILOT_LOG_LEVEL',
-  host: 'MACPILOT_HTTP_HOST',
-  port: 'MACPILOT_HTTP_PORT',
-  httpToken: 'MACPILOT_HTTP_TOKEN',
+  rateLimits: 'MACPILOT_RATE_LIMITS',
+  auditLog: 'MACPILOT_AUDIT_LOG',
 };
-
-export const DEFAULT_HTTP_PORT = 7420;
-const MIN_TOKEN_LENGTH = 16;
-const HOSTNAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
-
-export function isLoopback(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '');
-  return bare === 'localhost' || bare === '::1' || (isIP(bare) === 4 && bare.startsWith('127.'));
-}
-
-function httpSettings(
-  host: { value: string | undefined; source: string } | undefined,
-  port: { value: string | number | undefined; source: string } | undefined,
-  token: { value: string | undefined; source: string } | undefined,
-): Config['http'] {
-  const address = host?.value ?? '127.0.0.1';
-  if (isIP(address) === 0 && !HOSTNAME.test(address)) {
-    throw new ConfigError(`${host?.source}: "${address}" is not an IP address or a host name`);
-  }
-  const portText = String(port?.value ?? DEFAULT_HTTP_PORT);
-  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) {
-    throw new ConfigError(`${port?.source}: "${portText}" is not a port; valid: 0 (any free port) to 65535`);
-  }
-  if (token?.value !== undefined && token.value.length < MIN_TOKEN_LENGTH) {
-    throw new ConfigError(`${token.source}: the token must be at least ${MIN_TOKEN_LENGTH} characters`);
-  }
-  if (!isLoopback(address) && token?.value === undefined) {
-    throw new ConfigError(
-      `${host?.source}: listening on "${address}" lets other machines connect; set MACPILOT_HTTP_TOKEN ` +
-        `(a secret of ${MIN_TOKEN_LENGTH}+ characters that clients send as "Authorization: Bearer <token>"), ` +
-        'or listen on 127.0.0.1',
-    );
-  }
-  return { host: address, port: Number(portText), token: token?.value };
-}

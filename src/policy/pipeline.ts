@@ -13,12 +13,16 @@ export interface ToolCall {
   /** The MCP server, to ask the human through elicitation and to send log messages. */
   server: Server;
   signal: AbortSignal;
+  /** What guards noted while admitting the call (e.g. that the human was asked), for the audit log. */
+  notes?: Record<string, string | boolean>;
 }
 
 export interface CallOutcome {
   ok: boolean;
   /** What failed, when the call failed (a MacpilotError, a helper error, or a bug). */
   error?: unknown;
+  /** A guard refused the call: it never ran. */
+  refused: boolean;
   durationMs: number;
 }
 
@@ -33,16 +37,18 @@ export class Policy {
   async run<T>(call: ToolCall, work: () => Promise<T>, failed: (result: T) => boolean): Promise<T> {
     const releases: (() => void)[] = [];
     const started = performance.now();
-    const settle = (outcome: Omit<CallOutcome, 'durationMs'>) => {
+    let admitted = false;
+    const settle = (outcome: Omit<CallOutcome, 'durationMs' | 'refused'>) => {
       for (const release of releases.splice(0).reverse()) release();
       const durationMs = performance.now() - started;
-      for (const guard of this.guards) guard.settled?.(call, { ...outcome, durationMs });
+      for (const guard of this.guards) guard.settled?.(call, { ...outcome, refused: !admitted, durationMs });
     };
     try {
       for (const guard of this.guards) {
         const release = await guard.admit(call);
         if (release) releases.push(release);
       }
+      admitted = true;
       const result = await work();
       settle({ ok: !failed(result) });
       return result;

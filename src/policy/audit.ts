@@ -1,0 +1,144 @@
+/**
+ * The audit log (issue 5): one JSON line per write action (a tool not annotated readOnlyHint) — when, which
+ * tool, which app and element, how it ended — in a file and as MCP log messages. Never the text typed, the value
+ * set or what went to the clipboard: their lengths only, and never the raw arguments.
+ */
+import { appendFileSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { RefTable } from '../engine/refs.js';
+import { parsePath } from '../engine/paths.js';
+import { MacpilotError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { CallOutcome, Guard, ToolCall } from './pipeline.js';
+
+export interface AuditEntry {
+  time: string;
+  tool: string;
+  app?: string;
+  target?: { role: string; name?: string };
+  outcome: 'ok' | 'refused' | 'failed';
+  /** The first line of what failed or refused. */
+  error?: string;
+  duration_ms: number;
+  /** `text_length`, `value_length`, `key_length`: how much was typed, set or pressed, never what. */
+  [length: `${string}_length`]: number;
+  flags?: Record<string, string | boolean>;
+}
+
+/** Arguments whose content is the user's data: only their length is recorded. */
+const CONTENT_ARGS = ['text', 'value', 'key'] as const;
+/** Tools whose `name` argument names an app (launch_app, quit_app...). */
+const APP_NAMED_BY = 'apps';
+const ERROR_CHARS = 200;
+
+export interface AuditOptions {
+  /** The JSONL file; undefined: MCP log messages only. */
+  file?: string;
+  refs: RefTable;
+  log: Logger;
+  /** Passed this size, the file is renamed to `.1` (and `.1` to `.2`, ...). */
+  maxBytes?: number;
+  /** Rotated files kept. */
+  keep?: number;
+  now?: () => Date;
+}
+
+export class AuditLog implements Guard {
+  private readonly maxBytes: number;
+  private readonly keep: number;
+  private readonly now: () => Date;
+  private warned = false;
+
+  constructor(private readonly options: AuditOptions) {
+    this.maxBytes = options.maxBytes ?? 5 * 1024 * 1024;
+    this.keep = options.keep ?? 3;
+    this.now = options.now ?? (() => new Date());
+  }
+
+  async admit(): Promise<undefined> {
+    return undefined;
+  }
+
+  settled(call: ToolCall, outcome: CallOutcome): void {
+    if (call.tool.annotations.readOnlyHint) return;
+    const entry = this.entry(call, outcome);
+    if (this.options.file) this.write(this.options.file, `${JSON.stringify(entry)}\n`);
+    call.server
+      .sendLoggingMessage({ level: 'info', logger: 'audit', data: entry })
+      .catch((error: unknown) => this.options.log.debug(`audit log message not sent: ${String(error)}`));
+  }
+
+  entry(call: ToolCall, outcome: CallOutcome): AuditEntry {
+    const { args } = call;
+    const entry: AuditEntry = {
+      time: this.now().toISOString(),
+      tool: call.tool.name,
+      ...this.where(call),
+      outcome: outcome.refused ? 'refused' : outcome.ok ? 'ok' : 'failed',
+      duration_ms: Math.round(outcome.durationMs),
+    };
+    const error = outcome.ok ? undefined : firstLine(outcome.error);
+    if (error) entry.error = error;
+    for (const name of CONTENT_ARGS) {
+      const value = args[name];
+      if (value !== undefined && value !== null) entry[`${name}_length`] = String(value).length;
+    }
+    if (call.notes && Object.keys(call.notes).length > 0) entry.flags = { ...call.notes };
+    return entry;
+  }
+
+  /** The app and element the call targets, from what the session already knows (no helper calls). */
+  private where(call: ToolCall): Pick<AuditEntry, 'app' | 'target'> {
+    const { args } = call;
+    const ref = typeof args.ref === 'string' ? this.options.refs.get(args.ref) : undefined;
+    if (ref) return { app: ref.app.name, target: parseLabel(ref.label) };
+    if (typeof args.path === 'string') {
+      try {
+        const path = parsePath(args.path);
+        const last = path.segments.at(-1);
+        return { app: path.app, target: last && { role: last.role, name: last.name } };
+      } catch {
+        // A malformed path: the call itself fails and says so; the entry keeps the tool and outcome.
+      }
+    }
+    const app = call.tool.toolset === APP_NAMED_BY ? args.name : args.app;
+    return typeof app === 'string' ? { app } : {};
+  }
+
+  private write(file: string, line: string): void {
+    try {
+      if (existsSync(file)) {
+        if (statSync(file).size + line.length > this.maxBytes) this.rotate(file);
+      } else {
+        mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+      }
+      appendFileSync(file, line, { mode: 0o600 });
+    } catch (error) {
+      if (this.warned) return;
+      this.warned = true;
+      this.options.log.warn(`audit log ${file} not writable: ${(error as Error).message}`);
+    }
+  }
+
+  private rotate(file: string): void {
+    for (let n = this.keep - 1; n >= 1; n--) {
+      if (existsSync(`${file}.${n}`)) renameSync(`${file}.${n}`, `${file}.${n + 1}`);
+    }
+    renameSync(file, `${file}.1`);
+  }
+}
+
+/** `button "Save"` (labelOf) back to its role and name. */
+function parseLabel(label: string): { role: string; name?: string } {
+  const space = label.indexOf(' ');
+  if (space < 0) return { role: label };
+  const name: unknown = JSON.parse(label.slice(space + 1));
+  return { role: label.slice(0, space), name: String(name) };
+}
+
+function firstLine(error: unknown): string | undefined {
+  if (error === undefined) return undefined;
+  const text =
+    error instanceof MacpilotError ? error.what : error instanceof Error ? error.message : String(error);
+  return (text.split('\n', 1)[0] ?? '').slice(0, ERROR_CHARS);
+}

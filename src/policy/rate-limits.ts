@@ -1,0 +1,122 @@
+/**
+ * Rate limits (issue 5): calls per second and per minute, calls running at once, write actions per second and
+ * scripts per minute. A call over a limit is refused at once with how long to wait; nothing is queued, so a
+ * hammering agent never blocks the server. Windows slide over the times of admitted calls; no timers run.
+ */
+import { MacpilotError } from '../errors.js';
+import type { Guard, ToolCall } from './pipeline.js';
+
+export interface RateLimits {
+  callsPerSecond: number;
+  callsPerMinute: number;
+  concurrent: number;
+  /** Calls of tools not annotated readOnlyHint. */
+  writesPerSecond: number;
+  /** Calls of the scripting toolset's tools. */
+  scriptsPerMinute: number;
+}
+
+export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = {
+  callsPerSecond: 20,
+  callsPerMinute: 600,
+  concurrent: 8,
+  writesPerSecond: 10,
+  scriptsPerMinute: 10,
+};
+
+/** The setting names of MACPILOT_RATE_LIMITS (`calls_per_second=20,...`). */
+export const RATE_LIMIT_KEYS: Readonly<Record<string, keyof RateLimits>> = {
+  calls_per_second: 'callsPerSecond',
+  calls_per_minute: 'callsPerMinute',
+  concurrent: 'concurrent',
+  writes_per_second: 'writesPerSecond',
+  scripts_per_minute: 'scriptsPerMinute',
+};
+
+export const RATE_LIMITS_SETTING = 'MACPILOT_RATE_LIMITS';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+/** What a refusal for too many concurrent calls suggests: running calls end at no foreseeable time. */
+const CONCURRENT_RETRY_MS = 250;
+
+/** The times of the calls admitted within the last `spanMs`. */
+class SlidingWindow {
+  private readonly times: number[] = [];
+
+  constructor(
+    readonly limit: number,
+    readonly spanMs: number,
+    readonly describe: string,
+  ) {}
+
+  /** 0 when one more call fits now, else the milliseconds until the oldest call leaves the window. */
+  waitMs(now: number): number {
+    while (this.times.length > 0 && (this.times[0] as number) <= now - this.spanMs) this.times.shift();
+    if (this.times.length < this.limit) return 0;
+    return Math.max(1, Math.ceil((this.times[0] as number) + this.spanMs - now));
+  }
+
+  record(now: number): void {
+    this.times.push(now);
+  }
+}
+
+export class RateLimiter implements Guard {
+  private running = 0;
+  private readonly calls: SlidingWindow[];
+  private readonly writes: SlidingWindow;
+  private readonly scripts: SlidingWindow;
+
+  constructor(
+    private readonly limits: RateLimits,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.calls = [
+      new SlidingWindow(limits.callsPerSecond, SECOND, `${limits.callsPerSecond} calls per second`),
+      new SlidingWindow(limits.callsPerMinute, MINUTE, `${limits.callsPerMinute} calls per minute`),
+    ];
+    this.writes = new SlidingWindow(
+      limits.writesPerSecond,
+      SECOND,
+      `${limits.writesPerSecond} write actions per second`,
+    );
+    this.scripts = new SlidingWindow(
+      limits.scriptsPerMinute,
+      MINUTE,
+      `${limits.scriptsPerMinute} scripts per minute`,
+    );
+  }
+
+  async admit(call: ToolCall): Promise<() => void> {
+    const now = this.now();
+    if (this.running >= this.limits.concurrent) {
+      throw overLimit(call, `${this.limits.concurrent} calls at once`, CONCURRENT_RETRY_MS);
+    }
+    const windows = [
+      ...this.calls,
+      ...(call.tool.annotations.readOnlyHint ? [] : [this.writes]),
+      ...(call.tool.toolset === 'scripting' ? [this.scripts] : []),
+    ];
+    for (const window of windows) {
+      const wait = window.waitMs(now);
+      if (wait > 0) throw overLimit(call, window.describe, wait);
+    }
+    for (const window of windows) window.record(now);
+    this.running += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.running -= 1;
+    };
+  }
+}
+
+function overLimit(call: ToolCall, limit: string, retryAfterMs: number): MacpilotError {
+  return new MacpilotError({
+    what: `${call.tool.name} refused: rate limit of ${limit} reached; retry after ${retryAfterMs} ms`,
+    why: `macpilot admits at most ${limit} (retry_after_ms: ${retryAfterMs})`,
+    next: `wait ${retryAfterMs} ms and call again; a human can raise the limit with ${RATE_LIMITS_SETTING}`,
+  });
+}

@@ -1,0 +1,130 @@
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { RefTable } from '../../src/engine/refs.js';
+import { MacpilotError } from '../../src/errors.js';
+import { createLogger } from '../../src/log.js';
+import { AuditLog, type AuditOptions } from '../../src/policy/audit.js';
+import type { CallOutcome, ToolCall } from '../../src/policy/pipeline.js';
+import { READ_ONLY, WRITE } from '../../src/tools/types.js';
+
+const SECRET = 'hunter2 correct horse';
+const silent = createLogger('silent');
+
+function setup(options: Partial<AuditOptions> = {}) {
+  const file = join(mkdtempSync(join(tmpdir(), 'macpilot-audit-')), 'state', 'macpilot', 'audit.jsonl');
+  const refs = new RefTable();
+  const messages: unknown[] = [];
+  const server = {
+    sendLoggingMessage: async (params: unknown) => {
+      messages.push(params);
+    },
+  };
+  const audit = new AuditLog({
+    file,
+    refs,
+    log: silent,
+    now: () => new Date('2026-11-21T12:00:00.000Z'),
+    ...options,
+  });
+  const call = (name: string, args: Record<string, unknown>, annotations = WRITE, toolset = 'ui'): ToolCall =>
+    ({
+      tool: { name, toolset, annotations },
+      args,
+      server,
+      signal: new AbortController().signal,
+    }) as unknown as ToolCall;
+  const lines = () =>
+    readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  return { audit, file, refs, messages, call, lines };
+}
+
+const ok: CallOutcome = { ok: true, refused: false, durationMs: 12.4 };
+
+describe('AuditLog', () => {
+  test('a write action on a ref: tool, app, target role and name, outcome, the length of the value but not the value', () => {
+    const { audit, refs, file, messages, call, lines } = setup();
+    const { ref } = refs.issue('h1', {
+      path: 'app("Mousepad")/window[0]/textbox',
+      app: { pid: 42, name: 'Mousepad' },
+      label: 'textbox "Search"',
+    });
+    audit.settled(call('set_value', { ref, value: SECRET }), ok);
+    expect(lines()).toEqual([
+      {
+        time: '2026-11-21T12:00:00.000Z',
+        tool: 'set_value',
+        app: 'Mousepad',
+        target: { role: 'textbox', name: 'Search' },
+        outcome: 'ok',
+        duration_ms: 12,
+        value_length: SECRET.length,
+      },
+    ]);
+    expect(readFileSync(file, 'utf8')).not.toContain('hunter2');
+    expect(messages).toEqual([{ level: 'info', logger: 'audit', data: lines()[0] }]);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  test('typed text, clipboard text and keys are recorded by length only; raw arguments never', () => {
+    const { audit, file, call } = setup();
+    audit.settled(call('type_text', { text: SECRET }, WRITE, 'input'), ok);
+    audit.settled(call('set_clipboard', { text: SECRET }, WRITE, 'clipboard'), ok);
+    audit.settled(call('press_key', { key: 'h' }, WRITE, 'input'), ok);
+    const content = readFileSync(file, 'utf8');
+    expect(content).not.toContain('hunter2');
+    expect(content).not.toContain('"args"');
+    expect(content).toContain(`"text_length":${SECRET.length}`);
+    expect(content).toContain('"key_length":1');
+  });
+
+  test('a path gives the app and the last element; an app tool its app; read-only tools are not logged', () => {
+    const { audit, call, lines } = setup();
+    audit.settled(call('click_element', { path: 'app("Mousepad")/window[0]/button["Save"]' }), ok);
+    audit.settled(call('quit_app', { name: 'Calculator' }, WRITE, 'apps'), ok);
+    audit.settled(call('snapshot_ui', { app: 'Mousepad' }, READ_ONLY), ok);
+    expect(lines().map(({ tool, app, target }) => ({ tool, app, target }))).toEqual([
+      { tool: 'click_element', app: 'Mousepad', target: { role: 'button', name: 'Save' } },
+      { tool: 'quit_app', app: 'Calculator', target: undefined },
+    ]);
+  });
+
+  test('refused and failed calls: the outcome and the first line of the error; notes as flags', () => {
+    const { audit, call, lines } = setup();
+    const refusal = new MacpilotError({ what: 'click refused: rate limit', why: 'x', next: 'y' });
+    const refused = call('click', { x: 1, y: 2 }, WRITE, 'input');
+    refused.notes = { consent: 'declined' };
+    audit.settled(refused, { ok: false, refused: true, error: refusal, durationMs: 0 });
+    audit.settled(call('click', { x: 1, y: 2 }, WRITE, 'input'), {
+      ok: false,
+      refused: false,
+      error: new Error('boom\nstack'),
+      durationMs: 3,
+    });
+    expect(lines().map(({ outcome, error, flags }) => ({ outcome, error, flags }))).toEqual([
+      { outcome: 'refused', error: 'click refused: rate limit', flags: { consent: 'declined' } },
+      { outcome: 'failed', error: 'boom', flags: undefined },
+    ]);
+  });
+
+  test('past its size the file is rotated to .1, .2, ... keeping a few', () => {
+    const { audit, file, call, lines } = setup({ maxBytes: 300, keep: 2 });
+    for (let i = 0; i < 12; i++) audit.settled(call('click', { x: i, y: 0 }, WRITE, 'input'), ok);
+    const dir = join(file, '..');
+    expect(readdirSync(dir).sort()).toEqual(['audit.jsonl', 'audit.jsonl.1', 'audit.jsonl.2']);
+    for (const name of readdirSync(dir)) expect(statSync(join(dir, name)).size).toBeLessThanOrEqual(300);
+    expect(lines().length).toBeGreaterThan(0);
+  });
+
+  test('an unwritable file does not fail the call; the MCP log message still goes out', () => {
+    const blocker = join(mkdtempSync(join(tmpdir(), 'macpilot-audit-')), 'a-file');
+    writeFileSync(blocker, '');
+    const { audit, messages, call } = setup({ file: join(blocker, 'audit.jsonl') });
+    expect(() => audit.settled(call('click', { x: 1, y: 1 }, WRITE, 'input'), ok)).not.toThrow();
+    expect(messages).toHaveLength(1);
+  });
+});

@@ -1,0 +1,74 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { ConfigError, DEFAULT_HTTP_PORT, loadConfig } from '../../src/config.js';
+import { hasBearer, rebindingRefusal } from '../../src/mcp/http.js';
+
+const emptyHome = mkdtempSync(join(tmpdir(), 'macpilot-home-'));
+const TOKEN = 'a-token-of-enough-length';
+
+describe('HTTP settings', () => {
+  test('default: loopback on the fixed port, no token', () => {
+    expect(loadConfig({}, {}, emptyHome).http).toEqual({ host: '127.0.0.1', port: DEFAULT_HTTP_PORT });
+  });
+
+  test('flags override the environment', () => {
+    const env = { MACPILOT_HTTP_PORT: '9000', MACPILOT_HTTP_HOST: 'localhost' };
+    expect(loadConfig({ port: '0' }, env, emptyHome).http).toMatchObject({ host: 'localhost', port: 0 });
+  });
+
+  test('a port outside 0-65535 or not a number is refused, naming the setting', () => {
+    for (const port of ['65536', '-1', '80x', '']) {
+      expect(() => loadConfig({ port }, {}, emptyHome)).toThrow(/--port: ".*" is not a port/);
+    }
+  });
+
+  test('a host that is neither an IP address nor a host name is refused', () => {
+    expect(() => loadConfig({ host: 'bad host' }, {}, emptyHome)).toThrow(ConfigError);
+    expect(() => loadConfig({ host: 'http://x' }, {}, emptyHome)).toThrow(/not an IP address or a host name/);
+  });
+
+  test('listening beyond loopback needs a token; a short token is refused', () => {
+    expect(() => loadConfig({ host: '0.0.0.0' }, {}, emptyHome)).toThrow(/set MACPILOT_HTTP_TOKEN/);
+    expect(loadConfig({ host: '0.0.0.0' }, { MACPILOT_HTTP_TOKEN: TOKEN }, emptyHome).http.token).toBe(TOKEN);
+    expect(() => loadConfig({}, { MACPILOT_HTTP_TOKEN: 'short' }, emptyHome)).toThrow(/at least 16/);
+  });
+});
+
+describe('rebindingRefusal', () => {
+  test('bound to loopback: only loopback Host and Origin names pass', () => {
+    expect(rebindingRefusal({ host: '127.0.0.1:7420' }, '127.0.0.1')).toBeUndefined();
+    expect(
+      rebindingRefusal({ host: 'localhost:7420', origin: 'http://localhost:3000' }, '127.0.0.1'),
+    ).toBeUndefined();
+    expect(rebindingRefusal({ host: '[::1]:7420' }, '::1')).toBeUndefined();
+    expect(rebindingRefusal({ host: 'evil.example.com' }, '127.0.0.1')).toMatch(/Host "evil.example.com"/);
+    expect(rebindingRefusal({ host: '127.0.0.1', origin: 'http://evil.example.com' }, '127.0.0.1')).toMatch(
+      /Origin/,
+    );
+    expect(rebindingRefusal({ host: '127.0.0.1', origin: 'null' }, '127.0.0.1')).toMatch(/Origin/);
+    expect(rebindingRefusal({}, '127.0.0.1')).toMatch(/Host header/);
+  });
+
+  test('bound to an address: that address and loopback pass; on all interfaces an Origin must match the Host', () => {
+    expect(rebindingRefusal({ host: '192.168.1.5:7420' }, '192.168.1.5')).toBeUndefined();
+    expect(rebindingRefusal({ host: 'evil.example.com' }, '192.168.1.5')).toMatch(/Host/);
+    expect(rebindingRefusal({ host: 'box.lan:7420' }, '0.0.0.0')).toBeUndefined();
+    expect(rebindingRefusal({ host: 'box.lan', origin: 'http://box.lan:8080' }, '0.0.0.0')).toBeUndefined();
+    expect(rebindingRefusal({ host: 'box.lan', origin: 'http://evil.example.com' }, '0.0.0.0')).toMatch(
+      /Origin/,
+    );
+  });
+});
+
+describe('hasBearer', () => {
+  test('accepts exactly "Bearer <token>"', () => {
+    expect(hasBearer(`Bearer ${TOKEN}`, TOKEN)).toBe(true);
+    expect(hasBearer(`bearer ${TOKEN}`, TOKEN)).toBe(true);
+    expect(hasBearer(`Bearer ${TOKEN}x`, TOKEN)).toBe(false);
+    expect(hasBearer(TOKEN, TOKEN)).toBe(false);
+    expect(hasBearer(undefined, TOKEN)).toBe(false);
+    expect(hasBearer('Bearer ', TOKEN)).toBe(false);
+  });
+});
