@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** The `macpilot` command: `macpilot serve` runs the MCP server over stdio. */
+/** The `macpilot` command: `macpilot serve` runs the MCP server over stdio, or Streamable HTTP with --http. */
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ConfigError, loadConfig } from './config.js';
@@ -8,6 +8,7 @@ import { Engine } from './engine/engine.js';
 import { MacpilotError } from './errors.js';
 import { HelperClient } from './helper/client.js';
 import { createLogger } from './log.js';
+import { serveHttp } from './mcp/http.js';
 import { createMcpServer } from './mcp/server.js';
 import { AuditLog } from './policy/audit.js';
 import { Policy } from './policy/pipeline.js';
@@ -20,21 +21,31 @@ const USAGE = `macpilot ${VERSION}: an MCP server that operates the desktop thro
 
 Usage:
   macpilot serve [--toolsets LIST]   run the MCP server on stdin/stdout
+  macpilot serve --http [--port N] [--host H]
+                                     run it over Streamable HTTP at http://H:N/mcp (default 127.0.0.1:7420)
   macpilot doctor                    check what this machine allows and how to fix what is missing
   macpilot install-helper            macOS: put the helper app in place now (npm's postinstall does)
   macpilot --version | --help
 
 Options:
   --toolsets LIST   comma-separated toolsets (${TOOLSETS.join(', ')}) or "all"
+  --port N          HTTP port (0: any free port); MACPILOT_HTTP_PORT
+  --host H          HTTP address to listen on; beyond loopback it needs MACPILOT_HTTP_TOKEN
 
 Environment: MACPILOT_TOOLSETS, MACPILOT_HELPER_PATH, MACPILOT_LOG_LEVEL (debug|info|warn|error|silent),
+MACPILOT_HTTP_TOKEN (every HTTP request must carry "Authorization: Bearer <token>"),
 MACPILOT_RATE_LIMITS (e.g. "calls_per_second=20,concurrent=8"), MACPILOT_AUDIT_LOG (a file, or "off"),
 MACPILOT_CONFIG (a JSON file; default ~/.config/macpilot/config.json). Flags override the environment, which
 overrides the file.
 `;
 
-async function serve(flags: { toolsets?: string }): Promise<void> {
-  const config = loadConfig({ toolsets: flags.toolsets });
+async function serve(flags: {
+  toolsets?: string;
+  http?: boolean;
+  port?: string;
+  host?: string;
+}): Promise<void> {
+  const config = loadConfig({ toolsets: flags.toolsets, port: flags.port, host: flags.host });
   const log = createLogger(config.logLevel);
   const helper = new HelperClient({ helper: helperCommand({ helperPath: config.helperPath }), log });
   const engine = new Engine(helper);
@@ -42,7 +53,8 @@ async function serve(flags: { toolsets?: string }): Promise<void> {
     new RateLimiter(config.rateLimits),
     new AuditLog({ file: config.auditLog, refs: engine.refs, log }),
   ]);
-  const server = createMcpServer({ config, log, helper, engine, policy });
+  const newServer = () => createMcpServer({ config, log, helper, engine, policy });
+  let stopServing = async (): Promise<void> => {};
 
   let stopping = false;
   const shutdown = async (why: string) => {
@@ -51,15 +63,23 @@ async function serve(flags: { toolsets?: string }): Promise<void> {
     log.debug(`shutting down: ${why}`);
     const forced = setTimeout(() => process.exit(0), 3000);
     forced.unref();
+    await stopServing().catch(() => {});
     await helper.close().catch(() => {});
-    await server.close().catch(() => {});
     process.exit(0);
   };
-  process.stdin.once('end', () => void shutdown('stdin closed'));
-  process.stdin.once('close', () => void shutdown('stdin closed'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
+  if (flags.http) {
+    const endpoint = await serveHttp({ ...config.http, log, newServer });
+    stopServing = endpoint.close;
+    process.stderr.write(`macpilot: serving MCP over HTTP at ${endpoint.url}\n`);
+    return;
+  }
+  const server = newServer();
+  stopServing = () => server.close();
+  process.stdin.once('end', () => void shutdown('stdin closed'));
+  process.stdin.once('close', () => void shutdown('stdin closed'));
   await server.connect(new StdioServerTransport());
 }
 
@@ -69,6 +89,9 @@ async function main(argv: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       toolsets: { type: 'string' },
+      http: { type: 'boolean' },
+      port: { type: 'string' },
+      host: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -83,7 +106,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === 'serve' && positionals.length === 1) {
-    await serve({ toolsets: values.toolsets });
+    await serve({ toolsets: values.toolsets, http: values.http, port: values.port, host: values.host });
     return -1;
   }
   if (command === 'doctor' && positionals.length === 1) {

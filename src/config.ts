@@ -4,6 +4,7 @@
  * message naming the setting and what it accepts.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -15,6 +16,8 @@ export interface Config {
   toolsets: Toolset[];
   helperPath?: string;
   logLevel: LogLevel;
+  /** `serve --http`: where to listen, and the bearer token every request must carry (when set). */
+  http: { host: string; port: number; token?: string };
   rateLimits: RateLimits;
   /** The audit log file; undefined when turned off (audit entries still go to the client as log messages). */
   auditLog?: string;
@@ -33,6 +36,9 @@ const FileConfig = z
     logLevel: z.string().optional(),
     rateLimits: z.string().optional(),
     auditLog: z.string().optional(),
+    host: z.string().optional(),
+    port: z.union([z.string(), z.number()]).optional(),
+    httpToken: z.string().optional(),
   })
   .loose();
 
@@ -43,6 +49,9 @@ interface RawSettings {
   logLevel?: string;
   rateLimits?: string;
   auditLog?: string;
+  host?: string;
+  port?: string | number;
+  httpToken?: string;
 }
 
 export function parseToolsets(value: string | string[], source: string): Toolset[] {
@@ -93,6 +102,9 @@ export function loadConfig(
     logLevel: env.MACPILOT_LOG_LEVEL,
     rateLimits: env.MACPILOT_RATE_LIMITS,
     auditLog: env.MACPILOT_AUDIT_LOG,
+    host: env.MACPILOT_HTTP_HOST,
+    port: env.MACPILOT_HTTP_PORT,
+    httpToken: env.MACPILOT_HTTP_TOKEN,
   };
   const pick = <K extends keyof RawSettings>(
     key: K,
@@ -119,6 +131,7 @@ export function loadConfig(
       : [...DEFAULT_TOOLSETS, ...ALWAYS_ON],
     helperPath: pick('helperPath')?.value as string | undefined,
     logLevel: (logLevel?.value as LogLevel | undefined) ?? 'warn',
+    http: httpSettings(pick('host'), pick('port'), pick('httpToken')),
     rateLimits: rateLimits
       ? parseRateLimits(rateLimits.value ?? '', rateLimits.source)
       : { ...DEFAULT_RATE_LIMITS },
@@ -162,4 +175,42 @@ const envName: Record<keyof RawSettings, string> = {
   logLevel: 'MACPILOT_LOG_LEVEL',
   rateLimits: 'MACPILOT_RATE_LIMITS',
   auditLog: 'MACPILOT_AUDIT_LOG',
+  host: 'MACPILOT_HTTP_HOST',
+  port: 'MACPILOT_HTTP_PORT',
+  httpToken: 'MACPILOT_HTTP_TOKEN',
 };
+
+export const DEFAULT_HTTP_PORT = 7420;
+const MIN_TOKEN_LENGTH = 16;
+const HOSTNAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '');
+  return bare === 'localhost' || bare === '::1' || (isIP(bare) === 4 && bare.startsWith('127.'));
+}
+
+function httpSettings(
+  host: { value: string | undefined; source: string } | undefined,
+  port: { value: string | number | undefined; source: string } | undefined,
+  token: { value: string | undefined; source: string } | undefined,
+): Config['http'] {
+  const address = host?.value ?? '127.0.0.1';
+  if (isIP(address) === 0 && !HOSTNAME.test(address)) {
+    throw new ConfigError(`${host?.source}: "${address}" is not an IP address or a host name`);
+  }
+  const portText = String(port?.value ?? DEFAULT_HTTP_PORT);
+  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) {
+    throw new ConfigError(`${port?.source}: "${portText}" is not a port; valid: 0 (any free port) to 65535`);
+  }
+  if (token?.value !== undefined && token.value.length < MIN_TOKEN_LENGTH) {
+    throw new ConfigError(`${token.source}: the token must be at least ${MIN_TOKEN_LENGTH} characters`);
+  }
+  if (!isLoopback(address) && token?.value === undefined) {
+    throw new ConfigError(
+      `${host?.source}: listening on "${address}" lets other machines connect; set MACPILOT_HTTP_TOKEN ` +
+        `(a secret of ${MIN_TOKEN_LENGTH}+ characters that clients send as "Authorization: Bearer <token>"), ` +
+        'or listen on 127.0.0.1',
+    );
+  }
+  return { host: address, port: Number(portText), token: token?.value };
+}
