@@ -11,6 +11,9 @@ import { createLogger } from './log.js';
 import { serveHttp } from './mcp/http.js';
 import { createMcpServer } from './mcp/server.js';
 import { AuditLog } from './policy/audit.js';
+import { AppPolicy } from './policy/apps.js';
+import { ConsentGuard } from './policy/consent.js';
+import { ModeGuard } from './policy/mode.js';
 import { Policy } from './policy/pipeline.js';
 import { RateLimiter } from './policy/rate-limits.js';
 import { helperCommand, installHelper } from './platforms/index.js';
@@ -35,6 +38,8 @@ Options:
 Environment: MACPILOT_TOOLSETS, MACPILOT_HELPER_PATH, MACPILOT_LOG_LEVEL (debug|info|warn|error|silent),
 MACPILOT_HTTP_TOKEN (every HTTP request must carry "Authorization: Bearer <token>"),
 MACPILOT_RATE_LIMITS (e.g. "calls_per_second=20,concurrent=8"), MACPILOT_AUDIT_LOG (a file, or "off"),
+MACPILOT_MODE (full|safe|read-only), MACPILOT_DENY_APPS and MACPILOT_ALLOW_APPS (comma-separated app names or
+bundle ids; MACPILOT_DENY_APPS replaces the default list, "none" empties it), MACPILOT_CONSENT (ask|allow),
 MACPILOT_CONFIG (a JSON file; default ~/.config/macpilot/config.json). Flags override the environment, which
 overrides the file.
 `;
@@ -48,9 +53,11 @@ async function serve(flags: {
   const config = loadConfig({ toolsets: flags.toolsets, port: flags.port, host: flags.host });
   const log = createLogger(config.logLevel);
   const helper = new HelperClient({ helper: helperCommand({ helperPath: config.helperPath }), log });
-  const engine = new Engine(helper);
+  const engine = new Engine(helper, {}, new AppPolicy(config));
   const policy = new Policy([
+    new ModeGuard(config.mode),
     new RateLimiter(config.rateLimits),
+    new ConsentGuard(config, (ref) => engine.refs.get(ref)?.label),
     new AuditLog({ file: config.auditLog, refs: engine.refs, log }),
   ]);
   const newServer = () => createMcpServer({ config, log, helper, engine, policy });

@@ -16,14 +16,27 @@ export interface Config {
   toolsets: Toolset[];
   helperPath?: string;
   logLevel: LogLevel;
-  /** `serve --http`: where to listen, and the bearer token every request must carry (when set). */
-  http: { host: string; port: number; token?: string };
+  /** full (default), safe (destructive actions need a human's consent), read-only (only readOnlyHint tools). */
+  mode: Mode;
+  /** MACPILOT_DENY_APPS: names or bundle ids; absent: the default lists (src/policy/apps.ts). */
+  denyApps?: string[];
+  /** MACPILOT_ALLOW_APPS: when set, only these apps. */
+  allowApps?: string[];
+  /** ask (default): destructive actions ask the human through elicitation; allow: they run without asking. */
+  consent: Consent;
   rateLimits: RateLimits;
   /** The audit log file; undefined when turned off (audit entries still go to the client as log messages). */
   auditLog?: string;
+  /** `serve --http`: where to listen, and the bearer token every request must carry (when set). */
+  http: { host: string; port: number; token?: string };
   /** Where the file settings came from, if anywhere. */
   configFile?: string;
 }
+
+export const MODES = ['full', 'safe', 'read-only'] as const;
+export type Mode = (typeof MODES)[number];
+export const CONSENTS = ['ask', 'allow'] as const;
+export type Consent = (typeof CONSENTS)[number];
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -34,11 +47,15 @@ const FileConfig = z
     toolsets: z.union([z.string(), z.array(z.string())]).optional(),
     helperPath: z.string().optional(),
     logLevel: z.string().optional(),
-    rateLimits: z.string().optional(),
-    auditLog: z.string().optional(),
     host: z.string().optional(),
     port: z.union([z.string(), z.number()]).optional(),
     httpToken: z.string().optional(),
+    rateLimits: z.string().optional(),
+    auditLog: z.string().optional(),
+    mode: z.string().optional(),
+    denyApps: z.union([z.string(), z.array(z.string())]).optional(),
+    allowApps: z.union([z.string(), z.array(z.string())]).optional(),
+    consent: z.string().optional(),
   })
   .loose();
 
@@ -47,11 +64,15 @@ interface RawSettings {
   toolsets?: string | string[];
   helperPath?: string;
   logLevel?: string;
-  rateLimits?: string;
-  auditLog?: string;
   host?: string;
   port?: string | number;
   httpToken?: string;
+  rateLimits?: string;
+  auditLog?: string;
+  mode?: string;
+  denyApps?: string | string[];
+  allowApps?: string | string[];
+  consent?: string;
 }
 
 export function parseToolsets(value: string | string[], source: string): Toolset[] {
@@ -100,11 +121,15 @@ export function loadConfig(
     toolsets: env.MACPILOT_TOOLSETS,
     helperPath: env.MACPILOT_HELPER_PATH,
     logLevel: env.MACPILOT_LOG_LEVEL,
-    rateLimits: env.MACPILOT_RATE_LIMITS,
-    auditLog: env.MACPILOT_AUDIT_LOG,
     host: env.MACPILOT_HTTP_HOST,
     port: env.MACPILOT_HTTP_PORT,
     httpToken: env.MACPILOT_HTTP_TOKEN,
+    rateLimits: env.MACPILOT_RATE_LIMITS,
+    auditLog: env.MACPILOT_AUDIT_LOG,
+    mode: env.MACPILOT_MODE,
+    denyApps: env.MACPILOT_DENY_APPS,
+    allowApps: env.MACPILOT_ALLOW_APPS,
+    consent: env.MACPILOT_CONSENT,
   };
   const pick = <K extends keyof RawSettings>(
     key: K,
@@ -132,6 +157,10 @@ export function loadConfig(
     helperPath: pick('helperPath')?.value as string | undefined,
     logLevel: (logLevel?.value as LogLevel | undefined) ?? 'warn',
     http: httpSettings(pick('host'), pick('port'), pick('httpToken')),
+    mode: oneOf(pick('mode'), MODES, 'mode') ?? 'full',
+    denyApps: appList(pick('denyApps')),
+    allowApps: appList(pick('allowApps')),
+    consent: oneOf(pick('consent'), CONSENTS, 'consent') ?? 'ask',
     rateLimits: rateLimits
       ? parseRateLimits(rateLimits.value ?? '', rateLimits.source)
       : { ...DEFAULT_RATE_LIMITS },
@@ -173,12 +202,43 @@ const envName: Record<keyof RawSettings, string> = {
   toolsets: 'MACPILOT_TOOLSETS',
   helperPath: 'MACPILOT_HELPER_PATH',
   logLevel: 'MACPILOT_LOG_LEVEL',
-  rateLimits: 'MACPILOT_RATE_LIMITS',
-  auditLog: 'MACPILOT_AUDIT_LOG',
   host: 'MACPILOT_HTTP_HOST',
   port: 'MACPILOT_HTTP_PORT',
   httpToken: 'MACPILOT_HTTP_TOKEN',
+  rateLimits: 'MACPILOT_RATE_LIMITS',
+  auditLog: 'MACPILOT_AUDIT_LOG',
+  mode: 'MACPILOT_MODE',
+  denyApps: 'MACPILOT_DENY_APPS',
+  allowApps: 'MACPILOT_ALLOW_APPS',
+  consent: 'MACPILOT_CONSENT',
 };
+
+function oneOf<T extends string>(
+  setting: { value: unknown; source: string } | undefined,
+  valid: readonly T[],
+  what: string,
+): T | undefined {
+  if (!setting) return undefined;
+  const value = String(setting.value).trim().toLowerCase();
+  const found = valid.find((v) => v === value);
+  if (found) return found;
+  throw new ConfigError(
+    `${setting.source}: unknown ${what} ${JSON.stringify(setting.value)}; valid: ${valid.join(', ')}`,
+  );
+}
+
+/** Comma-separated app names or bundle ids (or a JSON array in the file). */
+function appList(
+  setting: { value: string | string[] | undefined; source: string } | undefined,
+): string[] | undefined {
+  if (!setting) return undefined;
+  const raw = setting.value ?? [];
+  const names = (Array.isArray(raw) ? raw : raw.split(',')).map((n) => n.trim()).filter(Boolean);
+  if (names.length === 0) {
+    throw new ConfigError(`${setting.source}: lists no app; give comma-separated app names or bundle ids`);
+  }
+  return names;
+}
 
 export const DEFAULT_HTTP_PORT = 7420;
 const MIN_TOKEN_LENGTH = 16;

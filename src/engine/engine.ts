@@ -18,7 +18,8 @@ import { Menus } from './menus.js';
 import { childPath, type ElementPath, parsePath, segmentFor } from './paths.js';
 import type { CallOptions, HelperPort } from './port.js';
 import { type AppRef, type RefEntry, RefTable } from './refs.js';
-import { describeApps, Resolver } from './resolve.js';
+import { type AppGate, describeApps, Resolver } from './resolve.js';
+import type { AppPolicy } from '../policy/apps.js';
 import { parseRole, roleOf } from './roles.js';
 import { Screen } from './screen.js';
 import { Reveal } from './reveal.js';
@@ -131,12 +132,17 @@ export class Engine {
   readonly input: Input;
   /** Runs actions between two walks of their app and reports what changed. */
   readonly changes: Changes;
+  /** Refuses apps the call in progress may not use (the appPolicy given). */
+  private readonly gate: AppGate;
 
   constructor(
     readonly port: HelperPort,
     options: EngineOptions = {},
+    /** Which apps calls may read and act on; absent: all. */
+    appPolicy?: AppPolicy,
   ) {
-    this.resolver = new Resolver(port, this.refs);
+    this.gate = (app) => appPolicy?.check(app);
+    this.resolver = new Resolver(port, this.refs, this.gate);
     this.observer = new Observer(port);
     this.input = new Input(this);
     this.changes = new Changes(port, this.refs, this.resolver, this.observer, {
@@ -326,7 +332,10 @@ export class Engine {
       return this.refs.issue(resolved.handle, resolved);
     }
     const entry = this.refs.get(target.ref as string);
-    if (entry) return entry;
+    if (entry) {
+      this.gate(entry.app);
+      return entry;
+    }
     throw new MacpilotError({
       what: `Unknown ref ${JSON.stringify(target.ref)}`,
       why: 'this session never issued that ref (refs come from snapshot_ui, find_elements, get_focused_element and element_at)',

@@ -6,6 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MacpilotError } from '../errors.js';
+import { AppRefused } from '../policy/apps.js';
 import { HelperError } from '../helper/client.js';
 import {
   type Bounds,
@@ -236,7 +237,7 @@ export class Input {
         call,
       );
     const active = await this.engine.resolver.app(undefined, call).catch((error: unknown) => {
-      if (error instanceof MacpilotError) return undefined;
+      if (error instanceof MacpilotError && !(error instanceof AppRefused)) return undefined;
       throw error;
     });
     if (active) return this.engine.changes.observe({ app: active, top: undefined }, run, call);

@@ -44,10 +44,14 @@ const listChildren = (children: readonly ElementNode[]): string => {
   return `${shown.join(', ')}${more}`;
 };
 
+/** Refuses (throws) when the call in progress may not use this app (see src/policy/apps.ts). */
+export type AppGate = (app: { name: string; bundleId?: string }) => void;
+
 export class Resolver {
   constructor(
     private readonly port: HelperPort,
     private readonly refs: RefTable,
+    private readonly gate: AppGate = () => {},
   ) {}
 
   async apps(call?: CallOptions): Promise<AppInfo[]> {
@@ -58,7 +62,10 @@ export class Resolver {
   async app(query: string | undefined, call?: CallOptions): Promise<AppInfo> {
     const apps = await this.apps(call);
     const found = query === undefined ? apps.filter((a) => a.active) : pickApps(apps, query);
-    if (found.length === 1 && found[0]) return found[0];
+    if (found.length === 1 && found[0]) {
+      this.gate(found[0]);
+      return found[0];
+    }
     throw appError(query, found, apps);
   }
 
@@ -100,6 +107,7 @@ export class Resolver {
     const matched = matchByName(apps, (a) => a.name, path.app);
     const appInfo = matched[0];
     if (matched.length !== 1 || !appInfo) throw appError(path.app, matched, apps);
+    this.gate(appInfo);
     const app = { pid: appInfo.pid, name: appInfo.name };
     let atPath: ElementPath = { app: appInfo.name, segments: [] };
     let at: Resolved = {

@@ -6,10 +6,13 @@ import type { Engine } from '../engine/engine.js';
 import type { HelperClient } from '../helper/client.js';
 import type { Logger } from '../log.js';
 import type { Policy } from '../policy/pipeline.js';
+import { withAccess } from '../policy/apps.js';
+import { isListed } from '../policy/mode.js';
 import { errorResult } from '../tools/errors.js';
 import { allTools } from '../tools/index.js';
 import type { ToolContext, ToolDefinition } from '../tools/types.js';
 import { VERSION } from '../version.js';
+import { listOnly } from './tool-list.js';
 
 const INSTRUCTIONS =
   'macpilot operates the desktop through its accessibility tree. Start with list_apps or snapshot_ui; act on ' +
@@ -24,8 +27,9 @@ export interface ServerDependencies {
   policy: Policy;
 }
 
+/** The tools in tools/list: those of the enabled toolsets that the mode allows. */
 export function enabledTools(config: Config): ToolDefinition[] {
-  return allTools.filter((tool) => config.toolsets.includes(tool.toolset));
+  return allTools.filter((tool) => config.toolsets.includes(tool.toolset) && isListed(tool, config.mode));
 }
 
 export function createMcpServer(deps: ServerDependencies): McpServer {
@@ -33,8 +37,10 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
     { name: 'macpilot', title: 'macpilot', version: VERSION },
     { capabilities: { tools: {}, logging: {} }, instructions: INSTRUCTIONS },
   );
-  const tools = enabledTools(deps.config);
-  const names = tools.map((tool) => tool.name);
+  const names = enabledTools(deps.config).map((tool) => tool.name);
+  // The mode hides tools from tools/list, but they stay registered: a call by name is refused by the policy,
+  // which names the setting that would allow it, rather than answered "not found".
+  const tools = allTools.filter((tool) => deps.config.toolsets.includes(tool.toolset));
   for (const tool of tools) {
     server.registerTool(
       tool.name,
@@ -56,7 +62,8 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
           return await deps.policy.run(
             call,
             async (): Promise<CallToolResult> => {
-              const output = await tool.handle(args as never, context);
+              const access = tool.annotations.readOnlyHint ? 'read' : 'write';
+              const output = await withAccess(access, () => tool.handle(args as never, context));
               return typeof output === 'string' ? { content: [{ type: 'text', text: output }] } : output;
             },
             (result) => result.isError === true,
@@ -67,5 +74,6 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
       },
     );
   }
+  listOnly(server, names);
   return server;
 }

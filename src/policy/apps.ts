@@ -1,0 +1,122 @@
+/**
+ * App policy: which apps an agent may read (snapshot, find, get) and which it may act on. Apps become known in
+ * the engine (resolving an app or a path, acting on a ref); there it asks `check`, with the access of the tool
+ * call in progress (read for tools annotated readOnlyHint, write for the rest), which the MCP server sets per
+ * call through `withAccess`.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { MacpilotError } from '../errors.js';
+
+export type Access = 'read' | 'write';
+
+/** Credential managers: neither read nor acted on unless a human lifts the default list. */
+export const DEFAULT_DENIED = [
+  'Keychain Access',
+  'com.apple.keychainaccess',
+  'Passwords',
+  'com.apple.Passwords',
+  '1Password',
+  'com.1password.1password',
+  'Bitwarden',
+  'com.bitwarden.desktop',
+  'seahorse',
+  'org.gnome.seahorse.Application',
+  'keepassxc',
+];
+
+/** Terminals and system settings: readable, never acted on unless a human lifts the default list. */
+export const DEFAULT_WRITE_DENIED = [
+  'Terminal',
+  'com.apple.Terminal',
+  'iTerm2',
+  'com.googlecode.iterm2',
+  'System Settings',
+  'com.apple.Settings',
+  'System Preferences',
+  'com.apple.systempreferences',
+  'gnome-terminal',
+  'gnome-terminal-server',
+  'xfce4-terminal',
+  'konsole',
+  'xterm',
+];
+
+export interface AppPolicySettings {
+  /** MACPILOT_DENY_APPS; undefined: the default lists; ['none']: no default list. */
+  denyApps?: readonly string[];
+  /** MACPILOT_ALLOW_APPS; when set, only these apps. */
+  allowApps?: readonly string[];
+}
+
+export interface NamedApp {
+  name: string;
+  bundleId?: string;
+}
+
+const callAccess = new AsyncLocalStorage<Access>();
+
+/** Run `work` as a call with this access; the engine's checks read it. */
+export function withAccess<T>(access: Access, work: () => Promise<T>): Promise<T> {
+  return callAccess.run(access, work);
+}
+
+const normalize = (names: readonly string[]) => new Set(names.map((n) => n.trim().toLowerCase()));
+
+/** "1Password 7", "1Password 8" and "1Password" are one app to a deny list. */
+const matches = (list: ReadonlySet<string>, app: NamedApp): boolean =>
+  [app.name, app.bundleId].some((id) => {
+    if (id === undefined) return false;
+    const lower = id.toLowerCase();
+    return list.has(lower) || list.has(lower.replace(/\s+\d+$/, ''));
+  });
+
+export class AppPolicy {
+  private readonly denied: ReadonlySet<string>;
+  private readonly writeDenied: ReadonlySet<string>;
+  private readonly allowed?: ReadonlySet<string>;
+  private readonly defaults: boolean;
+
+  constructor(settings: AppPolicySettings = {}) {
+    const deny = settings.denyApps ?? [];
+    this.defaults = settings.denyApps === undefined;
+    const own = deny.filter((name) => name.trim().toLowerCase() !== 'none');
+    this.denied = normalize(this.defaults ? [...DEFAULT_DENIED, ...own] : own);
+    this.writeDenied = normalize(this.defaults ? DEFAULT_WRITE_DENIED : []);
+    this.allowed = settings.allowApps && normalize(settings.allowApps);
+  }
+
+  /** Refuses, naming the app and the setting that would allow it, when the current call may not use `app`. */
+  check(app: NamedApp, access: Access = callAccess.getStore() ?? 'write'): void {
+    const which = `"${app.name}"${app.bundleId ? ` (${app.bundleId})` : ''}`;
+    if (matches(this.denied, app)) {
+      throw refusal(
+        `${which} is off limits`,
+        this.defaults && matches(normalize(DEFAULT_DENIED), app)
+          ? 'it is a credential manager, denied by default'
+          : 'it is listed in MACPILOT_DENY_APPS',
+        this.defaults && matches(normalize(DEFAULT_DENIED), app)
+          ? 'only a human can allow it: set MACPILOT_DENY_APPS (which replaces the default list; "none" for an empty list) in the environment or the config file'
+          : 'only a human can allow it: remove it from MACPILOT_DENY_APPS (MACPILOT_ALLOW_APPS does not override a deny)',
+      );
+    }
+    if (access === 'write' && matches(this.writeDenied, app)) {
+      throw refusal(
+        `${which} may be read but not acted on`,
+        'terminals and system settings are denied for writing by default',
+        'only a human can allow it: set MACPILOT_DENY_APPS (which replaces the default lists; "none" for an empty list) in the environment or the config file',
+      );
+    }
+    if (this.allowed && !matches(this.allowed, app)) {
+      throw refusal(
+        `${which} is off limits`,
+        'MACPILOT_ALLOW_APPS is set and does not list it',
+        'only a human can allow it: add its name or bundle id to MACPILOT_ALLOW_APPS',
+      );
+    }
+  }
+}
+
+/** An app refused by policy: not a missing app, so no caller treats it as one. */
+export class AppRefused extends MacpilotError {}
+
+const refusal = (what: string, why: string, next: string) => new AppRefused({ what, why, next });

@@ -1,0 +1,79 @@
+/**
+ * Human consent (DESIGN: ask the human, not the agent, before destructive actions). A tool annotated
+ * destructiveHint asks in every mode; in safe mode, so does any write action whose target is named like a
+ * destructive one. The human answers through MCP elicitation; no tool argument can answer for them.
+ */
+import type { Consent, Mode } from '../config.js';
+import { MacpilotError } from '../errors.js';
+import type { Guard, ToolCall } from './pipeline.js';
+
+const DESTRUCTIVE = /\b(delete|remove|erase|empty trash|quit|close|format|reset|send|buy|purchase|pay)\b/i;
+
+const CONFIG_HINT =
+  'a human can let such actions run without asking by setting MACPILOT_CONSENT=allow (or "consent": "allow" in the config file) and restarting macpilot';
+
+export interface ConsentSettings {
+  mode: Mode;
+  consent: Consent;
+}
+
+export class ConsentGuard implements Guard {
+  /** `label` names the element behind a ref (e.g. `button "Delete"`), if the session issued it. */
+  constructor(
+    private readonly settings: ConsentSettings,
+    private readonly label: (ref: string) => string | undefined,
+  ) {}
+
+  async admit(call: ToolCall): Promise<undefined> {
+    const action = this.needsConsent(call);
+    if (action === undefined) return undefined;
+    if (!call.server.getClientCapabilities()?.elicitation) {
+      throw new MacpilotError({
+        what: `${action} needs a human's consent`,
+        why: 'this MCP client cannot ask its user (it did not declare the elicitation capability)',
+        next: `do it another way or ask the user to do it; ${CONFIG_HINT}`,
+      });
+    }
+    const answer = await call.server.elicitInput(
+      {
+        message: `An AI agent wants to ${action}. Allow it?`,
+        requestedSchema: {
+          type: 'object',
+          properties: { confirm: { type: 'boolean', title: 'Allow', description: `Allow: ${action}` } },
+          required: ['confirm'],
+        },
+      },
+      { signal: call.signal },
+    );
+    if (answer.action === 'accept' && answer.content?.confirm === true) return undefined;
+    throw new MacpilotError({
+      what: `The user did not allow: ${action}`,
+      why: answer.action === 'cancel' ? 'they dismissed the question' : 'they declined',
+      next: 'do not retry it; ask the user what they want instead',
+    });
+  }
+
+  /** What the call would do, in words for the human, when it needs their consent. */
+  private needsConsent(call: ToolCall): string | undefined {
+    const { tool } = call;
+    if (this.settings.consent === 'allow' || tool.annotations.readOnlyHint) return undefined;
+    const target = this.targetNames(call.args);
+    const action = `${tool.title.toLowerCase()}${target.length > 0 ? ` (${target.join(', ')})` : ''}`;
+    if (tool.annotations.destructiveHint) return action;
+    if (this.settings.mode === 'safe' && target.some((name) => DESTRUCTIVE.test(name))) return action;
+    return undefined;
+  }
+
+  /** The names of what the call acts on (never typed text or values): elements, menu paths, windows, apps. */
+  private targetNames(args: Record<string, unknown>): string[] {
+    const names: string[] = [];
+    const text = (key: string) => (typeof args[key] === 'string' ? (args[key] as string) : undefined);
+    const ref = text('ref');
+    if (ref !== undefined) names.push(this.label(ref) ?? ref);
+    for (const key of ['name', 'path', 'title', 'app', 'window_id']) {
+      const value = text(key);
+      if (value !== undefined) names.push(value);
+    }
+    return names;
+  }
+}

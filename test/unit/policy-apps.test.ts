@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { Engine } from '../../src/engine/engine.js';
+import { AppPolicy, withAccess } from '../../src/policy/apps.js';
+import { FakeHelper } from './engine/fake-helper.js';
+import { failure } from './engine/failure.js';
+import { el, mousepad } from './engine/fixtures.js';
+
+const text = (e: { what: string; why: string; next: string }) => `${e.what}\n${e.why}\n${e.next}`;
+
+describe('AppPolicy', () => {
+  const refusal = (policy: AppPolicy, app: { name: string; bundleId?: string }, access: 'read' | 'write') => {
+    try {
+      policy.check(app, access);
+      return undefined;
+    } catch (error) {
+      return text(error as { what: string; why: string; next: string });
+    }
+  };
+
+  it('denies credential managers for reading by default, by name (any version) or bundle id', () => {
+    const policy = new AppPolicy();
+    expect(refusal(policy, { name: 'Keychain Access' }, 'read')).toMatch(/"Keychain Access" is off limits/);
+    expect(refusal(policy, { name: '1Password 8' }, 'read')).toMatch(
+      /credential manager.*\n.*MACPILOT_DENY_APPS/s,
+    );
+    expect(refusal(policy, { name: 'Vault', bundleId: 'com.bitwarden.desktop' }, 'read')).toBeDefined();
+    expect(refusal(policy, { name: 'KeePassXC' }, 'read')).toBeDefined();
+    expect(refusal(policy, { name: 'mousepad' }, 'write')).toBeUndefined();
+  });
+
+  it('lets terminals and settings be read but not acted on by default', () => {
+    const policy = new AppPolicy();
+    expect(refusal(policy, { name: 'xterm' }, 'read')).toBeUndefined();
+    expect(refusal(policy, { name: 'Terminal', bundleId: 'com.apple.Terminal' }, 'write')).toMatch(
+      /"Terminal" \(com.apple.Terminal\) may be read but not acted on/,
+    );
+    expect(
+      refusal(policy, { name: 'Anything', bundleId: 'com.apple.systempreferences' }, 'write'),
+    ).toBeDefined();
+  });
+
+  it('MACPILOT_DENY_APPS replaces the default lists; "none" empties them', () => {
+    const own = new AppPolicy({ denyApps: ['Mousepad'] });
+    expect(refusal(own, { name: 'mousepad' }, 'read')).toMatch(
+      /"mousepad" is off limits\nit is listed in MACPILOT_DENY_APPS\n.*remove it from MACPILOT_DENY_APPS/,
+    );
+    expect(refusal(own, { name: 'Keychain Access' }, 'read')).toBeUndefined();
+    const none = new AppPolicy({ denyApps: ['none'] });
+    expect(refusal(none, { name: 'Terminal' }, 'write')).toBeUndefined();
+  });
+
+  it('MACPILOT_ALLOW_APPS allows only the apps it lists, and does not override a deny', () => {
+    const policy = new AppPolicy({ allowApps: ['org.xfce.mousepad', 'Keychain Access'] });
+    expect(refusal(policy, { name: 'Mousepad', bundleId: 'org.xfce.mousepad' }, 'write')).toBeUndefined();
+    expect(refusal(policy, { name: 'gtk3-demo' }, 'read')).toMatch(
+      /MACPILOT_ALLOW_APPS is set and does not list it/,
+    );
+    expect(refusal(policy, { name: 'Keychain Access' }, 'read')).toMatch(/off limits/);
+  });
+});
+
+describe('the engine asks the app policy', () => {
+  function setup(policy: AppPolicy) {
+    const app = {
+      pid: 4242,
+      name: 'mousepad',
+      bundleId: 'org.xfce.mousepad',
+      active: true,
+      root: mousepad(),
+    };
+    const other = {
+      pid: 7,
+      name: 'gtk3-demo',
+      active: false,
+      root: el('application', 'gtk3-demo', { pid: 7 }),
+    };
+    const helper = new FakeHelper([app, other]);
+    helper.actions.set('ok', ['click']);
+    return { helper, engine: new Engine(helper, { settleMs: 0, pollMs: 0 }, policy) };
+  }
+
+  it('refuses a snapshot of a denied app, naming the setting, and serves the others', async () => {
+    const { engine } = setup(new AppPolicy({ denyApps: ['org.xfce.mousepad'] }));
+    const error = await failure(withAccess('read', () => engine.snapshot({ app: 'mousepad' })));
+    expect(text(error)).toMatch(/"mousepad" \(org.xfce.mousepad\) is off limits.*MACPILOT_DENY_APPS/s);
+    expect(await withAccess('read', () => engine.snapshot({ app: 'gtk3-demo' }))).toContain('gtk3-demo');
+  });
+
+  it('refuses a path into a denied app', async () => {
+    const { engine } = setup(new AppPolicy({ denyApps: ['mousepad'] }));
+    const error = await failure(
+      withAccess('read', () => engine.getElement({ path: 'app("mousepad")/dialog/textbox' })),
+    );
+    expect(error.what).toMatch(/off limits/);
+  });
+
+  it('reads a write-denied app, but refuses to act on its elements', async () => {
+    const app = { pid: 9, name: 'xterm', active: true, root: mousepad() };
+    const helper = new FakeHelper([app]);
+    helper.actions.set('ok', ['click']);
+    const engine = new Engine(helper, { settleMs: 0, pollMs: 0 }, new AppPolicy());
+    const snapshot = await withAccess('read', () => engine.snapshot({ app: 'xterm' }));
+    const ref = snapshot
+      .split('\n')
+      .find((l) => l.includes('"OK"'))
+      ?.match(/ref=(e\d+)/)?.[1];
+    expect(ref).toBeDefined();
+    const error = await failure(withAccess('write', () => engine.click({ ref })));
+    expect(text(error)).toMatch(/"xterm" may be read but not acted on.*MACPILOT_DENY_APPS/s);
+    expect(helper.calls.map((c) => c.method)).not.toContain('ax.perform');
+  });
+});

@@ -1,0 +1,103 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import type { Consent, Mode } from '../../src/config.js';
+import { ConsentGuard } from '../../src/policy/consent.js';
+import { ModeGuard } from '../../src/policy/mode.js';
+import type { ToolCall } from '../../src/policy/pipeline.js';
+import { allTools } from '../../src/tools/index.js';
+import { failure } from './engine/failure.js';
+
+const tool = (name: string) => {
+  const found = allTools.find((t) => t.name === name);
+  if (!found) throw new Error(`no tool ${name}`);
+  return found;
+};
+
+/** A client that answers elicitations with `answer`, or that cannot elicit (answer undefined). */
+function client(answer?: ElicitResult) {
+  const asked: string[] = [];
+  const server = {
+    getClientCapabilities: () => (answer ? { elicitation: {} } : {}),
+    elicitInput: (params: { message: string }) => {
+      asked.push(params.message);
+      return Promise.resolve(answer);
+    },
+  } as unknown as Server;
+  return { server, asked };
+}
+
+const call = (name: string, args: Record<string, unknown>, server: Server): ToolCall => ({
+  tool: tool(name),
+  args,
+  server,
+  signal: new AbortController().signal,
+});
+
+const guard = (mode: Mode, consent: Consent = 'ask') =>
+  new ConsentGuard({ mode, consent }, (ref) => (ref === 'e5' ? 'push button "Delete All"' : undefined));
+
+const accept: ElicitResult = { action: 'accept', content: { confirm: true } };
+
+describe('ConsentGuard', () => {
+  it('asks the human before a destructiveHint tool in full mode, naming the target', async () => {
+    const { server, asked } = client(accept);
+    await guard('full').admit(call('quit_app', { name: 'zenity' }, server));
+    expect(asked).toEqual(['An AI agent wants to quit an app (zenity). Allow it?']);
+  });
+
+  it('refuses when the human declines, or accepts without confirming', async () => {
+    const declined = client({ action: 'decline' });
+    const error = await failure(guard('full').admit(call('quit_app', { name: 'zenity' }, declined.server)));
+    expect(error.what).toBe('The user did not allow: quit an app (zenity)');
+    const unchecked = client({ action: 'accept', content: { confirm: false } });
+    await failure(guard('full').admit(call('close_window', { title: 'Notes' }, unchecked.server)));
+  });
+
+  it('in full mode, does not ask about a write tool without destructiveHint, whatever its target', async () => {
+    const { server, asked } = client(accept);
+    await guard('full').admit(call('click_element', { ref: 'e5' }, server));
+    expect(asked).toEqual([]);
+  });
+
+  it('in safe mode, asks before a write action whose target is named like a destructive one', async () => {
+    const { server, asked } = client(accept);
+    await guard('safe').admit(call('click_element', { ref: 'e5' }, server));
+    await guard('safe').admit(call('click_menu_item', { app: 'mousepad', path: 'File > Close' }, server));
+    await guard('safe').admit(call('click_element', { ref: 'e6' }, server));
+    await guard('safe').admit(call('type_text', { text: 'delete everything' }, server));
+    expect(asked).toEqual([
+      'An AI agent wants to click an element (push button "Delete All"). Allow it?',
+      'An AI agent wants to click a menu item (File > Close, mousepad). Allow it?',
+    ]);
+  });
+
+  it('refuses a client without elicitation, saying how a human allows it in the config', async () => {
+    const { server } = client();
+    const error = await failure(guard('safe').admit(call('quit_app', { name: 'zenity' }, server)));
+    expect(`${error.why}\n${error.next}`).toMatch(/elicitation.*MACPILOT_CONSENT=allow/s);
+  });
+
+  it('MACPILOT_CONSENT=allow lets destructive actions run without asking', async () => {
+    const { server } = client();
+    await guard('safe', 'allow').admit(call('quit_app', { name: 'zenity' }, server));
+  });
+
+  it('no tool argument answers for the human', async () => {
+    const { server } = client();
+    const args = { name: 'zenity', confirm: true, consent: 'allow', approved: true };
+    await failure(guard('full').admit(call('quit_app', args, server)));
+  });
+});
+
+describe('ModeGuard', () => {
+  it('read-only mode refuses write tools, naming the setting, and admits read-only ones', async () => {
+    const { server } = client();
+    const error = await failure(
+      new ModeGuard('read-only').admit(call('click_element', { ref: 'e1' }, server)),
+    );
+    expect(error.next).toMatch(/MACPILOT_MODE=safe or full/);
+    await new ModeGuard('read-only').admit(call('snapshot_ui', {}, server));
+    await new ModeGuard('full').admit(call('click_element', { ref: 'e1' }, server));
+  });
+});
