@@ -1,0 +1,80 @@
+/** Rate limits and the audit log (issue 5) through a real MCP client against the Linux helper. */
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, inject, test } from 'vitest';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { useMacpilot } from '../support/mcp.js';
+import { eventually, refOf } from '../support/text.js';
+
+const desktopEnv = inject('desktopEnv');
+
+describe('rate limits', () => {
+  const { macpilot } = useMacpilot({ ...desktopEnv, MACPILOT_RATE_LIMITS: 'calls_per_second=2' });
+
+  test('calls over the limit are refused with a retry-after hint; after the wait a call succeeds', async () => {
+    const results = await Promise.all(Array.from({ length: 6 }, () => macpilot.call('session_info')));
+    const refused = results.filter((r) => r.isError);
+    expect(results.filter((r) => !r.isError).length).toBeGreaterThanOrEqual(1);
+    expect(refused.length).toBeGreaterThanOrEqual(4);
+    const hint = /rate limit of 2 calls per second reached; retry after (\d+) ms/.exec(
+      refused[0]?.text ?? '',
+    );
+    expect(hint, refused[0]?.text).not.toBeNull();
+    expect(refused[0]?.text).toContain('MACPILOT_RATE_LIMITS');
+    const retryAfterMs = Number(hint?.[1]);
+    expect(retryAfterMs).toBeGreaterThan(0);
+    expect(retryAfterMs).toBeLessThanOrEqual(1000);
+
+    await new Promise((resolve) => setTimeout(resolve, retryAfterMs + 50));
+    expect(await macpilot.ok('session_info')).toContain('macpilot');
+  });
+});
+
+describe('audit log', () => {
+  const auditFile = join(mkdtempSync(join(tmpdir(), 'macpilot-audit-e2e-')), 'logs', 'audit.jsonl');
+  const { macpilot, processes } = useMacpilot({ ...desktopEnv, MACPILOT_AUDIT_LOG: auditFile });
+  const messages: { logger?: string; data: unknown }[] = [];
+  macpilot.client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+    messages.push(notification.params);
+  });
+
+  test('set_value and type_text are logged with tool, app and target, the lengths but never the text', async () => {
+    await macpilot.client.setLoggingLevel('info');
+    const zenity = processes.start('zenity', ['--entry', '--title', 'macpilot audit', '--text', 'Secret?']);
+    const app = String(zenity.pid);
+    const field = await eventually('the zenity entry', async () => {
+      const out = await macpilot.call('find_elements', { app, role: 'textbox' });
+      return out.isError ? undefined : refOf(out.text, /textbox/);
+    });
+
+    const setSecret = 'set-secret swordfish 7791';
+    const typedSecret = 'typed-secret opensesame 4412';
+    await macpilot.ok('set_value', { ref: field, value: setSecret });
+    await macpilot.ok('type_text', { ref: field, text: typedSecret });
+
+    const content = readFileSync(auditFile, 'utf8');
+    expect(content).not.toContain('swordfish');
+    expect(content).not.toContain('opensesame');
+    const entries = content
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    // find_elements is read-only: only the two write actions are logged
+    expect(entries.map((e) => e.tool)).toEqual(['set_value', 'type_text']);
+    for (const entry of entries) {
+      expect(entry).toMatchObject({ app: 'zenity', target: { role: 'textbox' }, outcome: 'ok' });
+      expect(Date.parse(String(entry.time))).not.toBeNaN();
+    }
+    expect(entries[0]?.value_length).toBe(setSecret.length);
+    expect(entries[1]?.text_length).toBe(typedSecret.length);
+    expect(statSync(auditFile).mode & 0o777).toBe(0o600);
+
+    const audit = await eventually('the audit log messages', async () => {
+      const seen = messages.filter((m) => m.logger === 'audit');
+      return seen.length >= 2 ? seen : undefined;
+    });
+    expect(audit.map((m) => m.data)).toEqual(entries);
+    expect(JSON.stringify(messages)).not.toMatch(/swordfish|opensesame/);
+  });
+});
