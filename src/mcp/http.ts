@@ -14,6 +14,7 @@ import type { Logger } from '../log.js';
 export const MCP_PATH = '/mcp';
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const IDLE_SESSION_MS = 30 * 60_000;
+const MAX_SESSIONS = 100;
 
 export interface HttpOptions {
   host: string;
@@ -22,6 +23,8 @@ export interface HttpOptions {
   log: Logger;
   /** A fresh McpServer for each new session. */
   newServer: () => McpServer;
+  /** How long a session may go without a request before it ends; 30 minutes by default. */
+  idleSessionMs?: number;
 }
 
 export interface HttpEndpoint {
@@ -126,6 +129,13 @@ export async function serveHttp(options: HttpOptions): Promise<HttpEndpoint> {
     }
     if (req.method !== 'POST')
       return refuse(res, 400, 'no Mcp-Session-Id header; initialize with a POST first');
+    if (sessions.size >= MAX_SESSIONS) {
+      return refuse(
+        res,
+        503,
+        `${MAX_SESSIONS} sessions are open; end one (DELETE) or wait for one to expire`,
+      );
+    }
     const transport = await openSession();
     await transport.handleRequest(req, res);
     // Not an initialize request: the transport answered with an error and no session began.
@@ -140,12 +150,16 @@ export async function serveHttp(options: HttpOptions): Promise<HttpEndpoint> {
     });
   });
 
-  const sweep = setInterval(() => {
-    const expired = Date.now() - IDLE_SESSION_MS;
-    for (const session of sessions.values()) {
-      if (session.lastSeen < expired) void session.server.close();
-    }
-  }, 60_000);
+  const idleMs = options.idleSessionMs ?? IDLE_SESSION_MS;
+  const sweep = setInterval(
+    () => {
+      const expired = Date.now() - idleMs;
+      for (const session of sessions.values()) {
+        if (session.lastSeen < expired) void session.server.close();
+      }
+    },
+    Math.min(idleMs, 60_000),
+  );
   sweep.unref();
 
   await new Promise<void>((resolve, reject) => {

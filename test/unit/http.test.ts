@@ -2,8 +2,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ConfigError, DEFAULT_HTTP_PORT, loadConfig } from '../../src/config.js';
-import { hasBearer, rebindingRefusal } from '../../src/mcp/http.js';
+import { createLogger } from '../../src/log.js';
+import { hasBearer, rebindingRefusal, serveHttp } from '../../src/mcp/http.js';
 
 const emptyHome = mkdtempSync(join(tmpdir(), 'macpilot-home-'));
 const TOKEN = 'a-token-of-enough-length';
@@ -70,5 +74,64 @@ describe('hasBearer', () => {
     expect(hasBearer(TOKEN, TOKEN)).toBe(false);
     expect(hasBearer(undefined, TOKEN)).toBe(false);
     expect(hasBearer('Bearer ', TOKEN)).toBe(false);
+  });
+});
+
+describe('serveHttp sessions', () => {
+  /** Resolves when the first session's server closes. */
+  let firstClosed: Promise<void>;
+  const start = (idleSessionMs?: number) => {
+    let servers = 0;
+    return serveHttp({
+      host: '127.0.0.1',
+      port: 0,
+      log: createLogger('silent'),
+      newServer: () => {
+        const server = new McpServer({ name: 'test', version: '0' });
+        if (servers++ === 0) {
+          firstClosed = new Promise((resolve) => (server.server.onclose = resolve));
+        }
+        return server;
+      },
+      idleSessionMs,
+    });
+  };
+  const connect = async (url: string) => {
+    const transport = new StreamableHTTPClientTransport(new URL(url));
+    const client = new Client({ name: 'test', version: '0' });
+    await client.connect(transport);
+    return { client, transport };
+  };
+  const ping = (url: string, session: string) =>
+    fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': session,
+        'mcp-protocol-version': '2025-11-25',
+      },
+      body: '{"jsonrpc":"2.0","id":7,"method":"ping"}',
+    });
+
+  test('a session idle past the limit ends: its id then gets 404', async () => {
+    const endpoint = await start(300);
+    try {
+      const { transport } = await connect(endpoint.url);
+      const session = transport.sessionId ?? '';
+      expect((await ping(endpoint.url, session)).status).toBe(200);
+      await firstClosed;
+      expect((await ping(endpoint.url, session)).status).toBe(404);
+    } finally {
+      await endpoint.close();
+    }
+  });
+
+  test('close() ends the sessions and stops listening', async () => {
+    const endpoint = await start();
+    const { client } = await connect(endpoint.url);
+    await client.ping();
+    await endpoint.close();
+    await expect(connect(endpoint.url)).rejects.toThrow();
   });
 });
