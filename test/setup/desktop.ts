@@ -10,7 +10,9 @@ let desktop: Desktop | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
   desktop = await startDesktop();
-  project.provide('desktopEnv', desktop.env as Record<string, string>);
+  // The tests' MCP client cannot ask a human, so destructive tools (quit_app, close_window) would be refused;
+  // the consent tests (policy-consent.test.ts) set MACPILOT_CONSENT themselves.
+  project.provide('desktopEnv', { ...(desktop.env as Record<string, string>), MACPILOT_CONSENT: 'allow' });
 }
 
 export async function teardown(): Promise<void> {

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { Processes } from './processes.js';
 import { eventually } from './text.js';
 
@@ -19,8 +19,12 @@ export interface Macpilot {
   close(): Promise<void>;
 }
 
-export async function startMacpilot(env: Record<string, string>, args: string[] = []): Promise<Macpilot> {
-  const { macpilot, connect } = unconnected(env, args);
+export async function startMacpilot(
+  env: Record<string, string>,
+  args: string[] = [],
+  capabilities: ClientCapabilities = {},
+): Promise<Macpilot> {
+  const { macpilot, connect } = unconnected(env, args, capabilities);
   await connect();
   return macpilot;
 }
@@ -29,8 +33,12 @@ export async function startMacpilot(env: Record<string, string>, args: string[] 
  * One macpilot server for the tests of the file (or describe block) that calls it, and the app processes they
  * start or launch; beforeAll connects, afterAll closes the server and stops the processes.
  */
-export function useMacpilot(env: Record<string, string>, args: string[] = []) {
-  const { macpilot, connect } = unconnected(env, args);
+export function useMacpilot(
+  env: Record<string, string>,
+  args: string[] = [],
+  capabilities: ClientCapabilities = {},
+) {
+  const { macpilot, connect } = unconnected(env, args, capabilities);
   const processes = new Processes(env);
   beforeAll(connect);
   afterAll(async () => {
@@ -58,14 +66,14 @@ export function useMacpilot(env: Record<string, string>, args: string[] = []) {
 }
 
 /** The client and its server, not started until connect(). */
-function unconnected(env: Record<string, string>, args: string[]) {
+function unconnected(env: Record<string, string>, args: string[], capabilities: ClientCapabilities = {}) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, 'serve', ...args],
     env: { MACPILOT_LOG_LEVEL: 'warn', ...env },
     stderr: 'inherit',
   });
-  const client = new Client({ name: 'macpilot-e2e', version: '0.0.0' });
+  const client = new Client({ name: 'macpilot-e2e', version: '0.0.0' }, { capabilities });
 
   const call = async (name: string, toolArgs: Record<string, unknown> = {}) => {
     const result = (await client.callTool({ name, arguments: toolArgs })) as CallToolResult;

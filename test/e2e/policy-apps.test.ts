@@ -1,0 +1,42 @@
+/** App policy and modes through a real client: a denied app is refused by name, read-only lists and runs only readers. */
+import { describe, expect, inject, test } from 'vitest';
+import { useMacpilot } from '../support/mcp.js';
+import { eventually } from '../support/text.js';
+
+const env = inject('desktopEnv');
+
+describe('MACPILOT_DENY_APPS=mousepad', () => {
+  const { macpilot, processes, start } = useMacpilot({ ...env, MACPILOT_DENY_APPS: 'mousepad' });
+
+  test('snapshot_ui of mousepad is refused, naming the app and the setting; gtk3-demo still works', async () => {
+    const mousepad = processes.start('mousepad');
+    await eventually('mousepad in list_apps', async () =>
+      (await macpilot.ok('list_apps')).includes(`pid ${mousepad.pid}`) ? true : undefined,
+    );
+    const refused = await macpilot.call('snapshot_ui', { app: String(mousepad.pid) });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/"mousepad".* is off limits/i);
+    expect(refused.text).toContain('MACPILOT_DENY_APPS');
+    const byPath = await macpilot.call('get_element', { path: 'app("mousepad")/window[0]' });
+    expect(byPath.text).toContain('MACPILOT_DENY_APPS');
+    await start('gtk3-demo', 'Application Class');
+  });
+});
+
+describe('MACPILOT_MODE=read-only', () => {
+  const { macpilot } = useMacpilot({ ...env, MACPILOT_MODE: 'read-only' });
+
+  test('tools/list lists only read-only tools, and a write tool called by name is refused naming the setting', async () => {
+    const { tools } = await macpilot.client.listTools();
+    const names = tools.map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(['snapshot_ui', 'find_elements', 'list_apps']));
+    expect(names).not.toContain('click_element');
+    expect(tools.filter((tool) => tool.annotations?.readOnlyHint !== true)).toEqual([]);
+
+    const refused = await macpilot.call('press_key', { key: 'enter' });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain('press_key is not available in read-only mode');
+    expect(refused.text).toContain('MACPILOT_MODE=safe or full');
+    expect(await macpilot.ok('list_apps')).not.toBe('');
+  });
+});
