@@ -5,6 +5,7 @@
  */
 import { appendFileSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { Mode } from '../config.js';
 import type { RefTable } from '../engine/refs.js';
 import { parsePath } from '../engine/paths.js';
 import { MacpilotError } from '../errors.js';
@@ -22,7 +23,8 @@ export interface AuditEntry {
   duration_ms: number;
   /** `text_length`, `value_length`, `key_length`: how much was typed, set or pressed, never what. */
   [length: `${string}_length`]: number;
-  flags?: Record<string, string | boolean>;
+  /** The mode the server runs in, and what guards noted (e.g. that the human was asked). */
+  flags: Record<string, string | boolean>;
 }
 
 /** Arguments whose content is the user's data: only their length is recorded. */
@@ -34,6 +36,7 @@ const ERROR_CHARS = 200;
 export interface AuditOptions {
   /** The JSONL file; undefined: MCP log messages only. */
   file?: string;
+  mode: Mode;
   refs: RefTable;
   log: Logger;
   /** Passed this size, the file is renamed to `.1` (and `.1` to `.2`, ...). */
@@ -76,6 +79,7 @@ export class AuditLog implements Guard {
       ...this.where(call),
       outcome: outcome.refused ? 'refused' : outcome.ok ? 'ok' : 'failed',
       duration_ms: Math.round(outcome.durationMs),
+      flags: { mode: this.options.mode, ...call.notes },
     };
     const error = outcome.ok ? undefined : firstLine(outcome.error);
     if (error) entry.error = error;
@@ -83,7 +87,6 @@ export class AuditLog implements Guard {
       const value = args[name];
       if (value !== undefined && value !== null) entry[`${name}_length`] = String(value).length;
     }
-    if (call.notes && Object.keys(call.notes).length > 0) entry.flags = { ...call.notes };
     return entry;
   }
 

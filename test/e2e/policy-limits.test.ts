@@ -63,7 +63,12 @@ describe('audit log', () => {
     // find_elements is read-only: only the two write actions are logged
     expect(entries.map((e) => e.tool)).toEqual(['set_value', 'type_text']);
     for (const entry of entries) {
-      expect(entry).toMatchObject({ app: 'zenity', target: { role: 'textbox' }, outcome: 'ok' });
+      expect(entry).toMatchObject({
+        app: 'zenity',
+        target: { role: 'textbox' },
+        outcome: 'ok',
+        flags: { mode: 'full' },
+      });
       expect(Date.parse(String(entry.time))).not.toBeNaN();
     }
     expect(entries[0]?.value_length).toBe(setSecret.length);

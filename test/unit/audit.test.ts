@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { loadConfig } from '../../src/config.js';
 import { RefTable } from '../../src/engine/refs.js';
 import { MacpilotError } from '../../src/errors.js';
 import { createLogger } from '../../src/log.js';
@@ -24,6 +25,7 @@ function setup(options: Partial<AuditOptions> = {}) {
   const audit = new AuditLog({
     file,
     refs,
+    mode: 'full',
     log: silent,
     now: () => new Date('2026-11-21T12:00:00.000Z'),
     ...options,
@@ -63,6 +65,7 @@ describe('AuditLog', () => {
         outcome: 'ok',
         duration_ms: 12,
         value_length: SECRET.length,
+        flags: { mode: 'full' },
       },
     ]);
     expect(readFileSync(file, 'utf8')).not.toContain('hunter2');
@@ -106,8 +109,12 @@ describe('AuditLog', () => {
       durationMs: 3,
     });
     expect(lines().map(({ outcome, error, flags }) => ({ outcome, error, flags }))).toEqual([
-      { outcome: 'refused', error: 'click refused: rate limit', flags: { consent: 'declined' } },
-      { outcome: 'failed', error: 'boom', flags: undefined },
+      {
+        outcome: 'refused',
+        error: 'click refused: rate limit',
+        flags: { mode: 'full', consent: 'declined' },
+      },
+      { outcome: 'failed', error: 'boom', flags: { mode: 'full' } },
     ]);
   });
 
@@ -126,5 +133,18 @@ describe('AuditLog', () => {
     const { audit, messages, call } = setup({ file: join(blocker, 'audit.jsonl') });
     expect(() => audit.settled(call('click', { x: 1, y: 1 }, WRITE, 'input'), ok)).not.toThrow();
     expect(messages).toHaveLength(1);
+  });
+});
+
+describe('the audit log setting', () => {
+  const home = mkdtempSync(join(tmpdir(), 'macpilot-home-'));
+
+  test('by default under the user state directory; MACPILOT_AUDIT_LOG names a file or turns it off', () => {
+    expect(loadConfig({}, {}, home).auditLog).toBe(join(home, '.local', 'state', 'macpilot', 'audit.jsonl'));
+    expect(loadConfig({}, { XDG_STATE_HOME: '/var/state' }, home).auditLog).toBe(
+      '/var/state/macpilot/audit.jsonl',
+    );
+    expect(loadConfig({}, { MACPILOT_AUDIT_LOG: '/tmp/a.jsonl' }, home).auditLog).toBe('/tmp/a.jsonl');
+    expect(loadConfig({}, { MACPILOT_AUDIT_LOG: 'off' }, home).auditLog).toBeUndefined();
   });
 });
