@@ -57,7 +57,7 @@ async function serve(flags: {
   const policy = new Policy([
     new ModeGuard(config.mode),
     new RateLimiter(config.rateLimits),
-    new ConsentGuard(config, (ref) => engine.refs.get(ref)?.label),
+    new ConsentGuard(config, engine),
     new AuditLog({ file: config.auditLog, mode: config.mode, refs: engine.refs, log }),
   ]);
   const newServer = () => createMcpServer({ config, log, helper, engine, policy });

@@ -4,6 +4,10 @@
  * destructive one. The human answers through MCP elicitation; no tool argument can answer for them.
  */
 import type { Consent, Mode } from '../config.js';
+import type { HelperPort } from '../engine/port.js';
+import type { RefTable } from '../engine/refs.js';
+import { roleOf } from '../engine/roles.js';
+import { labelOf } from '../engine/tree.js';
 import { MacpilotError } from '../errors.js';
 import type { Guard, ToolCall } from './pipeline.js';
 
@@ -17,15 +21,20 @@ export interface ConsentSettings {
   consent: Consent;
 }
 
+/** Where the guard learns the names of targets: refs the session issued, and the element keys would reach. */
+export interface TargetSource {
+  refs: Pick<RefTable, 'get'>;
+  port: HelperPort;
+}
+
 export class ConsentGuard implements Guard {
-  /** `label` names the element behind a ref (e.g. `button "Delete"`), if the session issued it. */
   constructor(
     private readonly settings: ConsentSettings,
-    private readonly label: (ref: string) => string | undefined,
+    private readonly targets: TargetSource,
   ) {}
 
   async admit(call: ToolCall): Promise<undefined> {
-    const action = this.needsConsent(call);
+    const action = await this.needsConsent(call);
     if (action === undefined) return undefined;
     if (!call.server.getClientCapabilities()?.elicitation) {
       throw new MacpilotError({
@@ -54,10 +63,13 @@ export class ConsentGuard implements Guard {
   }
 
   /** What the call would do, in words for the human, when it needs their consent. */
-  private needsConsent(call: ToolCall): string | undefined {
+  private async needsConsent(call: ToolCall): Promise<string | undefined> {
     const { tool } = call;
     if (this.settings.consent === 'allow' || tool.annotations.readOnlyHint) return undefined;
     const target = this.targetNames(call.args);
+    // Keys act on the focused element: Enter on a focused "Delete" button deletes.
+    if (this.settings.mode === 'safe' && tool.name === 'press_key')
+      target.push(...(await this.focused(call)));
     const action = `${tool.title.toLowerCase()}${target.length > 0 ? ` (${target.join(', ')})` : ''}`;
     if (tool.annotations.destructiveHint) return action;
     if (this.settings.mode === 'safe' && target.some((name) => DESTRUCTIVE.test(name))) return action;
@@ -69,11 +81,16 @@ export class ConsentGuard implements Guard {
     const names: string[] = [];
     const text = (key: string) => (typeof args[key] === 'string' ? (args[key] as string) : undefined);
     const ref = text('ref');
-    if (ref !== undefined) names.push(this.label(ref) ?? ref);
+    if (ref !== undefined) names.push(this.targets.refs.get(ref)?.label ?? ref);
     for (const key of ['name', 'path', 'title', 'app', 'window_id']) {
       const value = text(key);
       if (value !== undefined) names.push(value);
     }
     return names;
+  }
+
+  private async focused(call: ToolCall): Promise<string[]> {
+    const { element } = await this.targets.port.call('ax.focused', {}, { signal: call.signal });
+    return element ? [`${labelOf(roleOf(element), element.name)} (focused)`] : [];
   }
 }

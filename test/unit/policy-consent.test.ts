@@ -2,11 +2,12 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { Consent, Mode } from '../../src/config.js';
-import { ConsentGuard } from '../../src/policy/consent.js';
+import { ConsentGuard, type TargetSource } from '../../src/policy/consent.js';
 import { ModeGuard } from '../../src/policy/mode.js';
 import type { ToolCall } from '../../src/policy/pipeline.js';
 import { allTools } from '../../src/tools/index.js';
 import { failure } from './engine/failure.js';
+import { el } from './engine/fixtures.js';
 
 const tool = (name: string) => {
   const found = allTools.find((t) => t.name === name);
@@ -34,8 +35,12 @@ const call = (name: string, args: Record<string, unknown>, server: Server): Tool
   signal: new AbortController().signal,
 });
 
-const guard = (mode: Mode, consent: Consent = 'ask') =>
-  new ConsentGuard({ mode, consent }, (ref) => (ref === 'e5' ? 'push button "Delete All"' : undefined));
+/** The session issued e5 for a "Delete All" button; `focused` is what has keyboard focus. */
+const guard = (mode: Mode, consent: Consent = 'ask', focused = el('push button', 'Save')) =>
+  new ConsentGuard({ mode, consent }, {
+    refs: { get: (ref: string) => (ref === 'e5' ? { label: 'push button "Delete All"' } : undefined) },
+    port: { call: () => Promise.resolve({ element: focused }) },
+  } as unknown as TargetSource);
 
 const accept: ElicitResult = { action: 'accept', content: { confirm: true } };
 
@@ -70,6 +75,19 @@ describe('ConsentGuard', () => {
       'An AI agent wants to click an element (push button "Delete All"). Allow it?',
       'An AI agent wants to click a menu item (File > Close, mousepad). Allow it?',
     ]);
+  });
+
+  it('in safe mode, asks before a key press that reaches a focused element named like a destructive one', async () => {
+    const { server, asked } = client(accept);
+    await guard('safe').admit(call('press_key', { key: 'enter' }, server));
+    await guard('full', 'ask', el('push button', 'Delete All')).admit(
+      call('press_key', { key: 'enter' }, server),
+    );
+    expect(asked).toEqual([]);
+    await guard('safe', 'ask', el('push button', 'Delete All')).admit(
+      call('press_key', { key: 'enter' }, server),
+    );
+    expect(asked).toEqual(['An AI agent wants to press a key (button "Delete All" (focused)). Allow it?']);
   });
 
   it('refuses a client without elicitation, saying how a human allows it in the config', async () => {
