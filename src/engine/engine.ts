@@ -172,6 +172,7 @@ export class Engine {
   /** Start an app by name (or bundle / desktop id) and wait until it is accessible. */
   async launchApp(name: string, timeoutMs = LAUNCH_TIMEOUT_MS, call?: CallOptions): Promise<string> {
     return this.guard(`launch ${JSON.stringify(name)}`, async () => {
+      this.gate({ name });
       // The helper waits timeoutMs for the app; the request itself may take a little longer.
       const request = { ...call, timeoutMs: timeoutMs + 5_000 };
       const { app, alreadyRunning } = await this.port.call('apps.launch', { name, timeoutMs }, request);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Engine } from '../../src/engine/engine.js';
+import { Engine, type HelperPort } from '../../src/engine/engine.js';
 import { AppPolicy, withAccess } from '../../src/policy/apps.js';
 import { FakeHelper } from './engine/fake-helper.js';
 import { failure } from './engine/failure.js';
@@ -108,5 +108,29 @@ describe('the engine asks the app policy', () => {
     const error = await failure(withAccess('write', () => engine.click({ ref })));
     expect(text(error)).toMatch(/"xterm" may be read but not acted on.*MACPILOT_DENY_APPS/s);
     expect(helper.calls.map((c) => c.method)).not.toContain('ax.perform');
+  });
+
+  it('refuses input at a point over a write-denied app, and keys while it is active', async () => {
+    const helper = new FakeHelper([{ pid: 4242, name: 'xterm', active: true, root: mousepad() }]);
+    // Input asks the helper's platform first (key names differ); the fake serves trees only.
+    const port: HelperPort = {
+      call: (method, params) =>
+        method === 'system.hello'
+          ? Promise.resolve({ platform: 'linux' } as never)
+          : helper.call(method, params),
+    };
+    const engine = new Engine(port, { settleMs: 0, pollMs: 0 }, new AppPolicy());
+    const click = await failure(withAccess('write', () => engine.input.click({ x: 10, y: 50 })));
+    expect(click.what).toBe('"xterm" may be read but not acted on');
+    const key = await failure(withAccess('write', () => engine.input.pressKey('enter', [], 1)));
+    expect(key.what).toBe('"xterm" may be read but not acted on');
+    expect(helper.calls.map((c) => c.method).filter((m) => m.startsWith('input.'))).toEqual([]);
+  });
+
+  it('refuses to launch a denied app by the name given', async () => {
+    const { engine, helper } = setup(new AppPolicy());
+    const error = await failure(withAccess('write', () => engine.launchApp('KeePassXC')));
+    expect(error.what).toBe('"KeePassXC" is off limits');
+    expect(helper.calls.map((c) => c.method)).not.toContain('apps.launch');
   });
 });
