@@ -45,7 +45,7 @@ const listChildren = (children: readonly ElementNode[]): string => {
 };
 
 /** Refuses (throws) when the call in progress may not use this app (see src/policy/apps.ts). */
-export type AppGate = (app: { name: string; bundleId?: string }) => void;
+export type AppGate = (app: { name: string; bundleId?: string; pid?: number }) => void;
 
 export class Resolver {
   constructor(

@@ -51,6 +51,7 @@ export interface AppPolicySettings {
 export interface NamedApp {
   name: string;
   bundleId?: string;
+  pid?: number;
 }
 
 const callAccess = new AsyncLocalStorage<Access>();
@@ -61,6 +62,7 @@ export function withAccess<T>(access: Access, work: () => Promise<T>): Promise<T
 }
 
 const normalize = (names: readonly string[]) => new Set(names.map((n) => n.trim().toLowerCase()));
+const DEFAULT_DENIED_SET = normalize(DEFAULT_DENIED);
 
 /** "1Password 7", "1Password 8" and "1Password" are one app to a deny list. */
 const matches = (list: ReadonlySet<string>, app: NamedApp): boolean =>
@@ -75,6 +77,8 @@ export class AppPolicy {
   private readonly writeDenied: ReadonlySet<string>;
   private readonly allowed?: ReadonlySet<string>;
   private readonly defaults: boolean;
+  /** Bundle ids of the apps checked so far, by pid: a ref knows its app's pid and name only. */
+  private readonly bundleIds = new Map<number, string>();
 
   constructor(settings: AppPolicySettings = {}) {
     const deny = settings.denyApps ?? [];
@@ -86,15 +90,16 @@ export class AppPolicy {
   }
 
   /** Refuses, naming the app and the setting that would allow it, when the current call may not use `app`. */
-  check(app: NamedApp, access: Access = callAccess.getStore() ?? 'write'): void {
+  check(named: NamedApp, access: Access = callAccess.getStore() ?? 'write'): void {
+    const app = this.withBundleId(named);
     const which = `"${app.name}"${app.bundleId ? ` (${app.bundleId})` : ''}`;
     if (matches(this.denied, app)) {
       throw refusal(
         `${which} is off limits`,
-        this.defaults && matches(normalize(DEFAULT_DENIED), app)
+        this.defaults && matches(DEFAULT_DENIED_SET, app)
           ? 'it is a credential manager, denied by default'
           : 'it is listed in MACPILOT_DENY_APPS',
-        this.defaults && matches(normalize(DEFAULT_DENIED), app)
+        this.defaults && matches(DEFAULT_DENIED_SET, app)
           ? 'only a human can allow it: set MACPILOT_DENY_APPS (which replaces the default list; "none" for an empty list) in the environment or the config file'
           : 'only a human can allow it: remove it from MACPILOT_DENY_APPS (MACPILOT_ALLOW_APPS does not override a deny)',
       );
@@ -113,6 +118,12 @@ export class AppPolicy {
         'only a human can allow it: add its name or bundle id to MACPILOT_ALLOW_APPS',
       );
     }
+  }
+
+  private withBundleId(app: NamedApp): NamedApp {
+    if (app.pid === undefined) return app;
+    if (app.bundleId !== undefined) this.bundleIds.set(app.pid, app.bundleId);
+    return { ...app, bundleId: app.bundleId ?? this.bundleIds.get(app.pid) };
   }
 }
 

@@ -127,6 +127,18 @@ describe('the engine asks the app policy', () => {
     expect(helper.calls.map((c) => c.method).filter((m) => m.startsWith('input.'))).toEqual([]);
   });
 
+  it('an app allowed by bundle id may be acted on through the refs of its snapshot', async () => {
+    const { engine } = setup(new AppPolicy({ allowApps: ['org.xfce.mousepad'] }));
+    const snapshot = await withAccess('read', () => engine.snapshot({ app: 'mousepad' }));
+    const ref = snapshot
+      .split('\n')
+      .find((l) => l.includes('"OK"'))
+      ?.match(/ref=(e\d+)/)?.[1];
+    expect(await withAccess('write', () => engine.click({ ref }))).toContain('Clicked');
+    const other = await failure(withAccess('read', () => engine.snapshot({ app: 'gtk3-demo' })));
+    expect(other.why).toBe('MACPILOT_ALLOW_APPS is set and does not list it');
+  });
+
   it('refuses to launch a denied app by the name given', async () => {
     const { engine, helper } = setup(new AppPolicy());
     const error = await failure(withAccess('write', () => engine.launchApp('KeePassXC')));
