@@ -1,0 +1,154 @@
+/**
+ * Thousands of random and hostile tool calls through a real client against the real helper: wrong types, huge
+ * strings, control characters, path tricks, unknown refs, plus some calls on real elements. The server must
+ * answer every call with a result or a clear isError, never crash, and the audit log must hold no text the
+ * calls typed or set. Seeded: a failure prints the seed and the call.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { expect, inject, test } from 'vitest';
+import { alive } from '../../scripts/process-group.js';
+import { useMacpilot } from '../support/mcp.js';
+
+const CALLS = 2000;
+const SECRET = 'FUZZSECRET';
+const seed = Number(process.env.MACPILOT_FUZZ_SEED ?? Date.now() % 1_000_000);
+const auditLog = join(mkdtempSync(join(tmpdir(), 'macpilot-fuzz-')), 'audit.jsonl');
+
+const env = {
+  ...inject('desktopEnv'),
+  MACPILOT_AUDIT_LOG: auditLog,
+  // Destructive tools ask a human; this client cannot answer, so they are refused and the desktop survives.
+  MACPILOT_CONSENT: 'ask',
+  MACPILOT_RATE_LIMITS: 'calls_per_second=100000,calls_per_minute=9000000,writes_per_second=100000',
+};
+const { macpilot, start } = useMacpilot(env);
+
+/** mulberry32: small, seedable, good enough to pick cases. */
+function random(seedValue: number): () => number {
+  let a = seedValue >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const HOSTILE_STRINGS = [
+  '',
+  ' ',
+  'x'.repeat(200_000),
+  '\u0000\u0001\u0002\u001b[31m',
+  '../../../../etc/passwd',
+  'app("x")/../../window[0]',
+  'app("gtk3-demo")/window[99999]/button["Run"]',
+  'app(")/',
+  '"; rm -rf / #',
+  '$(reboot)',
+  '`id`',
+  '%s%s%s%n',
+  '\u202Eevil\u202C',
+  '🙂'.repeat(1000),
+  'e0',
+  'e-1',
+  'e999999999',
+  'E12',
+  'null',
+  '{"__proto__":{"polluted":true}}',
+  'constructor',
+  'ctrl+alt+delete',
+  'cmd+q',
+  'gtk3-demo',
+  'mousepad',
+  'Calculator',
+  'org.xfce.mousepad',
+  '/etc/passwd',
+  'relative.png',
+  '/nonexistent-dir/shot.png',
+];
+const HOSTILE_VALUES: unknown[] = [
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1,
+  2,
+  3,
+  1.5,
+  -1e9,
+  1e9,
+  2 ** 53,
+  [],
+  ['a', 1, null],
+  {},
+  { nested: { deep: [1, 2, 3] } },
+  { __proto__: { polluted: true } },
+];
+/** Parameters whose large but valid values only make a call slow: kept small or invalid. */
+const SLOW = new Set(['delay_ms', 'timeout_ms', 'idle_ms', 'repeat', 'amount', 'count', 'duration_ms']);
+
+function hostileArgs(tool: Tool, pick: () => number, refs: readonly string[]): Record<string, unknown> {
+  const one = <T>(list: readonly T[]): T => list[Math.floor(pick() * list.length)] as T;
+  const args: Record<string, unknown> = {};
+  const properties = Object.keys(tool.inputSchema.properties ?? {});
+  const names = pick() < 0.1 ? [...properties, one(['bogus', '__proto__', 'constructor'])] : properties;
+  for (const name of names) {
+    if (pick() < 0.3) continue;
+    if (SLOW.has(name)) {
+      args[name] = one([-5, 0, 1, 2, 'soon', null]);
+    } else if (name === 'ref' || name === 'within') {
+      args[name] =
+        pick() < 0.3 && refs.length > 0 ? one(refs) : one([...HOSTILE_STRINGS.slice(14, 18), 12, null]);
+    } else if (name === 'text' || name === 'value') {
+      // Text the audit log must never hold: typed, set or copied.
+      args[name] = pick() < 0.8 ? `${SECRET}-${one(HOSTILE_STRINGS).slice(0, 300)}` : one(HOSTILE_VALUES);
+    } else if (name === 'file_path') {
+      args[name] = one(['relative.png', '/nonexistent-dir/shot.png', '/etc/passwd', '', 42]);
+    } else {
+      args[name] = pick() < 0.6 ? one(HOSTILE_STRINGS) : one(HOSTILE_VALUES);
+    }
+  }
+  return args;
+}
+
+test(`${CALLS} hostile tool calls get a result or a clear isError each; the server lives; the audit log keeps no secret (seed ${seed})`, async () => {
+  await start('gtk3-demo', 'Application Class');
+  const pick = random(seed);
+  const { tools } = await macpilot.client.listTools();
+  const refs = [...(await macpilot.ok('snapshot_ui', { app: 'gtk3-demo' })).matchAll(/\[ref=(e\d+)\]/g)].map(
+    (m) => m[1] as string,
+  );
+  expect(refs.length).toBeGreaterThan(10);
+
+  let errors = 0;
+  for (let i = 0; i < CALLS; i++) {
+    const tool = tools[Math.floor(pick() * tools.length)] as Tool;
+    const args = hostileArgs(tool, pick, refs);
+    if (tool.name === 'wait_for') args.timeout_ms = 50;
+    const where = `call ${i} (seed ${seed}): ${tool.name} ${JSON.stringify(args).slice(0, 300)}`;
+    const result = (await macpilot.client
+      .callTool({ name: tool.name, arguments: args }, undefined, { timeout: 30_000 })
+      .catch((error: unknown) => {
+        throw new Error(`${where} got no tool result: ${String(error)}`);
+      })) as CallToolResult;
+    expect(Array.isArray(result.content), where).toBe(true);
+    if (result.isError) {
+      errors++;
+      const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+      expect(text.length, where).toBeGreaterThan(10);
+      expect(text, where).not.toMatch(/^\s*$/);
+    }
+  }
+  expect(errors).toBeGreaterThan(CALLS / 2); // hostile input is mostly refused, and said so
+
+  expect(alive(macpilot.serverPid() ?? -1)).toBe(true);
+  expect(await macpilot.ok('list_apps')).toContain('gtk3-demo');
+  const audit = readFileSync(auditLog, 'utf8');
+  expect(audit.trim().split('\n').length).toBeGreaterThan(10);
+  expect(audit).not.toContain(SECRET);
+});
