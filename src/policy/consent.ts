@@ -36,7 +36,11 @@ export class ConsentGuard implements Guard {
   async admit(call: ToolCall): Promise<undefined> {
     const action = await this.needsConsent(call);
     if (action === undefined) return undefined;
+    const note = (consent: string) => {
+      call.notes = { ...call.notes, consent };
+    };
     if (!call.server.getClientCapabilities()?.elicitation) {
+      note('unavailable');
       throw new MacpilotError({
         what: `${action} needs a human's consent`,
         why: 'this MCP client cannot ask its user (it did not declare the elicitation capability)',
@@ -54,7 +58,9 @@ export class ConsentGuard implements Guard {
       },
       { signal: call.signal },
     );
-    if (answer.action === 'accept' && answer.content?.confirm === true) return undefined;
+    const allowed = answer.action === 'accept' && answer.content?.confirm === true;
+    note(allowed ? 'accepted' : 'declined');
+    if (allowed) return undefined;
     throw new MacpilotError({
       what: `The user did not allow: ${action}`,
       why: answer.action === 'cancel' ? 'they dismissed the question' : 'they declined',

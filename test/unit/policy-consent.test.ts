@@ -47,14 +47,18 @@ const accept: ElicitResult = { action: 'accept', content: { confirm: true } };
 describe('ConsentGuard', () => {
   it('asks the human before a destructiveHint tool in full mode, naming the target', async () => {
     const { server, asked } = client(accept);
-    await guard('full').admit(call('quit_app', { name: 'zenity' }, server));
+    const quit = call('quit_app', { name: 'zenity' }, server);
+    await guard('full').admit(quit);
     expect(asked).toEqual(['An AI agent wants to quit an app (zenity). Allow it?']);
+    expect(quit.notes).toEqual({ consent: 'accepted' }); // for the audit log's flags
   });
 
   it('refuses when the human declines, or accepts without confirming', async () => {
     const declined = client({ action: 'decline' });
-    const error = await failure(guard('full').admit(call('quit_app', { name: 'zenity' }, declined.server)));
+    const quit = call('quit_app', { name: 'zenity' }, declined.server);
+    const error = await failure(guard('full').admit(quit));
     expect(error.what).toBe('The user did not allow: quit an app (zenity)');
+    expect(quit.notes).toEqual({ consent: 'declined' });
     const unchecked = client({ action: 'accept', content: { confirm: false } });
     await failure(guard('full').admit(call('close_window', { title: 'Notes' }, unchecked.server)));
   });
