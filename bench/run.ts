@@ -279,7 +279,12 @@ async function main(): Promise<void> {
   const env = desktop.env as Env;
   const processes = new Processes(env);
   const helper = new HelperClient({ helper: { ...helperCommand(), env }, log: createLogger('warn') });
-  const macpilot = await startMacpilot({ ...env, MACPILOT_LOG_LEVEL: 'warn' });
+  // The bench calls far faster than an agent does: limits high enough not to refuse it (they still run).
+  const macpilot = await startMacpilot({
+    ...env,
+    MACPILOT_LOG_LEVEL: 'warn',
+    MACPILOT_RATE_LIMITS: 'calls_per_second=1000000,calls_per_minute=9000000,writes_per_second=1000000',
+  });
   try {
     processes.start('gtk3-demo');
     processes.start('mousepad');

@@ -3,12 +3,10 @@
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ConfigError, loadConfig } from './config.js';
-import { doctor } from './doctor.js';
 import { Engine } from './engine/engine.js';
 import { MacpilotError } from './errors.js';
 import { HelperClient } from './helper/client.js';
 import { createLogger } from './log.js';
-import { serveHttp } from './mcp/http.js';
 import { createMcpServer } from './mcp/server.js';
 import { AuditLog } from './policy/audit.js';
 import { AppPolicy } from './policy/apps.js';
@@ -78,6 +76,8 @@ async function serve(flags: {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   if (flags.http) {
+    // Loaded only when asked for: the HTTP transport pulls in Node's fetch machinery, which stdio never needs.
+    const { serveHttp } = await import('./mcp/http.js');
     const endpoint = await serveHttp({ ...config.http, log, newServer });
     stopServing = endpoint.close;
     process.stderr.write(`macpilot: serving MCP over HTTP at ${endpoint.url}\n`);
@@ -117,6 +117,7 @@ async function main(argv: string[]): Promise<number> {
     return -1;
   }
   if (command === 'doctor' && positionals.length === 1) {
+    const { doctor } = await import('./doctor.js');
     return doctor(loadConfig(), (line) => process.stdout.write(`${line}\n`));
   }
   if (command === 'install-helper' && positionals.length === 1) {
