@@ -16,9 +16,6 @@ const common: BuildOptions = {
   banner: {
     js: "import { createRequire as __macpilotRequire } from 'node:module';\nconst require = __macpilotRequire(import.meta.url);",
   },
-  // Smaller source compiles faster at every start; names are kept for readable stack traces.
-  minify: true,
-  keepNames: true,
   logLevel: 'warning',
 };
 
