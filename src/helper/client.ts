@@ -314,7 +314,10 @@ export class HelperClient {
       if (
         error instanceof ConnectionError ||
         (error instanceof ResponseError &&
-          (error.code === ErrorCodes.PendingResponseRejected || error.code === ErrorCodes.ConnectionInactive))
+          (error.code === ErrorCodes.PendingResponseRejected ||
+            error.code === ErrorCodes.ConnectionInactive)) ||
+        // The request was written to a helper that had just died.
+        ['EPIPE', 'ERR_STREAM_DESTROYED'].includes((error as NodeJS.ErrnoException).code ?? '')
       ) {
         // The pipe closed before the exit event: report the exit, which says how the helper ended.
         await Promise.race([exited, sleep(1000)]);
