@@ -3,7 +3,7 @@ import { Engine, type HelperPort } from '../../src/engine/engine.js';
 import { AppPolicy, withAccess } from '../../src/policy/apps.js';
 import { FakeHelper } from './engine/fake-helper.js';
 import { failure } from './engine/failure.js';
-import { el, mousepad } from './engine/fixtures.js';
+import { mousepad, runningApps } from './engine/fixtures.js';
 
 const text = (e: { what: string; why: string; next: string }) => `${e.what}\n${e.why}\n${e.next}`;
 
@@ -61,19 +61,7 @@ describe('AppPolicy', () => {
 
 describe('the engine asks the app policy', () => {
   function setup(policy: AppPolicy) {
-    const app = {
-      pid: 4242,
-      name: 'mousepad',
-      bundleId: 'org.xfce.mousepad',
-      active: true,
-      root: mousepad(),
-    };
-    const other = {
-      pid: 7,
-      name: 'gtk3-demo',
-      active: false,
-      root: el('application', 'gtk3-demo', { pid: 7 }),
-    };
+    const { app, other } = runningApps();
     const helper = new FakeHelper([app, other]);
     helper.actions.set('ok', ['click']);
     return { helper, engine: new Engine(helper, { settleMs: 0, pollMs: 0 }, policy) };

@@ -4,16 +4,10 @@ import type { MacpilotError } from '../../../src/errors.js';
 import { type ElementNode, HelperErrorCode } from '../../../src/helper/protocol.js';
 import { FakeHelper } from './fake-helper.js';
 import { failure } from './failure.js';
-import { byId, el, mousepad, SECRET } from './fixtures.js';
+import { byId, el, runningApps, SECRET } from './fixtures.js';
 
 function setup() {
-  const app = { pid: 4242, name: 'mousepad', bundleId: 'org.xfce.mousepad', active: true, root: mousepad() };
-  const other = {
-    pid: 7,
-    name: 'gtk3-demo',
-    active: false,
-    root: el('application', 'gtk3-demo', { pid: 7 }),
-  };
+  const { app, other } = runningApps();
   const helper = new FakeHelper([app, other]);
   helper.actions.set('ok', ['click']);
   helper.actions.set('mi-saveas', ['click']);

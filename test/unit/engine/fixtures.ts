@@ -92,3 +92,15 @@ function findId(node: ElementNode, id: string): ElementNode | undefined {
   }
   return undefined;
 }
+
+/** The apps most engine tests run against: an active mousepad and a gtk3-demo in the background. */
+export function runningApps() {
+  const app = { pid: 4242, name: 'mousepad', bundleId: 'org.xfce.mousepad', active: true, root: mousepad() };
+  const other = {
+    pid: 7,
+    name: 'gtk3-demo',
+    active: false,
+    root: el('application', 'gtk3-demo', { pid: 7 }),
+  };
+  return { app, other };
+}
