@@ -1,5 +1,4 @@
 /** ax.element, ax.perform, ax.setValue, ax.focus: reading one element in full and acting on it. */
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type ElementDetail,
   type ElementValue,
@@ -26,18 +25,10 @@ import { has, SECURE_ROLE, State, TOGGLE_ROLES } from './states.js';
 import { frameOf, topFrame } from './tree.js';
 import { click, hasInput } from './input.js';
 import { windowForFrame } from './windows.js';
+import { until } from './until.js';
 
 const SETTLE_MS = 1000;
 const TOGGLE_ACTIONS = ['toggle', 'click', 'press', 'activate'];
-
-async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() >= deadline) return false;
-    await sleep(20);
-  }
-}
 
 export async function elementDetail(
   ctx: ReadContext,

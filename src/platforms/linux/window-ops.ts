@@ -2,17 +2,16 @@
  * windows.*: top-level windows as the window manager (EWMH) sees them, and the requests a pager makes of it.
  * Every operation waits (bounded) until the window manager has applied it, then answers with a fresh read.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { HelperErrorCode, type Params, type Result, type WindowInfo } from '../../helper/protocol.js';
 import { appRoots } from './apps.js';
 import { HelperFailure } from './errors.js';
 import type { Rect, X11 } from './ewmh.js';
 import type { Session } from './session.js';
+import { until } from './until.js';
 
 /** Openbox applies a request within a few ms; a loaded machine may need far longer. */
 const APPLY_WAIT_MS = 2000;
 const CLOSE_WAIT_MS = 2000;
-const POLL_MS = 20;
 
 /** What a listing shares among its windows: app names by pid, the active window. */
 interface Known {
@@ -92,15 +91,6 @@ async function fresh(session: Session, x11: X11, window: number): Promise<Window
     );
   }
   return info;
-}
-
-async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() >= deadline) return false;
-    await sleep(POLL_MS);
-  }
 }
 
 type Op = (x11: X11, window: number) => Promise<void>;
