@@ -1,0 +1,45 @@
+/** What macpilot hands org.freedesktop.Notifications: the body and the sound hints. */
+import { describe, expect, test } from 'vitest';
+import { notificationBody, soundHints } from '../../src/platforms/linux/services/notifications.js';
+
+const bus = { variant: (signature: string, value: unknown) => ({ signature, value }) };
+
+describe('notification body', () => {
+  test('the subtitle on its own line above the message', () => {
+    expect(notificationBody({ title: 't', subtitle: 'Build', message: 'passed' }, false)).toBe(
+      'Build\npassed',
+    );
+    expect(notificationBody({ title: 't', message: 'passed' }, false)).toBe('passed');
+    expect(notificationBody({ title: 't', subtitle: 'only', message: '' }, false)).toBe('only');
+  });
+
+  test('escaped for daemons that read markup, so that text shows as typed', () => {
+    expect(notificationBody({ title: 't', message: 'a < b && <b>c</b>' }, true)).toBe(
+      'a &lt; b &amp;&amp; &lt;b&gt;c&lt;/b&gt;',
+    );
+    expect(notificationBody({ title: 't', message: 'a < b' }, false)).toBe('a < b');
+  });
+});
+
+describe('sound hints', () => {
+  test('none asked: no hints', () => {
+    expect(soundHints(bus, undefined)).toEqual({});
+  });
+
+  test('true: the theme sound for a new message', () => {
+    expect(soundHints(bus, true)).toEqual({
+      'sound-name': { signature: 's', value: 'message-new-instant' },
+      'suppress-sound': { signature: 'b', value: false },
+    });
+  });
+
+  test('a name: that sound', () => {
+    expect(soundHints(bus, 'complete')).toMatchObject({
+      'sound-name': { signature: 's', value: 'complete' },
+    });
+  });
+
+  test('false: silence', () => {
+    expect(soundHints(bus, false)).toEqual({ 'suppress-sound': { signature: 'b', value: true } });
+  });
+});
