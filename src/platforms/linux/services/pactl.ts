@@ -2,7 +2,6 @@
  * pactl (Debian's pulseaudio-utils), the command-line client of PulseAudio and of PipeWire's pulse server: running
  * it without a shell, in the C locale so that its output parses, and reading `pactl list sinks`.
  */
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { MacpilotError } from '../../../errors.js';
 
@@ -50,42 +49,40 @@ function firstLine(text: string): string {
   return text.trim().split('\n')[0] ?? '';
 }
 
+const TIMEOUT_MS = 10_000;
+
 /** Runs pactl with `args` and returns its stdout; every failure is a MacpilotError saying `what` failed. */
-export function pactl(
+export async function pactl(
   args: string[],
   what: string,
   env: NodeJS.ProcessEnv,
   signal?: AbortSignal,
 ): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'pactl',
-      args,
-      { env: { ...env, LC_ALL: 'C' }, timeout: 10_000, ...(signal ? { signal } : {}) },
-      (error, stdout, stderr) => {
-        if (!error) return resolve(stdout);
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-          return reject(
-            new MacpilotError({
-              what,
-              why: 'pactl is not installed (macpilot controls the volume through PulseAudio or PipeWire with it)',
-              next: "install it: `sudo apt-get install pulseaudio-utils` (Debian, Ubuntu) or your distribution's pulseaudio-utils / libpulse package",
-            }),
-          );
-        }
-        if (error.killed && !signal?.aborted) {
-          return reject(
-            new MacpilotError({
-              what,
-              why: 'pactl did not finish within 10 s',
-              next: 'the sound server may be hung: restart it, then retry',
-            }),
-          );
-        }
-        reject(signal?.aborted ? signal.reason : pactlFailure(what, stderr, env));
-      },
-    );
+  const { execa } = await import('execa');
+  const result = await execa('pactl', args, {
+    env: { ...env, LC_ALL: 'C' },
+    extendEnv: false,
+    timeout: TIMEOUT_MS,
+    ...(signal ? { cancelSignal: signal } : {}),
+    reject: false,
   });
+  if (!result.failed) return result.stdout;
+  if (result.isCanceled) throw signal?.reason ?? result;
+  if (result.code === 'ENOENT') {
+    throw new MacpilotError({
+      what,
+      why: 'pactl is not installed (macpilot controls the volume through PulseAudio or PipeWire with it)',
+      next: "install it: `sudo apt-get install pulseaudio-utils` (Debian, Ubuntu) or your distribution's pulseaudio-utils / libpulse package",
+    });
+  }
+  if (result.timedOut) {
+    throw new MacpilotError({
+      what,
+      why: `pactl did not finish within ${TIMEOUT_MS / 1000} s`,
+      next: 'the sound server may be hung: restart it, then retry',
+    });
+  }
+  throw pactlFailure(what, result.stderr, env);
 }
 
 /** The sinks in `pactl list sinks` output (C locale). */
