@@ -22,8 +22,9 @@ describe('notification body', () => {
 });
 
 describe('sound hints', () => {
-  test('none asked: no hints', () => {
-    expect(soundHints(bus, undefined)).toEqual({});
+  test('none asked, or false: silence', () => {
+    expect(soundHints(bus, undefined)).toEqual({ 'suppress-sound': { signature: 'b', value: true } });
+    expect(soundHints(bus, false)).toEqual({ 'suppress-sound': { signature: 'b', value: true } });
   });
 
   test('true: the theme sound for a new message', () => {
@@ -37,9 +38,5 @@ describe('sound hints', () => {
     expect(soundHints(bus, 'complete')).toMatchObject({
       'sound-name': { signature: 's', value: 'complete' },
     });
-  });
-
-  test('false: silence', () => {
-    expect(soundHints(bus, false)).toEqual({ 'suppress-sound': { signature: 'b', value: true } });
   });
 });

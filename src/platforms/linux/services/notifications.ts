@@ -19,13 +19,13 @@ function markupEscaped(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** Notify's hints: which sound to play, or that none should. */
+/** Notify's hints: which sound to play, or that none should (the default, as on macOS). */
 export function soundHints(
   bus: Pick<SessionBus, 'variant'>,
   sound: boolean | string | undefined,
 ): Record<string, unknown> {
-  if (sound === undefined) return {};
-  if (sound === false) return { 'suppress-sound': bus.variant('b', true) };
+  // Silent unless asked: daemons may otherwise play a sound of their own.
+  if (sound === undefined || sound === false) return { 'suppress-sound': bus.variant('b', true) };
   return {
     'sound-name': bus.variant('s', sound === true ? DEFAULT_SOUND : sound),
     'suppress-sound': bus.variant('b', false),
