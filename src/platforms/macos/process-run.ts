@@ -1,0 +1,83 @@
+/**
+ * One macOS command (osascript, osacompile, sw_vers, sysctl, pmset) run without a shell: its input on stdin, a time
+ * limit that kills it (SIGTERM, then SIGKILL after a grace), cancellation through an AbortSignal, and stdout/stderr
+ * capped in size. execa loads on first use, so the server's start does not pay for it.
+ */
+import { MacpilotError } from '../../errors.js';
+
+/** Per stream, in characters: past this the command is stopped and what it printed so far is kept. */
+export const OUTPUT_LIMIT = 1_000_000;
+/** Between SIGTERM and SIGKILL for a command past its time limit. */
+export const KILL_GRACE_MS = 2_000;
+
+export interface ProcessRequest {
+  file: string;
+  args: readonly string[];
+  /** Written to stdin, which is then closed. */
+  input?: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** What the command does, for errors: "Reading the output volume". */
+  action: string;
+  /** What to do when it runs out of time. */
+  onTimeout: string;
+}
+
+export interface ProcessOutcome {
+  stdout: string;
+  stderr: string;
+  /** Undefined when the command was stopped because its output was cut. */
+  exitCode: number | undefined;
+  durationMs: number;
+  /** True when stdout or stderr reached OUTPUT_LIMIT and the command was stopped. */
+  outputCut: boolean;
+}
+
+export function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+export async function runProcess(request: ProcessRequest): Promise<ProcessOutcome> {
+  const { execa } = await import('execa');
+  const result = await execa(request.file, [...request.args], {
+    input: request.input ?? '',
+    timeout: request.timeoutMs,
+    killSignal: 'SIGTERM',
+    forceKillAfterDelay: KILL_GRACE_MS,
+    ...(request.signal ? { cancelSignal: request.signal } : {}),
+    maxBuffer: OUTPUT_LIMIT,
+    stripFinalNewline: false,
+    reject: false,
+  });
+  if (result.isCanceled) {
+    throw new MacpilotError({
+      what: `${request.action}: cancelled`,
+      why: `the request was cancelled, so ${request.file} was stopped`,
+      next: 'nothing to do; call again if it is still wanted',
+    });
+  }
+  if (result.timedOut) {
+    throw new MacpilotError({
+      what: `${request.action}: no answer within ${seconds(request.timeoutMs)}`,
+      why: `${request.file} ran past the ${seconds(request.timeoutMs)} limit and was stopped (SIGTERM, then SIGKILL after ${seconds(KILL_GRACE_MS)})`,
+      next: request.onTimeout,
+    });
+  }
+  if (result.exitCode === undefined && !result.isMaxBuffer) {
+    throw new MacpilotError(
+      {
+        what: `${request.action}: ${request.file} could not run`,
+        why: result.shortMessage ?? `${request.file} did not start`,
+        next: `check that ${request.file} exists and is executable (it ships with macOS); run \`macpilot doctor\``,
+      },
+      { cause: result },
+    );
+  }
+  return {
+    stdout: result.stdout,
+    stderr: result.stderr,
+    exitCode: result.exitCode,
+    durationMs: Math.round(result.durationMs),
+    outputCut: result.isMaxBuffer,
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * System facts and batteries on macOS: Node's os module, `sw_vers` for the release, `sysctl -n hw.model` for the
+ * model, `pmset -g batt` for the batteries. Constant commands, no shell.
+ */
+import os from 'node:os';
+import type { BatteryStatus, CallOptions, SystemInfo, SystemInfoService } from '../../services/types.js';
+import { COMMAND_TIMEOUT_MS, type MacCommands } from './commands.js';
+import { parsePmsetBatt } from './pmset.js';
+import { runProcess } from './process-run.js';
+
+/** "macOS 14.5 (23F79)" from sw_vers' "ProductName:\tmacOS" lines; undefined when it names no product. */
+export function releaseName(swVers: string): string | undefined {
+  const field = (key: string) => new RegExp(`^${key}:\\s*(.+)$`, 'm').exec(swVers)?.[1]?.trim();
+  const name = field('ProductName');
+  if (!name) return undefined;
+  const version = field('ProductVersion');
+  const build = field('BuildVersion');
+  return [name, version, build ? `(${build})` : undefined].filter(Boolean).join(' ');
+}
+
+export function macosSystemInfo(
+  commands: Pick<MacCommands, 'swVers' | 'sysctl' | 'pmset'>,
+): SystemInfoService {
+  const read = async (file: string, args: string[], action: string, options: CallOptions) => {
+    const outcome = await runProcess({
+      file,
+      args,
+      timeoutMs: COMMAND_TIMEOUT_MS,
+      ...(options.signal ? { signal: options.signal } : {}),
+      action,
+      onTimeout: 'the Mac is very busy; try again in a moment',
+    });
+    return outcome.exitCode === 0 ? outcome.stdout : undefined;
+  };
+  return {
+    async info(options = {}): Promise<SystemInfo> {
+      const [swVers, model] = await Promise.all([
+        read(commands.swVers, [], 'Reading the macOS version', options),
+        read(commands.sysctl, ['-n', 'hw.model'], 'Reading the Mac model', options),
+      ]);
+      const cpus = os.cpus();
+      const modelName = model?.trim();
+      return {
+        os: (swVers && releaseName(swVers)) ?? 'macOS',
+        kernel: `${os.type()} ${os.release()}`,
+        ...(modelName ? { model: modelName } : {}),
+        cpu: cpus[0]?.model.trim() || 'unknown',
+        cpuCores: cpus.length || os.availableParallelism(),
+        arch: os.machine(),
+        memoryBytes: os.totalmem(),
+        hostname: os.hostname(),
+        uptimeSeconds: Math.round(os.uptime()),
+      };
+    },
+
+    async battery(options = {}): Promise<BatteryStatus> {
+      const text = await read(commands.pmset, ['-g', 'batt'], 'Reading the battery', options);
+      if (text === undefined) {
+        return { hasBattery: false, reason: 'pmset -g batt failed, so no battery could be read' };
+      }
+      return parsePmsetBatt(text);
+    },
+  };
+}
