@@ -1,6 +1,11 @@
-/** What macpilot hands org.freedesktop.Notifications: the body and the sound hints. */
+/** What macpilot hands org.freedesktop.Notifications (the body and the sound hints), and a session without a bus. */
 import { describe, expect, test } from 'vitest';
-import { notificationBody, soundHints } from '../../src/platforms/linux/services/notifications.js';
+import {
+  linuxNotifications,
+  notificationBody,
+  soundHints,
+} from '../../src/platforms/linux/services/notifications.js';
+import { linuxReveal } from '../../src/platforms/linux/services/reveal.js';
 
 const bus = { variant: (signature: string, value: unknown) => ({ signature, value }) };
 
@@ -37,6 +42,23 @@ describe('sound hints', () => {
   test('a name: that sound', () => {
     expect(soundHints(bus, 'complete')).toMatchObject({
       'sound-name': { signature: 's', value: 'complete' },
+    });
+  });
+});
+
+describe('no session bus', () => {
+  test('DBUS_SESSION_BUS_ADDRESS unset: says so', async () => {
+    await expect(linuxNotifications({}).send({ title: 't', message: 'm' })).rejects.toMatchObject({
+      what: 'Could not show the notification',
+      why: expect.stringContaining('DBUS_SESSION_BUS_ADDRESS is not set'),
+    });
+  });
+
+  test('a bus address nobody listens on: names it', async () => {
+    const env = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/macpilot-bus' };
+    await expect(linuxReveal(env).reveal('/tmp')).rejects.toMatchObject({
+      what: 'Could not show /tmp in the file manager',
+      why: expect.stringContaining('cannot use the session bus at unix:path=/nonexistent/macpilot-bus'),
     });
   });
 });

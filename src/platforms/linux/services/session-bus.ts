@@ -57,9 +57,11 @@ export async function withSessionBus<T>(
     );
   });
   failed.catch(() => {});
+  let onAbort = () => {};
   const aborted = new Promise<never>((_, reject) => {
-    if (signal?.aborted) reject(signal.reason);
-    signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+    onAbort = () => reject(signal?.reason);
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
   aborted.catch(() => {});
 
@@ -91,6 +93,7 @@ export async function withSessionBus<T>(
   try {
     return await use(bus);
   } finally {
+    signal?.removeEventListener('abort', onAbort);
     connection.disconnect();
   }
 }
