@@ -6,6 +6,7 @@ import type { Engine } from '../engine/engine.js';
 import type { HelperClient } from '../helper/client.js';
 import type { Logger } from '../log.js';
 import type { Policy } from '../policy/pipeline.js';
+import type { Services } from '../services/types.js';
 import { withAccess } from '../policy/apps.js';
 import { isListed } from '../policy/mode.js';
 import { errorResult } from '../tools/errors.js';
@@ -25,11 +26,21 @@ export interface ServerDependencies {
   helper: HelperClient;
   engine: Engine;
   policy: Policy;
+  services: Services;
 }
 
-/** The tools in tools/list: those of the enabled toolsets that the mode allows. */
-export function enabledTools(config: Config): ToolDefinition[] {
-  return allTools.filter((tool) => config.toolsets.includes(tool.toolset) && isListed(tool, config.mode));
+/** The tools of the enabled toolsets that this platform can serve. */
+export function availableTools(config: Config, services: Services): ToolDefinition[] {
+  return allTools.filter(
+    (tool) =>
+      config.toolsets.includes(tool.toolset) &&
+      (tool.service === undefined || services[tool.service] !== undefined),
+  );
+}
+
+/** The tools in tools/list: the available ones that the mode allows. */
+export function enabledTools(config: Config, services: Services): ToolDefinition[] {
+  return availableTools(config, services).filter((tool) => isListed(tool, config.mode));
 }
 
 export function createMcpServer(deps: ServerDependencies): McpServer {
@@ -37,11 +48,10 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
     { name: 'macpilot', title: 'macpilot', version: VERSION },
     { capabilities: { tools: {}, logging: {} }, instructions: INSTRUCTIONS },
   );
-  const names = enabledTools(deps.config).map((tool) => tool.name);
+  const names = enabledTools(deps.config, deps.services).map((tool) => tool.name);
   // The mode hides tools from tools/list, but they stay registered: a call by name is refused by the policy,
   // which names the setting that would allow it, rather than answered "not found".
-  const tools = allTools.filter((tool) => deps.config.toolsets.includes(tool.toolset));
-  for (const tool of tools) {
+  for (const tool of availableTools(deps.config, deps.services)) {
     server.registerTool(
       tool.name,
       {

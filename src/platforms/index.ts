@@ -3,9 +3,12 @@ import { join } from 'node:path';
 import { MacpilotError } from '../errors.js';
 import type { HelperCommand } from '../helper/client.js';
 import { PACKAGE_ROOT } from '../package-root.js';
+import type { Services } from '../services/types.js';
 import { VERSION } from '../version.js';
 import { binaryIn, installLocation } from './macos/bundle.js';
 import { ensureHelper } from './macos/install.js';
+import { macosServices } from './macos/services.js';
+import { linuxServices } from './linux/services/index.js';
 
 /** The bundled Linux helper (scripts/bundle.ts), wherever this module runs from (src/ in tests, or a bundle). */
 const LINUX_HELPER = join(PACKAGE_ROOT, 'dist', 'macpilot-linux-helper.js');
@@ -46,4 +49,11 @@ export async function installHelper(platform: NodeJS.Platform = process.platform
     download: 'downloaded and verified',
   };
   return `macOS helper ${VERSION}: ${binary} (${how[source]})`;
+}
+
+/** What this platform offers beyond the accessibility tree; a tool whose service is missing is not listed. */
+export function platformServices(platform: NodeJS.Platform = process.platform): Services {
+  if (platform === 'linux') return linuxServices();
+  if (platform === 'darwin') return macosServices();
+  return {};
 }

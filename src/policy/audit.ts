@@ -28,7 +28,7 @@ export interface AuditEntry {
 }
 
 /** Arguments whose content is the user's data: only their length is recorded. */
-const CONTENT_ARGS = ['text', 'value', 'key'] as const;
+const CONTENT_ARGS = ['text', 'value', 'key', 'title', 'message', 'subtitle', 'script'] as const;
 /** Tools whose `name` argument names an app (launch_app, quit_app...). */
 const APP_NAMED_BY = 'apps';
 const ERROR_CHARS = 200;

@@ -36,6 +36,7 @@ export class ConsentGuard implements Guard {
   async admit(call: ToolCall): Promise<undefined> {
     const action = await this.needsConsent(call);
     if (action === undefined) return undefined;
+    const detail = call.tool.consentDetail?.(call.args as never);
     const note = (consent: string) => {
       call.notes = { ...call.notes, consent };
     };
@@ -49,7 +50,7 @@ export class ConsentGuard implements Guard {
     }
     const answer = await call.server.elicitInput(
       {
-        message: `An AI agent wants to ${action}. Allow it?`,
+        message: `An AI agent wants to ${action}. Allow it?${detail === undefined ? '' : `\n\n${detail}`}`,
         requestedSchema: {
           type: 'object',
           properties: { confirm: { type: 'boolean', title: 'Allow', description: `Allow: ${action}` } },

@@ -2,9 +2,12 @@
 import { appsTools } from './apps.js';
 import { clipboardTools } from './clipboard.js';
 import { inputTools } from './input.js';
-import { menusTools } from './menus.js';
+import { finderTools } from './finder.js';
+import { menusTools, statusBarTools } from './menus.js';
 import { screenTools } from './screen.js';
+import { scriptingTools } from './scripting.js';
 import { sessionTools } from './session.js';
+import { systemTools } from './system.js';
 import type { ToolDefinition } from './types.js';
 import { uiTools } from './ui.js';
 import { waitTools } from './wait.js';
@@ -19,5 +22,9 @@ export const allTools: readonly ToolDefinition[] = [
   ...screenTools,
   ...clipboardTools,
   ...menusTools,
+  ...statusBarTools,
+  ...systemTools,
+  ...finderTools,
+  ...scriptingTools,
   ...sessionTools,
 ];

@@ -1,8 +1,9 @@
 /** The menus toolset: an app's menu bar by the names people read, "File > Save As…". */
 import { z } from 'zod';
 import { MENU_DEFAULTS } from '../engine/menus.js';
+import { clickStatusMenuItem, itemLine, pickItem, renderItems } from '../services/status-bar.js';
 import { appParam } from './params.js';
-import { defineTool, READ_ONLY, WRITE } from './types.js';
+import { defineTool, READ_ONLY, serviceOf, WRITE } from './types.js';
 
 const appName = appParam.describe('App name (as list_apps shows it), bundle id / desktop id, or pid.');
 
@@ -63,5 +64,68 @@ export const menusTools = [
     input: z.object({ app: appName, path: menuPath }),
     annotations: READ_ONLY,
     handle: (args, { engine, signal }) => engine.menus.state(args.app, args.path, { signal }),
+  }),
+];
+
+const statusItem = z
+  .string()
+  .min(1)
+  .max(256)
+  .describe(
+    'The status item: its description ("Wi-Fi"), its process name ("Dropbox") or its position from ' +
+      'list_status_bar_items ("#3").',
+  );
+
+export const statusBarTools = [
+  defineTool({
+    name: 'list_status_bar_items',
+    title: 'List status bar items',
+    description:
+      "The menu bar's status items (menu extras: Wi-Fi, Battery, app icons), left to right, with position, " +
+      'description, owning process and bounds.',
+    toolset: 'menus',
+    service: 'statusBar',
+    input: z.object({}),
+    annotations: READ_ONLY,
+    handle: async (_args, context) =>
+      renderItems(await serviceOf(context, 'statusBar').list({ signal: context.signal })),
+  }),
+  defineTool({
+    name: 'click_status_bar_item',
+    title: 'Click a status bar item',
+    description:
+      'Click a status item in the menu bar, which usually opens its menu. Not found lists what exists.',
+    toolset: 'menus',
+    service: 'statusBar',
+    input: z.object({ item: statusItem }),
+    annotations: WRITE,
+    handle: async (args, context) => {
+      const statusBar = serviceOf(context, 'statusBar');
+      const item = pickItem(await statusBar.list({ signal: context.signal }), args.item);
+      await statusBar.click(item, { signal: context.signal });
+      return `Clicked ${itemLine(item).slice(2)}.`;
+    },
+  }),
+  defineTool({
+    name: 'click_status_bar_menu_item',
+    title: 'Click a status bar menu item',
+    description:
+      'Open a status item\'s menu and choose an item by its path, e.g. item "Wi-Fi", path "Turn Wi-Fi Off" ' +
+      'or "Open Recent > report.pdf". Waits for menus that apps build only when opened. A name that does not ' +
+      'exist is refused with the names that do.',
+    toolset: 'menus',
+    service: 'statusBar',
+    input: z.object({
+      item: statusItem,
+      path: menuPath.describe('Menu item names from the top of the menu down, separated by ">".'),
+    }),
+    annotations: WRITE,
+    handle: async (args, context) => {
+      const statusBar = serviceOf(context, 'statusBar');
+      const options = { signal: context.signal };
+      const item = pickItem(await statusBar.list(options), args.item);
+      const clicked = await clickStatusMenuItem(statusBar, item, args.path, options);
+      return `Clicked ${clicked.join(' > ')} in the menu of ${itemLine(item).slice(2)}.`;
+    },
   }),
 ];

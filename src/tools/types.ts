@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Engine } from '../engine/engine.js';
 import type { HelperClient } from '../helper/client.js';
+import type { ServiceName, Services } from '../services/types.js';
 import type { Toolset } from '../toolsets.js';
 
 export interface ToolAnnotations {
@@ -17,6 +18,8 @@ export interface ToolContext {
   engine: Engine;
   helper: HelperClient;
   config: Config;
+  /** What this platform offers beyond the accessibility tree (system, audio, file manager, scripts...). */
+  services: Services;
   /** Aborted when the client cancels the request. */
   signal: AbortSignal;
   /** Tools in tools/list, by toolset, for session_info. */
@@ -30,6 +33,10 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
   toolset: Toolset;
   input: Input;
   annotations: ToolAnnotations;
+  /** The platform service the tool needs: without it on this platform, the tool is not listed. */
+  service?: ServiceName;
+  /** What the human asked to allow the call also reads, when its title and target say too little (a script's source). */
+  consentDetail?: (args: z.output<Input>) => string;
   /** Returns the text the agent reads, or a full result. Throws MacpilotError for foreseeable failures. */
   handle(args: z.output<Input>, context: ToolContext): Promise<string | CallToolResult>;
 }
@@ -53,3 +60,13 @@ export const WRITE: ToolAnnotations = {
   idempotentHint: false,
   openWorldHint: false,
 };
+
+/** The service a tool declared in `service`; the server lists and registers the tool only where it exists. */
+export function serviceOf<Name extends ServiceName>(
+  context: Pick<ToolContext, 'services'>,
+  name: Name,
+): NonNullable<Services[Name]> {
+  const service = context.services[name];
+  if (service === undefined) throw new Error(`service ${name} is not available on this platform`);
+  return service;
+}

@@ -53,6 +53,16 @@ describe('ConsentGuard', () => {
     expect(quit.notes).toEqual({ consent: 'accepted' }); // for the audit log's flags
   });
 
+  it('shows the human the script a run_applescript call would run', async () => {
+    const { server, asked } = client(accept);
+    await guard('full').admit(
+      call('run_applescript', { script: 'tell application "Mail" to quit', language: 'applescript' }, server),
+    );
+    expect(asked).toEqual([
+      'An AI agent wants to run an applescript. Allow it?\n\nThe AppleScript script:\ntell application "Mail" to quit',
+    ]);
+  });
+
   it('refuses when the human declines, or accepts without confirming', async () => {
     const declined = client({ action: 'decline' });
     const quit = call('quit_app', { name: 'zenity' }, declined.server);
