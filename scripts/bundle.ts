@@ -22,7 +22,17 @@ const common: BuildOptions = {
 // Type checking is `npm run lint`'s job (tsc); esbuild only strips the types.
 rmSync('dist', { recursive: true, force: true });
 await Promise.all([
-  build({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/macpilot.js' }),
+  // Split: what the server imports only when asked for (execa for the system services, the HTTP transport,
+  // doctor) becomes chunks under dist/chunks/ that load on first use. dbus-next (which pulls in the whole x11
+  // package) stays in node_modules: a split-out CommonJS chunk would offer only a default export.
+  build({
+    ...common,
+    external: [...(common.external ?? []), 'dbus-next'],
+    entryPoints: { macpilot: 'src/cli.ts' },
+    outdir: 'dist',
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+  }),
   build({
     ...common,
     entryPoints: ['src/platforms/linux/main.ts'],
