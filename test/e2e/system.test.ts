@@ -3,15 +3,23 @@
  * that really shows (the daemon's popup read back through the accessibility tree), and volume and mute on a real
  * PulseAudio server with a null sink, checked with pactl. The daemons start here, on the test's desktop.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, inject, test } from 'vitest';
-import { busNameOwner, pactl, startNotificationDaemon, startPulseAudio } from '../support/daemons.js';
+import { afterAll, describe, expect, inject, test } from 'vitest';
+import {
+  busNameOwner,
+  pactl,
+  startNotificationDaemon,
+  startPulseAudio,
+  withoutAutospawn,
+} from '../support/daemons.js';
 import { useMacpilot } from '../support/mcp.js';
 import { eventually } from '../support/text.js';
 
-const env = inject('desktopEnv');
+const clientDir = mkdtempSync(join(tmpdir(), 'macpilot-pulse-client-'));
+afterAll(() => rmSync(clientDir, { recursive: true, force: true }));
+const env = withoutAutospawn(inject('desktopEnv'), clientDir);
 const { macpilot, processes } = useMacpilot(env, ['--toolsets', 'all']);
 
 test('tools/list on Linux offers the system and file manager tools and none of the macOS-only ones', async () => {

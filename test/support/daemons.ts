@@ -74,6 +74,17 @@ export async function pactl(env: NodeJS.ProcessEnv, ...args: string[]): Promise<
 }
 
 /**
+ * The environment for PulseAudio clients (macpilot's pactl, the tests' pactl) that never start a server by
+ * themselves: libpulse autospawns one for a user without a server (not for root), which would turn "no sound
+ * server" into a daemon nobody tracks. The client settings go into `dir`.
+ */
+export function withoutAutospawn(env: Record<string, string>, dir: string): Record<string, string> {
+  const config = join(dir, 'pulse-client.conf');
+  writeFileSync(config, 'autospawn = no\n');
+  return { ...env, PULSE_CLIENTCONFIG: config };
+}
+
+/**
  * A PulseAudio server for the desktop's user, with only the native protocol and one null sink (no sound card).
  * It lives in the desktop's XDG_RUNTIME_DIR and HOME (both private temporary folders), never exits by itself,
  * and is ready once pactl reaches it.
