@@ -9,7 +9,11 @@ import type { RefTable } from '../engine/refs.js';
 import { roleOf } from '../engine/roles.js';
 import { labelOf } from '../engine/tree.js';
 import { MacpilotError } from '../errors.js';
+import type { Toolset } from '../toolsets.js';
 import type { Guard, ToolCall } from './pipeline.js';
+
+/** Toolsets whose `title` or `path` is a notification's headline or a file, not a control that could delete. */
+const UNNAMED_TARGETS: ReadonlySet<Toolset> = new Set(['system', 'finder']);
 
 const DESTRUCTIVE = /\b(delete|remove|erase|empty trash|quit|close|format|reset|send|buy|purchase|pay)\b/i;
 
@@ -79,7 +83,9 @@ export class ConsentGuard implements Guard {
       target.push(...(await this.focused(call)));
     const action = `${tool.title.toLowerCase()}${target.length > 0 ? ` (${target.join(', ')})` : ''}`;
     if (tool.annotations.destructiveHint) return action;
-    if (this.settings.mode === 'safe' && target.some((name) => DESTRUCTIVE.test(name))) return action;
+    const actsOnNamedTarget = !UNNAMED_TARGETS.has(tool.toolset);
+    if (this.settings.mode === 'safe' && actsOnNamedTarget && target.some((name) => DESTRUCTIVE.test(name)))
+      return action;
     return undefined;
   }
 

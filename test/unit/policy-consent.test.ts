@@ -91,6 +91,13 @@ describe('ConsentGuard', () => {
     ]);
   });
 
+  it('in safe mode, does not read a notification headline or a file name as a destructive target', async () => {
+    const { server, asked } = client(accept);
+    await guard('safe').admit(call('send_notification', { title: 'Send the report', message: 'x' }, server));
+    await guard('safe').admit(call('reveal_in_finder', { path: '/tmp/delete-me.txt' }, server));
+    expect(asked).toEqual([]);
+  });
+
   it('in safe mode, asks before a key press that reaches a focused element named like a destructive one', async () => {
     const { server, asked } = client(accept);
     await guard('safe').admit(call('press_key', { key: 'enter' }, server));
