@@ -37,12 +37,13 @@ export const sessionTools = [
     toolset: 'session',
     input: z.object({}),
     annotations: READ_ONLY,
-    handle: async (_args, { helper, config, enabledTools, signal }) => {
+    handle: async (_args, { helper, config, services, enabledTools, signal }) => {
       const hello = await helper.hello({ signal });
       return [
         `macpilot ${VERSION} on ${hello.platform} (Node ${process.versions.node})`,
         `helper: ${hello.helperVersion}, protocol ${hello.protocolVersion}, pid ${(await helper.pid()) ?? 'none'}`,
         `toolsets: ${config.toolsets.join(', ')}`,
+        `platform services: ${Object.keys(services).join(', ') || 'none'}`,
         `tools (${enabledTools.length}): ${enabledTools.join(', ')}`,
         `config file: ${config.configFile ?? 'none'}`,
       ].join('\n');
