@@ -19,6 +19,8 @@ export interface Answer {
   exitCode?: number;
   sleepMs?: number;
   ignoreSigterm?: boolean;
+  /** A signal the fake sends itself, as if something else ended it. */
+  signalSelf?: NodeJS.Signals;
 }
 
 export interface Call {

@@ -2,7 +2,7 @@
 // Stands in for osascript, osacompile, sw_vers, sysctl and pmset in unit tests on Linux. Reached through a symlink
 // named after the command (test/support/fake-macos.ts makes them); the symlink's directory holds:
 // - <command>.json, the answers, one per call in turn (the last repeats):
-//   [{stdout?, stdoutFile?, stderr?, stderrFile?, exitCode?, sleepMs?, ignoreSigterm?}]
+//   [{stdout?, stdoutFile?, stderr?, stderrFile?, exitCode?, sleepMs?, ignoreSigterm?, signalSelf?}]
 // - calls.jsonl, where every call is appended as {command, argv, stdin, outputDirMode}.
 import { Buffer } from 'node:buffer';
 import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -28,6 +28,7 @@ process.stdin.on('end', () => {
   const outputDirMode = argv.includes('-o') && output ? statSync(dirname(output)).mode & 0o777 : undefined;
   appendFileSync(join(dir, 'calls.jsonl'), `${JSON.stringify({ command, argv, stdin, outputDirMode })}\n`);
   if (plan.ignoreSigterm) process.on('SIGTERM', () => {});
+  if (plan.signalSelf) process.kill(process.pid, plan.signalSelf);
   const answer = () => {
     process.stdout.write(plan.stdoutFile ? readFileSync(plan.stdoutFile, 'utf8') : (plan.stdout ?? ''));
     process.stderr.write(plan.stderrFile ? readFileSync(plan.stderrFile, 'utf8') : (plan.stderr ?? ''));

@@ -124,6 +124,13 @@ describe('osascript results and failures', () => {
     );
   });
 
+  it('says so when something else ends osascript', async () => {
+    fake.answer('osascript', { signalSelf: 'SIGKILL' });
+    const error = await expectError(osascript.runUserScript('x', 'jxa'));
+    expect(error.what).toBe(`Running your script: ${fake.commands.osascript} was stopped`);
+    expect(error.why).toContain('SIGKILL');
+  });
+
   it('says so when osascript itself cannot run', async () => {
     const missing = new Osascript('/nonexistent/osascript');
     const error = await expectError(missing.runUserScript('x', 'jxa'));

@@ -73,7 +73,7 @@ export class Osascript {
       args: osascriptArgs(language, values),
       input: source,
       timeoutMs,
-      ...(options.signal ? { signal: options.signal } : {}),
+      signal: options.signal,
       action,
       onTimeout: `the app the script talks to may be busy, or waiting for a dialog or a permission prompt: answer it on the Mac and try again; run_applescript accepts a longer timeout_ms (the limit was ${seconds(timeoutMs)})`,
     });

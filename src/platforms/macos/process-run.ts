@@ -44,7 +44,7 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessOutcom
     timeout: request.timeoutMs,
     killSignal: 'SIGTERM',
     forceKillAfterDelay: KILL_GRACE_MS,
-    ...(request.signal ? { cancelSignal: request.signal } : {}),
+    cancelSignal: request.signal,
     maxBuffer: OUTPUT_LIMIT,
     stripFinalNewline: false,
     reject: false,
@@ -61,6 +61,13 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessOutcom
       what: `${request.action}: no answer within ${seconds(request.timeoutMs)}`,
       why: `${request.file} ran past the ${seconds(request.timeoutMs)} limit and was stopped (SIGTERM, then SIGKILL after ${seconds(KILL_GRACE_MS)})`,
       next: request.onTimeout,
+    });
+  }
+  if (result.signal && !result.isMaxBuffer) {
+    throw new MacpilotError({
+      what: `${request.action}: ${request.file} was stopped`,
+      why: `something outside macpilot sent it ${result.signal}`,
+      next: 'try again; if it keeps happening, look for what ends it (Console.app, crash reports)',
     });
   }
   if (result.exitCode === undefined && !result.isMaxBuffer) {

@@ -48,7 +48,7 @@ export function macosScripting(osascript: Osascript, osacompile: string): Script
           args: ['-l', OSA_LANGUAGES[request.language], '-o', join(dir, 'check.scpt')],
           input: request.script,
           timeoutMs: DEFAULT_SCRIPT_TIMEOUT_MS,
-          ...(options.signal ? { signal: options.signal } : {}),
+          signal: options.signal,
           action: 'Compiling your script',
           onTimeout:
             'compiling waits for the apps named in `tell` blocks to answer: open them first, then try again',

@@ -26,7 +26,7 @@ export function macosSystemInfo(
       file,
       args,
       timeoutMs: COMMAND_TIMEOUT_MS,
-      ...(options.signal ? { signal: options.signal } : {}),
+      signal: options.signal,
       action,
       onTimeout: 'the Mac is very busy; try again in a moment',
     });
