@@ -68,9 +68,7 @@ export function where(failure: ScriptFailure): string {
 /** The app named in "Not authorized to send Apple events to Finder." or "Finder got an error: ...". */
 function appNamed(message: string): string | undefined {
   return (
-    /Apple ?events to (.+?)\.?$/i.exec(message)?.[1] ??
-    /^(.+?) got an error:/.exec(message)?.[1] ??
-    undefined
+    /Apple ?events to (.+?)\.?$/i.exec(message)?.[1] ?? /^(.+?) got an error:/.exec(message)?.[1]
   )?.trim();
 }
 
