@@ -154,16 +154,3 @@ export async function matchStates(bus: Bus, ref: Ref, states: readonly [number, 
   );
   return asRefs(found);
 }
-
-/** The process id behind a bus name, from the bus daemon. */
-export async function pidOf(bus: Bus, busName: string): Promise<number> {
-  const [pid] = await bus.call(
-    'org.freedesktop.DBus',
-    '/org/freedesktop/DBus',
-    'org.freedesktop.DBus',
-    'GetConnectionUnixProcessID',
-    's',
-    [busName],
-  );
-  return num(pid);
-}

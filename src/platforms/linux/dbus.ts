@@ -1,5 +1,6 @@
 /**
- * The one adapter around dbus-next: connects to the accessibility bus and makes raw method calls. Replies come
+ * The one adapter around dbus-next: connects to a bus (the accessibility bus for the helper, the session bus for
+ * the server's services) and makes raw method calls. Replies come
  * back as plain JavaScript values (variants unwrapped), typed `unknown` for the callers to narrow.
  */
 import * as dbus from 'dbus-next';
@@ -110,6 +111,24 @@ function connect(address: string): Promise<dbus.MessageBus> {
   });
 }
 
+/** A connection to the bus at `address`. */
+export async function connectBus(address: string): Promise<Bus> {
+  return wrap(await connect(address));
+}
+
+/** The process id behind a bus name, from the bus daemon. */
+export async function pidOf(bus: Pick<Bus, 'call'>, busName: string): Promise<number> {
+  const [pid] = await bus.call(
+    'org.freedesktop.DBus',
+    '/org/freedesktop/DBus',
+    'org.freedesktop.DBus',
+    'GetConnectionUnixProcessID',
+    's',
+    [busName],
+  );
+  return typeof pid === 'number' ? pid : Number(pid ?? 0);
+}
+
 const notAvailable = (why: string, hint: string) =>
   new HelperFailure(HelperErrorCode.NotAvailable, `the accessibility bus is not reachable: ${why}`, hint);
 
@@ -148,7 +167,7 @@ export async function connectAccessibilityBus(env: NodeJS.ProcessEnv): Promise<B
   }
   if (!address) throw notAvailable('org.a11y.Bus gave no address', 'restart at-spi-bus-launcher');
   try {
-    return wrap(await connect(address));
+    return await connectBus(address);
   } catch (error) {
     throw notAvailable(
       `cannot connect to ${address} (${(error as Error).message})`,

@@ -3,8 +3,8 @@
  * per-app facts that do not change while the app runs (pid, toolkit).
  */
 import { HelperErrorCode } from '../../helper/protocol.js';
-import { getProperty, pidOf } from './atspi.js';
-import { type Bus, connectAccessibilityBus } from './dbus.js';
+import { getProperty } from './atspi.js';
+import { type Bus, connectAccessibilityBus, pidOf } from './dbus.js';
 import { HelperFailure } from './errors.js';
 import type { Ref } from './handles.js';
 import type { Notify } from './events.js';
