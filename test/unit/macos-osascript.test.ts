@@ -1,7 +1,7 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { MacpilotError } from '../../src/errors.js';
 import { Osascript, osascriptArgs } from '../../src/platforms/macos/osascript.js';
-import { OUTPUT_LIMIT } from '../../src/platforms/macos/process-run.js';
+import { OUTPUT_LIMIT } from '../../src/services/process.js';
 import { SCRIPTS } from '../../src/platforms/macos/scripts.js';
 import { FakeMac } from '../support/fake-macos.js';
 

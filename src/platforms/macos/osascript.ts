@@ -7,8 +7,9 @@
  * runUserScript for a script the user wrote, which takes no values at all.
  */
 import type { CallOptions, ScriptLanguage } from '../../services/types.js';
+import { SHIPS_WITH_MACOS } from './commands.js';
 import { scriptError } from './osascript-errors.js';
-import { OUTPUT_LIMIT, runProcess, seconds, type ProcessOutcome } from './process-run.js';
+import { OUTPUT_LIMIT, runProcess, seconds, type ProcessOutcome } from '../../services/process.js';
 import type { ConstantScript } from './scripts.js';
 
 export const DEFAULT_SCRIPT_TIMEOUT_MS = 30_000;
@@ -75,6 +76,7 @@ export class Osascript {
       timeoutMs,
       signal: options.signal,
       action,
+      notInstalled: SHIPS_WITH_MACOS,
       onTimeout: `the app the script talks to may be busy, or waiting for a dialog or a permission prompt: answer it on the Mac and try again; run_applescript accepts a longer timeout_ms (the limit was ${seconds(timeoutMs)})`,
     });
     if (outcome.exitCode !== 0 && !outcome.outputCut) throw scriptError(outcome.stderr, action);

@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ScriptCheck, ScriptingService, ScriptRun } from '../../services/types.js';
 import { DEFAULT_SCRIPT_TIMEOUT_MS, OSA_LANGUAGES, type Osascript } from './osascript.js';
+import { SHIPS_WITH_MACOS } from './commands.js';
 import { parseScriptFailure, where } from './osascript-errors.js';
-import { OUTPUT_LIMIT, runProcess } from './process-run.js';
+import { OUTPUT_LIMIT, runProcess } from '../../services/process.js';
 
 /** JXA's result as JSON, when it is JSON. */
 export function jsonOf(output: string): unknown {
@@ -50,6 +51,7 @@ export function macosScripting(osascript: Osascript, osacompile: string): Script
           timeoutMs: DEFAULT_SCRIPT_TIMEOUT_MS,
           signal: options.signal,
           action: 'Compiling your script',
+          notInstalled: SHIPS_WITH_MACOS,
           onTimeout:
             'compiling waits for the apps named in `tell` blocks to answer: open them first, then try again',
         });

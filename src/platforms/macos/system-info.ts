@@ -2,11 +2,11 @@
  * System facts and batteries on macOS: Node's os module, `sw_vers` for the release, `sysctl -n hw.model` for the
  * model, `pmset -g batt` for the batteries. Constant commands, no shell.
  */
-import os from 'node:os';
+import { machineFacts } from '../../services/machine.js';
 import type { BatteryStatus, CallOptions, SystemInfo, SystemInfoService } from '../../services/types.js';
-import { COMMAND_TIMEOUT_MS, type MacCommands } from './commands.js';
+import { COMMAND_TIMEOUT_MS, type MacCommands, SHIPS_WITH_MACOS } from './commands.js';
 import { parsePmsetBatt } from './pmset.js';
-import { runProcess } from './process-run.js';
+import { runProcess } from '../../services/process.js';
 
 /** "macOS 14.5 (23F79)" from sw_vers' "ProductName:\tmacOS" lines; undefined when it names no product. */
 export function releaseName(swVers: string): string | undefined {
@@ -28,6 +28,7 @@ export function macosSystemInfo(
       timeoutMs: COMMAND_TIMEOUT_MS,
       signal: options.signal,
       action,
+      notInstalled: SHIPS_WITH_MACOS,
       onTimeout: 'the Mac is very busy; try again in a moment',
     });
     return outcome.exitCode === 0 ? outcome.stdout : undefined;
@@ -38,18 +39,11 @@ export function macosSystemInfo(
         read(commands.swVers, [], 'Reading the macOS version', options),
         read(commands.sysctl, ['-n', 'hw.model'], 'Reading the Mac model', options),
       ]);
-      const cpus = os.cpus();
       const modelName = model?.trim();
       return {
         os: (swVers && releaseName(swVers)) ?? 'macOS',
-        kernel: `${os.type()} ${os.release()}`,
         ...(modelName ? { model: modelName } : {}),
-        cpu: cpus[0]?.model.trim() || 'unknown',
-        cpuCores: cpus.length || os.availableParallelism(),
-        arch: os.machine(),
-        memoryBytes: os.totalmem(),
-        hostname: os.hostname(),
-        uptimeSeconds: Math.round(os.uptime()),
+        ...(await machineFacts(() => Promise.resolve(undefined))),
       };
     },
 

@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path';
 import { MacpilotError } from '../../../errors.js';
+import { runProcess } from '../../../services/process.js';
 
 export interface Sink {
   name: string;
@@ -58,31 +59,19 @@ export async function pactl(
   env: NodeJS.ProcessEnv,
   signal?: AbortSignal,
 ): Promise<string> {
-  const { execa } = await import('execa');
-  const result = await execa('pactl', args, {
+  const outcome = await runProcess({
+    file: 'pactl',
+    args,
     env: { ...env, LC_ALL: 'C' },
-    extendEnv: false,
-    timeout: TIMEOUT_MS,
-    ...(signal ? { cancelSignal: signal } : {}),
-    reject: false,
+    timeoutMs: TIMEOUT_MS,
+    ...(signal ? { signal } : {}),
+    action: what,
+    onTimeout: 'the sound server may be hung: restart it, then retry',
+    notInstalled:
+      "macpilot controls the volume through PulseAudio or PipeWire with pactl: install it, `sudo apt-get install pulseaudio-utils` (Debian, Ubuntu) or your distribution's pulseaudio-utils / libpulse package",
   });
-  if (!result.failed) return result.stdout;
-  if (result.isCanceled) throw signal?.reason ?? result;
-  if (result.code === 'ENOENT') {
-    throw new MacpilotError({
-      what,
-      why: 'pactl is not installed (macpilot controls the volume through PulseAudio or PipeWire with it)',
-      next: "install it: `sudo apt-get install pulseaudio-utils` (Debian, Ubuntu) or your distribution's pulseaudio-utils / libpulse package",
-    });
-  }
-  if (result.timedOut) {
-    throw new MacpilotError({
-      what,
-      why: `pactl did not finish within ${TIMEOUT_MS / 1000} s`,
-      next: 'the sound server may be hung: restart it, then retry',
-    });
-  }
-  throw pactlFailure(what, result.stderr, env);
+  if (outcome.exitCode === 0) return outcome.stdout.trimEnd();
+  throw pactlFailure(what, outcome.stderr, env);
 }
 
 /** The sinks in `pactl list sinks` output (C locale). */

@@ -4,7 +4,6 @@
  * point it at a fixture tree.
  */
 import { readdir, readFile } from 'node:fs/promises';
-import os from 'node:os';
 import { join } from 'node:path';
 import type {
   Battery,
@@ -13,6 +12,7 @@ import type {
   SystemInfo,
   SystemInfoService,
 } from '../../../services/types.js';
+import { machineFacts } from '../../../services/machine.js';
 
 async function readText(path: string): Promise<string | undefined> {
   try {
@@ -127,21 +127,11 @@ export function linuxSystemInfo(root = '/'): SystemInfoService {
         readText(at('sys/class/dmi/id/sys_vendor')),
         readText(at('sys/class/dmi/id/product_name')),
       ]);
-      const cpus = os.cpus();
-      let cpu = cpus[0]?.model.trim();
-      if (!cpu || cpu === 'unknown')
-        cpu = cpuInfoModel((await readText(at('proc/cpuinfo'))) ?? '') ?? 'unknown';
       const model = dmiModel(vendor, product);
       return {
         os: (osRelease && osName(osRelease)) ?? 'Linux',
-        kernel: `${os.type()} ${os.release()}`,
         ...(model ? { model } : {}),
-        cpu,
-        cpuCores: cpus.length || os.availableParallelism(),
-        arch: os.machine(),
-        memoryBytes: os.totalmem(),
-        hostname: os.hostname(),
-        uptimeSeconds: Math.round(os.uptime()),
+        ...(await machineFacts(async () => cpuInfoModel((await readText(at('proc/cpuinfo'))) ?? ''))),
       };
     },
 

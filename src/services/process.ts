@@ -1,9 +1,9 @@
 /**
- * One macOS command (osascript, osacompile, sw_vers, sysctl, pmset) run without a shell: its input on stdin, a time
- * limit that kills it (SIGTERM, then SIGKILL after a grace), cancellation through an AbortSignal, and stdout/stderr
- * capped in size. execa loads on first use, so the server's start does not pay for it.
+ * One command the services run (osascript, sw_vers, pmset on macOS; pactl on Linux), without a shell: its input on
+ * stdin, a time limit that kills it (SIGTERM, then SIGKILL after a grace), cancellation through an AbortSignal, and
+ * stdout/stderr capped in size. execa loads on first use, so the server's start does not pay for it.
  */
-import { MacpilotError } from '../../errors.js';
+import { MacpilotError } from '../errors.js';
 
 /** Per stream, in characters: past this the command is stopped and what it printed so far is kept. */
 export const OUTPUT_LIMIT = 1_000_000;
@@ -21,6 +21,10 @@ export interface ProcessRequest {
   action: string;
   /** What to do when it runs out of time. */
   onTimeout: string;
+  /** The whole environment of the command (default: the server's). */
+  env?: NodeJS.ProcessEnv;
+  /** What to do when the command is not there, e.g. the package that installs it. */
+  notInstalled?: string;
 }
 
 export interface ProcessOutcome {
@@ -48,6 +52,7 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessOutcom
     maxBuffer: OUTPUT_LIMIT,
     stripFinalNewline: false,
     reject: false,
+    ...(request.env ? { env: request.env, extendEnv: false } : {}),
   });
   if (result.isCanceled) {
     throw new MacpilotError({
@@ -67,7 +72,14 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessOutcom
     throw new MacpilotError({
       what: `${request.action}: ${request.file} was stopped`,
       why: `something outside macpilot sent it ${result.signal}`,
-      next: 'try again; if it keeps happening, look for what ends it (Console.app, crash reports)',
+      next: "try again; if it keeps happening, look for what ends it in the system's log",
+    });
+  }
+  if (result.code === 'ENOENT') {
+    throw new MacpilotError({
+      what: `${request.action}: ${request.file} could not run`,
+      why: `${request.file} is not installed (${request.file.startsWith('/') ? 'no such file' : 'not found on PATH'})`,
+      next: request.notInstalled ?? `install ${request.file}, or check PATH`,
     });
   }
   if (result.exitCode === undefined && !result.isMaxBuffer) {
@@ -75,7 +87,7 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessOutcom
       {
         what: `${request.action}: ${request.file} could not run`,
         why: result.shortMessage ?? `${request.file} did not start`,
-        next: `check that ${request.file} exists and is executable (it ships with macOS); run \`macpilot doctor\``,
+        next: request.notInstalled ?? `check that ${request.file} exists and is executable`,
       },
       { cause: result },
     );
