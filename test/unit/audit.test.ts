@@ -85,6 +85,27 @@ describe('AuditLog', () => {
     expect(content).toContain('"key_length":1');
   });
 
+  test('notification texts and scripts are recorded by length only', () => {
+    const { audit, file, call, lines } = setup();
+    audit.settled(
+      call('send_notification', { title: SECRET, subtitle: SECRET, message: `${SECRET}!` }, WRITE, 'system'),
+      ok,
+    );
+    audit.settled(call('run_applescript', { script: `say "${SECRET}"` }, WRITE, 'scripting'), ok);
+    expect(readFileSync(file, 'utf8')).not.toContain('hunter2');
+    expect(lines().map(({ time: _time, duration_ms: _ms, ...rest }) => rest)).toEqual([
+      {
+        tool: 'send_notification',
+        outcome: 'ok',
+        title_length: SECRET.length,
+        subtitle_length: SECRET.length,
+        message_length: SECRET.length + 1,
+        flags: { mode: 'full' },
+      },
+      { tool: 'run_applescript', outcome: 'ok', script_length: SECRET.length + 6, flags: { mode: 'full' } },
+    ]);
+  });
+
   test('a path gives the app and the last element; an app tool its app; read-only tools are not logged', () => {
     const { audit, call, lines } = setup();
     audit.settled(call('click_element', { path: 'app("Mousepad")/window[0]/button["Save"]' }), ok);
