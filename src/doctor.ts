@@ -6,7 +6,7 @@ import type { Config } from './config.js';
 import { MacpilotError } from './errors.js';
 import { type Hello, HelperClient, type HelperCommand } from './helper/client.js';
 import { createLogger } from './log.js';
-import { helperCommand } from './platforms/index.js';
+import { helperCommand, platformServiceChecks } from './platforms/index.js';
 import { VERSION } from './version.js';
 
 type CapabilityName = keyof Hello['capabilities'];
@@ -86,6 +86,12 @@ export async function doctor(config: Config, write: (line: string) => void): Pro
       missing.push(label);
       write(`  fix: ${FIXES[hello.platform][name]}`);
     }
+  }
+  write('Optional, for the system and finder toolsets:');
+  for (const service of platformServiceChecks()) {
+    const result = await service.check();
+    write(`${service.label}: ${result.available ? 'available' : 'not available'} (${result.detail})`);
+    if (!result.available) write(`  how: ${result.how}`);
   }
   write(
     missing.length === 0

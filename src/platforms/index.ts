@@ -3,12 +3,14 @@ import { join } from 'node:path';
 import { MacpilotError } from '../errors.js';
 import type { HelperCommand } from '../helper/client.js';
 import { PACKAGE_ROOT } from '../package-root.js';
-import type { Services } from '../services/types.js';
+import type { ServiceCheck, Services } from '../services/types.js';
 import { VERSION } from '../version.js';
 import { binaryIn, installLocation } from './macos/bundle.js';
 import { ensureHelper } from './macos/install.js';
 import { macosServices } from './macos/services.js';
+import { linuxServiceChecks } from './linux/services/checks.js';
 import { linuxServices } from './linux/services/index.js';
+import { macosServiceChecks } from './macos/checks.js';
 
 /** The bundled Linux helper (scripts/bundle.ts), wherever this module runs from (src/ in tests, or a bundle). */
 const LINUX_HELPER = join(PACKAGE_ROOT, 'dist', 'macpilot-linux-helper.js');
@@ -56,4 +58,11 @@ export function platformServices(platform: NodeJS.Platform = process.platform): 
   if (platform === 'linux') return linuxServices();
   if (platform === 'darwin') return macosServices();
   return {};
+}
+
+/** What `macpilot doctor` checks of the platform services (optional: they serve the non-default toolsets). */
+export function platformServiceChecks(platform: NodeJS.Platform = process.platform): ServiceCheck[] {
+  if (platform === 'linux') return linuxServiceChecks();
+  if (platform === 'darwin') return macosServiceChecks();
+  return [];
 }

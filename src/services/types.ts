@@ -149,3 +149,9 @@ export interface Services {
 }
 
 export type ServiceName = keyof Services;
+
+/** What `macpilot doctor` reports of an optional service: whether it works here and, if not, how to get it. */
+export interface ServiceCheck {
+  label: string;
+  check(): Promise<{ available: true; detail: string } | { available: false; detail: string; how: string }>;
+}

@@ -1,10 +1,22 @@
 /** `macpilot doctor` on the headless desktop, and without one: each capability, the fix, the exit code. */
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, inject, test } from 'vitest';
+import { afterAll, describe, expect, inject, test } from 'vitest';
+import { startNotificationDaemon, startPulseAudio, withoutAutospawn } from '../support/daemons.js';
 import { CLI } from '../support/mcp.js';
+import { Processes } from '../support/processes.js';
 
-const env = inject('desktopEnv');
+const clientDir = mkdtempSync(join(tmpdir(), 'macpilot-doctor-'));
+// pactl run by doctor must not start a sound server of its own (it would outlive the test).
+const env = withoutAutospawn(inject('desktopEnv'), clientDir);
+const processes = new Processes(env);
+afterAll(async () => {
+  await processes.stopAll();
+  rmSync(clientDir, { recursive: true, force: true });
+});
 
 async function doctor(environment: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
   try {
@@ -31,6 +43,30 @@ describe('macpilot doctor', () => {
     expect(output).not.toContain('fix:');
     expect(output).toContain('Everything macpilot needs is available.');
     expect(code).toBe(0);
+  });
+
+  test('the optional services: what is missing says how to get it and does not fail doctor; then available', async () => {
+    const before = await doctor(env);
+    expect(before.output).toMatch(
+      /^notifications: not available \(nothing owns or can start org\.freedesktop\.Notifications on the session bus\)\n {2}how: .*notification-daemon/m,
+    );
+    expect(before.output).toMatch(
+      /^sound: not available \(no PulseAudio or PipeWire server runs.*\)\n {2}how: /m,
+    );
+    // Thunar's D-Bus service file is installed: the bus can start it.
+    expect(before.output).toMatch(
+      /^file manager: available \(D-Bus starts a provider of org\.freedesktop\.FileManager1 on first use\)$/m,
+    );
+    expect(before.code).toBe(0);
+
+    await startNotificationDaemon(processes, env);
+    await startPulseAudio(processes, env);
+    const after = await doctor(env);
+    expect(after.output).toMatch(
+      /^notifications: available \(notification-da\S* owns org\.freedesktop\.Notifications\)$/m,
+    );
+    expect(after.output).toMatch(/^sound: available \(pulseaudio, output macpilot_null\)$/m);
+    expect(after.code).toBe(0);
   });
 
   test('without DISPLAY or a session bus: each capability missing with its fix, exit code 1', async () => {

@@ -13,6 +13,9 @@ const PATH = '/org/freedesktop/Notifications';
 /** The freedesktop sound theme's name for an incoming message, played for `sound: true`. */
 const DEFAULT_SOUND = 'message-new-instant';
 const FAILED = 'Could not show the notification';
+export const NOTIFICATIONS_NAME = NAME;
+export const NO_DAEMON_FIX =
+  "start the desktop's notification daemon, or install one, e.g. `sudo apt-get install notification-daemon` (then run /usr/lib/notification-daemon/notification-daemon) or `sudo apt-get install dunst`";
 
 /** Daemons that announce body-markup read <, > and & in the body as markup. */
 function markupEscaped(text: string): string {
@@ -45,7 +48,7 @@ function explained(error: unknown): unknown {
       {
         what: FAILED,
         why: `no notification daemon runs in this desktop session: nothing owns ${NAME} on the session bus and no D-Bus service file can start one`,
-        next: "start the desktop's notification daemon, or install one, e.g. `sudo apt-get install notification-daemon` (then run /usr/lib/notification-daemon/notification-daemon) or `sudo apt-get install dunst`",
+        next: NO_DAEMON_FIX,
       },
       { cause: error },
     );

@@ -7,6 +7,8 @@ import { ownerCommand, withSessionBus } from './session-bus.js';
 
 const NAME = 'org.freedesktop.FileManager1';
 const PATH = '/org/freedesktop/FileManager1';
+export const FILE_MANAGER_NAME = NAME;
+export const NO_FILE_MANAGER_FIX = `install a file manager that implements ${NAME}: thunar, nautilus, nemo or dolphin (e.g. \`sudo apt-get install thunar\`)`;
 
 function explained(error: unknown, path: string): unknown {
   if (!(error instanceof DBusCallError)) return error;
@@ -16,7 +18,7 @@ function explained(error: unknown, path: string): unknown {
       {
         what,
         why: `no file manager in this desktop session implements ${NAME} (nothing owns the name on the session bus and no D-Bus service file can start one)`,
-        next: 'install a file manager that implements it: thunar, nautilus, nemo or dolphin (e.g. `sudo apt-get install thunar`)',
+        next: NO_FILE_MANAGER_FIX,
       },
       { cause: error },
     );

@@ -1,0 +1,57 @@
+/**
+ * `macpilot doctor`'s look at the Linux services, without side effects: who owns the D-Bus names (or could be
+ * started for them) and whether a sound server answers.
+ */
+import { MacpilotError } from '../../../errors.js';
+import type { ServiceCheck } from '../../../services/types.js';
+import { NO_DAEMON_FIX, NOTIFICATIONS_NAME } from './notifications.js';
+import { pactl } from './pactl.js';
+import { FILE_MANAGER_NAME, NO_FILE_MANAGER_FIX } from './reveal.js';
+import { ownerCommand, withSessionBus } from './session-bus.js';
+
+const DBUS = ['org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus'] as const;
+
+function busName(env: NodeJS.ProcessEnv, label: string, name: string, how: string): ServiceCheck {
+  return {
+    label,
+    check: async () => {
+      try {
+        return await withSessionBus(env, label, async (bus) => {
+          const [owned] = await bus.call(...DBUS, 'NameHasOwner', 's', [name]);
+          if (owned === true) {
+            const owner = await ownerCommand(bus, name);
+            return { available: true, detail: `${owner ?? 'a process'} owns ${name}` };
+          }
+          const [activatable] = await bus.call(...DBUS, 'ListActivatableNames');
+          if (Array.isArray(activatable) && activatable.includes(name))
+            return { available: true, detail: `D-Bus starts a provider of ${name} on first use` };
+          return { available: false, detail: `nothing owns or can start ${name} on the session bus`, how };
+        });
+      } catch (error) {
+        if (!(error instanceof MacpilotError)) throw error;
+        return { available: false, detail: error.why, how: error.next };
+      }
+    },
+  };
+}
+
+export function linuxServiceChecks(env: NodeJS.ProcessEnv = process.env): ServiceCheck[] {
+  return [
+    busName(env, 'notifications', NOTIFICATIONS_NAME, NO_DAEMON_FIX),
+    {
+      label: 'sound',
+      check: async () => {
+        try {
+          const info = await pactl(['info'], 'sound', env);
+          const server = /^Server Name:\s*(.+)$/m.exec(info)?.[1] ?? 'a sound server';
+          const sink = /^Default Sink:\s*(.+)$/m.exec(info)?.[1] ?? 'no default output';
+          return { available: true, detail: `${server}, output ${sink}` };
+        } catch (error) {
+          if (!(error instanceof MacpilotError)) throw error;
+          return { available: false, detail: error.why, how: error.next };
+        }
+      },
+    },
+    busName(env, 'file manager', FILE_MANAGER_NAME, NO_FILE_MANAGER_FIX),
+  ];
+}
