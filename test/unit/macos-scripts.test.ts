@@ -242,16 +242,37 @@ describe('JXA behaviour (with stand-ins for the JXA globals)', () => {
       attributes: attributes({ AXDescription: 'Wi‑Fi' }),
     });
     const controlCenter = { menuBars: elements([{ menuBarItems: elements([extra]) }]) };
-    const finderProcess = { menuBars: elements([{ menuBarItems: elements([]) }]) };
-    const processes = Object.assign([finderProcess, controlCenter], {
-      name: () => ['Finder', 'ControlCenter'],
-      unixId: () => [300, 512],
+    const barItem = (name: string, subrole: string | null, x: number) => ({
+      name: () => name,
+      position: () => [x, 0],
+      size: () => [28, 24],
+      attributes: attributes(subrole ? { AXSubrole: subrole } : {}),
+    });
+    const mainMenu = (app: string) => ({
+      menuBarItems: elements([barItem('Apple', null, 0), barItem(app, null, 40)]),
+    });
+    // A regular app: its main menu only, or its main menu and its status items in menu bar 2.
+    const finderProcess = { menuBars: elements([mainMenu('Finder')]) };
+    const zoom = {
+      menuBars: elements([
+        mainMenu('zoom.us'),
+        { menuBarItems: elements([barItem('Zoom', 'AXMenuExtra', 1100)]) },
+      ]),
+    };
+    // An agent app without a main menu: its status item is in menu bar 1.
+    const tailscale = {
+      menuBars: elements([{ menuBarItems: elements([barItem('Tailscale', 'AXMenuExtra', 1140)]) }]),
+    };
+    const processes = Object.assign([finderProcess, controlCenter, zoom, tailscale], {
+      name: () => ['Finder', 'ControlCenter', 'zoom.us', 'Tailscale'],
+      unixId: () => [300, 512, 640, 733],
       whose: () => [controlCenter],
     });
     const events = { processes, keyCode: () => clicks.push('escape') };
     const Application = () => events;
 
-    it('lists the extras of ControlCenter and of every menu bar 2', () => {
+    it("lists ControlCenter's extras, every menu bar 2, and an agent app's only menu bar, never a main menu", () => {
+      const unlabelled = { description: '', title: '', y: 0, width: 28, height: 24 };
       expect(runJxa('statusBar', ['list'], { Application })).toEqual([
         {
           pid: 512,
@@ -266,6 +287,8 @@ describe('JXA behaviour (with stand-ins for the JXA globals)', () => {
           width: 30,
           height: 24,
         },
+        { pid: 640, process: 'zoom.us', bar: 1, index: 0, name: 'Zoom', x: 1100, ...unlabelled },
+        { pid: 733, process: 'Tailscale', bar: 0, index: 0, name: 'Tailscale', x: 1140, ...unlabelled },
       ]);
     });
 

@@ -114,7 +114,8 @@ function run() {
 /**
  * The menu bar's extras, through System Events (needs Accessibility). argv[0] is the action:
  * - 'list': every extra as {pid, process, bar, index, description, title, name, x, y, width, height}: menu bar 2 of
- *   each process that has one, and every menu bar of SystemUIServer and ControlCenter (whose bars hold only extras);
+ *   each process that has one, the only menu bar of a process when it holds extras (an agent app without a main menu:
+ *   its items have the subrole AXMenuExtra), and every menu bar of SystemUIServer and ControlCenter;
  * - 'click' pid bar index: presses the extra;
  * - 'items' pid bar index name...: opens its menu, waits up to 2 s for a lazily built menu (and each submenu) to
  *   fill, answers {items: [...]} at that level (or {missing, available}), and closes the menu;
@@ -135,6 +136,22 @@ function attribute(element, name) {
   }
 }
 
+// An agent app (LSUIElement) without a main menu has its status items in menu bar 1.
+function holdsExtras(bar) {
+  try {
+    const items = bar.menuBarItems;
+    return items.length > 0 && attribute(items[0], 'AXSubrole') === 'AXMenuExtra';
+  } catch (e) {
+    return false; // a process that quit while being read
+  }
+}
+
+function barsOfExtras(process, name, bars) {
+  if (SYSTEM_EXTRAS.includes(name)) return [...Array(bars).keys()];
+  if (bars > 1) return [1];
+  return bars === 1 && holdsExtras(process.menuBars[0]) ? [0] : [];
+}
+
 function list(events) {
   const processes = events.processes;
   const names = processes.name();
@@ -147,8 +164,7 @@ function list(events) {
     } catch (e) {
       continue; // a process that answers no UI scripting
     }
-    const indexes = SYSTEM_EXTRAS.includes(names[p]) ? [...Array(bars).keys()] : bars > 1 ? [1] : [];
-    for (const bar of indexes) {
+    for (const bar of barsOfExtras(processes[p], names[p], bars)) {
       const items = processes[p].menuBars[bar].menuBarItems;
       const count = items.length;
       for (let i = 0; i < count; i++) {
