@@ -13,6 +13,7 @@ import { errorResult } from '../tools/errors.js';
 import { allTools } from '../tools/index.js';
 import type { ToolContext, ToolDefinition } from '../tools/types.js';
 import { VERSION } from '../version.js';
+import { progressHeartbeat } from './progress.js';
 import { listOnly } from './tool-list.js';
 
 const INSTRUCTIONS =
@@ -68,6 +69,7 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
           server: server.server,
           signal: extra.signal,
         };
+        const stopProgress = progressHeartbeat(tool.name, extra);
         try {
           return await deps.policy.run(
             call,
@@ -80,6 +82,8 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
           );
         } catch (error) {
           return errorResult(error, tool.name, deps.log);
+        } finally {
+          stopProgress();
         }
       },
     );

@@ -1,4 +1,5 @@
 /** wait_for through the MCP client on zenity and mousepad, and actions that settle on change events. */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect, inject, test } from 'vitest';
 import { useMacpilot } from '../support/mcp.js';
 import { eventually, refOf } from '../support/text.js';
@@ -51,6 +52,28 @@ test('wait_for that times out is an error naming what was awaited, what was seen
   );
   expect(out.text).toContain(`Why: last seen: no element on screen matches in "zenity"`);
   expect(out.text).toMatch(/Next: .*timeout_ms/);
+  await processes.stop(zenity.pid);
+});
+
+test('a long wait_for sends progress to a client that asked for it, which then waits past its own timeout', async () => {
+  const zenity = processes.start('zenity', ['--entry', '--title', 'macpilot progress', '--text', 'Wait']);
+  const app = String(zenity.pid);
+  await macpilot.ok('wait_for', { condition: 'appears', app, role: 'textbox', timeout_ms: 30_000 });
+  const progress: Array<{ progress: number; message?: string }> = [];
+  const result = (await macpilot.client.callTool(
+    {
+      name: 'wait_for',
+      arguments: { condition: 'text_appears', app, text: 'never shown anywhere', timeout_ms: 7000 },
+    },
+    undefined,
+    // Without the progress the client would give up after 4 s, before the wait's own 7 s.
+    { onprogress: (p) => progress.push(p), timeout: 4000, resetTimeoutOnProgress: true },
+  )) as CallToolResult;
+  expect(result.isError).toBe(true);
+  expect(JSON.stringify(result.content)).toContain('Timed out after');
+  expect(progress.length).toBeGreaterThanOrEqual(1);
+  expect(progress[0]?.message).toMatch(/^wait_for: still working after \d+ s$/);
+  expect(progress.map((p) => p.progress)).toEqual([...progress.map((p) => p.progress)].sort((a, b) => a - b));
   await processes.stop(zenity.pid);
 });
 
