@@ -136,7 +136,9 @@ describe('notifications', () => {
   it('hands message, title, subtitle and sound in that order, unchanged', async () => {
     const message = 'Build "done"\n$(rm -rf ~) `x` -e';
     const receipt = await notifications.send({ title: '-e', message, subtitle: "it's", sound: 'Ping' });
-    expect(receipt).toEqual({ server: 'Notification Center' });
+    expect(receipt.server).toMatch(
+      /^Notification Center, as Script Editor .*System Settings > Notifications/,
+    );
     expect(values()).toEqual([message, '-e', "it's", 'Ping']);
     expect(fake.lastCall().stdin).toBe(SCRIPTS.notify.source);
   });

@@ -12,6 +12,14 @@ export function soundName(sound: boolean | string | undefined): string {
   return typeof sound === 'string' ? sound : '';
 }
 
+/**
+ * Notifications from osascript are posted as Script Editor, and macOS files them without showing them (and without an
+ * error) until Script Editor may post notifications; osascript itself never asks for that permission.
+ */
+const NOTIFICATION_SERVER =
+  'Notification Center, as Script Editor (it shows them only when System Settings > Notifications > Script Editor ' +
+  'allows it; if Script Editor is not listed, run `display notification "test"` once in Script Editor)';
+
 export function macosNotifications(osascript: Osascript): NotificationService {
   return {
     async send(request, options = {}): Promise<NotificationReceipt> {
@@ -19,7 +27,7 @@ export function macosNotifications(osascript: Osascript): NotificationService {
       z.object({ shown: z.literal(true) }).parse(
         await osascript.runConstant(SCRIPTS.notify, values, options),
       );
-      return { server: 'Notification Center' };
+      return { server: NOTIFICATION_SERVER };
     },
   };
 }
