@@ -14,7 +14,7 @@ import { ConsentGuard } from './policy/consent.js';
 import { ModeGuard } from './policy/mode.js';
 import { Policy } from './policy/pipeline.js';
 import { RateLimiter } from './policy/rate-limits.js';
-import { helperCommand, installHelper, platformServices } from './platforms/index.js';
+import { helperCommand, installHelper, platformServiceChecks, platformServices } from './platforms/index.js';
 import { TOOLSETS } from './toolsets.js';
 import { VERSION } from './version.js';
 
@@ -59,7 +59,8 @@ async function serve(flags: {
     new AuditLog({ file: config.auditLog, mode: config.mode, refs: engine.refs, log }),
   ]);
   const services = platformServices();
-  const newServer = () => createMcpServer({ config, log, helper, engine, policy, services });
+  const serviceChecks = platformServiceChecks();
+  const newServer = () => createMcpServer({ config, log, helper, engine, policy, services, serviceChecks });
   let stopServing = async (): Promise<void> => {};
 
   let stopping = false;

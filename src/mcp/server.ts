@@ -6,7 +6,7 @@ import type { Engine } from '../engine/engine.js';
 import type { HelperClient } from '../helper/client.js';
 import type { Logger } from '../log.js';
 import type { Policy } from '../policy/pipeline.js';
-import type { Services } from '../services/types.js';
+import type { ServiceCheck, Services } from '../services/types.js';
 import { withAccess } from '../policy/apps.js';
 import { isListed } from '../policy/mode.js';
 import { errorResult } from '../tools/errors.js';
@@ -28,6 +28,8 @@ export interface ServerDependencies {
   engine: Engine;
   policy: Policy;
   services: Services;
+  /** What check_permissions reports of the services, for the enabled toolsets. */
+  serviceChecks: readonly ServiceCheck[];
 }
 
 /** The tools of the enabled toolsets that this platform can serve. */

@@ -3,6 +3,7 @@
  * bar and the platform's script language. Each platform provides the services it has a standard for
  * (src/platforms/index.ts); a tool whose service is missing is not listed there.
  */
+import type { Toolset } from '../toolsets.js';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -153,5 +154,7 @@ export type ServiceName = keyof Services;
 /** What `macpilot doctor` reports of an optional service: whether it works here and, if not, how to get it. */
 export interface ServiceCheck {
   label: string;
+  /** The toolsets whose tools need it. */
+  toolsets: readonly Toolset[];
   check(): Promise<{ available: true; detail: string } | { available: false; detail: string; how: string }>;
 }

@@ -1,11 +1,17 @@
 /** The session toolset (always on): what this server can do here and why not. */
 import { z } from 'zod';
 import type { Capability } from '../helper/protocol.js';
+import type { ServiceCheck } from '../services/types.js';
 import { VERSION } from '../version.js';
 import { defineTool, READ_ONLY } from './types.js';
 
 const capabilityLine = (name: string, capability: Capability) =>
   `- ${name}: ${capability.available ? 'available' : 'NOT available'} (${capability.detail})`;
+
+const serviceLine = (label: string, result: Awaited<ReturnType<ServiceCheck['check']>>) =>
+  result.available
+    ? `- ${label}: available (${result.detail})`
+    : `- ${label}: NOT available (${result.detail}); ${result.how}`;
 
 export const sessionTools = [
   defineTool({
@@ -17,16 +23,19 @@ export const sessionTools = [
     toolset: 'session',
     input: z.object({}),
     annotations: READ_ONLY,
-    handle: async (_args, { helper, signal }) => {
+    handle: async (_args, { helper, config, serviceChecks, signal }) => {
       const hello = await helper.hello({ signal });
       const entries = Object.entries(hello.capabilities);
       const missing = entries.filter(([, c]) => !c.available).map(([name]) => name);
+      const checks = serviceChecks.filter((c) => c.toolsets.some((t) => config.toolsets.includes(t)));
+      const services = await Promise.all(checks.map(async (c) => serviceLine(c.label, await c.check())));
       return [
         `Platform: ${hello.platform}; helper ${hello.helperVersion}.`,
         ...entries.map(([name, capability]) => capabilityLine(name, capability)),
         missing.length === 0
           ? 'Everything this platform offers is available.'
           : `Missing: ${missing.join(', ')}. Tools that need them fail with an explanation; fix as each line says.`,
+        ...(services.length > 0 ? ['Services of the enabled toolsets:', ...services] : []),
       ].join('\n');
     },
   }),

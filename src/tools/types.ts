@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Engine } from '../engine/engine.js';
 import type { HelperClient } from '../helper/client.js';
-import type { ServiceName, Services } from '../services/types.js';
+import type { ServiceCheck, ServiceName, Services } from '../services/types.js';
 import type { Toolset } from '../toolsets.js';
 
 export interface ToolAnnotations {
@@ -20,6 +20,7 @@ export interface ToolContext {
   config: Config;
   /** What this platform offers beyond the accessibility tree (system, audio, file manager, scripts...). */
   services: Services;
+  serviceChecks: readonly ServiceCheck[];
   /** Aborted when the client cancels the request. */
   signal: AbortSignal;
   /** Tools in tools/list, by toolset, for session_info. */

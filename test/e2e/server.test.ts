@@ -34,6 +34,8 @@ describe('catalog', () => {
     expect(text).toContain('Platform: linux');
     expect(text).toMatch(/- accessibility: available/);
     expect(text).toMatch(/- display: available/);
+    // The default toolsets need no platform service on Linux.
+    expect(text).not.toContain('Services of the enabled toolsets');
   });
 
   test('bad input gets a clear isError result and the server keeps serving', async () => {

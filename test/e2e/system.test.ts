@@ -144,3 +144,14 @@ describe('volume and mute', () => {
     expect(await pactl(env, 'get-sink-volume', '@DEFAULT_SINK@')).toMatch(/front-left: \d+ \/\s+55% /);
   });
 });
+
+test('check_permissions reports the services of the enabled toolsets as they are now', async () => {
+  // By now notification-daemon and PulseAudio run (started above); Thunar's D-Bus service file can start it.
+  const text = await macpilot.ok('check_permissions');
+  expect(text).toMatch(/^Services of the enabled toolsets:$/m);
+  expect(text).toMatch(
+    /^- notifications: available \(notification-da\S* owns org\.freedesktop\.Notifications\)$/m,
+  );
+  expect(text).toMatch(/^- sound: available \(pulseaudio, output macpilot_null\)$/m);
+  expect(text).toMatch(/^- file manager: available \(/m);
+});

@@ -11,6 +11,7 @@ export function macosServiceChecks(): ServiceCheck[] {
   return [
     {
       label: 'osascript',
+      toolsets: ['system', 'finder', 'menus', 'scripting'],
       check: async () => {
         try {
           await access(MAC_COMMANDS.osascript, constants.X_OK);

@@ -4,6 +4,7 @@
  */
 import { MacpilotError } from '../../../errors.js';
 import type { ServiceCheck } from '../../../services/types.js';
+import type { Toolset } from '../../../toolsets.js';
 import { NO_DAEMON_FIX, NOTIFICATIONS_NAME } from './notifications.js';
 import { pactl } from './pactl.js';
 import { FILE_MANAGER_NAME, NO_FILE_MANAGER_FIX } from './reveal.js';
@@ -11,9 +12,16 @@ import { ownerCommand, withSessionBus } from './session-bus.js';
 
 const DBUS = ['org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus'] as const;
 
-function busName(env: NodeJS.ProcessEnv, label: string, name: string, how: string): ServiceCheck {
+function busName(
+  env: NodeJS.ProcessEnv,
+  label: string,
+  toolset: Toolset,
+  name: string,
+  how: string,
+): ServiceCheck {
   return {
     label,
+    toolsets: [toolset],
     check: async () => {
       try {
         return await withSessionBus(env, label, async (bus) => {
@@ -37,9 +45,10 @@ function busName(env: NodeJS.ProcessEnv, label: string, name: string, how: strin
 
 export function linuxServiceChecks(env: NodeJS.ProcessEnv = process.env): ServiceCheck[] {
   return [
-    busName(env, 'notifications', NOTIFICATIONS_NAME, NO_DAEMON_FIX),
+    busName(env, 'notifications', 'system', NOTIFICATIONS_NAME, NO_DAEMON_FIX),
     {
       label: 'sound',
+      toolsets: ['system'],
       check: async () => {
         try {
           const info = await pactl(['info'], 'sound', env);
@@ -52,6 +61,6 @@ export function linuxServiceChecks(env: NodeJS.ProcessEnv = process.env): Servic
         }
       },
     },
-    busName(env, 'file manager', FILE_MANAGER_NAME, NO_FILE_MANAGER_FIX),
+    busName(env, 'file manager', 'finder', FILE_MANAGER_NAME, NO_FILE_MANAGER_FIX),
   ];
 }
