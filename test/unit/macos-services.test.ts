@@ -73,6 +73,11 @@ describe('system info', () => {
     expect(releaseName('ProductName:\tMac OS X\nProductVersion:\t10.15.7\nBuildVersion:\t19H15\n')).toBe(
       'Mac OS X 10.15.7 (19H15)',
     );
+    expect(
+      releaseName(
+        'ProductName:\t\tmacOS\nProductVersion:\t\t13.4.1\nProductVersionExtra:\t(a)\nBuildVersion:\t\t22F770820d\n',
+      ),
+    ).toBe('macOS 13.4.1 (a) (22F770820d)');
     expect(releaseName('')).toBeUndefined();
   });
 });

@@ -8,14 +8,16 @@ import { COMMAND_TIMEOUT_MS, type MacCommands, SHIPS_WITH_MACOS } from './comman
 import { parsePmsetBatt } from './pmset.js';
 import { runProcess } from '../../services/process.js';
 
-/** "macOS 14.5 (23F79)" from sw_vers' "ProductName:\tmacOS" lines; undefined when it names no product. */
+/** "macOS 14.5 (23F79)", "macOS 13.4.1 (a) (22F770820d)" from sw_vers' lines; undefined when it names no product. */
 export function releaseName(swVers: string): string | undefined {
   const field = (key: string) => new RegExp(`^${key}:\\s*(.+)$`, 'm').exec(swVers)?.[1]?.trim();
   const name = field('ProductName');
   if (!name) return undefined;
   const version = field('ProductVersion');
+  // A Rapid Security Response adds its letter on a line of its own: "ProductVersionExtra: (a)".
+  const extra = field('ProductVersionExtra');
   const build = field('BuildVersion');
-  return [name, version, build ? `(${build})` : undefined].filter(Boolean).join(' ');
+  return [name, version, extra, build ? `(${build})` : undefined].filter(Boolean).join(' ');
 }
 
 export function macosSystemInfo(
