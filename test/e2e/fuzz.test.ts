@@ -4,27 +4,38 @@
  * answer every call with a result or a clear isError, never crash, and the audit log must hold no text the
  * calls typed or set. Seeded: a failure prints the seed and the call.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { expect, inject, test } from 'vitest';
+import { afterAll, expect, inject, test } from 'vitest';
 import { alive } from '../../scripts/process-group.js';
+import { withoutAutospawn } from '../support/daemons.js';
 import { useMacpilot } from '../support/mcp.js';
 
 const CALLS = 2000;
 const SECRET = 'FUZZSECRET';
+const CONTENT = new Set(['text', 'value']);
+const NOTIFICATION = new Set(['title', 'message', 'subtitle']);
 const seed = Number(process.env.MACPILOT_FUZZ_SEED ?? Date.now() % 1_000_000);
-const auditLog = join(mkdtempSync(join(tmpdir(), 'macpilot-fuzz-')), 'audit.jsonl');
+const scratch = mkdtempSync(join(tmpdir(), 'macpilot-fuzz-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const auditLog = join(scratch, 'audit.jsonl');
 
 const env = {
-  ...inject('desktopEnv'),
+  // pactl, run by the system tools, must not start a sound server of its own (non-root users autospawn one).
+  ...withoutAutospawn(inject('desktopEnv'), scratch),
   MACPILOT_AUDIT_LOG: auditLog,
   // Destructive tools ask a human; this client cannot answer, so they are refused and the desktop survives.
   MACPILOT_CONSENT: 'ask',
   MACPILOT_RATE_LIMITS: 'calls_per_second=100000,calls_per_minute=9000000,writes_per_second=100000',
 };
-const { macpilot, start } = useMacpilot(env);
+// The default toolsets and the system toolset (with no notification daemon or sound server running: those calls
+// fail, clearly). Not finder: its one Linux tool would have D-Bus start Thunar on the shared desktop.
+const { macpilot, processes, start } = useMacpilot(env, [
+  '--toolsets',
+  'ui,input,apps,windows,screen,clipboard,menus,system',
+]);
 
 /** mulberry32: small, seedable, good enough to pick cases. */
 function random(seedValue: number): () => number {
@@ -104,8 +115,8 @@ function hostileArgs(tool: Tool, pick: () => number, refs: readonly string[]): R
     } else if (name === 'ref' || name === 'within') {
       args[name] =
         pick() < 0.3 && refs.length > 0 ? one(refs) : one([...HOSTILE_STRINGS.slice(14, 18), 12, null]);
-    } else if (name === 'text' || name === 'value') {
-      // Text the audit log must never hold: typed, set or copied.
+    } else if (CONTENT.has(name) || (tool.name === 'send_notification' && NOTIFICATION.has(name))) {
+      // Text the audit log must never hold: typed, set, copied or shown in a notification.
       args[name] = pick() < 0.8 ? `${SECRET}-${one(HOSTILE_STRINGS).slice(0, 300)}` : one(HOSTILE_VALUES);
     } else if (name === 'file_path') {
       args[name] = one(['relative.png', '/nonexistent-dir/shot.png', '/etc/passwd', '', 42]);
@@ -137,6 +148,9 @@ test(`${CALLS} hostile tool calls get a result or a clear isError each; the serv
         throw new Error(`${where} got no tool result: ${String(error)}`);
       })) as CallToolResult;
     expect(Array.isArray(result.content), where).toBe(true);
+    // A hostile name can still be a real app ("Calculator"): whatever a call launched is stopped with the test.
+    const launched = /pid (\d+)/.exec(JSON.stringify(result.content))?.[1];
+    if (tool.name === 'launch_app' && !result.isError && launched) processes.track(Number(launched));
     if (result.isError) {
       errors++;
       const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
