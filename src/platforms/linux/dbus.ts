@@ -3,8 +3,10 @@
  * the server's services) and makes raw method calls. Replies come
  * back as plain JavaScript values (variants unwrapped), typed `unknown` for the callers to narrow.
  */
+import { Socket } from 'node:net';
 import * as dbus from 'dbus-next';
 import { HelperErrorCode } from '../../helper/protocol.js';
+import { encodeCall, type MethodCall } from './dbus-wire.js';
 import { DBusCallError, HelperFailure } from './errors.js';
 
 export interface Bus {
@@ -59,24 +61,73 @@ const appTimeout = (member: string, ms: number) =>
     'it may be busy or showing a modal dialog (which blocks its accessibility until closed): close the dialog with press_key escape or a click, or wait and retry',
   );
 
+function sendGeneric(bus: dbus.MessageBus, call: MethodCall): Promise<dbus.Message | null> {
+  const { destination, path, iface, member, signature, body } = call;
+  return bus.call(
+    new dbus.Message({
+      destination,
+      path,
+      interface: iface,
+      member,
+      ...(signature ? { signature, body: body ?? [] } : {}),
+    }),
+  );
+}
+
+/** What sending a hand-encoded call needs of dbus-next's internals: its socket and its table of reply handlers. */
+interface Direct {
+  socket: Socket;
+  replies: Record<number, (reply: dbus.Message) => void>;
+}
+
+/** Undefined when a dbus-next version lays its internals out differently (every call then goes through it). */
+function directOf(bus: dbus.MessageBus): Direct | undefined {
+  const raw = bus as unknown as { _connection?: { stream?: unknown }; _methodReturnHandlers?: unknown };
+  const socket = raw._connection?.stream;
+  const replies = raw._methodReturnHandlers;
+  if (!(socket instanceof Socket) || replies === null || typeof replies !== 'object') return undefined;
+  return { socket, replies: replies as Direct['replies'] };
+}
+
+/** Sends a call dbus-wire can encode (replies still come back through dbus-next); undefined for any other. */
+function sendDirect(
+  direct: Direct,
+  bus: dbus.MessageBus,
+  call: MethodCall,
+): Promise<dbus.Message> | undefined {
+  // File descriptors travel only through dbus-next's own writer.
+  if ((direct.socket as Socket & { supportsUnixFd?: boolean }).supportsUnixFd) return undefined;
+  const serial = bus.newSerial();
+  const message = encodeCall(serial, call);
+  if (!message) return undefined;
+  if (!direct.socket.writable) throw new Error('Cannot send message, stream is closed');
+  return new Promise((resolve, reject) => {
+    direct.replies[serial] = (reply) => {
+      if (reply.type === dbus.MessageType.ERROR) {
+        const [text] = reply.body as unknown[];
+        reject(new DBusCallError(reply.errorName ?? '', typeof text === 'string' ? text : ''));
+      } else resolve(reply);
+    };
+    direct.socket.write(message);
+  });
+}
+
 function wrap(bus: dbus.MessageBus): Bus {
   bus.on('error', () => {});
+  const direct = directOf(bus);
   return {
     async call(destination, path, iface, member, signature, body, timeoutMs = CALL_TIMEOUT_MS) {
       let reply: dbus.Message | null;
       let timer: NodeJS.Timeout | undefined;
       try {
-        const message = new dbus.Message({
-          destination,
-          path,
-          interface: iface,
-          member,
-          ...(signature ? { signature, body: body ?? [] } : {}),
-        });
         const timedOut = new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(appTimeout(member, timeoutMs)), timeoutMs);
         });
-        reply = await Promise.race([bus.call(message), timedOut]);
+        const call = { destination, path, iface, member, signature, body };
+        reply = await Promise.race([
+          (direct && sendDirect(direct, bus, call)) ?? sendGeneric(bus, call),
+          timedOut,
+        ]);
       } catch (error) {
         if (error instanceof dbus.DBusError) throw new DBusCallError(error.type, error.text ?? error.message);
         throw error;
