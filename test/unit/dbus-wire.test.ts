@@ -1,7 +1,13 @@
 import { createRequire } from 'node:module';
 import * as dbus from 'dbus-next';
 import { expect, test } from 'vitest';
-import { encodeCall, type MethodCall } from '../../src/platforms/linux/dbus-wire.js';
+import {
+  decodeBody,
+  encodeCall,
+  messageLength,
+  type MethodCall,
+  replyHeader,
+} from '../../src/platforms/linux/dbus-wire.js';
 
 // dbus-next's own encoder, which the hand-written one must match byte for byte.
 const { marshallMessage } = createRequire(import.meta.url)('dbus-next/lib/marshall-compat.js') as {
@@ -84,4 +90,107 @@ test('calls it does not handle are left to dbus-next', () => {
   ]) {
     expect(encodeCall(1, call), JSON.stringify(call)).toBeUndefined();
   }
+});
+
+function reply(fields: { signature: string; body: unknown[]; error?: string }): Buffer {
+  const message = new dbus.Message({
+    type: fields.error ? dbus.MessageType.ERROR : dbus.MessageType.METHOD_RETURN,
+    // dbus-next's typings call the reply serial a string; it is a number on the wire.
+    replySerial: 77 as unknown as string,
+    destination: ':1.5',
+    signature: fields.signature,
+    body: fields.body,
+    ...(fields.error ? { errorName: fields.error } : {}),
+  });
+  message.serial = 9;
+  return marshallMessage(message)[0];
+}
+
+test('replies of every shape the walk gets decode to plain values', () => {
+  const cases: Array<[string, unknown[], unknown[]]> = [
+    [
+      'a{sv}',
+      [
+        {
+          Name: new dbus.Variant('s', 'Open ☺'),
+          Parent: new dbus.Variant('(so)', [':1.5', '/org/a11y/atspi/accessible/root']),
+          ChildCount: new dbus.Variant('i', -3),
+          Locale: new dbus.Variant('s', ''),
+          Nested: new dbus.Variant('v', new dbus.Variant('as', ['x', 'y'])),
+          Flag: new dbus.Variant('b', true),
+          Bytes: new dbus.Variant('ay', Buffer.from([1, 2, 3])),
+          Ratio: new dbus.Variant('d', 0.5),
+          Small: new dbus.Variant('(ynq)', [7, -2, 65_535]),
+        },
+      ],
+      [
+        {
+          Name: 'Open ☺',
+          Parent: [':1.5', '/org/a11y/atspi/accessible/root'],
+          ChildCount: -3,
+          Locale: '',
+          Nested: ['x', 'y'],
+          Flag: true,
+          Bytes: Buffer.from([1, 2, 3]),
+          Ratio: 0.5,
+          Small: [7, -2, 65_535],
+        },
+      ],
+    ],
+    ['u', [42], [42]],
+    ['au', [[0x80000001, 2]], [[0x80000001, 2]]],
+    ['au', [[]], [[]]],
+    ['a(so)', [[]], [[]]],
+    [
+      'a(so)',
+      [
+        [
+          [':1.5', '/a'],
+          [':1.5', '/b/c'],
+        ],
+      ],
+      [
+        [
+          [':1.5', '/a'],
+          [':1.5', '/b/c'],
+        ],
+      ],
+    ],
+    ['(iiii)', [[-2147483648, 5, 0, 7]], [[-2147483648, 5, 0, 7]]],
+    ['v', [new dbus.Variant('i', 3)], [3]],
+    ['a{sa(so)}', [{ k: [[':1.5', '/x']] }], [{ k: [[':1.5', '/x']] }]],
+    ['', [], []],
+  ];
+  for (const [signature, body, expected] of cases) {
+    const message = reply({ signature, body });
+    expect(messageLength(Buffer.concat([Buffer.alloc(3), message]), 3)).toBe(message.length);
+    const header = replyHeader(message);
+    expect(header).toMatchObject({ type: 2, replySerial: 77, signature });
+    expect(header && decodeBody(message, header), signature).toEqual(expected);
+  }
+});
+
+test('an error reply carries its name and text', () => {
+  const message = reply({
+    signature: 's',
+    body: ['gone'],
+    error: 'org.freedesktop.DBus.Error.UnknownObject',
+  });
+  const header = replyHeader(message);
+  expect(header).toMatchObject({
+    type: 3,
+    // dbus-next's typings call the reply serial a string; it is a number on the wire.
+    replySerial: 77 as unknown as string,
+    errorName: 'org.freedesktop.DBus.Error.UnknownObject',
+  });
+  expect(header && decodeBody(message, header)).toEqual(['gone']);
+});
+
+test('64-bit integers are left to dbus-next, and other messages are no replies', () => {
+  const message = reply({ signature: 'x', body: [5] });
+  const header = replyHeader(message);
+  expect(header && decodeBody(message, header)).toBeUndefined();
+  const call = encodeCall(3, { ...element, iface: 'org.a11y.atspi.Accessible', member: 'GetRole' });
+  expect(call && replyHeader(call)).toBeUndefined();
+  expect(messageLength(Buffer.alloc(15), 0)).toBeUndefined();
 });

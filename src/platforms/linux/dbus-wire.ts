@@ -140,3 +140,226 @@ export function encodeCall(serial: number, call: MethodCall): Buffer | undefined
   }
   return out;
 }
+
+/** The length in bytes of the message at `at` in `data`, or undefined while its fixed header is incomplete. */
+export function messageLength(data: Buffer, at: number): number | undefined {
+  if (data.length - at < FIXED_HEADER) return undefined;
+  const little = data[at] === LITTLE_ENDIAN;
+  const body = little ? data.readUInt32LE(at + 4) : data.readUInt32BE(at + 4);
+  const fields = little ? data.readUInt32LE(at + 12) : data.readUInt32BE(at + 12);
+  return align(FIXED_HEADER + fields, 8) + body;
+}
+
+export const METHOD_RETURN = 2;
+export const ERROR = 3;
+const HEADER_ERROR_NAME = 4;
+const HEADER_REPLY_SERIAL = 5;
+
+export interface ReplyHeader {
+  type: typeof METHOD_RETURN | typeof ERROR;
+  replySerial: number;
+  errorName: string;
+  signature: string;
+  bodyStart: number;
+}
+
+/** Types this decoder reads; 64-bit integers and file descriptors are left to dbus-next. */
+interface Type {
+  code: string;
+  children: Type[];
+}
+
+/** A body or header with a type this decoder does not read, or that runs past the message. */
+class Unreadable extends Error {}
+
+const ALIGNMENT: Readonly<Record<string, number>> = {
+  y: 1,
+  g: 1,
+  v: 1,
+  n: 2,
+  q: 2,
+  b: 4,
+  i: 4,
+  u: 4,
+  s: 4,
+  o: 4,
+  a: 4,
+  d: 8,
+  '(': 8,
+  '{': 8,
+};
+
+function parseType(signature: string, at: number): [Type, number] {
+  const code = signature[at] ?? '';
+  if (code === 'a') {
+    const [child, next] = parseType(signature, at + 1);
+    return [{ code, children: [child] }, next];
+  }
+  if (code === '(' || code === '{') {
+    const close = code === '(' ? ')' : '}';
+    const children: Type[] = [];
+    let next = at + 1;
+    while (signature[next] !== close) {
+      if (next >= signature.length) throw new Unreadable(signature);
+      const [child, after] = parseType(signature, next);
+      children.push(child);
+      next = after;
+    }
+    return [{ code, children }, next + 1];
+  }
+  if (code.length === 1 && 'ybnqiudsogv'.includes(code)) return [{ code, children: [] }, at + 1];
+  throw new Unreadable(signature);
+}
+
+const signatures = new Map<string, Type[]>();
+
+function parseSignature(signature: string): Type[] {
+  let types = signatures.get(signature);
+  if (!types) {
+    types = [];
+    for (let at = 0; at < signature.length;) {
+      const [type, next] = parseType(signature, at);
+      types.push(type);
+      at = next;
+    }
+    // Replies come in a handful of signatures; variants could bring any number.
+    if (signatures.size < 256) signatures.set(signature, types);
+  }
+  return types;
+}
+
+/** Reads little-endian values, aligned from the start of the message, as plain JavaScript values. */
+class Cursor {
+  constructor(
+    private readonly message: Buffer,
+    private at: number,
+  ) {}
+
+  private align(to: number): void {
+    this.at = align(this.at, to);
+    if (this.at > this.message.length) throw new Unreadable('past the end');
+  }
+
+  private take(bytes: number): number {
+    const at = this.at;
+    this.at += bytes;
+    if (this.at > this.message.length) throw new Unreadable('past the end');
+    return at;
+  }
+
+  read(type: Type): unknown {
+    const m = this.message;
+    this.align(ALIGNMENT[type.code] ?? 1);
+    switch (type.code) {
+      case 'y':
+        return m[this.take(1)];
+      case 'b':
+        return m.readUInt32LE(this.take(4)) !== 0;
+      case 'n':
+        return m.readInt16LE(this.take(2));
+      case 'q':
+        return m.readUInt16LE(this.take(2));
+      case 'i':
+        return m.readInt32LE(this.take(4));
+      case 'u':
+        return m.readUInt32LE(this.take(4));
+      case 'd':
+        return m.readDoubleLE(this.take(8));
+      case 's':
+      case 'o':
+        return this.text(m.readUInt32LE(this.take(4)));
+      case 'g':
+        return this.text(m[this.take(1)] ?? 0);
+      case 'v': {
+        const types = parseSignature(this.text(m[this.take(1)] ?? 0));
+        if (types.length !== 1 || !types[0]) throw new Unreadable('variant');
+        return this.read(types[0]);
+      }
+      case '(':
+        return type.children.map((child) => this.read(child));
+      case 'a':
+        return this.array(type.children[0], m.readUInt32LE(this.take(4)));
+      default:
+        throw new Unreadable(type.code);
+    }
+  }
+
+  private text(length: number): string {
+    const at = this.take(length + 1);
+    return this.message.toString('utf8', at, at + length);
+  }
+
+  private array(element: Type | undefined, length: number): unknown {
+    if (!element) throw new Unreadable('array');
+    this.align(ALIGNMENT[element.code] ?? 1);
+    const end = this.at + length;
+    if (element.code === 'y') return Buffer.from(this.message.subarray(this.take(length), end));
+    if (element.code === '{') {
+      const [key, value] = element.children;
+      if (!key || !value) throw new Unreadable('dict entry');
+      const dict: Record<string, unknown> = {};
+      while (this.at < end) {
+        this.align(8);
+        dict[String(this.read(key))] = this.read(value);
+      }
+      return dict;
+    }
+    const items: unknown[] = [];
+    while (this.at < end) items.push(this.read(element));
+    return items;
+  }
+}
+
+/** The header of a little-endian METHOD_RETURN or ERROR; undefined for any other message. */
+export function replyHeader(message: Buffer): ReplyHeader | undefined {
+  const type = message[1];
+  if (message[0] !== LITTLE_ENDIAN || (type !== METHOD_RETURN && type !== ERROR)) return undefined;
+  const fieldsEnd = FIXED_HEADER + message.readUInt32LE(12);
+  if (fieldsEnd > message.length) return undefined;
+  const header: ReplyHeader = {
+    type,
+    replySerial: 0,
+    errorName: '',
+    signature: '',
+    bodyStart: align(fieldsEnd, 8),
+  };
+  // Each field is (code, variant) with a one-letter variant signature; strings the reply does not need (its
+  // sender and destination) are skipped without decoding.
+  let at = FIXED_HEADER;
+  while (at < fieldsEnd) {
+    at = align(at, 8);
+    const code = message[at];
+    if (message[at + 1] !== 1 || message[at + 3] !== 0 || at + 5 > fieldsEnd) return undefined;
+    const value = String.fromCharCode(message[at + 2] ?? 0);
+    at += 4;
+    if (value === 'u') {
+      if (at + 4 > fieldsEnd) return undefined;
+      if (code === HEADER_REPLY_SERIAL) header.replySerial = message.readUInt32LE(at);
+      at += 4;
+    } else if (value === 's' || value === 'o' || value === 'g') {
+      if (value !== 'g' && at + 4 > fieldsEnd) return undefined;
+      const length = value === 'g' ? (message[at] ?? 0) : message.readUInt32LE(at);
+      const start = at + (value === 'g' ? 1 : 4);
+      at = start + length + 1;
+      if (at > fieldsEnd) return undefined;
+      if (code === HEADER_ERROR_NAME) header.errorName = message.toString('utf8', start, start + length);
+      else if (code === HEADER_SIGNATURE)
+        header.signature = message.toString('latin1', start, start + length);
+    } else return undefined;
+  }
+  return header;
+}
+
+/**
+ * The body as plain values (variants unwrapped, structs as arrays, dicts as objects, `ay` as a Buffer), or
+ * undefined when it holds a type this decoder does not read.
+ */
+export function decodeBody(message: Buffer, header: ReplyHeader): unknown[] | undefined {
+  try {
+    const cursor = new Cursor(message, header.bodyStart);
+    return parseSignature(header.signature).map((type) => cursor.read(type));
+  } catch (error) {
+    if (error instanceof Unreadable || error instanceof RangeError) return undefined;
+    throw error;
+  }
+}

@@ -3,10 +3,9 @@
  * the server's services) and makes raw method calls. Replies come
  * back as plain JavaScript values (variants unwrapped), typed `unknown` for the callers to narrow.
  */
-import { Socket } from 'node:net';
 import * as dbus from 'dbus-next';
 import { HelperErrorCode } from '../../helper/protocol.js';
-import { encodeCall, type MethodCall } from './dbus-wire.js';
+import { DirectLane, plain } from './dbus-direct.js';
 import { DBusCallError, HelperFailure } from './errors.js';
 
 export interface Bus {
@@ -36,18 +35,6 @@ export interface Signal {
   body: unknown[];
 }
 
-/** dbus-next replies with Variants and class instances; callers get plain values to narrow. */
-function plain(value: unknown): unknown {
-  if (value instanceof dbus.Variant) return plain(value.value);
-  if (Array.isArray(value)) return value.map(plain);
-  if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = plain(v);
-    return out;
-  }
-  return value;
-}
-
 /**
  * Longest wait for one call. GTK3 runs a modal dialog's loop inside the handler of the call that opened it and
  * answers nothing else meanwhile; without a limit, one such app would stall every request of the helper.
@@ -61,73 +48,28 @@ const appTimeout = (member: string, ms: number) =>
     'it may be busy or showing a modal dialog (which blocks its accessibility until closed): close the dialog with press_key escape or a click, or wait and retry',
   );
 
-function sendGeneric(bus: dbus.MessageBus, call: MethodCall): Promise<dbus.Message | null> {
-  const { destination, path, iface, member, signature, body } = call;
-  return bus.call(
-    new dbus.Message({
-      destination,
-      path,
-      interface: iface,
-      member,
-      ...(signature ? { signature, body: body ?? [] } : {}),
-    }),
-  );
-}
-
-/** What sending a hand-encoded call needs of dbus-next's internals: its socket and its table of reply handlers. */
-interface Direct {
-  socket: Socket;
-  replies: Record<number, (reply: dbus.Message) => void>;
-}
-
-/** Undefined when a dbus-next version lays its internals out differently (every call then goes through it). */
-function directOf(bus: dbus.MessageBus): Direct | undefined {
-  const raw = bus as unknown as { _connection?: { stream?: unknown }; _methodReturnHandlers?: unknown };
-  const socket = raw._connection?.stream;
-  const replies = raw._methodReturnHandlers;
-  if (!(socket instanceof Socket) || replies === null || typeof replies !== 'object') return undefined;
-  return { socket, replies: replies as Direct['replies'] };
-}
-
-/** Sends a call dbus-wire can encode (replies still come back through dbus-next); undefined for any other. */
-function sendDirect(
-  direct: Direct,
-  bus: dbus.MessageBus,
-  call: MethodCall,
-): Promise<dbus.Message> | undefined {
-  // File descriptors travel only through dbus-next's own writer.
-  if ((direct.socket as Socket & { supportsUnixFd?: boolean }).supportsUnixFd) return undefined;
-  const serial = bus.newSerial();
-  const message = encodeCall(serial, call);
-  if (!message) return undefined;
-  if (!direct.socket.writable) throw new Error('Cannot send message, stream is closed');
-  return new Promise((resolve, reject) => {
-    direct.replies[serial] = (reply) => {
-      if (reply.type === dbus.MessageType.ERROR) {
-        const [text] = reply.body as unknown[];
-        reject(new DBusCallError(reply.errorName ?? '', typeof text === 'string' ? text : ''));
-      } else resolve(reply);
-    };
-    direct.socket.write(message);
-  });
-}
-
-function wrap(bus: dbus.MessageBus): Bus {
+function wrap(bus: dbus.MessageBus, lane: DirectLane | undefined): Bus {
   bus.on('error', () => {});
-  const direct = directOf(bus);
   return {
     async call(destination, path, iface, member, signature, body, timeoutMs = CALL_TIMEOUT_MS) {
+      const sent = lane?.send({ destination, path, iface, member, signature, body }, timeoutMs, () =>
+        appTimeout(member, timeoutMs),
+      );
+      if (sent) return sent;
       let reply: dbus.Message | null;
       let timer: NodeJS.Timeout | undefined;
       try {
         const timedOut = new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(appTimeout(member, timeoutMs)), timeoutMs);
         });
-        const call = { destination, path, iface, member, signature, body };
-        reply = await Promise.race([
-          (direct && sendDirect(direct, bus, call)) ?? sendGeneric(bus, call),
-          timedOut,
-        ]);
+        const message = new dbus.Message({
+          destination,
+          path,
+          interface: iface,
+          member,
+          ...(signature ? { signature, body: body ?? [] } : {}),
+        });
+        reply = await Promise.race([bus.call(message), timedOut]);
       } catch (error) {
         if (error instanceof dbus.DBusError) throw new DBusCallError(error.type, error.text ?? error.message);
         throw error;
@@ -164,7 +106,8 @@ function connect(address: string): Promise<dbus.MessageBus> {
 
 /** A connection to the bus at `address`. */
 export async function connectBus(address: string): Promise<Bus> {
-  return wrap(await connect(address));
+  const bus = await connect(address);
+  return wrap(bus, await DirectLane.open(bus).catch(() => undefined));
 }
 
 /** The process id behind a bus name, from the bus daemon. */
@@ -205,7 +148,12 @@ export async function connectAccessibilityBus(env: NodeJS.ProcessEnv): Promise<B
       );
     }
     try {
-      const [found] = await wrap(session).call('org.a11y.Bus', '/org/a11y/bus', 'org.a11y.Bus', 'GetAddress');
+      const [found] = await wrap(session, undefined).call(
+        'org.a11y.Bus',
+        '/org/a11y/bus',
+        'org.a11y.Bus',
+        'GetAddress',
+      );
       address = typeof found === 'string' ? found : undefined;
     } catch (error) {
       throw notAvailable(

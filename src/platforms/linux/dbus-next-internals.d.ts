@@ -1,0 +1,11 @@
+/** The parts of dbus-next's internals that dbus-direct.ts hands messages to (untyped in the package). */
+declare module 'dbus-next/lib/message.js' {
+  /** A whole message's bytes → dbus-next's raw message (header fields by name, body in its marshaller format). */
+  export function unmarshall(message: Buffer): object;
+}
+
+declare module 'dbus-next/lib/marshall-compat.js' {
+  import type { MessageLike } from 'dbus-next';
+  /** dbus-next's raw message → the fields of a Message. */
+  export function messageToJsFmt(raw: object): MessageLike;
+}
