@@ -9,6 +9,7 @@
  * dbus-next's internals are not as expected, there is no lane and every call goes through dbus-next.
  */
 import { Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import * as dbus from 'dbus-next';
 import { messageToJsFmt } from 'dbus-next/lib/marshall-compat.js';
 import { unmarshall } from 'dbus-next/lib/message.js';
@@ -52,6 +53,7 @@ interface Waiting {
 const NO_BYTES = Buffer.alloc(0);
 /** Pings sent to find a moment between two messages; the first nearly always finds one. */
 const TAKEOVER_TRIES = 5;
+const PING_WAIT_MS = 2000;
 
 export class DirectLane {
   private readonly waiting = new Map<number, Waiting>();
@@ -72,18 +74,15 @@ export class DirectLane {
     for (let i = 0; i < TAKEOVER_TRIES && !lane.active; i++) {
       const onMessage = () => lane.takeOver();
       connection.on('message', onMessage);
-      try {
-        await bus.call(
-          new dbus.Message({
-            destination: 'org.freedesktop.DBus',
-            path: '/org/freedesktop/DBus',
-            interface: 'org.freedesktop.DBus.Peer',
-            member: 'Ping',
-          }),
-        );
-      } finally {
-        connection.removeListener('message', onMessage);
-      }
+      const ping = new dbus.Message({
+        destination: 'org.freedesktop.DBus',
+        path: '/org/freedesktop/DBus',
+        interface: 'org.freedesktop.DBus.Peer',
+        member: 'Ping',
+      });
+      // Any answer, an error too, is a moment between two messages; a daemon that gives none gets no lane.
+      await Promise.race([bus.call(ping).catch(() => {}), sleep(PING_WAIT_MS, undefined, { ref: false })]);
+      connection.removeListener('message', onMessage);
     }
     return lane.active ? lane : undefined;
   }
