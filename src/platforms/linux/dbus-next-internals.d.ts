@@ -9,3 +9,13 @@ declare module 'dbus-next/lib/marshall-compat.js' {
   /** dbus-next's raw message → the fields of a Message. */
   export function messageToJsFmt(raw: object): MessageLike;
 }
+
+declare module 'dbus-next/lib/handshake.js' {
+  import type { Socket } from 'node:net';
+  /** The client side of D-Bus authentication on a fresh stream; `done` runs once the binary protocol starts. */
+  export default function clientHandshake(
+    stream: Socket,
+    options: object,
+    done: (error: Error | null | undefined) => void,
+  ): void;
+}

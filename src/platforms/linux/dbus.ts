@@ -5,7 +5,9 @@
  */
 import * as dbus from 'dbus-next';
 import { HelperErrorCode } from '../../helper/protocol.js';
-import { DirectLane, plain } from './dbus-direct.js';
+import { type Lane, openLane, plain } from './dbus-direct.js';
+import { Peers } from './dbus-peer.js';
+import type { MethodCall } from './dbus-wire.js';
 import { DBusCallError, HelperFailure } from './errors.js';
 
 export interface Bus {
@@ -48,35 +50,48 @@ const appTimeout = (member: string, ms: number) =>
     'it may be busy or showing a modal dialog (which blocks its accessibility until closed): close the dialog with press_key escape or a click, or wait and retry',
   );
 
-function wrap(bus: dbus.MessageBus, lane: DirectLane | undefined): Bus {
+async function callThroughDbusNext(
+  bus: dbus.MessageBus,
+  call: MethodCall,
+  timeoutMs: number,
+  timeout: () => Error,
+): Promise<unknown[]> {
+  const { destination, path, iface, member, signature, body } = call;
+  let reply: dbus.Message | null;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(timeout()), timeoutMs);
+    });
+    const message = new dbus.Message({
+      destination,
+      path,
+      interface: iface,
+      member,
+      ...(signature ? { signature, body: body ?? [] } : {}),
+    });
+    reply = await Promise.race([bus.call(message), timedOut]);
+  } catch (error) {
+    if (error instanceof dbus.DBusError) throw new DBusCallError(error.type, error.text ?? error.message);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  return reply ? (plain(reply.body) as unknown[]) : [];
+}
+
+/** `peers`: connect to apps directly (the accessibility bus). */
+function wrap(bus: dbus.MessageBus, lane: Lane | undefined, peers = false): Bus {
   bus.on('error', () => {});
+  const viaBus = (call: MethodCall, timeoutMs: number, timeout: () => Error) =>
+    lane?.send(call, timeoutMs, timeout) ?? callThroughDbusNext(bus, call, timeoutMs, timeout);
+  const direct = peers ? new Peers(viaBus) : undefined;
   return {
-    async call(destination, path, iface, member, signature, body, timeoutMs = CALL_TIMEOUT_MS) {
-      const sent = lane?.send({ destination, path, iface, member, signature, body }, timeoutMs, () =>
-        appTimeout(member, timeoutMs),
-      );
-      if (sent) return sent;
-      let reply: dbus.Message | null;
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        const timedOut = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(appTimeout(member, timeoutMs)), timeoutMs);
-        });
-        const message = new dbus.Message({
-          destination,
-          path,
-          interface: iface,
-          member,
-          ...(signature ? { signature, body: body ?? [] } : {}),
-        });
-        reply = await Promise.race([bus.call(message), timedOut]);
-      } catch (error) {
-        if (error instanceof dbus.DBusError) throw new DBusCallError(error.type, error.text ?? error.message);
-        throw error;
-      } finally {
-        clearTimeout(timer);
-      }
-      return reply ? (plain(reply.body) as unknown[]) : [];
+    call(destination, path, iface, member, signature, body, timeoutMs = CALL_TIMEOUT_MS) {
+      const call = { destination, path, iface, member, signature, body };
+      const timeout = () => appTimeout(member, timeoutMs);
+      const resend = () => viaBus(call, timeoutMs, timeout);
+      return direct?.lane(destination)?.send(call, timeoutMs, timeout, resend) ?? resend();
     },
     variant: (signature, value) => new dbus.Variant(signature, value),
     onSignal(listener) {
@@ -105,9 +120,9 @@ function connect(address: string): Promise<dbus.MessageBus> {
 }
 
 /** A connection to the bus at `address`. */
-export async function connectBus(address: string): Promise<Bus> {
+export async function connectBus(address: string, options: { peers?: boolean } = {}): Promise<Bus> {
   const bus = await connect(address);
-  return wrap(bus, await DirectLane.open(bus).catch(() => undefined));
+  return wrap(bus, await openLane(bus).catch(() => undefined), options.peers);
 }
 
 /** The process id behind a bus name, from the bus daemon. */
@@ -166,7 +181,7 @@ export async function connectAccessibilityBus(env: NodeJS.ProcessEnv): Promise<B
   }
   if (!address) throw notAvailable('org.a11y.Bus gave no address', 'restart at-spi-bus-launcher');
   try {
-    return await connectBus(address);
+    return await connectBus(address, { peers: true });
   } catch (error) {
     throw notAvailable(
       `cannot connect to ${address} (${(error as Error).message})`,
