@@ -4,6 +4,7 @@ import { expect, test } from 'vitest';
 import {
   decodeBody,
   encodeCall,
+  headerFields,
   messageLength,
   type MethodCall,
   replyHeader,
@@ -193,4 +194,23 @@ test('64-bit integers are left to dbus-next, and other messages are no replies',
   const call = encodeCall(3, { ...element, iface: 'org.a11y.atspi.Accessible', member: 'GetRole' });
   expect(call && replyHeader(call)).toBeUndefined();
   expect(messageLength(Buffer.alloc(15), 0)).toBeUndefined();
+});
+
+test('the header fields of a message without a body are all read, and it has no signature', () => {
+  const message = reply({ signature: '', body: [] });
+  expect(headerFields(message)).toEqual(
+    new Map<number, string | number>([
+      [5, 77],
+      [6, ':1.5'],
+    ]),
+  );
+  const call = encodeCall(3, { ...element, iface: 'org.a11y.atspi.Accessible', member: 'GetRole' });
+  expect(call && headerFields(call)).toEqual(
+    new Map<number, string | number>([
+      [1, element.path],
+      [2, 'org.a11y.atspi.Accessible'],
+      [3, 'GetRole'],
+      [6, element.destination],
+    ]),
+  );
 });

@@ -14,7 +14,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import * as dbus from 'dbus-next';
 import { messageToJsFmt } from 'dbus-next/lib/marshall-compat.js';
 import { unmarshall } from 'dbus-next/lib/message.js';
-import { decodeBody, encodeCall, ERROR, messageLength, type MethodCall, replyHeader } from './dbus-wire.js';
+import {
+  decodeBody,
+  encodeCall,
+  ERROR,
+  headerFields,
+  messageLength,
+  type MethodCall,
+  replyHeader,
+} from './dbus-wire.js';
 import { DBusCallError } from './errors.js';
 
 /** dbus-next replies with Variants and class instances; callers get plain values to narrow. */
@@ -58,9 +66,44 @@ const NO_BYTES = Buffer.alloc(0);
 const TAKEOVER_TRIES = 5;
 const PING_WAIT_MS = 2000;
 
+/** dbus-next's names of the header fields, by code. */
+const FIELD_NAMES = [
+  '',
+  'path',
+  'interface',
+  'member',
+  'errorName',
+  'replySerial',
+  'destination',
+  'sender',
+  'signature',
+  'unixFd',
+];
+
+/**
+ * A message as dbus-next's own reader makes it. Its `unmarshall` cannot read a message without a body (no
+ * signature), which its reader never asks it to: those are made from their header fields here.
+ */
+function parseMessage(message: Buffer): dbus.Message {
+  const fields = headerFields(message);
+  if (!fields || fields.has(FIELD_NAMES.indexOf('signature'))) {
+    return new dbus.Message(messageToJsFmt(unmarshall(message)));
+  }
+  const raw: Record<string, string | number> = {
+    type: message[1] ?? 0,
+    flags: message[2] ?? 0,
+    serial: message.readUInt32LE(8),
+  };
+  for (const [code, value] of fields) {
+    const name = FIELD_NAMES[code];
+    if (name) raw[name] = value;
+  }
+  return new dbus.Message(messageToJsFmt(raw));
+}
+
 /** The body of a reply dbus-wire does not read (big-endian, 64-bit integers), as dbus-next reads it. */
 function parsedBody(message: Buffer): unknown[] {
-  return plain(new dbus.Message(messageToJsFmt(unmarshall(message))).body) as unknown[];
+  return plain(parseMessage(message).body) as unknown[];
 }
 
 /**
@@ -157,7 +200,7 @@ export async function openLane(bus: dbus.MessageBus): Promise<Lane | undefined> 
     (message) => {
       let parsed: dbus.Message;
       try {
-        parsed = new dbus.Message(messageToJsFmt(unmarshall(message)));
+        parsed = parseMessage(message);
       } catch (error) {
         connection.emit('error', error);
         return;

@@ -310,44 +310,74 @@ class Cursor {
   }
 }
 
+/**
+ * Calls `onField` with each header field of a little-endian message (its code and value) that `wanted` asks for;
+ * the others are skipped without decoding. False when the header is malformed.
+ */
+function scanFields(
+  message: Buffer,
+  wanted: (code: number) => boolean,
+  onField: (code: number, value: string | number) => void,
+): boolean {
+  const fieldsEnd = FIXED_HEADER + message.readUInt32LE(12);
+  if (message[0] !== LITTLE_ENDIAN || fieldsEnd > message.length) return false;
+  // Each field is (code, variant) with a one-letter variant signature.
+  let at = FIXED_HEADER;
+  while (at < fieldsEnd) {
+    at = align(at, 8);
+    const code = message[at] ?? 0;
+    if (message[at + 1] !== 1 || message[at + 3] !== 0 || at + 5 > fieldsEnd) return false;
+    const type = String.fromCharCode(message[at + 2] ?? 0);
+    at += 4;
+    if (type === 'u') {
+      if (at + 4 > fieldsEnd) return false;
+      if (wanted(code)) onField(code, message.readUInt32LE(at));
+      at += 4;
+    } else if (type === 's' || type === 'o' || type === 'g') {
+      if (type !== 'g' && at + 4 > fieldsEnd) return false;
+      const length = type === 'g' ? (message[at] ?? 0) : message.readUInt32LE(at);
+      const start = at + (type === 'g' ? 1 : 4);
+      at = start + length + 1;
+      if (at > fieldsEnd) return false;
+      if (wanted(code)) onField(code, message.toString('utf8', start, start + length));
+    } else return false;
+  }
+  return true;
+}
+
+const inReply = (code: number) =>
+  code === HEADER_REPLY_SERIAL || code === HEADER_ERROR_NAME || code === HEADER_SIGNATURE;
+
 /** The header of a little-endian METHOD_RETURN or ERROR; undefined for any other message. */
 export function replyHeader(message: Buffer): ReplyHeader | undefined {
   const type = message[1];
   if (message[0] !== LITTLE_ENDIAN || (type !== METHOD_RETURN && type !== ERROR)) return undefined;
-  const fieldsEnd = FIXED_HEADER + message.readUInt32LE(12);
-  if (fieldsEnd > message.length) return undefined;
   const header: ReplyHeader = {
     type,
     replySerial: 0,
     errorName: '',
     signature: '',
-    bodyStart: align(fieldsEnd, 8),
+    bodyStart: align(FIXED_HEADER + message.readUInt32LE(12), 8),
   };
-  // Each field is (code, variant) with a one-letter variant signature; strings the reply does not need (its
-  // sender and destination) are skipped without decoding.
-  let at = FIXED_HEADER;
-  while (at < fieldsEnd) {
-    at = align(at, 8);
-    const code = message[at];
-    if (message[at + 1] !== 1 || message[at + 3] !== 0 || at + 5 > fieldsEnd) return undefined;
-    const value = String.fromCharCode(message[at + 2] ?? 0);
-    at += 4;
-    if (value === 'u') {
-      if (at + 4 > fieldsEnd) return undefined;
-      if (code === HEADER_REPLY_SERIAL) header.replySerial = message.readUInt32LE(at);
-      at += 4;
-    } else if (value === 's' || value === 'o' || value === 'g') {
-      if (value !== 'g' && at + 4 > fieldsEnd) return undefined;
-      const length = value === 'g' ? (message[at] ?? 0) : message.readUInt32LE(at);
-      const start = at + (value === 'g' ? 1 : 4);
-      at = start + length + 1;
-      if (at > fieldsEnd) return undefined;
-      if (code === HEADER_ERROR_NAME) header.errorName = message.toString('utf8', start, start + length);
-      else if (code === HEADER_SIGNATURE)
-        header.signature = message.toString('latin1', start, start + length);
-    } else return undefined;
-  }
-  return header;
+  // A reply's sender and destination are not needed: they are not decoded.
+  const read = scanFields(message, inReply, (code, value) => {
+    if (code === HEADER_REPLY_SERIAL && typeof value === 'number') header.replySerial = value;
+    else if (code === HEADER_ERROR_NAME && typeof value === 'string') header.errorName = value;
+    else if (code === HEADER_SIGNATURE && typeof value === 'string') header.signature = value;
+  });
+  return read ? header : undefined;
+}
+
+/** Every header field of a little-endian message, by code; undefined when it is big-endian or malformed. */
+export function headerFields(message: Buffer): Map<number, string | number> | undefined {
+  const fields = new Map<number, string | number>();
+  return scanFields(
+    message,
+    () => true,
+    (code, value) => fields.set(code, value),
+  )
+    ? fields
+    : undefined;
 }
 
 /**

@@ -122,6 +122,8 @@ function connect(address: string): Promise<dbus.MessageBus> {
 /** A connection to the bus at `address`. */
 export async function connectBus(address: string, options: { peers?: boolean } = {}): Promise<Bus> {
   const bus = await connect(address);
+  // Before the lane takes over: a message it cannot hand to dbus-next becomes an 'error' event.
+  bus.on('error', () => {});
   return wrap(bus, await openLane(bus).catch(() => undefined), options.peers);
 }
 
