@@ -65,6 +65,32 @@ test('the calls of a walk encode exactly as dbus-next encodes them', () => {
       signature: 's',
       body: ['naïve 日本 🙂 text'],
     },
+    {
+      ...element,
+      iface: 'org.a11y.atspi.Collection',
+      member: 'GetMatches',
+      signature: '(aiia{ss}iaiiasib)uib',
+      body: [[[0x4000, 0], 1, {}, 1, [], 1, [], 1, false], 1, 0, true],
+    },
+    {
+      ...element,
+      iface: 'a.b',
+      member: 'Shapes',
+      signature: '(ai)a{ss}asa(so)ybnqdgao',
+      body: [
+        [[-1, 2, 3]],
+        { toolkit: 'gtk', é: 'ü' },
+        ['x', ''],
+        [[':1.5', '/a/b']],
+        255,
+        true,
+        -3,
+        65_535,
+        -0.25,
+        'a(so)',
+        ['/', '/x'],
+      ],
+    },
   ];
   for (const [i, call] of calls.entries()) {
     const serial = [1, 255, 65_537, 0xfffffffe][i % 4] ?? 1;
@@ -75,8 +101,14 @@ test('the calls of a walk encode exactly as dbus-next encodes them', () => {
 test('calls it does not handle are left to dbus-next', () => {
   const base = { ...element, iface: 'org.a11y.atspi.Accessible', member: 'GetRole' };
   for (const call of [
-    { ...base, signature: 'as', body: [['a']] },
     { ...base, signature: 'v', body: [1] },
+    { ...base, signature: 'x', body: [1] },
+    { ...base, signature: 'as', body: ['a'] },
+    { ...base, signature: 'a{ss}', body: [[]] },
+    { ...base, signature: '(ii)', body: [[1]] },
+    { ...base, signature: 'b', body: [1] },
+    { ...base, signature: 'o', body: ['no/slash'] },
+    { ...base, signature: 'a{is}', body: [{ 1: 'a' }] },
     { ...base, signature: 'i', body: [1.5] },
     { ...base, signature: 'i', body: [2 ** 31] },
     { ...base, signature: 'u', body: [-1] },

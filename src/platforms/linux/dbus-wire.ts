@@ -1,8 +1,8 @@
 /**
  * Method calls encoded by hand into D-Bus wire format (little-endian). dbus-next's generic marshaller builds an
  * object per written word and copies it all twice; for the thousands of small calls of a walk that was about a
- * third of the helper's CPU. Only the shapes the walk sends are encoded here — a body of strings and 32-bit
- * integers — and only with names that are valid; for anything else `encodeCall` gives undefined and the call
+ * third of the helper's CPU. Bodies of basic types, arrays, dicts and structs are encoded here, and only with
+ * names that are valid; for anything else (variants, 64-bit integers) `encodeCall` gives undefined and the call
  * goes through dbus-next.
  */
 
@@ -40,28 +40,6 @@ const UINT32_MAX = 0xffffffff;
 
 const align = (offset: number, to: number) => (offset + to - 1) & ~(to - 1);
 
-function bodyFits(signature: string, body: readonly unknown[]): boolean {
-  if (signature.length !== body.length) return false;
-  for (let i = 0; i < body.length; i++) {
-    const value = body[i];
-    switch (signature[i]) {
-      case 's':
-        if (typeof value !== 'string' || value.includes('\0')) return false;
-        break;
-      case 'i':
-        if (!Number.isInteger(value) || (value as number) < INT32_MIN || (value as number) > INT32_MAX)
-          return false;
-        break;
-      case 'u':
-        if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > UINT32_MAX) return false;
-        break;
-      default:
-        return false;
-    }
-  }
-  return true;
-}
-
 function namesValid(call: MethodCall): boolean {
   return (
     call.destination.length <= MAX_NAME &&
@@ -74,11 +52,140 @@ function namesValid(call: MethodCall): boolean {
   );
 }
 
+/** A body value that does not fit its type, or a type this encoder does not write (variants, 64-bit integers). */
+class Unencodable extends Error {}
+
+function integer(value: unknown, min: number, max: number): number {
+  if (!Number.isInteger(value) || (value as number) < min || (value as number) > max) throw new Unencodable();
+  return value as number;
+}
+
+function text(value: unknown): string {
+  if (typeof value !== 'string' || value.includes('\0')) throw new Unencodable();
+  return value;
+}
+
+/** Writes a body little-endian; it starts 8-aligned in the message, so alignment within it is the same. */
+class BodyWriter {
+  private bytes = Buffer.alloc(64);
+  private at = 0;
+
+  written(): Buffer {
+    return this.bytes.subarray(0, this.at);
+  }
+
+  /** Makes room for `more` bytes; new bytes are zero, as padding must be. */
+  private room(more: number): void {
+    if (this.at + more <= this.bytes.length) return;
+    const bigger = Buffer.alloc(Math.max(this.bytes.length * 2, this.at + more));
+    this.bytes.copy(bigger, 0, 0, this.at);
+    this.bytes = bigger;
+  }
+
+  private pad(to: number): void {
+    const next = align(this.at, to);
+    this.room(next - this.at);
+    this.at = next;
+  }
+
+  private string(value: string, lengthBytes: 1 | 4): void {
+    const length = Buffer.byteLength(value);
+    if (lengthBytes === 1 && length > 255) throw new Unencodable();
+    this.room(lengthBytes + length + 1);
+    if (lengthBytes === 1) this.bytes[this.at] = length;
+    else this.bytes.writeUInt32LE(length, this.at);
+    this.at += lengthBytes;
+    this.at += this.bytes.write(value, this.at, 'utf8') + 1;
+  }
+
+  write(type: Type, value: unknown): void {
+    this.pad(ALIGNMENT[type.code] ?? 1);
+    const fixed = (size: number, put: (at: number) => void) => {
+      this.room(size);
+      put(this.at);
+      this.at += size;
+    };
+    switch (type.code) {
+      case 'y':
+        return fixed(1, (at) => (this.bytes[at] = integer(value, 0, 255)));
+      case 'b':
+        if (typeof value !== 'boolean') throw new Unencodable();
+        return fixed(4, (at) => this.bytes.writeUInt32LE(value ? 1 : 0, at));
+      case 'n':
+        return fixed(2, (at) => this.bytes.writeInt16LE(integer(value, -0x8000, 0x7fff), at));
+      case 'q':
+        return fixed(2, (at) => this.bytes.writeUInt16LE(integer(value, 0, 0xffff), at));
+      case 'i':
+        return fixed(4, (at) => this.bytes.writeInt32LE(integer(value, INT32_MIN, INT32_MAX), at));
+      case 'u':
+        return fixed(4, (at) => this.bytes.writeUInt32LE(integer(value, 0, UINT32_MAX), at));
+      case 'd':
+        if (typeof value !== 'number') throw new Unencodable();
+        return fixed(8, (at) => this.bytes.writeDoubleLE(value, at));
+      case 's':
+        return this.string(text(value), 4);
+      case 'o':
+        if (!OBJECT_PATH.test(text(value))) throw new Unencodable();
+        return this.string(value as string, 4);
+      case 'g':
+        parseSignature(text(value));
+        return this.string(value as string, 1);
+      case '(': {
+        if (!Array.isArray(value) || value.length !== type.children.length) throw new Unencodable();
+        type.children.forEach((child, i) => this.write(child, value[i]));
+        return;
+      }
+      case 'a':
+        return this.array(type.children[0], value);
+      default:
+        throw new Unencodable();
+    }
+  }
+
+  private array(element: Type | undefined, value: unknown): void {
+    if (!element) throw new Unencodable();
+    this.room(4);
+    const lengthAt = this.at;
+    this.at += 4;
+    this.pad(ALIGNMENT[element.code] ?? 1);
+    const start = this.at;
+    if (element.code === '{') {
+      const [key, item] = element.children;
+      if (!key || !item || value === null || typeof value !== 'object' || Array.isArray(value)) {
+        throw new Unencodable();
+      }
+      for (const [k, v] of Object.entries(value)) {
+        this.pad(8);
+        this.write(key, k);
+        this.write(item, v);
+      }
+    } else {
+      if (!Array.isArray(value)) throw new Unencodable();
+      for (const item of value) this.write(element, item);
+    }
+    this.bytes.writeUInt32LE(this.at - start, lengthAt);
+  }
+}
+
+/** The body in wire format, or undefined when it does not fit the signature or holds a type not written here. */
+function encodeBody(signature: string, values: readonly unknown[]): Buffer | undefined {
+  try {
+    const types = parseSignature(signature);
+    if (types.length !== values.length) return undefined;
+    const writer = new BodyWriter();
+    types.forEach((type, i) => writer.write(type, values[i]));
+    return writer.written();
+  } catch (error) {
+    if (error instanceof Unencodable || error instanceof Unreadable) return undefined;
+    throw error;
+  }
+}
+
 /** One message: the method call with `serial`, or undefined when the call is not one this encoder handles. */
 export function encodeCall(serial: number, call: MethodCall): Buffer | undefined {
   const signature = call.signature ?? '';
-  const body = call.body ?? [];
-  if (!bodyFits(signature, body) || !namesValid(call)) return undefined;
+  const body = namesValid(call) ? encodeBody(signature, call.body ?? []) : undefined;
+  if (!body) return undefined;
 
   // Header fields: (code, variant) structs, each 8-aligned; a string-like variant is its one-letter signature
   // and the value. Names are ASCII (checked above), so their length in bytes is their length.
@@ -95,11 +202,7 @@ export function encodeCall(serial: number, call: MethodCall): Buffer | undefined
   }
   const fieldsLength = end - FIXED_HEADER;
   const bodyStart = align(end, 8);
-  const strings = body.map((v) => (typeof v === 'string' ? Buffer.byteLength(v) : 0));
-  let bodyEnd = bodyStart;
-  for (let i = 0; i < body.length; i++) {
-    bodyEnd = align(bodyEnd, 4) + 4 + (signature[i] === 's' ? (strings[i] ?? 0) + 1 : 0);
-  }
+  const bodyEnd = bodyStart + body.length;
 
   const out = Buffer.allocUnsafe(bodyEnd).fill(0);
   out[0] = LITTLE_ENDIAN;
@@ -122,22 +225,7 @@ export function encodeCall(serial: number, call: MethodCall): Buffer | undefined
     }
     at += out.write(value, at, 'latin1') + 1;
   }
-  at = bodyStart;
-  for (let i = 0; i < body.length; i++) {
-    at = align(at, 4);
-    const value = body[i];
-    if (typeof value === 'string') {
-      const length = strings[i] ?? 0;
-      out.writeUInt32LE(length, at);
-      at += 4 + out.write(value, at + 4, 'utf8') + 1;
-    } else if (signature[i] === 'i') {
-      out.writeInt32LE(value as number, at);
-      at += 4;
-    } else {
-      out.writeUInt32LE(value as number, at);
-      at += 4;
-    }
-  }
+  body.copy(out, bodyStart);
   return out;
 }
 
