@@ -174,10 +174,12 @@ export class Resolver {
       logicalParent = i + 1;
       return { from, siblings: this.logicalChildren(handleAt(from), call) };
     });
+    // Awaited together: awaiting them one by one would leave the later ones unhandled when an earlier one fails.
+    const lists = await Promise.all(steps.map((step) => step.siblings));
     const segments: Segment[][] = [[]];
     for (const [i, step] of steps.entries()) {
       const element = chain[i + 1] as ElementInfo;
-      const listed = await step.siblings;
+      const listed = lists[i] as ElementInfo[];
       const siblings = listed.some((s) => s.id === element.id) ? listed : [...listed, element];
       const self = siblings.find((s) => s.id === element.id) as ElementInfo;
       segments.push([...(segments[step.from] as Segment[]), segmentFor(self, siblings)]);

@@ -189,6 +189,18 @@ describe('elements by ref and path', () => {
     expect(await engine.elementAt(5000, 5000)).toBe('No accessible element is at 5000,5000.');
   });
 
+  it('an element met by focus whose siblings cannot be read fails once, with no promise left unhandled', async () => {
+    const { engine, helper } = setup();
+    helper.failWith = {
+      method: 'ax.snapshot',
+      code: HelperErrorCode.Timeout,
+      message: 'no answer to GetAll',
+    };
+    await expect(engine.focused()).rejects.toThrow('no answer to GetAll');
+    // Let any rejection left behind surface before the test ends: vitest fails the run on an unhandled one.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  });
+
   it('explains a malformed path, a missing step and an ambiguous one', async () => {
     const { engine, app } = setup();
     expect((await failure(engine.getElement({ path: 'window[0]' }))).what).toBe('Malformed path');
