@@ -42,6 +42,8 @@ function connectSocket(address: string): Promise<Socket> {
 export class Peers {
   /** By the app's unique bus name: its lane, 'connecting', or 'none' (through the bus). */
   private readonly lanes = new Map<string, Lane | 'connecting' | 'none'>();
+  private readonly sockets = new Set<Socket>();
+  private closed = false;
 
   constructor(private readonly viaBus: ViaBus) {}
 
@@ -73,6 +75,11 @@ export class Peers {
       );
       if (typeof address !== 'string' || !address) throw new Error('no address');
       const socket = await connectSocket(address);
+      if (this.closed) {
+        socket.destroy();
+        return;
+      }
+      this.sockets.add(socket);
       let serial = 0;
       const lane = new Lane(
         socket,
@@ -83,6 +90,7 @@ export class Peers {
       socket.on('data', (chunk: Buffer) => lane.receive(chunk));
       socket.on('error', () => {});
       socket.on('close', () => {
+        this.sockets.delete(socket);
         this.lanes.set(name, 'none');
         lane.closed();
       });
@@ -90,5 +98,11 @@ export class Peers {
     } catch {
       this.lanes.set(name, 'none');
     }
+  }
+
+  /** Closes every direct connection; calls still waiting on one are sent again through the bus. */
+  close(): void {
+    this.closed = true;
+    for (const socket of this.sockets) socket.destroy();
   }
 }

@@ -103,7 +103,10 @@ function wrap(bus: dbus.MessageBus, lane: Lane | undefined, peers = false): Bus 
       bus.on('message', onMessage);
       return () => bus.removeListener('message', onMessage);
     },
-    close: () => bus.disconnect(),
+    close: () => {
+      direct?.close();
+      bus.disconnect();
+    },
   };
 }
 
