@@ -9,6 +9,7 @@ import {
   type MethodCall,
   replyHeader,
 } from '../../src/platforms/linux/dbus-wire.js';
+import { dbusNextMessage } from '../../src/platforms/linux/dbus.js';
 
 // dbus-next's own encoder, which the hand-written one must match byte for byte.
 const { marshallMessage } = createRequire(import.meta.url)('dbus-next/lib/marshall-compat.js') as {
@@ -16,14 +17,7 @@ const { marshallMessage } = createRequire(import.meta.url)('dbus-next/lib/marsha
 };
 
 function dbusNext(serial: number, call: MethodCall): Buffer {
-  const { destination, path, iface, member, signature, body } = call;
-  const message = new dbus.Message({
-    destination,
-    path,
-    interface: iface,
-    member,
-    ...(signature ? { signature, body: body ?? [] } : {}),
-  });
+  const message = dbusNextMessage(call);
   message.serial = serial;
   return marshallMessage(message)[0];
 }

@@ -50,27 +50,31 @@ const appTimeout = (member: string, ms: number) =>
     'it may be busy or showing a modal dialog (which blocks its accessibility until closed): close the dialog with press_key escape or a click, or wait and retry',
   );
 
+/** The call as dbus-next's own message, for calls that go through dbus-next. */
+export function dbusNextMessage(call: MethodCall): dbus.Message {
+  const { destination, path, iface, member, signature, body } = call;
+  return new dbus.Message({
+    destination,
+    path,
+    interface: iface,
+    member,
+    ...(signature ? { signature, body: body ?? [] } : {}),
+  });
+}
+
 async function callThroughDbusNext(
   bus: dbus.MessageBus,
   call: MethodCall,
   timeoutMs: number,
   timeout: () => Error,
 ): Promise<unknown[]> {
-  const { destination, path, iface, member, signature, body } = call;
   let reply: dbus.Message | null;
   let timer: NodeJS.Timeout | undefined;
   try {
     const timedOut = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(timeout()), timeoutMs);
     });
-    const message = new dbus.Message({
-      destination,
-      path,
-      interface: iface,
-      member,
-      ...(signature ? { signature, body: body ?? [] } : {}),
-    });
-    reply = await Promise.race([bus.call(message), timedOut]);
+    reply = await Promise.race([bus.call(dbusNextMessage(call)), timedOut]);
   } catch (error) {
     if (error instanceof dbus.DBusError) throw new DBusCallError(error.type, error.text ?? error.message);
     throw error;
@@ -122,12 +126,17 @@ function connect(address: string): Promise<dbus.MessageBus> {
   });
 }
 
-/** A connection to the bus at `address`. */
-export async function connectBus(address: string, options: { peers?: boolean } = {}): Promise<Bus> {
+/**
+ * A connection to the bus at `address`. `walks`: the accessibility bus, whose walks make thousands of calls; they
+ * get the hand-encoded lane on the socket and direct connections to the apps. A connection for a few calls (the
+ * server's session-bus services) needs neither, nor the ping that sets the lane up.
+ */
+export async function connectBus(address: string, options: { walks?: boolean } = {}): Promise<Bus> {
   const bus = await connect(address);
+  if (!options.walks) return wrap(bus, undefined);
   // Before the lane takes over: a message it cannot hand to dbus-next becomes an 'error' event.
   bus.on('error', () => {});
-  return wrap(bus, await openLane(bus).catch(() => undefined), options.peers);
+  return wrap(bus, await openLane(bus).catch(() => undefined), true);
 }
 
 /** The process id behind a bus name, from the bus daemon. */
@@ -186,7 +195,7 @@ export async function connectAccessibilityBus(env: NodeJS.ProcessEnv): Promise<B
   }
   if (!address) throw notAvailable('org.a11y.Bus gave no address', 'restart at-spi-bus-launcher');
   try {
-    return await connectBus(address, { peers: true });
+    return await connectBus(address, { walks: true });
   } catch (error) {
     throw notAvailable(
       `cannot connect to ${address} (${(error as Error).message})`,
