@@ -7,7 +7,11 @@ import {
   renderSystemInfo,
   renderVolumeChange,
 } from '../services/render.js';
-import { defineTool, READ_ONLY, serviceOf, WRITE } from './types.js';
+import { defineTool, READ_ONLY, serviceOf, type ToolContext, WRITE } from './types.js';
+
+/** get_volume and get_mute_status: one reading answers both. */
+const audioStatus = async (_args: unknown, context: ToolContext): Promise<string> =>
+  renderAudio(await serviceOf(context, 'audio').get({ signal: context.signal }));
 
 const SOUND_NAME = /^[\p{L}\p{N} ._-]{1,64}$/u;
 
@@ -79,8 +83,7 @@ export const systemTools = [
     service: 'audio',
     input: z.object({}),
     annotations: READ_ONLY,
-    handle: async (_args, context) =>
-      renderAudio(await serviceOf(context, 'audio').get({ signal: context.signal })),
+    handle: audioStatus,
   }),
   defineTool({
     name: 'set_volume',
@@ -106,8 +109,7 @@ export const systemTools = [
     service: 'audio',
     input: z.object({}),
     annotations: READ_ONLY,
-    handle: async (_args, context) =>
-      renderAudio(await serviceOf(context, 'audio').get({ signal: context.signal })),
+    handle: audioStatus,
   }),
   defineTool({
     name: 'set_mute',
