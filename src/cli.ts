@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ConfigError, loadConfig } from './config.js';
-import { Engine } from './engine/engine.js';
+import { createEngine } from './engine/index.js';
 import { MacpilotError } from './errors.js';
 import { HelperClient } from './helper/client.js';
 import { createLogger } from './log.js';
@@ -51,12 +51,13 @@ async function serve(flags: {
   const config = loadConfig({ toolsets: flags.toolsets, port: flags.port, host: flags.host });
   const log = createLogger(config.logLevel);
   const helper = new HelperClient({ helper: helperCommand({ helperPath: config.helperPath }), log });
-  const engine = new Engine(helper, {}, new AppPolicy(config));
+  const apps = new AppPolicy(config);
+  const engine = createEngine(helper, {}, (app) => apps.check(app));
   const policy = new Policy([
     new ModeGuard(config.mode),
     new RateLimiter(config.rateLimits),
-    new ConsentGuard(config, engine),
-    new AuditLog({ file: config.auditLog, mode: config.mode, refs: engine.refs, log }),
+    new ConsentGuard(config, engine.kernel),
+    new AuditLog({ file: config.auditLog, mode: config.mode, refs: engine.kernel.refs, log }),
   ]);
   const services = platformServices();
   const serviceChecks = platformServiceChecks();

@@ -6,12 +6,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppInfo, ElementNode } from '../helper/protocol.js';
 import { diffApp } from './diff.js';
-import type { EngineOptions } from './engine.js';
 import { isGone } from './failures.js';
 import type { Observer } from './observer.js';
 import type { CallOptions, HelperPort } from './port.js';
 import type { RefTable } from './refs.js';
 import { LEVEL_MAX_NODES, type Resolver } from './resolve.js';
+import type { ActionResult } from './results.js';
 import { SNAPSHOT_VALUE_CHARS } from './snapshot.js';
 import { annotate } from './tree.js';
 
@@ -21,7 +21,32 @@ export interface Scope {
   top: string | undefined;
 }
 
+/** An action checked and ready to run; it answers one sentence saying what it did. */
 export type Prepared = () => Promise<string>;
+
+export interface ChangeSettings {
+  /** Longest wait, after an action, for the UI to settle. */
+  settleMs: number;
+  /** Without change events: pause before each post-action walk (walks repeat until two agree). */
+  pollMs: number;
+  /** With change events: how long the app must go without one before the post-action walk. */
+  quietMs: number;
+  /** With change events: how long to wait for an action's first one (apps send it 2-8 ms after the change). */
+  firstEventMs: number;
+  /** Node cap of each window walked for a post-action diff. */
+  diffMaxNodes: number;
+  /** Depth of each window walked for a post-action diff. */
+  diffDepth: number;
+}
+
+export const CHANGE_DEFAULTS: ChangeSettings = {
+  settleMs: 1000,
+  pollMs: 50,
+  quietMs: 50,
+  firstEventMs: 100,
+  diffMaxNodes: 800,
+  diffDepth: 20,
+};
 
 interface AppWalk {
   node: ElementNode;
@@ -43,35 +68,34 @@ export class Changes {
     private readonly refs: RefTable,
     private readonly resolver: Resolver,
     private readonly observer: Observer,
-    private readonly settings: Required<EngineOptions>,
+    private readonly settings: ChangeSettings,
   ) {}
 
   /**
    * Walk the app of `scope`, run the action, wait for the UI to settle, and answer with the action's summary and
    * what changed: for actions that have no target element (input at a point, keys), scope is the active app.
    */
-  async observe(scope: Scope, run: Prepared, call?: CallOptions): Promise<string> {
+  async observe(scope: Scope, run: Prepared, call?: CallOptions): Promise<ActionResult> {
     const { pid } = scope.app;
     const key = `${pid}/${scope.top ?? ''}`;
     const events = await this.observer.available();
     const before = (events && this.unchangedWalk(key, pid)) || (await this.appWalk(scope, undefined, call));
     const mark = events ? this.observer.counter(pid) : undefined;
-    const summary = await run();
+    const done = await run();
     const after = await this.settle(scope, before, mark, call).catch((error: unknown) => {
       if (isGone(error)) return undefined;
       throw error;
     });
     this.lastWalks.delete(key);
-    if (!after)
-      return `${summary}\nThe app "${scope.app.name}" closed: it no longer has an accessibility tree.`;
+    const app = { pid: scope.app.pid, name: scope.app.name };
+    if (!after) return { kind: 'action', done, outcome: { kind: 'app-closed', app } };
     if (events) this.rememberWalk(key, scope, after);
     const path = { app: scope.app.name, segments: [] };
-    const app = { pid: scope.app.pid, name: scope.app.name };
-    const diff = diffApp(
+    const changes = diffApp(
       annotate({ node: before.node, path, app }, this.refs),
       annotate({ node: after.node, path, app }, this.refs),
     );
-    return `${summary}\n${diff}`;
+    return { kind: 'action', done, outcome: { kind: 'changes', app, changes } };
   }
 
   /**

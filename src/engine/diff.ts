@@ -4,6 +4,7 @@
  * Elements inside a window that closed are not listed one by one; those inside one that opened are.
  */
 import { elementLine, lineExtras } from './line.js';
+import type { Change } from './results.js';
 import { isChrome } from './snapshot.js';
 import { plural } from './text.js';
 import type { Walked } from './tree.js';
@@ -30,15 +31,16 @@ function changeNote(before: Walked, after: Walked): string {
   return `(was: ${extras.length > 0 ? extras.join(' ') : 'no states'})`;
 }
 
-export function diffApp(before: Walked, after: Walked, maxLines = DIFF_MAX_LINES): string {
+/** The changes between two walks of one app, windows first. */
+export function diffApp(before: Walked, after: Walked): Change[] {
   const beforeTop = new Set(before.children.map(key));
   const afterTop = new Set(after.children.map(key));
   const closed = before.children.filter((w) => !afterTop.has(key(w)));
   const opened = after.children.filter((w) => !beforeTop.has(key(w)));
 
-  const out: string[] = [
-    ...opened.map((w) => `+ opened: ${elementLine(w)}`),
-    ...closed.map((w) => `- closed: ${elementLine(w)}`),
+  const out: Change[] = [
+    ...opened.map((node): Change => ({ kind: 'opened', node })),
+    ...closed.map((node): Change => ({ kind: 'closed', node })),
   ];
   const old = lines(before, new Set(closed.map(key)));
   const now = lines(after, new Set());
@@ -47,17 +49,35 @@ export function diffApp(before: Walked, after: Walked, maxLines = DIFF_MAX_LINES
   for (const [id, node] of now) {
     if (openedIds.has(id)) continue;
     const was = old.get(id);
-    if (!was) out.push(`+ ${elementLine(node)}`);
-    else if (elementLine(was) !== elementLine(node))
-      out.push(`~ ${elementLine(node)} ${changeNote(was, node)}`);
+    if (!was) out.push({ kind: 'added', node });
+    else if (elementLine(was) !== elementLine(node)) out.push({ kind: 'changed', node, was });
   }
-  for (const [id, node] of old) if (!now.has(id)) out.push(`- ${elementLine(node)}`);
+  for (const [id, node] of old) if (!now.has(id)) out.push({ kind: 'removed', node });
+  return out;
+}
 
-  if (out.length === 0) return 'Nothing changed in the app’s UI.';
-  const shown = out.slice(0, maxLines);
-  if (out.length > maxLines) {
+function changeLine(change: Change): string {
+  switch (change.kind) {
+    case 'opened':
+      return `+ opened: ${elementLine(change.node)}`;
+    case 'closed':
+      return `- closed: ${elementLine(change.node)}`;
+    case 'added':
+      return `+ ${elementLine(change.node)}`;
+    case 'changed':
+      return `~ ${elementLine(change.node)} ${changeNote(change.was as Walked, change.node)}`;
+    case 'removed':
+      return `- ${elementLine(change.node)}`;
+  }
+}
+
+/** The changes as the agent reads them: one line each, at most maxLines, or a line saying nothing changed. */
+export function renderChanges(changes: readonly Change[], maxLines = DIFF_MAX_LINES): string {
+  if (changes.length === 0) return 'Nothing changed in the app’s UI.';
+  const shown = changes.slice(0, maxLines).map(changeLine);
+  if (changes.length > maxLines) {
     shown.push(
-      `[${plural(out.length - maxLines, 'more change')} not shown; snapshot_ui shows the whole tree]`,
+      `[${plural(changes.length - maxLines, 'more change')} not shown; snapshot_ui shows the whole tree]`,
     );
   }
   return ['Changes:', ...shown].join('\n');

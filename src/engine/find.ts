@@ -13,6 +13,13 @@ import { isSecure, type Walked, walk } from './tree.js';
 
 export type MatchMode = 'contains' | 'exact' | 'regex';
 
+export const FIND_DEFAULTS = {
+  maxResults: 25,
+  /** find walks deeper and wider than a snapshot shows. */
+  depth: 40,
+  walkMaxNodes: 5_000,
+} as const;
+
 export interface Query {
   /** Name, value or description. */
   text?: string;

@@ -6,7 +6,6 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MacpilotError } from '../errors.js';
-import { AppRefused } from '../policy/apps.js';
 import { HelperError } from '../helper/client.js';
 import {
   type Bounds,
@@ -22,10 +21,13 @@ import {
   type Result,
 } from '../helper/protocol.js';
 import { type Chord, codeFor, parseChord, parseModifier, type Platform } from '../keys.js';
-import type { ClickOptions, Engine, Prepared, Target } from './engine.js';
-import { entryLine } from './engine.js';
+import type { Prepared } from './changes.js';
+import type { ClickOptions } from './elements.js';
+import { entryLine, type Kernel, type Target } from './kernel.js';
 import type { CallOptions } from './port.js';
 import type { RefEntry } from './refs.js';
+import { AppRefused } from './resolve.js';
+import type { ActionResult } from './results.js';
 import { plural } from './text.js';
 
 type InputMethod = Extract<MethodName, `input.${string}`>;
@@ -86,9 +88,9 @@ const chordName = (chord: Chord) => [...chord.modifiers, chord.key.name].join('+
 export class Input {
   private platform: Promise<Platform> | undefined;
 
-  constructor(private readonly engine: Engine) {}
+  constructor(private readonly kernel: Kernel) {}
 
-  async click(spot: Spot, options: ClickOptions = {}, call?: CallOptions): Promise<string> {
+  async click(spot: Spot, options: ClickOptions = {}, call?: CallOptions): Promise<ActionResult> {
     const button = options.button ?? 'left';
     const count = options.count ?? 1;
     const modifiers = (options.modifiers ?? []).map(parseModifier);
@@ -112,7 +114,12 @@ export class Input {
   }
 
   /** Move the pointer there; smooth: along a line over INPUT_DEFAULTS.smoothMoveMs. Hover is a move that stays. */
-  async move(spot: Spot, smooth: boolean, verb: 'move the pointer to' | 'hover over', call?: CallOptions) {
+  async move(
+    spot: Spot,
+    smooth: boolean,
+    verb: 'move the pointer to' | 'hover over',
+    call?: CallOptions,
+  ): Promise<ActionResult> {
     const durationMs = smooth ? INPUT_DEFAULTS.smoothMoveMs : 0;
     return this.onSpot(spot, verb, call, (point, what) => async () => {
       await this.send('input.move', { to: point, durationMs }, call);
@@ -122,7 +129,7 @@ export class Input {
     });
   }
 
-  async drag(from: Spot, to: Spot, call?: CallOptions): Promise<string> {
+  async drag(from: Spot, to: Spot, call?: CallOptions): Promise<ActionResult> {
     const end = isPoint(to) ? { point: to, what: at(to) } : await this.element(to, call);
     return this.onSpot(from, 'drag from', call, (start, what) => async () => {
       const params = {
@@ -143,7 +150,7 @@ export class Input {
     px: number,
     spot: Spot | undefined,
     call?: CallOptions,
-  ): Promise<string> {
+  ): Promise<ActionResult> {
     const steps = Math.max(1, Math.round(px / PX_PER_WHEEL_STEP));
     const sign = direction === 'up' || direction === 'left' ? -1 : 1;
     const vertical = direction === 'up' || direction === 'down';
@@ -155,7 +162,7 @@ export class Input {
     });
   }
 
-  async typeText(options: TypeOptions, call?: CallOptions): Promise<string> {
+  async typeText(options: TypeOptions, call?: CallOptions): Promise<ActionResult> {
     const platform = await this.platformOf(call);
     // "command" is Control on Linux: one chord selects all on both platforms.
     const selectAll = parseChord('command+a');
@@ -179,7 +186,7 @@ export class Input {
         return `${capitalize(done.typed)} into the focused element${done.submitted}.`;
       });
     }
-    return this.engine.act(options.target, 'type into', call, (entry) => async () => {
+    return this.kernel.act(options.target, 'type into', call, (entry) => async () => {
       await this.focusAndWait(entry, call);
       const done = await typing();
       return `Focused ${entryLine(entry)}, ${done.typed}${done.submitted}.`;
@@ -191,7 +198,7 @@ export class Input {
     modifiers: readonly string[],
     repeat: number,
     call?: CallOptions,
-  ): Promise<string> {
+  ): Promise<ActionResult> {
     const chord = parseChord(key, modifiers);
     const platform = await this.platformOf(call);
     return this.onFocus(`press ${chordName(chord)}`, call, async () => {
@@ -208,53 +215,57 @@ export class Input {
     verb: string,
     call: CallOptions | undefined,
     prepare: (point: Point, what: string) => Prepared,
-  ): Promise<string> {
+  ): Promise<ActionResult> {
     if (!isPoint(spot)) {
-      return this.engine.act(spot, verb, call, (entry, detail) =>
+      return this.kernel.act(spot, verb, call, (entry, detail) =>
         prepare(centreOf(entry, detail), entryLine(entry)),
       );
     }
-    return this.engine.guard(`${verb} ${at(spot)}`, async () => {
-      const { element } = await this.engine.port.call('ax.elementAt', { x: spot.x, y: spot.y }, call);
+    return this.kernel.guard(`${verb} ${at(spot)}`, async () => {
+      const { element } = await this.kernel.port.call('ax.elementAt', { x: spot.x, y: spot.y }, call);
       return this.observed(element, prepare(spot, at(spot)), call);
     });
   }
 
   /** Act on whatever has keyboard focus, and report what changed in its app. */
-  private async onFocus(verb: string, call: CallOptions | undefined, run: Prepared): Promise<string> {
-    return this.engine.guard(verb, async () => {
-      const { element } = await this.engine.port.call('ax.focused', {}, call);
+  private async onFocus(verb: string, call: CallOptions | undefined, run: Prepared): Promise<ActionResult> {
+    return this.kernel.guard(verb, async () => {
+      const { element } = await this.kernel.port.call('ax.focused', {}, call);
       return this.observed(element, run, call);
     });
   }
 
   /** Run, reporting what changed in the element's app, else in the active app (a desktop, a menu's grab). */
-  private async observed(element: ElementInfo | null, run: Prepared, call?: CallOptions): Promise<string> {
+  private async observed(
+    element: ElementInfo | null,
+    run: Prepared,
+    call?: CallOptions,
+  ): Promise<ActionResult> {
     if (element)
-      return this.engine.changes.observe(
-        await this.engine.changes.scope(element.id, element.pid, call),
+      return this.kernel.changes.observe(
+        await this.kernel.changes.scope(element.id, element.pid, call),
         run,
         call,
       );
-    const active = await this.engine.resolver.app(undefined, call).catch((error: unknown) => {
+    const active = await this.kernel.resolver.app(undefined, call).catch((error: unknown) => {
       if (error instanceof MacpilotError && !(error instanceof AppRefused)) return undefined;
       throw error;
     });
-    if (active) return this.engine.changes.observe({ app: active, top: undefined }, run, call);
-    return `${await run()}\nNo app is active, so what changed is not known.`;
+    if (active) return this.kernel.changes.observe({ app: active, top: undefined }, run, call);
+    return { kind: 'action', done: await run(), outcome: { kind: 'unwatched' } };
   }
 
   private async element(target: Target, call?: CallOptions): Promise<{ point: Point; what: string }> {
-    const { entry, detail } = await this.engine.detail(target, 0, call);
+    const { entry, detail } = await this.kernel.detail(target, 0, call);
     return { point: centreOf(entry, detail), what: entryLine(entry) };
   }
 
   /** Focus the element, then wait until the app reports it focused: keys typed sooner can land elsewhere. */
   private async focusAndWait(entry: RefEntry, call?: CallOptions): Promise<void> {
-    await this.engine.port.call('ax.focus', { id: entry.handle }, call);
+    await this.kernel.port.call('ax.focus', { id: entry.handle }, call);
     const deadline = Date.now() + INPUT_DEFAULTS.focusWaitMs;
     for (;;) {
-      const { element } = await this.engine.port.call('ax.focused', { pid: entry.app.pid }, call);
+      const { element } = await this.kernel.port.call('ax.focused', { pid: entry.app.pid }, call);
       if (element?.id === entry.handle) return;
       if (Date.now() > deadline) {
         throw new MacpilotError({
@@ -276,7 +287,7 @@ export class Input {
 
   private platformOf(call?: CallOptions): Promise<Platform> {
     if (!this.platform) {
-      const asking = this.engine.port
+      const asking = this.kernel.port
         .call('system.hello', { protocolVersion: PROTOCOL_VERSION, client: 'macpilot-input' }, call)
         .then((hello) => hello.platform);
       this.platform = asking;
@@ -294,7 +305,7 @@ export class Input {
     call?: CallOptions,
   ): Promise<Result<M>> {
     try {
-      return await this.engine.port.call(method, params, call);
+      return await this.kernel.port.call(method, params, call);
     } catch (error) {
       if (
         error instanceof HelperError &&

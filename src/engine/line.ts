@@ -33,3 +33,6 @@ function valueText(value: string | number | boolean | undefined, truncated: bool
   const total = truncated ? `over ${value.length}` : `${value.length}`;
   return `value=${JSON.stringify(value.slice(0, VALUE_CHARS))}… (cut: ${total} chars in all; get_element shows it all)`;
 }
+
+/** An element met alone (focused, at a point, awaited): its line and its path. */
+export const locatedLines = (node: Walked): string => `- ${elementLine(node)}\npath: ${node.path}`;

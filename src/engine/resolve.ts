@@ -44,8 +44,11 @@ const listChildren = (children: readonly ElementNode[]): string => {
   return `${shown.join(', ')}${more}`;
 };
 
-/** Refuses (throws) when the call in progress may not use this app (see src/policy/apps.ts). */
+/** Refuses (throws an AppRefused) when the call in progress may not use this app (see src/policy/apps.ts). */
 export type AppGate = (app: { name: string; bundleId?: string; pid?: number }) => void;
+
+/** An app the call in progress may not use: an AppGate's refusal, not a failure to find the app. */
+export class AppRefused extends MacpilotError {}
 
 export class Resolver {
   constructor(

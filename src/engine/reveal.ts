@@ -5,9 +5,10 @@
  */
 import { MacpilotError } from '../errors.js';
 import type { Bounds, ElementInfo } from '../helper/protocol.js';
-import { type Engine, entryLine, type Target } from './engine.js';
+import { entryLine, type Kernel, type Target } from './kernel.js';
 import { isGone, isUnavailable } from './failures.js';
 import type { CallOptions, HelperPort } from './port.js';
+import type { ActionResult } from './results.js';
 import { roleOf } from './roles.js';
 
 /** Wheel steps per turn (about 150 px) and the most turns before giving up. */
@@ -51,11 +52,11 @@ async function scrollPosition(port: HelperPort, container: string, call?: CallOp
 }
 
 export class Reveal {
-  constructor(private readonly engine: Engine) {}
+  constructor(private readonly kernel: Kernel) {}
 
-  async scrollToElement(target: Target, call?: CallOptions): Promise<string> {
-    const { port } = this.engine;
-    return this.engine.act(target, 'scroll to', call, (entry, detail) => async () => {
+  async scrollToElement(target: Target, call?: CallOptions): Promise<ActionResult> {
+    const { port } = this.kernel;
+    return this.kernel.act(target, 'scroll to', call, (entry, detail) => async () => {
       const id = entry.handle;
       const { ancestors } = await port.call('ax.ancestors', { id }, call);
       const container = [...ancestors].reverse().find((a) => roleOf(a) === 'scrollarea' && a.bounds);

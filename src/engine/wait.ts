@@ -5,16 +5,17 @@
  */
 import { MacpilotError } from '../errors.js';
 import type { AppInfo, ElementDetail } from '../helper/protocol.js';
-import { type Engine, FIND_DEFAULTS, type Target } from './engine.js';
+import { dataNote } from '../untrusted.js';
 import { isAppNotFound, isGone } from './failures.js';
-import { findMatches, type Query } from './find.js';
-import { elementLine } from './line.js';
+import { FIND_DEFAULTS, findMatches, type Query } from './find.js';
+import type { Kernel, Target } from './kernel.js';
+import { elementLine, locatedLines } from './line.js';
 import { pause } from './observer.js';
 import type { CallOptions } from './port.js';
 import type { RefEntry } from './refs.js';
 import { parseRole, roleOf } from './roles.js';
 import { clip, matchTitle, plural } from './text.js';
-import { annotate, isSecure, type Walked } from './tree.js';
+import { isSecure, type Walked } from './tree.js';
 
 export const WAIT_CONDITIONS = [
   'appears',
@@ -83,11 +84,11 @@ const elapsed = (started: number) => {
 };
 
 export class Waits {
-  constructor(private readonly engine: Engine) {}
+  constructor(private readonly kernel: Kernel) {}
 
   async waitFor(options: WaitOptions, call?: CallOptions): Promise<string> {
     const awaited = describeWait(options);
-    return this.engine.guard(`wait for ${awaited}`, async () => {
+    return this.kernel.guard(`wait for ${awaited}`, async () => {
       const timeoutMs = options.timeoutMs ?? WAIT_DEFAULTS.timeoutMs;
       if (!(timeoutMs >= 0 && timeoutMs <= WAIT_DEFAULTS.maxTimeoutMs)) {
         throw invalid(`timeout_ms must be between 0 and ${WAIT_DEFAULTS.maxTimeoutMs}`, options.condition);
@@ -109,7 +110,7 @@ export class Waits {
 
   /** Looks until the condition holds or the deadline passes; returns the last look. */
   private async lookUntil(probe: Probe, deadline: number, call?: CallOptions): Promise<Look> {
-    const { observer } = this.engine;
+    const { observer } = this.kernel;
     const events = await observer.available();
     let pid: number | undefined;
     for (;;) {
@@ -132,9 +133,9 @@ export class Waits {
 
   /** app_idle: no change events for idleMs; without events, two walks idleMs apart that agree. */
   private async idle(options: WaitOptions, timeoutMs: number, call?: CallOptions): Promise<Look> {
-    const { observer } = this.engine;
+    const { observer } = this.kernel;
     const idleMs = options.idleMs ?? WAIT_DEFAULTS.idleMs;
-    const app = await this.engine.resolver.app(options.app, call);
+    const app = await this.kernel.resolver.app(options.app, call);
     const signal = call?.signal;
     if (await observer.available()) {
       const mark = observer.counter(app.pid);
@@ -236,9 +237,9 @@ export class Waits {
   /** The element now, or why it is not there (gone, no match for its path, its app not running). */
   private async find(target: Target, call?: CallOptions): Promise<Found> {
     // An unknown ref is a mistake to report now, not a state to wait out.
-    const known = target.ref === undefined ? undefined : await this.engine.entry(target, call);
+    const known = target.ref === undefined ? undefined : await this.kernel.entry(target, call);
     try {
-      return await this.engine.detail(target, VALUE_CHARS, call);
+      return await this.kernel.detail(target, VALUE_CHARS, call);
     } catch (error) {
       const pid = known?.app.pid;
       const label = known && `${known.label} [ref=${known.ref}]`;
@@ -252,7 +253,7 @@ export class Waits {
 
   private async app(name: string | undefined, call?: CallOptions): Promise<AppInfo | string> {
     try {
-      return await this.engine.resolver.app(name, call);
+      return await this.kernel.resolver.app(name, call);
     } catch (error) {
       if (error instanceof MacpilotError) return `${error.what}: ${error.why}`;
       throw error;
@@ -268,7 +269,7 @@ export class Waits {
     const [first] = found;
     if (!first) return { met: !want, seen: `no element on screen matches in "${app.name}"`, pid: app.pid };
     const more = found.length > 1 ? `\n(${plural(found.length - 1, 'more element')} matched)` : '';
-    const lines = `${this.engine.located(first)}${more}`;
+    const lines = `${locatedLines(first)}\n${dataNote()}${more}`;
     return { met: want, seen: want ? lines : `still there: ${lines}`, pid: app.pid };
   }
 
@@ -278,22 +279,24 @@ export class Waits {
     const tree = await this.walkApp(app, 1, call).catch(notThere);
     const windows = tree?.children ?? [];
     const [match] = matchTitle(windows, (w) => w.info.name, text);
-    if (match) return { met: true, seen: this.engine.located(match), pid: app.pid };
+    if (match) return { met: true, seen: `${locatedLines(match)}\n${dataNote()}`, pid: app.pid };
     const titles = windows.map((w) => quote(w.info.name)).join(', ') || 'none';
     return { met: false, seen: `the windows of "${app.name}" are: ${titles}`, pid: app.pid };
   }
 
   private async walkApp(app: AppInfo, depth: number, call?: CallOptions): Promise<Walked> {
-    const params = {
-      root: app.id,
+    const limits = {
       depth,
       maxNodes: FIND_DEFAULTS.walkMaxNodes,
       includeHidden: false,
       maxValueLength: WALK_VALUE_CHARS,
     };
-    const { root } = await this.engine.port.call('ax.snapshot', params, call);
-    const appRef = { pid: app.pid, name: app.name };
-    return annotate({ node: root, path: { app: app.name, segments: [] }, app: appRef }, this.engine.refs);
+    const start = {
+      handle: app.id,
+      path: { app: app.name, segments: [] },
+      app: { pid: app.pid, name: app.name },
+    };
+    return (await this.kernel.walk(start, limits, call)).tree;
   }
 }
 

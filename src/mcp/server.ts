@@ -2,7 +2,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../config.js';
-import type { Engine } from '../engine/engine.js';
+import type { Engine } from '../engine/index.js';
 import type { HelperClient } from '../helper/client.js';
 import type { Logger } from '../log.js';
 import type { Policy } from '../policy/pipeline.js';

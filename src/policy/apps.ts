@@ -5,7 +5,7 @@
  * call through `withAccess`.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { MacpilotError } from '../errors.js';
+import { AppRefused } from '../engine/resolve.js';
 
 export type Access = 'read' | 'write';
 
@@ -126,8 +126,5 @@ export class AppPolicy {
     return { ...app, bundleId: app.bundleId ?? this.bundleIds.get(app.pid) };
   }
 }
-
-/** An app refused by policy: not a missing app, so no caller treats it as one. */
-export class AppRefused extends MacpilotError {}
 
 const refusal = (what: string, why: string, next: string) => new AppRefused({ what, why, next });

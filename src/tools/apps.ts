@@ -1,4 +1,6 @@
 /** The apps toolset: what is running, start, bring forward, quit. */
+import { actionJson, appsJson } from '../engine/render-json.js';
+import { reply } from './reply.js';
 import { z } from 'zod';
 import { appParam } from './params.js';
 import { defineTool, READ_ONLY, WRITE } from './types.js';
@@ -11,7 +13,7 @@ export const appsTools = [
     toolset: 'apps',
     input: z.object({}),
     annotations: READ_ONLY,
-    handle: (_args, { engine, signal }) => engine.listApps({ signal }),
+    handle: async (_args, { engine, signal }) => reply(await engine.apps.list({ signal }), appsJson),
   }),
   defineTool({
     name: 'launch_app',
@@ -31,7 +33,8 @@ export const appsTools = [
         .describe('How long to wait; default 15000.'),
     }),
     annotations: { ...WRITE, openWorldHint: true },
-    handle: (args, { engine, signal }) => engine.launchApp(args.name, args.timeout_ms, { signal }),
+    handle: async (args, { engine, signal }) =>
+      reply(await engine.apps.launch(args.name, args.timeout_ms, { signal }), actionJson),
   }),
   defineTool({
     name: 'activate_app',
@@ -40,7 +43,8 @@ export const appsTools = [
     toolset: 'apps',
     input: z.object({ name: appParam }),
     annotations: { ...WRITE, idempotentHint: true },
-    handle: (args, { engine, signal }) => engine.activateApp(args.name, { signal }),
+    handle: async (args, { engine, signal }) =>
+      reply(await engine.apps.activate(args.name, { signal }), actionJson),
   }),
   defineTool({
     name: 'quit_app',
@@ -54,6 +58,7 @@ export const appsTools = [
       force: z.boolean().optional().describe('Terminate without asking. Unsaved work is lost.'),
     }),
     annotations: { ...WRITE, destructiveHint: true },
-    handle: (args, { engine, signal }) => engine.quitApp(args.name, args.force ?? false, { signal }),
+    handle: async (args, { engine, signal }) =>
+      reply(await engine.apps.quit(args.name, args.force ?? false, { signal }), actionJson),
   }),
 ];

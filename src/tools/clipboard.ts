@@ -1,4 +1,6 @@
 /** The clipboard toolset: read, write and clear the system clipboard (text). */
+import { actionJson, clipboardJson } from '../engine/render-json.js';
+import { reply } from './reply.js';
 import { z } from 'zod';
 import { defineTool, READ_ONLY, WRITE } from './types.js';
 
@@ -20,7 +22,8 @@ export const clipboardTools = [
         .describe('Show at most this many characters; default 20000.'),
     }),
     annotations: READ_ONLY,
-    handle: (args, { engine, signal }) => engine.clipboard.get(args.max_chars, { signal }),
+    handle: async (args, { engine, signal }) =>
+      reply(await engine.clipboard.get(args.max_chars, { signal }), clipboardJson),
   }),
   defineTool({
     name: 'set_clipboard',
@@ -31,7 +34,8 @@ export const clipboardTools = [
     toolset: 'clipboard',
     input: z.object({ text: z.string().max(10_000_000).describe('The text to copy.') }),
     annotations: { ...WRITE, idempotentHint: true },
-    handle: (args, { engine, signal }) => engine.clipboard.set(args.text, { signal }),
+    handle: async (args, { engine, signal }) =>
+      reply(await engine.clipboard.set(args.text, { signal }), actionJson),
   }),
   defineTool({
     name: 'clear_clipboard',
@@ -40,6 +44,6 @@ export const clipboardTools = [
     toolset: 'clipboard',
     input: z.object({}),
     annotations: { ...WRITE, destructiveHint: true, idempotentHint: true },
-    handle: (_args, { engine, signal }) => engine.clipboard.clear({ signal }),
+    handle: async (_args, { engine, signal }) => reply(await engine.clipboard.clear({ signal }), actionJson),
   }),
 ];

@@ -1,4 +1,6 @@
 /** The input toolset: synthetic mouse and keyboard, at screen points or at an element's centre. */
+import { actionJson } from '../engine/render-json.js';
+import { reply } from './reply.js';
 import { z } from 'zod';
 import { INPUT_DEFAULTS, PX_PER_WHEEL_STEP, type Spot } from '../engine/input.js';
 import { refParam } from './params.js';
@@ -54,11 +56,14 @@ export const inputTools = [
       modifiers: modifiersParam.optional(),
     }),
     annotations: WRITE,
-    handle: (args, { engine, signal }) =>
-      engine.input.click(
-        { x: args.x, y: args.y },
-        { button: args.button, count: args.count, modifiers: args.modifiers },
-        { signal },
+    handle: async (args, { engine, signal }) =>
+      reply(
+        await engine.input.click(
+          { x: args.x, y: args.y },
+          { button: args.button, count: args.count, modifiers: args.modifiers },
+          { signal },
+        ),
+        actionJson,
       ),
   }),
   defineTool({
@@ -68,7 +73,8 @@ export const inputTools = [
     toolset: 'input',
     input: spotInput,
     annotations: WRITE,
-    handle: (args, { engine, signal }) => engine.input.click(spotOf(args), { count: 2 }, { signal }),
+    handle: async (args, { engine, signal }) =>
+      reply(await engine.input.click(spotOf(args), { count: 2 }, { signal }), actionJson),
   }),
   defineTool({
     name: 'move_mouse',
@@ -79,8 +85,13 @@ export const inputTools = [
     toolset: 'input',
     input: z.object({ ...point, smooth: z.boolean().optional().describe('Glide instead of jumping.') }),
     annotations: { ...WRITE, idempotentHint: true },
-    handle: (args, { engine, signal }) =>
-      engine.input.move({ x: args.x, y: args.y }, args.smooth ?? false, 'move the pointer to', { signal }),
+    handle: async (args, { engine, signal }) =>
+      reply(
+        await engine.input.move({ x: args.x, y: args.y }, args.smooth ?? false, 'move the pointer to', {
+          signal,
+        }),
+        actionJson,
+      ),
   }),
   defineTool({
     name: 'hover',
@@ -91,7 +102,8 @@ export const inputTools = [
     toolset: 'input',
     input: spotInput,
     annotations: { ...WRITE, idempotentHint: true },
-    handle: (args, { engine, signal }) => engine.input.move(spotOf(args), false, 'hover over', { signal }),
+    handle: async (args, { engine, signal }) =>
+      reply(await engine.input.move(spotOf(args), false, 'hover over', { signal }), actionJson),
   }),
   defineTool({
     name: 'drag',
@@ -102,7 +114,8 @@ export const inputTools = [
     toolset: 'input',
     input: z.object({ from: endpoint, to: endpoint }),
     annotations: WRITE,
-    handle: (args, { engine, signal }) => engine.input.drag(args.from, args.to, { signal }),
+    handle: async (args, { engine, signal }) =>
+      reply(await engine.input.drag(args.from, args.to, { signal }), actionJson),
   }),
   defineTool({
     name: 'scroll',
@@ -123,12 +136,15 @@ export const inputTools = [
       .refine((a) => (a.x === undefined) === (a.y === undefined), { message: 'give both x and y' })
       .refine((a) => a.ref === undefined || a.x === undefined, { message: 'give x and y, or ref, not both' }),
     annotations: WRITE,
-    handle: (args, { engine, signal }) =>
-      engine.input.scroll(
-        args.direction,
-        args.amount ?? INPUT_DEFAULTS.scrollPx,
-        args.ref === undefined && args.x === undefined ? undefined : spotOf(args),
-        { signal },
+    handle: async (args, { engine, signal }) =>
+      reply(
+        await engine.input.scroll(
+          args.direction,
+          args.amount ?? INPUT_DEFAULTS.scrollPx,
+          args.ref === undefined && args.x === undefined ? undefined : spotOf(args),
+          { signal },
+        ),
+        actionJson,
       ),
   }),
   defineTool({
@@ -148,16 +164,19 @@ export const inputTools = [
       submit: z.boolean().optional().describe('Press Enter after typing.'),
     }),
     annotations: WRITE,
-    handle: (args, { engine, signal }) =>
-      engine.input.typeText(
-        {
-          text: args.text,
-          target: args.ref === undefined ? undefined : { ref: args.ref },
-          delayMs: args.delay_ms,
-          clearFirst: args.clear_first,
-          submit: args.submit,
-        },
-        { signal },
+    handle: async (args, { engine, signal }) =>
+      reply(
+        await engine.input.typeText(
+          {
+            text: args.text,
+            target: args.ref === undefined ? undefined : { ref: args.ref },
+            delayMs: args.delay_ms,
+            clearFirst: args.clear_first,
+            submit: args.submit,
+          },
+          { signal },
+        ),
+        actionJson,
       ),
   }),
   defineTool({
@@ -176,7 +195,10 @@ export const inputTools = [
       repeat: z.number().int().min(1).max(100).optional().describe('Press it this many times; default 1.'),
     }),
     annotations: WRITE,
-    handle: (args, { engine, signal }) =>
-      engine.input.pressKey(args.key, args.modifiers ?? [], args.repeat ?? 1, { signal }),
+    handle: async (args, { engine, signal }) =>
+      reply(
+        await engine.input.pressKey(args.key, args.modifiers ?? [], args.repeat ?? 1, { signal }),
+        actionJson,
+      ),
   }),
 ];

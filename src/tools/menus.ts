@@ -1,4 +1,6 @@
 /** The menus toolset: an app's menu bar by the names people read, "File > Save As…". */
+import { actionJson } from '../engine/render-json.js';
+import { reply } from './reply.js';
 import { z } from 'zod';
 import { MENU_DEFAULTS } from '../engine/menus.js';
 import { clickStatusMenuItem, itemLine, pickItem, renderItems } from '../services/status-bar.js';
@@ -39,8 +41,8 @@ export const menusTools = [
         .describe('Levels of submenus to list (default 1: only the items of the menu).'),
     }),
     annotations: READ_ONLY,
-    handle: (args, { engine, signal }) =>
-      engine.menus.list(args.app, args.path, args.depth ?? MENU_DEFAULTS.depth, { signal }),
+    handle: async (args, { engine, signal }) =>
+      reply(await engine.menus.list(args.app, args.path, args.depth ?? MENU_DEFAULTS.depth, { signal })),
   }),
   defineTool({
     name: 'click_menu_item',
@@ -52,7 +54,8 @@ export const menusTools = [
     toolset: 'menus',
     input: z.object({ app: appName, path: menuPath }),
     annotations: WRITE,
-    handle: (args, { engine, signal }) => engine.menus.click(args.app, args.path, { signal }),
+    handle: async (args, { engine, signal }) =>
+      reply(await engine.menus.click(args.app, args.path, { signal }), actionJson),
   }),
   defineTool({
     name: 'get_menu_item_state',
@@ -63,7 +66,8 @@ export const menusTools = [
     toolset: 'menus',
     input: z.object({ app: appName, path: menuPath }),
     annotations: READ_ONLY,
-    handle: (args, { engine, signal }) => engine.menus.state(args.app, args.path, { signal }),
+    handle: async (args, { engine, signal }) =>
+      reply(await engine.menus.state(args.app, args.path, { signal })),
   }),
 ];
 

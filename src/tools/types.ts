@@ -2,7 +2,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { Config } from '../config.js';
-import type { Engine } from '../engine/engine.js';
+import type { Engine } from '../engine/index.js';
 import type { HelperClient } from '../helper/client.js';
 import type { ServiceCheck, ServiceName, Services } from '../services/types.js';
 import type { Toolset } from '../toolsets.js';

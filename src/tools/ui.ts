@@ -1,4 +1,6 @@
 /** The ui toolset: read the accessibility tree and act on its elements. */
+import { actionJson, elementResultJson, locatedJson, matchesJson } from '../engine/render-json.js';
+import { reply } from './reply.js';
 import { z } from 'zod';
 import { appParam, exactlyOneTarget, refParam, TARGET_MESSAGE, target } from './params.js';
 import { defineTool, READ_ONLY, WRITE } from './types.js';
@@ -32,18 +34,20 @@ export const uiTools = [
       include_hidden: z.boolean().optional().describe('Also show elements that are not on screen.'),
     }),
     annotations: READ_ONLY,
-    handle: (args, { engine, signal }) =>
-      engine.snapshot(
-        {
-          app: args.app,
-          window: args.window,
-          ref: args.ref,
-          depth: args.depth,
-          roles: args.roles,
-          maxNodes: args.max_nodes,
-          includeHidden: args.include_hidden,
-        },
-        { signal },
+    handle: async (args, { engine, signal }) =>
+      reply(
+        await engine.elements.snapshot(
+          {
+            app: args.app,
+            window: args.window,
+            ref: args.ref,
+            depth: args.depth,
+            roles: args.roles,
+            maxNodes: args.max_nodes,
+            includeHidden: args.include_hidden,
+          },
+          { signal },
+        ),
       ),
   }),
   defineTool({
@@ -73,21 +77,24 @@ export const uiTools = [
         message: 'give at least one of text, role, name, value or identifier',
       }),
     annotations: READ_ONLY,
-    handle: (args, { engine, signal }) =>
-      engine.find(
-        {
-          app: args.app,
-          text: args.text,
-          role: args.role,
-          name: args.name,
-          value: args.value,
-          identifier: args.identifier,
-          match: args.match,
-          within: args.within,
-          maxResults: args.max_results,
-          includeHidden: args.include_hidden,
-        },
-        { signal },
+    handle: async (args, { engine, signal }) =>
+      reply(
+        await engine.elements.find(
+          {
+            app: args.app,
+            text: args.text,
+            role: args.role,
+            name: args.name,
+            value: args.value,
+            identifier: args.identifier,
+            match: args.match,
+            within: args.within,
+            maxResults: args.max_results,
+            includeHidden: args.include_hidden,
+          },
+          { signal },
+        ),
+        matchesJson,
       ),
   }),
   defineTool({
@@ -99,7 +106,8 @@ export const uiTools = [
     toolset: 'ui',
     input: targetInput({}),
     annotations: READ_ONLY,
-    handle: (args, { engine, signal }) => engine.getElement(args, { signal }),
+    handle: async (args, { engine, signal }) =>
+      reply(await engine.elements.getElement(args, { signal }), elementResultJson),
   }),
   defineTool({
     name: 'get_focused_element',
@@ -108,7 +116,8 @@ export const uiTools = [
     toolset: 'ui',
     input: z.object({ app: appParam.optional() }),
     annotations: READ_ONLY,
-    handle: (args, { engine, signal }) => engine.focused(args.app, { signal }),
+    handle: async (args, { engine, signal }) =>
+      reply(await engine.elements.focused(args.app, { signal }), locatedJson),
   }),
   defineTool({
     name: 'element_at',
@@ -120,7 +129,8 @@ export const uiTools = [
       y: z.number().min(-100_000).max(100_000),
     }),
     annotations: READ_ONLY,
-    handle: (args, { engine, signal }) => engine.elementAt(args.x, args.y, { signal }),
+    handle: async (args, { engine, signal }) =>
+      reply(await engine.elements.elementAt(args.x, args.y, { signal }), locatedJson),
   }),
   defineTool({
     name: 'click_element',
@@ -139,11 +149,14 @@ export const uiTools = [
         .describe('Keys held during the click.'),
     }),
     annotations: WRITE,
-    handle: (args, { engine, signal }) =>
-      engine.click(
-        { ref: args.ref, path: args.path },
-        { button: args.button, count: args.count, modifiers: args.modifiers },
-        { signal },
+    handle: async (args, { engine, signal }) =>
+      reply(
+        await engine.elements.click(
+          { ref: args.ref, path: args.path },
+          { button: args.button, count: args.count, modifiers: args.modifiers },
+          { signal },
+        ),
+        actionJson,
       ),
   }),
   defineTool({
@@ -155,8 +168,11 @@ export const uiTools = [
     toolset: 'ui',
     input: targetInput({ action: z.string().min(1).max(128) }),
     annotations: WRITE,
-    handle: (args, { engine, signal }) =>
-      engine.perform({ ref: args.ref, path: args.path }, args.action, { signal }),
+    handle: async (args, { engine, signal }) =>
+      reply(
+        await engine.elements.perform({ ref: args.ref, path: args.path }, args.action, { signal }),
+        actionJson,
+      ),
   }),
   defineTool({
     name: 'set_value',
@@ -169,8 +185,11 @@ export const uiTools = [
       value: z.union([z.string().max(1_000_000), z.number(), z.boolean()]),
     }),
     annotations: { ...WRITE, idempotentHint: true },
-    handle: (args, { engine, signal }) =>
-      engine.setValue({ ref: args.ref, path: args.path }, args.value, { signal }),
+    handle: async (args, { engine, signal }) =>
+      reply(
+        await engine.elements.setValue({ ref: args.ref, path: args.path }, args.value, { signal }),
+        actionJson,
+      ),
   }),
   defineTool({
     name: 'scroll_to_element',
@@ -181,7 +200,8 @@ export const uiTools = [
     toolset: 'ui',
     input: targetInput({}),
     annotations: { ...WRITE, idempotentHint: true },
-    handle: (args, { engine, signal }) => engine.reveal.scrollToElement(args, { signal }),
+    handle: async (args, { engine, signal }) =>
+      reply(await engine.reveal.scrollToElement(args, { signal }), actionJson),
   }),
   defineTool({
     name: 'focus_element',
@@ -190,6 +210,7 @@ export const uiTools = [
     toolset: 'ui',
     input: targetInput({}),
     annotations: { ...WRITE, idempotentHint: true },
-    handle: (args, { engine, signal }) => engine.focus(args, { signal }),
+    handle: async (args, { engine, signal }) =>
+      reply(await engine.elements.focus(args, { signal }), actionJson),
   }),
 ];

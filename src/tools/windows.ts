@@ -1,4 +1,6 @@
 /** The windows toolset: list the top-level windows and focus, move, resize, minimize, restore or close one. */
+import { actionJson, windowsJson } from '../engine/render-json.js';
+import { reply } from './reply.js';
 import { z } from 'zod';
 import type { WindowTarget } from '../engine/windows.js';
 import { defineTool, READ_ONLY, WRITE } from './types.js';
@@ -65,8 +67,11 @@ export const windowsTools = [
       include_minimized: z.boolean().optional().describe('Also list minimized windows (default false).'),
     }),
     annotations: READ_ONLY,
-    handle: (args, { engine, signal }) =>
-      engine.windows.list({ app: args.app, includeMinimized: args.include_minimized }, { signal }),
+    handle: async (args, { engine, signal }) =>
+      reply(
+        await engine.windows.list({ app: args.app, includeMinimized: args.include_minimized }, { signal }),
+        windowsJson,
+      ),
   }),
   defineTool({
     name: 'focus_window',
@@ -75,7 +80,8 @@ export const windowsTools = [
     toolset: 'windows',
     input: targetInput({}),
     annotations: { ...WRITE, idempotentHint: true },
-    handle: (args, { engine, signal }) => engine.windows.focus(targetOf(args), { signal }),
+    handle: async (args, { engine, signal }) =>
+      reply(await engine.windows.focus(targetOf(args), { signal }), actionJson),
   }),
   defineTool({
     name: 'move_window',
@@ -86,7 +92,8 @@ export const windowsTools = [
     toolset: 'windows',
     input: targetInput({ x: coordinate, y: coordinate }),
     annotations: { ...WRITE, idempotentHint: true },
-    handle: (args, { engine, signal }) => engine.windows.move(targetOf(args), args.x, args.y, { signal }),
+    handle: async (args, { engine, signal }) =>
+      reply(await engine.windows.move(targetOf(args), args.x, args.y, { signal }), actionJson),
   }),
   defineTool({
     name: 'resize_window',
@@ -97,8 +104,8 @@ export const windowsTools = [
     toolset: 'windows',
     input: targetInput({ width: length, height: length }),
     annotations: { ...WRITE, idempotentHint: true },
-    handle: (args, { engine, signal }) =>
-      engine.windows.resize(targetOf(args), args.width, args.height, { signal }),
+    handle: async (args, { engine, signal }) =>
+      reply(await engine.windows.resize(targetOf(args), args.width, args.height, { signal }), actionJson),
   }),
   defineTool({
     name: 'minimize_window',
@@ -107,7 +114,8 @@ export const windowsTools = [
     toolset: 'windows',
     input: targetInput({}),
     annotations: { ...WRITE, idempotentHint: true },
-    handle: (args, { engine, signal }) => engine.windows.minimize(targetOf(args), { signal }),
+    handle: async (args, { engine, signal }) =>
+      reply(await engine.windows.minimize(targetOf(args), { signal }), actionJson),
   }),
   defineTool({
     name: 'restore_window',
@@ -116,7 +124,8 @@ export const windowsTools = [
     toolset: 'windows',
     input: targetInput({}),
     annotations: { ...WRITE, idempotentHint: true },
-    handle: (args, { engine, signal }) => engine.windows.restore(targetOf(args), { signal }),
+    handle: async (args, { engine, signal }) =>
+      reply(await engine.windows.restore(targetOf(args), { signal }), actionJson),
   }),
   defineTool({
     name: 'close_window',
@@ -127,6 +136,7 @@ export const windowsTools = [
     toolset: 'windows',
     input: targetInput({}),
     annotations: { ...WRITE, destructiveHint: true },
-    handle: (args, { engine, signal }) => engine.windows.close(targetOf(args), { signal }),
+    handle: async (args, { engine, signal }) =>
+      reply(await engine.windows.close(targetOf(args), { signal }), actionJson),
   }),
 ];

@@ -1,10 +1,10 @@
 /** get_clipboard's answers: empty, non-text, text marked as data and cut by code points. */
 import { expect, test } from 'vitest';
-import { Engine } from '../../src/engine/engine.js';
+import { type TextEngine, textEngine } from './engine/text-engine.js';
 import type { HelperPort } from '../../src/engine/port.js';
 import type { MethodName, Params, Result } from '../../src/helper/protocol.js';
 
-function engineWith(contents: Result<'clipboard.read'>, writes: string[] = []): Engine {
+function engineWith(contents: Result<'clipboard.read'>, writes: string[] = []): TextEngine {
   const port: HelperPort = {
     call: async <M extends MethodName>(method: M, params: Params<M>) => {
       if (method === 'clipboard.read') return contents as Result<M>;
@@ -12,7 +12,7 @@ function engineWith(contents: Result<'clipboard.read'>, writes: string[] = []): 
       return {} as Result<M>;
     },
   };
-  return new Engine(port);
+  return textEngine(port);
 }
 
 test('an empty clipboard and one without text say so, the latter with its types', async () => {

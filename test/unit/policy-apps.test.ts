@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Engine, type HelperPort } from '../../src/engine/engine.js';
-import { AppPolicy, withAccess } from '../../src/policy/apps.js';
+import { textEngine } from './engine/text-engine.js';
+
+const gate = (policy: AppPolicy) => (app: NamedApp) => policy.check(app);
+import type { HelperPort } from '../../src/engine/port.js';
+import { AppPolicy, type NamedApp, withAccess } from '../../src/policy/apps.js';
 import { FakeHelper } from './engine/fake-helper.js';
 import { failure } from './engine/failure.js';
 import { mousepad, runningApps } from './engine/fixtures.js';
@@ -64,7 +67,7 @@ describe('the engine asks the app policy', () => {
     const { app, other } = runningApps();
     const helper = new FakeHelper([app, other]);
     helper.actions.set('ok', ['click']);
-    return { helper, engine: new Engine(helper, { settleMs: 0, pollMs: 0 }, policy) };
+    return { helper, engine: textEngine(helper, { settleMs: 0, pollMs: 0 }, (a) => policy.check(a)) };
   }
 
   it('refuses a snapshot of a denied app, naming the setting, and serves the others', async () => {
@@ -86,7 +89,7 @@ describe('the engine asks the app policy', () => {
     const app = { pid: 9, name: 'xterm', active: true, root: mousepad() };
     const helper = new FakeHelper([app]);
     helper.actions.set('ok', ['click']);
-    const engine = new Engine(helper, { settleMs: 0, pollMs: 0 }, new AppPolicy());
+    const engine = textEngine(helper, { settleMs: 0, pollMs: 0 }, gate(new AppPolicy()));
     const snapshot = await withAccess('read', () => engine.snapshot({ app: 'xterm' }));
     const ref = snapshot
       .split('\n')
@@ -107,7 +110,7 @@ describe('the engine asks the app policy', () => {
           ? Promise.resolve({ platform: 'linux' } as never)
           : helper.call(method, params),
     };
-    const engine = new Engine(port, { settleMs: 0, pollMs: 0 }, new AppPolicy());
+    const engine = textEngine(port, { settleMs: 0, pollMs: 0 }, gate(new AppPolicy()));
     const click = await failure(withAccess('write', () => engine.input.click({ x: 10, y: 50 })));
     expect(click.what).toBe('"xterm" may be read but not acted on');
     const key = await failure(withAccess('write', () => engine.input.pressKey('enter', [], 1)));

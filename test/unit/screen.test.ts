@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, test } from 'vitest';
-import { Engine } from '../../src/engine/engine.js';
+import { textEngine } from './engine/text-engine.js';
 import type { HelperPort } from '../../src/engine/port.js';
 import { labelled, MAX_LABELS, overlay } from '../../src/engine/screen-annotate.js';
 import { annotate } from '../../src/engine/tree.js';
@@ -145,13 +145,13 @@ function screenPort(calls: MethodName[], captured: CaptureTarget[] = []): Helper
 describe('take_screenshot answers', () => {
   test("without a window manager, an app's window is captured as its frame's area", async () => {
     const captured: CaptureTarget[] = [];
-    const shot = await new Engine(screenPort([], captured)).screen.take({ app: 'demo' });
+    const shot = await textEngine(screenPort([], captured)).screen.take({ app: 'demo' });
     expect(captured).toEqual([{ region: win.bounds }]);
     expect(shot.text).toContain('window "Main" of "demo" (pid 7)');
   });
 
   test('the text states size, format and how image points map back to the screen', async () => {
-    const engine = new Engine(screenPort([]));
+    const engine = textEngine(screenPort([]));
     const shot = await engine.screen.take({ region: { x: 10, y: 30, width: 80, height: 40 } });
     expect(shot.image?.mimeType).toBe('image/png');
     expect(shot.text).toContain('40x20 PNG of the region x=10 y=30 80x40');
@@ -160,7 +160,7 @@ describe('take_screenshot answers', () => {
 
   test('bad file paths and mixed targets are refused before anything is captured', async () => {
     const calls: MethodName[] = [];
-    const engine = new Engine(screenPort(calls));
+    const engine = textEngine(screenPort(calls));
     const refused = async (options: Parameters<typeof engine.screen.take>[0], why: RegExp) =>
       expect((await failure(engine.screen.take(options))).why).toMatch(why);
     await refused({ filePath: 'shot.png' }, /not absolute/);
@@ -174,7 +174,7 @@ describe('take_screenshot answers', () => {
   });
 
   test('a file gets the image, in the format its extension names, and the answer gives its path', async () => {
-    const engine = new Engine(screenPort([]));
+    const engine = textEngine(screenPort([]));
     const path = join(folder, 'display.jpg');
     const shot = await engine.screen.take({ filePath: path });
     expect(shot.image).toBeUndefined();

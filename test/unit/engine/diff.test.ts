@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { diffApp } from '../../../src/engine/diff.js';
+import { diffApp as changesOf, renderChanges } from '../../../src/engine/diff.js';
 import { RefTable } from '../../../src/engine/refs.js';
 import { annotate, type Walked } from '../../../src/engine/tree.js';
 import type { ElementNode } from '../../../src/helper/protocol.js';
 import { byId, el, mousepad, SECRET } from './fixtures.js';
 
 const app = { pid: 4242, name: 'mousepad' };
+
+/** The diff as the agent reads it. */
+const diffApp = (before: Walked, after: Walked, maxLines?: number) =>
+  renderChanges(changesOf(before, after), maxLines);
 
 function pair(change: (root: ElementNode) => void): [Walked, Walked] {
   const refs = new RefTable();

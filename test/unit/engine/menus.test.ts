@@ -1,6 +1,6 @@
 /** Menus on both tree shapes: GTK (menu bar in the window) and macOS (AXMenuBar of the app, AXMenu levels). */
 import { describe, expect, it } from 'vitest';
-import { Engine } from '../../../src/engine/engine.js';
+import { textEngine } from './text-engine.js';
 import { parseMenuPath } from '../../../src/engine/menus.js';
 import type { HelperPort } from '../../../src/engine/port.js';
 import { MacpilotError } from '../../../src/errors.js';
@@ -81,7 +81,7 @@ function setup() {
   const gtk = { pid: 4242, name: 'mousepad', active: true, root: mousepad() };
   const mac = { pid: 99, name: 'TextEdit', active: false, root: textEdit() };
   const desktop = new Desktop(new FakeHelper([gtk, mac]));
-  return { desktop, engine: new Engine(desktop, { settleMs: 0, pollMs: 0 }) };
+  return { desktop, engine: textEngine(desktop, { settleMs: 0, pollMs: 0 }) };
 }
 
 describe('menu paths', () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Engine } from '../../../src/engine/engine.js';
+import { type TextEngine, textEngine } from './text-engine.js';
 import { Observer } from '../../../src/engine/observer.js';
 import { ClientErrorCode, HelperError } from '../../../src/helper/client.js';
 import { FakeHelper } from './fake-helper.js';
@@ -126,12 +126,12 @@ describe('actions settle on change events', () => {
     const app = { pid: PID, name: 'mousepad', active: true, root: mousepad() };
     const helper = new EventedHelper([app]);
     helper.actions.set('ok', ['click']);
-    const engine = new Engine(helper);
+    const engine = textEngine(helper);
     return { helper, engine, app };
   }
 
   /** Clicks OK (by path, so nothing is walked first); returns the answer and the helper calls after the click. */
-  async function clickOk(helper: EventedHelper, engine: Engine) {
+  async function clickOk(helper: EventedHelper, engine: TextEngine) {
     const answer = engine.click({ path: 'app("mousepad")/dialog["Unlock"]/button["OK"]' });
     if (vi.isFakeTimers()) await vi.advanceTimersByTimeAsync(5_000);
     const text = await answer;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Engine } from '../../../src/engine/engine.js';
+import { type TextEngine, textEngine } from './text-engine.js';
 import type { WaitOptions } from '../../../src/engine/wait.js';
 import { MacpilotError } from '../../../src/errors.js';
 import { byId, el, mousepad, SECRET } from './fixtures.js';
@@ -10,12 +10,12 @@ const PID = 4242;
 function setup() {
   const app = { pid: PID, name: 'mousepad', active: true, root: mousepad() };
   const helper = new EventedHelper([app]);
-  const engine = new Engine(helper);
+  const engine = textEngine(helper);
   return { helper, engine, app };
 }
 
 /** Starts a wait; the test then moves the clock. */
-const start = (engine: Engine, options: WaitOptions, signal?: AbortSignal) =>
+const start = (engine: TextEngine, options: WaitOptions, signal?: AbortSignal) =>
   track(engine.waits.waitFor(options, { signal }));
 
 const failure = (state: { error?: unknown }) => {

@@ -1,0 +1,51 @@
+/**
+ * The engine, assembled: the kernel and the features built on it, each given what it needs. What the front ends
+ * (MCP tools, resources, the CLI) use; nothing under src/engine imports this file.
+ */
+import { Apps } from './apps.js';
+import { CHANGE_DEFAULTS, type ChangeSettings } from './changes.js';
+import { Clipboard } from './clipboard.js';
+import { Elements } from './elements.js';
+import { Input } from './input.js';
+import { Kernel } from './kernel.js';
+import { Menus } from './menus.js';
+import type { HelperPort } from './port.js';
+import type { AppGate } from './resolve.js';
+import { Reveal } from './reveal.js';
+import { Screen } from './screen.js';
+import { Waits } from './wait.js';
+import { Windows } from './windows.js';
+
+export type EngineOptions = Partial<ChangeSettings>;
+
+export interface Engine {
+  readonly kernel: Kernel;
+  readonly elements: Elements;
+  readonly apps: Apps;
+  readonly input: Input;
+  readonly windows: Windows;
+  readonly screen: Screen;
+  readonly clipboard: Clipboard;
+  readonly menus: Menus;
+  readonly waits: Waits;
+  readonly reveal: Reveal;
+}
+
+/** An engine over `port`; `gate` refuses the apps the call in progress may not use (absent: none refused). */
+export function createEngine(port: HelperPort, options: EngineOptions = {}, gate?: AppGate): Engine {
+  const kernel = new Kernel(port, { ...CHANGE_DEFAULTS, ...options }, gate);
+  const input = new Input(kernel);
+  const windows = new Windows(kernel);
+  return {
+    kernel,
+    elements: new Elements(kernel, input),
+    apps: new Apps(kernel),
+    input,
+    windows,
+    screen: new Screen(kernel, windows),
+    clipboard: new Clipboard(kernel),
+    menus: new Menus(kernel),
+    waits: new Waits(kernel),
+    reveal: new Reveal(kernel),
+  };
+}

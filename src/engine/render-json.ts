@@ -1,0 +1,201 @@
+/**
+ * Engine results as JSON: the structured results of MCP tools (their outputSchema is the schema here), workflow
+ * steps' fields and the CLI's `--format json`. Secure values are left out, as in the text.
+ */
+import { z } from 'zod';
+import type { ElementDetail, ElementInfo, WindowInfo } from '../helper/protocol.js';
+import type { RefEntry } from './refs.js';
+import type {
+  ActionResult,
+  AppsResult,
+  Change,
+  ClipboardResult,
+  ElementResult,
+  LocatedResult,
+  MatchesResult,
+  WindowsResult,
+} from './results.js';
+import { roleOf } from './roles.js';
+import { isSecure, type Walked } from './tree.js';
+
+const BoundsJson = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
+const ValueJson = z.union([z.string(), z.number(), z.boolean()]);
+
+export const ElementJson = z.object({
+  ref: z.string().describe('Use it with the other ui tools, e.g. "e12".'),
+  role: z.string(),
+  name: z.string(),
+  value: ValueJson.optional().describe('Absent for secure fields and elements without a value.'),
+  description: z.string().optional(),
+  states: z.array(z.string()),
+  bounds: BoundsJson.optional().describe('Screen points.'),
+  path: z.string().describe('Replayable address, e.g. app("mousepad")/window[0]/button["Save"].'),
+});
+export type ElementJson = z.infer<typeof ElementJson>;
+
+export const ElementDetailJson = ElementJson.extend({
+  native_role: z.string(),
+  subrole: z.string().optional(),
+  identifier: z.string().optional(),
+  value_truncated: z.boolean().optional(),
+  secure: z.boolean(),
+  actions: z.array(z.string()),
+  attributes: z.record(z.string(), z.string()),
+  child_count: z.number(),
+});
+
+export const MatchesJson = z.object({
+  scope: z.string().describe('What was searched.'),
+  matches: z.array(ElementJson).describe('On-screen matches first, at most max_results.'),
+  total: z.number().describe('Matches in all.'),
+  searched: z.number().describe('Elements searched.'),
+  truncated: z.boolean().describe('The walk stopped at its node cap.'),
+});
+
+export const LocatedJson = z.object({ found: z.boolean(), element: ElementJson.optional() });
+
+const AppRefJson = z.object({ name: z.string(), pid: z.number() });
+
+export const WindowJson = z.object({
+  id: z.string(),
+  title: z.string(),
+  app: z.string(),
+  pid: z.number(),
+  bounds: BoundsJson,
+  focused: z.boolean(),
+  minimized: z.boolean(),
+});
+
+export const ChangeJson = z.object({
+  change: z.enum(['opened', 'closed', 'added', 'changed', 'removed']),
+  element: ElementJson,
+  was: ElementJson.optional().describe('changed: the element before the action.'),
+});
+
+export const ActionJson = z.object({
+  done: z.string().describe('What was done.'),
+  target: z
+    .object({ ref: z.string(), label: z.string(), path: z.string(), app: AppRefJson })
+    .optional()
+    .describe('The element acted on.'),
+  window: WindowJson.optional().describe('The window acted on.'),
+  app: AppRefJson.optional().describe('The app acted on, or whose UI was watched.'),
+  watched: z.boolean().describe('Whether the UI was watched for changes.'),
+  app_closed: z.boolean().describe('The app went away during the action.'),
+  changes: z.array(ChangeJson).describe('What changed in the app, windows first.'),
+});
+
+export const AppsJson = z.object({
+  apps: z.array(
+    z.object({ name: z.string(), pid: z.number(), bundle_id: z.string().optional(), active: z.boolean() }),
+  ),
+});
+
+export const WindowsJson = z.object({ windows: z.array(WindowJson) });
+
+export const ClipboardJson = z.object({
+  text: z.string().optional().describe('Absent when the clipboard holds no text.'),
+  chars: z.number().describe('Characters of text in all.'),
+  truncated: z.boolean().describe('text holds only the first max_chars characters.'),
+  types: z.array(z.string()),
+});
+
+function elementFields(info: ElementInfo, ref: string, path: string): ElementJson {
+  const secure = isSecure(info);
+  return {
+    ref,
+    role: roleOf(info),
+    name: info.name,
+    ...(info.value === undefined || secure ? {} : { value: info.value }),
+    ...(info.description ? { description: info.description } : {}),
+    states: secure && !info.states.includes('secure') ? [...info.states, 'secure'] : info.states,
+    ...(info.bounds ? { bounds: info.bounds } : {}),
+    path,
+  };
+}
+
+export const elementJson = (node: Walked): ElementJson => elementFields(node.info, node.ref, node.path);
+
+/** Attributes that can carry a field's text; left out for secure fields. */
+const TEXTUAL = /value|text|content/i;
+
+function detailJson(entry: RefEntry, d: ElementDetail): z.infer<typeof ElementDetailJson> {
+  const secure = isSecure(d);
+  const attributes = Object.entries(d.attributes).filter(([key]) => !(secure && TEXTUAL.test(key)));
+  return {
+    ...elementFields(d, entry.ref, entry.path),
+    native_role: d.nativeRole,
+    ...(d.subrole ? { subrole: d.subrole } : {}),
+    ...(d.identifier ? { identifier: d.identifier } : {}),
+    ...(d.valueTruncated && !secure ? { value_truncated: true } : {}),
+    secure,
+    actions: d.actions,
+    attributes: Object.fromEntries(attributes),
+    child_count: d.childCount,
+  };
+}
+
+const windowJson = (w: WindowInfo): z.infer<typeof WindowJson> => ({
+  id: w.id,
+  title: w.title,
+  app: w.app,
+  pid: w.pid,
+  bounds: w.bounds,
+  focused: w.focused,
+  minimized: w.minimized,
+});
+
+const changeJson = (c: Change): z.infer<typeof ChangeJson> => ({
+  change: c.kind,
+  element: elementJson(c.node),
+  ...(c.was ? { was: elementJson(c.was) } : {}),
+});
+
+export function actionJson(r: ActionResult): z.infer<typeof ActionJson> {
+  const outcome = r.outcome;
+  const app = outcome && outcome.kind !== 'unwatched' ? outcome.app : r.app;
+  return {
+    done: r.done,
+    ...(r.target
+      ? { target: { ref: r.target.ref, label: r.target.label, path: r.target.path, app: r.target.app } }
+      : {}),
+    ...(r.window ? { window: windowJson(r.window) } : {}),
+    ...(app ? { app: { name: app.name, pid: app.pid } } : {}),
+    watched: outcome !== undefined && outcome.kind !== 'unwatched',
+    app_closed: outcome?.kind === 'app-closed',
+    changes: outcome?.kind === 'changes' ? outcome.changes.map(changeJson) : [],
+  };
+}
+
+export const matchesJson = (r: MatchesResult): z.infer<typeof MatchesJson> => ({
+  scope: r.title,
+  matches: r.found.slice(0, r.maxResults).map(elementJson),
+  total: r.found.length,
+  searched: r.searched,
+  truncated: r.truncated,
+});
+
+export const elementResultJson = (r: ElementResult) => detailJson(r.entry, r.detail);
+
+export const locatedJson = (r: LocatedResult): z.infer<typeof LocatedJson> =>
+  r.node ? { found: true, element: elementJson(r.node) } : { found: false };
+
+export const appsJson = (r: AppsResult): z.infer<typeof AppsJson> => ({
+  apps: r.apps.map((a) => ({
+    name: a.name,
+    pid: a.pid,
+    ...(a.bundleId ? { bundle_id: a.bundleId } : {}),
+    active: a.active,
+  })),
+});
+
+export const windowsJson = (r: WindowsResult): z.infer<typeof WindowsJson> => ({
+  windows: r.windows.map(windowJson),
+});
+
+export const clipboardJson = (r: ClipboardResult): z.infer<typeof ClipboardJson> => ({
+  ...(r.text === undefined ? {} : { text: r.text }),
+  chars: r.chars,
+  truncated: r.chars > r.maxChars,
+  types: r.types,
+});

@@ -1,0 +1,143 @@
+/**
+ * Engine results as the text a model (or a person at the CLI) reads. Text that came from apps is fenced as data
+ * (src/untrusted.ts) here, once per answer; secure values never reach a line (line.ts, detail.ts).
+ */
+import { dataNote } from '../untrusted.js';
+import { renderDetail } from './detail.js';
+import { renderChanges } from './diff.js';
+import { renderMatches } from './find.js';
+import { locatedLines } from './line.js';
+import { joinNames, shownName } from './menus.js';
+import type {
+  ActionResult,
+  AppsResult,
+  ClipboardResult,
+  EngineResult,
+  MatchesResult,
+  MenuItemResult,
+  MenuResult,
+  Outcome,
+  WindowsResult,
+} from './results.js';
+import { renderSnapshot } from './snapshot.js';
+import { plural } from './text.js';
+import type { Walked } from './tree.js';
+import { windowState } from './windows.js';
+
+export function renderText(result: EngineResult): string {
+  switch (result.kind) {
+    case 'action':
+      return actionText(result);
+    case 'snapshot':
+      return `${result.title} ${dataNote()}:\n${renderSnapshot(result.tree, result.render)}`;
+    case 'matches':
+      return matchesText(result);
+    case 'element':
+      return `${renderDetail(result.entry, result.detail)}\n${dataNote()}`;
+    case 'located':
+      return result.node ? `${locatedLines(result.node)}\n${dataNote()}` : (result.none ?? '');
+    case 'apps':
+      return appsText(result);
+    case 'windows':
+      return windowsText(result);
+    case 'clipboard':
+      return clipboardText(result);
+    case 'menu':
+      return menuText(result);
+    case 'menu-item':
+      return menuItemText(result);
+  }
+}
+
+function outcomeText(outcome: Outcome): string {
+  switch (outcome.kind) {
+    case 'changes':
+      return renderChanges(outcome.changes);
+    case 'app-closed':
+      return `The app "${outcome.app.name}" closed: it no longer has an accessibility tree.`;
+    case 'unwatched':
+      return 'No app is active, so what changed is not known.';
+  }
+}
+
+const actionText = (r: ActionResult): string => (r.outcome ? `${r.done}\n${outcomeText(r.outcome)}` : r.done);
+
+function matchesText(r: MatchesResult): string {
+  const partial = r.truncated ? '; the walk stopped at its node cap, narrow it with within=<ref>' : '';
+  const searched = `searched ${plural(r.searched, 'element')}${partial}`;
+  const head = `${plural(r.found.length, 'match', 'matches')} in ${r.title} ${dataNote(searched)}`;
+  if (r.found.length > 0) return `${head}:\n${renderMatches(r.found, r.maxResults)}`;
+  return r.includeHidden
+    ? head
+    : `${head}\nOnly elements on screen were searched; include_hidden: true also searches the rest (items of closed menus, other tabs).`;
+}
+
+function appsText(r: AppsResult): string {
+  if (r.apps.length === 0) return 'No running app exposes an accessibility tree.';
+  return r.apps
+    .map((a) => `- ${a.name} (pid ${a.pid})${a.bundleId ? ` ${a.bundleId}` : ''}${a.active ? ' active' : ''}`)
+    .join('\n');
+}
+
+function windowsText(r: WindowsResult): string {
+  const which = r.app === undefined ? '' : ` of ${JSON.stringify(r.app)}`;
+  const hidden = r.includeMinimized ? [] : ['minimized ones left out (include_minimized: true shows them)'];
+  const head = `${plural(r.windows.length, 'window')}${which}, front to back ${dataNote(...hidden)}`;
+  if (r.windows.length > 0) return `${head}:\n${r.windows.map((w) => `- ${windowState(w)}`).join('\n')}`;
+  return r.app === undefined
+    ? head
+    : `${head}. Apps with windows: ${r.appsWithWindows.join(', ') || 'none'}.`;
+}
+
+function clipboardText(r: ClipboardResult): string {
+  if (r.text === undefined) {
+    return r.types.length === 0
+      ? 'The clipboard is empty.'
+      : `The clipboard holds no text; it offers: ${r.types.join(', ')}.`;
+  }
+  const size =
+    r.chars > r.maxChars
+      ? `the first ${r.maxChars} of ${r.chars} characters (max_chars reads more)`
+      : plural(r.chars, 'character');
+  return `Clipboard text, ${size} ${dataNote(`types offered: ${r.types.join(', ') || 'none'}`)}:\n${r.text}`;
+}
+
+/** `- menuitem "Save As..." [ref=e41] disabled checked ▸`: role, name, ref, what a menu shows of an item. */
+function menuEntryLine(node: Walked, indent: number, hasSubmenu: boolean): string {
+  const flags = [
+    node.info.states.includes('disabled') ? 'disabled' : '',
+    node.info.states.includes('checked') ? 'checked' : '',
+    node.info.states.includes('mixed') ? 'mixed' : '',
+    hasSubmenu ? '▸' : '',
+  ].filter(Boolean);
+  const head = `${'  '.repeat(indent)}- ${node.role} ${JSON.stringify(shownName(node))} [ref=${node.ref}]`;
+  return [head, ...flags].join(' ');
+}
+
+function menuText(r: MenuResult): string {
+  const where = r.names.length === 0 ? 'The menu bar' : `The menu ${JSON.stringify(joinNames(r.names))}`;
+  const head = `${where} of "${r.app}" ${dataNote('▸ has a submenu')}:`;
+  const lines = r.lines.map((l) => menuEntryLine(l.node, l.level, l.hasSubmenu));
+  const tail = r.cut ? `\n(cut at ${r.maxLines} lines: list a submenu by its path)` : '';
+  return lines.length === 0 ? `${head}\n(no items)` : `${head}\n${lines.join('\n')}${tail}`;
+}
+
+function menuItemText(r: MenuItemResult): string {
+  const { node } = r;
+  const { states, description } = node.info;
+  const checkable = node.role === 'menuitemcheckbox' || node.role === 'menuitemradio';
+  const checked = states.includes('checked') ? 'checked' : states.includes('mixed') ? 'mixed' : '';
+  const facts = [
+    states.includes('disabled') ? 'disabled' : 'enabled',
+    checked || (checkable ? 'not checked' : ''),
+    r.hasSubmenu ? 'has a submenu' : 'no submenu',
+  ].filter(Boolean);
+  return [
+    `${node.role} ${JSON.stringify(shownName(node))} [ref=${node.ref}]`,
+    `menu path: ${joinNames(r.names)}`,
+    `state: ${facts.join(', ')}`,
+    ...(description ? [`description: ${JSON.stringify(description)}`] : []),
+    `element path: ${node.path}`,
+    dataNote(),
+  ].join('\n');
+}

@@ -1,0 +1,134 @@
+/**
+ * What engine calls answer, as data. Front ends render these: the model's text (render-text.ts), structured
+ * results and JSON (render-json.ts), the CLI. A result never holds finished prose about app data; the
+ * renderers decide how it reads and where the untrusted-data fence goes.
+ */
+import type { AppInfo, ElementDetail, WindowInfo } from '../helper/protocol.js';
+import type { AppRef, RefEntry } from './refs.js';
+import type { RenderOptions } from './snapshot.js';
+import type { Walked } from './tree.js';
+
+/** One line of a post-action diff: a top-level window that opened or closed, or an element added, changed, removed. */
+export interface Change {
+  kind: 'opened' | 'closed' | 'added' | 'changed' | 'removed';
+  node: Walked;
+  /** changed: the element as it was. */
+  was?: Walked;
+}
+
+/** What an action did to the UI of the app it reached. */
+export type Outcome =
+  | { kind: 'changes'; app: AppRef; changes: Change[] }
+  /** The app went away: it has no accessibility tree any more. */
+  | { kind: 'app-closed'; app: AppRef }
+  /** No app was active to watch. */
+  | { kind: 'unwatched' };
+
+export interface ActionResult {
+  kind: 'action';
+  /** One sentence: what was done ("Clicked button "7" [ref=e12] (its "click" action)."). */
+  done: string;
+  /** The element acted on. */
+  target?: RefEntry;
+  /** The window acted on, as it is afterwards. */
+  window?: WindowInfo;
+  /** The app acted on (launch, activate, quit). */
+  app?: AppRef;
+  /** What changed; absent for actions that watch nothing (windows, apps, the clipboard). */
+  outcome?: Outcome;
+}
+
+export interface SnapshotResult {
+  kind: 'snapshot';
+  /** What was walked: `"mousepad" (pid 42)`, `window "Untitled" of ...`, `menu "File" [ref=e5] in "mousepad"`. */
+  title: string;
+  tree: Walked;
+  render: RenderOptions;
+}
+
+export interface MatchesResult {
+  kind: 'matches';
+  title: string;
+  found: Walked[];
+  maxResults: number;
+  /** Elements walked. */
+  searched: number;
+  /** The walk stopped at its node cap. */
+  truncated: boolean;
+  includeHidden: boolean;
+}
+
+export interface ElementResult {
+  kind: 'element';
+  entry: RefEntry;
+  detail: ElementDetail;
+}
+
+/** An element met by focus or a hit test, or none. */
+export interface LocatedResult {
+  kind: 'located';
+  node?: Walked;
+  /** Why there is none: "No element has keyboard focus in mousepad." */
+  none?: string;
+}
+
+export interface AppsResult {
+  kind: 'apps';
+  apps: AppInfo[];
+}
+
+export interface WindowsResult {
+  kind: 'windows';
+  windows: WindowInfo[];
+  /** The app filter given, if any. */
+  app?: string;
+  includeMinimized: boolean;
+  /** Apps that have windows, when the filter matched none. */
+  appsWithWindows: string[];
+}
+
+export interface ClipboardResult {
+  kind: 'clipboard';
+  /** Absent: the clipboard holds no text. */
+  text?: string;
+  /** Characters (code points) in all; text holds at most maxChars of them. */
+  chars: number;
+  maxChars: number;
+  types: string[];
+}
+
+/** One entry of a menu listing, `level` submenus deep. */
+export interface MenuLine {
+  node: Walked;
+  level: number;
+  hasSubmenu: boolean;
+}
+
+export interface MenuResult {
+  kind: 'menu';
+  app: string;
+  /** The menu path listed; empty: the menu bar. */
+  names: string[];
+  lines: MenuLine[];
+  maxLines: number;
+  cut: boolean;
+}
+
+export interface MenuItemResult {
+  kind: 'menu-item';
+  node: Walked;
+  names: string[];
+  hasSubmenu: boolean;
+}
+
+export type EngineResult =
+  | ActionResult
+  | SnapshotResult
+  | MatchesResult
+  | ElementResult
+  | LocatedResult
+  | AppsResult
+  | WindowsResult
+  | ClipboardResult
+  | MenuResult
+  | MenuItemResult;
