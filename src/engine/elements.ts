@@ -6,7 +6,7 @@ import { MacpilotError } from '../errors.js';
 import type { ElementNode, ElementValue } from '../helper/protocol.js';
 import { clickAction, matchAction } from './actions.js';
 import { findMatches, FIND_DEFAULTS, type MatchMode } from './find.js';
-import type { Input } from './input.js';
+import type { ClickOptions, Input } from './input.js';
 import {
   describeTarget,
   entryLine,
@@ -46,12 +46,6 @@ export interface FindOptions {
   within?: string;
   maxResults?: number;
   includeHidden?: boolean;
-}
-
-export interface ClickOptions {
-  button?: 'left' | 'right' | 'middle';
-  count?: number;
-  modifiers?: string[];
 }
 
 /** The helper walks more nodes than a snapshot shows lines: collapsed chrome takes no line. */

@@ -22,7 +22,6 @@ import {
 } from '../helper/protocol.js';
 import { type Chord, codeFor, parseChord, parseModifier, type Platform } from '../keys.js';
 import type { Prepared } from './changes.js';
-import type { ClickOptions } from './elements.js';
 import { entryLine, type Kernel, type Target } from './kernel.js';
 import type { CallOptions } from './port.js';
 import type { RefEntry } from './refs.js';
@@ -47,6 +46,12 @@ export const INPUT_DEFAULTS = {
 } as const;
 
 export type Direction = 'up' | 'down' | 'left' | 'right';
+
+export interface ClickOptions {
+  button?: MouseButton;
+  count?: number;
+  modifiers?: string[];
+}
 
 export interface TypeOptions {
   text: string;
