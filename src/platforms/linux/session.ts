@@ -82,26 +82,36 @@ export class Session {
     return this.x11().catch(() => undefined);
   }
 
+  /**
+   * The app's facts, read once. A toolkit that could not be read (an app just starting answers before its
+   * accessibility is set up) is not remembered: the next call reads it again, so a GTK4 app seen first through
+   * an early event is not taken for GTK3 for the rest of its life.
+   */
   app(busName: string): Promise<AppFacts> {
-    let facts = this.apps.get(busName);
-    if (!facts) {
-      facts = this.loadApp(busName);
-      this.apps.set(busName, facts);
-      facts.catch(() => this.apps.delete(busName));
-    }
+    const known = this.apps.get(busName);
+    if (known) return known;
+    const loading = this.loadApp(busName);
+    const facts = loading.then((loaded) => loaded.facts);
+    this.apps.set(busName, facts);
+    const forget = () => {
+      if (this.apps.get(busName) === facts) this.apps.delete(busName);
+    };
+    loading.then((loaded) => loaded.toolkitKnown || forget(), forget);
     return facts;
   }
 
-  private async loadApp(busName: string): Promise<AppFacts> {
+  private async loadApp(busName: string): Promise<{ facts: AppFacts; toolkitKnown: boolean }> {
     const bus = await this.a11y();
     const root = { bus: busName, path: '/org/a11y/atspi/accessible/root' };
+    const read = (name: string) =>
+      getProperty(bus, root, 'org.a11y.atspi.Application', name).then(String, () => '');
     const [pid, toolkit, version] = await Promise.all([
       pidOf(bus, busName),
-      getProperty(bus, root, 'org.a11y.atspi.Application', 'ToolkitName').catch(() => ''),
-      getProperty(bus, root, 'org.a11y.atspi.Application', 'Version').catch(() => ''),
+      read('ToolkitName'),
+      read('Version'),
     ]);
-    const gtk4 = String(toolkit).toLowerCase() === 'gtk' && String(version).startsWith('4.');
-    return { pid, gtk4 };
+    const gtk4 = toolkit.toLowerCase() === 'gtk' && version.startsWith('4.');
+    return { facts: { pid, gtk4 }, toolkitKnown: toolkit !== '' && version !== '' };
   }
 
   close(): void {
