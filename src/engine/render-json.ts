@@ -13,6 +13,7 @@ import type {
   ElementResult,
   LocatedResult,
   MatchesResult,
+  WaitResult,
   WindowsResult,
 } from './results.js';
 import { roleOf } from './roles.js';
@@ -98,6 +99,12 @@ export const ClipboardJson = z.object({
   chars: z.number().describe('Characters of text in all.'),
   truncated: z.boolean().describe('text holds only the first max_chars characters.'),
   types: z.array(z.string()),
+});
+
+export const WaitJson = z.object({
+  awaited: z.string().describe('What was awaited, in words.'),
+  elapsed_ms: z.number(),
+  element: ElementJson.optional().describe('The element the condition is about, when one was seen.'),
 });
 
 function elementFields(info: ElementInfo, ref: string, path: string): ElementJson {
@@ -198,4 +205,10 @@ export const clipboardJson = (r: ClipboardResult): z.infer<typeof ClipboardJson>
   chars: r.chars,
   truncated: r.chars > r.maxChars,
   types: r.types,
+});
+
+export const waitJson = (r: WaitResult): z.infer<typeof WaitJson> => ({
+  awaited: r.awaited,
+  elapsed_ms: Math.round(r.elapsedMs),
+  ...(r.element ? { element: elementJson(r.element) } : {}),
 });

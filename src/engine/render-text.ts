@@ -20,7 +20,7 @@ import type {
   WindowsResult,
 } from './results.js';
 import { renderSnapshot } from './snapshot.js';
-import { plural } from './text.js';
+import { duration, plural } from './text.js';
 import type { Walked } from './tree.js';
 import { windowState } from './windows.js';
 
@@ -46,6 +46,8 @@ export function renderText(result: EngineResult): string {
       return menuText(result);
     case 'menu-item':
       return menuItemText(result);
+    case 'wait':
+      return `Done after ${duration(result.elapsedMs)}: ${result.awaited}.\n${result.seen}`;
   }
 }
 

@@ -121,6 +121,18 @@ export interface MenuItemResult {
   hasSubmenu: boolean;
 }
 
+/** A wait that ended with its condition met (a timeout is an error). */
+export interface WaitResult {
+  kind: 'wait';
+  /** What was awaited, in words: `button "OK" [ref=e3] to be enabled`. */
+  awaited: string;
+  elapsedMs: number;
+  /** What was seen when the condition held. */
+  seen: string;
+  /** The element the condition is about, when one was seen. */
+  element?: Walked;
+}
+
 export type EngineResult =
   | ActionResult
   | SnapshotResult
@@ -131,4 +143,5 @@ export type EngineResult =
   | WindowsResult
   | ClipboardResult
   | MenuResult
-  | MenuItemResult;
+  | MenuItemResult
+  | WaitResult;

@@ -38,3 +38,9 @@ export function clip(text: string, max: number): string {
 export function plural(count: number, noun: string, nouns = `${noun}s`): string {
   return `${count} ${count === 1 ? noun : nouns}`;
 }
+
+/** `850 ms`, `2.3 s`. */
+export function duration(ms: number): string {
+  const whole = Math.round(ms);
+  return whole < 1000 ? `${whole} ms` : `${(whole / 1000).toFixed(1)} s`;
+}

@@ -9,12 +9,13 @@ import { dataNote } from '../untrusted.js';
 import { isAppNotFound, isGone } from './failures.js';
 import { FIND_DEFAULTS, findMatches, type Query } from './find.js';
 import type { Kernel, Target } from './kernel.js';
-import { elementLine, locatedLines } from './line.js';
+import { locatedLines } from './line.js';
 import { pause } from './observer.js';
 import type { CallOptions } from './port.js';
 import type { RefEntry } from './refs.js';
 import { parseRole, roleOf } from './roles.js';
-import { clip, matchTitle, plural } from './text.js';
+import type { WaitResult } from './results.js';
+import { clip, duration, matchTitle, plural } from './text.js';
 import { isSecure, type Walked } from './tree.js';
 
 export const WAIT_CONDITIONS = [
@@ -65,6 +66,8 @@ interface Look {
   met: boolean;
   /** What was seen: the element's lines on success, the last state on timeout. */
   seen: string;
+  /** The element the condition is about, when one was seen. */
+  element?: Walked;
   /** The app looked at, when known: its changes prompt the next look. */
   pid?: number;
 }
@@ -78,15 +81,12 @@ type Found =
 
 const quote = (text: string) => JSON.stringify(clip(text, SHOWN_CHARS));
 
-const elapsed = (started: number) => {
-  const ms = Math.round(performance.now() - started);
-  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
-};
+const elapsed = (started: number) => duration(performance.now() - started);
 
 export class Waits {
   constructor(private readonly kernel: Kernel) {}
 
-  async waitFor(options: WaitOptions, call?: CallOptions): Promise<string> {
+  async waitFor(options: WaitOptions, call?: CallOptions): Promise<WaitResult> {
     const awaited = describeWait(options);
     return this.kernel.guard(`wait for ${awaited}`, async () => {
       const timeoutMs = options.timeoutMs ?? WAIT_DEFAULTS.timeoutMs;
@@ -99,7 +99,10 @@ export class Waits {
         condition === 'app_idle'
           ? await this.idle(options, timeoutMs, call)
           : await this.lookUntil(this.probe(condition, options), started + timeoutMs, call);
-      if (last.met) return `Done after ${elapsed(started)}: ${awaited}.\n${last.seen}`;
+      if (last.met) {
+        const elapsedMs = performance.now() - started;
+        return { kind: 'wait', awaited, elapsedMs, seen: last.seen, element: last.element };
+      }
       throw new MacpilotError({
         what: `Timed out after ${elapsed(started)} waiting for ${awaited}`,
         why: `last seen: ${last.seen}`,
@@ -196,8 +199,9 @@ export class Waits {
         return { met: gone, seen, pid: found.pid };
       }
       const { entry, detail } = found;
+      const element = walkedOf(entry, detail);
       const pid = entry.app.pid;
-      const shown = () => `- ${detailLine(entry, detail)}`;
+      const shown = () => locatedLines(element);
       const offscreen = detail.states.includes('offscreen');
       const value = () => {
         if (isSecure(detail)) {
@@ -215,21 +219,23 @@ export class Waits {
             met: !offscreen,
             seen: offscreen ? `${shown()} (there, but not on screen)` : shown(),
             pid,
+            element,
           };
         case 'disappears':
           return {
             met: offscreen,
             seen: offscreen ? `${shown()} (not on screen)` : `still there: ${shown()}`,
             pid,
+            element,
           };
         case 'value_equals':
-          return { met: value() === o.text, seen: shown(), pid };
+          return { met: value() === o.text, seen: shown(), pid, element };
         case 'value_contains':
-          return { met: value().includes(o.text ?? ''), seen: shown(), pid };
+          return { met: value().includes(o.text ?? ''), seen: shown(), pid, element };
         case 'enabled':
-          return { met: !detail.states.includes('disabled'), seen: shown(), pid };
+          return { met: !detail.states.includes('disabled'), seen: shown(), pid, element };
         default:
-          return { met: detail.states.includes('focused'), seen: shown(), pid };
+          return { met: detail.states.includes('focused'), seen: shown(), pid, element };
       }
     };
   }
@@ -270,7 +276,7 @@ export class Waits {
     if (!first) return { met: !want, seen: `no element on screen matches in "${app.name}"`, pid: app.pid };
     const more = found.length > 1 ? `\n(${plural(found.length - 1, 'more element')} matched)` : '';
     const lines = `${locatedLines(first)}\n${dataNote()}${more}`;
-    return { met: want, seen: want ? lines : `still there: ${lines}`, pid: app.pid };
+    return { met: want, seen: want ? lines : `still there: ${lines}`, pid: app.pid, element: first };
   }
 
   private async lookAtWindows(appName: string | undefined, text: string, call?: CallOptions): Promise<Look> {
@@ -279,7 +285,8 @@ export class Waits {
     const tree = await this.walkApp(app, 1, call).catch(notThere);
     const windows = tree?.children ?? [];
     const [match] = matchTitle(windows, (w) => w.info.name, text);
-    if (match) return { met: true, seen: `${locatedLines(match)}\n${dataNote()}`, pid: app.pid };
+    if (match)
+      return { met: true, seen: `${locatedLines(match)}\n${dataNote()}`, pid: app.pid, element: match };
     const titles = windows.map((w) => quote(w.info.name)).join(', ') || 'none';
     return { met: false, seen: `the windows of "${app.name}" are: ${titles}`, pid: app.pid };
   }
@@ -306,18 +313,16 @@ function notThere(error: unknown): undefined {
   throw error;
 }
 
-function detailLine(entry: RefEntry, detail: ElementDetail): string {
-  const node: Walked = {
-    info: detail,
-    role: roleOf(detail),
-    ref: entry.ref,
-    path: entry.path,
-    depth: 0,
-    children: [],
-    unexpanded: false,
-  };
-  return `${elementLine(node)}\npath: ${entry.path}`;
-}
+/** An element read on its own, as a walk would have labelled it. */
+const walkedOf = (entry: RefEntry, detail: ElementDetail): Walked => ({
+  info: detail,
+  role: roleOf(detail),
+  ref: entry.ref,
+  path: entry.path,
+  depth: 0,
+  children: [],
+  unexpanded: false,
+});
 
 function targetOf(o: WaitOptions): Target | undefined {
   if (o.ref !== undefined && o.path !== undefined) throw invalid('give ref or path, not both', o.condition);

@@ -39,7 +39,7 @@ export function textEngine(port: HelperPort, options: EngineOptions = {}, gate?:
     input: { click: text(input.click.bind(input)), pressKey: text(input.pressKey.bind(input)) },
     clipboard: { get: text(clipboard.get.bind(clipboard)), set: text(clipboard.set.bind(clipboard)) },
     screen: engine.screen,
-    waits: engine.waits,
+    waits: { waitFor: text(engine.waits.waitFor.bind(engine.waits)) },
   };
 }
 export type TextEngine = ReturnType<typeof textEngine>;
