@@ -10,13 +10,17 @@ import { Input } from './input.js';
 import { Kernel } from './kernel.js';
 import { Menus } from './menus.js';
 import type { HelperPort } from './port.js';
+import { RefTable } from './refs.js';
 import type { AppGate } from './resolve.js';
 import { Reveal } from './reveal.js';
 import { Screen } from './screen.js';
 import { Waits } from './wait.js';
 import { Windows } from './windows.js';
 
-export type EngineOptions = Partial<ChangeSettings>;
+export type EngineOptions = Partial<ChangeSettings> & {
+  /** How many refs stay bound to their elements, and how many more are remembered by path. */
+  refLimits?: { live: number; retired: number };
+};
 
 export interface Engine {
   readonly kernel: Kernel;
@@ -33,7 +37,8 @@ export interface Engine {
 
 /** An engine over `port`; `gate` refuses the apps the call in progress may not use (absent: none refused). */
 export function createEngine(port: HelperPort, options: EngineOptions = {}, gate?: AppGate): Engine {
-  const kernel = new Kernel(port, { ...CHANGE_DEFAULTS, ...options }, gate);
+  const { refLimits, ...changes } = options;
+  const kernel = new Kernel(port, { ...CHANGE_DEFAULTS, ...changes }, gate, new RefTable(refLimits));
   const input = new Input(kernel);
   const windows = new Windows(kernel);
   return {

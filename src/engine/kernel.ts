@@ -11,7 +11,7 @@ import { explain, isAppNotFound, isGone } from './failures.js';
 import { Observer } from './observer.js';
 import { type ElementPath, parsePath } from './paths.js';
 import type { CallOptions, HelperPort } from './port.js';
-import { type AppRef, type RefEntry, RefTable } from './refs.js';
+import { type AppRef, type RefEntry, type RefSighting, RefTable } from './refs.js';
 import { type AppGate, describeApps, Resolver } from './resolve.js';
 import type { ActionResult } from './results.js';
 import { roleOf } from './roles.js';
@@ -50,7 +50,6 @@ export const describeTarget = (target: Target): string => target.ref ?? target.p
 export const entryLine = (entry: RefEntry): string => `${entry.label} [ref=${entry.ref}]`;
 
 export class Kernel {
-  readonly refs = new RefTable();
   readonly resolver: Resolver;
   readonly observer: Observer;
   /** Runs actions between two walks of their app and reports what changed. */
@@ -61,6 +60,7 @@ export class Kernel {
     settings: ChangeSettings,
     /** Refuses apps the call in progress may not use; absent: all apps. */
     readonly gate: AppGate = () => {},
+    readonly refs = new RefTable(),
   ) {
     this.resolver = new Resolver(port, this.refs, gate);
     this.observer = new Observer(port);
@@ -91,14 +91,22 @@ export class Kernel {
       const resolved = await this.resolver.path(parsePath(target.path), call);
       return this.refs.issue(resolved.handle, resolved);
     }
-    const entry = this.refs.get(target.ref as string);
+    const ref = target.ref as string;
+    const entry = this.refs.get(ref);
     if (entry) {
       this.gate(entry.app);
       return entry;
     }
+    const retired = this.refs.retired(ref);
+    if (retired) {
+      this.gate(retired.app);
+      return this.reresolve({ ref, ...retired }, call);
+    }
     throw new MacpilotError({
-      what: `Unknown ref ${JSON.stringify(target.ref)}`,
-      why: 'this session never issued that ref (refs come from snapshot_ui, find_elements, get_focused_element and element_at)',
+      what: `Unknown ref ${JSON.stringify(ref)}`,
+      why: this.refs.issued(ref)
+        ? 'this session issued it long ago and has since forgotten it (it keeps the most recent refs)'
+        : 'this session never issued that ref (refs come from snapshot_ui, find_elements, get_focused_element and element_at)',
       next: 'take a snapshot_ui or use find_elements, then use a ref from its answer',
     });
   }
@@ -110,15 +118,16 @@ export class Kernel {
       return await use(entry);
     } catch (error) {
       if (!isGone(error)) throw error;
-      await this.reresolve(entry, call);
-      return use(entry);
+      return use(await this.reresolve(entry, call));
     }
   }
 
-  private async reresolve(entry: RefEntry, call?: CallOptions): Promise<void> {
+  /** The ref pointed at the element its path leads to now; refused when the path leads to none or several. */
+  private async reresolve(seen: RefSighting & { ref: string }, call?: CallOptions): Promise<RefEntry> {
     try {
-      const resolved = await this.resolver.path(parsePath(entry.path), call);
-      Object.assign(this.refs.repoint(entry.ref, resolved.handle), {
+      const resolved = await this.resolver.path(parsePath(seen.path), call);
+      return this.refs.repoint(seen.ref, resolved.handle, {
+        ...seen,
         label: resolved.label,
         app: resolved.app,
       });
@@ -126,8 +135,8 @@ export class Kernel {
       if (!(error instanceof MacpilotError)) throw error;
       throw new MacpilotError(
         {
-          what: `${entry.ref} (${entry.label}) is gone`,
-          why: `its element went away, and its path ${entry.path} no longer leads to exactly one element: ${error.what.toLowerCase()}; ${error.why}`,
+          what: `${seen.ref} (${seen.label}) is gone`,
+          why: `its element went away, and its path ${seen.path} no longer leads to exactly one element: ${error.what.toLowerCase()}; ${error.why}`,
           next: error.next,
         },
         { cause: error },

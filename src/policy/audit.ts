@@ -93,7 +93,7 @@ export class AuditLog implements Guard {
   /** The app and element the call targets, from what the session already knows (no helper calls). */
   private where(call: ToolCall): Pick<AuditEntry, 'app' | 'target'> {
     const { args } = call;
-    const ref = typeof args.ref === 'string' ? this.options.refs.get(args.ref) : undefined;
+    const ref = typeof args.ref === 'string' ? this.options.refs.known(args.ref) : undefined;
     if (ref) return { app: ref.app.name, target: parseLabel(ref.label) };
     if (typeof args.path === 'string') {
       try {

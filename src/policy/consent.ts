@@ -27,7 +27,7 @@ export interface ConsentSettings {
 
 /** Where the guard learns the names of targets: refs the session issued, and the element keys would reach. */
 export interface TargetSource {
-  refs: Pick<RefTable, 'get'>;
+  refs: Pick<RefTable, 'known'>;
   port: HelperPort;
 }
 
@@ -94,7 +94,7 @@ export class ConsentGuard implements Guard {
     const names: string[] = [];
     const text = (key: string) => (typeof args[key] === 'string' ? (args[key] as string) : undefined);
     const ref = text('ref');
-    if (ref !== undefined) names.push(this.targets.refs.get(ref)?.label ?? ref);
+    if (ref !== undefined) names.push(this.targets.refs.known(ref)?.label ?? ref);
     for (const key of ['name', 'path', 'title', 'app', 'window_id']) {
       const value = text(key);
       if (value !== undefined) names.push(value);

@@ -38,7 +38,7 @@ const call = (name: string, args: Record<string, unknown>, server: Server): Tool
 /** The session issued e5 for a "Delete All" button; `focused` is what has keyboard focus. */
 const guard = (mode: Mode, consent: Consent = 'ask', focused = el('push button', 'Save')) =>
   new ConsentGuard({ mode, consent }, {
-    refs: { get: (ref: string) => (ref === 'e5' ? { label: 'push button "Delete All"' } : undefined) },
+    refs: { known: (ref: string) => (ref === 'e5' ? { label: 'push button "Delete All"' } : undefined) },
     port: { call: () => Promise.resolve({ element: focused }) },
   } as unknown as TargetSource);
 

@@ -365,3 +365,26 @@ describe('helper failures', () => {
     );
   });
 });
+
+describe('refs over a long session', () => {
+  const engineWith = (refLimits: { live: number; retired: number }) => {
+    const { app, other } = runningApps();
+    return textEngine(new FakeHelper([app, other]), { settleMs: 0, pollMs: 0, refLimits });
+  };
+
+  it('a ref that let go of its handle resolves again through its path, under the same name', async () => {
+    const engine = engineWith({ live: 3, retired: 10_000 });
+    const ref = refIn(await engine.snapshot({ app: 'mousepad' }), 'application');
+    await engine.snapshot({ app: 'gtk3-demo' });
+    expect(engine.refs.get(ref)).toBeUndefined();
+    expect(await engine.getElement({ ref })).toContain(`ref: ${ref}\npath: app("mousepad")`);
+    expect(engine.refs.get(ref)).toBeDefined();
+  });
+
+  it('a ref long forgotten says so', async () => {
+    const engine = engineWith({ live: 1, retired: 1 });
+    const ref = refIn(await engine.snapshot({ app: 'mousepad' }), 'application');
+    const forgotten = await failure(engine.getElement({ ref }));
+    expect(forgotten.why).toContain('has since forgotten it');
+  });
+});

@@ -38,3 +38,35 @@ describe('RefTable', () => {
     expect(new RefTable().get('e99')).toBeUndefined();
   });
 });
+
+describe('RefTable over a long session', () => {
+  it('lets the least recently seen refs go of their handles, keeping their paths, then forgets the oldest', () => {
+    const refs = new RefTable({ live: 2, retired: 2 });
+    for (const h of ['a', 'b', 'c']) refs.issue(`h:${h}`, seen(h));
+    refs.issue('h:a', seen('a')); // seen again: now the most recent
+    refs.issue('h:d', seen('d'));
+    expect(refs.get('e1')?.handle).toBe('h:a');
+    expect(refs.get('e2')).toBeUndefined();
+    expect(refs.retired('e2')).toEqual(seen('b'));
+    expect(refs.refOf('h:b')).toBeUndefined();
+    expect(refs.known('e3')?.label).toBe('c');
+
+    refs.issue('h:e', seen('e'));
+    refs.issue('h:f', seen('f'));
+    expect(refs.known('e2')).toBeUndefined();
+    expect(refs.issued('e2')).toBe(true);
+    expect(refs.issued('e99')).toBe(false);
+  });
+
+  it('brings a retired ref back to life on a new handle, under its own name', () => {
+    const refs = new RefTable({ live: 1, retired: 5 });
+    refs.issue('h:a', seen('a'));
+    refs.issue('h:b', seen('b'));
+    expect(refs.get('e1')).toBeUndefined();
+    const revived = refs.repoint('e1', 'h:a2');
+    expect(revived).toMatchObject({ ref: 'e1', handle: 'h:a2', label: 'a' });
+    expect(refs.get('e1')).toBe(revived);
+    expect(refs.retired('e1')).toBeUndefined();
+    expect(refs.get('e2')).toBeUndefined();
+  });
+});
