@@ -34,6 +34,17 @@ export async function time(
   return summarize(samples);
 }
 
+/**
+ * Like `time`, for tasks whose measured part ends before they do (a server's first answer, before it is
+ * closed): each run returns the milliseconds it measured.
+ */
+export async function timeMeasured(runs: number, task: () => Promise<number>, warmup = 3): Promise<Summary> {
+  for (let i = 0; i < warmup; i++) await task();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) samples.push(await task());
+  return summarize(samples);
+}
+
 /** Times two tasks call by call in turn, so that both see the same machine; both warm up first. */
 export async function timePair(
   runs: number,

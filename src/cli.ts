@@ -1,20 +1,10 @@
 #!/usr/bin/env node
-/** The `macpilot` command: `macpilot serve` runs the MCP server over stdio, or Streamable HTTP with --http. */
+/**
+ * The `macpilot` command. What each command needs is loaded when it runs, so `--version` and `--help` start
+ * about as fast as Node itself.
+ */
 import { parseArgs } from 'node:util';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { ConfigError, loadConfig } from './config.js';
-import { createEngine } from './engine/index.js';
 import { MacpilotError } from './errors.js';
-import { HelperClient } from './helper/client.js';
-import { createLogger } from './log.js';
-import { createMcpServer } from './mcp/server.js';
-import { AuditLog } from './policy/audit.js';
-import { AppPolicy } from './policy/apps.js';
-import { ConsentGuard } from './policy/consent.js';
-import { ModeGuard } from './policy/mode.js';
-import { Policy } from './policy/pipeline.js';
-import { RateLimiter } from './policy/rate-limits.js';
-import { helperCommand, installHelper, platformServiceChecks, platformServices } from './platforms/index.js';
 import { TOOLSETS } from './toolsets.js';
 import { VERSION } from './version.js';
 
@@ -42,57 +32,6 @@ MACPILOT_CONFIG (a JSON file; default ~/.config/macpilot/config.json). Flags ove
 overrides the file.
 `;
 
-async function serve(flags: {
-  toolsets?: string;
-  http?: boolean;
-  port?: string;
-  host?: string;
-}): Promise<void> {
-  const config = loadConfig({ toolsets: flags.toolsets, port: flags.port, host: flags.host });
-  const log = createLogger(config.logLevel);
-  const helper = new HelperClient({ helper: helperCommand({ helperPath: config.helperPath }), log });
-  const apps = new AppPolicy(config);
-  const engine = createEngine(helper, {}, (app) => apps.check(app));
-  const policy = new Policy([
-    new ModeGuard(config.mode),
-    new RateLimiter(config.rateLimits),
-    new ConsentGuard(config, engine.kernel),
-    new AuditLog({ file: config.auditLog, mode: config.mode, refs: engine.kernel.refs, log }),
-  ]);
-  const services = platformServices();
-  const serviceChecks = platformServiceChecks();
-  const newServer = () => createMcpServer({ config, log, helper, engine, policy, services, serviceChecks });
-  let stopServing = async (): Promise<void> => {};
-
-  let stopping = false;
-  const shutdown = async (why: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.debug(`shutting down: ${why}`);
-    const forced = setTimeout(() => process.exit(0), 3000);
-    forced.unref();
-    await stopServing().catch(() => {});
-    await helper.close().catch(() => {});
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-
-  if (flags.http) {
-    // Loaded only when asked for: the HTTP transport pulls in Node's fetch machinery, which stdio never needs.
-    const { serveHttp } = await import('./mcp/http.js');
-    const endpoint = await serveHttp({ ...config.http, log, newServer });
-    stopServing = endpoint.close;
-    process.stderr.write(`macpilot: serving MCP over HTTP at ${endpoint.url}\n`);
-    return;
-  }
-  const server = newServer();
-  stopServing = () => server.close();
-  process.stdin.once('end', () => void shutdown('stdin closed'));
-  process.stdin.once('close', () => void shutdown('stdin closed'));
-  await server.connect(new StdioServerTransport());
-}
-
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -116,14 +55,16 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === 'serve' && positionals.length === 1) {
+    const { serve } = await import('./serve.js');
     await serve({ toolsets: values.toolsets, http: values.http, port: values.port, host: values.host });
     return -1;
   }
   if (command === 'doctor' && positionals.length === 1) {
-    const { doctor } = await import('./doctor.js');
+    const [{ doctor }, { loadConfig }] = await Promise.all([import('./doctor.js'), import('./config.js')]);
     return doctor(loadConfig(), (line) => process.stdout.write(`${line}\n`));
   }
   if (command === 'install-helper' && positionals.length === 1) {
+    const { installHelper } = await import('./platforms/index.js');
     process.stdout.write(`${await installHelper()}\n`);
     return 0;
   }
@@ -137,7 +78,8 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (
-      error instanceof ConfigError ||
+      // By name: config.ts (and zod with it) is loaded only by the commands that read the configuration.
+      (error as Error).name === 'ConfigError' ||
       error instanceof MacpilotError ||
       (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
     ) {
