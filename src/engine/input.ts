@@ -6,7 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MacpilotError } from '../errors.js';
-import { HelperError } from '../helper/client.js';
+import { HelperError } from '../helper/errors.js';
 import {
   type Bounds,
   type ElementDetail,
@@ -22,6 +22,7 @@ import {
 } from '../helper/protocol.js';
 import { type Chord, codeFor, parseChord, parseModifier, type Platform } from '../keys.js';
 import type { Prepared } from './changes.js';
+import { helperFailure } from './failures.js';
 import { entryLine, type Kernel, type Target } from './kernel.js';
 import type { CallOptions } from './port.js';
 import type { RefEntry } from './refs.js';
@@ -316,14 +317,7 @@ export class Input {
         error instanceof HelperError &&
         (error.code === HelperErrorCode.NotAvailable || error.code === HelperErrorCode.PermissionDenied)
       ) {
-        throw new MacpilotError(
-          {
-            what: 'Synthetic input is unavailable',
-            why: error.data.hint ? `${error.message} (${error.data.hint})` : error.message,
-            next: 'run check_permissions to see what is missing (on macOS, the Accessibility permission of the app running macpilot)',
-          },
-          { cause: error },
-        );
+        throw helperFailure(error, 'Synthetic input is unavailable');
       }
       throw error;
     }

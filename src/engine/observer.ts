@@ -3,7 +3,7 @@
  * need and again after every helper restart) and keeps, per pid, a change counter and the time of the last
  * change, so that actions can settle and waits can re-check when an app's UI moves rather than on a timer.
  */
-import { ClientErrorCode, HelperError } from '../helper/client.js';
+import { ClientErrorCode, HelperError } from '../helper/errors.js';
 import type { HelperPort } from './port.js';
 
 interface Activity {

@@ -1,5 +1,5 @@
 /** What the engine needs of a helper: typed calls. HelperClient satisfies it; tests pass a fake. */
-import type { CallOptions } from '../helper/client.js';
+import type { CallOptions } from '../helper/errors.js';
 import type { MethodName, NotificationName, NotificationParams, Params, Result } from '../helper/protocol.js';
 
 export type { CallOptions };

@@ -1,58 +1,23 @@
 /**
- * The server's side of the helper protocol: spawns the platform helper once, lazily, checks its version, and
- * sends typed requests with a timeout and cancellation. If the helper dies, requests in flight fail at once
- * with HelperError(HelperExited) and the next request starts a new helper after a backoff.
+ * The server's side of the helper protocol, process supervision: spawns the platform helper once, lazily,
+ * checks its version, hands requests to its connection (rpc.ts), and restarts it after a backoff when it dies.
+ * Requests in flight then fail at once with HelperError(HelperExited).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  CancellationTokenSource,
-  ConnectionError,
-  createMessageConnection,
-  ErrorCodes,
-  type MessageConnection,
-  ResponseError,
-  StreamMessageReader,
-  StreamMessageWriter,
-} from 'vscode-jsonrpc/node';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import type { Logger } from '../log.js';
+import { type CallOptions, ClientErrorCode, HelperError } from './errors.js';
 import {
-  HelperErrorCode,
-  HelperErrorData,
   type MethodName,
-  methods,
   type NotificationName,
   type NotificationParams,
-  notifications,
   type Params,
   PROTOCOL_VERSION,
   type Result,
 } from './protocol.js';
-
-/** Failures that happen on the server's side of the pipe. */
-export const ClientErrorCode = {
-  /** The helper process exited or could not be started. */
-  HelperExited: -32030,
-  /** The helper speaks another protocol version. */
-  VersionMismatch: -32031,
-  /** The MCP request was cancelled. */
-  Cancelled: -32800,
-  /** The helper answered with something that breaks the protocol. */
-  BadResponse: -32032,
-} as const;
-
-export class HelperError extends Error {
-  constructor(
-    readonly method: string,
-    readonly code: number,
-    message: string,
-    readonly data: HelperErrorData = {},
-  ) {
-    super(message);
-    this.name = 'HelperError';
-  }
-}
+import { HelperRpc } from './rpc.js';
 
 export interface HelperCommand {
   command: string;
@@ -78,16 +43,9 @@ export type Hello = Result<'system.hello'>;
 
 interface Running {
   process: ChildProcess;
-  connection: MessageConnection;
+  rpc: HelperRpc;
   hello: Hello;
   startedAt: number;
-  /** Rejects every request in flight when the process goes away. */
-  exited: Promise<never>;
-}
-
-export interface CallOptions {
-  signal?: AbortSignal;
-  timeoutMs?: number;
 }
 
 const STABLE_AFTER_MS = 10_000;
@@ -144,7 +102,9 @@ export class HelperClient {
     options: CallOptions = {},
   ): Promise<Result<M>> {
     const running = await this.ensure(options);
-    return this.request(running, method, params, options);
+    const result = await running.rpc.request(method, params, options);
+    if (Date.now() - running.startedAt > STABLE_AFTER_MS) this.consecutiveFailures = 0;
+    return result;
   }
 
   async close(): Promise<void> {
@@ -152,7 +112,7 @@ export class HelperClient {
     const running = await this.running?.catch(() => undefined);
     this.running = undefined;
     if (!running) return;
-    running.connection.dispose();
+    running.rpc.dispose();
     running.process.stdin?.end();
     const gone = new Promise<void>((resolve) => running.process.once('exit', () => resolve()));
     if (running.process.exitCode === null && running.process.signalCode === null) {
@@ -215,7 +175,7 @@ export class HelperClient {
       const lived = Date.now() - startedAt;
       this.consecutiveFailures = lived > STABLE_AFTER_MS ? 1 : this.consecutiveFailures + 1;
       if (this.generation === generation) this.running = undefined;
-      connection.dispose();
+      rpc.dispose();
       onExit(new HelperError('', ClientErrorCode.HelperExited, `the helper ${how}`));
     });
     if (child.stderr) {
@@ -227,27 +187,26 @@ export class HelperClient {
       new StreamMessageWriter(child.stdin as NodeJS.WritableStream),
     );
     connection.onError(([error]) => log.debug(`helper connection: ${error.message}`));
-    for (const name of Object.keys(notifications) as NotificationName[]) {
-      connection.onNotification(name, (raw: unknown) => {
-        const parsed = notifications[name].params.safeParse(raw);
-        if (!parsed.success) return log.warn(`the helper's ${name} notification breaks the protocol`);
-        for (const listener of this.listeners.get(name) ?? []) listener(parsed.data as never);
-      });
-    }
-    connection.listen();
+    const rpc = new HelperRpc(connection, exited, this.timeoutMs);
+    rpc.listen(
+      (name, params) => {
+        for (const listener of this.listeners.get(name) ?? []) listener(params as never);
+      },
+      (name) => log.warn(`the helper's ${name} notification breaks the protocol`),
+    );
     const startedAt = Date.now();
 
-    const partial = { process: child, connection, startedAt, exited } as Omit<Running, 'hello'>;
-    const hello = await this.request(
-      partial as Running,
-      'system.hello',
-      { protocolVersion: PROTOCOL_VERSION, client: this.options.clientName ?? 'macpilot' },
-      // Starting a process can take seconds on a loaded machine: the handshake has its own, longer limit.
-      { signal: options.signal, timeoutMs: HANDSHAKE_TIMEOUT_MS },
-    ).catch((error: unknown) => {
-      child.kill('SIGKILL');
-      throw error;
-    });
+    const hello = await rpc
+      .request(
+        'system.hello',
+        { protocolVersion: PROTOCOL_VERSION, client: this.options.clientName ?? 'macpilot' },
+        // Starting a process can take seconds on a loaded machine: the handshake has its own, longer limit.
+        { signal: options.signal, timeoutMs: HANDSHAKE_TIMEOUT_MS },
+      )
+      .catch((error: unknown) => {
+        child.kill('SIGKILL');
+        throw error;
+      });
     if (hello.protocolVersion !== PROTOCOL_VERSION) {
       child.kill('SIGKILL');
       throw new HelperError(
@@ -259,83 +218,6 @@ export class HelperClient {
     }
     log.debug(`helper ${hello.helperVersion} (pid ${child.pid}) ready on ${hello.platform}`);
     for (const listener of this.readyListeners) listener(hello);
-    return { ...partial, hello };
-  }
-
-  private async request<M extends MethodName>(
-    running: Running,
-    method: M,
-    params: Params<M>,
-    options: CallOptions,
-  ): Promise<Result<M>> {
-    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
-    const cancel = new CancellationTokenSource();
-    let timer: NodeJS.Timeout | undefined;
-    let onAbort: (() => void) | undefined;
-    const exited = running.exited.catch((error: HelperError) => {
-      throw new HelperError(method, error.code, `${method} failed: ${error.message}`);
-    });
-    const stopped = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        cancel.cancel();
-        reject(
-          new HelperError(
-            method,
-            HelperErrorCode.Timeout,
-            `the helper did not answer ${method} within ${timeoutMs} ms`,
-          ),
-        );
-      }, timeoutMs);
-      onAbort = () => {
-        cancel.cancel();
-        reject(new HelperError(method, ClientErrorCode.Cancelled, `${method} was cancelled`));
-      };
-      if (options.signal?.aborted) onAbort();
-      else options.signal?.addEventListener('abort', onAbort, { once: true });
-    });
-    stopped.catch(() => {});
-    try {
-      const raw = await Promise.race([
-        running.connection.sendRequest(method, params, cancel.token),
-        stopped,
-        exited,
-      ]);
-      const parsed = methods[method].result.safeParse(raw);
-      if (!parsed.success) {
-        throw new HelperError(
-          method,
-          ClientErrorCode.BadResponse,
-          `the helper's answer to ${method} breaks the protocol: ${parsed.error.message}`,
-        );
-      }
-      if (Date.now() - running.startedAt > STABLE_AFTER_MS) this.consecutiveFailures = 0;
-      return parsed.data as Result<M>;
-    } catch (error) {
-      if (
-        error instanceof ConnectionError ||
-        (error instanceof ResponseError &&
-          (error.code === ErrorCodes.PendingResponseRejected ||
-            error.code === ErrorCodes.ConnectionInactive)) ||
-        // The request was written to a helper that had just died.
-        ['EPIPE', 'ERR_STREAM_DESTROYED'].includes((error as NodeJS.ErrnoException).code ?? '')
-      ) {
-        // The pipe closed before the exit event: report the exit, which says how the helper ended.
-        await Promise.race([exited, sleep(1000)]);
-        throw new HelperError(
-          method,
-          ClientErrorCode.HelperExited,
-          `${method} failed: the helper closed its pipes`,
-        );
-      }
-      if (error instanceof ResponseError) {
-        const data = HelperErrorData.safeParse(error.data);
-        throw new HelperError(method, error.code, error.message, data.success ? data.data : {});
-      }
-      throw error;
-    } finally {
-      clearTimeout(timer);
-      if (onAbort) options.signal?.removeEventListener('abort', onAbort);
-      cancel.dispose();
-    }
+    return { process: child, rpc, startedAt, hello };
   }
 }

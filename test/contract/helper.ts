@@ -1,7 +1,8 @@
 /** What the contract tests share: a HelperClient on the shared desktop, tree search, error and D-Bus checks. */
 import { execFileSync } from 'node:child_process';
 import { afterAll, expect } from 'vitest';
-import { HelperClient, HelperError } from '../../src/helper/client.js';
+import { HelperClient } from '../../src/helper/client.js';
+import { HelperError } from '../../src/helper/errors.js';
 import type { ElementNode } from '../../src/helper/protocol.js';
 import { createLogger } from '../../src/log.js';
 import { helperCommand } from '../../src/platforms/index.js';

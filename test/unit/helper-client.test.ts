@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
-import { ClientErrorCode, HelperClient, type HelperError } from '../../src/helper/client.js';
+import { HelperClient } from '../../src/helper/client.js';
+import { ClientErrorCode, type HelperError } from '../../src/helper/errors.js';
 import { HelperErrorCode } from '../../src/helper/protocol.js';
 import { createLogger } from '../../src/log.js';
 

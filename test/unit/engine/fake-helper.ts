@@ -1,6 +1,6 @@
 /** A helper that serves hand-built trees: enough of the protocol for the engine, no desktop. */
 import type { HelperPort } from '../../../src/engine/port.js';
-import { HelperError } from '../../../src/helper/client.js';
+import { HelperError } from '../../../src/helper/errors.js';
 import {
   type ElementDetail,
   type ElementInfo,

@@ -1,5 +1,5 @@
 /** A FakeHelper that also speaks observe.start / observe.changed, with helper restarts on demand. */
-import { HelperError } from '../../../src/helper/client.js';
+import { HelperError } from '../../../src/helper/errors.js';
 import {
   HelperErrorCode,
   type MethodName,

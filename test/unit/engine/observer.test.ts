@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type TextEngine, textEngine } from './text-engine.js';
 import { Observer } from '../../../src/engine/observer.js';
-import { ClientErrorCode, HelperError } from '../../../src/helper/client.js';
+import { ClientErrorCode, HelperError } from '../../../src/helper/errors.js';
 import { FakeHelper } from './fake-helper.js';
 import { byId, mousepad } from './fixtures.js';
 import { EventedHelper, track } from './observer-fake.js';

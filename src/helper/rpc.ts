@@ -1,0 +1,127 @@
+/**
+ * Typed requests to one running helper over its JSON-RPC connection: a timeout and cancellation for each, the
+ * answer checked against protocol.ts, and every way the pipe can break turned into a HelperError.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  CancellationTokenSource,
+  ConnectionError,
+  ErrorCodes,
+  type MessageConnection,
+  ResponseError,
+} from 'vscode-jsonrpc/node';
+import { type CallOptions, ClientErrorCode, HelperError } from './errors.js';
+import {
+  HelperErrorCode,
+  HelperErrorData,
+  type MethodName,
+  methods,
+  type NotificationName,
+  type NotificationParams,
+  notifications,
+  type Params,
+  type Result,
+} from './protocol.js';
+
+export class HelperRpc {
+  constructor(
+    private readonly connection: MessageConnection,
+    /** Rejects, with how the helper ended, when its process goes away. */
+    private readonly exited: Promise<never>,
+    private readonly defaultTimeoutMs: number,
+  ) {}
+
+  /** Hands each notification that matches its schema to `deliver`; `invalid` hears of the others. */
+  listen(
+    deliver: <N extends NotificationName>(name: N, params: NotificationParams<N>) => void,
+    invalid: (name: NotificationName) => void,
+  ): void {
+    for (const name of Object.keys(notifications) as NotificationName[]) {
+      this.connection.onNotification(name, (raw: unknown) => {
+        const parsed = notifications[name].params.safeParse(raw);
+        if (parsed.success) deliver(name, parsed.data as NotificationParams<typeof name>);
+        else invalid(name);
+      });
+    }
+    this.connection.listen();
+  }
+
+  async request<M extends MethodName>(
+    method: M,
+    params: Params<M>,
+    options: CallOptions = {},
+  ): Promise<Result<M>> {
+    const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+    const cancel = new CancellationTokenSource();
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const exited = this.exited.catch((error: HelperError) => {
+      throw new HelperError(method, error.code, `${method} failed: ${error.message}`);
+    });
+    const stopped = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        cancel.cancel();
+        reject(
+          new HelperError(
+            method,
+            HelperErrorCode.Timeout,
+            `the helper did not answer ${method} within ${timeoutMs} ms`,
+          ),
+        );
+      }, timeoutMs);
+      onAbort = () => {
+        cancel.cancel();
+        reject(new HelperError(method, ClientErrorCode.Cancelled, `${method} was cancelled`));
+      };
+      if (options.signal?.aborted) onAbort();
+      else options.signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    stopped.catch(() => {});
+    try {
+      const raw = await Promise.race([
+        this.connection.sendRequest(method, params, cancel.token),
+        stopped,
+        exited,
+      ]);
+      const parsed = methods[method].result.safeParse(raw);
+      if (!parsed.success) {
+        throw new HelperError(
+          method,
+          ClientErrorCode.BadResponse,
+          `the helper's answer to ${method} breaks the protocol: ${parsed.error.message}`,
+        );
+      }
+      return parsed.data as Result<M>;
+    } catch (error) {
+      if (
+        error instanceof ConnectionError ||
+        (error instanceof ResponseError &&
+          (error.code === ErrorCodes.PendingResponseRejected ||
+            error.code === ErrorCodes.ConnectionInactive)) ||
+        // The request was written to a helper that had just died.
+        ['EPIPE', 'ERR_STREAM_DESTROYED'].includes((error as NodeJS.ErrnoException).code ?? '')
+      ) {
+        // The pipe closed before the exit event: report the exit, which says how the helper ended.
+        await Promise.race([exited, sleep(1000)]);
+        throw new HelperError(
+          method,
+          ClientErrorCode.HelperExited,
+          `${method} failed: the helper closed its pipes`,
+        );
+      }
+      if (error instanceof ResponseError) {
+        const data = HelperErrorData.safeParse(error.data);
+        throw new HelperError(method, error.code, error.message, data.success ? data.data : {});
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) options.signal?.removeEventListener('abort', onAbort);
+      cancel.dispose();
+    }
+  }
+
+  dispose(): void {
+    this.connection.dispose();
+  }
+}
