@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { explain, helperFailure } from '../../../src/engine/failures.js';
-import { MacpilotError } from '../../../src/errors.js';
+import type { MacpilotError } from '../../../src/errors.js';
 import { ClientErrorCode, HelperError } from '../../../src/helper/errors.js';
 import { HelperErrorCode } from '../../../src/helper/protocol.js';
 import { createLogger } from '../../../src/log.js';
