@@ -1,0 +1,68 @@
+/**
+ * The tool catalog as clients see it: for each tool, exactly what tools/list sends (name, title, description,
+ * input and output schema, annotations), and which tools each mode and platform lists. A change to the catalog
+ * changes a snapshot here, so it is always deliberate (`npx vitest run -u` after checking the diff).
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config.js';
+import { createEngine } from '../../../src/engine/index.js';
+import type { HelperClient } from '../../../src/helper/client.js';
+import { createLogger } from '../../../src/log.js';
+import { createMcpServer } from '../../../src/mcp/server.js';
+import { Policy } from '../../../src/policy/pipeline.js';
+import { platformServiceChecks, platformServices } from '../../../src/platforms/index.js';
+
+async function listTools(settings: Record<string, string>, platform: NodeJS.Platform = 'linux') {
+  const config = loadConfig({}, { MACPILOT_TOOLSETS: 'all', ...settings }, '/nonexistent');
+  const helper = {} as HelperClient;
+  const server = createMcpServer({
+    config,
+    log: createLogger('silent'),
+    helper,
+    engine: createEngine({ call: () => Promise.reject(new Error('no helper in this test')) }),
+    policy: new Policy(),
+    services: platformServices(platform),
+    serviceChecks: platformServiceChecks(platform),
+  });
+  const client = new Client({ name: 'catalog-test', version: '0' });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+  const { tools } = await client.listTools();
+  await client.close();
+  return tools;
+}
+
+describe('the tool catalog', () => {
+  it('lists every tool exactly as pinned (linux, full mode, all toolsets)', async () => {
+    const tools = await listTools({ MACPILOT_MODE: 'full' });
+    for (const tool of tools) {
+      await expect(JSON.stringify(tool, null, 2) + '\n').toMatchFileSnapshot(`catalog/${tool.name}.json`);
+    }
+  });
+
+  it('lists the same tools on macOS plus those only macOS serves', async () => {
+    const tools = await listTools({ MACPILOT_MODE: 'full' }, 'darwin');
+    for (const tool of tools) {
+      await expect(JSON.stringify(tool, null, 2) + '\n').toMatchFileSnapshot(`catalog/${tool.name}.json`);
+    }
+  });
+
+  it.each([
+    ['full', 'linux'],
+    ['safe', 'linux'],
+    ['read-only', 'linux'],
+    ['full', 'darwin'],
+    ['safe', 'darwin'],
+    ['read-only', 'darwin'],
+  ] as const)('%s mode on %s lists', async (mode, platform) => {
+    const names = (await listTools({ MACPILOT_MODE: mode }, platform)).map((t) => t.name);
+    expect(names).toMatchSnapshot();
+  });
+
+  it('default toolsets list', async () => {
+    const names = (await listTools({ MACPILOT_TOOLSETS: '' }, 'linux')).map((t) => t.name);
+    expect(names).toMatchSnapshot();
+  });
+});
