@@ -9,8 +9,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { isLogLevel, LOG_LEVELS, type LogLevel } from './log.js';
-import { DEFAULT_RATE_LIMITS, RATE_LIMIT_KEYS, type RateLimits } from './policy/rate-limits.js';
-import { ALWAYS_ON, DEFAULT_TOOLSETS, isToolset, TOOLSETS, type Toolset } from './toolsets.js';
+import { type Mode, MODES } from './modes.js';
+import { ALWAYS_ON, DEFAULT_TOOLSETS, isToolset, TOOLSET_NAMES, type Toolset } from './toolsets.js';
 
 export interface Config {
   toolsets: Toolset[];
@@ -33,8 +33,34 @@ export interface Config {
   configFile?: string;
 }
 
-export const MODES = ['full', 'safe', 'read-only'] as const;
-export type Mode = (typeof MODES)[number];
+export interface RateLimits {
+  callsPerSecond: number;
+  callsPerMinute: number;
+  concurrent: number;
+  /** Calls of tools not annotated readOnlyHint. */
+  writesPerSecond: number;
+  /** Calls of the tools of toolsets that run scripts. */
+  scriptsPerMinute: number;
+}
+
+export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = {
+  callsPerSecond: 20,
+  callsPerMinute: 600,
+  concurrent: 8,
+  writesPerSecond: 10,
+  scriptsPerMinute: 10,
+};
+
+/** The setting names of MACPILOT_RATE_LIMITS (`calls_per_second=20,...`). */
+export const RATE_LIMIT_KEYS: Readonly<Record<string, keyof RateLimits>> = {
+  calls_per_second: 'callsPerSecond',
+  calls_per_minute: 'callsPerMinute',
+  concurrent: 'concurrent',
+  writes_per_second: 'writesPerSecond',
+  scripts_per_minute: 'scriptsPerMinute',
+};
+
+export const RATE_LIMITS_SETTING = 'MACPILOT_RATE_LIMITS';
 export const CONSENTS = ['ask', 'allow'] as const;
 export type Consent = (typeof CONSENTS)[number];
 
@@ -79,12 +105,12 @@ export function parseToolsets(value: string | string[], source: string): Toolset
   const names = (Array.isArray(value) ? value : value.split(','))
     .map((name) => name.trim().toLowerCase())
     .filter(Boolean);
-  if (names.includes('all')) return [...TOOLSETS];
+  if (names.includes('all')) return [...TOOLSET_NAMES];
   const unknown = names.filter((name) => !isToolset(name));
   if (unknown.length > 0) {
     throw new ConfigError(
       `${source}: unknown toolset ${unknown.map((n) => `"${n}"`).join(', ')}; ` +
-        `valid: ${TOOLSETS.join(', ')}, or "all"`,
+        `valid: ${TOOLSET_NAMES.join(', ')}, or "all"`,
     );
   }
   const chosen = names.filter(isToolset);
@@ -151,9 +177,7 @@ export function loadConfig(
     );
   }
   return {
-    toolsets: toolsets
-      ? parseToolsets(toolsets.value ?? '', toolsets.source)
-      : [...DEFAULT_TOOLSETS, ...ALWAYS_ON],
+    toolsets: toolsets ? parseToolsets(toolsets.value ?? '', toolsets.source) : [...DEFAULT_TOOLSETS],
     helperPath: pick('helperPath')?.value as string | undefined,
     logLevel: (logLevel?.value as LogLevel | undefined) ?? 'warn',
     http: httpSettings(pick('host'), pick('port'), pick('httpToken')),

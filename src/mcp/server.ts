@@ -51,7 +51,8 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
     { name: 'macpilot', title: 'macpilot', version: VERSION },
     { capabilities: { tools: {}, logging: {} }, instructions: INSTRUCTIONS },
   );
-  const names = enabledTools(deps.config, deps.services).map((tool) => tool.name);
+  const listed = enabledTools(deps.config, deps.services);
+  const names = listed.map((tool) => tool.name);
   // The mode hides tools from tools/list, but they stay registered: a call by name is refused by the policy,
   // which names the setting that would allow it, rather than answered "not found".
   for (const tool of availableTools(deps.config, deps.services)) {
@@ -61,6 +62,7 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
         title: tool.title,
         description: tool.description,
         inputSchema: tool.input,
+        ...(tool.output ? { outputSchema: tool.output } : {}),
         annotations: { title: tool.title, ...tool.annotations },
       },
       async (args: unknown, extra): Promise<CallToolResult> => {
@@ -90,6 +92,6 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
       },
     );
   }
-  listOnly(server, names);
+  listOnly(server, listed);
   return server;
 }

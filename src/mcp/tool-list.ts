@@ -1,20 +1,32 @@
 /**
- * tools/list showing only some of the registered tools. McpServer lists every enabled tool, and a disabled one
- * is refused as "disabled" before the policy sees the call; so its list handler is wrapped and filtered
- * instead. The SDK keeps request handlers in a private map: this is the one place that reaches into it.
+ * tools/list answered from macpilot's own tool definitions. McpServer lists every enabled tool, and refuses a
+ * disabled one as "disabled" before the policy sees the call; macpilot registers every tool the platform
+ * serves (so that a call of one the mode hides reaches the policy, which names the setting that would allow
+ * it) and lists only those the mode runs, with the schemas converted as the SDK converts them.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ListToolsRequestSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import { ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { ToolDefinition } from '../tools/types.js';
 
-type Handler = (request: unknown, extra: unknown) => Promise<ListToolsResult> | ListToolsResult;
+const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
+  z.toJSONSchema(schema, { target: 'draft-7', io }) as Tool['inputSchema'];
 
-export function listOnly(server: McpServer, names: readonly string[]): void {
-  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, Handler> })._requestHandlers;
-  const list = handlers?.get('tools/list');
-  if (!list) throw new Error('the MCP SDK no longer keeps tools/list where macpilot expects it');
-  const shown = new Set(names);
-  server.server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
-    const result = await list(request, extra);
-    return { ...result, tools: result.tools.filter((tool) => shown.has(tool.name)) };
-  });
+/** A tool as tools/list describes it. */
+export function listedTool(tool: ToolDefinition): Tool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: jsonSchema(tool.input, 'input'),
+    annotations: { title: tool.title, ...tool.annotations },
+    // As McpServer registers a tool without task support.
+    execution: { taskSupport: 'forbidden' },
+    ...(tool.output ? { outputSchema: jsonSchema(tool.output, 'output') as Tool['outputSchema'] } : {}),
+  };
+}
+
+export function listOnly(server: McpServer, tools: readonly ToolDefinition[]): void {
+  const listed = tools.map(listedTool);
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
 }

@@ -5,7 +5,8 @@
  */
 import { appendFileSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Mode } from '../config.js';
+import type { Mode } from '../modes.js';
+import { toolsetOf } from '../toolsets.js';
 import type { RefTable } from '../engine/refs.js';
 import { parsePath } from '../engine/paths.js';
 import { MacpilotError } from '../errors.js';
@@ -29,8 +30,6 @@ export interface AuditEntry {
 
 /** Arguments whose content is the user's data: only their length is recorded. */
 const CONTENT_ARGS = ['text', 'value', 'key', 'title', 'message', 'subtitle', 'script'] as const;
-/** Tools whose `name` argument names an app (launch_app, quit_app...). */
-const APP_NAMED_BY = 'apps';
 const ERROR_CHARS = 200;
 
 export interface AuditOptions {
@@ -104,7 +103,7 @@ export class AuditLog implements Guard {
         // A malformed path: the call itself fails and says so; the entry keeps the tool and outcome.
       }
     }
-    const app = call.tool.toolset === APP_NAMED_BY ? args.name : args.app;
+    const app = args[toolsetOf(call.tool.toolset).appArgument];
     return typeof app === 'string' ? { app } : {};
   }
 

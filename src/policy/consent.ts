@@ -3,17 +3,15 @@
  * destructiveHint asks in every mode; in safe mode, so does any write action whose target is named like a
  * destructive one. The human answers through MCP elicitation; no tool argument can answer for them.
  */
-import type { Consent, Mode } from '../config.js';
+import type { Consent } from '../config.js';
+import type { Mode } from '../modes.js';
 import type { HelperPort } from '../engine/port.js';
 import type { RefTable } from '../engine/refs.js';
 import { roleOf } from '../engine/roles.js';
 import { labelOf } from '../engine/tree.js';
 import { MacpilotError } from '../errors.js';
-import type { Toolset } from '../toolsets.js';
+import { toolsetOf } from '../toolsets.js';
 import type { Guard, ToolCall } from './pipeline.js';
-
-/** Toolsets whose `title` or `path` is a notification's headline or a file, not a control that could delete. */
-const UNNAMED_TARGETS: ReadonlySet<Toolset> = new Set(['system', 'finder']);
 
 const DESTRUCTIVE = /\b(delete|remove|erase|empty trash|quit|close|format|reset|send|buy|purchase|pay)\b/i;
 
@@ -83,7 +81,7 @@ export class ConsentGuard implements Guard {
       target.push(...(await this.focused(call)));
     const action = `${tool.title.toLowerCase()}${target.length > 0 ? ` (${target.join(', ')})` : ''}`;
     if (tool.annotations.destructiveHint) return action;
-    const actsOnNamedTarget = !UNNAMED_TARGETS.has(tool.toolset);
+    const actsOnNamedTarget = toolsetOf(tool.toolset).namesControls;
     if (this.settings.mode === 'safe' && actsOnNamedTarget && target.some((name) => DESTRUCTIVE.test(name)))
       return action;
     return undefined;

@@ -1,16 +1,16 @@
 /**
- * Modes (MACPILOT_MODE): read-only runs only tools annotated readOnlyHint; safe and read-only both leave out the
- * scripting toolset (a script can do anything the user can). tools/list shows only what the mode runs.
+ * Modes (MACPILOT_MODE): read-only runs only tools annotated readOnlyHint; a toolset runs only in the modes from
+ * its lowest mode up (scripting: full only, since a script can do anything the user can). tools/list shows
+ * only what the mode runs.
  */
-import type { Mode } from '../config.js';
 import { MacpilotError } from '../errors.js';
-import type { ToolDefinition } from '../tools/types.js';
+import { type Mode, modeAllows } from '../modes.js';
+import { type ToolMeta, toolsetOf } from '../toolsets.js';
 import type { Guard, ToolCall } from './pipeline.js';
 
-export const isListed = (tool: ToolDefinition, mode: Mode): boolean => {
-  if (tool.toolset === 'scripting') return mode === 'full';
-  return mode !== 'read-only' || tool.annotations.readOnlyHint;
-};
+export const isListed = (tool: Pick<ToolMeta, 'toolset' | 'annotations'>, mode: Mode): boolean =>
+  modeAllows(mode, toolsetOf(tool.toolset).lowestMode) &&
+  (mode !== 'read-only' || tool.annotations.readOnlyHint);
 
 const WHY: Record<Mode, string> = {
   full: '',
@@ -23,7 +23,7 @@ export class ModeGuard implements Guard {
 
   admit(call: ToolCall): Promise<undefined> {
     if (isListed(call.tool, this.mode)) return Promise.resolve(undefined);
-    const allowing = call.tool.toolset === 'scripting' ? 'full' : 'safe or full';
+    const allowing = toolsetOf(call.tool.toolset).lowestMode === 'full' ? 'full' : 'safe or full';
     return Promise.reject(
       new MacpilotError({
         what: `${call.tool.name} is not available in ${this.mode} mode`,

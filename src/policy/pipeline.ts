@@ -4,10 +4,10 @@
  * (a concurrency slot, say) and learns how the call ended.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { ToolDefinition } from '../tools/types.js';
+import type { ToolMeta } from '../toolsets.js';
 
 export interface ToolCall {
-  tool: ToolDefinition;
+  tool: ToolMeta;
   /** The arguments as validated by the tool's schema. */
   args: Record<string, unknown>;
   /** The MCP server, to ask the human through elicitation and to send log messages. */

@@ -1,39 +1,12 @@
 /**
- * Rate limits (issue 5): calls per second and per minute, calls running at once, write actions per second and
+ * Rate limits: calls per second and per minute, calls running at once, write actions per second and
  * scripts per minute. A call over a limit is refused at once with how long to wait; nothing is queued, so a
  * hammering agent never blocks the server. Windows slide over the times of admitted calls; no timers run.
  */
+import { RATE_LIMITS_SETTING, type RateLimits } from '../config.js';
 import { MacpilotError } from '../errors.js';
+import { toolsetOf } from '../toolsets.js';
 import type { Guard, ToolCall } from './pipeline.js';
-
-export interface RateLimits {
-  callsPerSecond: number;
-  callsPerMinute: number;
-  concurrent: number;
-  /** Calls of tools not annotated readOnlyHint. */
-  writesPerSecond: number;
-  /** Calls of the scripting toolset's tools. */
-  scriptsPerMinute: number;
-}
-
-export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = {
-  callsPerSecond: 20,
-  callsPerMinute: 600,
-  concurrent: 8,
-  writesPerSecond: 10,
-  scriptsPerMinute: 10,
-};
-
-/** The setting names of MACPILOT_RATE_LIMITS (`calls_per_second=20,...`). */
-export const RATE_LIMIT_KEYS: Readonly<Record<string, keyof RateLimits>> = {
-  calls_per_second: 'callsPerSecond',
-  calls_per_minute: 'callsPerMinute',
-  concurrent: 'concurrent',
-  writes_per_second: 'writesPerSecond',
-  scripts_per_minute: 'scriptsPerMinute',
-};
-
-export const RATE_LIMITS_SETTING = 'MACPILOT_RATE_LIMITS';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -96,7 +69,7 @@ export class RateLimiter implements Guard {
     const windows = [
       ...this.calls,
       ...(call.tool.annotations.readOnlyHint ? [] : [this.writes]),
-      ...(call.tool.toolset === 'scripting' ? [this.scripts] : []),
+      ...(toolsetOf(call.tool.toolset).runsScripts ? [this.scripts] : []),
     ];
     for (const window of windows) {
       const wait = window.waitMs(now);

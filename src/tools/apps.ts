@@ -3,14 +3,13 @@ import { actionJson, appsJson } from '../engine/render-json.js';
 import { reply } from './reply.js';
 import { z } from 'zod';
 import { appParam } from './params.js';
-import { defineTool, READ_ONLY, WRITE } from './types.js';
+import { defineTool, toolsetTools, READ_ONLY, WRITE } from './types.js';
 
-export const appsTools = [
+export const appsTools = toolsetTools('apps', [
   defineTool({
     name: 'list_apps',
     title: 'List running apps',
     description: 'Running apps that expose an accessibility tree: name, pid, bundle id, and which is active.',
-    toolset: 'apps',
     input: z.object({}),
     annotations: READ_ONLY,
     handle: async (_args, { engine, signal }) => reply(await engine.apps.list({ signal }), appsJson),
@@ -21,7 +20,6 @@ export const appsTools = [
     description:
       'Start an installed app by name (or bundle id / desktop id) and wait until its UI is accessible. An app ' +
       'that is already running is left as it is.',
-    toolset: 'apps',
     input: z.object({
       name: z.string().min(1).max(256).describe('e.g. "Mousepad", "org.xfce.mousepad", "Calculator".'),
       timeout_ms: z
@@ -40,7 +38,6 @@ export const appsTools = [
     name: 'activate_app',
     title: 'Bring an app to the front',
     description: 'Make an app the active one, raising its window.',
-    toolset: 'apps',
     input: z.object({ name: appParam }),
     annotations: { ...WRITE, idempotentHint: true },
     handle: async (args, { engine, signal }) =>
@@ -52,7 +49,6 @@ export const appsTools = [
     description:
       'Ask an app to quit, as closing its windows would (it may ask to save). With force, terminate it: ' +
       'unsaved work is lost.',
-    toolset: 'apps',
     input: z.object({
       name: appParam,
       force: z.boolean().optional().describe('Terminate without asking. Unsaved work is lost.'),
@@ -61,4 +57,4 @@ export const appsTools = [
     handle: async (args, { engine, signal }) =>
       reply(await engine.apps.quit(args.name, args.force ?? false, { signal }), actionJson),
   }),
-];
+]);

@@ -4,7 +4,7 @@ import { reply } from './reply.js';
 import { z } from 'zod';
 import { INPUT_DEFAULTS, PX_PER_WHEEL_STEP, type Spot } from '../engine/input.js';
 import { refParam } from './params.js';
-import { defineTool, WRITE } from './types.js';
+import { defineTool, toolsetTools, WRITE } from './types.js';
 
 const coordinate = z.number().min(-100_000).max(100_000);
 const point = {
@@ -41,14 +41,13 @@ const INPUT_NOTE =
   'Screen points, origin at the top left (get_element shows bounds in the same units; take_screenshot states ' +
   'its scale). Returns what changed in the app there.';
 
-export const inputTools = [
+export const inputTools = toolsetTools('input', [
   defineTool({
     name: 'click',
     title: 'Click at a point',
     description:
       `Click the mouse at a screen point: a button, a click count (2 double, 3 triple), modifier keys held. ${INPUT_NOTE} ` +
       'Prefer click_element with a ref when the target is in the accessibility tree.',
-    toolset: 'input',
     input: z.object({
       ...point,
       button: z.enum(['left', 'right', 'middle']).optional().describe('Default left.'),
@@ -70,7 +69,6 @@ export const inputTools = [
     name: 'double_click',
     title: 'Double-click',
     description: `Double-click with the left button at a screen point (x, y) or at an element's centre (ref). ${INPUT_NOTE}`,
-    toolset: 'input',
     input: spotInput,
     annotations: WRITE,
     handle: async (args, { engine, signal }) =>
@@ -82,7 +80,6 @@ export const inputTools = [
     description:
       `Move the pointer to a screen point, at once or (smooth) along a line over ${INPUT_DEFAULTS.smoothMoveMs} ms, ` +
       'which some apps need to see the pointer travel.',
-    toolset: 'input',
     input: z.object({ ...point, smooth: z.boolean().optional().describe('Glide instead of jumping.') }),
     annotations: { ...WRITE, idempotentHint: true },
     handle: async (args, { engine, signal }) =>
@@ -99,7 +96,6 @@ export const inputTools = [
     description:
       "Move the pointer over a screen point or an element's centre and leave it there, e.g. to show a tooltip " +
       'or a hover menu; the answer shows what appeared.',
-    toolset: 'input',
     input: spotInput,
     annotations: { ...WRITE, idempotentHint: true },
     handle: async (args, { engine, signal }) =>
@@ -111,7 +107,6 @@ export const inputTools = [
     description:
       `Press the left button at one place, move to another over ${INPUT_DEFAULTS.dragMs} ms, release: drag and ` +
       `drop, sliders, selections. Each end is a screen point {x, y} or an element {ref}. ${INPUT_NOTE}`,
-    toolset: 'input',
     input: z.object({ from: endpoint, to: endpoint }),
     annotations: WRITE,
     handle: async (args, { engine, signal }) =>
@@ -124,7 +119,6 @@ export const inputTools = [
       `Scroll with the mouse wheel at a screen point, at an element's centre (ref), or where the pointer is. ` +
       `amount is in pixels, sent as wheel steps of ${PX_PER_WHEEL_STEP} px (one notch; how far a notch scrolls ` +
       `is up to the app). Default ${INPUT_DEFAULTS.scrollPx} px.`,
-    toolset: 'input',
     input: z
       .object({
         direction: z.enum(['up', 'down', 'left', 'right']),
@@ -155,7 +149,6 @@ export const inputTools = [
       'first; typing waits until it reports focus). clear_first selects all and deletes before typing; submit ' +
       'presses Enter after. "\\n" presses Enter. Use set_value instead to replace a field\'s text at once. The ' +
       'answer never repeats the text.',
-    toolset: 'input',
     input: z.object({
       text: z.string().min(1).max(100_000),
       ref: refParam.optional().describe('Type into this element.'),
@@ -188,7 +181,6 @@ export const inputTools = [
       'backspace, delete (forward), up/down/left/right, home, end, pageup, pagedown, f1-f12, a-z, 0-9 and the ' +
       `characters , . / - = ; ' \` [ ] \\ + (or their names: comma, period, slash, minus, ...). ${MODIFIERS_HELP} ` +
       'For text, use type_text.',
-    toolset: 'input',
     input: z.object({
       key: z.string().min(1).max(64).describe('A key name or chord: "enter", "ctrl+s", "Command+Shift+Z".'),
       modifiers: modifiersParam.optional().describe('Held in addition to those in key.'),
@@ -201,4 +193,4 @@ export const inputTools = [
         actionJson,
       ),
   }),
-];
+]);

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { MENU_DEFAULTS } from '../engine/menus.js';
 import { clickStatusMenuItem, itemLine, pickItem, renderItems } from '../services/status-bar.js';
 import { appParam } from './params.js';
-import { defineTool, READ_ONLY, serviceOf, WRITE } from './types.js';
+import { defineTool, toolsetTools, withService, READ_ONLY, serviceOf, WRITE } from './types.js';
 
 const appName = appParam.describe('App name (as list_apps shows it), bundle id / desktop id, or pid.');
 
@@ -18,7 +18,7 @@ const menuPath = z
       'padding and "..." vs "…".',
   );
 
-export const menusTools = [
+export const menusTools = toolsetTools('menus', [
   defineTool({
     name: 'list_menu_items',
     title: 'List menu items',
@@ -26,7 +26,6 @@ export const menusTools = [
       "The items of an app's menu bar (no path: its menus), or of one menu (path), one a line with its ref and " +
       'state: `- menuitem "Save As..." [ref=e41] disabled`; ▸ marks a submenu. Closed menus are listed without ' +
       'opening them.',
-    toolset: 'menus',
     input: z.object({
       app: appName,
       path: menuPath
@@ -51,7 +50,6 @@ export const menusTools = [
       'Choose a menu item by its path, e.g. "File > Save As…", without opening the menus by hand. A path that ' +
       'does not exist is refused with the items that exist where it failed. Returns what changed, e.g. the ' +
       'dialog that opened, with refs to act on.',
-    toolset: 'menus',
     input: z.object({ app: appName, path: menuPath }),
     annotations: WRITE,
     handle: async (args, { engine, signal }) =>
@@ -63,13 +61,12 @@ export const menusTools = [
     description:
       'Whether a menu item is enabled, whether it is checked (for check and radio items), and whether it opens ' +
       'a submenu; with its ref and element path.',
-    toolset: 'menus',
     input: z.object({ app: appName, path: menuPath }),
     annotations: READ_ONLY,
     handle: async (args, { engine, signal }) =>
       reply(await engine.menus.state(args.app, args.path, { signal })),
   }),
-];
+]);
 
 const statusItem = z
   .string()
@@ -80,56 +77,53 @@ const statusItem = z
       'list_status_bar_items ("#3").',
   );
 
-export const statusBarTools = [
-  defineTool({
-    name: 'list_status_bar_items',
-    title: 'List status bar items',
-    description:
-      "The menu bar's status items (menu extras: Wi-Fi, Battery, app icons), left to right, with position, " +
-      'description, owning process and bounds.',
-    toolset: 'menus',
-    service: 'statusBar',
-    input: z.object({}),
-    annotations: READ_ONLY,
-    handle: async (_args, context) =>
-      renderItems(await serviceOf(context, 'statusBar').list({ signal: context.signal })),
-  }),
-  defineTool({
-    name: 'click_status_bar_item',
-    title: 'Click a status bar item',
-    description:
-      'Click a status item in the menu bar, which usually opens its menu. Not found lists what exists.',
-    toolset: 'menus',
-    service: 'statusBar',
-    input: z.object({ item: statusItem }),
-    annotations: WRITE,
-    handle: async (args, context) => {
-      const statusBar = serviceOf(context, 'statusBar');
-      const item = pickItem(await statusBar.list({ signal: context.signal }), args.item);
-      await statusBar.click(item, { signal: context.signal });
-      return `Clicked ${itemLine(item).slice(2)}.`;
-    },
-  }),
-  defineTool({
-    name: 'click_status_bar_menu_item',
-    title: 'Click a status bar menu item',
-    description:
-      'Open a status item\'s menu and choose an item by its path, e.g. item "Wi-Fi", path "Turn Wi-Fi Off" ' +
-      'or "Open Recent > report.pdf". Waits for menus that apps build only when opened. A name that does not ' +
-      'exist is refused with the names that do.',
-    toolset: 'menus',
-    service: 'statusBar',
-    input: z.object({
-      item: statusItem,
-      path: menuPath.describe('Menu item names from the top of the menu down, separated by ">".'),
+export const statusBarTools = toolsetTools(
+  'menus',
+  withService('statusBar', [
+    defineTool({
+      name: 'list_status_bar_items',
+      title: 'List status bar items',
+      description:
+        "The menu bar's status items (menu extras: Wi-Fi, Battery, app icons), left to right, with position, " +
+        'description, owning process and bounds.',
+      input: z.object({}),
+      annotations: READ_ONLY,
+      handle: async (_args, context) =>
+        renderItems(await serviceOf(context, 'statusBar').list({ signal: context.signal })),
     }),
-    annotations: WRITE,
-    handle: async (args, context) => {
-      const statusBar = serviceOf(context, 'statusBar');
-      const options = { signal: context.signal };
-      const item = pickItem(await statusBar.list(options), args.item);
-      const clicked = await clickStatusMenuItem(statusBar, item, args.path, options);
-      return `Clicked ${clicked.join(' > ')} in the menu of ${itemLine(item).slice(2)}.`;
-    },
-  }),
-];
+    defineTool({
+      name: 'click_status_bar_item',
+      title: 'Click a status bar item',
+      description:
+        'Click a status item in the menu bar, which usually opens its menu. Not found lists what exists.',
+      input: z.object({ item: statusItem }),
+      annotations: WRITE,
+      handle: async (args, context) => {
+        const statusBar = serviceOf(context, 'statusBar');
+        const item = pickItem(await statusBar.list({ signal: context.signal }), args.item);
+        await statusBar.click(item, { signal: context.signal });
+        return `Clicked ${itemLine(item).slice(2)}.`;
+      },
+    }),
+    defineTool({
+      name: 'click_status_bar_menu_item',
+      title: 'Click a status bar menu item',
+      description:
+        'Open a status item\'s menu and choose an item by its path, e.g. item "Wi-Fi", path "Turn Wi-Fi Off" ' +
+        'or "Open Recent > report.pdf". Waits for menus that apps build only when opened. A name that does not ' +
+        'exist is refused with the names that do.',
+      input: z.object({
+        item: statusItem,
+        path: menuPath.describe('Menu item names from the top of the menu down, separated by ">".'),
+      }),
+      annotations: WRITE,
+      handle: async (args, context) => {
+        const statusBar = serviceOf(context, 'statusBar');
+        const options = { signal: context.signal };
+        const item = pickItem(await statusBar.list(options), args.item);
+        const clicked = await clickStatusMenuItem(statusBar, item, args.path, options);
+        return `Clicked ${clicked.join(' > ')} in the menu of ${itemLine(item).slice(2)}.`;
+      },
+    }),
+  ]),
+);

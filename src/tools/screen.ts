@@ -2,12 +2,12 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { appParam } from './params.js';
-import { defineTool, READ_ONLY, WRITE } from './types.js';
+import { defineTool, toolsetTools, READ_ONLY, WRITE } from './types.js';
 
 const coordinate = z.number().min(-100_000).max(100_000);
 const length = z.number().positive().max(100_000);
 
-export const screenTools = [
+export const screenTools = toolsetTools('screen', [
   defineTool({
     name: 'take_screenshot',
     title: 'Take a screenshot',
@@ -19,7 +19,6 @@ export const screenTools = [
       'elements of the captured app (or the active app) and lists them: use those refs with the ui tools. Prefer ' +
       'snapshot_ui to read a UI; use a screenshot for what the tree does not show. file_path saves the image ' +
       'to a new file instead of returning it (full resolution unless max_width is given; never overwrites).',
-    toolset: 'screen',
     input: z
       .object({
         app: appParam
@@ -83,9 +82,8 @@ export const screenTools = [
     description:
       'The displays: id, bounds in screen points (origin at the top left of the primary display), scale ' +
       '(pixels per point) and which is primary. Use an id with take_screenshot display.',
-    toolset: 'screen',
     input: z.object({}),
     annotations: READ_ONLY,
     handle: (_args, { engine, signal }) => engine.screen.listDisplays({ signal }),
   }),
-];
+]);

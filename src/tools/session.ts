@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Capability } from '../helper/protocol.js';
 import type { ServiceCheck } from '../services/types.js';
 import { VERSION } from '../version.js';
-import { defineTool, READ_ONLY } from './types.js';
+import { defineTool, toolsetTools, READ_ONLY } from './types.js';
 
 const capabilityLine = (name: string, capability: Capability) =>
   `- ${name}: ${capability.available ? 'available' : 'NOT available'} (${capability.detail})`;
@@ -13,14 +13,13 @@ const serviceLine = (label: string, result: Awaited<ReturnType<ServiceCheck['che
     ? `- ${label}: available (${result.detail})`
     : `- ${label}: NOT available (${result.detail}); ${result.how}`;
 
-export const sessionTools = [
+export const sessionTools = toolsetTools('session', [
   defineTool({
     name: 'check_permissions',
     title: 'Check permissions',
     description:
       'Whether this server can read the accessibility tree, reach the display and send input here, and what ' +
       'to do about anything missing.',
-    toolset: 'session',
     input: z.object({}),
     annotations: READ_ONLY,
     handle: async (_args, { helper, config, serviceChecks, signal }) => {
@@ -43,7 +42,6 @@ export const sessionTools = [
     name: 'session_info',
     title: 'Session info',
     description: 'Server and helper versions, platform, enabled toolsets and tools.',
-    toolset: 'session',
     input: z.object({}),
     annotations: READ_ONLY,
     handle: async (_args, { helper, config, services, enabledTools, signal }) => {
@@ -58,4 +56,4 @@ export const sessionTools = [
       ].join('\n');
     },
   }),
-];
+]);

@@ -5,14 +5,7 @@ import type { Config } from '../config.js';
 import type { Engine } from '../engine/index.js';
 import type { HelperClient } from '../helper/client.js';
 import type { ServiceCheck, ServiceName, Services } from '../services/types.js';
-import type { Toolset } from '../toolsets.js';
-
-export interface ToolAnnotations {
-  readOnlyHint: boolean;
-  destructiveHint: boolean;
-  idempotentHint: boolean;
-  openWorldHint: boolean;
-}
+import type { ToolAnnotations, Toolset } from '../toolsets.js';
 
 export interface ToolContext {
   engine: Engine;
@@ -27,12 +20,14 @@ export interface ToolContext {
   enabledTools: readonly string[];
 }
 
-export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
+/** A tool as its file declares it; its toolset is given once for the file's tools (toolsetTools). */
+export interface ToolSpec<Input extends z.ZodObject = z.ZodObject> {
   name: string;
   title: string;
   description: string;
-  toolset: Toolset;
   input: Input;
+  /** The shape of its structuredContent: tools/list shows it as outputSchema, and every answer must match it. */
+  output?: z.ZodObject;
   annotations: ToolAnnotations;
   /** The platform service the tool needs: without it on this platform, the tool is not listed. */
   service?: ServiceName;
@@ -42,10 +37,22 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
   handle(args: z.output<Input>, context: ToolContext): Promise<string | CallToolResult>;
 }
 
-export function defineTool<Input extends z.ZodObject>(
-  definition: ToolDefinition<Input>,
-): ToolDefinition<Input> {
-  return definition;
+export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> extends ToolSpec<Input> {
+  toolset: Toolset;
+}
+
+export function defineTool<Input extends z.ZodObject>(spec: ToolSpec<Input>): ToolSpec<Input> {
+  return spec;
+}
+
+/** The tools of one toolset: each inherits it. */
+export function toolsetTools(toolset: Toolset, specs: readonly ToolSpec[]): ToolDefinition[] {
+  return specs.map((spec) => ({ ...spec, toolset }));
+}
+
+/** Tools that need one platform service: they are listed only where it exists. */
+export function withService(service: ServiceName, specs: readonly ToolSpec[]): ToolSpec[] {
+  return specs.map((spec) => ({ ...spec, service }));
 }
 
 /** Annotation presets; a tool spreads one and overrides what differs. */

@@ -3,12 +3,12 @@ import { actionJson, elementResultJson, locatedJson, matchesJson } from '../engi
 import { reply } from './reply.js';
 import { z } from 'zod';
 import { appParam, exactlyOneTarget, refParam, TARGET_MESSAGE, target } from './params.js';
-import { defineTool, READ_ONLY, WRITE } from './types.js';
+import { defineTool, toolsetTools, READ_ONLY, WRITE } from './types.js';
 
 const targetInput = <Extra extends z.ZodRawShape>(extra: Extra) =>
   z.object({ ...target, ...extra }).refine(exactlyOneTarget, { message: TARGET_MESSAGE });
 
-export const uiTools = [
+export const uiTools = toolsetTools('ui', [
   defineTool({
     name: 'snapshot_ui',
     title: 'Snapshot the UI tree',
@@ -16,7 +16,6 @@ export const uiTools = [
       'The accessibility tree of an app (default: the active app) as compact text, one element a line with its ' +
       'ref, e.g. `- button "Save" [ref=e12] disabled`. Use the refs with the other ui tools. Large trees are cut; ' +
       'the last line says what was cut and how to see it (a subtree by ref, a deeper depth, find_elements).',
-    toolset: 'ui',
     input: z.object({
       app: appParam.optional(),
       window: z
@@ -56,7 +55,6 @@ export const uiTools = [
     description:
       'Search an app (default: the active app) for elements by text, role, name, value or identifier. Text ' +
       'matches name, value or description. Matching is case-insensitive "contains" by default.',
-    toolset: 'ui',
     input: z
       .object({
         app: appParam.optional(),
@@ -103,7 +101,6 @@ export const uiTools = [
     description:
       'Everything about one element: role, name, value, description, identifier, states, bounds, actions, ' +
       'attributes and its path.',
-    toolset: 'ui',
     input: targetInput({}),
     annotations: READ_ONLY,
     handle: async (args, { engine, signal }) =>
@@ -113,7 +110,6 @@ export const uiTools = [
     name: 'get_focused_element',
     title: 'Get the focused element',
     description: 'The element that has keyboard focus, in an app or (default) in the active app.',
-    toolset: 'ui',
     input: z.object({ app: appParam.optional() }),
     annotations: READ_ONLY,
     handle: async (args, { engine, signal }) =>
@@ -123,7 +119,6 @@ export const uiTools = [
     name: 'element_at',
     title: 'Element at a point',
     description: 'The deepest element at a screen point (screen points, origin at the top left).',
-    toolset: 'ui',
     input: z.object({
       x: z.number().min(-100_000).max(100_000),
       y: z.number().min(-100_000).max(100_000),
@@ -138,7 +133,6 @@ export const uiTools = [
     description:
       "Click an element by ref or path. A plain left click uses the element's own press action; otherwise a " +
       'synthetic click at its centre. Returns what changed.',
-    toolset: 'ui',
     input: targetInput({
       button: z.enum(['left', 'right', 'middle']).optional(),
       count: z.number().int().min(1).max(3).optional().describe('2 for a double click.'),
@@ -165,7 +159,6 @@ export const uiTools = [
     description:
       'Perform one of the actions get_element lists for the element (e.g. "click", "activate", "AXPress", ' +
       '"AXShowMenu"). Returns what changed.',
-    toolset: 'ui',
     input: targetInput({ action: z.string().min(1).max(128) }),
     annotations: WRITE,
     handle: async (args, { engine, signal }) =>
@@ -180,7 +173,6 @@ export const uiTools = [
     description:
       'Set the value of an element: text for text fields, a number for sliders and spin buttons, true/false for ' +
       'check boxes and toggles. Returns what changed.',
-    toolset: 'ui',
     input: targetInput({
       value: z.union([z.string().max(1_000_000), z.number(), z.boolean()]),
     }),
@@ -197,7 +189,6 @@ export const uiTools = [
     description:
       'Scroll the list or page that holds an element until the element is on screen (by the app’s own ' +
       'scrolling where it has it, else with the mouse wheel over the container). Returns what changed.',
-    toolset: 'ui',
     input: targetInput({}),
     annotations: { ...WRITE, idempotentHint: true },
     handle: async (args, { engine, signal }) =>
@@ -207,10 +198,9 @@ export const uiTools = [
     name: 'focus_element',
     title: 'Focus an element',
     description: 'Give an element keyboard focus (a window: bring it to the front).',
-    toolset: 'ui',
     input: targetInput({}),
     annotations: { ...WRITE, idempotentHint: true },
     handle: async (args, { engine, signal }) =>
       reply(await engine.elements.focus(args, { signal }), actionJson),
   }),
-];
+]);

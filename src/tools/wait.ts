@@ -4,9 +4,9 @@ import { reply } from './reply.js';
 import { z } from 'zod';
 import { WAIT_CONDITIONS, WAIT_DEFAULTS } from '../engine/wait.js';
 import { appParam, pathParam, refParam } from './params.js';
-import { defineTool, READ_ONLY } from './types.js';
+import { defineTool, toolsetTools, READ_ONLY } from './types.js';
 
-export const waitTools = [
+export const waitTools = toolsetTools('ui', [
   defineTool({
     name: 'wait_for',
     title: 'Wait for a UI condition',
@@ -16,7 +16,6 @@ export const waitTools = [
       'text), text_appears (text anywhere in the app), enabled, focused (ref or path), window_title (a window ' +
       'title contains text), app_idle (no UI change for idle_ms). Answers how long it took and the element; on ' +
       'timeout, an error with what was last seen.',
-    toolset: 'ui',
     input: z.object({
       condition: z.enum(WAIT_CONDITIONS),
       app: appParam.optional(),
@@ -70,4 +69,4 @@ export const waitTools = [
         waitJson,
       ),
   }),
-];
+]);

@@ -3,7 +3,7 @@ import { actionJson, windowsJson } from '../engine/render-json.js';
 import { reply } from './reply.js';
 import { z } from 'zod';
 import type { WindowTarget } from '../engine/windows.js';
-import { defineTool, READ_ONLY, WRITE } from './types.js';
+import { defineTool, toolsetTools, READ_ONLY, WRITE } from './types.js';
 
 const ADDRESSING =
   'Name the window by window_id (from list_windows), or by app and/or title; when several windows match, ' +
@@ -53,7 +53,7 @@ const targetOf = (a: TargetArgs): WindowTarget => ({
 const coordinate = z.number().int().min(-100_000).max(100_000);
 const length = z.number().int().min(1).max(100_000);
 
-export const windowsTools = [
+export const windowsTools = toolsetTools('windows', [
   defineTool({
     name: 'list_windows',
     title: 'List windows',
@@ -61,7 +61,6 @@ export const windowsTools = [
       'Top-level windows, front to back, one a line: id, title, app, pid, frame (screen points, decorations ' +
       'included) and state, e.g. `- window 41943047 "Untitled 1 - Mousepad" mousepad (pid 123) x=40 y=30 ' +
       '640x480 focused`. The ids name windows in the other window tools.',
-    toolset: 'windows',
     input: z.object({
       app: z.string().min(1).max(256).optional().describe('Only windows of this app (name or pid).'),
       include_minimized: z.boolean().optional().describe('Also list minimized windows (default false).'),
@@ -77,7 +76,6 @@ export const windowsTools = [
     name: 'focus_window',
     title: 'Focus a window',
     description: `Raise a window and give it keyboard focus. ${ADDRESSING} Returns the window's state.`,
-    toolset: 'windows',
     input: targetInput({}),
     annotations: { ...WRITE, idempotentHint: true },
     handle: async (args, { engine, signal }) =>
@@ -89,7 +87,6 @@ export const windowsTools = [
     description:
       "Move a window so that its frame's top-left corner (title bar included) is at x, y in screen points. " +
       `${ADDRESSING} Returns where the window is now.`,
-    toolset: 'windows',
     input: targetInput({ x: coordinate, y: coordinate }),
     annotations: { ...WRITE, idempotentHint: true },
     handle: async (args, { engine, signal }) =>
@@ -101,7 +98,6 @@ export const windowsTools = [
     description:
       'Resize a window so that its frame (title bar and borders included) is width x height screen points; ' +
       `its top-left corner stays. Apps may keep a minimum size. ${ADDRESSING} Returns its size now.`,
-    toolset: 'windows',
     input: targetInput({ width: length, height: length }),
     annotations: { ...WRITE, idempotentHint: true },
     handle: async (args, { engine, signal }) =>
@@ -111,7 +107,6 @@ export const windowsTools = [
     name: 'minimize_window',
     title: 'Minimize a window',
     description: `Minimize (iconify) a window. ${ADDRESSING} restore_window brings it back.`,
-    toolset: 'windows',
     input: targetInput({}),
     annotations: { ...WRITE, idempotentHint: true },
     handle: async (args, { engine, signal }) =>
@@ -121,7 +116,6 @@ export const windowsTools = [
     name: 'restore_window',
     title: 'Restore a window',
     description: `Restore a minimized window, raise it and focus it. ${ADDRESSING}`,
-    toolset: 'windows',
     input: targetInput({}),
     annotations: { ...WRITE, idempotentHint: true },
     handle: async (args, { engine, signal }) =>
@@ -133,10 +127,9 @@ export const windowsTools = [
     description:
       "Close a window as its close button would. The app may ask whether to save instead: the answer says whether the window closed and shows any dialog that opened. Closing an app's last window may quit it. " +
       ADDRESSING,
-    toolset: 'windows',
     input: targetInput({}),
     annotations: { ...WRITE, destructiveHint: true },
     handle: async (args, { engine, signal }) =>
       reply(await engine.windows.close(targetOf(args), { signal }), actionJson),
   }),
-];
+]);

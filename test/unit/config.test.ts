@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { DEFAULT_TOOLSETS, TOOLSETS } from '../../src/toolsets.js';
+import { DEFAULT_TOOLSETS, TOOLSET_NAMES } from '../../src/toolsets.js';
 
 const emptyHome = mkdtempSync(join(tmpdir(), 'macpilot-home-'));
 
@@ -16,7 +16,7 @@ function withFile(content: unknown): string {
 describe('loadConfig', () => {
   test('defaults: the default toolsets plus session, log level warn', () => {
     const config = loadConfig({}, {}, emptyHome);
-    expect(config.toolsets).toEqual([...DEFAULT_TOOLSETS, 'session']);
+    expect(config.toolsets).toEqual([...DEFAULT_TOOLSETS]);
     expect(config.logLevel).toBe('warn');
     expect(config.configFile).toBeUndefined();
   });
@@ -27,7 +27,7 @@ describe('loadConfig', () => {
       'apps',
       'session',
     ]);
-    expect(loadConfig({}, { MACPILOT_TOOLSETS: 'all' }, emptyHome).toolsets).toEqual([...TOOLSETS]);
+    expect(loadConfig({}, { MACPILOT_TOOLSETS: 'all' }, emptyHome).toolsets).toEqual([...TOOLSET_NAMES]);
   });
 
   test('an unknown toolset is refused with the valid names', () => {

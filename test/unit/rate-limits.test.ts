@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { ConfigError, parseRateLimits } from '../../src/config.js';
+import { ConfigError, DEFAULT_RATE_LIMITS, parseRateLimits, type RateLimits } from '../../src/config.js';
 import { MacpilotError } from '../../src/errors.js';
 import type { ToolCall } from '../../src/policy/pipeline.js';
-import { DEFAULT_RATE_LIMITS, RateLimiter, type RateLimits } from '../../src/policy/rate-limits.js';
+import { RateLimiter } from '../../src/policy/rate-limits.js';
 import { READ_ONLY, WRITE } from '../../src/tools/types.js';
 
 const read = {

@@ -3,12 +3,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Config, Mode } from '../../../src/config.js';
+import type { Config } from '../../../src/config.js';
+import type { Mode } from '../../../src/modes.js';
 import { enabledTools } from '../../../src/mcp/server.js';
 import { ModeGuard } from '../../../src/policy/mode.js';
 import type { ToolCall } from '../../../src/policy/pipeline.js';
 import type { AudioState, Services, StatusBarItem } from '../../../src/services/types.js';
-import { TOOLSETS } from '../../../src/toolsets.js';
+import { TOOLSET_NAMES } from '../../../src/toolsets.js';
 import { allTools } from '../../../src/tools/index.js';
 import type { ToolContext } from '../../../src/tools/types.js';
 import { failure } from '../engine/failure.js';
@@ -19,7 +20,7 @@ const tool = (name: string) => {
   return found;
 };
 
-const config = (mode: Mode = 'full') => ({ toolsets: [...TOOLSETS], mode }) as unknown as Config;
+const config = (mode: Mode = 'full') => ({ toolsets: [...TOOLSET_NAMES], mode }) as unknown as Config;
 
 /** Audio that remembers what it was set to. */
 function audio(initial: AudioState) {
