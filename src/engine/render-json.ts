@@ -11,6 +11,7 @@ import type {
   Change,
   ClipboardResult,
   ElementResult,
+  EngineResult,
   LocatedResult,
   MatchesResult,
   WaitResult,
@@ -22,16 +23,18 @@ import { isSecure, type Walked } from './tree.js';
 const BoundsJson = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
 const ValueJson = z.union([z.string(), z.number(), z.boolean()]);
 
-export const ElementJson = z.object({
-  ref: z.string().describe('Use it with the other ui tools, e.g. "e12".'),
-  role: z.string(),
-  name: z.string(),
-  value: ValueJson.optional().describe('Absent for secure fields and elements without a value.'),
-  description: z.string().optional(),
-  states: z.array(z.string()),
-  bounds: BoundsJson.optional().describe('Screen points.'),
-  path: z.string().describe('Replayable address, e.g. app("mousepad")/window[0]/button["Save"].'),
-});
+export const ElementJson = z
+  .object({
+    ref: z.string(),
+    role: z.string(),
+    name: z.string(),
+    value: ValueJson.optional(),
+    description: z.string().optional(),
+    states: z.array(z.string()),
+    bounds: BoundsJson.optional(),
+    path: z.string(),
+  })
+  .meta({ id: 'Element', description: 'An element; ref works with the ui tools, path replays it.' });
 export type ElementJson = z.infer<typeof ElementJson>;
 
 export const ElementDetailJson = ElementJson.extend({
@@ -69,22 +72,22 @@ export const WindowJson = z.object({
 
 export const ChangeJson = z.object({
   change: z.enum(['opened', 'closed', 'added', 'changed', 'removed']),
-  element: ElementJson,
-  was: ElementJson.optional().describe('changed: the element before the action.'),
+  ref: z.string(),
+  role: z.string(),
+  name: z.string(),
 });
 
 export const ActionJson = z.object({
-  done: z.string().describe('What was done.'),
-  target: z
-    .object({ ref: z.string(), label: z.string(), path: z.string(), app: AppRefJson })
-    .optional()
-    .describe('The element acted on.'),
-  window: WindowJson.optional().describe('The window acted on.'),
-  app: AppRefJson.optional().describe('The app acted on, or whose UI was watched.'),
-  watched: z.boolean().describe('Whether the UI was watched for changes.'),
-  app_closed: z.boolean().describe('The app went away during the action.'),
-  changes: z.array(ChangeJson).describe('What changed in the app, windows first.'),
+  done: z.string(),
+  target: z.object({ ref: z.string(), label: z.string(), path: z.string(), app: AppRefJson }).optional(),
+  app: AppRefJson.optional(),
+  watched: z.boolean().describe('The UI was watched for changes.'),
+  app_closed: z.boolean(),
+  changes: z.array(ChangeJson).describe('What changed, windows first; get_element reads one in full.'),
 });
+
+/** An action on a window: the window as it is afterwards, too. */
+export const WindowActionJson = ActionJson.extend({ window: WindowJson });
 
 export const AppsJson = z.object({
   apps: z.array(
@@ -154,8 +157,9 @@ const windowJson = (w: WindowInfo): z.infer<typeof WindowJson> => ({
 
 const changeJson = (c: Change): z.infer<typeof ChangeJson> => ({
   change: c.kind,
-  element: elementJson(c.node),
-  ...(c.was ? { was: elementJson(c.was) } : {}),
+  ref: c.node.ref,
+  role: c.node.role,
+  name: c.node.info.name,
 });
 
 export function actionJson(r: ActionResult): z.infer<typeof ActionJson> {
@@ -166,12 +170,16 @@ export function actionJson(r: ActionResult): z.infer<typeof ActionJson> {
     ...(r.target
       ? { target: { ref: r.target.ref, label: r.target.label, path: r.target.path, app: r.target.app } }
       : {}),
-    ...(r.window ? { window: windowJson(r.window) } : {}),
     ...(app ? { app: { name: app.name, pid: app.pid } } : {}),
     watched: outcome !== undefined && outcome.kind !== 'unwatched',
     app_closed: outcome?.kind === 'app-closed',
     changes: outcome?.kind === 'changes' ? outcome.changes.map(changeJson) : [],
   };
+}
+
+export function windowActionJson(r: ActionResult): z.infer<typeof WindowActionJson> {
+  if (!r.window) throw new Error('a window action answered without its window');
+  return { ...actionJson(r), window: windowJson(r.window) };
 }
 
 export const matchesJson = (r: MatchesResult): z.infer<typeof MatchesJson> => ({
@@ -212,3 +220,25 @@ export const waitJson = (r: WaitResult): z.infer<typeof WaitJson> => ({
   elapsed_ms: Math.round(r.elapsedMs),
   ...(r.element ? { element: elementJson(r.element) } : {}),
 });
+
+/** A result's JSON and the schema it matches: what a tool declares as its output. */
+export interface StructuredOutput<R extends EngineResult> {
+  schema: z.ZodObject;
+  json(result: R): Record<string, unknown>;
+}
+
+const output = <R extends EngineResult>(schema: z.ZodObject, json: (result: R) => Record<string, unknown>) =>
+  ({ schema, json }) satisfies StructuredOutput<R>;
+
+/** The structured outputs tools declare, by what their engine call answers. */
+export const structured = {
+  action: output(ActionJson, actionJson),
+  windowAction: output(WindowActionJson, windowActionJson),
+  matches: output(MatchesJson, matchesJson),
+  element: output(ElementDetailJson, elementResultJson),
+  located: output(LocatedJson, locatedJson),
+  apps: output(AppsJson, appsJson),
+  windows: output(WindowsJson, windowsJson),
+  clipboard: output(ClipboardJson, clipboardJson),
+  wait: output(WaitJson, waitJson),
+};

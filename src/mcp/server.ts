@@ -10,6 +10,7 @@ import type { ServiceCheck, Services } from '../services/types.js';
 import { withAccess } from '../policy/apps.js';
 import { isListed } from '../policy/mode.js';
 import { errorResult } from '../tools/errors.js';
+import { reply } from '../tools/reply.js';
 import { allTools } from '../tools/index.js';
 import type { ToolContext, ToolDefinition } from '../tools/types.js';
 import { VERSION } from '../version.js';
@@ -62,7 +63,7 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
         title: tool.title,
         description: tool.description,
         inputSchema: tool.input,
-        ...(tool.output ? { outputSchema: tool.output } : {}),
+        ...(tool.output ? { outputSchema: tool.output.schema } : {}),
         annotations: { title: tool.title, ...tool.annotations },
       },
       async (args: unknown, extra): Promise<CallToolResult> => {
@@ -79,8 +80,7 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
             call,
             async (): Promise<CallToolResult> => {
               const access = tool.annotations.readOnlyHint ? 'read' : 'write';
-              const output = await withAccess(access, () => tool.handle(args as never, context));
-              return typeof output === 'string' ? { content: [{ type: 'text', text: output }] } : output;
+              return reply(await withAccess(access, () => tool.handle(args as never, context)), tool.output);
             },
             (result) => result.isError === true,
           );

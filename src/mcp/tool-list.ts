@@ -22,7 +22,9 @@ export function listedTool(tool: ToolDefinition): Tool {
     annotations: { title: tool.title, ...tool.annotations },
     // As McpServer registers a tool without task support.
     execution: { taskSupport: 'forbidden' },
-    ...(tool.output ? { outputSchema: jsonSchema(tool.output, 'output') as Tool['outputSchema'] } : {}),
+    ...(tool.output
+      ? { outputSchema: jsonSchema(tool.output.schema, 'output') as Tool['outputSchema'] }
+      : {}),
   };
 }
 

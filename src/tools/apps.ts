@@ -1,6 +1,5 @@
 /** The apps toolset: what is running, start, bring forward, quit. */
-import { actionJson, appsJson } from '../engine/render-json.js';
-import { reply } from './reply.js';
+import { structured } from '../engine/render-json.js';
 import { z } from 'zod';
 import { appParam } from './params.js';
 import { defineTool, toolsetTools, READ_ONLY, WRITE } from './types.js';
@@ -11,8 +10,9 @@ export const appsTools = toolsetTools('apps', [
     title: 'List running apps',
     description: 'Running apps that expose an accessibility tree: name, pid, bundle id, and which is active.',
     input: z.object({}),
+    output: structured.apps,
     annotations: READ_ONLY,
-    handle: async (_args, { engine, signal }) => reply(await engine.apps.list({ signal }), appsJson),
+    handle: (_args, { engine, signal }) => engine.apps.list({ signal }),
   }),
   defineTool({
     name: 'launch_app',
@@ -30,18 +30,18 @@ export const appsTools = toolsetTools('apps', [
         .optional()
         .describe('How long to wait; default 15000.'),
     }),
+    output: structured.action,
     annotations: { ...WRITE, openWorldHint: true },
-    handle: async (args, { engine, signal }) =>
-      reply(await engine.apps.launch(args.name, args.timeout_ms, { signal }), actionJson),
+    handle: (args, { engine, signal }) => engine.apps.launch(args.name, args.timeout_ms, { signal }),
   }),
   defineTool({
     name: 'activate_app',
     title: 'Bring an app to the front',
     description: 'Make an app the active one, raising its window.',
     input: z.object({ name: appParam }),
+    output: structured.action,
     annotations: { ...WRITE, idempotentHint: true },
-    handle: async (args, { engine, signal }) =>
-      reply(await engine.apps.activate(args.name, { signal }), actionJson),
+    handle: (args, { engine, signal }) => engine.apps.activate(args.name, { signal }),
   }),
   defineTool({
     name: 'quit_app',
@@ -53,8 +53,8 @@ export const appsTools = toolsetTools('apps', [
       name: appParam,
       force: z.boolean().optional().describe('Terminate without asking. Unsaved work is lost.'),
     }),
+    output: structured.action,
     annotations: { ...WRITE, destructiveHint: true },
-    handle: async (args, { engine, signal }) =>
-      reply(await engine.apps.quit(args.name, args.force ?? false, { signal }), actionJson),
+    handle: (args, { engine, signal }) => engine.apps.quit(args.name, args.force ?? false, { signal }),
   }),
 ]);

@@ -1,6 +1,5 @@
 /** The clipboard toolset: read, write and clear the system clipboard (text). */
-import { actionJson, clipboardJson } from '../engine/render-json.js';
-import { reply } from './reply.js';
+import { structured } from '../engine/render-json.js';
 import { z } from 'zod';
 import { defineTool, toolsetTools, READ_ONLY, WRITE } from './types.js';
 
@@ -20,9 +19,9 @@ export const clipboardTools = toolsetTools('clipboard', [
         .optional()
         .describe('Show at most this many characters; default 20000.'),
     }),
+    output: structured.clipboard,
     annotations: READ_ONLY,
-    handle: async (args, { engine, signal }) =>
-      reply(await engine.clipboard.get(args.max_chars, { signal }), clipboardJson),
+    handle: (args, { engine, signal }) => engine.clipboard.get(args.max_chars, { signal }),
   }),
   defineTool({
     name: 'set_clipboard',
@@ -31,16 +30,17 @@ export const clipboardTools = toolsetTools('clipboard', [
       'Put text on the clipboard, replacing what is there, so that a paste (press_key "command+v" in an app) ' +
       'inserts it. macpilot offers it to other apps until something else is copied or macpilot exits.',
     input: z.object({ text: z.string().max(10_000_000).describe('The text to copy.') }),
+    output: structured.action,
     annotations: { ...WRITE, idempotentHint: true },
-    handle: async (args, { engine, signal }) =>
-      reply(await engine.clipboard.set(args.text, { signal }), actionJson),
+    handle: (args, { engine, signal }) => engine.clipboard.set(args.text, { signal }),
   }),
   defineTool({
     name: 'clear_clipboard',
     title: 'Clear the clipboard',
     description: 'Empty the clipboard, whoever copied what is on it.',
     input: z.object({}),
+    output: structured.action,
     annotations: { ...WRITE, destructiveHint: true, idempotentHint: true },
-    handle: async (_args, { engine, signal }) => reply(await engine.clipboard.clear({ signal }), actionJson),
+    handle: (_args, { engine, signal }) => engine.clipboard.clear({ signal }),
   }),
 ]);

@@ -1,6 +1,5 @@
 /** The input toolset: synthetic mouse and keyboard, at screen points or at an element's centre. */
-import { actionJson } from '../engine/render-json.js';
-import { reply } from './reply.js';
+import { structured } from '../engine/render-json.js';
 import { z } from 'zod';
 import { INPUT_DEFAULTS, PX_PER_WHEEL_STEP, type Spot } from '../engine/input.js';
 import { refParam } from './params.js';
@@ -54,15 +53,13 @@ export const inputTools = toolsetTools('input', [
       count: z.number().int().min(1).max(3).optional().describe('Clicks in a row; default 1.'),
       modifiers: modifiersParam.optional(),
     }),
+    output: structured.action,
     annotations: WRITE,
-    handle: async (args, { engine, signal }) =>
-      reply(
-        await engine.input.click(
-          { x: args.x, y: args.y },
-          { button: args.button, count: args.count, modifiers: args.modifiers },
-          { signal },
-        ),
-        actionJson,
+    handle: (args, { engine, signal }) =>
+      engine.input.click(
+        { x: args.x, y: args.y },
+        { button: args.button, count: args.count, modifiers: args.modifiers },
+        { signal },
       ),
   }),
   defineTool({
@@ -70,9 +67,9 @@ export const inputTools = toolsetTools('input', [
     title: 'Double-click',
     description: `Double-click with the left button at a screen point (x, y) or at an element's centre (ref). ${INPUT_NOTE}`,
     input: spotInput,
+    output: structured.action,
     annotations: WRITE,
-    handle: async (args, { engine, signal }) =>
-      reply(await engine.input.click(spotOf(args), { count: 2 }, { signal }), actionJson),
+    handle: (args, { engine, signal }) => engine.input.click(spotOf(args), { count: 2 }, { signal }),
   }),
   defineTool({
     name: 'move_mouse',
@@ -81,14 +78,12 @@ export const inputTools = toolsetTools('input', [
       `Move the pointer to a screen point, at once or (smooth) along a line over ${INPUT_DEFAULTS.smoothMoveMs} ms, ` +
       'which some apps need to see the pointer travel.',
     input: z.object({ ...point, smooth: z.boolean().optional().describe('Glide instead of jumping.') }),
+    output: structured.action,
     annotations: { ...WRITE, idempotentHint: true },
-    handle: async (args, { engine, signal }) =>
-      reply(
-        await engine.input.move({ x: args.x, y: args.y }, args.smooth ?? false, 'move the pointer to', {
-          signal,
-        }),
-        actionJson,
-      ),
+    handle: (args, { engine, signal }) =>
+      engine.input.move({ x: args.x, y: args.y }, args.smooth ?? false, 'move the pointer to', {
+        signal,
+      }),
   }),
   defineTool({
     name: 'hover',
@@ -97,9 +92,9 @@ export const inputTools = toolsetTools('input', [
       "Move the pointer over a screen point or an element's centre and leave it there, e.g. to show a tooltip " +
       'or a hover menu; the answer shows what appeared.',
     input: spotInput,
+    output: structured.action,
     annotations: { ...WRITE, idempotentHint: true },
-    handle: async (args, { engine, signal }) =>
-      reply(await engine.input.move(spotOf(args), false, 'hover over', { signal }), actionJson),
+    handle: (args, { engine, signal }) => engine.input.move(spotOf(args), false, 'hover over', { signal }),
   }),
   defineTool({
     name: 'drag',
@@ -108,9 +103,9 @@ export const inputTools = toolsetTools('input', [
       `Press the left button at one place, move to another over ${INPUT_DEFAULTS.dragMs} ms, release: drag and ` +
       `drop, sliders, selections. Each end is a screen point {x, y} or an element {ref}. ${INPUT_NOTE}`,
     input: z.object({ from: endpoint, to: endpoint }),
+    output: structured.action,
     annotations: WRITE,
-    handle: async (args, { engine, signal }) =>
-      reply(await engine.input.drag(args.from, args.to, { signal }), actionJson),
+    handle: (args, { engine, signal }) => engine.input.drag(args.from, args.to, { signal }),
   }),
   defineTool({
     name: 'scroll',
@@ -129,16 +124,14 @@ export const inputTools = toolsetTools('input', [
       })
       .refine((a) => (a.x === undefined) === (a.y === undefined), { message: 'give both x and y' })
       .refine((a) => a.ref === undefined || a.x === undefined, { message: 'give x and y, or ref, not both' }),
+    output: structured.action,
     annotations: WRITE,
-    handle: async (args, { engine, signal }) =>
-      reply(
-        await engine.input.scroll(
-          args.direction,
-          args.amount ?? INPUT_DEFAULTS.scrollPx,
-          args.ref === undefined && args.x === undefined ? undefined : spotOf(args),
-          { signal },
-        ),
-        actionJson,
+    handle: (args, { engine, signal }) =>
+      engine.input.scroll(
+        args.direction,
+        args.amount ?? INPUT_DEFAULTS.scrollPx,
+        args.ref === undefined && args.x === undefined ? undefined : spotOf(args),
+        { signal },
       ),
   }),
   defineTool({
@@ -156,20 +149,18 @@ export const inputTools = toolsetTools('input', [
       clear_first: z.boolean().optional().describe("Select all and delete the field's text first."),
       submit: z.boolean().optional().describe('Press Enter after typing.'),
     }),
+    output: structured.action,
     annotations: WRITE,
-    handle: async (args, { engine, signal }) =>
-      reply(
-        await engine.input.typeText(
-          {
-            text: args.text,
-            target: args.ref === undefined ? undefined : { ref: args.ref },
-            delayMs: args.delay_ms,
-            clearFirst: args.clear_first,
-            submit: args.submit,
-          },
-          { signal },
-        ),
-        actionJson,
+    handle: (args, { engine, signal }) =>
+      engine.input.typeText(
+        {
+          text: args.text,
+          target: args.ref === undefined ? undefined : { ref: args.ref },
+          delayMs: args.delay_ms,
+          clearFirst: args.clear_first,
+          submit: args.submit,
+        },
+        { signal },
       ),
   }),
   defineTool({
@@ -186,11 +177,9 @@ export const inputTools = toolsetTools('input', [
       modifiers: modifiersParam.optional().describe('Held in addition to those in key.'),
       repeat: z.number().int().min(1).max(100).optional().describe('Press it this many times; default 1.'),
     }),
+    output: structured.action,
     annotations: WRITE,
-    handle: async (args, { engine, signal }) =>
-      reply(
-        await engine.input.pressKey(args.key, args.modifiers ?? [], args.repeat ?? 1, { signal }),
-        actionJson,
-      ),
+    handle: (args, { engine, signal }) =>
+      engine.input.pressKey(args.key, args.modifiers ?? [], args.repeat ?? 1, { signal }),
   }),
 ]);

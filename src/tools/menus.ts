@@ -1,6 +1,5 @@
 /** The menus toolset: an app's menu bar by the names people read, "File > Save As…". */
-import { actionJson } from '../engine/render-json.js';
-import { reply } from './reply.js';
+import { structured } from '../engine/render-json.js';
 import { z } from 'zod';
 import { MENU_DEFAULTS } from '../engine/menus.js';
 import { clickStatusMenuItem, itemLine, pickItem, renderItems } from '../services/status-bar.js';
@@ -40,8 +39,8 @@ export const menusTools = toolsetTools('menus', [
         .describe('Levels of submenus to list (default 1: only the items of the menu).'),
     }),
     annotations: READ_ONLY,
-    handle: async (args, { engine, signal }) =>
-      reply(await engine.menus.list(args.app, args.path, args.depth ?? MENU_DEFAULTS.depth, { signal })),
+    handle: (args, { engine, signal }) =>
+      engine.menus.list(args.app, args.path, args.depth ?? MENU_DEFAULTS.depth, { signal }),
   }),
   defineTool({
     name: 'click_menu_item',
@@ -51,9 +50,9 @@ export const menusTools = toolsetTools('menus', [
       'does not exist is refused with the items that exist where it failed. Returns what changed, e.g. the ' +
       'dialog that opened, with refs to act on.',
     input: z.object({ app: appName, path: menuPath }),
+    output: structured.action,
     annotations: WRITE,
-    handle: async (args, { engine, signal }) =>
-      reply(await engine.menus.click(args.app, args.path, { signal }), actionJson),
+    handle: (args, { engine, signal }) => engine.menus.click(args.app, args.path, { signal }),
   }),
   defineTool({
     name: 'get_menu_item_state',
@@ -63,8 +62,7 @@ export const menusTools = toolsetTools('menus', [
       'a submenu; with its ref and element path.',
     input: z.object({ app: appName, path: menuPath }),
     annotations: READ_ONLY,
-    handle: async (args, { engine, signal }) =>
-      reply(await engine.menus.state(args.app, args.path, { signal })),
+    handle: (args, { engine, signal }) => engine.menus.state(args.app, args.path, { signal }),
   }),
 ]);
 

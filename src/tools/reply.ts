@@ -1,15 +1,17 @@
 /**
- * One reply per tool call: the engine's result rendered once as the text the model reads and, for tools that
- * declare an output schema, as its structuredContent.
+ * One reply per tool call: a handler's answer as the tool result the client gets. An engine result is rendered
+ * once, as the text the model reads and, when the tool declares a structured output, as its structuredContent.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { StructuredOutput } from '../engine/render-json.js';
 import { renderText } from '../engine/render-text.js';
 import type { EngineResult } from '../engine/results.js';
 
-export function reply<R extends EngineResult>(
-  result: R,
-  json?: (result: R) => { [key: string]: unknown },
-): CallToolResult {
-  const content: CallToolResult['content'] = [{ type: 'text', text: renderText(result) }];
-  return json ? { content, structuredContent: json(result) } : { content };
+export type Answer = string | CallToolResult | EngineResult;
+
+export function reply(answer: Answer, output?: StructuredOutput<EngineResult>): CallToolResult {
+  if (typeof answer === 'string') return { content: [{ type: 'text', text: answer }] };
+  if ('content' in answer) return answer;
+  const content: CallToolResult['content'] = [{ type: 'text', text: renderText(answer) }];
+  return output ? { content, structuredContent: output.json(answer) } : { content };
 }

@@ -3,6 +3,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Engine } from '../engine/index.js';
+import type { StructuredOutput } from '../engine/render-json.js';
+import type { EngineResult } from '../engine/results.js';
 import type { HelperClient } from '../helper/client.js';
 import type { ServiceCheck, ServiceName, Services } from '../services/types.js';
 import type { ToolAnnotations, Toolset } from '../toolsets.js';
@@ -21,27 +23,32 @@ export interface ToolContext {
 }
 
 /** A tool as its file declares it; its toolset is given once for the file's tools (toolsetTools). */
-export interface ToolSpec<Input extends z.ZodObject = z.ZodObject> {
+export interface ToolSpec<Input extends z.ZodObject = z.ZodObject, R extends EngineResult = EngineResult> {
   name: string;
   title: string;
   description: string;
   input: Input;
-  /** The shape of its structuredContent: tools/list shows it as outputSchema, and every answer must match it. */
-  output?: z.ZodObject;
+  /** Its structuredContent: tools/list shows the schema as outputSchema, and every answer must match it. */
+  output?: StructuredOutput<R>;
   annotations: ToolAnnotations;
   /** The platform service the tool needs: without it on this platform, the tool is not listed. */
   service?: ServiceName;
   /** What the human asked to allow the call also reads, when its title and target say too little (a script's source). */
   consentDetail?: (args: z.output<Input>) => string;
-  /** Returns the text the agent reads, or a full result. Throws MacpilotError for foreseeable failures. */
-  handle(args: z.output<Input>, context: ToolContext): Promise<string | CallToolResult>;
+  /**
+   * Returns an engine result (rendered by reply.ts), the text the agent reads, or a full result. Throws
+   * MacpilotError for foreseeable failures.
+   */
+  handle(args: z.output<Input>, context: ToolContext): Promise<string | CallToolResult | R>;
 }
 
 export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> extends ToolSpec<Input> {
   toolset: Toolset;
 }
 
-export function defineTool<Input extends z.ZodObject>(spec: ToolSpec<Input>): ToolSpec<Input> {
+export function defineTool<Input extends z.ZodObject, R extends EngineResult>(
+  spec: ToolSpec<Input, R>,
+): ToolSpec<Input, R> {
   return spec;
 }
 

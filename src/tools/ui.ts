@@ -1,6 +1,5 @@
 /** The ui toolset: read the accessibility tree and act on its elements. */
-import { actionJson, elementResultJson, locatedJson, matchesJson } from '../engine/render-json.js';
-import { reply } from './reply.js';
+import { structured } from '../engine/render-json.js';
 import { z } from 'zod';
 import { appParam, exactlyOneTarget, refParam, TARGET_MESSAGE, target } from './params.js';
 import { defineTool, toolsetTools, READ_ONLY, WRITE } from './types.js';
@@ -33,20 +32,18 @@ export const uiTools = toolsetTools('ui', [
       include_hidden: z.boolean().optional().describe('Also show elements that are not on screen.'),
     }),
     annotations: READ_ONLY,
-    handle: async (args, { engine, signal }) =>
-      reply(
-        await engine.elements.snapshot(
-          {
-            app: args.app,
-            window: args.window,
-            ref: args.ref,
-            depth: args.depth,
-            roles: args.roles,
-            maxNodes: args.max_nodes,
-            includeHidden: args.include_hidden,
-          },
-          { signal },
-        ),
+    handle: (args, { engine, signal }) =>
+      engine.elements.snapshot(
+        {
+          app: args.app,
+          window: args.window,
+          ref: args.ref,
+          depth: args.depth,
+          roles: args.roles,
+          maxNodes: args.max_nodes,
+          includeHidden: args.include_hidden,
+        },
+        { signal },
       ),
   }),
   defineTool({
@@ -74,25 +71,23 @@ export const uiTools = toolsetTools('ui', [
       .refine((q) => [q.text, q.role, q.name, q.value, q.identifier].some((v) => v !== undefined), {
         message: 'give at least one of text, role, name, value or identifier',
       }),
+    output: structured.matches,
     annotations: READ_ONLY,
-    handle: async (args, { engine, signal }) =>
-      reply(
-        await engine.elements.find(
-          {
-            app: args.app,
-            text: args.text,
-            role: args.role,
-            name: args.name,
-            value: args.value,
-            identifier: args.identifier,
-            match: args.match,
-            within: args.within,
-            maxResults: args.max_results,
-            includeHidden: args.include_hidden,
-          },
-          { signal },
-        ),
-        matchesJson,
+    handle: (args, { engine, signal }) =>
+      engine.elements.find(
+        {
+          app: args.app,
+          text: args.text,
+          role: args.role,
+          name: args.name,
+          value: args.value,
+          identifier: args.identifier,
+          match: args.match,
+          within: args.within,
+          maxResults: args.max_results,
+          includeHidden: args.include_hidden,
+        },
+        { signal },
       ),
   }),
   defineTool({
@@ -102,18 +97,18 @@ export const uiTools = toolsetTools('ui', [
       'Everything about one element: role, name, value, description, identifier, states, bounds, actions, ' +
       'attributes and its path.',
     input: targetInput({}),
+    output: structured.element,
     annotations: READ_ONLY,
-    handle: async (args, { engine, signal }) =>
-      reply(await engine.elements.getElement(args, { signal }), elementResultJson),
+    handle: (args, { engine, signal }) => engine.elements.getElement(args, { signal }),
   }),
   defineTool({
     name: 'get_focused_element',
     title: 'Get the focused element',
     description: 'The element that has keyboard focus, in an app or (default) in the active app.',
     input: z.object({ app: appParam.optional() }),
+    output: structured.located,
     annotations: READ_ONLY,
-    handle: async (args, { engine, signal }) =>
-      reply(await engine.elements.focused(args.app, { signal }), locatedJson),
+    handle: (args, { engine, signal }) => engine.elements.focused(args.app, { signal }),
   }),
   defineTool({
     name: 'element_at',
@@ -123,9 +118,9 @@ export const uiTools = toolsetTools('ui', [
       x: z.number().min(-100_000).max(100_000),
       y: z.number().min(-100_000).max(100_000),
     }),
+    output: structured.located,
     annotations: READ_ONLY,
-    handle: async (args, { engine, signal }) =>
-      reply(await engine.elements.elementAt(args.x, args.y, { signal }), locatedJson),
+    handle: (args, { engine, signal }) => engine.elements.elementAt(args.x, args.y, { signal }),
   }),
   defineTool({
     name: 'click_element',
@@ -142,15 +137,13 @@ export const uiTools = toolsetTools('ui', [
         .optional()
         .describe('Keys held during the click.'),
     }),
+    output: structured.action,
     annotations: WRITE,
-    handle: async (args, { engine, signal }) =>
-      reply(
-        await engine.elements.click(
-          { ref: args.ref, path: args.path },
-          { button: args.button, count: args.count, modifiers: args.modifiers },
-          { signal },
-        ),
-        actionJson,
+    handle: (args, { engine, signal }) =>
+      engine.elements.click(
+        { ref: args.ref, path: args.path },
+        { button: args.button, count: args.count, modifiers: args.modifiers },
+        { signal },
       ),
   }),
   defineTool({
@@ -160,12 +153,10 @@ export const uiTools = toolsetTools('ui', [
       'Perform one of the actions get_element lists for the element (e.g. "click", "activate", "AXPress", ' +
       '"AXShowMenu"). Returns what changed.',
     input: targetInput({ action: z.string().min(1).max(128) }),
+    output: structured.action,
     annotations: WRITE,
-    handle: async (args, { engine, signal }) =>
-      reply(
-        await engine.elements.perform({ ref: args.ref, path: args.path }, args.action, { signal }),
-        actionJson,
-      ),
+    handle: (args, { engine, signal }) =>
+      engine.elements.perform({ ref: args.ref, path: args.path }, args.action, { signal }),
   }),
   defineTool({
     name: 'set_value',
@@ -176,12 +167,10 @@ export const uiTools = toolsetTools('ui', [
     input: targetInput({
       value: z.union([z.string().max(1_000_000), z.number(), z.boolean()]),
     }),
+    output: structured.action,
     annotations: { ...WRITE, idempotentHint: true },
-    handle: async (args, { engine, signal }) =>
-      reply(
-        await engine.elements.setValue({ ref: args.ref, path: args.path }, args.value, { signal }),
-        actionJson,
-      ),
+    handle: (args, { engine, signal }) =>
+      engine.elements.setValue({ ref: args.ref, path: args.path }, args.value, { signal }),
   }),
   defineTool({
     name: 'scroll_to_element',
@@ -190,17 +179,17 @@ export const uiTools = toolsetTools('ui', [
       'Scroll the list or page that holds an element until the element is on screen (by the app’s own ' +
       'scrolling where it has it, else with the mouse wheel over the container). Returns what changed.',
     input: targetInput({}),
+    output: structured.action,
     annotations: { ...WRITE, idempotentHint: true },
-    handle: async (args, { engine, signal }) =>
-      reply(await engine.reveal.scrollToElement(args, { signal }), actionJson),
+    handle: (args, { engine, signal }) => engine.reveal.scrollToElement(args, { signal }),
   }),
   defineTool({
     name: 'focus_element',
     title: 'Focus an element',
     description: 'Give an element keyboard focus (a window: bring it to the front).',
     input: targetInput({}),
+    output: structured.action,
     annotations: { ...WRITE, idempotentHint: true },
-    handle: async (args, { engine, signal }) =>
-      reply(await engine.elements.focus(args, { signal }), actionJson),
+    handle: (args, { engine, signal }) => engine.elements.focus(args, { signal }),
   }),
 ]);

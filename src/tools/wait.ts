@@ -1,6 +1,5 @@
 /** wait_for (ui toolset): wait until an app's UI shows what the agent expects. */
-import { waitJson } from '../engine/render-json.js';
-import { reply } from './reply.js';
+import { structured } from '../engine/render-json.js';
 import { z } from 'zod';
 import { WAIT_CONDITIONS, WAIT_DEFAULTS } from '../engine/wait.js';
 import { appParam, pathParam, refParam } from './params.js';
@@ -49,24 +48,22 @@ export const waitTools = toolsetTools('ui', [
         .optional()
         .describe(`app_idle: how long without a UI change; default ${WAIT_DEFAULTS.idleMs}.`),
     }),
+    output: structured.wait,
     annotations: READ_ONLY,
-    handle: async (args, { engine, signal }) =>
-      reply(
-        await engine.waits.waitFor(
-          {
-            condition: args.condition,
-            app: args.app,
-            ref: args.ref,
-            path: args.path,
-            text: args.text,
-            role: args.role,
-            name: args.name,
-            timeoutMs: args.timeout_ms,
-            idleMs: args.idle_ms,
-          },
-          { signal },
-        ),
-        waitJson,
+    handle: (args, { engine, signal }) =>
+      engine.waits.waitFor(
+        {
+          condition: args.condition,
+          app: args.app,
+          ref: args.ref,
+          path: args.path,
+          text: args.text,
+          role: args.role,
+          name: args.name,
+          timeoutMs: args.timeout_ms,
+          idleMs: args.idle_ms,
+        },
+        { signal },
       ),
   }),
 ]);

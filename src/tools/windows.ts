@@ -1,6 +1,5 @@
 /** The windows toolset: list the top-level windows and focus, move, resize, minimize, restore or close one. */
-import { actionJson, windowsJson } from '../engine/render-json.js';
-import { reply } from './reply.js';
+import { structured } from '../engine/render-json.js';
 import { z } from 'zod';
 import type { WindowTarget } from '../engine/windows.js';
 import { defineTool, toolsetTools, READ_ONLY, WRITE } from './types.js';
@@ -65,21 +64,19 @@ export const windowsTools = toolsetTools('windows', [
       app: z.string().min(1).max(256).optional().describe('Only windows of this app (name or pid).'),
       include_minimized: z.boolean().optional().describe('Also list minimized windows (default false).'),
     }),
+    output: structured.windows,
     annotations: READ_ONLY,
-    handle: async (args, { engine, signal }) =>
-      reply(
-        await engine.windows.list({ app: args.app, includeMinimized: args.include_minimized }, { signal }),
-        windowsJson,
-      ),
+    handle: (args, { engine, signal }) =>
+      engine.windows.list({ app: args.app, includeMinimized: args.include_minimized }, { signal }),
   }),
   defineTool({
     name: 'focus_window',
     title: 'Focus a window',
     description: `Raise a window and give it keyboard focus. ${ADDRESSING} Returns the window's state.`,
     input: targetInput({}),
+    output: structured.windowAction,
     annotations: { ...WRITE, idempotentHint: true },
-    handle: async (args, { engine, signal }) =>
-      reply(await engine.windows.focus(targetOf(args), { signal }), actionJson),
+    handle: (args, { engine, signal }) => engine.windows.focus(targetOf(args), { signal }),
   }),
   defineTool({
     name: 'move_window',
@@ -88,9 +85,9 @@ export const windowsTools = toolsetTools('windows', [
       "Move a window so that its frame's top-left corner (title bar included) is at x, y in screen points. " +
       `${ADDRESSING} Returns where the window is now.`,
     input: targetInput({ x: coordinate, y: coordinate }),
+    output: structured.windowAction,
     annotations: { ...WRITE, idempotentHint: true },
-    handle: async (args, { engine, signal }) =>
-      reply(await engine.windows.move(targetOf(args), args.x, args.y, { signal }), actionJson),
+    handle: (args, { engine, signal }) => engine.windows.move(targetOf(args), args.x, args.y, { signal }),
   }),
   defineTool({
     name: 'resize_window',
@@ -99,27 +96,28 @@ export const windowsTools = toolsetTools('windows', [
       'Resize a window so that its frame (title bar and borders included) is width x height screen points; ' +
       `its top-left corner stays. Apps may keep a minimum size. ${ADDRESSING} Returns its size now.`,
     input: targetInput({ width: length, height: length }),
+    output: structured.windowAction,
     annotations: { ...WRITE, idempotentHint: true },
-    handle: async (args, { engine, signal }) =>
-      reply(await engine.windows.resize(targetOf(args), args.width, args.height, { signal }), actionJson),
+    handle: (args, { engine, signal }) =>
+      engine.windows.resize(targetOf(args), args.width, args.height, { signal }),
   }),
   defineTool({
     name: 'minimize_window',
     title: 'Minimize a window',
     description: `Minimize (iconify) a window. ${ADDRESSING} restore_window brings it back.`,
     input: targetInput({}),
+    output: structured.windowAction,
     annotations: { ...WRITE, idempotentHint: true },
-    handle: async (args, { engine, signal }) =>
-      reply(await engine.windows.minimize(targetOf(args), { signal }), actionJson),
+    handle: (args, { engine, signal }) => engine.windows.minimize(targetOf(args), { signal }),
   }),
   defineTool({
     name: 'restore_window',
     title: 'Restore a window',
     description: `Restore a minimized window, raise it and focus it. ${ADDRESSING}`,
     input: targetInput({}),
+    output: structured.windowAction,
     annotations: { ...WRITE, idempotentHint: true },
-    handle: async (args, { engine, signal }) =>
-      reply(await engine.windows.restore(targetOf(args), { signal }), actionJson),
+    handle: (args, { engine, signal }) => engine.windows.restore(targetOf(args), { signal }),
   }),
   defineTool({
     name: 'close_window',
@@ -128,8 +126,8 @@ export const windowsTools = toolsetTools('windows', [
       "Close a window as its close button would. The app may ask whether to save instead: the answer says whether the window closed and shows any dialog that opened. Closing an app's last window may quit it. " +
       ADDRESSING,
     input: targetInput({}),
+    output: structured.windowAction,
     annotations: { ...WRITE, destructiveHint: true },
-    handle: async (args, { engine, signal }) =>
-      reply(await engine.windows.close(targetOf(args), { signal }), actionJson),
+    handle: (args, { engine, signal }) => engine.windows.close(targetOf(args), { signal }),
   }),
 ]);

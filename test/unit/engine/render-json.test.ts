@@ -73,7 +73,7 @@ describe('structured results', () => {
     });
   });
 
-  it('an action: what was done, the target, and each change as an element', async () => {
+  it('an action: what was done, the target, and each change with its ref', async () => {
     const { engine, helper, app } = setup();
     helper.onPerform = () => {
       byId(app.root, 'dlg').name = 'Unlocked';
@@ -85,11 +85,8 @@ describe('structured results', () => {
     expect(json.watched).toBe(true);
     expect(json.app_closed).toBe(false);
     expect(json.changes).toEqual([
-      expect.objectContaining({
-        change: 'changed',
-        element: expect.objectContaining({ role: 'dialog', name: 'Unlocked' }),
-        was: expect.objectContaining({ name: 'Unlock' }),
-      }),
+      { change: 'changed', ref: expect.stringMatching(/^e\d+$/), role: 'dialog', name: 'Unlocked' },
     ]);
+    expect(renderText(result)).toContain(`~ dialog "Unlocked" [ref=${json.changes[0]?.ref}]`);
   });
 });
