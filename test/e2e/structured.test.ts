@@ -12,7 +12,7 @@ let pid: number;
 const structured = async (name: string, args: Record<string, unknown>) => {
   const result = (await macpilot.client.callTool({ name, arguments: args })) as CallToolResult;
   expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-  return result.structuredContent as Record<string, never>;
+  return result.structuredContent as Record<string, unknown>;
 };
 
 beforeAll(async () => {

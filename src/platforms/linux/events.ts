@@ -2,12 +2,8 @@
  * observe.start: AT-SPI UI events, folded per app into `observe.changed` notifications, at most one per
  * FOLD_MS per app. Only event kinds and counts leave the helper: never an event's content (inserted text, names).
  */
-import type { NotificationName, NotificationParams } from '../../helper/protocol.js';
 import type { Bus, Signal } from './dbus.js';
-import type { Session } from './session.js';
-
-/** Sends a notification to the server. */
-export type Notify = <N extends NotificationName>(name: N, params: NotificationParams<N>) => void;
+import type { Notify, Session } from './session.js';
 
 export const FOLD_MS = 25;
 

@@ -2,13 +2,15 @@
  * What every method needs: the accessibility bus and the X display, each connected once on first use, and
  * per-app facts that do not change while the app runs (pid, toolkit).
  */
-import { HelperErrorCode } from '../../helper/protocol.js';
+import { HelperErrorCode, type NotificationName, type NotificationParams } from '../../helper/protocol.js';
 import { getProperty } from './atspi.js';
 import { type Bus, connectAccessibilityBus, pidOf } from './dbus.js';
 import { HelperFailure } from './errors.js';
 import type { Ref } from './handles.js';
-import type { Notify } from './events.js';
 import { X11 } from './ewmh.js';
+
+/** Sends a notification to the server. */
+export type Notify = <N extends NotificationName>(name: N, params: NotificationParams<N>) => void;
 
 export interface AppFacts {
   pid: number;
