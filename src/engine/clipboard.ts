@@ -5,7 +5,7 @@
 import type { Kernel } from './kernel.js';
 import type { CallOptions } from './port.js';
 import type { ActionResult, ClipboardResult } from './results.js';
-import { plural } from './text.js';
+import { plural } from '../text.js';
 
 export const CLIPBOARD_DEFAULTS = { maxChars: 20_000 } as const;
 

@@ -6,7 +6,7 @@
 import { elementLine, lineExtras } from './line.js';
 import type { Change } from './results.js';
 import { isChrome } from './snapshot.js';
-import { plural } from './text.js';
+import { plural } from '../text.js';
 import type { Walked } from './tree.js';
 
 export const DIFF_MAX_LINES = 30;

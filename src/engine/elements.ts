@@ -21,7 +21,7 @@ import type { RefEntry } from './refs.js';
 import type { ActionResult, ElementResult, LocatedResult, MatchesResult, SnapshotResult } from './results.js';
 import { parseRole, roleOf } from './roles.js';
 import { SNAPSHOT_DEFAULTS } from './snapshot.js';
-import { matchTitle } from './text.js';
+import { matchTitle } from '../text.js';
 import { labelOf } from './tree.js';
 
 export interface SnapshotOptions {

@@ -8,7 +8,7 @@ import { MacpilotError } from '../errors.js';
 import type { ElementInfo } from '../helper/protocol.js';
 import { elementLine } from './line.js';
 import type { Role } from './roles.js';
-import { normalizeName, plural } from './text.js';
+import { normalizeName, plural } from '../text.js';
 import { isSecure, type Walked, walk } from './tree.js';
 
 export type MatchMode = 'contains' | 'exact' | 'regex';

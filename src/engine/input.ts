@@ -28,7 +28,7 @@ import type { CallOptions } from './port.js';
 import type { RefEntry } from './refs.js';
 import { AppRefused } from './resolve.js';
 import type { ActionResult } from './results.js';
-import { plural } from './text.js';
+import { plural } from '../text.js';
 
 type InputMethod = Extract<MethodName, `input.${string}`>;
 

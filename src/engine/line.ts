@@ -1,6 +1,6 @@
 /** One element as one line of text: `button "Save" [ref=e12] disabled`, `textbox "Name" [ref=e9] value="Ada"`. */
 import { ElementState } from '../helper/protocol.js';
-import { clip } from './text.js';
+import { clip } from '../text.js';
 import { isSecure, type Walked } from './tree.js';
 
 /** States that describe nearly every control and are not worth a token on each line. */

@@ -13,10 +13,11 @@ import { childPath, type ElementPath, isTransparent, parsePath, segmentFor } fro
 import type { CallOptions } from './port.js';
 import type { AppRef } from './refs.js';
 import type { ActionResult, MenuItemResult, MenuLine, MenuResult } from './results.js';
+import { parseMenuPath } from '../menu-path.js';
 import type { Role } from './roles.js';
 import { roleOf } from './roles.js';
 import { NAME_CHARS } from './line.js';
-import { clip, matchByName, normalizeName } from './text.js';
+import { clip, matchByName, normalizeName } from '../text.js';
 import { annotate, labelOf, type Walked } from './tree.js';
 
 const MENU_ROLES: ReadonlySet<Role> = new Set(['menu', 'menuitem', 'menuitemcheckbox', 'menuitemradio']);
@@ -49,19 +50,6 @@ const isPassThrough = (node: Walked): boolean =>
   (node.role === 'menu' && normalizeName(node.info.name) === '') || isTransparent(node.info);
 
 export const hasSubmenu = (node: Walked): boolean => node.role === 'menu' || node.info.childCount > 0;
-
-/** "File > Save As…" as its names; empty parts are an error. */
-export function parseMenuPath(text: string): string[] {
-  const names = text.split('>').map((part) => part.trim());
-  if (names.some((n) => n === '')) {
-    throw new MacpilotError({
-      what: `Malformed menu path ${JSON.stringify(text)}`,
-      why: 'a menu path is menu names separated by ">", each non-empty',
-      next: 'write it as the menus read, e.g. "File > Save As…" or "View > Color Scheme > Classic"',
-    });
-  }
-  return names;
-}
 
 /** The name as the menu shows it, padding trimmed. */
 export const shownName = (node: Walked): string => clip(node.info.name, NAME_CHARS);

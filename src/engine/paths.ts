@@ -17,7 +17,7 @@
  */
 import { MacpilotError } from '../errors.js';
 import { parseRole, type Role, roleOf } from './roles.js';
-import { matchByName, normalizeName } from './text.js';
+import { matchByName, normalizeName } from '../text.js';
 
 export interface Segment {
   role: Role;

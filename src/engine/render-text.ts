@@ -20,7 +20,7 @@ import type {
   WindowsResult,
 } from './results.js';
 import { renderSnapshot } from './snapshot.js';
-import { duration, plural } from './text.js';
+import { duration, plural } from '../text.js';
 import type { Walked } from './tree.js';
 import { windowState } from './windows.js';
 

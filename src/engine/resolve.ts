@@ -18,7 +18,7 @@ import {
 import type { CallOptions, HelperPort } from './port.js';
 import type { AppRef, RefTable } from './refs.js';
 import { roleOf } from './roles.js';
-import { matchByName } from './text.js';
+import { matchByName } from '../text.js';
 import { annotate, labelOf, type Walked } from './tree.js';
 
 /** Children listed in an error before "+N more". */

@@ -13,7 +13,7 @@ import type { CallOptions } from './port.js';
 import { roleOf } from './roles.js';
 import { labelled, overlay } from './screen-annotate.js';
 import { labelOf } from './tree.js';
-import { clip, matchTitle, plural } from './text.js';
+import { clip, matchTitle, plural } from '../text.js';
 import { geometry, type Windows } from './windows.js';
 
 export interface ScreenshotOptions {

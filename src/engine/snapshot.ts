@@ -13,7 +13,7 @@
  */
 import { elementLine, lineExtras } from './line.js';
 import type { Role } from './roles.js';
-import { normalizeName, plural } from './text.js';
+import { normalizeName, plural } from '../text.js';
 import type { Walked } from './tree.js';
 
 /** Values a walk reads are cut here; snapshot lines cut them shorter still. */

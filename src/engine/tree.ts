@@ -13,7 +13,7 @@ import {
 } from './paths.js';
 import type { AppRef, RefTable } from './refs.js';
 import { type Role, roleOf } from './roles.js';
-import { clip } from './text.js';
+import { clip } from '../text.js';
 
 export interface Walked {
   info: ElementInfo;

@@ -15,7 +15,7 @@ import type { CallOptions } from './port.js';
 import type { RefEntry } from './refs.js';
 import { parseRole, roleOf } from './roles.js';
 import type { WaitResult } from './results.js';
-import { clip, duration, matchTitle, plural } from './text.js';
+import { clip, duration, matchTitle, plural } from '../text.js';
 import { isSecure, type Walked } from './tree.js';
 
 export const WAIT_CONDITIONS = [

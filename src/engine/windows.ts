@@ -8,7 +8,7 @@ import type { Bounds, WindowInfo } from '../helper/protocol.js';
 import type { Kernel } from './kernel.js';
 import type { CallOptions } from './port.js';
 import type { ActionResult, WindowsResult } from './results.js';
-import { clip, matchByName, matchTitle } from './text.js';
+import { clip, matchByName, matchTitle } from '../text.js';
 
 /** Exactly one way of naming a window: `id`, or at least one of `app` and `title` (with `index` among matches). */
 export interface WindowTarget {

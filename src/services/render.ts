@@ -1,5 +1,5 @@
 /** The text an agent reads for the system services' results. */
-import { plural } from '../engine/text.js';
+import { plural } from '../text.js';
 import type { AudioState, Battery, BatteryStatus, SystemInfo } from './types.js';
 
 const GIB = 1024 ** 3;

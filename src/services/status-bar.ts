@@ -1,6 +1,6 @@
 /** Status bar items (macOS menu extras) by the words an agent uses: a description, a process name or a position. */
-import { parseMenuPath } from '../engine/menus.js';
-import { clip, matchByName, normalizeName } from '../engine/text.js';
+import { parseMenuPath } from '../menu-path.js';
+import { clip, matchByName, normalizeName } from '../text.js';
 import { MacpilotError } from '../errors.js';
 import type { CallOptions, StatusBarItem, StatusBarService } from './types.js';
 

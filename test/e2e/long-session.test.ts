@@ -28,3 +28,18 @@ test('a snapshot of an app launched after an action in another app shows what a 
   const seen = await macpilot.ok('snapshot_ui', { app: 'gnome-calculator' });
   expect(seen).toContain('button "7"');
 });
+
+test('a coordinate X11 cannot carry is refused with the reason, and the session goes on', async () => {
+  const refused = await macpilot.call('move_mouse', { x: -37473, y: 0 });
+  expect(refused.isError).toBe(true);
+  expect(refused.text).toContain('beyond what X11 can address');
+  const dragged = await macpilot.call('drag', { from: { x: 10, y: 10 }, to: { x: 99_999, y: 10 } });
+  expect(dragged.isError).toBe(true);
+  // Each of these needs the helper's X connection; a half-written request used to leave it wedged.
+  for (const name of ['get_clipboard', 'clear_clipboard', 'list_windows', 'list_apps']) {
+    const answer = await macpilot.client.callTool({ name, arguments: {} }, undefined, { timeout: 5_000 });
+    expect(answer.isError, `${name}: ${JSON.stringify(answer.content)}`).toBeFalsy();
+  }
+  const moved = await macpilot.ok('move_mouse', { x: 200, y: 150 });
+  expect(moved).toContain('Moved the pointer to 200,150');
+});

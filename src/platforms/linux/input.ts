@@ -96,6 +96,7 @@ class Device {
     this.restoreTimer.unref();
   }
 
+  /** Only with a point onX11 accepted (a glide's points lie between two such points). */
   moveTo(at: Point): void {
     this.xtest.FakeInput(this.xtest.MotionNotify, 0, 0, this.x11.root, Math.round(at.x), Math.round(at.y));
   }
@@ -187,6 +188,21 @@ async function device(session: Session): Promise<Device> {
 
 const ok = {};
 
+/** X11 carries coordinates as 16-bit integers; a value past them would break the request mid-write. */
+const X11_MIN = -32_768;
+const X11_MAX = 32_767;
+
+/** `at` rounded to whole pixels, or refused (before anything is written) when X11 cannot carry it. */
+function onX11(what: string, at: Point): Point {
+  const point = { x: Math.round(at.x), y: Math.round(at.y) };
+  if ([point.x, point.y].every((v) => v >= X11_MIN && v <= X11_MAX)) return point;
+  throw new HelperFailure(
+    HelperErrorCode.InvalidParams,
+    `the ${what} ${point.x},${point.y} is beyond what X11 can address (${X11_MIN} to ${X11_MAX} on each axis)`,
+    'give a point on a screen: list_displays shows where the screens are',
+  );
+}
+
 /** Pointer positions from `from` to `to` over durationMs, at least MIN_STEPS of them when `always`. */
 async function glide(input: Device, from: Point, to: Point, durationMs: number, always: boolean) {
   const steps = Math.max(always ? MIN_STEPS : 1, Math.round(durationMs / STEP_MS));
@@ -199,9 +215,10 @@ async function glide(input: Device, from: Point, to: Point, durationMs: number, 
 }
 
 export async function click(session: Session, params: Params<'input.click'>): Promise<Result<'input.click'>> {
+  const at = onX11('point', params.at);
   const input = await device(session);
   return input.run(async () => {
-    input.moveTo(params.at);
+    input.moveTo(at);
     await input.holding(params.modifiers, async () => {
       for (let i = 0; i < params.count; i++) {
         if (i > 0) {
@@ -217,23 +234,26 @@ export async function click(session: Session, params: Params<'input.click'>): Pr
 }
 
 export async function move(session: Session, params: Params<'input.move'>): Promise<Result<'input.move'>> {
+  const to = onX11('point', params.to);
   const input = await device(session);
   return input.run(async () => {
-    if (params.durationMs === 0) input.moveTo(params.to);
-    else await glide(input, toPoint(await input.pointer()), params.to, params.durationMs, false);
+    if (params.durationMs === 0) input.moveTo(to);
+    else await glide(input, toPoint(await input.pointer()), to, params.durationMs, false);
     return ok;
   });
 }
 
 export async function drag(session: Session, params: Params<'input.drag'>): Promise<Result<'input.drag'>> {
+  const from = onX11('start point', params.from);
+  const to = onX11('end point', params.to);
   const input = await device(session);
   const button = BUTTONS[params.button];
   return input.run(async () => {
-    input.moveTo(params.from);
+    input.moveTo(from);
     await input.holding(params.modifiers, async () => {
       input.button(button, true);
       try {
-        await glide(input, params.from, params.to, params.durationMs, true);
+        await glide(input, from, to, params.durationMs, true);
       } finally {
         input.button(button, false);
       }
@@ -246,9 +266,10 @@ export async function scroll(
   session: Session,
   params: Params<'input.scroll'>,
 ): Promise<Result<'input.scroll'>> {
+  const at = onX11('point', params.at);
   const input = await device(session);
   return input.run(async () => {
-    input.moveTo(params.at);
+    input.moveTo(at);
     const turns: [number, number][] = [
       [params.dy > 0 ? WHEEL.down : WHEEL.up, Math.abs(params.dy)],
       [params.dx > 0 ? WHEEL.right : WHEEL.left, Math.abs(params.dx)],

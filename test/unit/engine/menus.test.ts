@@ -1,7 +1,7 @@
 /** Menus on both tree shapes: GTK (menu bar in the window) and macOS (AXMenuBar of the app, AXMenu levels). */
 import { describe, expect, it } from 'vitest';
 import { textEngine } from './text-engine.js';
-import { parseMenuPath } from '../../../src/engine/menus.js';
+import { parseMenuPath } from '../../../src/menu-path.js';
 import type { HelperPort } from '../../../src/engine/port.js';
 import { MacpilotError } from '../../../src/errors.js';
 import type { ElementNode, MethodName, Params, Point, Result } from '../../../src/helper/protocol.js';

@@ -1,0 +1,64 @@
+/**
+ * The import rules of .dependency-cruiser.cjs bite: on a small tree made for the test, a cycle and an import
+ * from the engine up to the tools are reported; on src, nothing is.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { cruise, type ICruiseResult } from 'dependency-cruiser';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const require = createRequire(import.meta.url);
+const config = require('../../../.dependency-cruiser.cjs') as {
+  forbidden: unknown[];
+  options: Record<string, unknown>;
+};
+
+const violations = async (baseDir: string, tsConfig?: string) => {
+  const { output } = await cruise(
+    ['src'],
+    {
+      validate: true,
+      ruleSet: { forbidden: config.forbidden } as never,
+      baseDir,
+      doNotFollow: { path: 'node_modules' },
+      tsPreCompilationDeps: true,
+      enhancedResolveOptions: { extensions: ['.ts', '.js', '.d.ts'] },
+      ...(tsConfig ? { tsConfig: { fileName: tsConfig } } : {}),
+    },
+    undefined,
+    tsConfig ? { tsConfig: { fileName: tsConfig } as never } : undefined,
+  );
+  const { summary } = output as ICruiseResult;
+  return {
+    found: summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`),
+    dependencies: summary.totalDependenciesCruised,
+  };
+};
+
+const fixture = mkdtempSync(join(tmpdir(), 'macpilot-layers-'));
+afterAll(() => rmSync(fixture, { recursive: true, force: true }));
+
+function write(path: string, text: string) {
+  mkdirSync(dirname(join(fixture, path)), { recursive: true });
+  writeFileSync(join(fixture, path), text);
+}
+
+describe('import layers', () => {
+  it('reports a cycle and an import from a lower layer to a higher one', async () => {
+    write('src/tools/types.ts', 'export const tool = 1;\n');
+    write('src/engine/kernel.ts', "import { tool } from '../tools/types';\nexport const kernel = tool;\n");
+    write('src/engine/a.ts', "import { b } from './b';\nexport const a = () => b;\n");
+    write('src/engine/b.ts', "import { a } from './a';\nexport const b = () => a;\n");
+    const { found } = await violations(fixture);
+    expect(found).toContain('engine-below-policy: src/engine/kernel.ts → src/tools/types.ts');
+    expect(found.some((v) => v.startsWith('no-circular: src/engine/a.ts'))).toBe(true);
+  });
+
+  it('finds none in src, having followed its imports', async () => {
+    const { found, dependencies } = await violations(process.cwd(), 'tsconfig.json');
+    expect(found).toEqual([]);
+    expect(dependencies).toBeGreaterThan(500);
+  });
+});
