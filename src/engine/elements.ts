@@ -6,6 +6,7 @@ import { MacpilotError } from '../errors.js';
 import type { ElementNode, ElementValue } from '../helper/protocol.js';
 import { clickAction, matchAction } from './actions.js';
 import { findMatches, FIND_DEFAULTS, type MatchMode } from './find.js';
+import type { Prepared } from './changes.js';
 import type { ClickOptions, Input } from './input.js';
 import {
   describeTarget,
@@ -15,6 +16,7 @@ import {
   type WalkLimits,
   type WalkStart,
 } from './kernel.js';
+import { pause } from './observer.js';
 import { childPath, parsePath, segmentFor } from './paths.js';
 import type { CallOptions } from './port.js';
 import type { RefEntry } from './refs.js';
@@ -52,6 +54,9 @@ export interface FindOptions {
 const WALK_PER_LINE = 3;
 const WALK_MAX_NODES = 50_000;
 const DETAIL_VALUE_CHARS = 100_000;
+/** How long a click waits for a disabled control to be enabled, and how often it looks. */
+const ENABLE_WAIT_MS = 1_000;
+const ENABLE_POLL_MS = 25;
 
 export class Elements {
   constructor(
@@ -134,12 +139,42 @@ export class Elements {
       (options.modifiers ?? []).length === 0;
     return this.kernel.act(target, 'click', call, (entry, detail) => {
       const action = plain ? clickAction(detail.actions) : undefined;
-      if (!action) return this.input.clickElement(entry, detail, options, call);
+      const click: Prepared = action
+        ? async () => {
+            await this.kernel.port.call('ax.perform', { id: entry.handle, action }, call);
+            return `Clicked ${entryLine(entry)} (its "${action}" action).`;
+          }
+        : this.input.clickElement(entry, detail, options, call);
+      if (!detail.states.includes('disabled')) return click;
       return async () => {
-        await this.kernel.port.call('ax.perform', { id: entry.handle, action }, call);
-        return `Clicked ${entryLine(entry)} (its "${action}" action).`;
+        await this.untilEnabled(entry, call);
+        return click();
       };
     });
+  }
+
+  /**
+   * A control the app disabled ignores clicks. Apps often enable one a moment after the action that allows it
+   * (a file dialog's Save after its name is typed): wait that moment, then refuse.
+   */
+  private async untilEnabled(entry: RefEntry, call?: CallOptions): Promise<void> {
+    const deadline = performance.now() + ENABLE_WAIT_MS;
+    for (;;) {
+      const { element } = await this.kernel.port.call(
+        'ax.element',
+        { id: entry.handle, maxValueLength: 0 },
+        call,
+      );
+      if (!element.states.includes('disabled')) return;
+      if (performance.now() >= deadline) {
+        throw new MacpilotError({
+          what: `${entryLine(entry)} is disabled`,
+          why: `the app keeps it disabled (waited ${ENABLE_WAIT_MS} ms), so a click would do nothing`,
+          next: 'do what enables it first (fill in what it needs, select something), or wait_for it to be enabled',
+        });
+      }
+      await pause(ENABLE_POLL_MS, call?.signal);
+    }
   }
 
   async perform(target: Target, action: string, call?: CallOptions): Promise<ActionResult> {

@@ -388,3 +388,30 @@ describe('refs over a long session', () => {
     expect(forgotten.why).toContain('has since forgotten it');
   });
 });
+
+describe('clicking a disabled control', () => {
+  it('waits for the app to enable it, then clicks', async () => {
+    const { engine, helper, app } = setup();
+    helper.actions.set('cancel', ['click']);
+    const clicked: string[] = [];
+    helper.onPerform = (id) => clicked.push(id);
+    setTimeout(() => {
+      byId(app.root, 'cancel').states = [];
+    }, 100);
+    const out = await engine.click({ path: 'app("mousepad")/dialog/button["Cancel"]' });
+    expect(clicked).toEqual(['cancel']);
+    expect(out).toMatch(/^Clicked button "Cancel" \[ref=e\d+\] \(its "click" action\)\./);
+    expect(out).toMatch(/~ button "Cancel" \[ref=e\d+\] \(was: disabled\)/);
+  });
+
+  it('refuses when the app keeps it disabled, and clicks nothing', async () => {
+    const { engine, helper } = setup();
+    helper.actions.set('cancel', ['click']);
+    const clicked: string[] = [];
+    helper.onPerform = (id) => clicked.push(id);
+    const error = await failure(engine.click({ path: 'app("mousepad")/dialog/button["Cancel"]' }));
+    expect(error.what).toMatch(/^button "Cancel" \[ref=e\d+\] is disabled$/);
+    expect(error.next).toContain('wait_for');
+    expect(clicked).toEqual([]);
+  });
+});
