@@ -35,7 +35,7 @@ await Promise.all([
   }),
   build({
     ...common,
-    entryPoints: ['src/platforms/linux/main.ts'],
+    entryPoints: ['src/platforms/linux/helper/main.ts'],
     outfile: 'dist/macpilot-linux-helper.js',
   }),
 ]);

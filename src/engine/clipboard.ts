@@ -3,7 +3,7 @@
  * it holds no text. Written text is never echoed: it may be a password.
  */
 import type { Kernel } from './kernel.js';
-import type { CallOptions } from './port.js';
+import type { CallOptions } from '../helper/errors.js';
 import type { ActionResult, ClipboardResult } from './results.js';
 import { plural } from '../text.js';
 

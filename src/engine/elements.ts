@@ -18,7 +18,7 @@ import {
 } from './kernel.js';
 import { pause } from './observer.js';
 import { childPath, parsePath, segmentFor } from './paths.js';
-import type { CallOptions } from './port.js';
+import type { CallOptions } from '../helper/errors.js';
 import type { RefEntry } from './refs.js';
 import type { ActionResult, ElementResult, LocatedResult, MatchesResult, SnapshotResult } from './results.js';
 import { parseRole, roleOf } from './roles.js';

@@ -61,14 +61,17 @@ const ADVICE = {
   },
   [HelperErrorCode.InvalidParams]: {
     what: 'The helper refused the request',
-    next: 'retry once; if it fails again, take a snapshot_ui to check the element',
+    next: 'check the arguments; take a fresh snapshot_ui if the UI has changed',
   },
   [HelperErrorCode.Failed]: {
     what: 'The helper failed',
     next: 'retry once; if it fails again, take a snapshot_ui to check the element',
   },
   [ClientErrorCode.HelperExited]: { what: 'The platform helper stopped', next: RESTART_NEXT },
-  [ClientErrorCode.VersionMismatch]: { what: 'The platform helper does not match', next: RESTART_NEXT },
+  [ClientErrorCode.VersionMismatch]: {
+    what: 'The platform helper does not match',
+    next: 'reinstall macpilot so that the server and its helper come from the same release, then run `macpilot doctor`',
+  },
   [ClientErrorCode.BadResponse]: { what: 'The platform helper answered wrongly', next: RESTART_NEXT },
   [ClientErrorCode.Cancelled]: { what: 'Cancelled', next: 'nothing: the request was cancelled' },
 } satisfies Record<ErrorCode, Advice>;

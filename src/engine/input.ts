@@ -24,7 +24,7 @@ import { type Chord, codeFor, parseChord, parseModifier, type Platform } from '.
 import type { Prepared } from './changes.js';
 import { helperFailure } from './failures.js';
 import { entryLine, type Kernel, type Target } from './kernel.js';
-import type { CallOptions } from './port.js';
+import type { CallOptions } from '../helper/errors.js';
 import type { RefEntry } from './refs.js';
 import { AppRefused } from './resolve.js';
 import type { ActionResult } from './results.js';

@@ -10,7 +10,7 @@ import { MacpilotError } from '../errors.js';
 import type { AppInfo, ElementNode } from '../helper/protocol.js';
 import type { Kernel } from './kernel.js';
 import { childPath, type ElementPath, isTransparent, parsePath, segmentFor } from './paths.js';
-import type { CallOptions } from './port.js';
+import type { CallOptions } from '../helper/errors.js';
 import type { AppRef } from './refs.js';
 import type { ActionResult, MenuItemResult, MenuLine, MenuResult } from './results.js';
 import { parseMenuPath } from '../menu-path.js';

@@ -2,8 +2,6 @@
 import type { CallOptions } from '../helper/errors.js';
 import type { MethodName, NotificationName, NotificationParams, Params, Result } from '../helper/protocol.js';
 
-export type { CallOptions };
-
 export interface HelperPort {
   call<M extends MethodName>(method: M, params: Params<M>, options?: CallOptions): Promise<Result<M>>;
   /** Listen to a helper notification across helper restarts; absent when the port sends none. */

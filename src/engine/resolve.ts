@@ -15,7 +15,8 @@ import {
   type Segment,
   segmentFor,
 } from './paths.js';
-import type { CallOptions, HelperPort } from './port.js';
+import type { HelperPort } from './port.js';
+import type { CallOptions } from '../helper/errors.js';
 import type { AppRef, RefTable } from './refs.js';
 import { roleOf } from './roles.js';
 import { matchByName } from '../text.js';

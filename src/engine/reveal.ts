@@ -7,7 +7,8 @@ import { MacpilotError } from '../errors.js';
 import type { Bounds, ElementInfo } from '../helper/protocol.js';
 import { entryLine, type Kernel, type Target } from './kernel.js';
 import { isGone, isUnavailable } from './failures.js';
-import type { CallOptions, HelperPort } from './port.js';
+import type { HelperPort } from './port.js';
+import type { CallOptions } from '../helper/errors.js';
 import type { ActionResult } from './results.js';
 import { roleOf } from './roles.js';
 

@@ -9,7 +9,7 @@ import type { AppInfo, Bounds, CaptureTarget, ImageFormat, WindowInfo } from '..
 import { loadSharp, SCREEN_PNG } from '../sharp.js';
 import { dataNote } from '../untrusted.js';
 import type { Kernel } from './kernel.js';
-import type { CallOptions } from './port.js';
+import type { CallOptions } from '../helper/errors.js';
 import { roleOf } from './roles.js';
 import { labelled, overlay } from './screen-annotate.js';
 import { labelOf } from './tree.js';

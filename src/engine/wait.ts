@@ -11,7 +11,7 @@ import { FIND_DEFAULTS, findMatches, type Query } from './find.js';
 import type { Kernel, Target } from './kernel.js';
 import { locatedLines } from './line.js';
 import { pause } from './observer.js';
-import type { CallOptions } from './port.js';
+import type { CallOptions } from '../helper/errors.js';
 import type { RefEntry } from './refs.js';
 import { parseRole, roleOf } from './roles.js';
 import type { WaitResult } from './results.js';

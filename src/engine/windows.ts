@@ -6,7 +6,7 @@
 import { MacpilotError } from '../errors.js';
 import type { Bounds, WindowInfo } from '../helper/protocol.js';
 import type { Kernel } from './kernel.js';
-import type { CallOptions } from './port.js';
+import type { CallOptions } from '../helper/errors.js';
 import type { ActionResult, WindowsResult } from './results.js';
 import { clip, matchByName, matchTitle } from '../text.js';
 

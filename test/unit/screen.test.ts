@@ -17,7 +17,7 @@ import type {
   Params,
   Result,
 } from '../../src/helper/protocol.js';
-import { fitted, toRgb } from '../../src/platforms/linux/screen-pixels.js';
+import { fitted, toRgb } from '../../src/platforms/linux/helper/screen-pixels.js';
 import { failure } from './engine/failure.js';
 import { el } from './engine/fixtures.js';
 

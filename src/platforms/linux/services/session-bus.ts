@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { MacpilotError } from '../../../errors.js';
 import { HelperErrorCode } from '../../../helper/protocol.js';
-import type { Bus } from '../dbus.js';
+import type { Bus } from '../dbus/bus.js';
 import { HelperFailure } from '../errors.js';
 
 export type SessionBus = Pick<Bus, 'call' | 'variant'>;
@@ -34,7 +34,7 @@ export async function withSessionBus<T>(
 ): Promise<T> {
   const address = env.DBUS_SESSION_BUS_ADDRESS;
   if (!address) throw busDown(what, 'there is no session bus: DBUS_SESSION_BUS_ADDRESS is not set');
-  const { connectBus } = await import('../dbus.js');
+  const { connectBus } = await import('../dbus/bus.js');
   let connection: Bus;
   try {
     connection = await connectBus(address);
@@ -81,7 +81,7 @@ export async function withSessionBus<T>(
 /** The command name (from /proc) of the process that owns a bus name; undefined if it cannot be told. */
 export async function ownerCommand(bus: SessionBus, name: string): Promise<string | undefined> {
   try {
-    const { pidOf } = await import('../dbus.js');
+    const { pidOf } = await import('../dbus/bus.js');
     const pid = await pidOf(bus, name);
     return (await readFile(`/proc/${pid}/comm`, 'utf8')).trim() || undefined;
   } catch {

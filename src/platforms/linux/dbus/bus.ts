@@ -4,11 +4,11 @@
  * back as plain JavaScript values (variants unwrapped), typed `unknown` for the callers to narrow.
  */
 import * as dbus from 'dbus-next';
-import { HelperErrorCode } from '../../helper/protocol.js';
-import { type Lane, openLane, plain } from './dbus-direct.js';
-import { Peers } from './dbus-peer.js';
-import type { MethodCall } from './dbus-wire.js';
-import { DBusCallError, HelperFailure } from './errors.js';
+import { HelperErrorCode } from '../../../helper/protocol.js';
+import { type Lane, openLane, plain } from './direct.js';
+import { Peers } from './peer.js';
+import type { MethodCall } from './wire.js';
+import { DBusCallError, HelperFailure } from '../errors.js';
 
 export interface Bus {
   call(

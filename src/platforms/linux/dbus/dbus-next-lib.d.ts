@@ -1,4 +1,4 @@
-/** The parts of dbus-next's internals that dbus-direct.ts hands messages to (untyped in the package). */
+/** Types for the parts of dbus-next's internals that dbus-next-internals.ts uses (untyped in the package). */
 declare module 'dbus-next/lib/message.js' {
   /** A whole message's bytes → dbus-next's raw message (header fields by name, body in its marshaller format). */
   export function unmarshall(message: Buffer): object;

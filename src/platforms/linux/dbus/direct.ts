@@ -9,21 +9,12 @@
  * message) when nothing else is buffered. Where dbus-next's internals are not as expected, there is no lane and
  * every call goes through dbus-next.
  */
-import { Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as dbus from 'dbus-next';
-import { messageToJsFmt } from 'dbus-next/lib/marshall-compat.js';
-import { unmarshall } from 'dbus-next/lib/message.js';
-import {
-  decodeBody,
-  encodeCall,
-  ERROR,
-  headerFields,
-  messageLength,
-  type MethodCall,
-  replyHeader,
-} from './dbus-wire.js';
-import { DBusCallError } from './errors.js';
+import { connectionOf, parseMessage } from './dbus-next-internals.js';
+import { decodeBody, encodeCall, ERROR, messageLength, type MethodCall, replyHeader } from './wire.js';
+import { DBusCallError } from '../errors.js';
 
 /** dbus-next replies with Variants and class instances; callers get plain values to narrow. */
 export function plain(value: unknown): unknown {
@@ -35,22 +26,6 @@ export function plain(value: unknown): unknown {
     return out;
   }
   return value;
-}
-
-interface Connection {
-  stream: Socket;
-  emit(event: 'message' | 'error', value: unknown): boolean;
-  on(event: 'message', listener: () => void): unknown;
-  removeListener(event: 'message', listener: () => void): unknown;
-}
-
-function connectionOf(bus: dbus.MessageBus): Connection | undefined {
-  const connection = (bus as unknown as { _connection?: Partial<Connection> })._connection;
-  const stream = connection?.stream;
-  if (!(stream instanceof Socket) || typeof connection?.emit !== 'function') return undefined;
-  // File descriptors travel only through dbus-next's own reader and writer.
-  if ((stream as Socket & { supportsUnixFd?: boolean }).supportsUnixFd) return undefined;
-  return connection as Connection;
 }
 
 interface Waiting {
@@ -66,42 +41,7 @@ const NO_BYTES = Buffer.alloc(0);
 const TAKEOVER_TRIES = 5;
 const PING_WAIT_MS = 2000;
 
-/** dbus-next's names of the header fields, by code. */
-const FIELD_NAMES = [
-  '',
-  'path',
-  'interface',
-  'member',
-  'errorName',
-  'replySerial',
-  'destination',
-  'sender',
-  'signature',
-  'unixFd',
-];
-
-/**
- * A message as dbus-next's own reader makes it. Its `unmarshall` cannot read a message without a body (no
- * signature), which its reader never asks it to: those are made from their header fields here.
- */
-function parseMessage(message: Buffer): dbus.Message {
-  const fields = headerFields(message);
-  if (!fields || fields.has(FIELD_NAMES.indexOf('signature'))) {
-    return new dbus.Message(messageToJsFmt(unmarshall(message)));
-  }
-  const raw: Record<string, string | number> = {
-    type: message[1] ?? 0,
-    flags: message[2] ?? 0,
-    serial: message.readUInt32LE(8),
-  };
-  for (const [code, value] of fields) {
-    const name = FIELD_NAMES[code];
-    if (name) raw[name] = value;
-  }
-  return new dbus.Message(messageToJsFmt(raw));
-}
-
-/** The body of a reply dbus-wire does not read (big-endian, 64-bit integers), as dbus-next reads it. */
+/** The body of a reply wire.ts does not read (big-endian, 64-bit integers), as dbus-next reads it. */
 function parsedBody(message: Buffer): unknown[] {
   return plain(parseMessage(message).body) as unknown[];
 }

@@ -2,10 +2,10 @@
  * What every method needs: the accessibility bus and the X display, each connected once on first use, and
  * per-app facts that do not change while the app runs (pid, toolkit).
  */
-import { HelperErrorCode, type NotificationName, type NotificationParams } from '../../helper/protocol.js';
+import { HelperErrorCode, type NotificationName, type NotificationParams } from '../../../helper/protocol.js';
 import { getProperty } from './atspi.js';
-import { type Bus, connectAccessibilityBus, pidOf } from './dbus.js';
-import { HelperFailure } from './errors.js';
+import { type Bus, connectAccessibilityBus, pidOf } from '../dbus/bus.js';
+import { HelperFailure } from '../errors.js';
 import type { Ref } from './handles.js';
 import { X11 } from './ewmh.js';
 

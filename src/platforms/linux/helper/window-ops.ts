@@ -2,9 +2,9 @@
  * windows.*: top-level windows as the window manager (EWMH) sees them, and the requests a pager makes of it.
  * Every operation waits (bounded) until the window manager has applied it, then answers with a fresh read.
  */
-import { HelperErrorCode, type Params, type Result, type WindowInfo } from '../../helper/protocol.js';
+import { HelperErrorCode, type Params, type Result, type WindowInfo } from '../../../helper/protocol.js';
 import { appRoots } from './apps.js';
-import { HelperFailure } from './errors.js';
+import { HelperFailure } from '../errors.js';
 import type { Rect, X11 } from './ewmh.js';
 import type { Session } from './session.js';
 import { until } from './until.js';

@@ -6,9 +6,9 @@
  * one that cannot be reached keeps getting its calls through the bus, and so does an app whose socket closes.
  */
 import { createConnection, type Socket } from 'node:net';
-import clientHandshake from 'dbus-next/lib/handshake.js';
-import { Lane } from './dbus-direct.js';
-import type { MethodCall } from './dbus-wire.js';
+import { handshake } from './dbus-next-internals.js';
+import { Lane } from './direct.js';
+import type { MethodCall } from './wire.js';
 
 type ViaBus = (call: MethodCall, timeoutMs: number, timeout: () => Error) => Promise<unknown[]>;
 
@@ -29,7 +29,7 @@ function connectSocket(address: string): Promise<Socket> {
     const timer = setTimeout(() => fail(new Error('no answer')), CONNECT_TIMEOUT_MS);
     socket.once('error', fail);
     socket.once('connect', () =>
-      clientHandshake(socket, {}, (error) => {
+      handshake(socket, (error) => {
         clearTimeout(timer);
         socket.removeListener('error', fail);
         if (error) fail(error);

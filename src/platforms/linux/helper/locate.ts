@@ -1,5 +1,5 @@
 /** Finding elements by state or position: the focused element and the element at a screen point. */
-import type { ElementInfo } from '../../helper/protocol.js';
+import type { ElementInfo } from '../../../helper/protocol.js';
 import { appRoots } from './apps.js';
 import {
   COORD_SCREEN,
@@ -12,7 +12,7 @@ import {
   matchStates,
 } from './atspi.js';
 import { type ReadContext, readInfo, WINDOW_ROLES } from './element.js';
-import { isGone, isUnsupported } from './errors.js';
+import { isGone, isUnsupported } from '../errors.js';
 import { handleOf, type Ref } from './handles.js';
 import { has, State, stateBitsOf } from './states.js';
 import { frameOf } from './tree.js';

@@ -1,5 +1,5 @@
 /** AT-SPI state bits (AtspiStateType) and their mapping to the normalized ElementState words. */
-import type { ElementState } from '../../helper/protocol.js';
+import type { ElementState } from '../../../helper/protocol.js';
 
 export const State = {
   ACTIVE: 1,

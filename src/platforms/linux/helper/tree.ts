@@ -5,7 +5,7 @@ import {
   HelperErrorCode,
   type Params,
   type Result,
-} from '../../helper/protocol.js';
+} from '../../../helper/protocol.js';
 import { getProps, getRoleName, matchStates } from './atspi.js';
 import {
   type NodeRead,
@@ -15,7 +15,7 @@ import {
   readNode,
   WINDOW_ROLES,
 } from './element.js';
-import { elementGone, goneOr, HelperFailure, isUnsupported } from './errors.js';
+import { elementGone, goneOr, HelperFailure, isUnsupported } from '../errors.js';
 import { handleOf, parseHandle, type Ref } from './handles.js';
 import { State, stateBitsOf } from './states.js';
 

@@ -4,7 +4,7 @@
  * GTK4 draws its shadow margin the same on every side).
  */
 import { type Extents, getExtents, getProps } from './atspi.js';
-import type { Bus } from './dbus.js';
+import type { Bus } from '../dbus/bus.js';
 import type { Window, X11 } from './ewmh.js';
 import type { Ref } from './handles.js';
 import { handleOf } from './handles.js';

@@ -4,10 +4,10 @@
  * INCR chunks both ways. Contents are never logged.
  */
 import type * as x11 from 'x11';
-import { HelperErrorCode, type Result } from '../../helper/protocol.js';
+import { HelperErrorCode, type Result } from '../../../helper/protocol.js';
 import { Inbox } from './clipboard-inbox.js';
 import type { X11 } from './ewmh.js';
-import { HelperFailure } from './errors.js';
+import { HelperFailure } from '../errors.js';
 import type { Session } from './session.js';
 
 /**

@@ -1,5 +1,5 @@
 /** Typed AT-SPI calls on one object. Each function is one D-Bus round trip. */
-import type { Bus } from './dbus.js';
+import type { Bus } from '../dbus/bus.js';
 import { asRef, asRefs, type Ref } from './handles.js';
 import { roleName } from './roles.js';
 import { asStateBits, type StateBits } from './states.js';

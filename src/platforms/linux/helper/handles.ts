@@ -1,5 +1,5 @@
 /** Element handles: `${busName}${objectPath}`. Bus names never contain '/', so the first '/' splits them. */
-import { elementGone } from './errors.js';
+import { elementGone } from '../errors.js';
 
 export interface Ref {
   bus: string;

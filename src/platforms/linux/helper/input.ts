@@ -13,8 +13,8 @@ import {
   type Params,
   type Point,
   type Result,
-} from '../../helper/protocol.js';
-import { HelperFailure } from './errors.js';
+} from '../../../helper/protocol.js';
+import { HelperFailure } from '../errors.js';
 import type { X11 } from './ewmh.js';
 import { Keymap, type Stroke } from './input-keymap.js';
 import type { Session } from './session.js';

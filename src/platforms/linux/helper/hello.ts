@@ -1,7 +1,7 @@
 /** system.hello: versions and what this machine offers, each with a reason a person can act on. */
-import { type Capability, PROTOCOL_VERSION, type Result } from '../../helper/protocol.js';
+import { type Capability, PROTOCOL_VERSION, type Result } from '../../../helper/protocol.js';
 import { getChildren, REGISTRY } from './atspi.js';
-import { VERSION } from '../../version.js';
+import { VERSION } from '../../../version.js';
 import { inputCapability } from './input.js';
 import type { Session } from './session.js';
 

@@ -3,8 +3,8 @@
  * per pixel (what every depth-24 and depth-32 TrueColor visual uses today) is read; its channel masks come from
  * the visual, so any channel order works.
  */
-import type { ImageFormat } from '../../helper/protocol.js';
-import { loadSharp, SCREEN_PNG } from '../../sharp.js';
+import type { ImageFormat } from '../../../helper/protocol.js';
+import { loadSharp, SCREEN_PNG } from '../../../sharp.js';
 
 export interface PixelLayout {
   bitsPerPixel: number;

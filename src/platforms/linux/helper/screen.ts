@@ -10,9 +10,9 @@ import {
   HelperErrorCode,
   type Params,
   type Result,
-} from '../../helper/protocol.js';
+} from '../../../helper/protocol.js';
 import type { X11 } from './ewmh.js';
-import { HelperFailure } from './errors.js';
+import { HelperFailure } from '../errors.js';
 import { encode, type PixelLayout, toRgb } from './screen-pixels.js';
 import type { Session } from './session.js';
 

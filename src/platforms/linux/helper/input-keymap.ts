@@ -2,8 +2,8 @@
  * The X keyboard map as XTEST typing needs it: which keycode (with or without Shift) produces a keysym, and
  * spare keycodes (rows of NoSymbol) lent to keysyms the map lacks, such as "€" or "✓" on a US layout.
  */
-import { HelperErrorCode } from '../../helper/protocol.js';
-import { HelperFailure } from './errors.js';
+import { HelperErrorCode } from '../../../helper/protocol.js';
+import { HelperFailure } from '../errors.js';
 import type { X11 } from './ewmh.js';
 
 export interface Stroke {

@@ -8,9 +8,9 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
 } from 'vscode-jsonrpc/node';
-import { HelperErrorCode, type MethodName, methodNames, methods } from '../../helper/protocol.js';
+import { HelperErrorCode, type MethodName, methodNames, methods } from '../../../helper/protocol.js';
 import { handlers } from './dispatch.js';
-import { DBusCallError, HelperFailure } from './errors.js';
+import { DBusCallError, HelperFailure } from '../errors.js';
 import { Session } from './session.js';
 
 const log = (message: string) => process.stderr.write(`[macpilot-helper] ${message}\n`);

@@ -3,7 +3,7 @@
  * out together; children, value, bounds and a label fallback follow in one more parallel wave, only where the
  * first wave says they are needed.
  */
-import type { Bounds, ElementInfo, ElementValue } from '../../helper/protocol.js';
+import type { Bounds, ElementInfo, ElementValue } from '../../../helper/protocol.js';
 import {
   type Extents,
   getChildren,
@@ -16,8 +16,8 @@ import {
   getText,
   type Props,
 } from './atspi.js';
-import type { Bus } from './dbus.js';
-import { elementGone, goneOr, isGone, isUnsupported } from './errors.js';
+import type { Bus } from '../dbus/bus.js';
+import { elementGone, goneOr, isGone, isUnsupported } from '../errors.js';
 import { handleOf, type Ref } from './handles.js';
 import type { AppFacts, Session } from './session.js';
 import {

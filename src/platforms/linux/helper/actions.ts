@@ -4,7 +4,7 @@ import {
   type ElementValue,
   HelperErrorCode,
   type Result,
-} from '../../helper/protocol.js';
+} from '../../../helper/protocol.js';
 import {
   doAction,
   getActionNames,
@@ -19,7 +19,7 @@ import {
   setTextContents,
 } from './atspi.js';
 import { type ReadContext, readInfo, WINDOW_ROLES } from './element.js';
-import { goneOr, HelperFailure, isUnsupported } from './errors.js';
+import { goneOr, HelperFailure, isUnsupported } from '../errors.js';
 import { handleOf, type Ref } from './handles.js';
 import { has, SECURE_ROLE, State, TOGGLE_ROLES } from './states.js';
 import { frameOf, topFrame } from './tree.js';

@@ -2,7 +2,7 @@
  * observe.start: AT-SPI UI events, folded per app into `observe.changed` notifications, at most one per
  * FOLD_MS per app. Only event kinds and counts leave the helper: never an event's content (inserted text, names).
  */
-import type { Bus, Signal } from './dbus.js';
+import type { Bus, Signal } from '../dbus/bus.js';
 import type { Notify, Session } from './session.js';
 
 export const FOLD_MS = 25;

@@ -3,8 +3,8 @@
  * before it started waiting (a reply and the event after it can arrive in one read from the socket).
  */
 import type * as x11 from 'x11';
-import { HelperErrorCode } from '../../helper/protocol.js';
-import { HelperFailure } from './errors.js';
+import { HelperErrorCode } from '../../../helper/protocol.js';
+import { HelperFailure } from '../errors.js';
 
 interface Waiter {
   test: (event: x11.SelectionEvent) => boolean;

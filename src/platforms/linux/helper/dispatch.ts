@@ -1,11 +1,11 @@
 /** The method table: each protocol method's handler, given parsed params. */
-import { HelperErrorCode, type MethodName, type Params, type Result } from '../../helper/protocol.js';
+import { HelperErrorCode, type MethodName, type Params, type Result } from '../../../helper/protocol.js';
 import { elementDetail, focus, perform, setValue } from './actions.js';
 import { activate, launch, listApps, quit } from './apps.js';
 import { getState } from './atspi.js';
 import { clipboardOf } from './clipboard.js';
 import type { ReadContext } from './element.js';
-import { DBusCallError, elementGone, goneOr, HelperFailure, isGone } from './errors.js';
+import { DBusCallError, elementGone, goneOr, HelperFailure, isGone } from '../errors.js';
 import { startObserving } from './events.js';
 import { parseHandle } from './handles.js';
 import { hello } from './hello.js';
