@@ -1,5 +1,5 @@
 /**
- * The audit log (issue 5): one JSON line per write action (a tool not annotated readOnlyHint) — when, which
+ * The audit log: one JSON line per write action (a tool not annotated readOnlyHint) — when, which
  * tool, which app and element, how it ended — in a file and as MCP log messages. Never the text typed, the value
  * set or what went to the clipboard: their lengths only, and never the raw arguments.
  */

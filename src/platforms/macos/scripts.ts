@@ -1,7 +1,7 @@
 /**
  * Every script macpilot itself runs through osascript. Each source is a constant: user values reach a script only
  * as arguments (`function run(argv)`), never inside its text, so no value can change what a script does.
- * test/unit/macos-scripts.test.ts fails if a source here is built with a substitution, a concatenation or a call,
+ * test/unit/platforms/macos/scripts.test.ts fails if a source here is built with a substitution, a concatenation or a call,
  * and if any other module makes a ConstantScript.
  *
  * JXA (JavaScript) wherever it can do the job: its results come back as JSON and Node can parse every source.

@@ -58,11 +58,12 @@ async function context(session: Session): Promise<ReadContext> {
   return { bus, session, offsets: new FrameOffsets(bus, x11) };
 }
 
-async function notYet(): Promise<never> {
+/** AT-SPI's Component.ScrollTo is missing from GTK3, so the engine scrolls with the wheel instead. */
+async function noScrollIntoView(): Promise<never> {
   throw new HelperFailure(
     HelperErrorCode.NotAvailable,
-    'not implemented yet in the Linux helper',
-    'wait for the next release',
+    'the Linux helper cannot scroll an element into view through AT-SPI',
+    'use scroll_to_element, which scrolls with the mouse wheel',
   );
 }
 
@@ -95,8 +96,7 @@ export const handlers: Handlers = {
   'ax.focus': (session, params) =>
     on(session, params.id, async () => focus(await context(session), parseHandle(params.id))),
   'observe.start': (session) => startObserving(session),
-  // Being built (issue 3): each of these is replaced by its implementation.
-  'ax.scrollIntoView': notYet,
+  'ax.scrollIntoView': noScrollIntoView,
   'input.click': (session, params) => input.click(session, params),
   'input.move': (session, params) => input.move(session, params),
   'input.drag': (session, params) => input.drag(session, params),

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import { MacpilotError } from '../../src/errors.js';
-import { type CallOutcome, type Guard, Policy, type ToolCall } from '../../src/policy/pipeline.js';
+import { MacpilotError } from '../../../src/errors.js';
+import { type CallOutcome, type Guard, Policy, type ToolCall } from '../../../src/policy/pipeline.js';
 
 const call = { tool: { name: 'click' }, args: {} } as unknown as ToolCall;
 

@@ -11,13 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MacpilotError } from '../../src/errors.js';
-import { HelperClient } from '../../src/helper/client.js';
-import { createLogger } from '../../src/log.js';
-import { helperCommand } from '../../src/platforms/index.js';
-import { APP_NAME, binaryIn, installLocation, releaseAsset } from '../../src/platforms/macos/bundle.js';
-import { CHECKSUMS_FILE } from '../../src/platforms/macos/checksums.js';
-import { ensureHelper } from '../../src/platforms/macos/install.js';
+import { MacpilotError } from '../../../../src/errors.js';
+import { HelperClient } from '../../../../src/helper/client.js';
+import { createLogger } from '../../../../src/log.js';
+import { helperCommand } from '../../../../src/platforms/index.js';
+import { APP_NAME, binaryIn, installLocation, releaseAsset } from '../../../../src/platforms/macos/bundle.js';
+import { CHECKSUMS_FILE } from '../../../../src/platforms/macos/checksums.js';
+import { ensureHelper } from '../../../../src/platforms/macos/install.js';
 
 const VERSION = '9.8.7';
 const temp = (prefix: string) => mkdtempSync(join(tmpdir(), `macpilot-${prefix}-`));
@@ -242,7 +242,7 @@ describe('helperCommand', () => {
 });
 
 describe('HelperClient with a helper to prepare', () => {
-  const fake = fileURLToPath(new URL('../support/fake-helper.mjs', import.meta.url));
+  const fake = fileURLToPath(new URL('../../../support/fake-helper.mjs', import.meta.url));
 
   test('prepare puts the helper in place before it is started, at each start', async () => {
     const binary = join(temp('bin'), 'macpilot-helper');

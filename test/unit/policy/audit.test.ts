@@ -2,13 +2,13 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { RefTable } from '../../src/engine/refs.js';
-import { MacpilotError } from '../../src/errors.js';
-import { createLogger } from '../../src/log.js';
-import { AuditLog, type AuditOptions } from '../../src/policy/audit.js';
-import type { CallOutcome, ToolCall } from '../../src/policy/pipeline.js';
-import { READ_ONLY, WRITE } from '../../src/tools/types.js';
+import { loadConfig } from '../../../src/config.js';
+import { RefTable } from '../../../src/engine/refs.js';
+import { MacpilotError } from '../../../src/errors.js';
+import { createLogger } from '../../../src/log.js';
+import { AuditLog, type AuditOptions } from '../../../src/policy/audit.js';
+import type { CallOutcome, ToolCall } from '../../../src/policy/pipeline.js';
+import { READ_ONLY, WRITE } from '../../../src/tools/types.js';
 
 const SECRET = 'hunter2 correct horse';
 const silent = createLogger('silent');

@@ -5,9 +5,9 @@ import { describe, expect, test } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ConfigError, DEFAULT_HTTP_PORT, loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/log.js';
-import { hasBearer, rebindingRefusal, serveHttp } from '../../src/mcp/http.js';
+import { ConfigError, DEFAULT_HTTP_PORT, loadConfig } from '../../../src/config.js';
+import { createLogger } from '../../../src/log.js';
+import { hasBearer, rebindingRefusal, serveHttp } from '../../../src/mcp/http.js';
 
 const emptyHome = mkdtempSync(join(tmpdir(), 'macpilot-home-'));
 const TOKEN = 'a-token-of-enough-length';

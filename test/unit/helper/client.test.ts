@@ -1,11 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
-import { HelperClient } from '../../src/helper/client.js';
-import { ClientErrorCode, type HelperError } from '../../src/helper/errors.js';
-import { HelperErrorCode } from '../../src/helper/protocol.js';
-import { createLogger } from '../../src/log.js';
+import { HelperClient } from '../../../src/helper/client.js';
+import { ClientErrorCode, type HelperError } from '../../../src/helper/errors.js';
+import { HelperErrorCode } from '../../../src/helper/protocol.js';
+import { createLogger } from '../../../src/log.js';
 
-const FAKE = fileURLToPath(new URL('../support/fake-helper.mjs', import.meta.url));
+const FAKE = fileURLToPath(new URL('../../support/fake-helper.mjs', import.meta.url));
 const clients: HelperClient[] = [];
 
 function client(mode: string, options: { requestTimeoutMs?: number; command?: string } = {}) {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { methodNames, notifications } from '../../src/helper/protocol.js';
+import { methodNames, notifications } from '../../../src/helper/protocol.js';
 import {
   type LiteralCall,
   callsWithFirstArgument,
@@ -8,7 +8,7 @@ import {
   parseSwift,
   parseSwiftSource,
   swiftFilesUnder,
-} from '../support/swift-syntax.js';
+} from '../../support/swift-syntax.js';
 
 const macSources = swiftFilesUnder(join(helperRoot, 'Sources', 'HelperMac')).map(parseSwift);
 const registrations = macSources.flatMap((file) => callsWithFirstArgument(file, 'on'));

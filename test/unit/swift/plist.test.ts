@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { type PlistDict, type PlistValue, parsePlist } from '../support/plist.js';
-import { helperRoot, repoRoot } from '../support/swift-syntax.js';
+import { type PlistDict, type PlistValue, parsePlist } from '../../support/plist.js';
+import { helperRoot, repoRoot } from '../../support/swift-syntax.js';
 
 const resources = join(helperRoot, 'Resources');
 

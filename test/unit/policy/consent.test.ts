@@ -1,14 +1,14 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import type { Consent } from '../../src/config.js';
-import type { Mode } from '../../src/modes.js';
-import { ConsentGuard, type TargetSource } from '../../src/policy/consent.js';
-import { ModeGuard } from '../../src/policy/mode.js';
-import type { ToolCall } from '../../src/policy/pipeline.js';
-import { allTools } from '../../src/tools/index.js';
-import { failure } from './engine/failure.js';
-import { el } from './engine/fixtures.js';
+import type { Consent } from '../../../src/config.js';
+import type { Mode } from '../../../src/modes.js';
+import { ConsentGuard, type TargetSource } from '../../../src/policy/consent.js';
+import { ModeGuard } from '../../../src/policy/mode.js';
+import type { ToolCall } from '../../../src/policy/pipeline.js';
+import { allTools } from '../../../src/tools/index.js';
+import { failure } from '../engine/failure.js';
+import { el } from '../engine/fixtures.js';
 
 const tool = (name: string) => {
   const found = allTools.find((t) => t.name === name);

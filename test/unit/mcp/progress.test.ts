@@ -1,7 +1,7 @@
 /** The progress heartbeat of long calls, on fake timers. */
 import type { ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { progressHeartbeat } from '../../src/mcp/progress.js';
+import { progressHeartbeat } from '../../../src/mcp/progress.js';
 
 function target(progressToken?: string | number) {
   const sent: ServerNotification[] = [];

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import { ConfigError, DEFAULT_RATE_LIMITS, parseRateLimits, type RateLimits } from '../../src/config.js';
-import { MacpilotError } from '../../src/errors.js';
-import type { ToolCall } from '../../src/policy/pipeline.js';
-import { RateLimiter } from '../../src/policy/rate-limits.js';
-import { READ_ONLY, WRITE } from '../../src/tools/types.js';
+import { ConfigError, DEFAULT_RATE_LIMITS, parseRateLimits, type RateLimits } from '../../../src/config.js';
+import { MacpilotError } from '../../../src/errors.js';
+import type { ToolCall } from '../../../src/policy/pipeline.js';
+import { RateLimiter } from '../../../src/policy/rate-limits.js';
+import { READ_ONLY, WRITE } from '../../../src/tools/types.js';
 
 const read = {
   tool: { name: 'list_apps', toolset: 'apps', annotations: READ_ONLY },

@@ -8,8 +8,8 @@ import {
   messageLength,
   type MethodCall,
   replyHeader,
-} from '../../src/platforms/linux/dbus/wire.js';
-import { dbusNextMessage } from '../../src/platforms/linux/dbus/bus.js';
+} from '../../../../../src/platforms/linux/dbus/wire.js';
+import { dbusNextMessage } from '../../../../../src/platforms/linux/dbus/bus.js';
 
 // dbus-next's own encoder, which the hand-written one must match byte for byte.
 const { marshallMessage } = createRequire(import.meta.url)('dbus-next/lib/marshall-compat.js') as {

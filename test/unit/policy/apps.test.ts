@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { textEngine } from './engine/text-engine.js';
+import { textEngine } from '../engine/text-engine.js';
 
 const gate = (policy: AppPolicy) => (app: NamedApp) => policy.check(app);
-import type { HelperPort } from '../../src/engine/port.js';
-import { AppPolicy, type NamedApp, withAccess } from '../../src/policy/apps.js';
-import { FakeHelper } from './engine/fake-helper.js';
-import { failure } from './engine/failure.js';
-import { mousepad, runningApps } from './engine/fixtures.js';
+import type { HelperPort } from '../../../src/engine/port.js';
+import { AppPolicy, type NamedApp, withAccess } from '../../../src/policy/apps.js';
+import { FakeHelper } from '../engine/fake-helper.js';
+import { failure } from '../engine/failure.js';
+import { mousepad, runningApps } from '../engine/fixtures.js';
 
 const text = (e: { what: string; why: string; next: string }) => `${e.what}\n${e.why}\n${e.next}`;
 

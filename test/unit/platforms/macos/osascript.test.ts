@@ -1,9 +1,9 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { MacpilotError } from '../../src/errors.js';
-import { Osascript, osascriptArgs } from '../../src/platforms/macos/osascript.js';
-import { OUTPUT_LIMIT } from '../../src/services/process.js';
-import { SCRIPTS } from '../../src/platforms/macos/scripts.js';
-import { FakeMac } from '../support/fake-macos.js';
+import { MacpilotError } from '../../../../src/errors.js';
+import { Osascript, osascriptArgs } from '../../../../src/platforms/macos/osascript.js';
+import { OUTPUT_LIMIT } from '../../../../src/services/process.js';
+import { SCRIPTS } from '../../../../src/platforms/macos/scripts.js';
+import { FakeMac } from '../../../support/fake-macos.js';
 
 /** Values a shell or an option parser would act on: they must reach the script as they are. */
 const HOSTILE = [

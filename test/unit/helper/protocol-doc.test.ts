@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
-import { methodNames } from '../../src/helper/protocol.js';
-import { renderProtocolDoc } from '../../src/helper/protocol-doc.js';
+import { methodNames } from '../../../src/helper/protocol.js';
+import { renderProtocolDoc } from '../../../src/helper/protocol-doc.js';
 
-const doc = readFileSync(new URL('../../docs/protocol.md', import.meta.url), 'utf8');
+const doc = readFileSync(new URL('../../../docs/protocol.md', import.meta.url), 'utf8');
 
 test('docs/protocol.md is what protocol.ts generates (run `npm run docs:protocol` after changing the protocol)', () => {
   expect(doc).toBe(renderProtocolDoc());

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, test } from 'vitest';
-import { textEngine } from './engine/text-engine.js';
-import type { HelperPort } from '../../src/engine/port.js';
-import { labelled, MAX_LABELS, overlay } from '../../src/engine/screen-annotate.js';
-import { annotate } from '../../src/engine/tree.js';
-import { RefTable } from '../../src/engine/refs.js';
+import { textEngine } from './text-engine.js';
+import type { HelperPort } from '../../../src/engine/port.js';
+import { labelled, MAX_LABELS, overlay } from '../../../src/engine/screen-annotate.js';
+import { annotate } from '../../../src/engine/tree.js';
+import { RefTable } from '../../../src/engine/refs.js';
 import type {
   Bounds,
   CaptureTarget,
@@ -16,10 +16,10 @@ import type {
   MethodName,
   Params,
   Result,
-} from '../../src/helper/protocol.js';
-import { fitted, toRgb } from '../../src/platforms/linux/helper/screen-pixels.js';
-import { failure } from './engine/failure.js';
-import { el } from './engine/fixtures.js';
+} from '../../../src/helper/protocol.js';
+import { fitted, toRgb } from '../../../src/platforms/linux/helper/screen-pixels.js';
+import { failure } from './failure.js';
+import { el } from './fixtures.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'macpilot-screen-unit-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));

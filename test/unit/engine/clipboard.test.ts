@@ -1,8 +1,8 @@
 /** get_clipboard's answers: empty, non-text, text marked as data and cut by code points. */
 import { expect, test } from 'vitest';
-import { type TextEngine, textEngine } from './engine/text-engine.js';
-import type { HelperPort } from '../../src/engine/port.js';
-import type { MethodName, Params, Result } from '../../src/helper/protocol.js';
+import { type TextEngine, textEngine } from './text-engine.js';
+import type { HelperPort } from '../../../src/engine/port.js';
+import type { MethodName, Params, Result } from '../../../src/helper/protocol.js';
 
 function engineWith(contents: Result<'clipboard.read'>, writes: string[] = []): TextEngine {
   const port: HelperPort = {

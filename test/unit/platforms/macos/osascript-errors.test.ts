@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseScriptFailure, scriptError } from '../../src/platforms/macos/osascript-errors.js';
-import { FIXTURES } from '../support/fake-macos.js';
+import { parseScriptFailure, scriptError } from '../../../../src/platforms/macos/osascript-errors.js';
+import { FIXTURES } from '../../../support/fake-macos.js';
 
 const ERRORS = join(FIXTURES, 'errors');
 const stderr = (name: string) => readFileSync(join(ERRORS, `${name}.txt`), 'utf8');

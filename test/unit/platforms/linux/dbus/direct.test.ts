@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as dbus from 'dbus-next';
 import { afterEach, expect, test } from 'vitest';
-import { Lane } from '../../src/platforms/linux/dbus/direct.js';
-import { messageLength } from '../../src/platforms/linux/dbus/wire.js';
-import { DBusCallError } from '../../src/platforms/linux/errors.js';
+import { Lane } from '../../../../../src/platforms/linux/dbus/direct.js';
+import { messageLength } from '../../../../../src/platforms/linux/dbus/wire.js';
+import { DBusCallError } from '../../../../../src/platforms/linux/errors.js';
 
 const { marshallMessage } = createRequire(import.meta.url)('dbus-next/lib/marshall-compat.js') as {
   marshallMessage: (message: dbus.Message) => [Buffer, unknown[]];

@@ -5,13 +5,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MacpilotError } from '../../src/errors.js';
-import { parsePmsetBatt } from '../../src/platforms/macos/pmset.js';
-import { SCRIPTS } from '../../src/platforms/macos/scripts.js';
-import { macosServices } from '../../src/platforms/macos/services.js';
-import { releaseName } from '../../src/platforms/macos/system-info.js';
-import type { BatteryState, BatteryStatus, StatusBarItem } from '../../src/services/types.js';
-import { type Call, FakeMac, FIXTURES } from '../support/fake-macos.js';
+import { MacpilotError } from '../../../../src/errors.js';
+import { parsePmsetBatt } from '../../../../src/platforms/macos/pmset.js';
+import { SCRIPTS } from '../../../../src/platforms/macos/scripts.js';
+import { macosServices } from '../../../../src/platforms/macos/services.js';
+import { releaseName } from '../../../../src/platforms/macos/system-info.js';
+import type { BatteryState, BatteryStatus, StatusBarItem } from '../../../../src/services/types.js';
+import { type Call, FakeMac, FIXTURES } from '../../../support/fake-macos.js';
 
 const fake = new FakeMac();
 const services = macosServices(fake.commands);

@@ -4,8 +4,8 @@ import {
   linuxNotifications,
   notificationBody,
   soundHints,
-} from '../../src/platforms/linux/services/notifications.js';
-import { linuxReveal } from '../../src/platforms/linux/services/reveal.js';
+} from '../../../../../src/platforms/linux/services/notifications.js';
+import { linuxReveal } from '../../../../../src/platforms/linux/services/reveal.js';
 
 const bus = { variant: (signature: string, value: unknown) => ({ signature, value }) };
 

@@ -8,7 +8,7 @@ import {
   parseSwiftSource,
   repoRoot,
   swiftFilesUnder,
-} from '../support/swift-syntax.js';
+} from '../../support/swift-syntax.js';
 
 const sources = [join(repoRoot, 'Package.swift'), ...swiftFilesUnder(helperRoot)];
 

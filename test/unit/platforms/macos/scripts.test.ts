@@ -8,9 +8,9 @@ import { join, resolve } from 'node:path';
 import vm from 'node:vm';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { SCRIPTS } from '../../src/platforms/macos/scripts.js';
+import { SCRIPTS } from '../../../../src/platforms/macos/scripts.js';
 
-const MACOS = resolve(import.meta.dirname, '../../src/platforms/macos');
+const MACOS = resolve(import.meta.dirname, '../../../../src/platforms/macos');
 const SCRIPTS_FILE = join(MACOS, 'scripts.ts');
 
 function parse(file: string): ts.SourceFile {

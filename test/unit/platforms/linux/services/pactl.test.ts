@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { MacpilotError } from '../../src/errors.js';
+import { MacpilotError } from '../../../../../src/errors.js';
 import {
   defaultSinkName,
   pactl,
@@ -10,10 +10,10 @@ import {
   parseSinks,
   serverLocation,
   volumePercents,
-} from '../../src/platforms/linux/services/pactl.js';
+} from '../../../../../src/platforms/linux/services/pactl.js';
 
 const fixture = (name: string) =>
-  readFileSync(fileURLToPath(new URL(`../fixtures/linux/pactl/${name}`, import.meta.url)), 'utf8');
+  readFileSync(fileURLToPath(new URL(`../../../../fixtures/linux/pactl/${name}`, import.meta.url)), 'utf8');
 
 describe('pactl list sinks', () => {
   test('the null sink of the e2e server', () => {

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { gtk4Name } from '../../src/platforms/linux/helper/names.js';
+import { gtk4Name } from '../../../../../src/platforms/linux/helper/names.js';
 
 test('GTK4 type-name fallbacks become no name', () => {
   for (const name of ['GtkButton', 'AdwGizmo', 'HistoryView', 'GtkSourceView', 'GtkScrollbar']) {

@@ -7,8 +7,8 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { APP_NAME, DARWIN_PACKAGE, EXECUTABLE, releaseAsset } from '../../src/platforms/macos/bundle.js';
-import { CHECKSUMS_FILE } from '../../src/platforms/macos/checksums.js';
+import { APP_NAME, DARWIN_PACKAGE, EXECUTABLE, releaseAsset } from '../../../../src/platforms/macos/bundle.js';
+import { CHECKSUMS_FILE } from '../../../../src/platforms/macos/checksums.js';
 
 const BUILD = 'scripts/build-macos-helper.sh';
 const RELEASE = 'scripts/release-macos-helper.sh';
