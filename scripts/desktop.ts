@@ -13,17 +13,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { stopGroup } from './process-group.js';
 
-/** Debian packages the desktop, the test apps and the bench peers come from, each with a command it provides. */
-const REQUIRED: ReadonlyArray<{ pkg: string; command: string; use: 'test' | 'bench' }> = readFileSync(
-  new URL('./debian-packages.txt', import.meta.url),
-  'utf8',
-)
-  .split('\n')
-  .filter((line) => line.trim() && !line.startsWith('#'))
-  .map((line) => {
-    const [pkg = '', command = '', use] = line.trim().split(/\s+/);
-    return { pkg, command, use: use === 'bench' ? 'bench' : 'test' };
-  });
+/**
+ * Debian packages the desktop, the test apps, the bench peers and the Swift chroot come from, each with a command
+ * it provides.
+ */
+const REQUIRED: ReadonlyArray<{ pkg: string; command: string; use: 'test' | 'bench' | 'swift' }> =
+  readFileSync(new URL('./debian-packages.txt', import.meta.url), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() && !line.startsWith('#'))
+    .map((line) => {
+      const [pkg = '', command = '', use] = line.trim().split(/\s+/);
+      return { pkg, command, use: use === 'bench' || use === 'swift' ? use : 'test' };
+    });
 
 export const DESKTOP_PACKAGES = [...new Set(REQUIRED.filter((r) => r.use === 'test').map((r) => r.pkg))];
 export const INSTALL_COMMAND = `sudo apt-get install -y --no-install-recommends ${DESKTOP_PACKAGES.join(' ')}`;
@@ -35,7 +36,7 @@ function onPath(command: string): boolean {
 
 /** The packages that the tests (or the bench) need and whose commands are missing on this machine. */
 export function missingPackages(use: 'test' | 'bench' = 'test'): string[] {
-  const needed = REQUIRED.filter((r) => r.use === 'test' || use === 'bench');
+  const needed = REQUIRED.filter((r) => r.use === 'test' || r.use === use);
   return [...new Set(needed.filter((r) => !onPath(r.command)).map((r) => r.pkg))];
 }
 

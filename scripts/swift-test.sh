@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# `npm run test:swift`: builds the Swift package and runs its tests with a real Swift compiler, in the trixie
+# chroot of scripts/swift-toolchain.sh, with this checkout bind-mounted read-only. HelperCore is also built in
+# the Swift 6 language mode (complete concurrency checking), warnings as errors. Needs root, as the chroot does.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Run in a private mount namespace: whatever this script mounts goes away with it, however it ends.
+[ -n "${MACPILOT_PRIVATE_MOUNTS:-}" ] ||
+  exec env MACPILOT_PRIVATE_MOUNTS=1 unshare --mount --propagation private -- "$0" "$@"
+
+chroot_dir=$(scripts/swift-toolchain.sh)
+checkout=$(pwd)
+
+mounted=()
+unmount_all() {
+  local i
+  for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do umount "${mounted[i]}" || true; done
+}
+trap unmount_all EXIT
+mount_at() {
+  mount "$@"
+  mounted+=("${*: -1}")
+}
+mount_at -t proc proc "$chroot_dir/proc"
+mount_at --bind /dev "$chroot_dir/dev"
+mkdir -p "$chroot_dir/macpilot"
+mount_at --bind "$checkout" "$chroot_dir/macpilot"
+mount -o remount,bind,ro "$chroot_dir/macpilot"
+
+# Builds live in the chroot, so the checkout stays untouched and later runs are incremental.
+in_chroot() { chroot "$chroot_dir" env -C /macpilot HOME=/root "$@"; }
+echo "swift: $(in_chroot swift --version 2>&1 | head -n 1)"
+echo "swift: HelperCore in the Swift 6 language mode, warnings as errors"
+in_chroot swift build --scratch-path /var/cache/macpilot/swift6 --target HelperCore \
+  -Xswiftc -swift-version -Xswiftc 6 -Xswiftc -warnings-as-errors
+echo "swift: the package"
+in_chroot swift build --scratch-path /var/cache/macpilot/build --build-tests
+in_chroot swift test --scratch-path /var/cache/macpilot/build --skip-build --disable-swift-testing 2>&1 |
+  tee /dev/stderr | awk '
+    /^Test Case .* passed/ { passed++ }
+    /^Test Case .* failed/ { failed++ }
+    END { printf "swift: %d passed, %d failed\n", passed, failed; exit failed > 0 || passed == 0 }'
