@@ -36,8 +36,13 @@ in_chroot swift build --scratch-path /var/cache/macpilot/swift6 --target HelperC
   -Xswiftc -swift-version -Xswiftc 6 -Xswiftc -warnings-as-errors
 echo "swift: the package"
 in_chroot swift build --scratch-path /var/cache/macpilot/build --build-tests
-in_chroot swift test --scratch-path /var/cache/macpilot/build --skip-build --disable-swift-testing 2>&1 |
-  tee /dev/stderr | awk '
-    /^Test Case .* passed/ { passed++ }
-    /^Test Case .* failed/ { failed++ }
-    END { printf "swift: %d passed, %d failed\n", passed, failed; exit failed > 0 || passed == 0 }'
+results=$(mktemp)
+trap 'unmount_all; rm -f "$results"' EXIT
+status=0
+in_chroot swift test --scratch-path /var/cache/macpilot/build --skip-build --disable-swift-testing >"$results" 2>&1 ||
+  status=$?
+cat "$results"
+# One closing line with the counts, after everything else the run printed.
+awk '/^Test Case .* passed/ { p++ } /^Test Case .* failed/ { f++ }
+  END { printf "swift: %d passed, %d failed\n", p, f }' "$results"
+[ "$status" -eq 0 ] && grep -q '^Test Case .* passed' "$results"
