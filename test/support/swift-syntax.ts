@@ -61,14 +61,14 @@ export function firstSyntaxError(file: SwiftFile): Parser.SyntaxNode | null {
 }
 
 export interface LiteralCall {
-  /** The string literal's text, or null when the first argument is not a plain string literal. */
+  /** A plain string literal's text, or `Name.self` as written, or null when the first argument is neither. */
   literal: string | null;
   at: Location;
 }
 
 /**
- * Calls of `x.name(...)` or `name(...)` whose first argument has no label, with that argument's value when it is a
- * plain string literal (no interpolation).
+ * Calls of `x.name(...)` or `name(...)` whose first argument has no label, with that argument when it is a plain
+ * string literal (no interpolation) or a type's `.self`.
  */
 export function callsWithFirstArgument(file: SwiftFile, name: string): LiteralCall[] {
   return file.tree.rootNode
@@ -80,7 +80,12 @@ export function callsWithFirstArgument(file: SwiftFile, name: string): LiteralCa
         ?.namedChildren.find((child) => child.type === 'value_arguments')
         ?.namedChildren.find((child) => child.type === 'value_argument');
       if (!first || first.namedChildren.some((child) => child.type === 'value_argument_label')) return [];
-      return [{ literal: plainStringLiteral(first.namedChildren[0]), at: locate(file, call) }];
+      return [
+        {
+          literal: plainStringLiteral(first.namedChildren[0]) ?? typeSelf(first.namedChildren[0]),
+          at: locate(file, call),
+        },
+      ];
     });
 }
 
@@ -90,6 +95,11 @@ function calleeName(call: Parser.SyntaxNode): string | undefined {
   if (callee?.type !== 'navigation_expression') return undefined;
   const suffix = callee.namedChildren.find((child) => child.type === 'navigation_suffix');
   return suffix?.namedChildren.find((child) => child.type === 'simple_identifier')?.text;
+}
+
+/** `AXSnapshot.self` as written, a method bound to its types (HelperCore's Methods.swift). */
+function typeSelf(node: Parser.SyntaxNode | undefined): string | null {
+  return node?.type === 'navigation_expression' && /^[A-Z]\w*\.self$/.test(node.text) ? node.text : null;
 }
 
 function plainStringLiteral(node: Parser.SyntaxNode | undefined): string | null {

@@ -46,10 +46,15 @@ public final class Dispatcher: @unchecked Sendable {
         self.writer = FrameWriter(output)
     }
 
-    /// Answers `method` with `handler`. Params that do not decode as `P`, or fail `P.validate()`, are answered with
-    /// invalid params (-32602) without calling the handler; an `RPCError` thrown by the handler becomes the error
-    /// answer as it is, any other error a `failed` (-32017) one.
-    public func on<P: Decodable, R: Encodable>(
+    /// Answers `M` with `handler`. Params that do not decode as `M.Params`, or fail its `validate()`, are answered
+    /// with invalid params (-32602) without calling the handler; an `RPCError` thrown by the handler becomes the
+    /// error answer as it is, any other error a `failed` (-32017) one.
+    public func on<M: RPCMethod>(_ method: M.Type, _ handler: @escaping @Sendable (M.Params) async throws -> M.Result) {
+        on(M.name, handler)
+    }
+
+    /// The same by name, for tests of the dispatcher itself; the helper registers methods by type.
+    func on<P: Decodable, R: Encodable>(
         _ method: String,
         _ handler: @escaping @Sendable (P) async throws -> R
     ) {
@@ -65,7 +70,11 @@ public final class Dispatcher: @unchecked Sendable {
     }
 
     /// Sends a notification (no answer expected).
-    public func notify<P: Encodable>(_ method: String, _ params: P) {
+    public func notify<N: RPCNotification>(_ notification: N.Type, _ params: N.Params) {
+        notify(N.name, params)
+    }
+
+    func notify<P: Encodable>(_ method: String, _ params: P) {
         do {
             writer.write(try encodeJSON(NotificationMessage(method: method, params: params)))
         } catch {

@@ -95,7 +95,7 @@ final class ChangeObserver: @unchecked Sendable {
         }
         lastSent[pid] = .now()
         sink.notify(
-            "observe.changed",
+            ObserveChanged.self,
             ObserveChangedParams(pid: pid, kinds: batch.kinds.sorted(), count: batch.count)
         )
     }

@@ -1,8 +1,9 @@
 #if canImport(ApplicationServices)
 import HelperCore
 
-/// Registers every method of src/helper/protocol.ts on the dispatcher, one `dispatcher.on("literal")` each
-/// (a Linux-side test compares those literals with protocol.ts). main.swift calls it before reading stdin.
+/// Registers every method of src/helper/protocol.ts on the dispatcher, one `dispatcher.on(Method.self)` each
+/// (a Linux-side test checks that each of HelperCore's `allMethods` is registered once). main.swift calls it
+/// before reading stdin.
 public func registerMacHandlers(_ dispatcher: Dispatcher) {
     registerDeviceHandlers(dispatcher)
     registerAccessibilityHandlers(dispatcher)

@@ -16,11 +16,11 @@ final class DispatcherTests: XCTestCase {
     private func dispatcher() -> Dispatcher {
         let dispatcher = Dispatcher(input: FileHandle.nullDevice, output: FileHandle.nullDevice)
         dispatcher.on("math.add") { (p: AddParams) in AddResult(sum: p.a + p.b) }
-        dispatcher.on("ax.snapshot") { (_: SnapshotParams) -> Empty in
+        dispatcher.on(AXSnapshot.self) { _ in
             throw RPCError(ErrorCode.elementGone, "no element has the handle 9.9", hint: "take a new snapshot")
         }
-        dispatcher.on("apps.list") { (_: Empty) -> AppsListResult in AppsListResult(apps: []) }
-        dispatcher.on("input.pointer") { (_: Empty) -> PointerResult in throw Unexpected() }
+        dispatcher.on(AppsList.self) { _ in AppsListResult(apps: []) }
+        dispatcher.on(InputPointer.self) { _ in throw Unexpected() }
         return dispatcher
     }
 
@@ -119,7 +119,7 @@ final class DispatcherTests: XCTestCase {
         // Written in two pieces cut inside the first header, as a pipe may deliver them.
         input.fileHandleForWriting.write(stream.prefix(5))
         input.fileHandleForWriting.write(stream.dropFirst(5))
-        dispatcher.notify("observe.changed", ObserveChangedParams(pid: 42, kinds: ["children-changed"], count: 3))
+        dispatcher.notify(ObserveChanged.self, ObserveChangedParams(pid: 42, kinds: ["children-changed"], count: 3))
 
         var parser = FrameParser()
         var messages: [[String: Any]] = []
@@ -144,5 +144,11 @@ final class DispatcherTests: XCTestCase {
             try JSONDecoder().decode(ObserveChangedParams.self, from: params),
             ObserveChangedParams(pid: 42, kinds: ["children-changed"], count: 3)
         )
+    }
+
+    func testEveryMethodIsBoundToOneName() {
+        let names = allMethods.map { $0.name }
+        XCTAssertEqual(names.count, 34)
+        XCTAssertEqual(Set(names).count, names.count)
     }
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { methodNames, notifications } from '../../../src/helper/protocol.js';
@@ -11,8 +12,46 @@ import {
 } from '../../support/swift-syntax.js';
 
 const macSources = swiftFilesUnder(join(helperRoot, 'Sources', 'HelperMac')).map(parseSwift);
-const registrations = macSources.flatMap((file) => callsWithFirstArgument(file, 'on'));
-const notificationsSent = macSources.flatMap((file) => callsWithFirstArgument(file, 'notify'));
+const methodsSource = readFileSync(join(helperRoot, 'Sources', 'HelperCore', 'Methods.swift'), 'utf8');
+
+/** HelperCore's method and notification types (`public enum AXSnapshot: RPCMethod`) and the names they bind. */
+function boundNames(conformance: 'RPCMethod' | 'RPCNotification'): Map<string, string> {
+  const declared = new RegExp(
+    `public enum (\\w+): ${conformance} \\{[^}]*?public static let name = "([^"]+)"`,
+    'g',
+  );
+  return new Map([...methodsSource.matchAll(declared)].map(([, type, name]) => [`${type}.self`, name!]));
+}
+const methodTypes = boundNames('RPCMethod');
+const notificationTypes = boundNames('RPCNotification');
+
+/** The calls with each `Type.self` replaced by the name the type binds. */
+const named = (calls: LiteralCall[], types: Map<string, string>): LiteralCall[] =>
+  calls.map((call) => ({
+    ...call,
+    literal: call.literal === null ? null : (types.get(call.literal) ?? null),
+  }));
+
+const registrations = named(
+  macSources.flatMap((file) => callsWithFirstArgument(file, 'on')),
+  methodTypes,
+);
+const notificationsSent = named(
+  macSources.flatMap((file) => callsWithFirstArgument(file, 'notify')),
+  notificationTypes,
+);
+
+test("HelperCore binds each of protocol.ts's methods and notifications to a type, in its order", () => {
+  expect([...methodTypes.values()]).toEqual(methodNames);
+  expect([...notificationTypes.values()]).toEqual(Object.keys(notifications));
+  const listed = /public let allMethods: \[any RPCMethod\.Type\] = \[([^\]]*)\]/.exec(methodsSource)?.[1];
+  expect(
+    listed
+      ?.split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  ).toEqual([...methodTypes.keys()]);
+});
 
 /** What a set of literals lacks and has too many of, compared with what the protocol declares. */
 function compare(calls: LiteralCall[], declared: readonly string[]) {
@@ -24,7 +63,7 @@ function compare(calls: LiteralCall[], declared: readonly string[]) {
   };
 }
 
-test('HelperMac registers every method of protocol.ts, and only those, each with a string literal', () => {
+test('HelperMac registers every method of protocol.ts, and only those, each by its type', () => {
   expect(compare(registrations, methodNames)).toEqual({ missing: [], extra: [], nonLiteral: [] });
 });
 
@@ -47,24 +86,24 @@ test('HelperMac sends exactly the notifications of protocol.ts', () => {
 test('the literals are read from registrations and notifications, not from other calls or strings', () => {
   const file = parseSwiftSource(
     [
-      'dispatcher.on("ax.snapshot") { (p: SnapshotParams) in try await snapshot(p) }',
+      'dispatcher.on(AXSnapshot.self) { p in try await snapshot(p) }',
       'dispatcher.on("apps.list", listApps)',
       'dispatcher.on(methodName) { (p: Empty) in Empty() }',
       'dispatcher.on("a.\\(name)") { (p: Empty) in Empty() }',
       'group.notify(queue: .main) { done() }',
-      'dispatcher.notify("observe.changed", ObserveChangedParams(pid: 1, kinds: [], count: 1))',
+      'dispatcher.notify(ObserveChanged.self, ObserveChangedParams(pid: 1, kinds: [], count: 1))',
       'let on = "windows.list"',
       'log("input.click")',
     ].join('\n'),
     'Sample.swift',
   );
   expect(callsWithFirstArgument(file, 'on')).toEqual([
-    { literal: 'ax.snapshot', at: 'Sample.swift:1:1' },
+    { literal: 'AXSnapshot.self', at: 'Sample.swift:1:1' },
     { literal: 'apps.list', at: 'Sample.swift:2:1' },
     { literal: null, at: 'Sample.swift:3:1' },
     { literal: null, at: 'Sample.swift:4:1' },
   ]);
   expect(callsWithFirstArgument(file, 'notify')).toEqual([
-    { literal: 'observe.changed', at: 'Sample.swift:6:1' },
+    { literal: 'ObserveChanged.self', at: 'Sample.swift:6:1' },
   ]);
 });
