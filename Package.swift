@@ -28,3 +28,15 @@ let package = Package(
         ),
     ]
 )
+
+#if os(Linux)
+// Test-only (test/swift/dispatcher.test.ts): HelperCore's dispatcher with fixed answers, driven by the TypeScript
+// helper client.
+package.targets.append(
+    .executableTarget(
+        name: "dispatcher-probe",
+        dependencies: ["HelperCore"],
+        path: "helper-swift/Tests/DispatcherProbe"
+    )
+)
+#endif

@@ -18,6 +18,10 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      // HelperCore's dispatcher built by a real Swift compiler, inside `npm run test:swift` only.
+      ...(process.env.MACPILOT_SWIFT_PROBE
+        ? [{ test: { name: 'swift', include: ['test/swift/**/*.test.ts'], testTimeout: 30_000 } }]
+        : []),
       // The real Swift helper, on a Mac only (.github/workflows/macos.yml sets MACPILOT_HELPER_PATH).
       ...(process.platform === 'darwin'
         ? [{ test: { name: 'macos', include: ['test/macos/**/*.test.ts'], testTimeout: 60_000 } }]

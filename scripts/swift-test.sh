@@ -46,3 +46,7 @@ cat "$results"
 awk '/^Test Case .* passed/ { p++ } /^Test Case .* failed/ { f++ }
   END { printf "swift: %d passed, %d failed\n", p, f }' "$results"
 [ "$status" -eq 0 ] && grep -q '^Test Case .* passed' "$results"
+
+echo "swift: HelperCore's dispatcher against the TypeScript helper client"
+MACPILOT_SWIFT_PROBE="chroot $chroot_dir /var/cache/macpilot/build/debug/dispatcher-probe" \
+  npx vitest run --project swift
