@@ -39,14 +39,19 @@ in_chroot swift build --scratch-path /var/cache/macpilot/build --build-tests
 results=$(mktemp)
 trap 'unmount_all; rm -f "$results"' EXIT
 status=0
-in_chroot swift test --scratch-path /var/cache/macpilot/build --skip-build --disable-swift-testing >"$results" 2>&1 ||
+replay_out=/tmp/macpilot-replay.jsonl
+rm -f "$chroot_dir$replay_out"
+in_chroot env MACPILOT_REPLAY_OUT="$replay_out" \
+  swift test --scratch-path /var/cache/macpilot/build --skip-build --disable-swift-testing >"$results" 2>&1 ||
   status=$?
 cat "$results"
 # One closing line with the counts, after everything else the run printed.
 awk '/^Test Case .* passed/ { p++ } /^Test Case .* failed/ { f++ }
   END { printf "swift: %d passed, %d failed\n", p, f }' "$results"
-[ "$status" -eq 0 ] && grep -q '^Test Case .* passed' "$results"
+failed=0
+if [ "$status" -ne 0 ] || ! grep -q '^Test Case .* passed' "$results"; then failed=1; fi
 
-echo "swift: HelperCore's dispatcher against the TypeScript helper client"
+echo "swift: HelperCore's dispatcher against the TypeScript helper client, and the replay's re-encodings"
 MACPILOT_SWIFT_PROBE="chroot $chroot_dir /var/cache/macpilot/build/debug/dispatcher-probe" \
-  npx vitest run --project swift
+  MACPILOT_SWIFT_REPLAY="$chroot_dir$replay_out" npx vitest run --project swift || failed=1
+exit "$failed"

@@ -7,15 +7,21 @@ import type { ElementNode } from '../../src/helper/protocol.js';
 import { createLogger } from '../../src/log.js';
 import { helperCommand } from '../../src/platforms/index.js';
 import { Processes, type Started } from '../support/processes.js';
+import { recordExchanges } from '../support/protocol-recording.js';
 import { eventually } from '../support/text.js';
 
-/** A HelperClient on this environment; it starts its helper on the first call. */
+/**
+ * A HelperClient on this environment; it starts its helper on the first call. With MACPILOT_RECORD_PROTOCOL set
+ * (scripts/record-protocol.ts), what it exchanges is appended to that file.
+ */
 export function startHelper(env: Record<string, string>): HelperClient {
-  return new HelperClient({
+  const helper = new HelperClient({
     helper: { ...helperCommand(), env },
     log: createLogger('warn'),
     requestTimeoutMs: 30_000,
   });
+  const record = process.env.MACPILOT_RECORD_PROTOCOL;
+  return record ? recordExchanges(helper, record) : helper;
 }
 
 /**

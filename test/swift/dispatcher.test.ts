@@ -138,19 +138,14 @@ test('a malformed frame is reported on stderr and ends the probe, with nothing a
 });
 
 test('a frame whose body is not JSON-RPC is answered with a parse error, and the next one is answered', async () => {
-  const hello = JSON.stringify({
-    jsonrpc: '2.0',
-    id: 2,
-    method: 'screen.displays',
-    params: {},
-  });
+  const displays = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'screen.displays', params: {} });
   const ended = await raw(
-    `Content-Length: 5\r\n\r\nhello` + `Content-Length: ${hello.length}\r\n\r\n${hello}`,
+    `Content-Length: 5\r\n\r\nhello` + `Content-Length: ${displays.length}\r\n\r\n${displays}`,
+    ['"code":-32700', '"width":1280'],
   );
   expect(ended).toMatchObject({ code: 0, signal: null });
-  expect(ended.stdout).toContain('"code":-32700');
-  expect(ended.stdout).toContain('"id":2');
-  expect(ended.stdout).toContain('"width":1280');
+  expect(ended.stdout).toContain('"id":null');
+  expect(ended.stdout).toMatch(/"id":2[,}]/);
 });
 
 test('stdin closed: the probe exits by itself, with code 0', async () => {
