@@ -9,7 +9,11 @@ let package = Package(
     ],
     targets: [
         // Portable (Foundation only): framing, dispatch, handles, errors, the protocol's types.
-        .target(name: "HelperCore", path: "helper-swift/Sources/HelperCore"),
+        .target(
+            name: "HelperCore",
+            path: "helper-swift/Sources/HelperCore",
+            swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]
+        ),
         // macOS only: every file is wrapped in `#if canImport(ApplicationServices)`.
         .target(
             name: "HelperMac",

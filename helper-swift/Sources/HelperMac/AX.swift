@@ -54,7 +54,12 @@ enum AX {
         code == .noValue || code == .attributeUnsupported
     }
 
-    static func attribute(_ element: AXUIElement, _ name: String) throws -> CFTypeRef? {
+    /// One attribute, typed by its key: nil when the element lacks it or its value has another type.
+    static func read<Value>(_ element: AXUIElement, _ key: AttributeKey<Value>) throws -> Value? {
+        key.decode(try attribute(element, key.name))
+    }
+
+    private static func attribute(_ element: AXUIElement, _ name: String) throws -> CFTypeRef? {
         var value: CFTypeRef?
         let code = AXUIElementCopyAttributeValue(element, name as CFString, &value)
         if code == .success { return value }
@@ -97,28 +102,28 @@ enum AX {
         return nil
     }
 
-    static func count(_ element: AXUIElement, _ name: String) throws -> Int {
+    static func count<Value>(_ element: AXUIElement, _ key: AttributeKey<[Value]>) throws -> Int {
         var count: CFIndex = 0
-        let code = AXUIElementGetAttributeValueCount(element, name as CFString, &count)
+        let code = AXUIElementGetAttributeValueCount(element, key.name as CFString, &count)
         if code == .success { return count }
         if isAbsent(code) || code == .illegalArgument { return 0 }
-        throw failure(code, "counting \(name)")
+        throw failure(code, "counting \(key.name)")
     }
 
     /// Up to `limit` elements of an array attribute (AXChildren) from `index` on: one round trip however long the
     /// array is, and no more transferred than asked.
     static func elements(
         _ element: AXUIElement,
-        _ name: String,
+        _ key: AttributeKey<[AXUIElement]>,
         from index: Int,
         limit: Int
     ) throws -> [AXUIElement] {
         guard limit > 0 else { return [] }
         var values: CFArray?
-        let code = AXUIElementCopyAttributeValues(element, name as CFString, index, limit, &values)
+        let code = AXUIElementCopyAttributeValues(element, key.name as CFString, index, limit, &values)
         if code == .success { return values as? [AXUIElement] ?? [] }
         if isAbsent(code) || code == .illegalArgument { return [] }
-        throw failure(code, "reading \(name)")
+        throw failure(code, "reading \(key.name)")
     }
 
     static func attributeNames(_ element: AXUIElement) throws -> [String] {
@@ -137,16 +142,16 @@ enum AX {
         throw failure(code, "listing its actions")
     }
 
-    static func isSettable(_ element: AXUIElement, _ name: String) throws -> Bool {
+    static func isSettable<Value>(_ element: AXUIElement, _ key: AttributeKey<Value>) throws -> Bool {
         var settable = DarwinBoolean(false)
-        let code = AXUIElementIsAttributeSettable(element, name as CFString, &settable)
+        let code = AXUIElementIsAttributeSettable(element, key.name as CFString, &settable)
         if code == .success { return settable.boolValue }
         if isAbsent(code) { return false }
-        throw failure(code, "checking whether \(name) can be set")
+        throw failure(code, "checking whether \(key.name) can be set")
     }
 
-    static func set(_ element: AXUIElement, _ name: String, _ value: CFTypeRef) throws {
-        try check(AXUIElementSetAttributeValue(element, name as CFString, value), "setting \(name)")
+    static func set<Value>(_ element: AXUIElement, _ key: AttributeKey<Value>, _ value: CFTypeRef) throws {
+        try check(AXUIElementSetAttributeValue(element, key.name as CFString, value), "setting \(key.name)")
     }
 
     static func perform(_ element: AXUIElement, _ action: String) throws {
@@ -195,8 +200,9 @@ enum AX {
         return AXValueGetValue(value as! AXValue, .cgSize, &size) ? size : nil
     }
 
-    static func bounds(position: CFTypeRef?, size: CFTypeRef?) -> Bounds? {
-        guard let origin = point(position), let extent = self.size(size) else { return nil }
+    /// The frame in a batched read that asked for AXPosition and AXSize.
+    static func bounds(_ values: [String: CFTypeRef]) -> Bounds? {
+        guard let origin = values[AXKey.position], let extent = values[AXKey.size] else { return nil }
         return Bounds(
             x: Double(origin.x),
             y: Double(origin.y),

@@ -26,8 +26,8 @@ enum AXActions {
     /// What only a detailed read tells (a round trip each): whether the element takes focus, and whether a
     /// text field's text can really be changed.
     private static func refine(_ info: inout ElementInfo, _ element: AXUIElement) throws {
-        if try AX.isSettable(element, "AXFocused") { info.states.append(.focusable) }
-        if info.states.contains(.editable), try !AX.isSettable(element, "AXValue") {
+        if try AX.isSettable(element, AXKey.focused) { info.states.append(.focusable) }
+        if info.states.contains(.editable), try !AX.isSettable(element, AXKey.value) {
             info.states.removeAll { $0 == .editable }
             info.states.append(.readonly)
         }
@@ -36,7 +36,7 @@ enum AXActions {
     /// Every other attribute in words, in one batched read. AXValue is `value` already; a secure field's
     /// selected text is part of its secret.
     private static func extraAttributes(_ element: AXUIElement, secure: Bool) throws -> [String: String] {
-        let skipped: Set<String> = secure ? ["AXValue", "AXSelectedText"] : ["AXValue"]
+        let skipped: Set<String> = secure ? [AXKey.value.name, AXKey.selectedText.name] : [AXKey.value.name]
         let names = try AX.attributeNames(element).filter { !skipped.contains($0) }
         guard !names.isEmpty else { return [:] }
         return try AX.attributes(element, names).compactMapValues { value in
@@ -86,11 +86,11 @@ enum AXActions {
 
     static func setValue(_ params: SetValueParams) async throws -> SetValueResult {
         try await AppLanes.shared.run(handle: params.id) { element in
-            let kind = try AX.attributes(element, ["AXRole", "AXSubrole"])
-            let role = AX.string(kind["AXRole"]) ?? "element"
+            let kind = try AX.attributes(element, [AXKey.role.name, AXKey.subrole.name])
+            let role = kind[AXKey.role] ?? "element"
             switch params.value {
             case .string(let text):
-                let secure = AX.string(kind["AXSubrole"]) == ElementReader.secureSubrole
+                let secure = kind[AXKey.subrole] == ElementReader.secureSubrole
                 return try setText(element, role: role, secure: secure, text)
             case .number(let number):
                 return try setNumber(element, role: role, number)
@@ -106,7 +106,7 @@ enum AXActions {
 
     /// Sets AXValue; a refusal by the app is valueNotSettable, a gone element or a busy app what it is.
     private static func write(_ element: AXUIElement, _ value: CFTypeRef, refused: RPCError) throws {
-        let code = AXUIElementSetAttributeValue(element, "AXValue" as CFString, value)
+        let code = AXUIElementSetAttributeValue(element, AXKey.value.name as CFString, value)
         switch code {
         case .success:
             return
@@ -123,29 +123,29 @@ enum AXActions {
         secure: Bool,
         _ text: String
     ) throws -> SetValueResult {
-        let current = try secure ? nil : AX.attribute(element, "AXValue")
-        guard try AX.isSettable(element, "AXValue"), current == nil || AX.string(current) != nil else {
+        let current = try secure ? nil : AX.read(element, AXKey.value)
+        guard try AX.isSettable(element, AXKey.value), current == nil || AX.string(current) != nil else {
             throw notSettable("a \(role) does not hold editable text", "set text on a text field, or type into it")
         }
         try write(element, text as CFString, refused: notSettable("the app refused the text", "type the text instead"))
         // A secure field never yields its value, not even back to the caller.
         if secure { return SetValueResult(value: nil) }
-        return SetValueResult(value: try AX.string(AX.attribute(element, "AXValue")).map { .string($0) })
+        return SetValueResult(value: try AX.string(AX.read(element, AXKey.value)).map { .string($0) })
     }
 
     private static func setNumber(_ element: AXUIElement, role: String, _ number: Double) throws -> SetValueResult {
-        let read = try AX.attributes(element, ["AXValue", "AXMinValue", "AXMaxValue"])
-        let isNumber = AX.number(read["AXValue"]) != nil && AX.string(read["AXValue"]) == nil
-        guard !ElementReader.toggleRoles.contains(role), isNumber, try AX.isSettable(element, "AXValue") else {
+        let read = try AX.attributes(element, [AXKey.value.name, AXKey.minValue.name, AXKey.maxValue.name])
+        let isNumber = AX.number(read[AXKey.value]) != nil && AX.string(read[AXKey.value]) == nil
+        guard !ElementReader.toggleRoles.contains(role), isNumber, try AX.isSettable(element, AXKey.value) else {
             throw notSettable("a \(role) has no numeric value", "use a string for text fields, a boolean for toggles")
         }
-        let min = AX.number(read["AXMinValue"]) ?? -Double.infinity
-        let max = AX.number(read["AXMaxValue"]) ?? Double.infinity
+        let min = read[AXKey.minValue] ?? -Double.infinity
+        let max = read[AXKey.maxValue] ?? Double.infinity
         guard number >= min && number <= max else {
             throw notSettable("\(number) is outside \(min)...\(max)", "use a number from \(min) to \(max)")
         }
         try write(element, NSNumber(value: number), refused: notSettable("the app refused \(number)", "use the control's own steps"))
-        return SetValueResult(value: try AX.number(AX.attribute(element, "AXValue")).map { .number($0) })
+        return SetValueResult(value: try AX.number(AX.read(element, AXKey.value)).map { .number($0) })
     }
 
     /// A toggle is pressed when its state differs from the one asked for.
@@ -156,7 +156,7 @@ enum AXActions {
                 "use a boolean only for check boxes, switches and radio buttons"
             )
         }
-        let isOn = { () throws -> Bool in AX.number(try AX.attribute(element, "AXValue")) == 1 }
+        let isOn = { () throws -> Bool in AX.number(try AX.read(element, AXKey.value)) == 1 }
         if try isOn() == on { return SetValueResult(value: .bool(on)) }
         guard try AX.actionNames(element).contains("AXPress") else {
             throw notSettable("the \(role) cannot be pressed", "click it instead")
@@ -168,18 +168,18 @@ enum AXActions {
 
     static func focus(_ params: HandleParams) async throws -> FocusResult {
         try await AppLanes.shared.run(handle: params.id) { element in
-            let role = try AX.string(AX.attribute(element, "AXRole")) ?? "element"
+            let role = try AX.read(element, AXKey.role) ?? "element"
             if role == "AXWindow" { return FocusResult(focused: try raise(element)) }
-            guard try AX.isSettable(element, "AXFocused") else {
+            guard try AX.isSettable(element, AXKey.focused) else {
                 throw RPCError(
                     ErrorCode.actionFailed,
                     "a \(role) cannot take keyboard focus",
                     hint: "focus a focusable element (a field, button or list) or click this one"
                 )
             }
-            let isFocused = { () throws -> Bool in AX.bool(try AX.attribute(element, "AXFocused")) == true }
+            let isFocused = { () throws -> Bool in try AX.read(element, AXKey.focused) == true }
             if try isFocused() { return FocusResult(focused: true) }
-            try AX.set(element, "AXFocused", kCFBooleanTrue)
+            try AX.set(element, AXKey.focused, kCFBooleanTrue)
             return FocusResult(focused: try settle(isFocused))
         }
     }
@@ -188,11 +188,11 @@ enum AXActions {
     private static func raise(_ window: AXUIElement) throws -> Bool {
         let pid = AX.pid(window)
         try press(window, "AXRaise")
-        _ = AXUIElementSetAttributeValue(window, "AXMain" as CFString, kCFBooleanTrue)
+        _ = AXUIElementSetAttributeValue(window, AXKey.main.name as CFString, kCFBooleanTrue)
         Apps.bringToFront(pid)
         let app = AppLanes.shared.application(pid)
         return try settle {
-            guard let focused = try AX.element(AX.attribute(app, "AXFocusedWindow")) else { return false }
+            guard let focused = try AX.read(app, AXKey.focusedWindow) else { return false }
             return CFEqual(focused, window) && Apps.isActive(pid)
         }
     }
@@ -207,8 +207,8 @@ enum AXActions {
                 )
             }
             try press(element, "AXScrollToVisible")
-            let frame = try AX.attributes(element, ["AXPosition", "AXSize"])
-            return ScrollIntoViewResult(bounds: AX.bounds(position: frame["AXPosition"], size: frame["AXSize"]))
+            let frame = try AX.attributes(element, [AXKey.position.name, AXKey.size.name])
+            return ScrollIntoViewResult(bounds: AX.bounds(frame))
         }
     }
 

@@ -15,7 +15,7 @@ enum AXLocate {
         }
         let found = try await AppLanes.shared.run(params.pid ?? AppLanes.systemWide) { () -> AXRef? in
             let root = params.pid.map { AppLanes.shared.application($0) } ?? AXUIElementCreateSystemWide()
-            return try AX.element(AX.attribute(root, "AXFocusedUIElement")).map { AXRef(element: $0) }
+            return try AX.read(root, AXKey.focusedUIElement).map { AXRef(element: $0) }
         }
         return try await read(found)
     }

@@ -44,7 +44,7 @@ enum AXTree {
                         truncated = true
                         break walking
                     }
-                    let chunk = try AX.elements(element, "AXChildren", from: index, limit: room)
+                    let chunk = try AX.elements(element, AXKey.children, from: index, limit: room)
                     if chunk.isEmpty { break }
                     index += chunk.count
                     if node.children == nil { node.children = [] }
@@ -82,7 +82,7 @@ enum AXTree {
             var chain: [ElementInfo] = []
             var current = element
             for _ in 0..<maxAncestors {
-                guard let parent = try AX.element(AX.attribute(current, "AXParent")) else { break }
+                guard let parent = try AX.read(current, AXKey.parent) else { break }
                 chain.append(try ElementReader.info(parent, maxValueLength: ancestorValueLength))
                 current = parent
             }

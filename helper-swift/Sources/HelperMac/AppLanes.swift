@@ -72,8 +72,8 @@ final class AppLanes: @unchecked Sendable {
         let done = lock.withLock { settled.contains(pid) || switchAttempts[pid, default: 0] >= 3 }
         if done { return }
         let app = application(pid)
-        let code = AXUIElementSetAttributeValue(app, "AXManualAccessibility" as CFString, kCFBooleanTrue)
-        let on = AX.bool(try? AX.attribute(app, "AXManualAccessibility")) == true
+        let code = AXUIElementSetAttributeValue(app, AXKey.manualAccessibility.name as CFString, kCFBooleanTrue)
+        let on = (try? AX.read(app, AXKey.manualAccessibility)) == true
         lock.withLock {
             if on || code == .attributeUnsupported {
                 settled.insert(pid)

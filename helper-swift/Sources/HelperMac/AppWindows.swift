@@ -21,13 +21,13 @@ struct AppWindows {
         guard AXIsProcessTrusted() else { throw Privacy.accessibility.denied("managing windows") }
         let values = try AX.attributes(
             AppLanes.shared.application(pid),
-            [kAXWindowsAttribute, kAXFocusedWindowAttribute]
+            [AXKey.windows.name, AXKey.focusedWindow.name]
         )
-        let windows = values[kAXWindowsAttribute] as? [AXUIElement] ?? []
+        let windows = values[AXKey.windows] ?? []
         let matched = try windows.compactMap { window in
             try serverID(of: window, among: serverWindows).map { ($0, window) }
         }
-        let focused = try AX.element(values[kAXFocusedWindowAttribute]).flatMap {
+        let focused = try values[AXKey.focusedWindow].flatMap {
             try serverID(of: $0, among: serverWindows)
         }
         return AppWindows(byID: Dictionary(matched, uniquingKeysWith: { first, _ in first }), focusedID: focused)
@@ -37,9 +37,9 @@ struct AppWindows {
     func facts() throws -> AppWindowFacts {
         var facts = AppWindowFacts(minimized: [], titles: [:], focusedID: focusedID)
         for (id, window) in byID {
-            let values = try AX.attributes(window, [kAXMinimizedAttribute, kAXTitleAttribute])
-            if AX.bool(values[kAXMinimizedAttribute]) == true { facts.minimized.insert(id) }
-            facts.titles[id] = AX.string(values[kAXTitleAttribute])
+            let values = try AX.attributes(window, [AXKey.minimized.name, AXKey.title.name])
+            if values[AXKey.minimized] == true { facts.minimized.insert(id) }
+            facts.titles[id] = values[AXKey.title]
         }
         return facts
     }
@@ -55,12 +55,12 @@ struct AppWindows {
             var id: CGWindowID = 0
             return getWindow(window, &id) == .success && id != 0 ? id : nil
         }
-        let values = try AX.attributes(window, [kAXPositionAttribute, kAXSizeAttribute, kAXTitleAttribute])
-        guard let bounds = AX.bounds(position: values[kAXPositionAttribute], size: values[kAXSizeAttribute]) else {
+        let values = try AX.attributes(window, [AXKey.position.name, AXKey.size.name, AXKey.title.name])
+        guard let bounds = AX.bounds(values) else {
             return nil
         }
         let frame = CGRect(bounds).integral
-        let title = AX.string(values[kAXTitleAttribute])
+        let title = values[AXKey.title]
         return candidates.first { candidate in
             candidate.frame.integral == frame && (candidate.title == nil || title == nil || candidate.title == title)
         }?.id

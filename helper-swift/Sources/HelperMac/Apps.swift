@@ -122,7 +122,7 @@ enum Apps {
     private static func answers(_ pid: pid_t) async throws -> Bool {
         try await AppLanes.shared.run(pid) {
             do {
-                return try AX.attribute(AppLanes.shared.application(pid), "AXRole") != nil
+                return try AX.read(AppLanes.shared.application(pid), AXKey.role) != nil
             } catch let error as RPCError where error.code != ErrorCode.permissionDenied {
                 return false
             }
@@ -143,7 +143,11 @@ enum Apps {
     /// from a process with no UI of its own, while AXFrontmost is a request to the app itself. Call on its lane.
     static func bringToFront(_ pid: pid_t) {
         _ = NSRunningApplication(processIdentifier: pid)?.activate(options: [.activateAllWindows])
-        _ = AXUIElementSetAttributeValue(AppLanes.shared.application(pid), "AXFrontmost" as CFString, kCFBooleanTrue)
+        _ = AXUIElementSetAttributeValue(
+            AppLanes.shared.application(pid),
+            AXKey.frontmost.name as CFString,
+            kCFBooleanTrue
+        )
     }
 
     static func quit(_ params: QuitParams) async throws -> QuitResult {

@@ -10,10 +10,11 @@ enum ElementReader {
     static let secureSubrole = "AXSecureTextField"
 
     private static let batch = [
-        "AXRole", "AXSubrole", "AXTitle", "AXDescription", "AXHelp", "AXIdentifier", "AXTitleUIElement",
-        "AXEnabled", "AXFocused", "AXSelected", "AXExpanded", "AXDisclosing", "AXHidden", "AXMinimized",
-        "AXModal", "AXMain", "AXFrontmost", "AXMenuItemMarkChar", "AXRequired", "AXElementBusy",
-        "AXPosition", "AXSize",
+        AXKey.role.name, AXKey.subrole.name, AXKey.title.name, AXKey.description.name, AXKey.help.name,
+        AXKey.identifier.name, AXKey.titleUIElement.name, AXKey.enabled.name, AXKey.focused.name,
+        AXKey.selected.name, AXKey.expanded.name, AXKey.disclosing.name, AXKey.hidden.name, AXKey.minimized.name,
+        AXKey.modal.name, AXKey.main.name, AXKey.frontmost.name, AXKey.menuItemMarkChar.name, AXKey.required.name,
+        AXKey.elementBusy.name, AXKey.position.name, AXKey.size.name,
     ]
 
     /// Roles whose AXValue is their checked state: 0 off, 1 on, 2 mixed (switches and toggles are subroles).
@@ -44,13 +45,13 @@ enum ElementReader {
 
     static func read(_ element: AXUIElement, maxValueLength: Int, bounds: Bool) throws -> Read {
         let attributes = try AX.attributes(element, batch)
-        let role = AX.string(attributes["AXRole"]) ?? "AXUnknown"
-        let subrole = AX.string(attributes["AXSubrole"])
+        let role = attributes[AXKey.role] ?? "AXUnknown"
+        let subrole = attributes[AXKey.subrole]
         let raw = try rawValue(element, role: role, subrole: subrole, maxValueLength: maxValueLength)
-        let childCount = try AX.count(element, "AXChildren")
+        let childCount = try AX.count(element, AXKey.children)
 
-        var name = [attributes["AXTitle"], attributes["AXDescription"]].compactMap(AX.string).first { !$0.isEmpty }
-        if name == nil, let label = AX.element(attributes["AXTitleUIElement"]) { name = labelText(label) }
+        var name = [attributes[AXKey.title], attributes[AXKey.description]].compactMap { $0 }.first { !$0.isEmpty }
+        if name == nil, let label = attributes[AXKey.titleUIElement] { name = labelText(label) }
         if name == nil, role == staticText { name = AX.string(raw) }
         let title = name ?? ""
 
@@ -62,7 +63,7 @@ enum ElementReader {
         let toggle = toggleRoles.contains(role) || role == disclosureTriangle ? AX.number(raw) : nil
         if toggleRoles.contains(role), let toggle { value = .bool(toggle == 1) }
 
-        let description = [attributes["AXDescription"], attributes["AXHelp"]].compactMap(AX.string)
+        let description = [attributes[AXKey.description], attributes[AXKey.help]].compactMap { $0 }
             .first { !$0.isEmpty && $0 != title }
         let info = ElementInfo(
             id: AppLanes.shared.handles.handle(for: element),
@@ -72,13 +73,13 @@ enum ElementReader {
             value: value,
             valueTruncated: truncated ? true : nil,
             description: description,
-            identifier: AX.string(attributes["AXIdentifier"]).flatMap { $0.isEmpty ? nil : $0 },
+            identifier: attributes[AXKey.identifier].flatMap { $0.isEmpty ? nil : $0 },
             states: states(attributes, role: role, subrole: subrole, toggle: toggle),
-            bounds: bounds ? AX.bounds(position: attributes["AXPosition"], size: attributes["AXSize"]) : nil,
+            bounds: bounds ? AX.bounds(attributes) : nil,
             childCount: childCount,
             pid: AX.pid(element)
         )
-        return Read(info: info, hidden: AX.bool(attributes["AXHidden"]) == true)
+        return Read(info: info, hidden: attributes[AXKey.hidden] == true)
     }
 
     /// The AXValue, read only for roles that carry one, and never for a secure field.
@@ -91,7 +92,7 @@ enum ElementReader {
         if subrole == secureSubrole { return nil }
         let wanted = toggleRoles.contains(role) || numberRoles.contains(role) || role == staticText
             || role == disclosureTriangle || (textRoles.contains(role) && maxValueLength > 0)
-        return try wanted ? AX.attribute(element, "AXValue") : nil
+        return try wanted ? AX.read(element, AXKey.value) : nil
     }
 
     /// A value by its type: text (cut to maxValueLength), a boolean or a number.
@@ -114,8 +115,8 @@ enum ElementReader {
 
     /// The text of an element's label (AXTitleUIElement): its title, or its value for a static text.
     private static func labelText(_ label: AXUIElement) -> String? {
-        guard let attributes = try? AX.attributes(label, ["AXTitle", "AXValue"]) else { return nil }
-        return [attributes["AXTitle"], attributes["AXValue"]].compactMap(AX.string).first { !$0.isEmpty }
+        guard let attributes = try? AX.attributes(label, [AXKey.title.name, AXKey.value.name]) else { return nil }
+        return [attributes[AXKey.title], AX.string(attributes[AXKey.value])].compactMap { $0 }.first { !$0.isEmpty }
     }
 
     /// The protocol's state words from the batch; `toggle` is the AXValue of a check box, radio button or
@@ -126,27 +127,27 @@ enum ElementReader {
         subrole: String?,
         toggle: Double?
     ) -> [ElementState] {
-        let flag = { (name: String) in AX.bool(attributes[name]) == true }
-        let enabled = AX.bool(attributes["AXEnabled"]) != false
-        let marked = !(AX.string(attributes["AXMenuItemMarkChar"]) ?? "").isEmpty
-        let open = AX.bool(attributes["AXExpanded"]) ?? AX.bool(attributes["AXDisclosing"])
+        let flag = { (key: AttributeKey<Bool>) in attributes[key] == true }
+        let enabled = attributes[AXKey.enabled] != false
+        let marked = !(attributes[AXKey.menuItemMarkChar] ?? "").isEmpty
+        let open = attributes[AXKey.expanded] ?? attributes[AXKey.disclosing]
             ?? (role == disclosureTriangle ? toggle.map { $0 == 1 } : nil)
         var states: [ElementState] = []
-        if flag("AXFocused") { states.append(.focused) }
+        if flag(AXKey.focused) { states.append(.focused) }
         if !enabled { states.append(.disabled) }
-        if flag("AXSelected") { states.append(.selected) }
+        if flag(AXKey.selected) { states.append(.selected) }
         if (toggleRoles.contains(role) && toggle == 1) || marked { states.append(.checked) }
         if toggleRoles.contains(role) && toggle == 2 { states.append(.mixed) }
         if let open { states.append(open ? .expanded : .collapsed) }
         if editableRoles.contains(role) && enabled { states.append(.editable) }
         if role == "AXTextArea" { states.append(.multiline) }
-        if flag("AXHidden") { states.append(.offscreen) }
+        if flag(AXKey.hidden) { states.append(.offscreen) }
         if subrole == secureSubrole { states.append(.secure) }
-        if flag("AXModal") { states.append(.modal) }
-        if flag("AXRequired") { states.append(.required) }
-        if flag("AXElementBusy") { states.append(.busy) }
-        if flag("AXMain") || flag("AXFrontmost") { states.append(.active) }
-        if flag("AXMinimized") { states.append(.minimized) }
+        if flag(AXKey.modal) { states.append(.modal) }
+        if flag(AXKey.required) { states.append(.required) }
+        if flag(AXKey.elementBusy) { states.append(.busy) }
+        if flag(AXKey.main) || flag(AXKey.frontmost) { states.append(.active) }
+        if flag(AXKey.minimized) { states.append(.minimized) }
         return states
     }
 }

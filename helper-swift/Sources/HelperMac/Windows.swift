@@ -45,7 +45,7 @@ enum Windows {
         let y = p.to.y.rounded()
         return try await operate(p.id, until: { $0.bounds.x == x && $0.bounds.y == y }) { _, element in
             var origin = CGPoint(x: x, y: y)
-            try AX.set(element, kAXPositionAttribute, try axValue(AXValueCreate(.cgPoint, &origin)))
+            try AX.set(element, AXKey.position, try axValue(AXValueCreate(.cgPoint, &origin)))
         }
     }
 
@@ -54,13 +54,13 @@ enum Windows {
         let height = Double(p.height)
         return try await operate(p.id, until: { $0.bounds.width == width && $0.bounds.height == height }) { _, element in
             var size = CGSize(width: width, height: height)
-            try AX.set(element, kAXSizeAttribute, try axValue(AXValueCreate(.cgSize, &size)))
+            try AX.set(element, AXKey.size, try axValue(AXValueCreate(.cgSize, &size)))
         }
     }
 
     static func minimize(_ p: WindowIDParams) async throws -> WindowResult {
         try await operate(p.id, until: \.minimized) { _, element in
-            try AX.set(element, kAXMinimizedAttribute, kCFBooleanTrue)
+            try AX.set(element, AXKey.minimized, kCFBooleanTrue)
         }
     }
 
@@ -68,7 +68,7 @@ enum Windows {
     static func close(_ p: WindowIDParams) async throws -> WindowCloseResult {
         let window = try serverWindow(p.id)
         try await AppLanes.shared.run(window.pid) {
-            guard let button = AX.element(try AX.attribute(try element(of: window), kAXCloseButtonAttribute)) else {
+            guard let button = try AX.read(try element(of: window), AXKey.closeButton) else {
                 throw RPCError(
                     ErrorCode.actionFailed,
                     "the window \(p.id) has no close button",
@@ -86,10 +86,10 @@ enum Windows {
     /// the app to the front (which macOS may refuse: the answer says whether the window ended up focused).
     private static func raise(_ id: String) async throws -> WindowResult {
         try await operate(id, until: { !$0.minimized && $0.focused }) { window, element in
-            if AX.bool(try AX.attribute(element, kAXMinimizedAttribute)) == true {
-                try AX.set(element, kAXMinimizedAttribute, kCFBooleanFalse)
+            if try AX.read(element, AXKey.minimized) == true {
+                try AX.set(element, AXKey.minimized, kCFBooleanFalse)
             }
-            try AX.set(element, kAXMainAttribute, kCFBooleanTrue)
+            try AX.set(element, AXKey.main, kCFBooleanTrue)
             try AX.perform(element, kAXRaiseAction)
             Apps.bringToFront(window.pid)
         }
