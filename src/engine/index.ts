@@ -3,6 +3,7 @@
  * (MCP tools, resources, the CLI) use; nothing under src/engine imports this file.
  */
 import { Apps } from './apps.js';
+import { AppStates } from './app-state.js';
 import { CHANGE_DEFAULTS, type ChangeSettings } from './changes.js';
 import { Clipboard } from './clipboard.js';
 import { Elements } from './elements.js';
@@ -33,6 +34,7 @@ export interface Engine {
   readonly menus: Menus;
   readonly waits: Waits;
   readonly reveal: Reveal;
+  readonly states: AppStates;
 }
 
 /** An engine over `port`; `gate` refuses the apps the call in progress may not use (absent: none refused). */
@@ -41,16 +43,19 @@ export function createEngine(port: HelperPort, options: EngineOptions = {}, gate
   const kernel = new Kernel(port, { ...CHANGE_DEFAULTS, ...changes }, gate, new RefTable(refLimits));
   const input = new Input(kernel);
   const windows = new Windows(kernel);
+  const elements = new Elements(kernel, input);
+  const menus = new Menus(kernel);
   return {
     kernel,
-    elements: new Elements(kernel, input),
+    elements,
     apps: new Apps(kernel),
     input,
     windows,
     screen: new Screen(kernel, windows),
     clipboard: new Clipboard(kernel),
-    menus: new Menus(kernel),
+    menus,
     waits: new Waits(kernel),
     reveal: new Reveal(kernel),
+    states: new AppStates(kernel, elements, menus),
   };
 }

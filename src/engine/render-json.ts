@@ -145,7 +145,7 @@ function detailJson(entry: RefEntry, d: ElementDetail): z.infer<typeof ElementDe
   };
 }
 
-const windowJson = (w: WindowInfo): z.infer<typeof WindowJson> => ({
+export const windowJson = (w: WindowInfo): z.infer<typeof WindowJson> => ({
   id: w.id,
   title: w.title,
   app: w.app,

@@ -15,6 +15,7 @@ import { allTools } from '../tools/index.js';
 import type { ToolContext, ToolDefinition } from '../tools/types.js';
 import { VERSION } from '../version.js';
 import { progressHeartbeat } from './progress.js';
+import { registerResources } from './resources.js';
 import { listOnly } from './tool-list.js';
 
 const INSTRUCTIONS =
@@ -50,7 +51,7 @@ export function enabledTools(config: Config, services: Services): ToolDefinition
 export function createMcpServer(deps: ServerDependencies): McpServer {
   const server = new McpServer(
     { name: 'macpilot', title: 'macpilot', version: VERSION },
-    { capabilities: { tools: {}, logging: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {}, logging: {}, resources: {} }, instructions: INSTRUCTIONS },
   );
   const listed = enabledTools(deps.config, deps.services);
   const names = listed.map((tool) => tool.name);
@@ -93,5 +94,6 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
     );
   }
   listOnly(server, listed);
+  registerResources(server, deps);
   return server;
 }

@@ -1,0 +1,51 @@
+/**
+ * The desktop's and an app's state as JSON (MCP resources, `--format json`), with the untrusted-data fence as a
+ * field: titles and names come from the apps.
+ */
+import { z } from 'zod';
+import { DATA_FENCE } from '../untrusted.js';
+import type { AppOverview, AppStateResult, DesktopResult } from './app-state.js';
+import { ElementJson, elementJson, WindowJson, windowJson } from './render-json.js';
+
+const AppActivityJson = z.enum(['active', 'background', 'minimized', 'windowless']);
+
+const AppOverviewJson = z.object({
+  name: z.string(),
+  pid: z.number().int(),
+  bundle_id: z
+    .string()
+    .optional()
+    .describe('The bundle id (macOS) or the desktop file id (Linux), if known.'),
+  state: AppActivityJson,
+  windows: z.array(WindowJson),
+});
+
+export const DesktopJson = z.object({ note: z.literal(DATA_FENCE), apps: z.array(AppOverviewJson) });
+
+export const AppStateJson = AppOverviewJson.extend({
+  note: z.literal(DATA_FENCE),
+  dialog: z.object({ role: z.string(), title: z.string() }).optional(),
+  focused: ElementJson.optional(),
+  menu_bar: z.array(z.string()).optional(),
+});
+
+const overviewJson = (o: AppOverview): z.infer<typeof AppOverviewJson> => ({
+  name: o.app.name,
+  pid: o.app.pid,
+  ...(o.app.bundleId ? { bundle_id: o.app.bundleId } : {}),
+  state: o.state,
+  windows: o.windows.map(windowJson),
+});
+
+export const desktopJson = (r: DesktopResult): z.infer<typeof DesktopJson> => ({
+  note: DATA_FENCE,
+  apps: r.apps.map(overviewJson),
+});
+
+export const appStateJson = (r: AppStateResult): z.infer<typeof AppStateJson> => ({
+  note: DATA_FENCE,
+  ...overviewJson(r),
+  ...(r.dialog ? { dialog: r.dialog } : {}),
+  ...(r.focused ? { focused: elementJson(r.focused) } : {}),
+  ...(r.menuBar ? { menu_bar: r.menuBar } : {}),
+});
