@@ -17,6 +17,7 @@ import { HelperError } from '../helper/errors.js';
 import { withAccess } from '../policy/apps.js';
 import { explain } from '../engine/failures.js';
 import { VERSION } from '../version.js';
+import type { AppNameCompleter } from './prompts.js';
 
 export interface ResourceDependencies {
   config: Config;
@@ -67,15 +68,21 @@ async function read(work: () => Promise<ReadResourceResult>): Promise<ReadResour
 
 export const appUri = (name: string, rest: string) => `macpilot://app/${encodeURIComponent(name)}/${rest}`;
 
+/** Completes app names: the readable running apps whose name starts with the prefix, each once. */
+export function appNameCompleter(engine: Engine): AppNameCompleter {
+  return async (prefix) => {
+    const { apps } = await withAccess('read', () => engine.states.desktop()).catch(() => ({ apps: [] }));
+    const names = apps
+      .map((o) => o.app.name)
+      .filter((name) => name.toLowerCase().startsWith(prefix.toLowerCase()));
+    return [...new Set(names)];
+  };
+}
+
 export function registerResources(server: McpServer, deps: ResourceDependencies): void {
   const { engine, config, helper } = deps;
   const readableApps = async () => (await withAccess('read', () => engine.states.desktop())).apps;
-  const appNames = async (prefix: string) =>
-    (await readableApps().catch(() => []))
-      .map((o) => o.app.name)
-      .filter(
-        (name, i, all) => all.indexOf(name) === i && name.toLowerCase().startsWith(prefix.toLowerCase()),
-      );
+  const appNames = appNameCompleter(engine);
   const appTemplate = (rest: string, what: string, mimeType: string, extra = {}) =>
     new ResourceTemplate(`macpilot://app/{name}/${rest}`, {
       list: async () => ({

@@ -15,7 +15,8 @@ import { allTools } from '../tools/index.js';
 import type { ToolContext, ToolDefinition } from '../tools/types.js';
 import { VERSION } from '../version.js';
 import { progressHeartbeat } from './progress.js';
-import { registerResources } from './resources.js';
+import { registerPrompts } from './prompts.js';
+import { appNameCompleter, registerResources } from './resources.js';
 import { listOnly } from './tool-list.js';
 
 const INSTRUCTIONS =
@@ -51,7 +52,10 @@ export function enabledTools(config: Config, services: Services): ToolDefinition
 export function createMcpServer(deps: ServerDependencies): McpServer {
   const server = new McpServer(
     { name: 'macpilot', title: 'macpilot', version: VERSION },
-    { capabilities: { tools: {}, logging: {}, resources: {} }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { tools: {}, logging: {}, resources: {}, prompts: {}, completions: {} },
+      instructions: INSTRUCTIONS,
+    },
   );
   const listed = enabledTools(deps.config, deps.services);
   const names = listed.map((tool) => tool.name);
@@ -95,5 +99,6 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
   }
   listOnly(server, listed);
   registerResources(server, deps);
+  registerPrompts(server, appNameCompleter(deps.engine));
   return server;
 }
