@@ -17,7 +17,7 @@ import { HelperError } from '../helper/errors.js';
 import { withAccess } from '../policy/apps.js';
 import { explain } from '../engine/failures.js';
 import { VERSION } from '../version.js';
-import type { AppNameCompleter } from './prompts.js';
+import type { Completer, Completers } from './completions.js';
 
 export interface ResourceDependencies {
   config: Config;
@@ -69,7 +69,7 @@ async function read(work: () => Promise<ReadResourceResult>): Promise<ReadResour
 export const appUri = (name: string, rest: string) => `macpilot://app/${encodeURIComponent(name)}/${rest}`;
 
 /** Completes app names: the readable running apps whose name starts with the prefix, each once. */
-export function appNameCompleter(engine: Engine): AppNameCompleter {
+export function appNameCompleter(engine: Engine): Completer {
   return async (prefix) => {
     const { apps } = await withAccess('read', () => engine.states.desktop()).catch(() => ({ apps: [] }));
     const names = apps
@@ -79,11 +79,18 @@ export function appNameCompleter(engine: Engine): AppNameCompleter {
   };
 }
 
-export function registerResources(server: McpServer, deps: ResourceDependencies): void {
+/** Registers the resources; answers what completes their templates' variables. */
+export function registerResources(server: McpServer, deps: ResourceDependencies): Completers {
   const { engine, config, helper } = deps;
   const readableApps = async () => (await withAccess('read', () => engine.states.desktop())).apps;
   const appNames = appNameCompleter(engine);
-  const appTemplate = (rest: string, what: string, mimeType: string, extra = {}) =>
+  const windowIndices: Completer = async (_value, context) => {
+    const name = context.name;
+    if (!name) return [];
+    const state = await withAccess('read', () => engine.states.of(name)).catch(() => undefined);
+    return state ? state.windows.map((_, i) => String(i)) : [];
+  };
+  const appTemplate = (rest: string, what: string, mimeType: string) =>
     new ResourceTemplate(`macpilot://app/{name}/${rest}`, {
       list: async () => ({
         resources: (await readableApps().catch(() => [])).map((o) => ({
@@ -92,7 +99,6 @@ export function registerResources(server: McpServer, deps: ResourceDependencies)
           mimeType,
         })),
       }),
-      complete: { name: appNames, ...extra },
     });
 
   server.registerResource(
@@ -160,18 +166,7 @@ export function registerResources(server: McpServer, deps: ResourceDependencies)
 
   server.registerResource(
     'app-window-tree',
-    new ResourceTemplate('macpilot://app/{name}/window/{index}/tree', {
-      list: undefined,
-      complete: {
-        name: appNames,
-        index: async (_value, context) => {
-          const name = context?.arguments?.name;
-          if (!name) return [];
-          const state = await withAccess('read', () => engine.states.of(name)).catch(() => undefined);
-          return state ? state.windows.map((_, i) => String(i)) : [];
-        },
-      },
-    }),
+    new ResourceTemplate('macpilot://app/{name}/window/{index}/tree', { list: undefined }),
     {
       title: "One window's UI tree",
       description: 'The snapshot_ui text of one window of an app, by its index among the app windows.',
@@ -215,4 +210,12 @@ export function registerResources(server: McpServer, deps: ResourceDependencies)
         return { contents: [{ uri: uri.href, mimeType: shot.image.mimeType, blob: shot.image.data }] };
       }),
   );
+
+  const byName = { name: appNames };
+  return {
+    'macpilot://app/{name}/tree': byName,
+    'macpilot://app/{name}/window/{index}/tree': { ...byName, index: windowIndices },
+    'macpilot://app/{name}/state': byName,
+    'macpilot://app/{name}/screenshot': byName,
+  };
 }

@@ -15,6 +15,7 @@ import { allTools } from '../tools/index.js';
 import type { ToolContext, ToolDefinition } from '../tools/types.js';
 import { VERSION } from '../version.js';
 import { progressHeartbeat } from './progress.js';
+import { registerCompletions } from './completions.js';
 import { registerPrompts } from './prompts.js';
 import { appNameCompleter, registerResources } from './resources.js';
 import { listOnly } from './tool-list.js';
@@ -98,7 +99,10 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
     );
   }
   listOnly(server, listed);
-  registerResources(server, deps);
-  registerPrompts(server, appNameCompleter(deps.engine));
+  registerCompletions(
+    server,
+    registerPrompts(server, appNameCompleter(deps.engine)),
+    registerResources(server, deps),
+  );
   return server;
 }

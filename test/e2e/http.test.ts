@@ -23,6 +23,9 @@ const SCENARIOS = [
   'logging-set-level',
   'tools-list',
   'dns-rebinding-protection',
+  'resources-list',
+  'prompts-list',
+  'completion-complete',
 ];
 
 interface HttpServer {

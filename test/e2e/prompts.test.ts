@@ -62,6 +62,18 @@ test('every prompt is listed with a description and renders, naming only tools t
 });
 
 test("a prompt's app argument and a resource template's app name complete with the running apps", async () => {
+  const { prompts } = await macpilot.client.listPrompts();
+  const appArguments = prompts.flatMap((p) =>
+    (p.arguments ?? []).filter((a) => /(^|_)app(_|$)/.test(a.name)).map((a) => [p.name, a.name] as const),
+  );
+  expect(appArguments.length).toBe(7);
+  for (const [name, argument] of appArguments) {
+    const { completion } = await macpilot.client.complete({
+      ref: { type: 'ref/prompt', name },
+      argument: { name: argument, value: 'gtk' },
+    });
+    expect(completion.values, `${name} ${argument}`).toContain('gtk3-demo');
+  }
   const prompt = await macpilot.client.complete({
     ref: { type: 'ref/prompt', name: 'test-app' },
     argument: { name: 'app_name', value: 'gtk' },
