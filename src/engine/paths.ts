@@ -45,6 +45,14 @@ export function isTransparent(element: PathElement): boolean {
   return TRANSPARENT_ROLES.has(roleOf(element)) && normalizeName(element.name) === '';
 }
 
+/**
+ * The children an element has in the tree agents see: transparent children are replaced by their own logical
+ * children. Transparent children that were not walked contribute nothing.
+ */
+export function logicalChildren<T extends PathElement & { children?: T[] }>(node: { children?: T[] }): T[] {
+  return (node.children ?? []).flatMap((child) => (isTransparent(child) ? logicalChildren(child) : [child]));
+}
+
 /** A segment that names a transparent element: it is matched among its parent's own (raw) children. */
 export function isTransparentSegment(segment: Segment): boolean {
   return TRANSPARENT_ROLES.has(segment.role) && segment.name === undefined;
