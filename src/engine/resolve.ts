@@ -141,16 +141,24 @@ export class Resolver {
       label: labelOf('application', appInfo.name),
     };
     for (const [step, segment] of path.segments.entries()) {
-      // Names from content cost a read per unnamed candidate: taken when the segment names its element, or when
-      // the element found takes one (its path, as a snapshot gives it, then names it).
-      const raw = await this.candidates(at.handle, segment, call);
-      const candidates = segment.name === undefined ? raw : await this.namedAmong(raw, segment.role, call);
-      const found = matchSegment(candidates, segment);
-      if (found.length !== 1 || !found[0]) throw this.stepError(path, step, atPath, candidates, found, app);
-      const siblings = takesContentName(found[0])
-        ? await this.namedAmong(candidates, segment.role, call)
-        : candidates;
-      const element = siblings[candidates.indexOf(found[0])] as ElementNode;
+      // Names from content cost a read of each unnamed candidate's children, so they are read only when the
+      // names the candidates have do not settle the step: a name that none or several carry, a name with an
+      // index (snapshots write those counting names from content), or an element found that takes a name (the
+      // path a snapshot gives it says that name).
+      const candidates = await this.candidates(at.handle, segment, call);
+      let siblings = candidates;
+      let found = matchSegment(siblings, segment);
+      if (segment.name !== undefined && (found.length !== 1 || segment.index !== undefined)) {
+        siblings = await this.namedAmong(candidates, segment.role, call);
+        found = matchSegment(siblings, segment);
+      }
+      const hit = found[0];
+      if (found.length !== 1 || !hit) throw this.stepError(path, step, atPath, siblings, found, app);
+      const position = siblings.indexOf(hit);
+      if (siblings === candidates && takesContentName(hit)) {
+        siblings = await this.namedAmong(candidates, segment.role, call);
+      }
+      const element = siblings[position] as ElementNode;
       atPath = childPath(atPath, segmentFor(element, siblings));
       at = resolvedAt(element, atPath, app);
     }

@@ -455,13 +455,15 @@ describe('elements named by their content', () => {
     );
   });
 
-  it('make a path ambiguous when a label repeats a sibling’s name, and the refusal lists both', async () => {
+  it('share a name with a sibling: snapshot paths index both; a bare name means the one named by its toolkit', async () => {
     const { engine, root } = calc();
     byId(root, 'lpi').name = '7';
-    const refused = await failure(engine.getElement({ path: `${win}/button["7"]` }));
-    expect(refused.what).toBe('The path matches 2 elements, so the action was refused');
-    expect(refused.why).toMatch(
-      /button "7" at .*button\["7"\]\[0\]; e\d+ button "7" at .*button\["7"\]\[1\]/,
-    );
+    const snapshot = await engine.snapshot();
+    const [native, fromLabel] = [...snapshot.matchAll(/button "7" \[ref=(e\d+)\]/g)].map((m) => m[1]);
+    expect(await engine.getElement({ ref: native as string })).toContain(`path: ${win}/button["7"][0]`);
+    expect(await engine.getElement({ ref: fromLabel as string })).toContain(`path: ${win}/button["7"][1]`);
+    expect(await engine.getElement({ path: `${win}/button["7"][1]` })).toContain(`ref: ${fromLabel}\n`);
+    expect(await engine.getElement({ path: `${win}/button["7"][0]` })).toContain(`ref: ${native}\n`);
+    expect(await engine.getElement({ path: `${win}/button["7"]` })).toContain(`ref: ${native}\n`);
   });
 });
