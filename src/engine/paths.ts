@@ -14,6 +14,8 @@
  * Siblings on screen come first: indexes count the visible siblings before the hidden ones (items of closed
  * menus, a toolkit's hidden twins), so a visible element has the same index whether or not a walk saw the
  * hidden ones. A segment without an index that matches several elements, only one of them visible, means that one.
+ * Names include those elements take from their content (names.ts); a name without an index that one element
+ * carries itself means that one, even when a sibling's labels say the same.
  */
 import { MacpilotError } from '../errors.js';
 import { parseRole, type Role, roleOf } from './roles.js';
