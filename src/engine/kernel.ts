@@ -147,7 +147,8 @@ export class Kernel {
 
   async detail(target: Target, maxValueLength: number, call?: CallOptions) {
     return this.withElement(target, call, async (entry) => {
-      const { element } = await this.port.call('ax.element', { id: entry.handle, maxValueLength }, call);
+      const read = await this.port.call('ax.element', { id: entry.handle, maxValueLength }, call);
+      const element = await this.resolver.named(read.element, call);
       entry.label = labelOf(roleOf(element), element.name);
       return { entry, detail: element };
     });

@@ -1,6 +1,6 @@
 /** One element as one line of text: `button "Save" [ref=e12] disabled`, `textbox "Name" [ref=e9] value="Ada"`. */
 import { ElementState } from '../helper/protocol.js';
-import { clip } from '../text.js';
+import { clip, normalizeName } from '../text.js';
 import { isSecure, type Walked } from './tree.js';
 
 /** States that describe nearly every control and are not worth a token on each line. */
@@ -16,13 +16,21 @@ export function elementLine(node: Walked): string {
   return [...head, `[ref=${node.ref}]`, ...lineExtras(node)].join(' ');
 }
 
-/** The states and value a line shows after the ref. */
+/**
+ * The states and value a line shows after the ref, and the description of an element without a name (an icon,
+ * an icon button): the only words it has.
+ */
 export function lineExtras(node: Walked): string[] {
   const { info } = node;
   const secure = isSecure(info);
   const states = SHOWN_STATES.filter((s) => info.states.includes(s) || (s === 'secure' && secure));
   const value = secure ? '' : valueText(info.value, info.valueTruncated === true, info.name);
-  return value ? [...states, value] : states;
+  const description = normalizeName(info.name) === '' ? clip(info.description ?? '', NAME_CHARS) : '';
+  return [
+    ...states,
+    ...(value ? [value] : []),
+    ...(description ? [`description=${JSON.stringify(description)}`] : []),
+  ];
 }
 
 /** `value="..."` for text and numbers; toggles are already in the states, and a value equal to the name is noise. */

@@ -14,6 +14,8 @@
  * Siblings on screen come first: indexes count the visible siblings before the hidden ones (items of closed
  * menus, a toolkit's hidden twins), so a visible element has the same index whether or not a walk saw the
  * hidden ones. A segment without an index that matches several elements, only one of them visible, means that one.
+ * Names include those elements take from their content (names.ts); a name without an index that one element
+ * carries itself means that one, even when a sibling's labels say the same.
  */
 import { MacpilotError } from '../errors.js';
 import { parseRole, type Role, roleOf } from './roles.js';
@@ -43,6 +45,14 @@ const TRANSPARENT_ROLES: ReadonlySet<Role> = new Set(['generic', 'group', 'scrol
 /** An unnamed structural container: paths pass through it. */
 export function isTransparent(element: PathElement): boolean {
   return TRANSPARENT_ROLES.has(roleOf(element)) && normalizeName(element.name) === '';
+}
+
+/**
+ * The children an element has in the tree agents see: transparent children are replaced by their own logical
+ * children. Transparent children that were not walked contribute nothing.
+ */
+export function logicalChildren<T extends PathElement & { children?: T[] }>(node: { children?: T[] }): T[] {
+  return (node.children ?? []).flatMap((child) => (isTransparent(child) ? logicalChildren(child) : [child]));
 }
 
 /** A segment that names a transparent element: it is matched among its parent's own (raw) children. */

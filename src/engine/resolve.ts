@@ -15,10 +15,12 @@ import {
   type Segment,
   segmentFor,
 } from './paths.js';
+import { isGone } from './failures.js';
+import { namedBy, takesContentName } from './names.js';
 import type { HelperPort } from './port.js';
 import type { CallOptions } from '../helper/errors.js';
 import type { AppRef, RefTable } from './refs.js';
-import { roleOf } from './roles.js';
+import { type Role, roleOf } from './roles.js';
 import { matchByName } from '../text.js';
 import { annotate, labelOf, type Walked } from './tree.js';
 
@@ -90,6 +92,24 @@ export class Resolver {
     return expanded.flat();
   }
 
+  /**
+   * An element met without its children, with the name its content gives it (names.ts): one more read, only
+   * for an unnamed element of a role named from content. An element gone meanwhile has no content.
+   */
+  async named<T extends ElementInfo>(element: T, call?: CallOptions): Promise<T> {
+    if (!takesContentName(element)) return element;
+    const logical = await this.logicalChildren(element.id, call).catch((error: unknown) => {
+      if (isGone(error)) return [];
+      throw error;
+    });
+    return namedBy(element, logical);
+  }
+
+  /** Siblings, those of `role` with the names their content gives them (read all at once). */
+  private namedAmong<T extends ElementInfo>(siblings: T[], role: Role, call?: CallOptions): Promise<T[]> {
+    return Promise.all(siblings.map((s) => (roleOf(s) === role ? this.named(s, call) : s)));
+  }
+
   /** The transparent children of an element, among which a transparent one is addressed. */
   async transparentChildren(handle: string, call?: CallOptions): Promise<ElementNode[]> {
     return (await this.children(handle, true, call)).filter(isTransparent);
@@ -121,11 +141,26 @@ export class Resolver {
       label: labelOf('application', appInfo.name),
     };
     for (const [step, segment] of path.segments.entries()) {
+      // Names from content cost a read of each unnamed candidate's children, so they are read only when the
+      // names the candidates have do not settle the step: a name that none or several carry, a name with an
+      // index (snapshots write those counting names from content), or an element found that takes a name (the
+      // path a snapshot gives it says that name).
       const candidates = await this.candidates(at.handle, segment, call);
-      const found = matchSegment(candidates, segment);
-      if (found.length !== 1 || !found[0]) throw this.stepError(path, step, atPath, candidates, found, app);
-      atPath = childPath(atPath, segmentFor(found[0], candidates));
-      at = resolvedAt(found[0], atPath, app);
+      let siblings = candidates;
+      let found = matchSegment(siblings, segment);
+      if (segment.name !== undefined && (found.length !== 1 || segment.index !== undefined)) {
+        siblings = await this.namedAmong(candidates, segment.role, call);
+        found = matchSegment(siblings, segment);
+      }
+      const hit = found[0];
+      if (found.length !== 1 || !hit) throw this.stepError(path, step, atPath, siblings, found, app);
+      const position = siblings.indexOf(hit);
+      if (siblings === candidates && takesContentName(hit)) {
+        siblings = await this.namedAmong(candidates, segment.role, call);
+      }
+      const element = siblings[position] as ElementNode;
+      atPath = childPath(atPath, segmentFor(element, siblings));
+      at = resolvedAt(element, atPath, app);
     }
     return at;
   }
@@ -179,17 +214,25 @@ export class Resolver {
       return { from, siblings: this.logicalChildren(handleAt(from), call) };
     });
     // Awaited together: awaiting them one by one would leave the later ones unhandled when an earlier one fails.
-    const lists = await Promise.all(steps.map((step) => step.siblings));
+    // An element that takes a name from its content is placed among its siblings by the names theirs give them.
+    const lists = await Promise.all(
+      steps.map(async (step, i) => {
+        const element = chain[i + 1] as ElementInfo;
+        const listed = await step.siblings;
+        const siblings = listed.some((s) => s.id === element.id) ? listed : [...listed, element];
+        return takesContentName(element) ? this.namedAmong(siblings, roleOf(element), call) : siblings;
+      }),
+    );
     const segments: Segment[][] = [[]];
+    let self = info;
     for (const [i, step] of steps.entries()) {
-      const element = chain[i + 1] as ElementInfo;
-      const listed = lists[i] as ElementInfo[];
-      const siblings = listed.some((s) => s.id === element.id) ? listed : [...listed, element];
-      const self = siblings.find((s) => s.id === element.id) as ElementInfo;
+      const siblings = lists[i] as ElementInfo[];
+      self = siblings.find((s) => s.id === (chain[i + 1] as ElementInfo).id) as ElementInfo;
       segments.push([...(segments[step.from] as Segment[]), segmentFor(self, siblings)]);
     }
     const path = { app: appInfo.name, segments: segments[chain.length - 1] as Segment[] };
-    return annotate({ node: info, path, app: { pid: appInfo.pid, name: appInfo.name } }, this.refs);
+    const node = { ...info, name: self.name };
+    return annotate({ node, path, app: { pid: appInfo.pid, name: appInfo.name } }, this.refs);
   }
 }
 

@@ -6,7 +6,8 @@
  *       - menu "File" [ref=e4] collapsed
  *
  * Chrome collapses: an unnamed generic, group or scrollarea with no state worth showing gets no line, and its
- * children take its place. A `roles` filter works the same way: elements of other roles get no line and their
+ * children take its place. A label that says its parent's name folds into the parent's line (`button "7"` has a
+ * `text "7"` child); it keeps its ref and path. A `roles` filter works the same way: elements of other roles get no line and their
  * descendants are hoisted, so matches keep their nesting among themselves (menus with their items) without
  * the containers between them. The walk's root always gets a line. Output stops at maxNodes lines or maxChars
  * characters, and a closing line says what was cut and how to see it.
@@ -53,14 +54,24 @@ interface Cuts {
   unexpanded: string[];
 }
 
+/** A leaf label whose line would repeat the line above it: same text as the name there, nothing of its own. */
+export function isFoldedLabel(node: Walked, lineAbove: Walked): boolean {
+  const text = normalizeName(node.info.name);
+  if (node.role !== 'text' || text === '' || text !== normalizeName(lineAbove.info.name)) return false;
+  const above = lineExtras(lineAbove);
+  return node.children.length === 0 && !node.unexpanded && lineExtras(node).every((e) => above.includes(e));
+}
+
 export function renderSnapshot(root: Walked, options: RenderOptions): string {
   const lines: string[] = [];
   const cuts: Cuts = { beyondCap: 0, belowDepth: 0, notWalked: 0, unexpanded: [] };
   let chars = 0;
   let full = false;
 
-  const visit = (node: Walked, level: number, isRoot: boolean): void => {
-    const shown = isRoot || (options.roles ? options.roles.has(node.role) : !isChrome(node));
+  /** `lineAbove`: the nearest ancestor that got a line. */
+  const visit = (node: Walked, level: number, lineAbove?: Walked): void => {
+    const listed = options.roles ? options.roles.has(node.role) : !isChrome(node);
+    const shown = !lineAbove || (listed && !isFoldedLabel(node, lineAbove));
     if (shown) {
       const line = full ? '' : `${'  '.repeat(level)}- ${elementLine(node)}`;
       full ||= lines.length >= options.maxNodes || chars + line.length + 1 > options.maxChars;
@@ -71,9 +82,9 @@ export function renderSnapshot(root: Walked, options: RenderOptions): string {
       }
     }
     if (node.unexpanded) noteUnexpanded(node, options, cuts, full);
-    for (const child of node.children) visit(child, shown ? level + 1 : level, false);
+    for (const child of node.children) visit(child, shown ? level + 1 : level, shown ? node : lineAbove);
   };
-  visit(root, 0, true);
+  visit(root, 0);
 
   const closing = closingLine(cuts, options);
   return closing ? [...lines, closing].join('\n') : lines.join('\n');

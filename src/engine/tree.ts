@@ -8,9 +8,11 @@ import {
   formatPath,
   formatSegment,
   isTransparent,
+  logicalChildren,
   type Segment,
   segmentsFor,
 } from './paths.js';
+import { withContentNames } from './names.js';
 import type { AppRef, RefTable } from './refs.js';
 import { type Role, roleOf } from './roles.js';
 import { clip } from '../text.js';
@@ -49,15 +51,7 @@ export function labelOf(role: Role, name: string): string {
   return shown === '' ? role : `${role} ${JSON.stringify(shown)}`;
 }
 
-/**
- * The children an element has in the tree agents see: transparent children (see paths.ts) are replaced by their
- * own logical children. Transparent children that were not walked contribute nothing.
- */
-export function logicalChildren(node: ElementNode): ElementNode[] {
-  return (node.children ?? []).flatMap((child) => (isTransparent(child) ? logicalChildren(child) : [child]));
-}
-
-/** Refs and paths for every node of a helper walk. */
+/** Refs and paths for every node of a helper walk, whose elements get the names their content gives them. */
 export function annotate(root: WalkRoot, refs: RefTable): Walked {
   /** Paths of the logical children of `node`, whose own path is `path`, by handle. */
   const logicalPaths = (node: ElementNode, path: string): Map<string, string> => {
@@ -89,7 +83,7 @@ export function annotate(root: WalkRoot, refs: RefTable): Walked {
       unexpanded: children === undefined && info.childCount > 0,
     };
   };
-  return visit(root.node, formatPath(root.path), 0, new Map());
+  return visit(withContentNames(root.node), formatPath(root.path), 0, new Map());
 }
 
 /** Every node in document order (pre-order). */

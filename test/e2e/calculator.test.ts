@@ -1,4 +1,7 @@
-/** gnome-calculator (GTK4): compute 7 × 6 by clicking refs found by name; the display shows the result. */
+/**
+ * gnome-calculator (GTK4): compute 7 × 6 by clicking refs found by name; the display shows the result. Buttons
+ * that GTK leaves unnamed (π, x²) take the name of their label, and labels that repeat their button get no line.
+ */
 import { beforeAll, expect, inject, test } from 'vitest';
 import { useMacpilot } from '../support/mcp.js';
 import { eventually, refOf } from '../support/text.js';
@@ -33,4 +36,67 @@ test('clicking 7 × 6 = by ref puts 42 on the display', async () => {
     return /\[ref=e\d+\]/.test(out) ? out : undefined;
   });
   expect(display).toContain('value="42"');
+});
+
+interface Line {
+  indent: number;
+  role: string;
+  name: string | undefined;
+  parent: Line | undefined;
+}
+
+/** A snapshot's element lines, each with the line it sits under. */
+function lines(snapshot: string): Line[] {
+  const out: Line[] = [];
+  const open: Line[] = [];
+  for (const text of snapshot.split('\n')) {
+    const m = /^( *)- (\w+)(?: ("(?:[^"\\]|\\.)*"))? \[ref=/.exec(text);
+    if (!m) continue;
+    const indent = (m[1] as string).length;
+    while (open.length > 0 && (open.at(-1) as Line).indent >= indent) open.pop();
+    const name = m[3] === undefined ? undefined : (JSON.parse(m[3]) as string);
+    const line = { indent, role: m[2] as string, name, parent: open.at(-1) };
+    out.push(line);
+    open.push(line);
+  }
+  return out;
+}
+
+test('no button is left unnamed when its label has text, and no label repeats its button', async () => {
+  const tree = await macpilot.ok('snapshot_ui', { app });
+  const all = lines(tree);
+  expect(all.length).toBeGreaterThan(20);
+  const labelled = all.filter((l) => l.role === 'text' && l.name && l.parent?.role === 'button');
+  expect(labelled.filter((l) => l.parent?.name === undefined).map((l) => l.name)).toEqual([]);
+  expect(labelled.filter((l) => l.parent?.name === l.name).map((l) => l.name)).toEqual([]);
+  expect(tree).toMatch(/- button "π" \[ref=e\d+\]\n/);
+});
+
+test('π is clicked by its name and by its path; its folded label still has a path', async () => {
+  const clear = await macpilot.ok('find_elements', { app, role: 'button', text: 'Clear Display' });
+  await macpilot.ok('click_element', { ref: refOf(clear, /button/) });
+  const found = await macpilot.ok('find_elements', { app, role: 'button', name: 'π', match: 'exact' });
+  const ref = refOf(found, /button "π"/);
+  expect(await macpilot.ok('click_element', { ref })).toContain(`button "π" [ref=${ref}]`);
+  const times = await macpilot.ok('find_elements', { app, role: 'button', name: '×', match: 'exact' });
+  await macpilot.ok('click_element', { ref: refOf(times, /button "×"/) });
+  const path = /path: (.*)/.exec(await macpilot.ok('get_element', { ref }))?.[1] ?? '';
+  expect(path).toBe('app("gnome-calculator")/window[0]/button["π"]');
+  expect(await macpilot.ok('click_element', { path })).toContain(`button "π" [ref=${ref}]`);
+  const label = await macpilot.ok('get_element', { path: `${path}/text` });
+  expect(label).toContain('role: text');
+  expect(label).toContain('name: "π"');
+  const equals = await macpilot.ok('find_elements', { app, role: 'button', name: '=', match: 'exact' });
+  await macpilot.ok('click_element', { ref: refOf(equals, /button "="/) });
+  // π × π = 9.8696…: both clicks reached π.
+  const display = await eventually('π² on the display', async () => {
+    const out = await macpilot.ok('find_elements', {
+      app,
+      role: 'textbox',
+      value: '^9\\.869',
+      match: 'regex',
+    });
+    return /\[ref=e\d+\]/.test(out) ? out : undefined;
+  });
+  expect(display).toMatch(/value="9\.869/);
 });

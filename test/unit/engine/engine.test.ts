@@ -4,7 +4,7 @@ import type { MacpilotError } from '../../../src/errors.js';
 import { type ElementNode, HelperErrorCode } from '../../../src/helper/protocol.js';
 import { FakeHelper } from './fake-helper.js';
 import { failure } from './failure.js';
-import { byId, el, runningApps, SECRET } from './fixtures.js';
+import { byId, calculator, el, runningApps, SECRET } from './fixtures.js';
 
 function setup() {
   const { app, other } = runningApps();
@@ -413,5 +413,57 @@ describe('clicking a disabled control', () => {
     expect(error.what).toMatch(/^button "Cancel" \[ref=e\d+\] is disabled$/);
     expect(error.next).toContain('wait_for');
     expect(clicked).toEqual([]);
+  });
+});
+
+describe('elements named by their content', () => {
+  function calc() {
+    const root = calculator();
+    const helper = new FakeHelper([{ pid: 99, name: 'calc', active: true, root }]);
+    helper.actions.set('pi', ['click']);
+    return { helper, root, engine: textEngine(helper, { settleMs: 0, pollMs: 0 }) };
+  }
+  const win = 'app("calc")/window[0]';
+
+  it('are found by that name and clicked by ref, by path and by their old index path', async () => {
+    const { engine, helper } = calc();
+    const found = await engine.find({ role: 'button', name: 'π', match: 'exact' });
+    const ref = refIn(found, 'button "π"');
+    expect(await engine.click({ ref })).toContain(`Clicked button "π" [ref=${ref}]`);
+    expect(await engine.click({ path: `${win}/button["π"]` })).toContain(`Clicked button "π" [ref=${ref}]`);
+    expect(await engine.click({ path: `${win}/button[1]` })).toContain(`Clicked button "π" [ref=${ref}]`);
+    expect(helper.calls.filter((c) => c.method === 'ax.perform')).toHaveLength(3);
+    const byIndex = await engine.getElement({ path: `${win}/button[1]` });
+    expect(byIndex).toContain('name: "π"');
+    expect(byIndex).toContain(`path: ${win}/button["π"]`);
+    expect(await engine.getElement({ path: `${win}/button["x 2"]` })).toContain('name: "x 2"');
+  });
+
+  it('keep the label folded into the line reachable by its path', async () => {
+    const { engine } = calc();
+    const label = await engine.getElement({ path: `${win}/button["π"]/text` });
+    expect(label).toContain('role: text (native: label)');
+    expect(label).toContain('name: "π"');
+  });
+
+  it('are placed by that name when met by focus', async () => {
+    const { engine, root } = calc();
+    byId(root, 'pi').states = ['focused'];
+    const focused = await engine.focused();
+    expect(focused).toMatch(
+      /^- button "π" \[ref=e\d+\] focused\npath: app\("calc"\)\/window\[0\]\/button\["π"\]/,
+    );
+  });
+
+  it('share a name with a sibling: snapshot paths index both; a bare name means the one named by its toolkit', async () => {
+    const { engine, root } = calc();
+    byId(root, 'lpi').name = '7';
+    const snapshot = await engine.snapshot();
+    const [native, fromLabel] = [...snapshot.matchAll(/button "7" \[ref=(e\d+)\]/g)].map((m) => m[1]);
+    expect(await engine.getElement({ ref: native as string })).toContain(`path: ${win}/button["7"][0]`);
+    expect(await engine.getElement({ ref: fromLabel as string })).toContain(`path: ${win}/button["7"][1]`);
+    expect(await engine.getElement({ path: `${win}/button["7"][1]` })).toContain(`ref: ${fromLabel}\n`);
+    expect(await engine.getElement({ path: `${win}/button["7"][0]` })).toContain(`ref: ${native}\n`);
+    expect(await engine.getElement({ path: `${win}/button["7"]` })).toContain(`ref: ${native}\n`);
   });
 });

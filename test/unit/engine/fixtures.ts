@@ -104,3 +104,29 @@ export function runningApps() {
   };
   return { app, other };
 }
+
+/**
+ * A gnome-calculator-like keypad (GTK4): buttons labelled by a label child, some named after it, some not (π,
+ * x², a button of two labels), one icon button with only a description, and a textbox whose label must not name
+ * it.
+ */
+export function calculator(): ElementNode {
+  return el('application', 'calc', { id: 'calc', pid: 99 }, [
+    el('frame', 'Calculator', { id: 'calc-win', pid: 99 }, [
+      el('filler', '', { id: 'keys', pid: 99 }, [
+        el('push button', '7', { id: 'b7', pid: 99 }, [el('label', '7', { id: 'l7', pid: 99 })]),
+        el('push button', '', { id: 'pi', pid: 99 }, [el('label', 'π', { id: 'lpi', pid: 99 })]),
+        el('push button', '', { id: 'sq', pid: 99 }, [
+          el('filler', '', { id: 'sq-box', pid: 99 }, [
+            el('label', 'x', { id: 'lx', pid: 99 }),
+            el('label', '2', { id: 'l2', pid: 99 }),
+          ]),
+        ]),
+        el('push button', '', { id: 'clear', pid: 99, description: 'Clear Display [Escape]' }),
+        el('text', '', { id: 'display', pid: 99, value: '0' }, [
+          el('label', 'Result', { id: 'lres', pid: 99 }),
+        ]),
+      ]),
+    ]),
+  ]);
+}

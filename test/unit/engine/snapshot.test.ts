@@ -3,7 +3,7 @@ import { RefTable } from '../../../src/engine/refs.js';
 import { type RenderOptions, renderSnapshot } from '../../../src/engine/snapshot.js';
 import { annotate, type Walked, walk } from '../../../src/engine/tree.js';
 import type { ElementNode } from '../../../src/helper/protocol.js';
-import { el, mousepad, SECRET } from './fixtures.js';
+import { calculator, el, mousepad, SECRET } from './fixtures.js';
 
 const app = { pid: 4242, name: 'mousepad' };
 const options: RenderOptions = { depth: 20, maxNodes: 400, maxChars: 40_000, walkTruncated: false };
@@ -148,6 +148,60 @@ describe('renderSnapshot', () => {
   it('shows a collapsed-chrome container that has a state worth showing', () => {
     const tree = el('application', 'a', {}, [el('panel', '', { states: ['selected'] }, [el('label', 'x')])]);
     expect(renderSnapshot(walked(tree), options)).toContain('- group [ref=e2] selected\n    - text "x"');
+  });
+});
+
+describe('names from content in a snapshot', () => {
+  const calc = () => walked(calculator());
+  const lineOf = (root: Walked, id: string) => [...walk(root)].find((w) => w.info.id === id) as Walked;
+
+  it('names a button by its label, folds labels that repeat it, shows the description of an unnamed one', () => {
+    expect(renderSnapshot(calc(), options)).toBe(
+      [
+        '- application "calc" [ref=e1]',
+        '  - window "Calculator" [ref=e2]',
+        '    - button "7" [ref=e4]',
+        '    - button "π" [ref=e6]',
+        '    - button "x 2" [ref=e8]',
+        '      - text "x" [ref=e10]',
+        '      - text "2" [ref=e11]',
+        '    - button [ref=e12] description="Clear Display [Escape]"',
+        '    - textbox [ref=e13] value="0"',
+        '      - text "Result" [ref=e14]',
+      ].join('\n'),
+    );
+  });
+
+  it('keeps a folded label addressable: its ref and path stay, and paths name the button by its label', () => {
+    const root = calc();
+    expect(lineOf(root, 'lpi').path).toBe('app("mousepad")/window[0]/button["π"]/text');
+    expect(lineOf(root, 'l7').path).toBe('app("mousepad")/window[0]/button["7"]/text');
+    expect(lineOf(root, 'pi').path).toBe('app("mousepad")/window[0]/button["π"]');
+    expect(lineOf(root, 'clear').path).toBe('app("mousepad")/window[0]/button[3]');
+  });
+
+  it('keeps a label that adds to its parent’s line, or whose parent has no line', () => {
+    const tree = el('frame', 'w', {}, [
+      el('push button', 'Go', {}, [el('label', 'Go', { states: ['selected'] })]),
+      el('push button', 'Stop', {}, [el('label', 'Stop', {}, [el('image', 'icon')])]),
+    ]);
+    const text = renderSnapshot(walked(tree), options);
+    expect(text).toContain('- text "Go" [ref=e3] selected');
+    expect(text).toContain('- text "Stop" [ref=e5]');
+    const labelsOnly = renderSnapshot(walked(calculator()), { ...options, roles: new Set(['text']) });
+    expect(labelsOnly).toContain('- text "π"');
+    expect(labelsOnly).toContain('- text "7"');
+  });
+
+  it('shows a description only where there is no name', () => {
+    const tree = el('frame', 'w', {}, [
+      el('icon', '', { description: 'Warning' }),
+      el('push button', 'Save', { description: 'Save the file' }),
+    ]);
+    expect(renderSnapshot(walked(tree), options).split('\n').slice(1)).toEqual([
+      '  - image [ref=e2] description="Warning"',
+      '  - button "Save" [ref=e3]',
+    ]);
   });
 });
 
