@@ -4,6 +4,7 @@ import { loadConfig } from './config.js';
 import { createEngine } from './engine/index.js';
 import { HelperClient } from './helper/client.js';
 import { createLogger } from './log.js';
+import { timedPort } from './mcp/call-log.js';
 import { createMcpServer } from './mcp/server.js';
 import { AuditLog } from './policy/audit.js';
 import { AppPolicy } from './policy/apps.js';
@@ -23,7 +24,7 @@ export async function serve(flags: {
   const log = createLogger(config.logLevel);
   const helper = new HelperClient({ helper: helperCommand({ helperPath: config.helperPath }), log });
   const apps = new AppPolicy(config);
-  const engine = createEngine(helper, {}, (app) => apps.check(app));
+  const engine = createEngine(timedPort(helper), {}, (app) => apps.check(app));
   const policy = new Policy([
     new ModeGuard(config.mode),
     new RateLimiter(config.rateLimits),

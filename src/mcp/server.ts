@@ -14,6 +14,7 @@ import { reply } from '../tools/reply.js';
 import { allTools } from '../tools/index.js';
 import type { ToolContext, ToolDefinition } from '../tools/types.js';
 import { VERSION } from '../version.js';
+import { ServerLog } from './call-log.js';
 import { progressHeartbeat } from './progress.js';
 import { registerCompletions } from './completions.js';
 import { registerPrompts } from './prompts.js';
@@ -58,6 +59,7 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
       instructions: INSTRUCTIONS,
     },
   );
+  const clientLog = new ServerLog(server.server, deps.log);
   const listed = enabledTools(deps.config, deps.services);
   const names = listed.map((tool) => tool.name);
   // The mode hides tools from tools/list, but they stay registered: a call by name is refused by the policy,
@@ -78,17 +80,23 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
           tool,
           args: args as Record<string, unknown>,
           server: server.server,
+          clientLog,
           signal: extra.signal,
         };
         const stopProgress = progressHeartbeat(tool.name, extra);
         try {
-          return await deps.policy.run(
-            call,
-            async (): Promise<CallToolResult> => {
-              const access = tool.annotations.readOnlyHint ? 'read' : 'write';
-              return reply(await withAccess(access, () => tool.handle(args as never, context)), tool.output);
-            },
-            (result) => result.isError === true,
+          return await clientLog.timed(tool.name, () =>
+            deps.policy.run(
+              call,
+              async (): Promise<CallToolResult> => {
+                const access = tool.annotations.readOnlyHint ? 'read' : 'write';
+                return reply(
+                  await withAccess(access, () => tool.handle(args as never, context)),
+                  tool.output,
+                );
+              },
+              (result) => result.isError === true,
+            ),
           );
         } catch (error) {
           return errorResult(error, tool.name, deps.log);

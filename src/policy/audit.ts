@@ -65,9 +65,7 @@ export class AuditLog implements Guard {
     if (call.tool.annotations.readOnlyHint) return;
     const entry = this.entry(call, outcome);
     if (this.options.file) this.write(this.options.file, `${JSON.stringify(entry)}\n`);
-    call.server
-      .sendLoggingMessage({ level: 'info', logger: 'audit', data: entry })
-      .catch((error: unknown) => this.options.log.debug(`audit log message not sent: ${String(error)}`));
+    call.clientLog.send('info', 'audit', entry);
   }
 
   entry(call: ToolCall, outcome: CallOutcome): AuditEntry {

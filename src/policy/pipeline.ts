@@ -4,14 +4,22 @@
  * (a concurrency slot, say) and learns how the call ended.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolMeta } from '../toolsets.js';
+
+/** Log messages to the client, at or above the level it asked for. */
+export interface ClientLog {
+  send(level: LoggingLevel, logger: string, data: unknown): void;
+}
 
 export interface ToolCall {
   tool: ToolMeta;
   /** The arguments as validated by the tool's schema. */
   args: Record<string, unknown>;
-  /** The MCP server, to ask the human through elicitation and to send log messages. */
+  /** The MCP server, to ask the human through elicitation. */
   server: Server;
+  /** Log messages to the client. */
+  clientLog: ClientLog;
   signal: AbortSignal;
   /** What guards noted while admitting the call (e.g. that the human was asked), for the audit log. */
   notes?: Record<string, string | boolean>;

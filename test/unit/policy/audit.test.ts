@@ -17,9 +17,9 @@ function setup(options: Partial<AuditOptions> = {}) {
   const file = join(mkdtempSync(join(tmpdir(), 'macpilot-audit-')), 'state', 'macpilot', 'audit.jsonl');
   const refs = new RefTable();
   const messages: unknown[] = [];
-  const server = {
-    sendLoggingMessage: async (params: unknown) => {
-      messages.push(params);
+  const clientLog = {
+    send: (level: string, logger: string, data: unknown) => {
+      messages.push({ level, logger, data });
     },
   };
   const audit = new AuditLog({
@@ -34,7 +34,7 @@ function setup(options: Partial<AuditOptions> = {}) {
     ({
       tool: { name, toolset, annotations },
       args,
-      server,
+      clientLog,
       signal: new AbortController().signal,
     }) as unknown as ToolCall;
   const lines = () =>

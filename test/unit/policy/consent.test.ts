@@ -33,6 +33,7 @@ const call = (name: string, args: Record<string, unknown>, server: Server): Tool
   tool: tool(name),
   args,
   server,
+  clientLog: { send: () => {} },
   signal: new AbortController().signal,
 });
 
