@@ -13,7 +13,7 @@ import {
 } from '../../../helper/protocol.js';
 import type { X11 } from './ewmh.js';
 import { HelperFailure } from '../errors.js';
-import { encode, type PixelLayout, toRgb } from './screen-pixels.js';
+import { encode, type PixelLayout, toRgba } from './screen-pixels.js';
 import type { Session } from './session.js';
 
 const Z_PIXMAP = 2;
@@ -176,15 +176,15 @@ export async function capture(
     x.client.GetImage(Z_PIXMAP, x.root, bounds.x, bounds.y, bounds.width, bounds.height, ALL_PLANES, cb),
   );
   const layout = layoutOf(x, screen, image.depth, image.visualId);
-  const rgb = layout && toRgb(image.data, bounds.width, bounds.height, layout);
-  if (!rgb) {
+  const rgba = layout && toRgba(image.data, bounds.width, bounds.height, layout);
+  if (!rgba) {
     throw new HelperFailure(
       HelperErrorCode.NotAvailable,
       `the screen's pixel format (depth ${image.depth}) is not supported`,
       'run the X server at depth 24 or 32',
     );
   }
-  const encoded = await encode(rgb, bounds.width, bounds.height, params);
+  const encoded = await encode(rgba, bounds.width, bounds.height, params);
   return {
     data: encoded.data.toString('base64'),
     format: params.format,
