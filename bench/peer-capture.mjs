@@ -1,27 +1,21 @@
 /**
  * computer-use-mcp's screen capture without its tool's 1 s sleep: nut.js's grab of the screen, its conversion to
- * RGB, and a PNG with the same sharp settings as macpilot's. Run with the peers' node_modules folder and a count;
- * prints {"median": ms} as JSON.
+ * RGB, and a PNG with the same sharp settings as macpilot's, in this process (no MCP call around it). Run with
+ * the peers' node_modules folder; each line on stdin takes one capture and answers the milliseconds it took.
  */
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
 
-const [modules, runs] = [process.argv[2], Number(process.argv[3])];
+const modules = process.argv[2];
 const { screen } = await import(join(modules, '@nut-tree-fork', 'nut-js', 'dist', 'index.js'));
 const { default: sharp } = await import(join(modules, 'sharp', 'lib', 'index.js'));
 
-async function captureToPng() {
+// The bench asks for one capture at a time and waits for its answer.
+createInterface({ input: process.stdin }).on('line', async () => {
+  const started = performance.now();
   const rgb = await (await screen.grab()).toRGB();
   const raw = { width: rgb.width, height: rgb.height, channels: rgb.channels };
-  return sharp(rgb.data, { raw }).png({ compressionLevel: 2, adaptiveFiltering: false }).toBuffer();
-}
-
-for (let i = 0; i < 3; i++) await captureToPng();
-const samples = [];
-for (let i = 0; i < runs; i++) {
-  const started = performance.now();
-  await captureToPng();
-  samples.push(performance.now() - started);
-}
-samples.sort((a, b) => a - b);
-process.stdout.write(`${JSON.stringify({ median: samples[Math.floor(samples.length / 2)] })}\n`);
+  await sharp(rgb.data, { raw }).png({ compressionLevel: 2, adaptiveFiltering: false }).toBuffer();
+  process.stdout.write(`${performance.now() - started}\n`);
+});

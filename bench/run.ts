@@ -3,7 +3,8 @@
  * for each performance budget of DESIGN.md. `npm run bench -- --record` also writes the table into
  * docs/performance.md with the date and the machine.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -284,17 +285,18 @@ function centreOf(detail: string): { x: number; y: number } {
 /** The calculator's digit buttons: their refs and centres, from find_elements and get_element. */
 async function digitButtons(macpilot: Macpilot, pid: number) {
   const found = await eventually('the calculator keypad', async () => {
-    const out = await macpilot.call('find_elements', { app: String(pid), role: 'button' });
+    const out = await macpilot.call('find_elements', { app: String(pid), role: 'button', max_results: 100 });
     return out.isError || !/button "9"/.test(out.text) ? undefined : out.text;
   });
-  return Promise.all(
-    DIGITS.map(async (digit) => {
-      const line = found.split('\n').find((l) => l.includes(`button "${digit}"`));
-      const ref = line && /\[ref=(e\d+)\]/.exec(line)?.[1];
-      if (!ref) throw new Error(`no button "${digit}" in:\n${found}`);
-      return { digit, ref, ...centreOf(await macpilot.ok('get_element', { ref })) };
-    }),
-  );
+  const buttons = [];
+  // One at a time: the policy lets an agent's calls run only so many at once.
+  for (const digit of DIGITS) {
+    const line = found.split('\n').find((l) => l.includes(`button "${digit}"`));
+    const ref = line && /\[ref=(e\d+)\]/.exec(line)?.[1];
+    if (!ref) throw new Error(`no button "${digit}" in:\n${found}`);
+    buttons.push({ digit, ref, ...centreOf(await macpilot.ok('get_element', { ref })) });
+  }
+  return buttons;
 }
 
 /** Cycles through the digits: each call of the returned function gives the next one. */
@@ -488,10 +490,14 @@ async function screenshots(env: Env, macpilot: Macpilot, helper: HelperClient, p
       [takeScreenshot, () => callText(computerUse, 'computer', { action: 'get_screenshot' })],
       { warmup: 1 },
     )) as [Summary, Summary];
-    const raw = JSON.parse(
-      execFileSync(process.execPath, [PEER_CAPTURE, peers.modules, '20'], { env }).toString(),
-    ) as { median: number };
-    const [oursAfter] = (await timeTurns(20, [takeScreenshot])) as [Summary];
+    const raw = peerCapture(env, peers.modules);
+    const rawTimes: number[] = [];
+    const [oursAfter] = (await timeTurns(20, [
+      takeScreenshot,
+      async () => rawTimes.push(await raw.capture()),
+    ]).finally(() => raw.close())) as [Summary];
+    // Its own in-process figure, without the pipe that asks for each capture; the warm-up runs are left out.
+    const rawCapture = summarize(rawTimes.slice(-20));
     rows.push(
       {
         what: whatTool,
@@ -504,16 +510,34 @@ async function screenshots(env: Env, macpilot: Macpilot, helper: HelperClient, p
       {
         what: whatTool,
         ours: ms(oursAfter.median),
-        peer: `${ms(raw.median)} (computer-use-mcp's capture without the sleep: nut.js grab + RGB + PNG, in-process)`,
-        ratio: oursAfter.median / raw.median,
+        peer: `${ms(rawCapture.median)} (computer-use-mcp's capture without the sleep: nut.js grab + RGB + PNG, in-process)`,
+        ratio: oursAfter.median / rawCapture.median,
         budget: '≤ 1x peer',
-        met: oursAfter.median <= raw.median,
+        met: oursAfter.median <= rawCapture.median,
       },
     );
     return rows;
   } finally {
     rmSync(file, { force: true });
   }
+}
+
+/** bench/peer-capture.mjs kept running: each capture() asks it for one and returns the milliseconds it took. */
+function peerCapture(env: Env, modules: string) {
+  const child = spawn(process.execPath, [PEER_CAPTURE, modules], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+  const waiting: ((ms: number) => void)[] = [];
+  createInterface({ input: child.stdout }).on('line', (line) => waiting.shift()?.(Number(line)));
+  return {
+    capture: () =>
+      new Promise<number>((resolve, reject) => {
+        if (child.exitCode !== null) reject(new Error('the peer capture process ended'));
+        waiting.push(resolve);
+        child.stdin.write('\n');
+      }),
+    close: () => {
+      child.stdin.end();
+    },
+  };
 }
 
 /** The peers, installed on first use; one that cannot be had is recorded, and its rows say so. */
