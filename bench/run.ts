@@ -43,7 +43,7 @@ const BENCH_LIMITS = 'calls_per_second=1000000,calls_per_minute=9000000,writes_p
 /** The calculator's digits the click rows press in turn. */
 const DIGITS = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
 
-/** The apps the snapshot rows read, and the calculator by its pid (agent-device may have launched it). */
+/** The calculator every side uses, by its pid (two of them would be ambiguous by name). */
 interface Apps {
   calculatorPid: number;
 }
@@ -57,8 +57,9 @@ interface Peers {
   failures: Record<string, string>;
 }
 
+/** An error's message on one line, for a table cell. */
 const why = (error: unknown): string =>
-  (error instanceof Error ? error.message.split('\n')[0] : String(error)) ?? '';
+  (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' ').slice(0, 300);
 
 /** A row whose peer could not run: our figure stands, the budget against the peer is not met. */
 function peerMissing(what: string, ours: string, peer: string, budget: string): Row {
