@@ -34,37 +34,33 @@ export async function time(
   return summarize(samples);
 }
 
-/**
- * Like `time`, for tasks whose measured part ends before they do (a server's first answer, before it is
- * closed): each run returns the milliseconds it measured.
- */
-export async function timeMeasured(runs: number, task: () => Promise<number>, warmup = 3): Promise<Summary> {
-  for (let i = 0; i < warmup; i++) await task();
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) samples.push(await task());
-  return summarize(samples);
-}
+/** A task to time: `run` is measured; `before`, when given, runs just before it, unmeasured (a fresh ref, say). */
+export type Task = (() => Promise<unknown>) | { before: () => Promise<unknown>; run: () => Promise<unknown> };
 
-/** Times two tasks call by call in turn, so that both see the same machine; both warm up first. */
-export async function timePair(
+/**
+ * Times tasks in turn, round after round, so that all of them see the same machine (whose load here changes by
+ * the second); each warms up `warmup` times first. With `idleMs`, pauses that long (unmeasured) before each
+ * measured run, so that an app has finished reacting to the run before. One summary per task, in order.
+ */
+export async function timeTurns(
   runs: number,
-  ours: () => Promise<unknown>,
-  peer: () => Promise<unknown>,
-  warmup = 300,
-): Promise<[Summary, Summary]> {
-  for (let i = 0; i < warmup; i++) {
-    await ours();
-    await peer();
-  }
-  const samples: [number[], number[]] = [[], []];
+  tasks: readonly Task[],
+  options: { warmup?: number; idleMs?: number } = {},
+): Promise<Summary[]> {
+  const steps = tasks.map((t) => (typeof t === 'function' ? { before: undefined, run: t } : t));
+  const once = async (step: (typeof steps)[number]): Promise<number> => {
+    if (options.idleMs) await sleep(options.idleMs);
+    await step.before?.();
+    const start = performance.now();
+    await step.run();
+    return performance.now() - start;
+  };
+  for (let i = 0; i < (options.warmup ?? 3); i++) for (const step of steps) await once(step);
+  const samples: number[][] = steps.map(() => []);
   for (let i = 0; i < runs; i++) {
-    for (const [k, task] of [ours, peer].entries()) {
-      const start = performance.now();
-      await task();
-      samples[k]?.push(performance.now() - start);
-    }
+    for (const [k, step] of steps.entries()) samples[k]?.push(await once(step));
   }
-  return [summarize(samples[0]), summarize(samples[1])];
+  return samples.map(summarize);
 }
 
 /** A measured figure next to its peer's, and the budget it is held to. */

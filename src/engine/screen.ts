@@ -89,11 +89,13 @@ export class Screen {
         { target: subject.target, format: captureFormat, quality, maxLongEdge },
         call,
       );
-      let data: Buffer = Buffer.from(shot.data, 'base64');
+      // The helper's base64 goes out as it came, unless refs are drawn on the image.
+      let base64 = shot.data;
       let legend = '';
       if (options.annotate) {
-        const drawn = await this.annotated(data, shot, subject, format, quality, call);
-        data = drawn.data;
+        const png = Buffer.from(shot.data, 'base64');
+        const drawn = await this.annotated(png, shot, subject, format, quality, call);
+        base64 = drawn.data.toString('base64');
         legend = `\n${drawn.legend}`;
       }
       const head =
@@ -101,12 +103,13 @@ export class Screen {
         `scale ${round(shot.scale)} image pixels per screen point. To map an image point to the screen: ` +
         `screen = image / ${round(shot.scale)} + (${shot.bounds.x}, ${shot.bounds.y}).`;
       if (file) {
+        const data = Buffer.from(base64, 'base64');
         await writeNew(file.path, data);
         return { text: `Saved a ${head}\nFile: ${file.path} (${kilobytes(data.length)})${legend}` };
       }
       return {
         text: `Screenshot: ${head}${legend}`,
-        image: { data: data.toString('base64'), mimeType: `image/${format}` },
+        image: { data: base64, mimeType: `image/${format}` },
       };
     });
   }

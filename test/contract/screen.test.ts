@@ -61,6 +61,22 @@ test("a window's capture is its frame as on screen: the app's pixels, not the de
   expect(region.rgb.equals(image.rgb)).toBe(true);
 });
 
+test('captures asked at the same time each get their own pixels (they share one buffer in turn)', async () => {
+  const corner = { region: { x: 0, y: screenSize().height - 40, width: 40, height: 40 } };
+  const alone = await decode(Buffer.from((await capture({ window: window.id })).data, 'base64'));
+  const [frame, background, again] = await Promise.all([
+    capture({ window: window.id }),
+    capture(corner),
+    capture({ window: window.id }),
+  ]);
+  const [first, desktop, second] = await Promise.all(
+    [frame, background, again].map((shot) => decode(Buffer.from(shot.data, 'base64'))),
+  );
+  expect(first?.rgb.equals(alone.rgb)).toBe(true);
+  expect(second?.rgb.equals(alone.rgb)).toBe(true);
+  expect(desktop && colours(desktop)).toBe(1);
+});
+
 test('a region capture has the region size; parts off the screen are cut, an area fully off is refused', async () => {
   const result = await capture({ region: { x: 100, y: 50, width: 300, height: 200 } });
   expect(result).toMatchObject({

@@ -17,44 +17,50 @@ import type {
   Params,
   Result,
 } from '../../../src/helper/protocol.js';
-import { fitted, toRgb } from '../../../src/platforms/linux/helper/screen-pixels.js';
+import { fitted, toRgba } from '../../../src/platforms/linux/helper/screen-pixels.js';
 import { failure } from './failure.js';
 import { el } from './fixtures.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'macpilot-screen-unit-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-describe('ZPixmap pixels to RGB', () => {
+describe('ZPixmap pixels to opaque RGBA', () => {
   const le32 = (...pixels: number[]) => {
     const b = Buffer.alloc(pixels.length * 4);
     pixels.forEach((p, i) => b.writeUInt32LE(p, i * 4));
     return b;
   };
+  /** Packed RGB as the opaque RGBA toRgba writes. */
+  const opaque = (...rgb: number[]) => rgb.flatMap((v, i) => (i % 3 === 2 ? [v, 255] : [v]));
   const bgrx = { bitsPerPixel: 32, littleEndian: true, redMask: 0xff0000, greenMask: 0xff00, blueMask: 0xff };
 
   test('8-bit channels in any order, either byte order', () => {
-    expect([...(toRgb(le32(0x00112233, 0xffa0b0c0), 2, 1, bgrx) ?? [])]).toEqual([
-      0x11, 0x22, 0x33, 0xa0, 0xb0, 0xc0,
-    ]);
+    expect([...(toRgba(le32(0x00112233, 0xffa0b0c0), 2, 1, bgrx) ?? [])]).toEqual(
+      opaque(0x11, 0x22, 0x33, 0xa0, 0xb0, 0xc0),
+    );
     const rgbx = { ...bgrx, redMask: 0xff, blueMask: 0xff0000 };
-    expect([...(toRgb(le32(0x00112233), 1, 1, rgbx) ?? [])]).toEqual([0x33, 0x22, 0x11]);
+    expect([...(toRgba(le32(0x00112233), 1, 1, rgbx) ?? [])]).toEqual(opaque(0x33, 0x22, 0x11));
     const bigEndian = Buffer.from([0x00, 0x11, 0x22, 0x33]);
-    expect([...(toRgb(bigEndian, 1, 1, { ...bgrx, littleEndian: false }) ?? [])]).toEqual([0x11, 0x22, 0x33]);
+    expect([...(toRgba(bigEndian, 1, 1, { ...bgrx, littleEndian: false }) ?? [])]).toEqual(
+      opaque(0x11, 0x22, 0x33),
+    );
   });
 
-  test('any pixel count: whole groups of four and the rest', () => {
+  test('any pixel count', () => {
     const pixels = [0x010203, 0x040506, 0x070809, 0x0a0b0c, 0x0d0e0f, 0x101112, 0x131415];
-    const expected = pixels.flatMap((p) => [(p >> 16) & 0xff, (p >> 8) & 0xff, p & 0xff]);
-    expect([...(toRgb(le32(...pixels), 7, 1, bgrx) ?? [])]).toEqual(expected);
-    expect([...(toRgb(le32(...pixels.slice(0, 4)), 2, 2, bgrx) ?? [])]).toEqual(expected.slice(0, 12));
+    const expected = opaque(...pixels.flatMap((p) => [(p >> 16) & 0xff, (p >> 8) & 0xff, p & 0xff]));
+    expect([...(toRgba(le32(...pixels), 7, 1, bgrx) ?? [])]).toEqual(expected);
+    expect([...(toRgba(le32(...pixels.slice(0, 4)), 2, 2, bgrx) ?? [])]).toEqual(expected.slice(0, 16));
   });
 
   test('10-bit channels scale to 8 bits; unsupported layouts are refused', () => {
     const deep = { ...bgrx, redMask: 0x3ff00000, greenMask: 0xffc00, blueMask: 0x3ff };
-    expect([...(toRgb(le32((1023 << 20) | (512 << 10) | 0), 1, 1, deep) ?? [])]).toEqual([255, 128, 0]);
-    expect(toRgb(Buffer.alloc(6), 1, 1, { ...deep, bitsPerPixel: 24 })).toBeUndefined();
-    expect(toRgb(Buffer.alloc(4), 1, 1, { ...deep, greenMask: 0 })).toBeUndefined();
-    expect(toRgb(Buffer.alloc(4), 2, 1, deep)).toBeUndefined();
+    expect([...(toRgba(le32((1023 << 20) | (512 << 10) | 0), 1, 1, deep) ?? [])]).toEqual(
+      opaque(255, 128, 0),
+    );
+    expect(toRgba(Buffer.alloc(6), 1, 1, { ...deep, bitsPerPixel: 24 })).toBeUndefined();
+    expect(toRgba(Buffer.alloc(4), 1, 1, { ...deep, greenMask: 0 })).toBeUndefined();
+    expect(toRgba(Buffer.alloc(4), 2, 1, deep)).toBeUndefined();
   });
 
   test('fitting a long edge keeps the aspect ratio and never enlarges', () => {

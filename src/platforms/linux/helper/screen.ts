@@ -1,7 +1,7 @@
 /**
  * screen.displays and screen.capture: the displays from RandR (the whole X screen when RandR has none), and
- * captures as GetImage of the root window, so a window's capture shows what is on screen over its frame,
- * overlapping windows included.
+ * captures as GetImage of the root window (through MIT-SHM where it works, see screen-shm.ts), so a window's
+ * capture shows what is on screen over its frame, overlapping windows included.
  */
 import type * as x11 from 'x11';
 import {
@@ -13,11 +13,9 @@ import {
 } from '../../../helper/protocol.js';
 import type { X11 } from './ewmh.js';
 import { HelperFailure } from '../errors.js';
-import { encode, type PixelLayout, toRgb } from './screen-pixels.js';
+import { encode, type PixelLayout, toRgba } from './screen-pixels.js';
+import { withScreenImage } from './screen-shm.js';
 import type { Session } from './session.js';
-
-const Z_PIXMAP = 2;
-const ALL_PLANES = 0xffffffff;
 
 /**
  * The connection setup the x11 package keeps on the client as `display` (typed elsewhere with the keyboard's
@@ -172,19 +170,18 @@ export async function capture(
       `the screen spans 0,0 to ${screen.pixel_width},${screen.pixel_height}`,
     );
   }
-  const image = await x.x<x11.Image>((cb) =>
-    x.client.GetImage(Z_PIXMAP, x.root, bounds.x, bounds.y, bounds.width, bounds.height, ALL_PLANES, cb),
-  );
-  const layout = layoutOf(x, screen, image.depth, image.visualId);
-  const rgb = layout && toRgb(image.data, bounds.width, bounds.height, layout);
-  if (!rgb) {
-    throw new HelperFailure(
-      HelperErrorCode.NotAvailable,
-      `the screen's pixel format (depth ${image.depth}) is not supported`,
-      'run the X server at depth 24 or 32',
-    );
-  }
-  const encoded = await encode(rgb, bounds.width, bounds.height, params);
+  const encoded = await withScreenImage(x, bounds, async (image) => {
+    const layout = layoutOf(x, screen, image.depth, image.visualId);
+    const rgba = layout && toRgba(image.data, bounds.width, bounds.height, layout);
+    if (!rgba) {
+      throw new HelperFailure(
+        HelperErrorCode.NotAvailable,
+        `the screen's pixel format (depth ${image.depth}) is not supported`,
+        'run the X server at depth 24 or 32',
+      );
+    }
+    return encode(rgba, bounds.width, bounds.height, params);
+  });
   return {
     data: encoded.data.toString('base64'),
     format: params.format,

@@ -50,6 +50,37 @@ declare module 'x11' {
     GetOutputPrimary(window: number, cb: Callback<number>): void;
   }
 
+  /** What MIT-SHM's GetImage answers; the pixels are in the segment. */
+  export interface ShmImage {
+    depth: number;
+    visual: number;
+    size: number;
+  }
+
+  /** A shared segment the server writes into; `buffer` holds what was read back of it. */
+  export interface ShmSegment {
+    size: number;
+    buffer: Buffer;
+    getImage(
+      drawable: number,
+      x: number,
+      y: number,
+      width: number,
+      height: number,
+      planeMask: number,
+      format: number,
+      offset: number,
+      cb: Callback<ShmImage>,
+    ): void;
+    detach(cb?: () => void): void;
+  }
+
+  export interface Shm {
+    /** Whether a segment really attaches (a remote server may list the extension and refuse it). */
+    usable(cb: Callback<boolean>): void;
+    createSegment(size: number, cb: Callback<ShmSegment>): void;
+  }
+
   export interface Screen {
     root_depth: number;
     root_visual: number;
@@ -77,5 +108,6 @@ declare module 'x11' {
     ): void;
     QueryTree(window: number, cb: Callback<Tree>): void;
     require(extension: 'randr', cb: Callback<RandR>): void;
+    require(extension: 'shm', cb: Callback<Shm>): void;
   }
 }
