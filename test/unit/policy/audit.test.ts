@@ -8,6 +8,7 @@ import { MacpilotError } from '../../../src/errors.js';
 import { createLogger } from '../../../src/log.js';
 import { AuditLog, type AuditOptions } from '../../../src/policy/audit.js';
 import type { CallOutcome, ToolCall } from '../../../src/policy/pipeline.js';
+import { allTools } from '../../../src/tools/index.js';
 import { READ_ONLY, WRITE } from '../../../src/tools/types.js';
 
 const SECRET = 'hunter2 correct horse';
@@ -114,6 +115,17 @@ describe('AuditLog', () => {
     expect(lines().map(({ tool, app, target }) => ({ tool, app, target }))).toEqual([
       { tool: 'click_element', app: 'Mousepad', target: { role: 'button', name: 'Save' } },
       { tool: 'quit_app', app: 'Calculator', target: undefined },
+    ]);
+  });
+
+  test('take_screenshot is logged only when file_path makes it write a file', () => {
+    const { audit, call, lines } = setup();
+    const screenshot = allTools.find((tool) => tool.name === 'take_screenshot');
+    const shot = (args: Record<string, unknown>) => ({ ...call('take_screenshot', args), tool: screenshot });
+    audit.settled(shot({ app: 'Mousepad' }) as ToolCall, ok);
+    audit.settled(shot({ app: 'Mousepad', file_path: '/tmp/shot.png' }) as ToolCall, ok);
+    expect(lines().map(({ tool, app }) => ({ tool, app }))).toEqual([
+      { tool: 'take_screenshot', app: 'Mousepad' },
     ]);
   });
 
