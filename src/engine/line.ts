@@ -16,14 +16,18 @@ export function elementLine(node: Walked): string {
   return [...head, `[ref=${node.ref}]`, ...lineExtras(node)].join(' ');
 }
 
-/** The states and value a line shows after the ref. */
+/** The states, value and shortcut a line shows after the ref. */
 export function lineExtras(node: Walked): string[] {
   const { info } = node;
   const secure = isSecure(info);
   const states = SHOWN_STATES.filter((s) => info.states.includes(s) || (s === 'secure' && secure));
   const value = secure ? '' : valueText(info.value, info.valueTruncated === true, info.name);
-  return value ? [...states, value] : states;
+  return [...states, value, shortcutText(info.shortcut)].filter(Boolean);
 }
+
+/** `shortcut=Ctrl+S`: what press_key takes to trigger the element. */
+export const shortcutText = (shortcut: string | undefined): string =>
+  shortcut ? `shortcut=${shortcut}` : '';
 
 /** `value="..."` for text and numbers; toggles are already in the states, and a value equal to the name is noise. */
 function valueText(value: string | number | boolean | undefined, truncated: boolean, name: string): string {

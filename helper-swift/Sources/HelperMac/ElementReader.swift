@@ -13,7 +13,7 @@ enum ElementReader {
         "AXRole", "AXSubrole", "AXTitle", "AXDescription", "AXHelp", "AXIdentifier", "AXTitleUIElement",
         "AXEnabled", "AXFocused", "AXSelected", "AXExpanded", "AXDisclosing", "AXHidden", "AXMinimized",
         "AXModal", "AXMain", "AXFrontmost", "AXMenuItemMarkChar", "AXRequired", "AXElementBusy",
-        "AXPosition", "AXSize",
+        "AXPosition", "AXSize", "AXMenuItemCmdChar", "AXMenuItemCmdModifiers",
     ]
 
     /// Roles whose AXValue is their checked state: 0 off, 1 on, 2 mixed (switches and toggles are subroles).
@@ -75,10 +75,20 @@ enum ElementReader {
             identifier: AX.string(attributes["AXIdentifier"]).flatMap { $0.isEmpty ? nil : $0 },
             states: states(attributes, role: role, subrole: subrole, toggle: toggle),
             bounds: bounds ? AX.bounds(position: attributes["AXPosition"], size: attributes["AXSize"]) : nil,
+            shortcut: shortcut(attributes),
             childCount: childCount,
             pid: AX.pid(element)
         )
         return Read(info: info, hidden: AX.bool(attributes["AXHidden"]) == true)
+    }
+
+    /// A menu item's shortcut as press_key takes it: "Cmd+Shift+S". AXMenuItemCmdModifiers bits: 1 Shift,
+    /// 2 Option, 4 Control, 8 no Command. Items whose key has no character (F keys) are left out.
+    private static func shortcut(_ attributes: [String: CFTypeRef]) -> String? {
+        guard let key = AX.string(attributes["AXMenuItemCmdChar"]), !key.isEmpty else { return nil }
+        let bits = Int(AX.number(attributes["AXMenuItemCmdModifiers"]) ?? 0)
+        let names = [(4, "Ctrl"), (2, "Option"), (1, "Shift")].filter { bits & $0.0 != 0 }.map { $0.1 }
+        return ((bits & 8 == 0 ? ["Cmd"] : []) + names + [key.uppercased()]).joined(separator: "+")
     }
 
     /// The AXValue, read only for roles that carry one, and never for a secure field.
