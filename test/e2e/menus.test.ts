@@ -1,13 +1,13 @@
 /** Menus of mousepad through the MCP client, and saving a document to a chosen path purely by menus and dialog. */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { useMacpilot } from '../support/mcp.js';
 import { eventually, refOf } from '../support/text.js';
+import { temporaryFolder } from '../support/temp.js';
 
 const { macpilot, launch, processes } = useMacpilot(inject('desktopEnv'));
-const folder = mkdtempSync(join(tmpdir(), 'macpilot-menus-'));
+const folder = temporaryFolder('macpilot-menus-');
 let app: string;
 /** mousepad calls its File > Reload item "Revert" in some document states; both are disabled for a new one. */
 const RELOAD = /^- menuitem "(Reload|Revert)" \[ref=e\d+\] disabled$/m;

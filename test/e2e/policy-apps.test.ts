@@ -1,10 +1,10 @@
 /** App policy and modes through a real client: a denied app is refused by name, read-only lists and runs only readers. */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, inject, test } from 'vitest';
 import { useMacpilot } from '../support/mcp.js';
 import { eventually } from '../support/text.js';
+import { temporaryFolder } from '../support/temp.js';
 
 const env = inject('desktopEnv');
 
@@ -51,7 +51,7 @@ describe('MACPILOT_MODE=read-only', () => {
     expect(shot.isError).toBeFalsy();
     expect((shot.content as { type: string }[]).map((part) => part.type)).toEqual(['image', 'text']);
 
-    const folder = mkdtempSync(join(tmpdir(), 'macpilot-read-only-'));
+    const folder = temporaryFolder('macpilot-read-only-');
     try {
       const target = join(folder, 'shot.png');
       const refused = await macpilot.call('take_screenshot', { file_path: target });
