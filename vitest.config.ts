@@ -1,11 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
+/** Every test file removes the temporary folders it made (test/support/temp.ts). */
+const TEMP_FOLDERS = 'test/setup/temp-folders.ts';
+
 export default defineConfig({
   test: {
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
       {
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts'] },
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], setupFiles: [TEMP_FOLDERS] },
       },
       {
         // Contract and end-to-end tests share one headless desktop and run one file at a time.
@@ -13,6 +16,7 @@ export default defineConfig({
           name: 'desktop',
           include: ['test/contract/**/*.test.ts', 'test/e2e/**/*.test.ts'],
           globalSetup: ['test/setup/desktop.ts'],
+          setupFiles: [TEMP_FOLDERS],
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 60_000,
@@ -24,7 +28,16 @@ export default defineConfig({
         : []),
       // The real Swift helper, on a Mac only (.github/workflows/macos.yml sets MACPILOT_HELPER_PATH).
       ...(process.platform === 'darwin'
-        ? [{ test: { name: 'macos', include: ['test/macos/**/*.test.ts'], testTimeout: 60_000 } }]
+        ? [
+            {
+              test: {
+                name: 'macos',
+                include: ['test/macos/**/*.test.ts'],
+                setupFiles: [TEMP_FOLDERS],
+                testTimeout: 60_000,
+              },
+            },
+          ]
         : []),
     ],
   },

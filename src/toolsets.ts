@@ -102,4 +102,23 @@ export interface ToolMeta {
   annotations: ToolAnnotations;
   /** What the human asked to allow the call also reads, when its title and target say too little (a script's source). */
   consentDetail?: (args: never) => string;
+  /**
+   * Arguments that make a read-only tool change something, each with what it changes (take_screenshot's
+   * file_path: "writes the image to a file"): a call that gives one is a write for the policy, and read-only
+   * mode refuses it.
+   */
+  writesWith?: Readonly<Partial<Record<string, string>>>;
 }
+
+/** The arguments of a call that make it a write, with what each changes (see ToolMeta.writesWith). */
+export const writingArgs = (
+  tool: Pick<ToolMeta, 'writesWith'>,
+  args: Record<string, unknown>,
+): [name: string, changes: string][] =>
+  Object.entries(tool.writesWith ?? {}).flatMap(([name, changes]) =>
+    changes !== undefined && args[name] !== undefined ? [[name, changes] as [string, string]] : [],
+  );
+
+/** Whether a call may change something: a tool not annotated read-only, or one given a writing argument. */
+export const isWrite = (tool: Pick<ToolMeta, 'annotations' | 'writesWith'>, args: Record<string, unknown>) =>
+  !tool.annotations.readOnlyHint || writingArgs(tool, args).length > 0;

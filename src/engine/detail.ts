@@ -19,6 +19,7 @@ export function renderDetail(entry: RefEntry, d: ElementDetail): string {
     `value: ${valueField(d, secure)}`,
     d.description ? `description: ${JSON.stringify(d.description)}` : undefined,
     d.identifier ? `identifier: ${JSON.stringify(d.identifier)}` : undefined,
+    d.shortcut ? `shortcut: ${d.shortcut}` : undefined,
     `states: ${d.states.length > 0 ? d.states.join(', ') : 'none'}`,
     d.bounds
       ? `bounds: x=${d.bounds.x} y=${d.bounds.y} width=${d.bounds.width} height=${d.bounds.height}`

@@ -17,8 +17,8 @@ export function elementLine(node: Walked): string {
 }
 
 /**
- * The states and value a line shows after the ref, and the description of an element without a name (an icon,
- * an icon button): the only words it has.
+ * The states, value and shortcut a line shows after the ref, and the description of an element without a name
+ * (an icon, an icon button): the only words it has.
  */
 export function lineExtras(node: Walked): string[] {
   const { info } = node;
@@ -28,10 +28,15 @@ export function lineExtras(node: Walked): string[] {
   const description = normalizeName(info.name) === '' ? clip(info.description ?? '', NAME_CHARS) : '';
   return [
     ...states,
-    ...(value ? [value] : []),
-    ...(description ? [`description=${JSON.stringify(description)}`] : []),
-  ];
+    value,
+    shortcutText(info.shortcut),
+    description ? `description=${JSON.stringify(description)}` : '',
+  ].filter(Boolean);
 }
+
+/** `shortcut=Ctrl+S`: what press_key takes to trigger the element. */
+export const shortcutText = (shortcut: string | undefined): string =>
+  shortcut ? `shortcut=${shortcut}` : '';
 
 /** `value="..."` for text and numbers; toggles are already in the states, and a value equal to the name is noise. */
 function valueText(value: string | number | boolean | undefined, truncated: boolean, name: string): string {

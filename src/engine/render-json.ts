@@ -30,6 +30,10 @@ export const ElementJson = z
     name: z.string(),
     value: ValueJson.optional(),
     description: z.string().optional(),
+    shortcut: z
+      .string()
+      .optional()
+      .describe('The keyboard shortcut that triggers it, as press_key takes it.'),
     states: z.array(z.string()),
     bounds: BoundsJson.optional(),
     path: z.string(),
@@ -118,6 +122,7 @@ function elementFields(info: ElementInfo, ref: string, path: string): ElementJso
     name: info.name,
     ...(info.value === undefined || secure ? {} : { value: info.value }),
     ...(info.description ? { description: info.description } : {}),
+    ...(info.shortcut ? { shortcut: info.shortcut } : {}),
     states: secure && !info.states.includes('secure') ? [...info.states, 'secure'] : info.states,
     ...(info.bounds ? { bounds: info.bounds } : {}),
     path,

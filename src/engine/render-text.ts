@@ -6,7 +6,7 @@ import { dataNote } from '../untrusted.js';
 import { renderDetail } from './detail.js';
 import { renderChanges } from './diff.js';
 import { renderMatches } from './find.js';
-import { locatedLines } from './line.js';
+import { locatedLines, shortcutText } from './line.js';
 import { joinNames, shownName } from './menus.js';
 import type {
   ActionResult,
@@ -104,12 +104,15 @@ function clipboardText(r: ClipboardResult): string {
   return `Clipboard text, ${size} ${dataNote(`types offered: ${r.types.join(', ') || 'none'}`)}:\n${r.text}`;
 }
 
-/** `- menuitem "Save As..." [ref=e41] disabled checked ▸`: role, name, ref, what a menu shows of an item. */
+/**
+ * `- menuitemcheckbox "Wrap" [ref=e41] disabled not checked shortcut=Ctrl+W ▸`: role, name, ref, what a menu
+ * shows of an item. A check or radio item always says whether it is checked.
+ */
 function menuEntryLine(node: Walked, indent: number, hasSubmenu: boolean): string {
   const flags = [
     node.info.states.includes('disabled') ? 'disabled' : '',
-    node.info.states.includes('checked') ? 'checked' : '',
-    node.info.states.includes('mixed') ? 'mixed' : '',
+    checkedText(node),
+    shortcutText(node.info.shortcut),
     hasSubmenu ? '▸' : '',
   ].filter(Boolean);
   const head = `${'  '.repeat(indent)}- ${node.role} ${JSON.stringify(shownName(node))} [ref=${node.ref}]`;
@@ -124,20 +127,27 @@ function menuText(r: MenuResult): string {
   return lines.length === 0 ? `${head}\n(no items)` : `${head}\n${lines.join('\n')}${tail}`;
 }
 
-function menuItemText(r: MenuItemResult): string {
-  const { node } = r;
-  const { states, description } = node.info;
+/** "checked", "mixed", "not checked" for a check or radio item, else what the item's states say. */
+function checkedText(node: Walked): string {
+  const { states } = node.info;
   const checkable = node.role === 'menuitemcheckbox' || node.role === 'menuitemradio';
   const checked = states.includes('checked') ? 'checked' : states.includes('mixed') ? 'mixed' : '';
+  return checked || (checkable ? 'not checked' : '');
+}
+
+function menuItemText(r: MenuItemResult): string {
+  const { node } = r;
+  const { states, description, shortcut } = node.info;
   const facts = [
     states.includes('disabled') ? 'disabled' : 'enabled',
-    checked || (checkable ? 'not checked' : ''),
+    checkedText(node),
     r.hasSubmenu ? 'has a submenu' : 'no submenu',
   ].filter(Boolean);
   return [
     `${node.role} ${JSON.stringify(shownName(node))} [ref=${node.ref}]`,
     `menu path: ${joinNames(r.names)}`,
     `state: ${facts.join(', ')}`,
+    ...(shortcut ? [`shortcut: ${shortcut} (press_key takes it as written)`] : []),
     ...(description ? [`description: ${JSON.stringify(description)}`] : []),
     `element path: ${node.path}`,
     dataNote(),

@@ -88,6 +88,12 @@ const elementFields = {
   states: z.array(ElementState),
   /** Screen points, origin at the top left of the primary display. */
   bounds: Bounds.optional(),
+  /**
+   * The keyboard shortcut that triggers a menu item, as press_key takes it: modifiers then the key, joined by
+   * "+", e.g. "Ctrl+S", "Ctrl+Shift+N", "F11" (AT-SPI: the accelerator of its action's key binding), or
+   * "Cmd+S", "Cmd+Option+Z" (macOS: AXMenuItemCmdChar and AXMenuItemCmdModifiers).
+   */
+  shortcut: z.string().max(64).optional(),
   childCount: z.number().int().min(0),
   pid: z.number().int(),
 };

@@ -14,6 +14,7 @@ import { reply } from '../tools/reply.js';
 import { allTools } from '../tools/index.js';
 import type { ToolContext, ToolDefinition } from '../tools/types.js';
 import { VERSION } from '../version.js';
+import { isWrite } from '../toolsets.js';
 import { ServerLog } from './call-log.js';
 import { progressHeartbeat } from './progress.js';
 import { registerCompletions } from './completions.js';
@@ -89,7 +90,7 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
             deps.policy.run(
               call,
               async (): Promise<CallToolResult> => {
-                const access = tool.annotations.readOnlyHint ? 'read' : 'write';
+                const access = isWrite(tool, call.args) ? 'write' : 'read';
                 return reply(
                   await withAccess(access, () => tool.handle(args as never, context)),
                   tool.output,

@@ -6,7 +6,7 @@
 import { appendFileSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Mode } from '../modes.js';
-import { toolsetOf } from '../toolsets.js';
+import { isWrite, toolsetOf } from '../toolsets.js';
 import type { RefTable } from '../engine/refs.js';
 import { parsePath } from '../engine/paths.js';
 import { MacpilotError } from '../errors.js';
@@ -62,7 +62,7 @@ export class AuditLog implements Guard {
   }
 
   settled(call: ToolCall, outcome: CallOutcome): void {
-    if (call.tool.annotations.readOnlyHint) return;
+    if (!isWrite(call.tool, call.args)) return;
     const entry = this.entry(call, outcome);
     if (this.options.file) this.write(this.options.file, `${JSON.stringify(entry)}\n`);
     call.clientLog.send('info', 'audit', entry);

@@ -10,7 +10,7 @@ import type { RefTable } from '../engine/refs.js';
 import { roleOf } from '../engine/roles.js';
 import { labelOf } from '../engine/tree.js';
 import { MacpilotError } from '../errors.js';
-import { toolsetOf } from '../toolsets.js';
+import { isWrite, toolsetOf } from '../toolsets.js';
 import type { Guard, ToolCall } from './pipeline.js';
 
 const DESTRUCTIVE = /\b(delete|remove|erase|empty trash|quit|close|format|reset|send|buy|purchase|pay)\b/i;
@@ -74,7 +74,7 @@ export class ConsentGuard implements Guard {
   /** What the call would do, in words for the human, when it needs their consent. */
   private async needsConsent(call: ToolCall): Promise<string | undefined> {
     const { tool } = call;
-    if (this.settings.consent === 'allow' || tool.annotations.readOnlyHint) return undefined;
+    if (this.settings.consent === 'allow' || !isWrite(tool, call.args)) return undefined;
     const target = this.targetNames(call.args);
     // Keys act on the focused element: Enter on a focused "Delete" button deletes.
     if (this.settings.mode === 'safe' && tool.name === 'press_key')

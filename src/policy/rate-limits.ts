@@ -5,7 +5,7 @@
  */
 import { RATE_LIMITS_SETTING, type RateLimits } from '../config.js';
 import { MacpilotError } from '../errors.js';
-import { toolsetOf } from '../toolsets.js';
+import { isWrite, toolsetOf } from '../toolsets.js';
 import type { Guard, ToolCall } from './pipeline.js';
 
 const SECOND = 1000;
@@ -68,7 +68,7 @@ export class RateLimiter implements Guard {
     }
     const windows = [
       ...this.calls,
-      ...(call.tool.annotations.readOnlyHint ? [] : [this.writes]),
+      ...(isWrite(call.tool, call.args) ? [this.writes] : []),
       ...(toolsetOf(call.tool.toolset).runsScripts ? [this.scripts] : []),
     ];
     for (const window of windows) {

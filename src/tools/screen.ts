@@ -2,7 +2,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { appParam } from './params.js';
-import { defineTool, toolsetTools, READ_ONLY, WRITE } from './types.js';
+import { defineTool, toolsetTools, READ_ONLY } from './types.js';
 
 const coordinate = z.number().min(-100_000).max(100_000);
 const length = z.number().positive().max(100_000);
@@ -18,7 +18,8 @@ export const screenTools = toolsetTools('screen', [
       'to screen points, for click {x, y}. annotate: true draws the refs of the visible named or interactive ' +
       'elements of the captured app (or the active app) and lists them: use those refs with the ui tools. Prefer ' +
       'snapshot_ui to read a UI; use a screenshot for what the tree does not show. file_path saves the image ' +
-      'to a new file instead of returning it (full resolution unless max_width is given; never overwrites).',
+      'to a new file instead of returning it (full resolution unless max_width is given; never overwrites; ' +
+      'refused in read-only mode).',
     input: z
       .object({
         app: appParam
@@ -55,8 +56,9 @@ export const screenTools = toolsetTools('screen', [
       .refine((a) => [a.region, a.display, a.app ?? a.window].filter((v) => v !== undefined).length <= 1, {
         message: 'give at most one of region, display, or app / window',
       }),
-    // It can write a file (file_path), so it is not read-only; it never overwrites one.
-    annotations: WRITE,
+    // Read-only unless file_path is given: read-only mode then refuses the call.
+    annotations: READ_ONLY,
+    writesWith: { file_path: 'writes the image to a new file' },
     handle: async (args, { engine, signal }): Promise<CallToolResult> => {
       const shot = await engine.screen.take(
         {

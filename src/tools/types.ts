@@ -35,6 +35,8 @@ export interface ToolSpec<Input extends z.ZodObject = z.ZodObject, R extends Eng
   service?: ServiceName;
   /** What the human asked to allow the call also reads, when its title and target say too little (a script's source). */
   consentDetail?: (args: z.output<Input>) => string;
+  /** Arguments that make a read-only tool write, with what each changes (see ToolMeta.writesWith). */
+  writesWith?: Partial<Record<keyof z.output<Input> & string, string>>;
   /**
    * Returns an engine result (rendered by reply.ts), the text the agent reads, or a full result. Throws
    * MacpilotError for foreseeable failures.

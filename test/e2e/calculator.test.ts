@@ -38,6 +38,31 @@ test('clicking 7 × 6 = by ref puts 42 on the display', async () => {
   expect(display).toContain('value="42"');
 });
 
+test('focus_element moves GTK4 focus without pressing anything; typing then goes where it moved', async () => {
+  const display = async () =>
+    await macpilot.ok('find_elements', { app, role: 'textbox', value: '42', match: 'exact' });
+  const input = refOf(await display(), /textbox/);
+  const seven = refOf(
+    await macpilot.ok('find_elements', { app, role: 'button', name: '7', match: 'exact' }),
+    /button "7"/,
+  );
+
+  await macpilot.ok('focus_element', { ref: seven });
+  expect(await macpilot.ok('get_focused_element', { app })).toMatch(/^- button "7" \[ref=e\d+\] focused/);
+  // A click would have pressed it: the display would read 427.
+  expect(await display()).toContain(`[ref=${input}]`);
+
+  await macpilot.ok('focus_element', { ref: input });
+  expect(await macpilot.ok('get_focused_element', { app })).toMatch(
+    new RegExp(`^- textbox \\[ref=${input}\\] focused`),
+  );
+  await macpilot.ok('type_text', { text: '+1' });
+  await eventually('42+1 in the field that has focus', async () => {
+    const out = await macpilot.ok('find_elements', { app, role: 'textbox', value: '42+1', match: 'exact' });
+    return out.includes(`[ref=${input}]`) ? true : undefined;
+  });
+});
+
 interface Line {
   indent: number;
   role: string;

@@ -1,15 +1,14 @@
 /** `macpilot doctor` on the headless desktop, and without one: each capability, the fix, the exit code. */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, inject, test } from 'vitest';
 import { startNotificationDaemon, startPulseAudio, withoutAutospawn } from '../support/daemons.js';
 import { CLI } from '../support/mcp.js';
 import { Processes } from '../support/processes.js';
+import { temporaryFolder } from '../support/temp.js';
 
-const clientDir = mkdtempSync(join(tmpdir(), 'macpilot-doctor-'));
+const clientDir = temporaryFolder('macpilot-doctor-');
 // pactl run by doctor must not start a sound server of its own (it would outlive the test).
 const env = withoutAutospawn(inject('desktopEnv'), clientDir);
 const processes = new Processes(env);

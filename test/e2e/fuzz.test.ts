@@ -4,21 +4,21 @@
  * answer every call with a result or a clear isError, never crash, and the audit log must hold no text the
  * calls typed or set. Seeded: a failure prints the seed and the call.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, expect, inject, test } from 'vitest';
 import { alive } from '../../scripts/process-group.js';
 import { withoutAutospawn } from '../support/daemons.js';
 import { useMacpilot } from '../support/mcp.js';
+import { temporaryFolder } from '../support/temp.js';
 
 const CALLS = 2000;
 const SECRET = 'FUZZSECRET';
 const CONTENT = new Set(['text', 'value']);
 const NOTIFICATION = new Set(['title', 'message', 'subtitle']);
 const seed = Number(process.env.MACPILOT_FUZZ_SEED ?? Date.now() % 1_000_000);
-const scratch = mkdtempSync(join(tmpdir(), 'macpilot-fuzz-'));
+const scratch = temporaryFolder('macpilot-fuzz-');
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const auditLog = join(scratch, 'audit.jsonl');
 

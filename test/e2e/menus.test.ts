@@ -1,13 +1,13 @@
 /** Menus of mousepad through the MCP client, and saving a document to a chosen path purely by menus and dialog. */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { useMacpilot } from '../support/mcp.js';
 import { eventually, refOf } from '../support/text.js';
+import { temporaryFolder } from '../support/temp.js';
 
-const { macpilot, launch } = useMacpilot(inject('desktopEnv'));
-const folder = mkdtempSync(join(tmpdir(), 'macpilot-menus-'));
+const { macpilot, launch, processes } = useMacpilot(inject('desktopEnv'));
+const folder = temporaryFolder('macpilot-menus-');
 let app: string;
 /** mousepad calls its File > Reload item "Revert" in some document states; both are disabled for a new one. */
 const RELOAD = /^- menuitem "(Reload|Revert)" \[ref=e\d+\] disabled$/m;
@@ -17,13 +17,15 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-test('list_menu_items shows the menu bar, and the File menu with states and submenus', async () => {
+test('list_menu_items shows the menu bar, and the File menu with states, shortcuts and submenus', async () => {
   const bar = await macpilot.ok('list_menu_items', { app });
   expect(bar).toMatch(/^- menu "File" \[ref=e\d+\] ▸$/m);
   expect(bar).toMatch(/^- menu "Help" \[ref=e\d+\] ▸$/m);
 
   const file = await macpilot.ok('list_menu_items', { app, path: 'file' });
-  expect(file).toMatch(/^- menuitem "Save As\.\.\." \[ref=e\d+\]$/m);
+  expect(file).toMatch(/^- menuitem "Save" \[ref=e\d+\] shortcut=Ctrl\+S$/m);
+  expect(file).toMatch(/^- menuitem "Save As\.\.\." \[ref=e\d+\] shortcut=Ctrl\+Shift\+S$/m);
+  expect(file).toMatch(/^- menuitem "Save All" \[ref=e\d+\]$/m);
   expect(file).toMatch(RELOAD);
   expect(file).toMatch(/^- menu "Open Recent" \[ref=e\d+\] ▸$/m);
   expect(file).not.toMatch(/separator/);
@@ -53,6 +55,16 @@ test('get_menu_item_state tells enabled from disabled and submenus from items', 
   expect(saveAs).toContain('element path: app("mousepad")/');
   const recent = await macpilot.ok('get_menu_item_state', { app, path: 'File > Open Recent' });
   expect(recent).toContain('has a submenu');
+});
+
+test('the shortcut a menu item shows, pressed with press_key as written, does what the item does', async () => {
+  const state = await macpilot.ok('get_menu_item_state', { app, path: 'File > Save As…' });
+  const shortcut = /^shortcut: (\S+)/m.exec(state)?.[1] ?? '';
+  expect(shortcut).toBe('Ctrl+Shift+S');
+  const opened = await macpilot.ok('press_key', { key: shortcut });
+  expect(opened).toMatch(/opened: dialog "Save As"/);
+  const closed = await macpilot.ok('press_key', { key: 'escape' });
+  expect(closed).toMatch(/closed: dialog "Save As"/);
 });
 
 test('a document is saved to a chosen path through File > Save As… and the file dialog', async () => {
@@ -101,4 +113,24 @@ test('the file dialog also confirms with Enter (press_key) in the name field', a
 
   await eventually('the saved file', async () => (existsSync(target) ? true : undefined));
   expect(readFileSync(target, 'utf8')).toBe(text);
+});
+
+test('radio items say checked or not checked, and choosing one moves the check', async () => {
+  const demo = processes.start('gtk3-demo', ['--run', 'menus']);
+  const radios = 'test line2 > item 2 - 1';
+  const listed = () => macpilot.ok('list_menu_items', { app: String(demo.pid), path: radios });
+  await eventually('the menus demo', async () =>
+    (await macpilot.call('list_menu_items', { app: String(demo.pid), path: radios })).isError
+      ? undefined
+      : true,
+  );
+  const before = await listed();
+  expect(before).toMatch(/^- menuitemradio "item 1 - 1" \[ref=e\d+\] checked$/m);
+  expect(before).toMatch(/^- menuitemradio "item 1 - 3" \[ref=e\d+\] not checked$/m);
+
+  await macpilot.ok('click_menu_item', { app: String(demo.pid), path: `${radios} > item 1 - 3` });
+  const after = await listed();
+  expect(after).toMatch(/^- menuitemradio "item 1 - 1" \[ref=e\d+\] not checked$/m);
+  expect(after).toMatch(/^- menuitemradio "item 1 - 3" \[ref=e\d+\] checked$/m);
+  await processes.stop(demo.pid);
 });

@@ -1,7 +1,10 @@
 /** App policy and modes through a real client: a denied app is refused by name, read-only lists and runs only readers. */
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, inject, test } from 'vitest';
 import { useMacpilot } from '../support/mcp.js';
 import { eventually } from '../support/text.js';
+import { temporaryFolder } from '../support/temp.js';
 
 const env = inject('desktopEnv');
 
@@ -38,5 +41,26 @@ describe('MACPILOT_MODE=read-only', () => {
     expect(refused.text).toContain('press_key is not available in read-only mode');
     expect(refused.text).toContain('MACPILOT_MODE=safe or full');
     expect(await macpilot.ok('list_apps')).not.toBe('');
+  });
+
+  test('take_screenshot is listed and shows the screen; with file_path it is refused and writes nothing', async () => {
+    const { tools } = await macpilot.client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain('take_screenshot');
+
+    const shot = await macpilot.client.callTool({ name: 'take_screenshot', arguments: {} });
+    expect(shot.isError).toBeFalsy();
+    expect((shot.content as { type: string }[]).map((part) => part.type)).toEqual(['image', 'text']);
+
+    const folder = temporaryFolder('macpilot-read-only-');
+    try {
+      const target = join(folder, 'shot.png');
+      const refused = await macpilot.call('take_screenshot', { file_path: target });
+      expect(refused.isError).toBe(true);
+      expect(refused.text).toContain('take_screenshot with file_path is not available in read-only mode');
+      expect(refused.text).toContain('file_path writes the image to a new file');
+      expect(existsSync(target)).toBe(false);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

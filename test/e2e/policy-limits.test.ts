@@ -1,11 +1,11 @@
 /** Rate limits and the audit log (issue 5) through a real MCP client against the Linux helper. */
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, inject, test } from 'vitest';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { useMacpilot } from '../support/mcp.js';
 import { eventually, refOf } from '../support/text.js';
+import { temporaryFolder } from '../support/temp.js';
 
 const desktopEnv = inject('desktopEnv');
 
@@ -32,7 +32,7 @@ describe('rate limits', () => {
 });
 
 describe('audit log', () => {
-  const auditFile = join(mkdtempSync(join(tmpdir(), 'macpilot-audit-e2e-')), 'logs', 'audit.jsonl');
+  const auditFile = join(temporaryFolder('macpilot-audit-e2e-'), 'logs', 'audit.jsonl');
   const { macpilot, processes } = useMacpilot({ ...desktopEnv, MACPILOT_AUDIT_LOG: auditFile });
   const messages: { logger?: string; data: unknown }[] = [];
   macpilot.client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {

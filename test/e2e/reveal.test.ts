@@ -3,18 +3,18 @@
  * the file's folder with the file selected, read back through the accessibility tree; a missing path and a
  * session without any file manager are clear errors.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, expect, inject, test } from 'vitest';
 import { startBareBus, startThunar } from '../support/daemons.js';
 import { startMacpilot, useMacpilot } from '../support/mcp.js';
 import { eventually } from '../support/text.js';
+import { temporaryFolder } from '../support/temp.js';
 
 const env = inject('desktopEnv');
 const { macpilot, processes } = useMacpilot(env, ['--toolsets', 'all']);
 // Spaces, a '#' and non-ASCII letters: the file:// URI must be percent-encoded for Thunar to find the file.
-const folder = mkdtempSync(join(tmpdir(), 'macpilot reveal #'));
+const folder = temporaryFolder('macpilot reveal #');
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 test('Thunar shows the folder with the file selected', async () => {
@@ -53,7 +53,7 @@ test('a path that does not exist is an error naming it', async () => {
 
 test('a session with no file manager on its bus: an error naming the ones to install', async () => {
   // A D-Bus address cannot hold the test folder's space and '#' unescaped: the bus gets a plain folder.
-  const busFolder = mkdtempSync(join(tmpdir(), 'macpilot-bare-bus-'));
+  const busFolder = temporaryFolder('macpilot-bare-bus-');
   const bus = await startBareBus(processes, busFolder);
   const bare = await startMacpilot({ ...env, DBUS_SESSION_BUS_ADDRESS: bus }, ['--toolsets', 'all']);
   try {

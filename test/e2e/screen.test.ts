@@ -1,6 +1,5 @@
 /** Screenshots through the MCP client: gtk3-demo's window as pixels, regions, JPEG, scaling, refs drawn, files. */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
@@ -8,10 +7,11 @@ import { colours, decode, type Pixels } from '../support/image.js';
 import { useMacpilot } from '../support/mcp.js';
 import { eventually, refOf } from '../support/text.js';
 import { windowOfPid } from '../support/xwindows.js';
+import { temporaryFolder } from '../support/temp.js';
 
 const env = inject('desktopEnv');
 const { macpilot, start } = useMacpilot(env);
-const folder = mkdtempSync(join(tmpdir(), 'macpilot-screenshots-'));
+const folder = temporaryFolder('macpilot-screenshots-');
 let app: string;
 let window: NonNullable<ReturnType<typeof windowOfPid>>;
 
@@ -52,9 +52,9 @@ test('the screen tools are listed with honest annotations; OCR is not offered', 
   const names = tools.map((t) => t.name);
   expect(names).toEqual(expect.arrayContaining(['take_screenshot', 'list_displays']));
   expect(names).not.toContain('read_text');
-  // It can write a file: not read-only, but it never overwrites one.
+  // Read-only: file_path, which writes a new file (never over one), is refused in read-only mode.
   expect(tools.find((t) => t.name === 'take_screenshot')?.annotations).toMatchObject({
-    readOnlyHint: false,
+    readOnlyHint: true,
     destructiveHint: false,
   });
   expect(tools.find((t) => t.name === 'list_displays')?.annotations?.readOnlyHint).toBe(true);

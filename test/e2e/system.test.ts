@@ -3,8 +3,8 @@
  * that really shows (the daemon's popup read back through the accessibility tree), and volume and mute on a real
  * PulseAudio server with a null sink, checked with pactl. The daemons start here, on the test's desktop.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import os, { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, test } from 'vitest';
 import {
@@ -16,8 +16,9 @@ import {
 } from '../support/daemons.js';
 import { useMacpilot } from '../support/mcp.js';
 import { eventually } from '../support/text.js';
+import { temporaryFolder } from '../support/temp.js';
 
-const clientDir = mkdtempSync(join(tmpdir(), 'macpilot-pulse-client-'));
+const clientDir = temporaryFolder('macpilot-pulse-client-');
 afterAll(() => rmSync(clientDir, { recursive: true, force: true }));
 const env = withoutAutospawn(inject('desktopEnv'), clientDir);
 const { macpilot, processes } = useMacpilot(env, ['--toolsets', 'all']);

@@ -1,10 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { temporaryFolder } from '../support/temp.js';
 
-const emptyHome = mkdtempSync(join(tmpdir(), 'macpilot-home-'));
+const emptyHome = temporaryFolder('macpilot-home-');
 const load = (env: NodeJS.ProcessEnv, flags = {}) => loadConfig(flags, env, emptyHome);
 
 describe('safety settings', () => {

@@ -1,14 +1,14 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { DEFAULT_TOOLSETS, TOOLSET_NAMES } from '../../src/toolsets.js';
+import { temporaryFolder } from '../support/temp.js';
 
-const emptyHome = mkdtempSync(join(tmpdir(), 'macpilot-home-'));
+const emptyHome = temporaryFolder('macpilot-home-');
 
 function withFile(content: unknown): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'macpilot-config-')), 'config.json');
+  const path = join(temporaryFolder('macpilot-config-'), 'config.json');
   writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
   return path;
 }
@@ -47,7 +47,7 @@ describe('loadConfig', () => {
   });
 
   test('the default config file lives under XDG_CONFIG_HOME', () => {
-    const xdg = mkdtempSync(join(tmpdir(), 'macpilot-xdg-'));
+    const xdg = temporaryFolder('macpilot-xdg-');
     mkdirSync(join(xdg, 'macpilot'));
     writeFileSync(join(xdg, 'macpilot', 'config.json'), JSON.stringify({ toolsets: 'ui' }));
     expect(loadConfig({}, { XDG_CONFIG_HOME: xdg }, emptyHome).toolsets).toEqual(['ui', 'session']);

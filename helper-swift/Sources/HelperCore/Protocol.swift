@@ -105,6 +105,8 @@ public struct ElementInfo: Codable, Equatable, Sendable {
     public var states: [ElementState]
     /// Screen points, origin at the top left of the primary display.
     public var bounds: Bounds?
+    /// A menu item's keyboard shortcut as press_key takes it, e.g. "Cmd+Shift+S".
+    public var shortcut: String?
     public var childCount: Int
     public var pid: Int32
 
@@ -119,6 +121,7 @@ public struct ElementInfo: Codable, Equatable, Sendable {
         identifier: String? = nil,
         states: [ElementState],
         bounds: Bounds? = nil,
+        shortcut: String? = nil,
         childCount: Int,
         pid: Int32
     ) {
@@ -132,6 +135,7 @@ public struct ElementInfo: Codable, Equatable, Sendable {
         self.identifier = identifier
         self.states = states
         self.bounds = bounds
+        self.shortcut = shortcut
         self.childCount = childCount
         self.pid = pid
     }

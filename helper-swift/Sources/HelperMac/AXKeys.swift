@@ -14,6 +14,7 @@ enum AXKey {
     static let identifier: AttributeKey<String> = .string("AXIdentifier")
     static let menuItemMarkChar: AttributeKey<String> = .string("AXMenuItemMarkChar")
     static let selectedText: AttributeKey<String> = .string("AXSelectedText")
+    static let menuItemCmdChar: AttributeKey<String> = .string("AXMenuItemCmdChar")
 
     static let enabled: AttributeKey<Bool> = .bool("AXEnabled")
     static let focused: AttributeKey<Bool> = .bool("AXFocused")
@@ -32,6 +33,8 @@ enum AXKey {
 
     static let minValue: AttributeKey<Double> = .number("AXMinValue")
     static let maxValue: AttributeKey<Double> = .number("AXMaxValue")
+    /// Bits: 1 Shift, 2 Option, 4 Control, 8 no Command.
+    static let menuItemCmdModifiers: AttributeKey<Double> = .number("AXMenuItemCmdModifiers")
 
     /// AXValue as the app hands it over: text, a number or a boolean, by role.
     static let value = AttributeKey<AnyObject>("AXValue") { $0 }

@@ -14,7 +14,8 @@ enum ElementReader {
         AXKey.identifier.name, AXKey.titleUIElement.name, AXKey.enabled.name, AXKey.focused.name,
         AXKey.selected.name, AXKey.expanded.name, AXKey.disclosing.name, AXKey.hidden.name, AXKey.minimized.name,
         AXKey.modal.name, AXKey.main.name, AXKey.frontmost.name, AXKey.menuItemMarkChar.name, AXKey.required.name,
-        AXKey.elementBusy.name, AXKey.position.name, AXKey.size.name,
+        AXKey.elementBusy.name, AXKey.position.name, AXKey.size.name, AXKey.menuItemCmdChar.name,
+        AXKey.menuItemCmdModifiers.name,
     ]
 
     /// Roles whose AXValue is their checked state: 0 off, 1 on, 2 mixed (switches and toggles are subroles).
@@ -76,10 +77,20 @@ enum ElementReader {
             identifier: attributes[AXKey.identifier].flatMap { $0.isEmpty ? nil : $0 },
             states: states(attributes, role: role, subrole: subrole, toggle: toggle),
             bounds: bounds ? AX.bounds(attributes) : nil,
+            shortcut: shortcut(attributes),
             childCount: childCount,
             pid: AX.pid(element)
         )
         return Read(info: info, hidden: attributes[AXKey.hidden] == true)
+    }
+
+    /// A menu item's shortcut as press_key takes it: "Cmd+Shift+S". AXMenuItemCmdModifiers bits: 1 Shift,
+    /// 2 Option, 4 Control, 8 no Command. Items whose key has no character (F keys) are left out.
+    private static func shortcut(_ attributes: [String: CFTypeRef]) -> String? {
+        guard let key = attributes[AXKey.menuItemCmdChar], !key.isEmpty else { return nil }
+        let bits = Int(attributes[AXKey.menuItemCmdModifiers] ?? 0)
+        let names = [(4, "Ctrl"), (2, "Option"), (1, "Shift")].filter { bits & $0.0 != 0 }.map { $0.1 }
+        return ((bits & 8 == 0 ? ["Cmd"] : []) + names + [key.uppercased()]).joined(separator: "+")
     }
 
     /// The AXValue, read only for roles that carry one, and never for a secure field.

@@ -11,6 +11,7 @@ export interface Extra {
   description?: string;
   bounds?: { x: number; y: number; width: number; height: number };
   valueTruncated?: boolean;
+  shortcut?: string;
 }
 
 let counter = 0;

@@ -21,7 +21,7 @@ function textEdit(): ElementNode {
         { id: 'mac-file', pid: 99, bounds: { x: 50, y: 0, width: 40, height: 24 } },
         [
           el('AXMenu', '', { id: 'mac-file-menu', pid: 99, ...hidden }, [
-            el('AXMenuItem', 'Save As…', { id: 'mac-saveas', pid: 99, ...hidden }),
+            el('AXMenuItem', 'Save As…', { id: 'mac-saveas', pid: 99, shortcut: 'Cmd+Shift+S', ...hidden }),
             el('AXMenuItem', 'Revert', { id: 'mac-revert', pid: 99, states: ['offscreen', 'disabled'] }),
             el('AXMenuItem', 'Open Recent', { id: 'mac-recent', pid: 99, ...hidden }, [
               el('AXMenu', '', { id: 'mac-recent-menu', pid: 99, ...hidden }, [
@@ -113,11 +113,20 @@ describe('list_menu_items', () => {
     const { engine } = setup();
     const file = await engine.menus.list('TextEdit', 'File', 2);
     expect(file.split('\n').slice(1)).toEqual([
-      expect.stringMatching(/^- menuitem "Save As…" \[ref=e\d+\]$/),
+      expect.stringMatching(/^- menuitem "Save As…" \[ref=e\d+\] shortcut=Cmd\+Shift\+S$/),
       expect.stringMatching(/^- menuitem "Revert" \[ref=e\d+\] disabled$/),
       expect.stringMatching(/^- menuitem "Open Recent" \[ref=e\d+\] ▸$/),
       expect.stringMatching(/^ {2}- menuitem "notes\.txt" \[ref=e\d+\]$/),
     ]);
+  });
+
+  it('says whether a check item is checked, either way', async () => {
+    const { engine, desktop } = setup();
+    const wrap = byId(desktop.fake.apps[0]?.root as ElementNode, 'mi-wrap');
+    wrap.states = [];
+    expect(await engine.menus.list('mousepad', 'Edit', 1)).toMatch(
+      /^- menuitemcheckbox "Word Wrap" \[ref=e\d+\] not checked$/m,
+    );
   });
 
   it('refuses a name that is not there, listing what is', async () => {
@@ -164,6 +173,9 @@ describe('get_menu_item_state', () => {
     expect(await engine.menus.state('mousepad', 'Edit > Undo')).toContain('state: disabled, no submenu');
     expect(await engine.menus.state('TextEdit', 'File > Open Recent')).toContain(
       'state: enabled, has a submenu',
+    );
+    expect(await engine.menus.state('TextEdit', 'File > Save As…')).toContain(
+      'state: enabled, no submenu\nshortcut: Cmd+Shift+S (press_key takes it as written)',
     );
   });
 });

@@ -1,6 +1,5 @@
 /** Screenshots without a desktop: pixel conversion, scaling, which elements get refs drawn, and the answers. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -20,8 +19,9 @@ import type {
 import { fitted, toRgba } from '../../../src/platforms/linux/helper/screen-pixels.js';
 import { failure } from './failure.js';
 import { el } from './fixtures.js';
+import { temporaryFolder } from '../../support/temp.js';
 
-const folder = mkdtempSync(join(tmpdir(), 'macpilot-screen-unit-'));
+const folder = temporaryFolder('macpilot-screen-unit-');
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 describe('ZPixmap pixels to opaque RGBA', () => {

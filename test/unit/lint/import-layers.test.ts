@@ -2,12 +2,12 @@
  * The import rules of .dependency-cruiser.cjs bite: on a small tree made for the test, a cycle and an import
  * from the engine up to the tools are reported; on src, nothing is.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { cruise, type ICruiseResult } from 'dependency-cruiser';
 import { afterAll, describe, expect, it } from 'vitest';
+import { temporaryFolder } from '../../support/temp.js';
 
 const require = createRequire(import.meta.url);
 const config = require('../../../.dependency-cruiser.cjs') as {
@@ -37,7 +37,7 @@ const violations = async (baseDir: string, tsConfig?: string) => {
   };
 };
 
-const fixture = mkdtempSync(join(tmpdir(), 'macpilot-layers-'));
+const fixture = temporaryFolder('macpilot-layers-');
 afterAll(() => rmSync(fixture, { recursive: true, force: true }));
 
 function write(path: string, text: string) {

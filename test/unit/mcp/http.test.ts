@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -8,8 +5,9 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ConfigError, DEFAULT_HTTP_PORT, loadConfig } from '../../../src/config.js';
 import { createLogger } from '../../../src/log.js';
 import { hasBearer, rebindingRefusal, serveHttp } from '../../../src/mcp/http.js';
+import { temporaryFolder } from '../../support/temp.js';
 
-const emptyHome = mkdtempSync(join(tmpdir(), 'macpilot-home-'));
+const emptyHome = temporaryFolder('macpilot-home-');
 const TOKEN = 'a-token-of-enough-length';
 
 describe('HTTP settings', () => {

@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
@@ -8,13 +7,15 @@ import { MacpilotError } from '../../../src/errors.js';
 import { createLogger } from '../../../src/log.js';
 import { AuditLog, type AuditOptions } from '../../../src/policy/audit.js';
 import type { CallOutcome, ToolCall } from '../../../src/policy/pipeline.js';
+import { allTools } from '../../../src/tools/index.js';
 import { READ_ONLY, WRITE } from '../../../src/tools/types.js';
+import { temporaryFolder } from '../../support/temp.js';
 
 const SECRET = 'hunter2 correct horse';
 const silent = createLogger('silent');
 
 function setup(options: Partial<AuditOptions> = {}) {
-  const file = join(mkdtempSync(join(tmpdir(), 'macpilot-audit-')), 'state', 'macpilot', 'audit.jsonl');
+  const file = join(temporaryFolder('macpilot-audit-'), 'state', 'macpilot', 'audit.jsonl');
   const refs = new RefTable();
   const messages: unknown[] = [];
   const clientLog = {
@@ -117,6 +118,17 @@ describe('AuditLog', () => {
     ]);
   });
 
+  test('take_screenshot is logged only when file_path makes it write a file', () => {
+    const { audit, call, lines } = setup();
+    const screenshot = allTools.find((tool) => tool.name === 'take_screenshot');
+    const shot = (args: Record<string, unknown>) => ({ ...call('take_screenshot', args), tool: screenshot });
+    audit.settled(shot({ app: 'Mousepad' }) as ToolCall, ok);
+    audit.settled(shot({ app: 'Mousepad', file_path: '/tmp/shot.png' }) as ToolCall, ok);
+    expect(lines().map(({ tool, app }) => ({ tool, app }))).toEqual([
+      { tool: 'take_screenshot', app: 'Mousepad' },
+    ]);
+  });
+
   test('refused and failed calls: the outcome and the first line of the error; notes as flags', () => {
     const { audit, call, lines } = setup();
     const refusal = new MacpilotError({ what: 'click refused: rate limit', why: 'x', next: 'y' });
@@ -149,7 +161,7 @@ describe('AuditLog', () => {
   });
 
   test('an unwritable file does not fail the call; the MCP log message still goes out', () => {
-    const blocker = join(mkdtempSync(join(tmpdir(), 'macpilot-audit-')), 'a-file');
+    const blocker = join(temporaryFolder('macpilot-audit-'), 'a-file');
     writeFileSync(blocker, '');
     const { audit, messages, call } = setup({ file: join(blocker, 'audit.jsonl') });
     expect(() => audit.settled(call('click', { x: 1, y: 1 }, WRITE, 'input'), ok)).not.toThrow();
@@ -158,7 +170,7 @@ describe('AuditLog', () => {
 });
 
 describe('the audit log setting', () => {
-  const home = mkdtempSync(join(tmpdir(), 'macpilot-home-'));
+  const home = temporaryFolder('macpilot-home-');
 
   test('by default under the user state directory; MACPILOT_AUDIT_LOG names a file or turns it off', () => {
     expect(loadConfig({}, {}, home).auditLog).toBe(join(home, '.local', 'state', 'macpilot', 'audit.jsonl'));

@@ -141,4 +141,16 @@ describe('ModeGuard', () => {
     await new ModeGuard('read-only').admit(call('snapshot_ui', {}, server));
     await new ModeGuard('full').admit(call('click_element', { ref: 'e1' }, server));
   });
+
+  it('read-only mode admits take_screenshot but refuses its file_path, saying what it would write', async () => {
+    const { server } = client();
+    await new ModeGuard('read-only').admit(call('take_screenshot', { annotate: true }, server));
+    const error = await failure(
+      new ModeGuard('read-only').admit(call('take_screenshot', { file_path: '/tmp/shot.png' }, server)),
+    );
+    expect(error.what).toBe('take_screenshot with file_path is not available in read-only mode');
+    expect(error.why).toMatch(/^file_path writes the image to a new file, and .*MACPILOT_MODE=read-only/);
+    expect(error.next).toMatch(/without file_path.*MACPILOT_MODE=safe or full/);
+    await new ModeGuard('safe').admit(call('take_screenshot', { file_path: '/tmp/shot.png' }, server));
+  });
 });

@@ -1,6 +1,5 @@
 /** The system, finder, status bar and scripting tools over stand-in services: listing, validation, rendering. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../../../src/config.js';
@@ -13,6 +12,7 @@ import { TOOLSET_NAMES } from '../../../src/toolsets.js';
 import { allTools } from '../../../src/tools/index.js';
 import type { ToolContext } from '../../../src/tools/types.js';
 import { failure } from '../engine/failure.js';
+import { temporaryFolder } from '../../support/temp.js';
 
 const tool = (name: string) => {
   const found = allTools.find((t) => t.name === name);
@@ -214,7 +214,7 @@ describe('system tools', () => {
 });
 
 describe('reveal_in_finder', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'macpilot-reveal-'));
+  const dir = temporaryFolder('macpilot-reveal-');
   const file = join(dir, 'report 1.txt');
   writeFileSync(file, 'x');
 

@@ -1,4 +1,4 @@
-/** ax.element, ax.perform, ax.setValue, ax.focus: reading one element in full and acting on it. */
+/** ax.element, ax.perform, ax.setValue: reading one element in full and acting on it. */
 import {
   type ElementDetail,
   type ElementValue,
@@ -14,12 +14,11 @@ import {
   getProps,
   getState,
   getText,
-  grabFocus,
   setProperty,
   setTextContents,
 } from './atspi.js';
-import { type ReadContext, readInfo, WINDOW_ROLES } from './element.js';
-import { goneOr, HelperFailure, isUnsupported } from '../errors.js';
+import { type ReadContext, readInfo } from './element.js';
+import { goneOr, HelperFailure } from '../errors.js';
 import { handleOf, type Ref } from './handles.js';
 import { has, SECURE_ROLE, State, TOGGLE_ROLES } from './states.js';
 import { frameOf, topFrame } from './tree.js';
@@ -58,27 +57,33 @@ export async function elementDetail(
 const CLICKABLE_ROLES = new Set(['push button', 'toggle button', 'check box', 'radio button', 'link']);
 const PRESS_ACTIONS = new Set(['click', 'press', 'activate', 'toggle', 'jump']);
 
+/**
+ * The X window of the element's top-level frame raised and active, so that synthetic input reaches it; false
+ * when there is no display, no such window, or it would not become active.
+ */
+export async function activateFrameOf(ctx: ReadContext, ref: Ref, pid: number): Promise<boolean> {
+  const [x11, top] = await Promise.all([ctx.session.x11IfAny(), topFrame(ctx, ref)]);
+  if (!x11 || !top) return false;
+  const frameName = (await getProps(ctx.bus, top)).name;
+  const window = windowForFrame(await x11.windowsOf(pid), frameName);
+  if (!window) return false;
+  if ((await x11.activeWindow()) === window.id) return true;
+  await x11.activate(window.id);
+  return until(async () => (await x11.activeWindow()) === window.id, SETTLE_MS);
+}
+
 async function pressWithPointer(ctx: ReadContext, ref: Ref): Promise<boolean> {
-  const [x11, top, app, canType] = await Promise.all([
-    ctx.session.x11IfAny(),
+  const [top, app, canType] = await Promise.all([
     topFrame(ctx, ref),
     ctx.session.app(ref.bus),
     hasInput(ctx.session),
   ]);
-  if (!x11 || !top || !canType) return false;
-  const [read, frameName] = await Promise.all([
-    readInfo(ctx, ref, { maxValueLength: 0, frame: app.gtk4 ? top : undefined }),
-    getProps(ctx.bus, top).then((props) => props.name),
-  ]);
+  if (!top || !canType) return false;
+  const read = await readInfo(ctx, ref, { maxValueLength: 0, frame: app.gtk4 ? top : undefined });
   const bounds = read.info.bounds;
   if (!CLICKABLE_ROLES.has(read.role) || !bounds || read.info.states.includes('offscreen')) return false;
   if (bounds.width <= 0 || bounds.height <= 0) return false;
-  const window = windowForFrame(await x11.windowsOf(read.info.pid), frameName);
-  if (!window) return false;
-  if ((await x11.activeWindow()) !== window.id) {
-    await x11.activate(window.id);
-    if (!(await until(async () => (await x11.activeWindow()) === window.id, SETTLE_MS))) return false;
-  }
+  if (!(await activateFrameOf(ctx, ref, read.info.pid))) return false;
   const at = { x: bounds.x + bounds.width / 2, y: bounds.y + bounds.height / 2 };
   await click(ctx.session, { at, button: 'left', count: 1, modifiers: [] });
   return true;
@@ -185,40 +190,6 @@ export async function setValue(
     if (typeof value === 'string') return await setText(ctx, ref, read.role, interfaces, value);
     if (typeof value === 'number') return await setNumber(ctx, ref, read.role, interfaces, value);
     return await setToggle(ctx, ref, read.role, interfaces, value);
-  } catch (error) {
-    return goneOr(handleOf(ref), error);
-  }
-}
-
-export async function focus(ctx: ReadContext, ref: Ref): Promise<Result<'ax.focus'>> {
-  try {
-    const read = await readInfo(ctx, ref, { maxValueLength: 0, frame: undefined });
-    if (WINDOW_ROLES.has(read.role)) {
-      const x11 = await ctx.session.x11();
-      const window = windowForFrame(await x11.windowsOf(read.info.pid), read.info.name);
-      if (!window) return { focused: false };
-      await x11.activate(window.id);
-      return { focused: await until(async () => (await x11.activeWindow()) === window.id, SETTLE_MS) };
-    }
-    if (!has(read.bits, State.FOCUSABLE)) {
-      throw new HelperFailure(
-        HelperErrorCode.ActionFailed,
-        `a ${read.role} cannot take keyboard focus`,
-        'focus a focusable element (a field, button or list) or click this one',
-      );
-    }
-    if (has(read.bits, State.FOCUSED)) return { focused: true };
-    try {
-      await grabFocus(ctx.bus, ref);
-    } catch (error) {
-      if (!isUnsupported(error)) throw error;
-      throw new HelperFailure(
-        HelperErrorCode.ActionFailed,
-        'this app does not let accessibility clients move focus (GTK4 has no GrabFocus)',
-        'click the element, or perform its activate action',
-      );
-    }
-    return { focused: await until(async () => has(await getState(ctx.bus, ref), State.FOCUSED), SETTLE_MS) };
   } catch (error) {
     return goneOr(handleOf(ref), error);
   }

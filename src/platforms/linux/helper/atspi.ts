@@ -129,9 +129,22 @@ export async function setTextContents(bus: Bus, ref: Ref, text: string): Promise
   return ok === true;
 }
 
-export async function getActionNames(bus: Bus, ref: Ref): Promise<string[]> {
+/** An action: its name and its key binding as the toolkit writes it (GTK: "mnemonic;path;accelerator"). */
+export interface Action {
+  name: string;
+  keyBinding: string;
+}
+
+export async function getActions(bus: Bus, ref: Ref): Promise<Action[]> {
   const [actions] = await bus.call(ref.bus, ref.path, 'org.a11y.atspi.Action', 'GetActions');
-  return Array.isArray(actions) ? actions.map((a) => str(Array.isArray(a) ? a[0] : a)) : [];
+  if (!Array.isArray(actions)) return [];
+  return actions.map((a) =>
+    Array.isArray(a) ? { name: str(a[0]), keyBinding: str(a[2]) } : { name: str(a), keyBinding: '' },
+  );
+}
+
+export async function getActionNames(bus: Bus, ref: Ref): Promise<string[]> {
+  return (await getActions(bus, ref)).map((action) => action.name);
 }
 
 export async function doAction(bus: Bus, ref: Ref, index: number): Promise<boolean> {

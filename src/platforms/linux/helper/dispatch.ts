@@ -1,6 +1,7 @@
 /** The method table: each protocol method's handler, given parsed params. */
 import { HelperErrorCode, type MethodName, type Params, type Result } from '../../../helper/protocol.js';
-import { elementDetail, focus, perform, setValue } from './actions.js';
+import { elementDetail, perform, setValue } from './actions.js';
+import { focus } from './focus.js';
 import { activate, launch, listApps, quit } from './apps.js';
 import { getState } from './atspi.js';
 import { clipboardOf } from './clipboard.js';

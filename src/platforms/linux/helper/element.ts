@@ -1,12 +1,13 @@
 /**
  * Reads one element into an ElementInfo with as few round trips as possible: properties, role and states go
- * out together; children, value, bounds and a label fallback follow in one more parallel wave, only where the
- * first wave says they are needed.
+ * out together; children, value, bounds, a label fallback and a menu item's shortcut follow in one more parallel
+ * wave, only where the first wave says they are needed.
  */
 import type { Bounds, ElementInfo, ElementValue } from '../../../helper/protocol.js';
 import {
   type Extents,
   getChildren,
+  getActions,
   getExtents,
   getLabelledBy,
   getProperty,
@@ -31,6 +32,7 @@ import {
 } from './states.js';
 import { type FrameOffsets, shift } from './windows.js';
 import { gtk4Name } from './names.js';
+import { shortcutOf } from './shortcuts.js';
 
 /** Roles whose value is their text (read through the Text interface). */
 const TEXT_ROLES = new Set(['text', 'entry', 'paragraph', 'terminal', 'document text', 'editbar']);
@@ -38,6 +40,8 @@ const TEXT_ROLES = new Set(['text', 'entry', 'paragraph', 'terminal', 'document 
 const VALUE_ROLES = new Set(['slider', 'spin button', 'progress bar', 'scroll bar', 'level bar', 'dial']);
 /** Form fields that often carry their name in a LABELLED_BY relation instead of Name. */
 const FIELD_ROLES = new Set(['text', 'entry', SECURE_ROLE, 'spin button', 'combo box', 'slider']);
+/** Roles whose key binding is a shortcut worth showing (menus have mnemonics only). */
+const SHORTCUT_ROLES = new Set(['menu item', 'check menu item', 'radio menu item']);
 /** Roles that are top-level windows. */
 export const WINDOW_ROLES = new Set(['frame', 'window', 'dialog', 'alert', 'file chooser']);
 
@@ -105,6 +109,16 @@ async function readValue(
   return {};
 }
 
+/** The keyboard shortcut of the element's first action that has one. */
+async function readShortcut(bus: Bus, ref: Ref): Promise<string | undefined> {
+  try {
+    return (await getActions(bus, ref)).map((a) => shortcutOf(a.keyBinding)).find(Boolean);
+  } catch (error) {
+    if (isGone(error)) throw error;
+    return undefined;
+  }
+}
+
 async function labelName(bus: Bus, ref: Ref): Promise<string> {
   try {
     const labels = await getLabelledBy(bus, ref);
@@ -168,10 +182,11 @@ export async function readNode(
     const frame = WINDOW_ROLES.has(role) ? ref : options.frame;
     const [children, extents] = await Promise.all([childrenP ?? [], extentsP]);
     onChildren?.(children, frame);
-    const [value, bounds, label] = await Promise.all([
+    const [value, bounds, label, shortcut] = await Promise.all([
       readValue(bus, ref, role, bits, options.maxValueLength),
       extents && showing && role !== 'application' ? toBounds(ctx, extents, app, frame) : undefined,
       props.name === '' && FIELD_ROLES.has(role) ? labelName(bus, ref) : '',
+      SHORTCUT_ROLES.has(role) ? readShortcut(bus, ref) : undefined,
     ]);
     const info: ElementInfo = {
       id: handle,
@@ -186,6 +201,7 @@ export async function readNode(
     if (props.description) info.description = props.description;
     if (props.accessibleId) info.identifier = props.accessibleId;
     if (bounds) info.bounds = bounds;
+    if (shortcut) info.shortcut = shortcut;
     return { hidden: false, info, children, role, props, bits, frame };
   } catch (error) {
     return goneOr(handle, error);

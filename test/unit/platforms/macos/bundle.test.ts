@@ -3,8 +3,7 @@
  * the same files the installer looks for, and the npm packages are laid out as the installer expects.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import {
@@ -14,6 +13,7 @@ import {
   releaseAsset,
 } from '../../../../src/platforms/macos/bundle.js';
 import { CHECKSUMS_FILE } from '../../../../src/platforms/macos/checksums.js';
+import { temporaryFolder } from '../../../support/temp.js';
 
 const BUILD = 'scripts/build-macos-helper.sh';
 const RELEASE = 'scripts/release-macos-helper.sh';
@@ -55,7 +55,7 @@ describe('npm packages', () => {
   });
 
   test('postinstall does nothing on Linux and succeeds', () => {
-    const home = mkdtempSync(join(tmpdir(), 'macpilot-home-'));
+    const home = temporaryFolder('macpilot-home-');
     const run = spawnSync(process.execPath, ['scripts/postinstall.mjs'], {
       env: { ...process.env, HOME: home },
       encoding: 'utf8',

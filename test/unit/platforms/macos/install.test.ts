@@ -4,10 +4,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -18,9 +17,10 @@ import { helperCommand } from '../../../../src/platforms/index.js';
 import { APP_NAME, binaryIn, installLocation, releaseAsset } from '../../../../src/platforms/macos/bundle.js';
 import { CHECKSUMS_FILE } from '../../../../src/platforms/macos/checksums.js';
 import { ensureHelper } from '../../../../src/platforms/macos/install.js';
+import { temporaryFolder } from '../../../support/temp.js';
 
 const VERSION = '9.8.7';
-const temp = (prefix: string) => mkdtempSync(join(tmpdir(), `macpilot-${prefix}-`));
+const temp = (prefix: string) => temporaryFolder(`macpilot-${prefix}-`);
 
 /** A stand-in app bundle whose executable prints `marker`, in a fresh directory. */
 function fakeApp(marker: string): { dir: string; app: string } {

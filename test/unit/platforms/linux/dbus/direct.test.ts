@@ -1,13 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as dbus from 'dbus-next';
 import { afterEach, expect, test } from 'vitest';
 import { Lane } from '../../../../../src/platforms/linux/dbus/direct.js';
 import { messageLength } from '../../../../../src/platforms/linux/dbus/wire.js';
 import { DBusCallError } from '../../../../../src/platforms/linux/errors.js';
+import { temporaryFolder } from '../../../../support/temp.js';
 
 const { marshallMessage } = createRequire(import.meta.url)('dbus-next/lib/marshall-compat.js') as {
   marshallMessage: (message: dbus.Message) => [Buffer, unknown[]];
@@ -41,7 +41,7 @@ afterEach(() => {
 
 /** A lane on a socket whose other end is `app`, answering each call with `answer(serial)`. */
 async function lane(answer: (serial: number, app: Socket) => void, onOther: (m: Buffer) => void = () => {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'macpilot-lane-'));
+  const dir = temporaryFolder('macpilot-lane-');
   const path = join(dir, 'socket');
   const server: Server = createServer((app) => {
     let unread = Buffer.alloc(0);
