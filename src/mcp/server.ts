@@ -16,10 +16,11 @@ import type { ToolContext, ToolDefinition } from '../tools/types.js';
 import { VERSION } from '../version.js';
 import { isWrite } from '../toolsets.js';
 import { ServerLog } from './call-log.js';
-import { progressHeartbeat } from './progress.js';
+import { progressHeartbeat, type ProgressTarget } from './progress.js';
 import { registerCompletions } from './completions.js';
 import { registerPrompts } from './prompts.js';
 import { appNameCompleter, registerResources } from './resources.js';
+import { releaseTasksOnClose, TASK_CAPABILITIES, taskOptions, toolTask } from './tasks.js';
 import { listOnly } from './tool-list.js';
 
 const INSTRUCTIONS =
@@ -53,59 +54,78 @@ export function enabledTools(config: Config, services: Services): ToolDefinition
 }
 
 export function createMcpServer(deps: ServerDependencies): McpServer {
+  const tasks = taskOptions();
   const server = new McpServer(
     { name: 'macpilot', title: 'macpilot', version: VERSION },
     {
-      capabilities: { tools: {}, logging: {}, resources: {}, prompts: {}, completions: {} },
+      capabilities: {
+        tools: {},
+        logging: {},
+        resources: {},
+        prompts: {},
+        completions: {},
+        tasks: TASK_CAPABILITIES,
+      },
       instructions: INSTRUCTIONS,
+      ...tasks,
     },
   );
+  releaseTasksOnClose(server, tasks.taskStore);
   const clientLog = new ServerLog(server.server, deps.log);
   const listed = enabledTools(deps.config, deps.services);
   const names = listed.map((tool) => tool.name);
+
+  /** One tool call, as every front end makes it: policy, handler, one reply; failures become isError results. */
+  const runner =
+    (tool: ToolDefinition) =>
+    async (args: unknown, extra: ProgressTarget & { signal: AbortSignal }): Promise<CallToolResult> => {
+      const context: ToolContext = { ...deps, signal: extra.signal, enabledTools: names };
+      const call = {
+        tool,
+        args: args as Record<string, unknown>,
+        server: server.server,
+        clientLog,
+        signal: extra.signal,
+      };
+      const stopProgress = progressHeartbeat(tool.name, extra);
+      try {
+        return await clientLog.timed(tool.name, () =>
+          deps.policy.run(
+            call,
+            async (): Promise<CallToolResult> => {
+              const access = isWrite(tool, call.args) ? 'write' : 'read';
+              return reply(await withAccess(access, () => tool.handle(args as never, context)), tool.output);
+            },
+            (result) => result.isError === true,
+          ),
+        );
+      } catch (error) {
+        return errorResult(error, tool.name, deps.log);
+      } finally {
+        stopProgress();
+      }
+    };
+
   // The mode hides tools from tools/list, but they stay registered: a call by name is refused by the policy,
   // which names the setting that would allow it, rather than answered "not found".
   for (const tool of availableTools(deps.config, deps.services)) {
-    server.registerTool(
-      tool.name,
-      {
-        title: tool.title,
-        description: tool.description,
-        inputSchema: tool.input,
-        ...(tool.output ? { outputSchema: tool.output.schema } : {}),
-        annotations: { title: tool.title, ...tool.annotations },
-      },
-      async (args: unknown, extra): Promise<CallToolResult> => {
-        const context: ToolContext = { ...deps, signal: extra.signal, enabledTools: names };
-        const call = {
-          tool,
-          args: args as Record<string, unknown>,
-          server: server.server,
-          clientLog,
-          signal: extra.signal,
-        };
-        const stopProgress = progressHeartbeat(tool.name, extra);
-        try {
-          return await clientLog.timed(tool.name, () =>
-            deps.policy.run(
-              call,
-              async (): Promise<CallToolResult> => {
-                const access = isWrite(tool, call.args) ? 'write' : 'read';
-                return reply(
-                  await withAccess(access, () => tool.handle(args as never, context)),
-                  tool.output,
-                );
-              },
-              (result) => result.isError === true,
-            ),
-          );
-        } catch (error) {
-          return errorResult(error, tool.name, deps.log);
-        } finally {
-          stopProgress();
-        }
-      },
-    );
+    const config = {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.input,
+      ...(tool.output ? { outputSchema: tool.output.schema } : {}),
+      annotations: { title: tool.title, ...tool.annotations },
+    };
+    const run = runner(tool);
+    if (tool.task) {
+      server.experimental.tasks.registerToolTask(
+        tool.name,
+        { ...config, execution: { taskSupport: 'optional' } },
+        toolTask(tool.title, (args, extra) => run(args, extra)),
+      );
+    } else {
+      server.registerTool(tool.name, config, run);
+    }
   }
   listOnly(server, listed);
   registerCompletions(

@@ -20,8 +20,8 @@ export function listedTool(tool: ToolDefinition): Tool {
     description: tool.description,
     inputSchema: jsonSchema(tool.input, 'input'),
     annotations: { title: tool.title, ...tool.annotations },
-    // As McpServer registers a tool without task support.
-    execution: { taskSupport: 'forbidden' },
+    // As McpServer registers it: task tools may run as tasks, the others may not.
+    execution: { taskSupport: tool.task ? 'optional' : 'forbidden' },
     ...(tool.output
       ? { outputSchema: jsonSchema(tool.output.schema, 'output') as Tool['outputSchema'] }
       : {}),

@@ -31,6 +31,7 @@ export const scriptingTools = toolsetTools(
   withService('scripting', [
     defineTool({
       name: 'run_applescript',
+      task: true,
       title: 'Run an AppleScript',
       description:
         'Run AppleScript or JXA with osascript, for what an app offers only through its scripting dictionary ' +

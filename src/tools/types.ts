@@ -35,6 +35,8 @@ export interface ToolSpec<Input extends z.ZodObject = z.ZodObject, R extends Eng
   service?: ServiceName;
   /** What the human asked to allow the call also reads, when its title and target say too little (a script's source). */
   consentDetail?: (args: z.output<Input>) => string;
+  /** A long call a client may run as a task (tasks/get, tasks/result, tasks/cancel) instead of waiting on it. */
+  task?: true;
   /** Arguments that make a read-only tool write, with what each changes (see ToolMeta.writesWith). */
   writesWith?: Partial<Record<keyof z.output<Input> & string, string>>;
   /**

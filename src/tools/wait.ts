@@ -8,6 +8,7 @@ import { defineTool, toolsetTools, READ_ONLY } from './types.js';
 export const waitTools = toolsetTools('ui', [
   defineTool({
     name: 'wait_for',
+    task: true,
     title: 'Wait for a UI condition',
     description:
       'Wait until a condition holds, re-checking whenever the app changes: appears / disappears (an element by ' +
