@@ -390,6 +390,11 @@ export const methods = {
     z.object({}),
   ),
   'clipboard.clear': method('Empty the clipboard.', Empty, z.object({})),
+  'clipboard.watch': method(
+    'Start sending `clipboard.changed` notifications whenever the clipboard changes (never what it holds).',
+    Empty,
+    z.object({}),
+  ),
   'windows.list': method(
     'Top-level windows, front to back; of one app when pid is given.',
     z.object({ pid: z.number().int().optional(), includeMinimized: z.boolean() }),
@@ -440,6 +445,10 @@ export const notifications = {
       /** How many events were folded into this notification. */
       count: z.number().int().min(1),
     }),
+  },
+  'clipboard.changed': {
+    description: 'The clipboard changed (a new owner or new contents); read it with clipboard.read.',
+    params: z.object({}),
   },
 } as const;
 export type NotificationName = keyof typeof notifications;

@@ -69,3 +69,19 @@ test('clipboard.clear empties the clipboard, whoever owned it', async () => {
   await helper.call('clipboard.clear', {});
   expect(await helper.call('clipboard.read', {})).toEqual({ types: [] });
 });
+
+test('clipboard.watch: each change of the clipboard, by another client or by the helper, is notified', async () => {
+  let changes = 0;
+  const stop = helper.onNotification('clipboard.changed', () => changes++);
+  try {
+    expect(await helper.call('clipboard.watch', {})).toEqual({});
+    expect(await helper.call('clipboard.watch', {})).toEqual({});
+    await xclip.owns('copied while watched');
+    await expect.poll(() => changes).toBeGreaterThanOrEqual(1);
+    const afterXclip = changes;
+    await helper.call('clipboard.write', { text: 'written by the helper' });
+    await expect.poll(() => changes).toBeGreaterThan(afterXclip);
+  } finally {
+    stop();
+  }
+});

@@ -6,7 +6,7 @@
 import { appendFileSync } from 'node:fs';
 import type { HelperClient } from '../../src/helper/client.js';
 import { HelperError } from '../../src/helper/errors.js';
-import { PROTOCOL_VERSION } from '../../src/helper/protocol.js';
+import { type NotificationName, notifications, PROTOCOL_VERSION } from '../../src/helper/protocol.js';
 
 export type Exchange =
   | { method: string; params: unknown; result: unknown }
@@ -26,7 +26,9 @@ export function recordExchanges(helper: HelperClient, file: string): HelperClien
       result: hello,
     });
   });
-  helper.onNotification('observe.changed', (params) => write({ notification: 'observe.changed', params }));
+  for (const name of Object.keys(notifications) as NotificationName[]) {
+    helper.onNotification(name, (params) => write({ notification: name, params }));
+  }
   helper.call = (async (method, params, options) => {
     try {
       const result = await call(method, params, options);

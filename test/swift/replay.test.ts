@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
-import { type MethodName, methods, notifications } from '../../src/helper/protocol.js';
+import { type MethodName, methods, type NotificationName, notifications } from '../../src/helper/protocol.js';
 
 const file = process.env.MACPILOT_SWIFT_REPLAY;
 if (!file) throw new Error('MACPILOT_SWIFT_REPLAY is not set: run these tests with `npm run test:swift`');
@@ -12,7 +12,7 @@ const fixture = readFileSync(new URL('../fixtures/protocol/linux-helper.jsonl', 
 
 interface Reencoded {
   method?: MethodName;
-  notification?: 'observe.changed';
+  notification?: NotificationName;
   params: unknown;
   result?: unknown;
   error?: number;

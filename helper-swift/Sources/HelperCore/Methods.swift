@@ -144,6 +144,12 @@ public enum ClipboardClear: RPCMethod {
     public typealias Result = Empty
     public static let name = "clipboard.clear"
 }
+public enum ClipboardWatch: RPCMethod {
+    public typealias Params = Empty
+    public typealias Result = Empty
+    public static let name = "clipboard.watch"
+}
+
 public enum WindowsList: RPCMethod {
     public typealias Params = WindowsListParams
     public typealias Result = WindowsListResult
@@ -190,6 +196,11 @@ public enum ObserveChanged: RPCNotification {
     public static let name = "observe.changed"
 }
 
+public enum ClipboardChanged: RPCNotification {
+    public typealias Params = Empty
+    public static let name = "clipboard.changed"
+}
+
 /// Every method of the protocol, in protocol.ts's order.
 public let allMethods: [any RPCMethod.Type] = [
     SystemHello.self,
@@ -218,6 +229,7 @@ public let allMethods: [any RPCMethod.Type] = [
     ClipboardRead.self,
     ClipboardWrite.self,
     ClipboardClear.self,
+    ClipboardWatch.self,
     WindowsList.self,
     WindowsFocus.self,
     WindowsMove.self,
@@ -227,3 +239,6 @@ public let allMethods: [any RPCMethod.Type] = [
     WindowsClose.self,
     ObserveStart.self,
 ]
+
+/// Every notification of the protocol.
+public let allNotifications: [any RPCNotification.Type] = [ObserveChanged.self, ClipboardChanged.self]

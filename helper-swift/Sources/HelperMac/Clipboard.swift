@@ -33,5 +33,24 @@ enum Clipboard {
             return Empty()
         }
     }
+
+    /// clipboard.watch: the pasteboard posts no notification when it changes, so its changeCount is compared
+    /// every `watchInterval` on the main run loop; each change sends `clipboard.changed`, never the contents.
+    @MainActor static func watch(_ dispatcher: Dispatcher) -> Empty {
+        guard watcher == nil else { return Empty() }
+        var seen = NSPasteboard.general.changeCount
+        let timer = Timer(timeInterval: watchInterval, repeats: true) { _ in
+            let now = NSPasteboard.general.changeCount
+            guard now != seen else { return }
+            seen = now
+            dispatcher.notify(ClipboardChanged.self, Empty())
+        }
+        RunLoop.main.add(timer, forMode: .common)
+        watcher = timer
+        return Empty()
+    }
+
+    private static let watchInterval: TimeInterval = 0.25
+    @MainActor private static var watcher: Timer?
 }
 #endif

@@ -18,6 +18,7 @@ func registerDeviceHandlers(_ dispatcher: Dispatcher) {
     dispatcher.on(ClipboardRead.self) { _ in try await Clipboard.read() }
     dispatcher.on(ClipboardWrite.self) { p in try await Clipboard.write(p) }
     dispatcher.on(ClipboardClear.self) { _ in try await Clipboard.clear() }
+    dispatcher.on(ClipboardWatch.self) { _ in await Clipboard.watch(dispatcher) }
 
     dispatcher.on(WindowsList.self) { p in await Windows.list(p) }
     dispatcher.on(WindowsFocus.self) { p in try await Windows.focus(p) }

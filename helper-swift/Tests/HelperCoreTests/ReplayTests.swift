@@ -25,9 +25,12 @@ final class ReplayTests: XCTestCase {
             )
             var out: [String: Any] = [:]
             if let name = exchange["notification"] as? String {
-                XCTAssertEqual(name, ObserveChanged.name, "line \(index + 1)")
+                guard let notification = allNotifications.first(where: { $0.name == name }) else {
+                    XCTFail("line \(index + 1): \(name) is not one of HelperCore's notifications")
+                    continue
+                }
                 out["notification"] = name
-                out["params"] = try check(ObserveChanged.Params.self, exchange["params"], "line \(index + 1) \(name)")
+                out["params"] = try notified(notification, exchange["params"], "line \(index + 1) \(name)")
             } else {
                 let name = try XCTUnwrap(exchange["method"] as? String, "line \(index + 1) names no method")
                 guard let method = allMethods.first(where: { $0.name == name }) else {
@@ -43,6 +46,10 @@ final class ReplayTests: XCTestCase {
         if let path = ProcessInfo.processInfo.environment["MACPILOT_REPLAY_OUT"] {
             try (reencoded.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         }
+    }
+
+    private func notified<N: RPCNotification>(_ notification: N.Type, _ params: Any?, _ at: String) throws -> Any {
+        try check(N.Params.self, params, at)
     }
 
     private func replay<M: RPCMethod>(_ method: M.Type, _ exchange: [String: Any], _ at: String) throws -> [String: Any] {

@@ -8,6 +8,7 @@ import { clipboardOf } from './clipboard.js';
 import type { ReadContext } from './element.js';
 import { DBusCallError, elementGone, goneOr, HelperFailure, isGone } from '../errors.js';
 import { startObserving } from './events.js';
+import { watchClipboard } from './clipboard-watch.js';
 import { parseHandle } from './handles.js';
 import { hello } from './hello.js';
 import * as input from './input.js';
@@ -110,6 +111,7 @@ export const handlers: Handlers = {
   'clipboard.read': async (session) => (await clipboardOf(session)).read(),
   'clipboard.write': async (session, params) => (await clipboardOf(session)).write(params.text),
   'clipboard.clear': async (session) => (await clipboardOf(session)).clear(),
+  'clipboard.watch': (session) => watchClipboard(session),
   'windows.list': listWindows,
   'windows.focus': focusWindow,
   'windows.move': moveWindow,
