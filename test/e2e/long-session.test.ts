@@ -8,7 +8,7 @@ import { startMacpilot, useMacpilot } from '../support/mcp.js';
 import { eventually, refOf } from '../support/text.js';
 
 const env = inject('desktopEnv');
-const { macpilot, launch } = useMacpilot(env);
+const { macpilot, launch, start } = useMacpilot(env);
 
 test('a snapshot of an app launched after an action in another app shows what a fresh server sees', async () => {
   await launch('mousepad');
@@ -43,3 +43,43 @@ test('a coordinate X11 cannot carry is refused with the reason, and the session 
   const moved = await macpilot.ok('move_mouse', { x: 200, y: 150 });
   expect(moved).toContain('Moved the pointer to 200,150');
 });
+
+test('an app that stopped answering fails fast after its first timeout, others stay usable, and it recovers by itself', async () => {
+  const pid = await start('gtk3-demo', 'Application Class');
+  const app = String(pid);
+  process.kill(pid, 'SIGSTOP');
+  try {
+    const first = await macpilot.call('snapshot_ui', { app });
+    expect(first.isError).toBe(true);
+    expect(first.text).toContain('did not answer');
+    // Later calls to it are refused at once, saying so, instead of each waiting out the helper's 5 s again.
+    for (const [name, args] of [
+      ['snapshot_ui', { app }],
+      ['find_elements', { app, role: 'button' }],
+    ] as const) {
+      const refused = await macpilot.call(name, args);
+      expect(refused.isError, refused.text).toBe(true);
+      expect(refused.text).toMatch(
+        /is busy: it left a call unanswered for 5 s.*(retried in \d+ s|asking it again now)/,
+      );
+    }
+    // The other apps answer meanwhile, and listings still name the silent app.
+    expect(await macpilot.ok('snapshot_ui', { app: 'gnome-calculator' })).toContain('button "7"');
+    expect(await macpilot.ok('list_apps')).toContain('gtk3-demo');
+    expect(await macpilot.ok('get_clipboard')).toBeDefined();
+  } finally {
+    process.kill(pid, 'SIGCONT');
+  }
+  // No call has to reach it first: the helper asks it again by itself, and it is usable once it answers.
+  const back = await eventually(
+    'gtk3-demo answering again',
+    async () => {
+      const out = await macpilot.call('snapshot_ui', { app });
+      return out.isError ? undefined : out.text;
+    },
+    45_000,
+  );
+  expect(back).toContain('Application Class');
+  const found = await macpilot.ok('find_elements', { app, name: 'Application Class' });
+  expect(found).toContain('Application Class');
+}, 120_000);
