@@ -6,6 +6,7 @@
 import { afterAll, expect, inject, test } from 'vitest';
 import { startMacpilot, useMacpilot } from '../support/mcp.js';
 import { eventually, refOf } from '../support/text.js';
+import { killClipboardOwner } from '../support/xwindows.js';
 
 const env = inject('desktopEnv');
 const { macpilot, launch, start } = useMacpilot(env);
@@ -83,3 +84,21 @@ test('an app that stopped answering fails fast after its first timeout, others s
   const found = await macpilot.ok('find_elements', { app, name: 'Application Class' });
   expect(found).toContain('Application Class');
 }, 120_000);
+
+test('a helper whose X connection the server closed is replaced, and the session goes on', async () => {
+  const helperPid = async () => /pid (\d+)/.exec(await macpilot.ok('session_info'))?.[1];
+  await macpilot.ok('set_clipboard', { text: 'owned by the helper' });
+  const before = await helperPid();
+  await killClipboardOwner(env);
+  // A call that reaches the helper before it noticed fails, once, saying why; the helper then exits.
+  const first = await macpilot.call('list_windows');
+  if (first.isError) expect(first.text).toContain('lost its connection to the desktop');
+  // Each needs the X connection; one left closed used to make every such call wait out the 15 s limit.
+  for (const name of ['list_windows', 'get_clipboard', 'list_apps']) {
+    const answer = await macpilot.client.callTool({ name, arguments: {} }, undefined, { timeout: 30_000 });
+    expect(answer.isError, `${name}: ${JSON.stringify(answer.content)}`).toBeFalsy();
+  }
+  expect(await helperPid()).not.toBe(before);
+  await macpilot.ok('set_clipboard', { text: 'owned by the new helper' });
+  expect(await macpilot.ok('get_clipboard')).toContain('owned by the new helper');
+});

@@ -5,6 +5,7 @@
  */
 import * as dbus from 'dbus-next';
 import { HelperErrorCode } from '../../../helper/protocol.js';
+import { connectionOf } from './dbus-next-internals.js';
 import { type Lane, openLane, plain } from './direct.js';
 import { Peers } from './peer.js';
 import { Unanswering } from './unanswering.js';
@@ -26,6 +27,8 @@ export interface Bus {
   variant(signature: string, value: unknown): unknown;
   /** Calls `listener` for every signal this connection receives (AddMatch decides which). Returns a stop function. */
   onSignal(listener: (signal: Signal) => void): () => void;
+  /** `listener` hears when the connection ends; never where dbus-next's internals are not as expected. */
+  onClose(listener: () => void): void;
   close(): void;
 }
 
@@ -135,6 +138,7 @@ function wrap(bus: dbus.MessageBus, lane: Lane | undefined, peers = false): Bus 
       bus.on('message', onMessage);
       return () => bus.removeListener('message', onMessage);
     },
+    onClose: (listener) => connectionOf(bus)?.stream.once('close', listener),
     close: () => {
       unanswering?.close();
       direct?.close();
