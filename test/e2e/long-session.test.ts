@@ -102,3 +102,22 @@ test('a helper whose X connection the server closed is replaced, and the session
   await macpilot.ok('set_clipboard', { text: 'owned by the new helper' });
   expect(await macpilot.ok('get_clipboard')).toContain('owned by the new helper');
 });
+
+test('a window position or size X11 cannot carry is refused with the reason, and the window stays as it was', async () => {
+  await launch('mousepad');
+  const window = { app: 'mousepad' };
+  const before = await macpilot.ok('list_windows', window);
+  const resized = await macpilot.call('resize_window', { ...window, width: 40_000, height: 300 });
+  expect(resized.isError).toBe(true);
+  expect(resized.text).toContain('beyond what X11 can address');
+  const moved = await macpilot.call('move_window', { ...window, x: -40_000, y: 0 });
+  expect(moved.isError).toBe(true);
+  expect(moved.text).toContain('beyond what X11 can address');
+  expect(await macpilot.ok('list_windows', window)).toBe(before);
+  const shot = await macpilot.call('take_screenshot', {
+    region: { x: 30_000, y: 0, width: 90_000, height: 10 },
+  });
+  expect(shot.isError).toBe(true);
+  expect(shot.text).toContain('off the screen');
+  expect(await macpilot.ok('resize_window', { ...window, width: 640, height: 480 })).toContain('640x480');
+});
