@@ -27,6 +27,8 @@ export class Session {
   private readonly apps = new Map<string, Promise<AppFacts>>();
   /** Each app's last known name, by bus name, for listing an app that is too busy to answer. */
   readonly appNames = new Map<string, string>();
+  /** Set when the session closes or loses a connection: whatever ends after that is no news. */
+  private closing = false;
   /** Each element's top-level window, by handle (see tree.ts topFrame). */
   readonly topFrames = new Map<string, Promise<Ref | undefined>>();
 
@@ -35,8 +37,6 @@ export class Session {
     this.topFrames.set(handle, frame);
     frame.catch(() => this.topFrames.delete(handle));
   }
-
-  private closing = false;
 
   constructor(
     readonly env: NodeJS.ProcessEnv,
@@ -88,7 +88,7 @@ export class Session {
           );
       this.display = connecting;
       void connecting.then(
-        (x11) => x11.onClose(() => this.connectionLost(`the X display ${name ?? ''} closed its connection`)),
+        (x11) => x11.onClose(() => this.connectionLost('the X display closed its connection')),
         () => {},
       );
       connecting.catch(() => {
