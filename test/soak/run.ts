@@ -203,7 +203,7 @@ function report(timed: readonly Timed[], samples: readonly Usage[], seconds: num
     '| --- | --- | --- | --- | --- | --- | --- |',
   ];
   // A p95 of a few dozen calls is their second or third slowest: such drifts are shown, not judged.
-  let worstDrift = 0;
+  let worstDrift = Number.NEGATIVE_INFINITY;
   for (const [tool, a] of early) {
     const b = late.get(tool);
     if (!b) continue;
@@ -227,7 +227,7 @@ function report(timed: readonly Timed[], samples: readonly Usage[], seconds: num
     worstDrift < GOALS.p95Drift;
   lines.push(
     '',
-    `Largest p95 drift among tools with at least ${MIN_JUDGED_CALLS} calls in each window ${signed(worstDrift * 100, '%')} (goal < ${GOALS.p95Drift * 100}%). Goals ${met ? 'met' : 'not met'}.`,
+    `Largest p95 drift among tools with at least ${MIN_JUDGED_CALLS} calls in each window ${Number.isFinite(worstDrift) ? signed(worstDrift * 100, '%') : 'none (no tool had that many)'} (goal < ${GOALS.p95Drift * 100}%). Goals ${met ? 'met' : 'not met'}.`,
   );
   return lines.join('\n');
 }
