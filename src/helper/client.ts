@@ -10,6 +10,7 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter } fro
 import type { Logger } from '../log.js';
 import { type CallOptions, ClientErrorCode, HelperError } from './errors.js';
 import {
+  EXIT_CONNECTION_LOST,
   type MethodName,
   type NotificationName,
   type NotificationParams,
@@ -170,8 +171,12 @@ export class HelperClient {
     });
     child.once('exit', (code, signal) => {
       if (spawnError) return;
-      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-      if (!this.closed) log.warn(`the helper (pid ${child.pid}) ${how}`);
+      const how = signal
+        ? `was killed by ${signal}`
+        : code === EXIT_CONNECTION_LOST
+          ? 'lost its connection to the desktop (the X display or the accessibility bus) and exited'
+          : `exited with code ${code}`;
+      if (!this.closed) log.warn(`the helper (pid ${child.pid}) ${how}; the next call starts a fresh one`);
       const lived = Date.now() - startedAt;
       this.consecutiveFailures = lived > STABLE_AFTER_MS ? 1 : this.consecutiveFailures + 1;
       if (this.generation === generation) this.running = undefined;

@@ -1,6 +1,12 @@
 /** Renders docs/protocol.md from protocol.ts, so that the document cannot drift from the code. */
 import { z } from 'zod';
-import { HelperErrorCode, methods, notifications, PROTOCOL_VERSION } from './protocol.js';
+import {
+  EXIT_CONNECTION_LOST,
+  HelperErrorCode,
+  methods,
+  notifications,
+  PROTOCOL_VERSION,
+} from './protocol.js';
 
 interface JsonSchema {
   $ref?: string;
@@ -88,6 +94,11 @@ export function renderProtocolDoc(): string {
     '| Code | Name |',
     '| --- | --- |',
     ...errors,
+    '',
+    '## Exit codes',
+    '',
+    `A helper that loses a connection it cannot work without (the display, the accessibility bus) exits with code`,
+    `${EXIT_CONNECTION_LOST} rather than fail every later call; the server then starts a fresh one on the next call.`,
     '',
   ].join('\n');
 }

@@ -7,6 +7,12 @@ import { z } from 'zod';
 
 export const PROTOCOL_VERSION = 1;
 
+/**
+ * A helper that loses a connection it cannot work without (the X display, the accessibility bus) exits with this
+ * code instead of failing every later call; the client starts a fresh one on the next call.
+ */
+export const EXIT_CONNECTION_LOST = 75;
+
 /** Error codes a helper returns in a JSON-RPC error's `code`; `data.hint` may say what to do next. */
 export const HelperErrorCode = {
   InvalidParams: -32602,

@@ -24,12 +24,25 @@ import {
 } from './protocol.js';
 
 export class HelperRpc {
+  /**
+   * Requests waiting for their answer, failed at once when the helper ends. A promise of their own chained on
+   * `exited` would be kept by it, with the answer it settles with, for the helper's whole life.
+   */
+  private readonly waiting = new Set<(error: HelperError) => void>();
+  private ended: HelperError | undefined;
+
   constructor(
     private readonly connection: MessageConnection,
     /** Rejects, with how the helper ended, when its process goes away. */
-    private readonly exited: Promise<never>,
+    exited: Promise<never>,
     private readonly defaultTimeoutMs: number,
-  ) {}
+  ) {
+    exited.catch((error: HelperError) => {
+      this.ended = error;
+      for (const fail of this.waiting) fail(error);
+      this.waiting.clear();
+    });
+  }
 
   /** Hands each notification that matches its schema to `deliver`; `invalid` hears of the others. */
   listen(
@@ -55,9 +68,13 @@ export class HelperRpc {
     const cancel = new CancellationTokenSource();
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
-    const exited = this.exited.catch((error: HelperError) => {
-      throw new HelperError(method, error.code, `${method} failed: ${error.message}`);
+    let onExit: ((error: HelperError) => void) | undefined;
+    const exited = new Promise<never>((_, reject) => {
+      onExit = (error) => reject(new HelperError(method, error.code, `${method} failed: ${error.message}`));
+      if (this.ended) onExit(this.ended);
+      else this.waiting.add(onExit);
     });
+    exited.catch(() => {});
     const stopped = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         cancel.cancel();
@@ -115,6 +132,7 @@ export class HelperRpc {
       }
       throw error;
     } finally {
+      if (onExit) this.waiting.delete(onExit);
       clearTimeout(timer);
       if (onAbort) options.signal?.removeEventListener('abort', onAbort);
       cancel.dispose();

@@ -69,3 +69,29 @@ export function clientList(env: Record<string, string>): string[] {
   const out = run(env, 'xprop', ['-root', '_NET_CLIENT_LIST']);
   return [...out.matchAll(/0x[0-9a-f]+/g)].map((m) => String(Number(m[0])));
 }
+
+/**
+ * Has the X server close the connection of the client that owns the clipboard (xkill), as the server does to a
+ * client whose request it cannot parse. Returns the owner window's id.
+ */
+export async function killClipboardOwner(env: Record<string, string>): Promise<number> {
+  const { createClient } = await import('x11');
+  const owner = await new Promise<number>((resolve, reject) => {
+    const client = createClient({ display: env.DISPLAY }, (error, display) => {
+      if (error) return reject(error);
+      const x = display.client;
+      x.InternAtom(false, 'CLIPBOARD', (atomError, atom) => {
+        if (atomError) return reject(atomError);
+        x.GetSelectionOwner(atom, (ownerError, window) => {
+          x.close();
+          if (ownerError) reject(ownerError);
+          else resolve(window);
+        });
+      });
+    });
+    client.on('error', reject);
+  });
+  if (owner === 0) throw new Error('nothing owns the clipboard');
+  run(env, 'xkill', ['-id', String(owner)]);
+  return owner;
+}

@@ -5,8 +5,10 @@
  */
 import * as dbus from 'dbus-next';
 import { HelperErrorCode } from '../../../helper/protocol.js';
+import { connectionOf } from './dbus-next-internals.js';
 import { type Lane, openLane, plain } from './direct.js';
 import { Peers } from './peer.js';
+import { Unanswering } from './unanswering.js';
 import type { MethodCall } from './wire.js';
 import { DBusCallError, HelperFailure } from '../errors.js';
 
@@ -25,6 +27,8 @@ export interface Bus {
   variant(signature: string, value: unknown): unknown;
   /** Calls `listener` for every signal this connection receives (AddMatch decides which). Returns a stop function. */
   onSignal(listener: (signal: Signal) => void): () => void;
+  /** `listener` hears when the connection ends; never where dbus-next's internals are not as expected. */
+  onClose(listener: () => void): void;
   close(): void;
 }
 
@@ -84,18 +88,45 @@ async function callThroughDbusNext(
   return reply ? (plain(reply.body) as unknown[]) : [];
 }
 
-/** `peers`: connect to apps directly (the accessibility bus). */
+const isTimeout = (error: unknown) =>
+  error instanceof HelperFailure && error.code === HelperErrorCode.Timeout;
+
+/** A cheap question every AT-SPI app answers, asked of an app that stopped answering. */
+const probeCall = (destination: string): MethodCall => ({
+  destination,
+  path: '/org/a11y/atspi/accessible/root',
+  iface: 'org.freedesktop.DBus.Properties',
+  member: 'Get',
+  signature: 'ss',
+  body: ['org.a11y.atspi.Application', 'ToolkitName'],
+});
+
+/** `peers`: connect to apps directly, and fail fast on apps that stopped answering (the accessibility bus). */
 function wrap(bus: dbus.MessageBus, lane: Lane | undefined, peers = false): Bus {
   bus.on('error', () => {});
   const viaBus = (call: MethodCall, timeoutMs: number, timeout: () => Error) =>
     lane?.send(call, timeoutMs, timeout) ?? callThroughDbusNext(bus, call, timeoutMs, timeout);
   const direct = peers ? new Peers(viaBus) : undefined;
+  const send = (call: MethodCall, timeoutMs: number): Promise<unknown[]> => {
+    const timeout = () => {
+      // A shorter limit is the caller's own impatience (listing apps), not proof that the app stopped answering.
+      if (timeoutMs >= CALL_TIMEOUT_MS) unanswering?.timedOut(call.destination);
+      return appTimeout(call.member, timeoutMs);
+    };
+    const resend = () => viaBus(call, timeoutMs, timeout);
+    return direct?.lane(call.destination)?.send(call, timeoutMs, timeout, resend) ?? resend();
+  };
+  const unanswering = peers
+    ? new Unanswering(
+        (destination) => send(probeCall(destination), CALL_TIMEOUT_MS),
+        isTimeout,
+        CALL_TIMEOUT_MS,
+      )
+    : undefined;
   return {
     call(destination, path, iface, member, signature, body, timeoutMs = CALL_TIMEOUT_MS) {
-      const call = { destination, path, iface, member, signature, body };
-      const timeout = () => appTimeout(member, timeoutMs);
-      const resend = () => viaBus(call, timeoutMs, timeout);
-      return direct?.lane(destination)?.send(call, timeoutMs, timeout, resend) ?? resend();
+      unanswering?.check(destination);
+      return send({ destination, path, iface, member, signature, body }, timeoutMs);
     },
     variant: (signature, value) => new dbus.Variant(signature, value),
     onSignal(listener) {
@@ -107,7 +138,9 @@ function wrap(bus: dbus.MessageBus, lane: Lane | undefined, peers = false): Bus 
       bus.on('message', onMessage);
       return () => bus.removeListener('message', onMessage);
     },
+    onClose: (listener) => connectionOf(bus)?.stream.once('close', listener),
     close: () => {
+      unanswering?.close();
       direct?.close();
       bus.disconnect();
     },

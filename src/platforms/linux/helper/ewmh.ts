@@ -65,6 +65,11 @@ export class X11 {
     this.client.close();
   }
 
+  /** `listener` hears when the connection ends (the server closed it, or it broke). */
+  onClose(listener: () => void): void {
+    this.client.once('end', listener);
+  }
+
   /** A request as a promise. */
   x<T>(run: (cb: (error: Error | null | undefined, result: T) => void) => void): Promise<T> {
     return new Promise((resolve, reject) =>

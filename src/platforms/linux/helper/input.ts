@@ -18,6 +18,7 @@ import { HelperFailure } from '../errors.js';
 import type { X11 } from './ewmh.js';
 import { Keymap, type Stroke } from './input-keymap.js';
 import type { Session } from './session.js';
+import { onX11 } from './x11-range.js';
 
 const BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
 const WHEEL = { up: 4, down: 5, left: 6, right: 7 } as const;
@@ -187,21 +188,6 @@ async function device(session: Session): Promise<Device> {
 }
 
 const ok = {};
-
-/** X11 carries coordinates as 16-bit integers; a value past them would break the request mid-write. */
-const X11_MIN = -32_768;
-const X11_MAX = 32_767;
-
-/** `at` rounded to whole pixels, or refused (before anything is written) when X11 cannot carry it. */
-function onX11(what: string, at: Point): Point {
-  const point = { x: Math.round(at.x), y: Math.round(at.y) };
-  if ([point.x, point.y].every((v) => v >= X11_MIN && v <= X11_MAX)) return point;
-  throw new HelperFailure(
-    HelperErrorCode.InvalidParams,
-    `the ${what} ${point.x},${point.y} is beyond what X11 can address (${X11_MIN} to ${X11_MAX} on each axis)`,
-    'give a point on a screen: list_displays shows where the screens are',
-  );
-}
 
 /** Pointer positions from `from` to `to` over durationMs, at least MIN_STEPS of them when `always`. */
 async function glide(input: Device, from: Point, to: Point, durationMs: number, always: boolean) {

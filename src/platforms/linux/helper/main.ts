@@ -8,7 +8,13 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
 } from 'vscode-jsonrpc/node';
-import { HelperErrorCode, type MethodName, methodNames, methods } from '../../../helper/protocol.js';
+import {
+  EXIT_CONNECTION_LOST,
+  HelperErrorCode,
+  type MethodName,
+  methodNames,
+  methods,
+} from '../../../helper/protocol.js';
 import { handlers } from './dispatch.js';
 import { DBusCallError, HelperFailure } from '../errors.js';
 import { Session } from './session.js';
@@ -35,9 +41,16 @@ const connection = createMessageConnection(
   new StreamMessageReader(process.stdin),
   new StreamMessageWriter(process.stdout),
 );
-const session = new Session(process.env, (name, params) => {
-  connection.sendNotification(name, params).catch(() => {}); // the server went away: shutdown follows
-});
+const session = new Session(
+  process.env,
+  (name, params) => {
+    connection.sendNotification(name, params).catch(() => {}); // the server went away: shutdown follows
+  },
+  (what) => {
+    log(`${what}: exiting, so that the server starts a fresh helper`);
+    process.exit(EXIT_CONNECTION_LOST);
+  },
+);
 
 for (const name of methodNames) {
   connection.onRequest(name, async (raw: unknown) => {

@@ -27,6 +27,8 @@ export class Session {
   private readonly apps = new Map<string, Promise<AppFacts>>();
   /** Each app's last known name, by bus name, for listing an app that is too busy to answer. */
   readonly appNames = new Map<string, string>();
+  /** Set when the session closes or loses a connection: whatever ends after that is no news. */
+  private closing = false;
   /** Each element's top-level window, by handle (see tree.ts topFrame). */
   readonly topFrames = new Map<string, Promise<Ref | undefined>>();
 
@@ -40,12 +42,25 @@ export class Session {
     readonly env: NodeJS.ProcessEnv,
     /** Sends notifications (observe.changed) to the server. */
     readonly notify: Notify,
+    /** Hears, once, that the X display or the accessibility bus closed its connection. */
+    private readonly lost: (what: string) => void,
   ) {}
+
+  /** Once per session: a connection that breaks leaves requests on it unanswered, so nothing is reused. */
+  private connectionLost(what: string): void {
+    if (this.closing) return;
+    this.closing = true;
+    this.lost(what);
+  }
 
   a11y(): Promise<Bus> {
     if (!this.bus) {
       const connecting = connectAccessibilityBus(this.env);
       this.bus = connecting;
+      void connecting.then(
+        (bus) => bus.onClose(() => this.connectionLost('the accessibility bus closed its connection')),
+        () => {},
+      );
       connecting.catch(() => {
         if (this.bus === connecting) this.bus = undefined;
       });
@@ -72,6 +87,10 @@ export class Session {
             ),
           );
       this.display = connecting;
+      void connecting.then(
+        (x11) => x11.onClose(() => this.connectionLost('the X display closed its connection')),
+        () => {},
+      );
       connecting.catch(() => {
         if (this.display === connecting) this.display = undefined;
       });
@@ -117,6 +136,7 @@ export class Session {
   }
 
   close(): void {
+    this.closing = true;
     void this.bus?.then((b) => b.close()).catch(() => {});
     void this.display?.then((d) => d.close()).catch(() => {});
   }

@@ -8,6 +8,7 @@ import { HelperFailure } from '../errors.js';
 import type { Rect, X11 } from './ewmh.js';
 import type { Session } from './session.js';
 import { until } from './until.js';
+import { onX11, sizeOnX11 } from './x11-range.js';
 
 /** Openbox applies a request within a few ms; a loaded machine may need far longer. */
 const APPLY_WAIT_MS = 2000;
@@ -121,15 +122,13 @@ const frameIs = (wanted: Partial<Rect>) => async (x11: X11, window: number) => {
 export const focusWindow = (session: Session, params: Params<'windows.focus'>) =>
   operate(session, params.id, (x11, w) => x11.activate(w), isActive);
 
-export const moveWindow = (session: Session, params: Params<'windows.move'>) =>
-  operate(
-    session,
-    params.id,
-    (x11, w) => x11.moveResize(w, params.to),
-    frameIs({ x: params.to.x, y: params.to.y }),
-  );
+export async function moveWindow(session: Session, params: Params<'windows.move'>) {
+  const to = onX11("window's corner", params.to);
+  return operate(session, params.id, (x11, w) => x11.moveResize(w, to), frameIs(to));
+}
 
 export async function resizeWindow(session: Session, params: Params<'windows.resize'>) {
+  sizeOnX11(params.width, params.height);
   const size = { width: params.width, height: params.height };
   return operate(session, params.id, (x11, w) => x11.moveResize(w, size), frameIs(size));
 }

@@ -47,6 +47,7 @@ declare module 'x11' {
     ): void;
     on(event: 'error', listener: (error: Error) => void): this;
     on(event: 'end' | 'close', listener: () => void): this;
+    once(event: 'end', listener: () => void): this;
     close(cb?: () => void): void;
   }
 
