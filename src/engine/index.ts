@@ -7,6 +7,7 @@ import { AppStates } from './app-state.js';
 import { CHANGE_DEFAULTS, type ChangeSettings } from './changes.js';
 import { Clipboard } from './clipboard.js';
 import { Elements } from './elements.js';
+import { ChangeFeed } from './feed.js';
 import { Input } from './input.js';
 import { Kernel } from './kernel.js';
 import { Menus } from './menus.js';
@@ -35,6 +36,7 @@ export interface Engine {
   readonly waits: Waits;
   readonly reveal: Reveal;
   readonly states: AppStates;
+  readonly feed: ChangeFeed;
 }
 
 /** An engine over `port`; `gate` refuses the apps the call in progress may not use (absent: none refused). */
@@ -57,5 +59,6 @@ export function createEngine(port: HelperPort, options: EngineOptions = {}, gate
     waits: new Waits(kernel),
     reveal: new Reveal(kernel),
     states: new AppStates(kernel, elements, menus),
+    feed: new ChangeFeed(port, kernel.observer),
   };
 }

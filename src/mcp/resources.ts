@@ -1,12 +1,15 @@
 /**
  * The desktop as MCP resources (`macpilot://`): the server's status, the running apps, the clipboard, and per app
- * its tree, a window's tree, its state and a screenshot. Every read runs as a read under the app policy: an app
- * the policy refuses is neither listed nor readable. The text and JSON come from the same engine results and
- * renderers as the tools'.
+ * its tree, a window's tree, its state, its recent change events and a screenshot. Every read runs as a read
+ * under the app policy: an app the policy refuses is neither listed nor readable. The text and JSON come from
+ * the same engine results and renderers as the tools'. One table of resources serves resources/read and the
+ * subscriptions (subscriptions.ts), which say what each one is watched by.
  */
 import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { UriTemplate, type Variables } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import { ErrorCode, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../config.js';
+import { explain } from '../engine/failures.js';
 import type { Engine } from '../engine/index.js';
 import { clipboardJson } from '../engine/render-json.js';
 import { appStateJson, desktopJson } from '../engine/render-state.js';
@@ -15,7 +18,7 @@ import { MacpilotError } from '../errors.js';
 import type { HelperClient } from '../helper/client.js';
 import { HelperError } from '../helper/errors.js';
 import { withAccess } from '../policy/apps.js';
-import { explain } from '../engine/failures.js';
+import { DATA_FENCE } from '../untrusted.js';
 import { VERSION } from '../version.js';
 import type { Completer, Completers } from './completions.js';
 
@@ -23,6 +26,31 @@ export interface ResourceDependencies {
   config: Config;
   helper: HelperClient;
   engine: Engine;
+}
+
+/** What a resource's content changes with: the app list, the clipboard, one app's UI; absent: nothing watched. */
+export type Watched =
+  { kind: 'apps' } | { kind: 'clipboard' } | { kind: 'app'; app: string; debounceMs: number };
+
+export interface ResourceReader {
+  /** The resource's content now. */
+  read(uri: string): Promise<ReadResourceResult>;
+  /** What its content changes with, or undefined when it cannot be subscribed to. */
+  watched(uri: string): Watched | undefined;
+}
+
+interface Definition {
+  name: string;
+  /** A fixed URI, or a template with {name} (and {index}). */
+  uri: string;
+  title: string;
+  description: string;
+  mimeType: string;
+  read(uri: URL, variables: Variables): Promise<ReadResourceResult>;
+  watched?: (variables: Variables) => Watched;
+  /** A template listed once per readable app: its URI with the app's name, e.g. "tree". */
+  perApp?: string;
+  complete?: Record<string, Completer>;
 }
 
 const JSON_TYPE = 'application/json';
@@ -44,7 +72,7 @@ const failure = (message: string, code: number = ErrorCode.InvalidParams) =>
   Object.assign(new Error(message), { code });
 
 /** One template variable, percent-decoded (the SDK hands them over as they stand in the URI). */
-function variable(variables: Record<string, string | string[]>, name: string): string {
+function variable(variables: Variables, name: string): string {
   const raw = variables[name];
   const value = Array.isArray(raw) ? raw[0] : raw;
   if (!value) throw failure(`the resource URI names no ${name}`);
@@ -56,7 +84,7 @@ function variable(variables: Record<string, string | string[]>, name: string): s
 }
 
 /** Runs a read as a read-only call; a foreseeable failure becomes an error whose message has all three parts. */
-async function read(work: () => Promise<ReadResourceResult>): Promise<ReadResourceResult> {
+async function asRead(work: () => Promise<ReadResourceResult>): Promise<ReadResourceResult> {
   try {
     return await withAccess('read', work);
   } catch (error) {
@@ -79,143 +107,191 @@ export function appNameCompleter(engine: Engine): Completer {
   };
 }
 
-/** Registers the resources; answers what completes their templates' variables. */
-export function registerResources(server: McpServer, deps: ResourceDependencies): Completers {
-  const { engine, config, helper } = deps;
-  const readableApps = async () => (await withAccess('read', () => engine.states.desktop())).apps;
-  const appNames = appNameCompleter(engine);
+function definitions({ engine, config, helper }: ResourceDependencies): Definition[] {
+  const names = { name: appNameCompleter(engine) };
   const windowIndices: Completer = async (_value, context) => {
     const name = context.name;
     if (!name) return [];
     const state = await withAccess('read', () => engine.states.of(name)).catch(() => undefined);
     return state ? state.windows.map((_, i) => String(i)) : [];
   };
-  const appTemplate = (rest: string, what: string, mimeType: string) =>
-    new ResourceTemplate(`macpilot://app/{name}/${rest}`, {
-      list: async () => ({
-        resources: (await readableApps().catch(() => [])).map((o) => ({
-          uri: appUri(o.app.name, rest),
-          name: `${o.app.name} ${what}`,
-          mimeType,
-        })),
-      }),
-    });
-
-  server.registerResource(
-    'status',
-    'macpilot://system/status',
+  const app = (debounceMs: number) => (variables: Variables) =>
+    ({ kind: 'app', app: variable(variables, 'name'), debounceMs }) as const;
+  return [
     {
+      name: 'status',
+      uri: 'macpilot://system/status',
       title: 'macpilot status',
       description: 'Platform, versions, permissions, mode, toolsets, helper state and uptime.',
       mimeType: JSON_TYPE,
+      read: async (uri) => {
+        const hello = await helper.hello().catch((error: unknown) => error as Error);
+        return json(uri, {
+          platform: process.platform,
+          versions: { macpilot: VERSION, node: process.version },
+          mode: config.mode,
+          toolsets: config.toolsets,
+          helper:
+            hello instanceof Error
+              ? { state: 'unavailable', error: hello.message }
+              : {
+                  state: 'running',
+                  pid: await helper.pid(),
+                  version: hello.helperVersion,
+                  protocol: hello.protocolVersion,
+                },
+          permissions: hello instanceof Error ? undefined : hello.capabilities,
+          uptime_s: Math.round((Date.now() - startedAt) / 1000),
+        });
+      },
     },
-    async (uri) => {
-      const hello = await helper.hello().catch((error: unknown) => error as Error);
-      return json(uri, {
-        platform: process.platform,
-        versions: { macpilot: VERSION, node: process.version },
-        mode: config.mode,
-        toolsets: config.toolsets,
-        helper:
-          hello instanceof Error
-            ? { state: 'unavailable', error: hello.message }
-            : {
-                state: 'running',
-                pid: await helper.pid(),
-                version: hello.helperVersion,
-                protocol: hello.protocolVersion,
-              },
-        permissions: hello instanceof Error ? undefined : hello.capabilities,
-        uptime_s: Math.round((Date.now() - startedAt) / 1000),
-      });
-    },
-  );
-
-  server.registerResource(
-    'apps',
-    'macpilot://apps',
     {
+      name: 'apps',
+      uri: 'macpilot://apps',
       title: 'Running apps',
       description:
-        'The running apps with pid, windows and a one-word state (active, background, minimized, windowless).',
+        'The running apps with pid, windows and a one-word state (active, background, minimized, windowless); ' +
+        'subscribe to hear when apps start and quit.',
       mimeType: JSON_TYPE,
+      read: async (uri) => json(uri, desktopJson(await engine.states.desktop())),
+      watched: () => ({ kind: 'apps' }),
     },
-    (uri) => read(async () => json(uri, desktopJson(await engine.states.desktop()))),
-  );
-
-  server.registerResource(
-    'clipboard',
-    'macpilot://clipboard',
-    { title: 'Clipboard', description: "The clipboard's text and types.", mimeType: JSON_TYPE },
-    (uri) => read(async () => json(uri, clipboardJson(await engine.clipboard.get()))),
-  );
-
-  server.registerResource(
-    'app-tree',
-    appTemplate('tree', 'tree', TEXT_TYPE),
     {
+      name: 'clipboard',
+      uri: 'macpilot://clipboard',
+      title: 'Clipboard',
+      description: "The clipboard's text and types; subscribe to hear when it changes.",
+      mimeType: JSON_TYPE,
+      read: async (uri) => json(uri, clipboardJson(await engine.clipboard.get())),
+      watched: () => ({ kind: 'clipboard' }),
+    },
+    {
+      name: 'app-tree',
+      uri: 'macpilot://app/{name}/tree',
       title: "An app's UI tree",
       description: 'The snapshot_ui text of an app: its windows, one element a line with refs.',
       mimeType: TEXT_TYPE,
-    },
-    (uri, variables) =>
-      read(async () =>
+      read: async (uri, variables) =>
         text(uri, renderText(await engine.elements.snapshot({ app: variable(variables, 'name') }))),
-      ),
-  );
-
-  server.registerResource(
-    'app-window-tree',
-    new ResourceTemplate('macpilot://app/{name}/window/{index}/tree', { list: undefined }),
+      watched: app(500),
+      perApp: 'tree',
+      complete: names,
+    },
     {
+      name: 'app-window-tree',
+      uri: 'macpilot://app/{name}/window/{index}/tree',
       title: "One window's UI tree",
       description: 'The snapshot_ui text of one window of an app, by its index among the app windows.',
       mimeType: TEXT_TYPE,
-    },
-    (uri, variables) =>
-      read(async () => {
+      read: async (uri, variables) => {
         const index = Number(variable(variables, 'index'));
-        if (!Number.isInteger(index) || index < 0) {
+        if (!Number.isInteger(index) || index < 0)
           throw failure('the window index must be a whole number from 0');
-        }
         const snapshot = await engine.elements.snapshot({ app: variable(variables, 'name'), window: index });
         return text(uri, renderText(snapshot));
-      }),
-  );
-
-  server.registerResource(
-    'app-state',
-    appTemplate('state', 'state', JSON_TYPE),
+      },
+      watched: app(500),
+      complete: { ...names, index: windowIndices },
+    },
     {
+      name: 'app-state',
+      uri: 'macpilot://app/{name}/state',
       title: "An app's state",
       description: 'Its windows, the dialog it shows, the focused element and its menu bar, as JSON.',
       mimeType: JSON_TYPE,
+      read: async (uri, variables) =>
+        json(uri, appStateJson(await engine.states.of(variable(variables, 'name')))),
+      watched: app(100),
+      perApp: 'state',
+      complete: names,
     },
-    (uri, variables) =>
-      read(async () => json(uri, appStateJson(await engine.states.of(variable(variables, 'name'))))),
-  );
-
-  server.registerResource(
-    'app-screenshot',
-    appTemplate('screenshot', 'screenshot', 'image/png'),
     {
+      name: 'app-events',
+      uri: 'macpilot://app/{name}/events',
+      title: "An app's recent change events",
+      description:
+        'The kinds of UI change events the app reported most recently (since macpilot started watching), as JSON.',
+      mimeType: JSON_TYPE,
+      read: async (uri, variables) => {
+        const found = await engine.apps.resolve(variable(variables, 'name'));
+        await engine.feed.start();
+        const events = engine.feed.recent(found.pid).map((e) => ({
+          at: new Date(e.at).toISOString(),
+          kinds: e.kinds,
+          count: e.count,
+        }));
+        return json(uri, { note: DATA_FENCE, app: found.name, pid: found.pid, events });
+      },
+      watched: app(0),
+      perApp: 'events',
+      complete: names,
+    },
+    {
+      name: 'app-screenshot',
+      uri: 'macpilot://app/{name}/screenshot',
       title: "An app's window, as an image",
       description: "A PNG of the app's front-most window, scaled as take_screenshot scales it.",
       mimeType: 'image/png',
-    },
-    (uri, variables) =>
-      read(async () => {
+      read: async (uri, variables) => {
         const shot = await engine.screen.take({ app: variable(variables, 'name'), format: 'png' });
         if (!shot.image) throw failure('the capture produced no image', ErrorCode.InternalError);
         return { contents: [{ uri: uri.href, mimeType: shot.image.mimeType, blob: shot.image.data }] };
-      }),
-  );
+      },
+      perApp: 'screenshot',
+      complete: names,
+    },
+  ];
+}
 
-  const byName = { name: appNames };
+/** Registers the resources; answers what completes their templates' variables, and how to read and watch them. */
+export function registerResources(
+  server: McpServer,
+  deps: ResourceDependencies,
+): { completers: Completers; reader: ResourceReader } {
+  const table = definitions(deps);
+  const readableApps = async () => (await withAccess('read', () => deps.engine.states.desktop())).apps;
+  for (const def of table) {
+    const meta = { title: def.title, description: def.description, mimeType: def.mimeType };
+    const read = (uri: URL, variables: Variables) => asRead(() => def.read(uri, variables));
+    if (!def.uri.includes('{')) {
+      server.registerResource(def.name, def.uri, meta, (uri) => read(uri, {}));
+      continue;
+    }
+    const { perApp } = def;
+    const list = perApp
+      ? async () => ({
+          resources: (await readableApps().catch(() => [])).map((o) => ({
+            uri: appUri(o.app.name, perApp),
+            name: `${o.app.name} ${def.name.replace(/^app-/, '')}`,
+            mimeType: def.mimeType,
+          })),
+        })
+      : undefined;
+    server.registerResource(def.name, new ResourceTemplate(def.uri, { list }), meta, read);
+  }
+
+  const matched = (uri: string) => {
+    for (const def of table) {
+      const variables = def.uri.includes('{')
+        ? new UriTemplate(def.uri).match(uri)
+        : uri === def.uri
+          ? {}
+          : null;
+      if (variables) return { def, variables };
+    }
+    throw failure(`no macpilot resource has the URI ${uri}`);
+  };
   return {
-    'macpilot://app/{name}/tree': byName,
-    'macpilot://app/{name}/window/{index}/tree': { ...byName, index: windowIndices },
-    'macpilot://app/{name}/state': byName,
-    'macpilot://app/{name}/screenshot': byName,
+    completers: Object.fromEntries(table.filter((d) => d.complete).map((d) => [d.uri, d.complete!])),
+    reader: {
+      read: (uri) => {
+        const { def, variables } = matched(uri);
+        return asRead(() => def.read(new URL(uri), variables));
+      },
+      watched: (uri) => {
+        const { def, variables } = matched(uri);
+        return def.watched?.(variables);
+      },
+    },
   };
 }

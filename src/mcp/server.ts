@@ -20,6 +20,7 @@ import { progressHeartbeat, type ProgressTarget } from './progress.js';
 import { registerCompletions } from './completions.js';
 import { registerPrompts } from './prompts.js';
 import { appNameCompleter, registerResources } from './resources.js';
+import { registerSubscriptions } from './subscriptions.js';
 import { releaseTasksOnClose, TASK_CAPABILITIES, taskOptions, toolTask } from './tasks.js';
 import { listOnly } from './tool-list.js';
 
@@ -61,7 +62,7 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
       capabilities: {
         tools: {},
         logging: {},
-        resources: {},
+        resources: { subscribe: true, listChanged: true },
         prompts: {},
         completions: {},
         tasks: TASK_CAPABILITIES,
@@ -128,10 +129,8 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
     }
   }
   listOnly(server, listed);
-  registerCompletions(
-    server,
-    registerPrompts(server, appNameCompleter(deps.engine)),
-    registerResources(server, deps),
-  );
+  const resources = registerResources(server, deps);
+  registerSubscriptions(server, deps.engine, resources.reader, deps.log);
+  registerCompletions(server, registerPrompts(server, appNameCompleter(deps.engine)), resources.completers);
   return server;
 }
