@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -17,6 +18,7 @@ import { eventually } from '../support/text.js';
 const env = inject('desktopEnv');
 const TOKEN = 'e2e-http-token-0123456789';
 const CONFORMANCE = createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/dist/index.js');
+const EXPECTED_FAILURES = fileURLToPath(new URL('../conformance/expected-failures.yml', import.meta.url));
 const SCENARIOS = [
   'server-initialize',
   'ping',
@@ -92,9 +94,11 @@ const INITIALIZE = JSON.stringify({
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'e2e', version: '0' } },
 });
 
-function conformance(url: string, scenario: string): Promise<{ code: number | null; output: string }> {
+/** One scenario, or (without one) the whole active suite against test/conformance/expected-failures.yml. */
+function conformance(url: string, scenario?: string): Promise<{ code: number | null; output: string }> {
+  const which = scenario ? ['--scenario', scenario] : ['--expected-failures', EXPECTED_FAILURES];
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CONFORMANCE, 'server', '--url', url, '--scenario', scenario], {
+    const child = spawn(process.execPath, [CONFORMANCE, 'server', '--url', url, ...which], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -126,6 +130,12 @@ describe('without a token, on loopback', () => {
   test.each(SCENARIOS)('conformance scenario %s passes', async (scenario) => {
     const { code, output } = await conformance(server.url, scenario);
     expect(code, output).toBe(0);
+  });
+
+  test('the whole active conformance suite fails only where it needs its own fixtures', async () => {
+    const { code, output } = await conformance(server.url);
+    expect(code, output).toBe(0);
+    expect(output).toContain('Baseline check passed');
   });
 
   test('a foreign Origin or Host is refused with 403 before anything runs', async () => {
