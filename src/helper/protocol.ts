@@ -433,6 +433,11 @@ export const notifications = {
       kinds: z.array(z.string()),
       /** How many events were folded into this notification. */
       count: z.number().int().min(1),
+      /**
+       * The elements the events were about (handles), each with its events' kinds; absent when the helper does
+       * not know them or they were too many to list: the change is then somewhere in the app.
+       */
+      elements: z.array(z.object({ id: z.string(), kinds: z.array(z.string()) })).optional(),
     }),
   },
 } as const;

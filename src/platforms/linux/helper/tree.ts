@@ -257,5 +257,7 @@ export async function snapshot(
   params: Params<'ax.snapshot'>,
 ): Promise<Result<'ax.snapshot'>> {
   const rootRef = parseHandle(params.root);
+  // One element alone: listing its descendants first (GetMatches) would only cost time.
+  if (params.depth === 0) return walkSnapshot(ctx, rootRef, params);
   return (await flatSnapshot(ctx, rootRef, params)) ?? walkSnapshot(ctx, rootRef, params);
 }

@@ -7,7 +7,12 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { APP_NAME, DARWIN_PACKAGE, EXECUTABLE, releaseAsset } from '../../../../src/platforms/macos/bundle.js';
+import {
+  APP_NAME,
+  DARWIN_PACKAGE,
+  EXECUTABLE,
+  releaseAsset,
+} from '../../../../src/platforms/macos/bundle.js';
 import { CHECKSUMS_FILE } from '../../../../src/platforms/macos/checksums.js';
 
 const BUILD = 'scripts/build-macos-helper.sh';

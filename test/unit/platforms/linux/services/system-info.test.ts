@@ -10,7 +10,8 @@ import {
   osName,
 } from '../../../../../src/platforms/linux/services/system-info.js';
 
-const fixture = (path: string) => fileURLToPath(new URL(`../../../../fixtures/linux/${path}`, import.meta.url));
+const fixture = (path: string) =>
+  fileURLToPath(new URL(`../../../../fixtures/linux/${path}`, import.meta.url));
 const rootOf = (name: string) => fixture(`roots/${name}`);
 
 describe('system info', () => {
