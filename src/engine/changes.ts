@@ -45,7 +45,7 @@ export interface ChangeSettings {
 export const CHANGE_DEFAULTS: ChangeSettings = {
   settleMs: 1000,
   pollMs: 50,
-  quietMs: 50,
+  quietMs: 30,
   firstEventMs: 100,
   diffMaxNodes: 800,
   diffDepth: 20,
