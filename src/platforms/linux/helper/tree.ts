@@ -17,6 +17,7 @@ import {
 } from './element.js';
 import { elementGone, goneOr, HelperFailure, isUnsupported } from '../errors.js';
 import { handleOf, parseHandle, type Ref } from './handles.js';
+import { itemsSnapshot } from './items.js';
 import { State, stateBitsOf } from './states.js';
 
 const MAX_ANCESTORS = 256;
@@ -259,5 +260,9 @@ export async function snapshot(
   const rootRef = parseHandle(params.root);
   // One element alone: listing its descendants first (GetMatches) would only cost time.
   if (params.depth === 0) return walkSnapshot(ctx, rootRef, params);
-  return (await flatSnapshot(ctx, rootRef, params)) ?? walkSnapshot(ctx, rootRef, params);
+  return (
+    (await flatSnapshot(ctx, rootRef, params)) ??
+    (await itemsSnapshot(ctx, rootRef, params)) ??
+    walkSnapshot(ctx, rootRef, params)
+  );
 }
