@@ -127,7 +127,7 @@ export class Changes {
    */
   async observe(scope: Scope, run: Prepared, call?: CallOptions): Promise<ActionResult> {
     const { pid } = scope.app;
-    const key = `${pid}/${scope.top ?? ''}`;
+    const key = `${scope.app.id}/${scope.top ?? ''}`;
     const events = await this.observer.available();
     const remembered = this.remembered.get(key);
     const before =

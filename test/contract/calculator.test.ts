@@ -98,6 +98,22 @@ test('a snapshot read from the elements GTK4 has registered (GetItems) holds exa
   }
 });
 
+test('the ancestors of a keypad button are the elements a snapshot shows above it, from the app down', async () => {
+  const tree = (await snapshot(helper, root, { includeHidden: true })).root;
+  const chainTo = (node: ElementNode, id: string): string[] | undefined => {
+    if (node.id === id) return [];
+    for (const child of node.children ?? []) {
+      const below = chainTo(child, id);
+      if (below) return [node.id, ...below];
+    }
+    return undefined;
+  };
+  const seven = button(tree, '7');
+  const { ancestors } = await helper.call('ax.ancestors', { id: seven?.id ?? '' });
+  expect(ancestors.map((a) => a.id)).toEqual(chainTo(tree, seven?.id ?? ''));
+  expect(ancestors[0]?.id).toBe(root);
+});
+
 test('apps.quit closes it', async () => {
   expect(await helper.call('apps.quit', { pid, force: false, timeoutMs: 5000 })).toEqual({ exited: true });
 });

@@ -18,6 +18,7 @@ import { asStateBits, has, State, type StateBits } from './states.js';
 
 const CACHE_PATH = '/org/a11y/atspi/cache';
 const CACHE = 'org.a11y.atspi.Cache';
+const MAX_PARENTS = 256;
 
 interface Item {
   ref: Ref;
@@ -51,8 +52,15 @@ function asItem(value: unknown): Item | undefined {
   };
 }
 
-/** The app's registered elements' children, by parent handle, each list in sibling order; undefined on failure. */
-async function childrenByParent(ctx: ReadContext, bus: string): Promise<Map<string, Item[]> | undefined> {
+interface Registry {
+  /** Children by parent handle, each list in sibling order. */
+  byParent: Map<string, Item[]>;
+  /** Each registered element's parent, by handle (undefined: none, as for the application). */
+  parents: Map<string, Ref | undefined>;
+}
+
+/** The app's registered elements, or undefined when it does not answer GetItems. */
+async function registry(ctx: ReadContext, bus: string): Promise<Registry | undefined> {
   let answer: unknown;
   try {
     [answer] = await ctx.bus.call(bus, CACHE_PATH, CACHE, 'GetItems');
@@ -61,14 +69,36 @@ async function childrenByParent(ctx: ReadContext, bus: string): Promise<Map<stri
   }
   if (!Array.isArray(answer)) return undefined;
   const byParent = new Map<string, Item[]>();
+  const parents = new Map<string, Ref | undefined>();
   for (const value of answer) {
     const item = asItem(value);
-    if (!item?.props.parent) continue;
+    if (!item) continue;
+    parents.set(handleOf(item.ref), item.props.parent);
+    if (!item.props.parent) continue;
     const key = handleOf(item.props.parent);
     byParent.set(key, [...(byParent.get(key) ?? []), item]);
   }
   for (const list of byParent.values()) list.sort((a, b) => a.index - b.index);
-  return byParent;
+  return { byParent, parents };
+}
+
+/**
+ * The parents of a GTK4 element, nearest first, up to its application, from one GetItems; undefined when the
+ * app is not GTK4 or one of them is not registered.
+ */
+export async function registeredParents(ctx: ReadContext, ref: Ref): Promise<Ref[] | undefined> {
+  if (!(await ctx.session.app(ref.bus)).gtk4) return undefined;
+  const known = await registry(ctx, ref.bus);
+  if (!known) return undefined;
+  const chain: Ref[] = [];
+  for (let at = handleOf(ref); ;) {
+    if (!known.parents.has(at)) return undefined;
+    const parent = known.parents.get(at);
+    if (!parent || parent.bus !== ref.bus) return chain;
+    chain.push(parent);
+    at = handleOf(parent);
+    if (chain.length > MAX_PARENTS) return undefined;
+  }
 }
 
 /** All of an element's children, in order, when every one is registered; undefined otherwise. */
@@ -95,8 +125,8 @@ export async function itemsSnapshot(
 ): Promise<Result<'ax.snapshot'> | undefined> {
   const app = await ctx.session.app(rootRef.bus);
   if (!app.gtk4 || params.includeBounds || params.depth === 0) return undefined;
-  const [byParent, rootRead] = await Promise.all([
-    childrenByParent(ctx, rootRef.bus),
+  const [known, rootRead] = await Promise.all([
+    registry(ctx, rootRef.bus),
     readNode(ctx, rootRef, {
       maxValueLength: params.maxValueLength,
       children: false,
@@ -106,7 +136,8 @@ export async function itemsSnapshot(
     }),
   ]);
   if (rootRead.hidden) throw elementGone(params.root);
-  if (!byParent) return undefined;
+  if (!known) return undefined;
+  const { byParent } = known;
   const root: ElementNode = rootRead.info;
   const rootChildren = allChildren(byParent, root.id, root.childCount);
   if (!rootChildren) return undefined;

@@ -17,14 +17,19 @@ import {
 } from './element.js';
 import { elementGone, goneOr, HelperFailure, isUnsupported } from '../errors.js';
 import { handleOf, parseHandle, type Ref } from './handles.js';
-import { itemsSnapshot } from './items.js';
+import { itemsSnapshot, registeredParents } from './items.js';
 import { State, stateBitsOf } from './states.js';
 
 const MAX_ANCESTORS = 256;
 const SHOWING = stateBitsOf([State.SHOWING]);
 
-/** Parents of an element, nearest first, up to (and including) its application root. */
+/**
+ * Parents of an element, nearest first, up to (and including) its application root: for GTK4 from the app's
+ * registry of elements in one round trip, else one round trip per parent.
+ */
 export async function parentChain(ctx: ReadContext, ref: Ref): Promise<Ref[]> {
+  const registered = await registeredParents(ctx, ref);
+  if (registered) return registered;
   const chain: Ref[] = [];
   let current = ref;
   try {
