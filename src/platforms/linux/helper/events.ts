@@ -111,6 +111,7 @@ async function subscribe(session: Session): Promise<void> {
     const kind = eventKind(signal.iface, signal.member, signal.body[0]);
     const { sender, path } = signal;
     if (!kind || !sender) return;
+    session.heardFrom(sender, kind);
     session.app(sender).then(
       ({ pid }) => folder.add(pid, kind, handleOf({ bus: sender, path })),
       () => {}, // the app went away before its pid was known: nobody can wait on it any more

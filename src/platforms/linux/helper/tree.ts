@@ -46,22 +46,16 @@ export async function parentChain(ctx: ReadContext, ref: Ref): Promise<Ref[]> {
   return chain;
 }
 
-/** The top-level window an element lives in, needed only for GTK4 bounds. */
 /**
- * The top-level window (frame, dialog) an element is in, or the element itself when it is one. An element never
- * moves to another window, so the answer is kept: finding it costs a round trip per ancestor.
+ * The top-level window (frame, dialog) an element is in, or the element itself when it is one; remembered by
+ * the session while the app's events can tell when it changes (finding it costs a round trip per ancestor).
  */
 export function topFrame(ctx: ReadContext, ref: Ref): Promise<Ref | undefined> {
-  const key = handleOf(ref);
-  const known = ctx.session.topFrames.get(key);
-  if (known) return known;
-  const found = (async () => {
+  return ctx.session.topFrame(ref, async () => {
     const chain = [ref, ...(await parentChain(ctx, ref))];
     const roles = await Promise.all(chain.map((r) => getRoleName(ctx.bus, r).catch(() => '')));
     return chain.find((_, i) => WINDOW_ROLES.has(roles[i] ?? ''));
-  })();
-  ctx.session.rememberTopFrame(key, found);
-  return found;
+  });
 }
 
 export async function frameOf(ctx: ReadContext, ref: Ref): Promise<Ref | undefined> {
