@@ -32,8 +32,14 @@ export interface ChangeSettings {
   settleMs: number;
   /** Without change events: pause before each post-action walk (walks repeat until two agree). */
   pollMs: number;
-  /** With change events: how long the app must go without one before the post-action walk. */
+  /**
+   * With change events: how long the app must go without one before the tree after the action is read, when
+   * its events so far changed elements only in place (text, states, names); more than the helpers' fold
+   * interval (10 ms), within which a second notification cannot come.
+   */
   quietMs: number;
+  /** The same when its events added, removed, showed or hid elements, or opened or closed a window. */
+  structureQuietMs: number;
   /** With change events: how long to wait for an action's first one (apps send it 2-8 ms after the change). */
   firstEventMs: number;
   /** Node cap of each window walked for a post-action diff. */
@@ -45,7 +51,8 @@ export interface ChangeSettings {
 export const CHANGE_DEFAULTS: ChangeSettings = {
   settleMs: 1000,
   pollMs: 50,
-  quietMs: 30,
+  quietMs: 20,
+  structureQuietMs: 50,
   firstEventMs: 100,
   diffMaxNodes: 800,
   diffDepth: 20,
@@ -285,7 +292,7 @@ export class Changes {
     call?: CallOptions,
   ): Promise<AppWalk> {
     const { pid } = scope.app;
-    const { settleMs, quietMs, firstEventMs } = this.settings;
+    const { settleMs, quietMs, structureQuietMs, firstEventMs } = this.settings;
     const signal = call?.signal;
     if (mark !== undefined) {
       const started = performance.now();
@@ -295,13 +302,22 @@ export class Changes {
         signal,
       });
       if (moved) {
-        const maxMs = settleMs - (performance.now() - started);
-        await this.observer.waitForQuiet(pid, { quietMs, maxMs, signal });
+        const maxMs = () => settleMs - (performance.now() - started);
+        await this.observer.waitForQuiet(pid, { quietMs, maxMs: maxMs(), signal });
+        // An app that opens a window or rebuilds a part of it takes longer between its steps.
+        if (!this.inPlace(pid, mark))
+          await this.observer.waitForQuiet(pid, { quietMs: structureQuietMs, maxMs: maxMs(), signal });
       }
       if (moved || this.observer.reportsChanges(pid))
         return (await this.patched(scope, before, call)) ?? this.appWalk(scope, before, call);
     }
     return this.poll(scope, before, call);
+  }
+
+  /** Whether the app's events since `counter` named their elements and changed each only in place. */
+  private inPlace(pid: number, counter: number): boolean {
+    const touched = this.observer.touchedSince(pid, counter);
+    return touched !== undefined && [...touched.values()].every((kinds) => [...kinds].every(isLocal));
   }
 
   /** Walk until two walks in a row agree or settleMs passes. */

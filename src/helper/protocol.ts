@@ -426,7 +426,7 @@ export const methods = {
 export const notifications = {
   'observe.changed': {
     description:
-      "An app's UI changed: sent at most every 25 ms per app, naming the kinds of events seen since the last one.",
+      "An app's UI changed: sent at most every 10 ms per app, naming the kinds of events seen since the last one.",
     params: z.object({
       pid: z.number().int(),
       /** Event kinds, e.g. "children-changed", "state-changed:focused", "text-changed", "window:activate". */

@@ -146,11 +146,25 @@ describe('actions settle on change events', () => {
       setTimeout(() => {
         byId(app.root, 'lbl').name = 'Wrong password';
         helper.emit(PID);
-      }, 30);
+      }, 15);
     };
     const { text, after } = await clickOk(helper, engine);
     expect(text).toContain('"Wrong password" [ref=');
     expect(after).toEqual(['ax.snapshot', 'ax.snapshot']);
+  });
+
+  it('waits longer for an app whose events added elements (a dialog filling in) before reading the tree after', async () => {
+    const { helper, engine, app } = setup();
+    helper.emit(PID);
+    helper.onPerform = () => {
+      helper.touch(PID, 'dlg', ['object:children-changed:add']);
+      setTimeout(() => {
+        byId(app.root, 'lbl').name = 'Wrong password';
+        helper.touch(PID, 'lbl', ['object:property-change:accessible-name']);
+      }, 35);
+    };
+    const { text } = await clickOk(helper, engine);
+    expect(text).toContain('"Wrong password" [ref=');
   });
 
   it('an app that reports changes but sent none after the action did not change: no walk after it', async () => {

@@ -7,7 +7,7 @@ import type { Bus, Signal } from '../dbus/bus.js';
 import { handleOf } from './handles.js';
 import type { Notify, Session } from './session.js';
 
-export const FOLD_MS = 25;
+export const FOLD_MS = 10;
 
 const EVENT_PREFIX = 'org.a11y.atspi.Event.';
 const EVENT_INTERFACES = ['Object', 'Window', 'Focus'];
