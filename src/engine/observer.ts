@@ -1,17 +1,27 @@
 /**
  * UI change events per app: subscribes to the helper's `observe.changed` notifications (starting them on first
- * need and again after every helper restart) and keeps, per pid, a change counter and the time of the last
- * change, so that actions can settle and waits can re-check when an app's UI moves rather than on a timer.
+ * need and again after every helper restart) and keeps, per pid, a change counter, the time of the last change
+ * and which elements the recent changes touched, so that actions can settle and waits can re-check when an
+ * app's UI moves rather than on a timer, and a tree read earlier can be known current or patched.
  */
 import { ClientErrorCode, HelperError } from '../helper/errors.js';
+import type { NotificationParams } from '../helper/protocol.js';
 import type { HelperPort } from './port.js';
+
+/** The kinds of events seen for each element, by handle. */
+export type Touched = Map<string, Set<string>>;
 
 interface Activity {
   /** Notifications seen for the app; a caller keeps a value and asks whether it moved. */
   counter: number;
   /** performance.now() of the latest one. */
   lastChange: number;
+  /** The elements each recent notification named, by its counter; undefined: it named none. */
+  touches: Map<number, NotificationParams<'observe.changed'>['elements']>;
 }
+
+/** Notifications per app whose elements are kept: past them, what changed since an old counter is unknown. */
+const KEPT_TOUCHES = 256;
 
 export interface QuietOptions {
   /** How long the app must go without a change. */
@@ -51,12 +61,45 @@ export class Observer {
   private readonly listeners = new Map<number, Set<() => void>>();
   /** Set once something needed events: from then on every helper (re)start is subscribed. */
   private starting: Promise<boolean> | undefined;
+  /** Moves when a window opens, closes or changes state in any app, an app is first heard of, or events restart. */
+  private layoutCounter = 0;
 
   constructor(private readonly port: HelperPort) {
-    port.onNotification?.('observe.changed', ({ pid }) => this.record(pid));
+    port.onNotification?.('observe.changed', (params) => this.record(params));
     port.onReady?.(() => {
+      // Events sent while no helper listened are lost: nothing read before can be known current.
+      this.layoutCounter++;
       if (this.starting) this.starting = this.start();
     });
+  }
+
+  /**
+   * The desktop's layout counter: it moves when a window appears, goes or changes state in any app, when an app
+   * not heard from before reports a change, and when the helper restarts. A tree read under one value is not
+   * known current under another.
+   */
+  layout(): number {
+    return this.layoutCounter;
+  }
+
+  /**
+   * Which elements the app's changes after `counter` touched, with their events' kinds; undefined when that is
+   * not known (a notification named no elements, or it is too long ago).
+   */
+  touchedSince(pid: number, counter: number): Touched | undefined {
+    const activity = this.activity.get(pid);
+    const touched: Touched = new Map();
+    if (!activity) return counter === 0 ? touched : undefined;
+    for (let n = counter + 1; n <= activity.counter; n++) {
+      const elements = activity.touches.get(n);
+      if (!elements) return undefined;
+      for (const { id, kinds } of elements) {
+        const seen = touched.get(id) ?? new Set();
+        for (const kind of kinds) seen.add(kind);
+        touched.set(id, seen);
+      }
+    }
+    return touched;
   }
 
   /** Whether change events flow from the helper; the first call subscribes. */
@@ -123,11 +166,15 @@ export class Observer {
     );
   }
 
-  private record(pid: number): void {
-    const activity = this.activity.get(pid) ?? { counter: 0, lastChange: 0 };
+  private record({ pid, kinds, elements }: NotificationParams<'observe.changed'>): void {
+    let activity = this.activity.get(pid);
+    if (!activity || kinds.some((kind) => kind.startsWith('window:'))) this.layoutCounter++;
+    activity ??= { counter: 0, lastChange: 0, touches: new Map() };
     this.activity.set(pid, activity);
     activity.counter++;
     activity.lastChange = performance.now();
+    activity.touches.set(activity.counter, elements);
+    activity.touches.delete(activity.counter - KEPT_TOUCHES);
     for (const listener of [...(this.listeners.get(pid) ?? [])]) listener();
   }
 }

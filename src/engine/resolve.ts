@@ -60,6 +60,11 @@ export class Resolver {
     private readonly gate: AppGate = () => {},
   ) {}
 
+  /** Refuses the app when the call in progress may not use it (an app met without asking for it by name). */
+  admit(app: AppInfo): void {
+    this.gate(app);
+  }
+
   async apps(call?: CallOptions): Promise<AppInfo[]> {
     return (await this.port.call('apps.list', {}, call)).apps;
   }

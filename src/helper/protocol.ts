@@ -443,13 +443,18 @@ export const methods = {
 export const notifications = {
   'observe.changed': {
     description:
-      "An app's UI changed: sent at most every 25 ms per app, naming the kinds of events seen since the last one.",
+      "An app's UI changed: sent at most every 10 ms per app, naming the kinds of events seen since the last one.",
     params: z.object({
       pid: z.number().int(),
       /** Event kinds, e.g. "children-changed", "state-changed:focused", "text-changed", "window:activate". */
       kinds: z.array(z.string()),
       /** How many events were folded into this notification. */
       count: z.number().int().min(1),
+      /**
+       * The elements the events were about (handles), each with its events' kinds; absent when the helper does
+       * not know them or they were too many to list: the change is then somewhere in the app.
+       */
+      elements: z.array(z.object({ id: z.string(), kinds: z.array(z.string()) })).optional(),
     }),
   },
   'clipboard.changed': {

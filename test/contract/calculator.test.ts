@@ -74,6 +74,46 @@ test('ax.focused finds focus without Collection; ax.focus on the focused display
   expect(await helper.call('ax.focus', { id: target?.id ?? '' })).toEqual({ focused: true });
 });
 
+test('a snapshot read from the elements GTK4 has registered (GetItems) holds exactly what a walk reads', async () => {
+  const withoutBounds = (node: ElementNode): ElementNode => {
+    const { bounds: _bounds, children, ...rest } = node;
+    return children ? { ...rest, children: children.map(withoutBounds) } : rest;
+  };
+  await snapshot(helper, root); // a walk registers every element it reads
+  for (const includeHidden of [false, true]) {
+    for (const [depth, maxNodes] of [
+      [64, 50_000],
+      [3, 50_000],
+      [64, 20],
+    ] as const) {
+      const params = { root, depth, maxNodes, includeHidden, maxValueLength: 200 };
+      // Bounds need a call per element, so a snapshot with bounds is always a walk.
+      const walked = await helper.call('ax.snapshot', { ...params, includeBounds: true });
+      const read = await helper.call('ax.snapshot', params);
+      expect(read, JSON.stringify({ depth, maxNodes, includeHidden })).toEqual({
+        ...walked,
+        root: withoutBounds(walked.root),
+      });
+    }
+  }
+});
+
+test('the ancestors of a keypad button are the elements a snapshot shows above it, from the app down', async () => {
+  const tree = (await snapshot(helper, root, { includeHidden: true })).root;
+  const chainTo = (node: ElementNode, id: string): string[] | undefined => {
+    if (node.id === id) return [];
+    for (const child of node.children ?? []) {
+      const below = chainTo(child, id);
+      if (below) return [node.id, ...below];
+    }
+    return undefined;
+  };
+  const seven = button(tree, '7');
+  const { ancestors } = await helper.call('ax.ancestors', { id: seven?.id ?? '' });
+  expect(ancestors.map((a) => a.id)).toEqual(chainTo(tree, seven?.id ?? ''));
+  expect(ancestors[0]?.id).toBe(root);
+});
+
 test('apps.quit closes it', async () => {
   expect(await helper.call('apps.quit', { pid, force: false, timeoutMs: 5000 })).toEqual({ exited: true });
 });

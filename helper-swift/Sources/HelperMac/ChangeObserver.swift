@@ -4,7 +4,7 @@ import AppKit
 import HelperCore
 
 /// observe.start and the `observe.changed` notification: an AXObserver per app on the main run loop (apps started
-/// later included), each app's events folded into at most one notification per 25 ms that names their kinds
+/// later included), each app's events folded into at most one notification per 10 ms that names their kinds
 /// ("ax:valuechanged") and counts them, never their content.
 final class ChangeObserver: @unchecked Sendable {
     static let shared = ChangeObserver()
@@ -14,7 +14,7 @@ final class ChangeObserver: @unchecked Sendable {
         "AXWindowResized", "AXWindowMiniaturized", "AXUIElementDestroyed", "AXValueChanged", "AXTitleChanged",
         "AXSelectedTextChanged", "AXSheetCreated", "AXMenuOpened", "AXApplicationActivated", "AXLayoutChanged",
     ]
-    private static let foldInterval = DispatchTimeInterval.milliseconds(25)
+    private static let foldInterval = DispatchTimeInterval.milliseconds(10)
 
     private struct Batch {
         var kinds: Set<String> = []

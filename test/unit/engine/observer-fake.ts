@@ -46,9 +46,19 @@ export class EventedHelper extends FakeHelper {
     return () => this.readyListeners.delete(listener);
   }
 
-  /** The app with this pid changed. */
-  emit(pid: number, kinds: string[] = ['object:children-changed:add']): void {
-    for (const listener of this.changeListeners) listener({ pid, kinds, count: kinds.length });
+  /** The app with this pid changed; `elements`: the handles the events were about, each with its kinds. */
+  emit(
+    pid: number,
+    kinds: string[] = ['object:children-changed:add'],
+    elements?: { id: string; kinds: string[] }[],
+  ): void {
+    const params = { pid, kinds, count: kinds.length, ...(elements ? { elements } : {}) };
+    for (const listener of this.changeListeners) listener(params);
+  }
+
+  /** The element `id` of the app `pid` changed, with events of these kinds. */
+  touch(pid: number, id: string, kinds: string[]): void {
+    this.emit(pid, kinds, [{ id, kinds }]);
   }
 
   /** A new helper process finished its handshake. */

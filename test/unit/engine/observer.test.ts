@@ -3,7 +3,7 @@ import { type TextEngine, textEngine } from './text-engine.js';
 import { Observer } from '../../../src/engine/observer.js';
 import { ClientErrorCode, HelperError } from '../../../src/helper/errors.js';
 import { FakeHelper } from './fake-helper.js';
-import { byId, mousepad } from './fixtures.js';
+import { byId, el, mousepad } from './fixtures.js';
 import { EventedHelper, track } from './observer-fake.js';
 
 const PID = 4242;
@@ -146,19 +146,90 @@ describe('actions settle on change events', () => {
       setTimeout(() => {
         byId(app.root, 'lbl').name = 'Wrong password';
         helper.emit(PID);
-      }, 30);
+      }, 15);
     };
     const { text, after } = await clickOk(helper, engine);
     expect(text).toContain('"Wrong password" [ref=');
     expect(after).toEqual(['ax.snapshot', 'ax.snapshot']);
   });
 
-  it('an app that reports changes but sent none after the action did not change: one walk', async () => {
+  it('waits longer for an app whose events added elements (a dialog filling in) before reading the tree after', async () => {
+    const { helper, engine, app } = setup();
+    helper.emit(PID);
+    helper.onPerform = () => {
+      helper.touch(PID, 'dlg', ['object:children-changed:add']);
+      setTimeout(() => {
+        byId(app.root, 'lbl').name = 'Wrong password';
+        helper.touch(PID, 'lbl', ['object:property-change:accessible-name']);
+      }, 35);
+    };
+    const { text } = await clickOk(helper, engine);
+    expect(text).toContain('"Wrong password" [ref=');
+  });
+
+  it('an app that reports changes but sent none after the action did not change: no walk after it', async () => {
     const { helper, engine } = setup();
     helper.emit(PID);
     const { text, after } = await clickOk(helper, engine);
     expect(text).toContain('Nothing changed');
+    expect(after).toEqual([]);
+  });
+
+  it('after an action, reads again only the elements its events touched, when they changed only themselves', async () => {
+    const { helper, engine, app } = setup();
+    helper.emit(PID);
+    helper.onPerform = () => {
+      byId(app.root, 'lbl').name = 'Wrong password';
+      byId(app.root, 'cancel').states = [];
+      helper.touch(PID, 'lbl', ['object:property-change:accessible-name']);
+      helper.touch(PID, 'cancel', ['object:state-changed:enabled', 'object:state-changed:sensitive']);
+      // An element of another window, which the diff does not show, changed only itself.
+      helper.touch(PID, 'mi-undo', ['object:state-changed:enabled']);
+    };
+    const { text, after } = await clickOk(helper, engine);
+    expect(text).toContain('"Wrong password" [ref=');
+    expect(text).toMatch(/~ button "Cancel" \[ref=e\d+\] \(was: disabled\)/);
     expect(after).toEqual(['ax.snapshot', 'ax.snapshot']);
+    const reads = helper.calls.filter((c) => c.method === 'ax.snapshot').slice(-2);
+    expect(reads.map((c) => c.params)).toEqual([
+      expect.objectContaining({ root: 'lbl', depth: 0 }),
+      expect.objectContaining({ root: 'cancel', depth: 0 }),
+    ]);
+  });
+
+  it('walks the app again when an event may have moved elements, or the events did not tell everything', async () => {
+    const cases: [string, (helper: EventedHelper) => void][] = [
+      ['a child added', (helper) => helper.touch(PID, 'dlg', ['object:children-changed:add'])],
+      ['an element shown', (helper) => helper.touch(PID, 'lbl', ['object:state-changed:showing'])],
+      ['a window event', (helper) => helper.touch(PID, 'dlg', ['window:activate'])],
+      ['no elements named', (helper) => helper.emit(PID, ['object:state-changed:focused'])],
+      // A child appeared, and the only event was about its parent's name: its child count tells.
+      [
+        'an unannounced child',
+        (helper) => helper.touch(PID, 'dlg', ['object:property-change:accessible-name']),
+      ],
+    ];
+    for (const [what, announce] of cases) {
+      const { helper, engine, app } = setup();
+      helper.emit(PID);
+      helper.onPerform = () => {
+        const dialog = byId(app.root, 'dlg');
+        dialog.children?.push(el('label', 'Caps Lock is on', { id: 'caps' }));
+        dialog.childCount++;
+        announce(helper);
+      };
+      const { text, after } = await clickOk(helper, engine);
+      expect(text, what).toContain('+ text "Caps Lock is on"');
+      expect(after.every((method) => method === 'ax.snapshot')).toBe(true);
+      const walked = helper.calls.filter((c) => c.method === 'ax.snapshot').slice(-2);
+      expect(
+        walked.map((c) => c.params),
+        what,
+      ).toEqual([
+        expect.objectContaining({ root: 'app', depth: 1 }),
+        expect.objectContaining({ root: 'dlg', depth: 20 }),
+      ]);
+    }
   });
 
   it('polls an app that never reported a change, and without events at all', async () => {
@@ -173,5 +244,67 @@ describe('actions settle on change events', () => {
       expect(text).toContain('"Wrong password" [ref=');
       expect(after.length).toBeGreaterThanOrEqual(4);
     }
+  });
+});
+
+describe('the tree that ended an action stands in for the walk before the next one only while provably current', () => {
+  const OTHER = 777;
+
+  function setup() {
+    const app = { pid: PID, name: 'mousepad', active: true, root: mousepad() };
+    const helper = new EventedHelper([app]);
+    helper.actions.set('ok', ['click']);
+    return { helper, engine: textEngine(helper), app };
+  }
+
+  /** Clicks OK by ref, runs `between`, clicks it again: the helper methods the second click called before pressing. */
+  async function secondClick(between: (helper: EventedHelper) => void, reportsChanges = true) {
+    const { helper, engine } = setup();
+    if (reportsChanges) helper.emit(PID);
+    const snapshot = await engine.snapshot({ app: 'mousepad' });
+    const ref = /button "OK" \[ref=(e\d+)\]/.exec(snapshot)?.[1] ?? '';
+    const click = async () => {
+      const answer = engine.click({ ref });
+      if (vi.isFakeTimers()) await vi.advanceTimersByTimeAsync(5_000);
+      return answer;
+    };
+    await click();
+    between(helper);
+    const from = helper.calls.length;
+    const text = await click();
+    const methods = helper.calls.slice(from).map((c) => c.method);
+    return { text, before: methods.slice(0, methods.indexOf('ax.perform')) };
+  }
+
+  it('stands in when nothing was reported since: no walk, no app listing, no ancestors before the press', async () => {
+    const { before, text } = await secondClick(() => {});
+    expect(before).toEqual(['ax.element']);
+    expect(text).toContain('Nothing changed');
+  });
+
+  it('does not after a change in the app, a window event or a new app anywhere, a helper restart, or 10 s', async () => {
+    const cases: [string, (helper: EventedHelper) => void][] = [
+      [
+        'a change in the app',
+        (helper) => helper.touch(PID, 'lbl', ['object:property-change:accessible-name']),
+      ],
+      ['a window opened by another app', (helper) => helper.touch(OTHER, 'other-win', ['window:create'])],
+      [
+        'an app not heard from before',
+        (helper) => helper.touch(OTHER, 'x', ['object:state-changed:focused']),
+      ],
+      ['a helper restart', (helper) => helper.restart()],
+      ['time', () => vi.advanceTimersByTime(11_000)],
+    ];
+    for (const [what, between] of cases) {
+      const { before } = await secondClick(between);
+      expect(before, what).toContain('ax.snapshot');
+    }
+  });
+
+  it('never stands in for an app that has sent no event', async () => {
+    vi.useRealTimers(); // polling sleeps with node:timers/promises
+    const { before } = await secondClick(() => {}, false);
+    expect(before).toContain('ax.snapshot');
   });
 });

@@ -176,36 +176,69 @@ export async function readNode(
       throw isUnsupported(error) ? elementGone(handle) : error;
     });
     if (has(bits, State.DEFUNCT)) throw elementGone(handle);
-    const showing = role === 'application' || isShowing(bits, !app.gtk4);
-    if (!showing && !options.includeHidden) return { hidden: true };
+    if (!isShown(role, bits, app) && !options.includeHidden) return { hidden: true };
 
     const frame = WINDOW_ROLES.has(role) ? ref : options.frame;
     const [children, extents] = await Promise.all([childrenP ?? [], extentsP]);
     onChildren?.(children, frame);
-    const [value, bounds, label, shortcut] = await Promise.all([
-      readValue(bus, ref, role, bits, options.maxValueLength),
-      extents && showing && role !== 'application' ? toBounds(ctx, extents, app, frame) : undefined,
-      props.name === '' && FIELD_ROLES.has(role) ? labelName(bus, ref) : '',
-      SHORTCUT_ROLES.has(role) ? readShortcut(bus, ref) : undefined,
-    ]);
-    const info: ElementInfo = {
-      id: handle,
-      nativeRole: role,
-      name: (app.gtk4 ? gtk4Name(props.name) : props.name) || label,
-      states: normalizeStates(bits, role, !app.gtk4),
-      childCount: props.childCount,
-      pid: app.pid,
-    };
-    if (value.value !== undefined) info.value = value.value;
-    if (value.truncated) info.valueTruncated = true;
-    if (props.description) info.description = props.description;
-    if (props.accessibleId) info.identifier = props.accessibleId;
-    if (bounds) info.bounds = bounds;
-    if (shortcut) info.shortcut = shortcut;
+    const info = await completeInfo(ctx, ref, { props, role, bits, app }, options.maxValueLength, {
+      extents,
+      frame,
+    });
     return { hidden: false, info, children, role, props, bits, frame };
   } catch (error) {
     return goneOr(handle, error);
   }
+}
+
+/** Whether a walk shows the element (GTK4 sets SHOWING on top-level windows only). */
+export const isShown = (role: string, bits: StateBits, app: AppFacts): boolean =>
+  role === 'application' || isShowing(bits, !app.gtk4);
+
+/** What the first wave read of an element: its Accessible properties, role, states, and its app. */
+export interface FirstWave {
+  props: Props;
+  role: string;
+  bits: StateBits;
+  app: AppFacts;
+}
+
+/**
+ * The element's ElementInfo from what the first wave read, plus the second wave: a value or a label only
+ * where the role calls for one, and its bounds when extents were read.
+ */
+export async function completeInfo(
+  ctx: ReadContext,
+  ref: Ref,
+  { props, role, bits, app }: FirstWave,
+  maxValueLength: number,
+  place: { extents: Extents | undefined; frame: Ref | undefined } = { extents: undefined, frame: undefined },
+): Promise<ElementInfo> {
+  const { bus } = ctx;
+  const { extents, frame } = place;
+  const [value, bounds, label, shortcut] = await Promise.all([
+    readValue(bus, ref, role, bits, maxValueLength),
+    extents && isShown(role, bits, app) && role !== 'application'
+      ? toBounds(ctx, extents, app, frame)
+      : undefined,
+    props.name === '' && FIELD_ROLES.has(role) ? labelName(bus, ref) : '',
+    SHORTCUT_ROLES.has(role) ? readShortcut(bus, ref) : undefined,
+  ]);
+  const info: ElementInfo = {
+    id: handleOf(ref),
+    nativeRole: role,
+    name: (app.gtk4 ? gtk4Name(props.name) : props.name) || label,
+    states: normalizeStates(bits, role, !app.gtk4),
+    childCount: props.childCount,
+    pid: app.pid,
+  };
+  if (value.value !== undefined) info.value = value.value;
+  if (value.truncated) info.valueTruncated = true;
+  if (props.description) info.description = props.description;
+  if (props.accessibleId) info.identifier = props.accessibleId;
+  if (bounds) info.bounds = bounds;
+  if (shortcut) info.shortcut = shortcut;
+  return info;
 }
 
 /** Reads an element that must be there, hidden or not. */

@@ -1,11 +1,13 @@
 /**
  * observe.start: AT-SPI UI events, folded per app into `observe.changed` notifications, at most one per
- * FOLD_MS per app. Only event kinds and counts leave the helper: never an event's content (inserted text, names).
+ * FOLD_MS per app. Only event kinds, counts and the handles of the elements they were about leave the helper:
+ * never an event's content (inserted text, names).
  */
 import type { Bus, Signal } from '../dbus/bus.js';
+import { handleOf } from './handles.js';
 import type { Notify, Session } from './session.js';
 
-export const FOLD_MS = 25;
+export const FOLD_MS = 10;
 
 const EVENT_PREFIX = 'org.a11y.atspi.Event.';
 const EVENT_INTERFACES = ['Object', 'Window', 'Focus'];
@@ -27,9 +29,14 @@ export function eventKind(iface: string, member: string, detail: unknown): strin
   return DETAIL.test(sub) ? `${type}:${name}:${sub}` : `${type}:${name}`;
 }
 
+/** Past this many elements in one notification, it names none (the change is then anywhere in the app). */
+export const MAX_ELEMENTS = 64;
+
 interface Batch {
   kinds: Set<string>;
   count: number;
+  /** Kinds by element handle; undefined once more than MAX_ELEMENTS elements were touched. */
+  elements: Map<string, Set<string>> | undefined;
 }
 
 /** Events per pid, sent as one notification per FOLD_MS: the first of a burst at once, the rest folded. */
@@ -40,11 +47,17 @@ export class EventFolder {
 
   constructor(private readonly notify: Notify) {}
 
-  add(pid: number, kind: string): void {
-    const batch = this.pending.get(pid) ?? { kinds: new Set(), count: 0 };
+  /** An event of `kind` about the element `element` (a handle) in the app `pid`. */
+  add(pid: number, kind: string, element: string): void {
+    const batch = this.pending.get(pid) ?? { kinds: new Set(), count: 0, elements: new Map() };
     this.pending.set(pid, batch);
     batch.kinds.add(kind);
     batch.count++;
+    if (batch.elements) {
+      const kinds = batch.elements.get(element) ?? new Set();
+      batch.elements.set(element, kinds.add(kind));
+      if (batch.elements.size > MAX_ELEMENTS) batch.elements = undefined;
+    }
     if (this.timers.has(pid)) return;
     const due = (this.lastSent.get(pid) ?? Number.NEGATIVE_INFINITY) + FOLD_MS - performance.now();
     // Even when nothing is due, wait a turn: events that arrive together go out together.
@@ -60,7 +73,14 @@ export class EventFolder {
     this.pending.delete(pid);
     if (!batch) return;
     this.lastSent.set(pid, performance.now());
-    this.notify('observe.changed', { pid, kinds: [...batch.kinds].sort(), count: batch.count });
+    const elements =
+      batch.elements && [...batch.elements].map(([id, kinds]) => ({ id, kinds: [...kinds].sort() }));
+    this.notify('observe.changed', {
+      pid,
+      kinds: [...batch.kinds].sort(),
+      count: batch.count,
+      ...(elements ? { elements } : {}),
+    });
   }
 }
 
@@ -89,9 +109,11 @@ async function subscribe(session: Session): Promise<void> {
   const folder = new EventFolder(session.notify);
   bus.onSignal((signal: Signal) => {
     const kind = eventKind(signal.iface, signal.member, signal.body[0]);
-    if (!kind || !signal.sender) return;
-    session.app(signal.sender).then(
-      ({ pid }) => folder.add(pid, kind),
+    const { sender, path } = signal;
+    if (!kind || !sender) return;
+    session.heardFrom(sender, kind);
+    session.app(sender).then(
+      ({ pid }) => folder.add(pid, kind, handleOf({ bus: sender, path })),
       () => {}, // the app went away before its pid was known: nobody can wait on it any more
     );
   });

@@ -1,12 +1,13 @@
 /**
- * What every method needs: the accessibility bus and the X display, each connected once on first use, and
- * per-app facts that do not change while the app runs (pid, toolkit).
+ * What every method needs: the accessibility bus and the X display, each connected once on first use, per-app
+ * facts that do not change while the app runs (pid, toolkit), and the elements' top-level windows, remembered
+ * only while the app's events can say when they change.
  */
 import { HelperErrorCode, type NotificationName, type NotificationParams } from '../../../helper/protocol.js';
 import { getProperty } from './atspi.js';
 import { type Bus, connectAccessibilityBus, pidOf } from '../dbus/bus.js';
 import { HelperFailure } from '../errors.js';
-import type { Ref } from './handles.js';
+import { handleOf, type Ref } from './handles.js';
 import { X11 } from './ewmh.js';
 
 /** Sends a notification to the server. */
@@ -18,8 +19,10 @@ export interface AppFacts {
   gtk4: boolean;
 }
 
-/** Enough for every element of a few large apps; past it the cache starts over. */
+/** Enough for every element of a large app; past it the app's frames start over. */
 const REMEMBERED_FRAMES = 20_000;
+/** Events after which an app's elements may sit in another window: its remembered frames are forgotten. */
+const MOVES_ELEMENTS = /^(object:children-changed|object:property-change:accessible-parent|window:)/;
 
 export class Session {
   private bus: Promise<Bus> | undefined;
@@ -29,13 +32,36 @@ export class Session {
   readonly appNames = new Map<string, string>();
   /** Set when the session closes or loses a connection: whatever ends after that is no news. */
   private closing = false;
-  /** Each element's top-level window, by handle (see tree.ts topFrame). */
-  readonly topFrames = new Map<string, Promise<Ref | undefined>>();
+  /** Each element's top-level window, by app bus name, then by handle (see tree.ts topFrame). */
+  private readonly frames = new Map<string, Map<string, Promise<Ref | undefined>>>();
+  /** Apps whose events this helper hears (after observe.start), by bus name. */
+  private readonly heard = new Set<string>();
 
-  rememberTopFrame(handle: string, frame: Promise<Ref | undefined>): void {
-    if (this.topFrames.size >= REMEMBERED_FRAMES) this.topFrames.clear();
-    this.topFrames.set(handle, frame);
-    frame.catch(() => this.topFrames.delete(handle));
+  /**
+   * An event of `kind` from the app `bus`. From its first event on, the app's elements' top-level windows are
+   * remembered, until an event says an element may have moved or a window came or went.
+   */
+  heardFrom(bus: string, kind: string): void {
+    this.heard.add(bus);
+    if (MOVES_ELEMENTS.test(kind)) this.frames.delete(bus);
+  }
+
+  /**
+   * The element's top-level window, found by `find` or remembered from an earlier find: only for an app whose
+   * events this helper hears, since only they can say that the answer went stale.
+   */
+  topFrame(ref: Ref, find: () => Promise<Ref | undefined>): Promise<Ref | undefined> {
+    if (!this.heard.has(ref.bus)) return find();
+    const frames = this.frames.get(ref.bus) ?? new Map<string, Promise<Ref | undefined>>();
+    this.frames.set(ref.bus, frames);
+    const handle = handleOf(ref);
+    const known = frames.get(handle);
+    if (known) return known;
+    if (frames.size >= REMEMBERED_FRAMES) frames.clear();
+    const found = find();
+    frames.set(handle, found);
+    found.catch(() => frames.delete(handle));
+    return found;
   }
 
   constructor(

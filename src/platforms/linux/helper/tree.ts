@@ -17,13 +17,19 @@ import {
 } from './element.js';
 import { elementGone, goneOr, HelperFailure, isUnsupported } from '../errors.js';
 import { handleOf, parseHandle, type Ref } from './handles.js';
+import { itemsSnapshot, registeredParents } from './items.js';
 import { State, stateBitsOf } from './states.js';
 
 const MAX_ANCESTORS = 256;
 const SHOWING = stateBitsOf([State.SHOWING]);
 
-/** Parents of an element, nearest first, up to (and including) its application root. */
+/**
+ * Parents of an element, nearest first, up to (and including) its application root: for GTK4 from the app's
+ * registry of elements in one round trip, else one round trip per parent.
+ */
 export async function parentChain(ctx: ReadContext, ref: Ref): Promise<Ref[]> {
+  const registered = await registeredParents(ctx, ref);
+  if (registered) return registered;
   const chain: Ref[] = [];
   let current = ref;
   try {
@@ -40,22 +46,16 @@ export async function parentChain(ctx: ReadContext, ref: Ref): Promise<Ref[]> {
   return chain;
 }
 
-/** The top-level window an element lives in, needed only for GTK4 bounds. */
 /**
- * The top-level window (frame, dialog) an element is in, or the element itself when it is one. An element never
- * moves to another window, so the answer is kept: finding it costs a round trip per ancestor.
+ * The top-level window (frame, dialog) an element is in, or the element itself when it is one; remembered by
+ * the session while the app's events can tell when it changes (finding it costs a round trip per ancestor).
  */
 export function topFrame(ctx: ReadContext, ref: Ref): Promise<Ref | undefined> {
-  const key = handleOf(ref);
-  const known = ctx.session.topFrames.get(key);
-  if (known) return known;
-  const found = (async () => {
+  return ctx.session.topFrame(ref, async () => {
     const chain = [ref, ...(await parentChain(ctx, ref))];
     const roles = await Promise.all(chain.map((r) => getRoleName(ctx.bus, r).catch(() => '')));
     return chain.find((_, i) => WINDOW_ROLES.has(roles[i] ?? ''));
-  })();
-  ctx.session.rememberTopFrame(key, found);
-  return found;
+  });
 }
 
 export async function frameOf(ctx: ReadContext, ref: Ref): Promise<Ref | undefined> {
@@ -263,5 +263,11 @@ export async function snapshot(
   params: Params<'ax.snapshot'>,
 ): Promise<Result<'ax.snapshot'>> {
   const rootRef = parseHandle(params.root);
-  return (await flatSnapshot(ctx, rootRef, params)) ?? walkSnapshot(ctx, rootRef, params);
+  // One element alone: listing its descendants first (GetMatches) would only cost time.
+  if (params.depth === 0) return walkSnapshot(ctx, rootRef, params);
+  return (
+    (await flatSnapshot(ctx, rootRef, params)) ??
+    (await itemsSnapshot(ctx, rootRef, params)) ??
+    walkSnapshot(ctx, rootRef, params)
+  );
 }
