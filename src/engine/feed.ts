@@ -11,6 +11,8 @@ export interface ChangeEvent {
   pid: number;
   kinds: string[];
   count: number;
+  /** The elements the events were about (handles) with their kinds, when the helper named them. */
+  elements?: { id: string; kinds: string[] }[];
   /** Date.now() when it arrived. */
   at: number;
 }
@@ -29,8 +31,8 @@ export class ChangeFeed {
     private readonly port: HelperPort,
     private readonly observer: Observer,
   ) {
-    port.onNotification?.('observe.changed', ({ pid, kinds, count }) => {
-      const event = { pid, kinds, count, at: Date.now() };
+    port.onNotification?.('observe.changed', ({ pid, kinds, count, elements }) => {
+      const event: ChangeEvent = { pid, kinds, count, ...(elements ? { elements } : {}), at: Date.now() };
       const events = this.history.get(pid) ?? [];
       events.push(event);
       if (events.length > HISTORY) events.splice(0, events.length - HISTORY);

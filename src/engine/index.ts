@@ -8,6 +8,7 @@ import { CHANGE_DEFAULTS, type ChangeSettings } from './changes.js';
 import { Clipboard } from './clipboard.js';
 import { Elements } from './elements.js';
 import { ChangeFeed } from './feed.js';
+import { Observations } from './observe.js';
 import { Input } from './input.js';
 import { Kernel } from './kernel.js';
 import { Menus } from './menus.js';
@@ -37,6 +38,7 @@ export interface Engine {
   readonly reveal: Reveal;
   readonly states: AppStates;
   readonly feed: ChangeFeed;
+  readonly observations: Observations;
 }
 
 /** An engine over `port`; `gate` refuses the apps the call in progress may not use (absent: none refused). */
@@ -47,6 +49,7 @@ export function createEngine(port: HelperPort, options: EngineOptions = {}, gate
   const windows = new Windows(kernel);
   const elements = new Elements(kernel, input);
   const menus = new Menus(kernel);
+  const feed = new ChangeFeed(port, kernel.observer);
   return {
     kernel,
     elements,
@@ -59,6 +62,7 @@ export function createEngine(port: HelperPort, options: EngineOptions = {}, gate
     waits: new Waits(kernel),
     reveal: new Reveal(kernel),
     states: new AppStates(kernel, elements, menus),
-    feed: new ChangeFeed(port, kernel.observer),
+    feed,
+    observations: new Observations(kernel, feed),
   };
 }

@@ -8,6 +8,7 @@ import { renderChanges } from './diff.js';
 import { renderMatches } from './find.js';
 import { locatedLines, shortcutText } from './line.js';
 import { joinNames, shownName } from './menus.js';
+import { renderObserved } from './observe.js';
 import type {
   ActionResult,
   AppsResult,
@@ -48,6 +49,8 @@ export function renderText(result: EngineResult): string {
       return menuItemText(result);
     case 'wait':
       return `Done after ${duration(result.elapsedMs)}: ${result.awaited}.\n${result.seen}`;
+    case 'observed':
+      return renderObserved(result, dataNote());
   }
 }
 

@@ -133,6 +133,35 @@ export interface WaitResult {
   element?: Walked;
 }
 
+/** What kind of change an app reported: its events' kinds, grouped. */
+export type ChangeCategory =
+  'window' | 'focus' | 'value' | 'text' | 'children' | 'name' | 'state' | 'selection' | 'layout' | 'other';
+
+export interface ObservedChange {
+  /** Milliseconds after the observation started. */
+  afterMs: number;
+  category: ChangeCategory;
+  kinds: string[];
+  /** The element the events were about, when the helper named it: its line label, ref and value now. */
+  element?: { label: string; ref?: string; value?: string };
+  /** Events folded into this line. */
+  count: number;
+}
+
+/** An app's changes over a while (observe_changes). */
+export interface ObservedResult {
+  kind: 'observed';
+  app: AppRef;
+  /** How long it listened. */
+  elapsedMs: number;
+  durationMs: number;
+  changes: ObservedChange[];
+  /** A filter was given and a change matched it. */
+  matched: boolean;
+  /** False when the helper sends no change events here: nothing could be seen. */
+  live: boolean;
+}
+
 export type EngineResult =
   | ActionResult
   | SnapshotResult
@@ -144,4 +173,5 @@ export type EngineResult =
   | ClipboardResult
   | MenuResult
   | MenuItemResult
-  | WaitResult;
+  | WaitResult
+  | ObservedResult;

@@ -1,6 +1,7 @@
-/** wait_for (ui toolset): wait until an app's UI shows what the agent expects. */
+/** wait_for and observe_changes (ui toolset): wait until an app's UI shows what the agent expects, or watch it. */
 import { structured } from '../engine/render-json.js';
 import { z } from 'zod';
+import { CHANGE_CATEGORIES } from '../engine/observe.js';
 import { WAIT_CONDITIONS, WAIT_DEFAULTS } from '../engine/wait.js';
 import { appParam, pathParam, refParam } from './params.js';
 import { defineTool, toolsetTools, READ_ONLY } from './types.js';
@@ -64,6 +65,41 @@ export const waitTools = toolsetTools('ui', [
           timeoutMs: args.timeout_ms,
           idleMs: args.idle_ms,
         },
+        { signal },
+      ),
+  }),
+  defineTool({
+    name: 'observe_changes',
+    task: true,
+    title: 'Watch an app for changes',
+    description:
+      "Collect an app's UI changes for up to duration_ms and answer them in words, one a line: window opened, " +
+      'focus moved to …, value of … changed to …, elements added or removed. With events (kinds of change) or ' +
+      'ref (one element), it answers at the first change that matches. For clients that cannot subscribe to ' +
+      'the macpilot://app/{name}/tree or /events resources.',
+    input: z.object({
+      app: appParam,
+      events: z
+        .array(z.enum(CHANGE_CATEGORIES))
+        .min(1)
+        .max(CHANGE_CATEGORIES.length)
+        .optional()
+        .describe(
+          'Only these kinds of change; answers at the first one. layout (moves, resizes) is left out unless asked for.',
+        ),
+      ref: refParam.optional().describe('Only changes of this element; answers at the first one.'),
+      duration_ms: z
+        .number()
+        .int()
+        .min(10)
+        .max(WAIT_DEFAULTS.maxTimeoutMs)
+        .optional()
+        .describe('How long to watch; default 5000.'),
+    }),
+    annotations: READ_ONLY,
+    handle: (args, { engine, signal }) =>
+      engine.observations.observe(
+        { app: args.app, events: args.events, ref: args.ref, durationMs: args.duration_ms ?? 5_000 },
         { signal },
       ),
   }),
