@@ -58,14 +58,20 @@ export class ServerLog implements ClientLog {
   }
 
   send(level: LoggingLevel, logger: string, data: unknown): void {
-    if (severity(level) < severity(this.level)) return;
+    if (!this.wants(level)) return;
     this.server
       .sendLoggingMessage({ level, logger, data })
       .catch((error: unknown) => this.log.debug(`${logger} log message not sent: ${String(error)}`));
   }
 
+  private wants(level: LoggingLevel): boolean {
+    return severity(level) >= severity(this.level);
+  }
+
   /** Runs one tool call and logs `{tool, duration_ms, helper_ms, helper_calls}` at debug level. */
   async timed<T>(tool: string, run: () => Promise<T>): Promise<T> {
+    // Nothing is measured for a client that does not want the line: the common case costs one comparison.
+    if (!this.wants('debug')) return run();
     const time: HelperTime = { ms: 0, calls: 0 };
     const started = performance.now();
     try {
