@@ -13,6 +13,7 @@ import { alive } from '../../scripts/process-group.js';
 import { withoutAutospawn } from '../support/daemons.js';
 import { useMacpilot } from '../support/mcp.js';
 import { temporaryFolder } from '../support/temp.js';
+import { seededRandom } from '../support/random.js';
 
 const CALLS = 2000;
 const SECRET = 'FUZZSECRET';
@@ -37,18 +38,6 @@ const { macpilot, processes, start } = useMacpilot(env, [
   '--toolsets',
   'ui,input,apps,windows,screen,clipboard,menus,system',
 ]);
-
-/** mulberry32: small, seedable, good enough to pick cases. */
-function random(seedValue: number): () => number {
-  let a = seedValue >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const HOSTILE_STRINGS = [
   '',
@@ -171,7 +160,7 @@ function hostileArgs(tool: Tool, pick: () => number, refs: readonly string[]): R
 
 test(`${CALLS} hostile tool calls get a result or a clear isError each; the server lives; the audit log keeps no secret (seed ${seed})`, async () => {
   await start('gtk3-demo', 'Application Class');
-  const pick = random(seed);
+  const pick = seededRandom(seed);
   const { tools } = await macpilot.client.listTools();
   const refs = [...(await macpilot.ok('snapshot_ui', { app: 'gtk3-demo' })).matchAll(/\[ref=(e\d+)\]/g)].map(
     (m) => m[1] as string,

@@ -14,6 +14,7 @@ import { missingPackages, startDesktop } from '../../scripts/desktop.js';
 import { startMacpilot, type Macpilot } from '../support/mcp.js';
 import { Processes } from '../support/processes.js';
 import { eventually, refOf } from '../support/text.js';
+import { seededRandom } from '../support/random.js';
 
 const PERFORMANCE_DOC = new URL('../../docs/performance.md', import.meta.url);
 const WINDOW = 1000;
@@ -67,18 +68,6 @@ interface Step {
   args: () => Record<string, unknown>;
   /** How often it is picked, relative to the others. */
   weight: number;
-}
-
-/** mulberry32, so that a run can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** The calls of the session, with the refs they use, read once from the apps. */
@@ -265,7 +254,7 @@ async function main(): Promise<void> {
       },
       60_000,
     );
-    const pick = random(seed);
+    const pick = seededRandom(seed);
     const next = picker(await steps(macpilot, pick), pick);
     const samples = [await usage(macpilot, 0)];
     const timed: Timed[] = [];

@@ -5,18 +5,13 @@
 import type * as x11 from 'x11';
 import { HelperErrorCode } from '../../../helper/protocol.js';
 import { HelperFailure } from '../errors.js';
+import { oncePer } from './once.js';
 import type { Session } from './session.js';
 
 const watching = new WeakMap<Session, Promise<void>>();
 
 export async function watchClipboard(session: Session): Promise<Record<string, never>> {
-  let started = watching.get(session);
-  if (!started) {
-    started = start(session);
-    watching.set(session, started);
-    started.catch(() => watching.delete(session));
-  }
-  await started;
+  await oncePer(watching, session, () => start(session));
   return {};
 }
 

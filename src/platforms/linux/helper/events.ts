@@ -5,6 +5,7 @@
  */
 import type { Bus, Signal } from '../dbus/bus.js';
 import { handleOf } from './handles.js';
+import { oncePer } from './once.js';
 import type { Notify, Session } from './session.js';
 
 export const FOLD_MS = 10;
@@ -123,12 +124,6 @@ const started = new WeakMap<Session, Promise<void>>();
 
 /** observe.start: subscribes once per session; later calls share the first (or retry after a failure). */
 export async function startObserving(session: Session): Promise<Record<string, never>> {
-  let subscribing = started.get(session);
-  if (!subscribing) {
-    subscribing = subscribe(session);
-    started.set(session, subscribing);
-    subscribing.catch(() => started.delete(session));
-  }
-  await subscribing;
+  await oncePer(started, session, () => subscribe(session));
   return {};
 }
