@@ -38,7 +38,7 @@ export function registerSubscriptions(
   const subscriptions = new Map<string, Subscription>();
 
   const subscribe = async (uri: string, watched: Watched): Promise<Subscription> => {
-    let last = await fingerprint(reader, uri);
+    let last: string | undefined;
     let timer: NodeJS.Timeout | undefined;
     let stopped = false;
     const recheck = async () => {
@@ -69,6 +69,8 @@ export function registerSubscriptions(
       stopListening = (await engine.feed.onChange((event) => event.pid === pid && soon(watched.debounceMs)))
         .stop;
     }
+    // Read only once listening: a change made while the first read runs is then heard, not lost.
+    last = await fingerprint(reader, uri);
     return {
       stop: () => {
         stopped = true;
