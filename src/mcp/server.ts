@@ -1,5 +1,6 @@
 /** The MCP surface: one McpServer whose tools come from the declarative definitions in src/tools. */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../config.js';
 import type { Engine } from '../engine/index.js';
@@ -80,7 +81,22 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
   const runner =
     (tool: ToolDefinition) =>
     async (args: unknown, extra: ProgressTarget & { signal: AbortSignal }): Promise<CallToolResult> => {
-      const context: ToolContext = { ...deps, signal: extra.signal, enabledTools: names };
+      const context: ToolContext = {
+        ...deps,
+        signal: extra.signal,
+        enabledTools: names,
+        callTool: (name, stepArgs, signal) => callTool(name, stepArgs, signal),
+        progress: (done, total, message) => {
+          const progressToken = extra._meta?.progressToken;
+          if (progressToken === undefined) return;
+          extra
+            .sendNotification({
+              method: 'notifications/progress',
+              params: { progressToken, progress: done, total, message },
+            })
+            .catch(() => {});
+        },
+      };
       const call = {
         tool,
         args: args as Record<string, unknown>,
@@ -107,9 +123,29 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
       }
     };
 
+  const available = new Map(availableTools(deps.config, deps.services).map((tool) => [tool.name, tool]));
+  /** A tool called from within another (a workflow's step): validated as tools/call validates, then run. */
+  const callTool = async (
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<CallToolResult> => {
+    const tool = available.get(name);
+    const refusal = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
+    if (!tool || !names.includes(name)) {
+      return refusal(
+        `${name} is not a tool this server lists${tool ? ' in this mode' : ''}; tools/list names them.`,
+      );
+    }
+    if (tool.nested === false) return refusal(`${name} cannot be called from within another tool call.`);
+    const parsed = tool.input.safeParse(args);
+    if (!parsed.success) return refusal(`Invalid arguments for ${name}: ${z.prettifyError(parsed.error)}`);
+    return runner(tool)(parsed.data, { signal, sendNotification: async () => {} });
+  };
+
   // The mode hides tools from tools/list, but they stay registered: a call by name is refused by the policy,
   // which names the setting that would allow it, rather than answered "not found".
-  for (const tool of availableTools(deps.config, deps.services)) {
+  for (const tool of available.values()) {
     const config = {
       title: tool.title,
       description: tool.description,

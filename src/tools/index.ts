@@ -6,6 +6,7 @@ import { finderTools } from './finder.js';
 import { menusTools, statusBarTools } from './menus.js';
 import { screenTools } from './screen.js';
 import { scriptingTools } from './scripting.js';
+import { workflowTools } from './workflow.js';
 import { sessionTools } from './session.js';
 import { systemTools } from './system.js';
 import type { ToolDefinition } from './types.js';
@@ -26,5 +27,6 @@ export const allTools: readonly ToolDefinition[] = [
   ...systemTools,
   ...finderTools,
   ...scriptingTools,
+  ...workflowTools,
   ...sessionTools,
 ];

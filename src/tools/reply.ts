@@ -9,9 +9,12 @@ import type { EngineResult } from '../engine/results.js';
 
 export type Answer = string | CallToolResult | EngineResult;
 
-export function reply(answer: Answer, output?: StructuredOutput<EngineResult>): CallToolResult {
+export function reply(
+  answer: Answer,
+  output?: StructuredOutput<EngineResult> | { schema: unknown },
+): CallToolResult {
   if (typeof answer === 'string') return { content: [{ type: 'text', text: answer }] };
   if ('content' in answer) return answer;
   const content: CallToolResult['content'] = [{ type: 'text', text: renderText(answer) }];
-  return output ? { content, structuredContent: output.json(answer) } : { content };
+  return output && 'json' in output ? { content, structuredContent: output.json(answer) } : { content };
 }

@@ -20,6 +20,13 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Tools in tools/list, by toolset, for session_info. */
   enabledTools: readonly string[];
+  /**
+   * Another tool called as an agent would call it (its input validated, then the policy: mode, app lists, rate
+   * limits, consent, audit), for workflows; the tools the mode hides, and run_workflow itself, are refused.
+   */
+  callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult>;
+  /** Reports progress to the client, when it asked for progress. */
+  progress(done: number, total: number, message: string): void;
 }
 
 /** A tool as its file declares it; its toolset is given once for the file's tools (toolsetTools). */
@@ -28,8 +35,11 @@ export interface ToolSpec<Input extends z.ZodObject = z.ZodObject, R extends Eng
   title: string;
   description: string;
   input: Input;
-  /** Its structuredContent: tools/list shows the schema as outputSchema, and every answer must match it. */
-  output?: StructuredOutput<R>;
+  /**
+   * Its structuredContent: tools/list shows the schema as outputSchema, and every answer must match it. A tool
+   * whose handler answers a full result with its structuredContent declares the schema alone.
+   */
+  output?: StructuredOutput<R> | { schema: z.ZodObject };
   annotations: ToolAnnotations;
   /** The platform service the tool needs: without it on this platform, the tool is not listed. */
   service?: ServiceName;
@@ -37,6 +47,8 @@ export interface ToolSpec<Input extends z.ZodObject = z.ZodObject, R extends Eng
   consentDetail?: (args: z.output<Input>) => string;
   /** A long call a client may run as a task (tasks/get, tasks/result, tasks/cancel) instead of waiting on it. */
   task?: true;
+  /** False for a tool that may not run as another tool's step (run_workflow itself). */
+  nested?: false;
   /** Arguments that make a read-only tool write, with what each changes (see ToolMeta.writesWith). */
   writesWith?: Partial<Record<keyof z.output<Input> & string, string>>;
   /**
