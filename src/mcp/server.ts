@@ -24,6 +24,7 @@ import { appNameCompleter, registerResources } from './resources.js';
 import { registerSubscriptions } from './subscriptions.js';
 import { releaseTasksOnClose, TASK_CAPABILITIES, taskOptions, toolTask } from './tasks.js';
 import { listOnly } from './tool-list.js';
+import { ActionHistory } from '../tools/history.js';
 
 const INSTRUCTIONS =
   'macpilot operates the desktop through its accessibility tree. Start with list_apps or snapshot_ui; act on ' +
@@ -74,18 +75,23 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
   );
   releaseTasksOnClose(server, tasks.taskStore);
   const clientLog = new ServerLog(server.server, deps.log);
+  const history = new ActionHistory();
   const listed = enabledTools(deps.config, deps.services);
   const names = listed.map((tool) => tool.name);
 
   /** One tool call, as every front end makes it: policy, handler, one reply; failures become isError results. */
   const runner =
     (tool: ToolDefinition) =>
-    async (args: unknown, extra: ProgressTarget & { signal: AbortSignal }): Promise<CallToolResult> => {
+    async (
+      args: unknown,
+      extra: ProgressTarget & { signal: AbortSignal; record?: boolean },
+    ): Promise<CallToolResult> => {
       const context: ToolContext = {
         ...deps,
         signal: extra.signal,
         enabledTools: names,
-        callTool: (name, stepArgs, signal) => callTool(name, stepArgs, signal),
+        callTool: (name, stepArgs, signal, options) => callTool(name, stepArgs, signal, options),
+        history,
         progress: (done, total, message) => {
           const progressToken = extra._meta?.progressToken;
           if (progressToken === undefined) return;
@@ -110,8 +116,17 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
           deps.policy.run(
             call,
             async (): Promise<CallToolResult> => {
-              const access = isWrite(tool, call.args) ? 'write' : 'read';
-              return reply(await withAccess(access, () => tool.handle(args as never, context)), tool.output);
+              const writes = isWrite(tool, call.args);
+              return withAccess(writes ? 'write' : 'read', async () => {
+                // What undoes it is read before it runs; a read that fails leaves the action without one.
+                const inverse = writes
+                  ? await tool.inverse?.(args as never, context).catch(() => undefined)
+                  : undefined;
+                const result = reply(await tool.handle(args as never, context), tool.output);
+                const recorded = writes && !tool.unrecorded && extra.record !== false;
+                if (recorded && !result.isError) history.record(tool.name, inverse);
+                return result;
+              });
             },
             (result) => result.isError === true,
           ),
@@ -129,6 +144,7 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
     name: string,
     args: Record<string, unknown>,
     signal: AbortSignal,
+    options: { record?: boolean } = {},
   ): Promise<CallToolResult> => {
     const tool = available.get(name);
     const refusal = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
@@ -140,7 +156,7 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
     if (tool.nested === false) return refusal(`${name} cannot be called from within another tool call.`);
     const parsed = tool.input.safeParse(args);
     if (!parsed.success) return refusal(`Invalid arguments for ${name}: ${z.prettifyError(parsed.error)}`);
-    return runner(tool)(parsed.data, { signal, sendNotification: async () => {} });
+    return runner(tool)(parsed.data, { signal, sendNotification: async () => {}, ...options });
   };
 
   // The mode hides tools from tools/list, but they stay registered: a call by name is refused by the policy,

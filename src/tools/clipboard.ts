@@ -1,6 +1,7 @@
 /** The clipboard toolset: read, write and clear the system clipboard (text). */
 import { structured } from '../engine/render-json.js';
 import { z } from 'zod';
+import { previousClipboard } from './inverses.js';
 import { defineTool, toolsetTools, READ_ONLY, WRITE } from './types.js';
 
 export const clipboardTools = toolsetTools('clipboard', [
@@ -32,6 +33,7 @@ export const clipboardTools = toolsetTools('clipboard', [
     input: z.object({ text: z.string().max(10_000_000).describe('The text to copy.') }),
     output: structured.action,
     annotations: { ...WRITE, idempotentHint: true },
+    inverse: (_args, context) => previousClipboard(context),
     handle: (args, { engine, signal }) => engine.clipboard.set(args.text, { signal }),
   }),
   defineTool({

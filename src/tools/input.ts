@@ -3,6 +3,7 @@ import { structured } from '../engine/render-json.js';
 import { z } from 'zod';
 import { INPUT_DEFAULTS, PX_PER_WHEEL_STEP, type Spot } from '../engine/input.js';
 import { refParam } from './params.js';
+import { previousValue } from './inverses.js';
 import { defineTool, toolsetTools, WRITE } from './types.js';
 
 const coordinate = z.number().min(-100_000).max(100_000);
@@ -40,6 +41,7 @@ const INPUT_NOTE =
   'Screen points, origin at the top left (get_element shows bounds in the same units; take_screenshot states ' +
   'its scale). Returns what changed in the app there.';
 
+const OPPOSITE = { up: 'down', down: 'up', left: 'right', right: 'left' } as const;
 export const inputTools = toolsetTools('input', [
   defineTool({
     name: 'click',
@@ -126,6 +128,11 @@ export const inputTools = toolsetTools('input', [
       .refine((a) => a.ref === undefined || a.x === undefined, { message: 'give x and y, or ref, not both' }),
     output: structured.action,
     annotations: WRITE,
+    inverse: async (args) => ({
+      tool: 'scroll',
+      args: { ...args, direction: OPPOSITE[args.direction] },
+      what: `a scroll back ${OPPOSITE[args.direction]}`,
+    }),
     handle: (args, { engine, signal }) =>
       engine.input.scroll(
         args.direction,
@@ -151,6 +158,8 @@ export const inputTools = toolsetTools('input', [
     }),
     output: structured.action,
     annotations: WRITE,
+    // Undone only where it names its field: typed into whatever has focus, nothing says where it went.
+    inverse: async (args, context) => (args.ref ? previousValue({ ref: args.ref }, context) : undefined),
     handle: (args, { engine, signal }) =>
       engine.input.typeText(
         {

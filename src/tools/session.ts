@@ -44,7 +44,7 @@ export const sessionTools = toolsetTools('session', [
     description: 'Server and helper versions, platform, enabled toolsets and tools.',
     input: z.object({}),
     annotations: READ_ONLY,
-    handle: async (_args, { helper, config, services, enabledTools, signal }) => {
+    handle: async (_args, { helper, config, services, enabledTools, history, signal }) => {
       const hello = await helper.hello({ signal });
       return [
         `macpilot ${VERSION} on ${hello.platform} (Node ${process.versions.node})`,
@@ -53,6 +53,7 @@ export const sessionTools = toolsetTools('session', [
         `platform services: ${Object.keys(services).join(', ') || 'none'}`,
         `tools (${enabledTools.length}): ${enabledTools.join(', ')}`,
         `config file: ${config.configFile ?? 'none'}`,
+        `actions this session: ${history.count}, of which ${history.undoable} can be undone (undo)`,
       ].join('\n');
     },
   }),

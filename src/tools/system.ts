@@ -99,6 +99,12 @@ export const systemTools = toolsetTools('system', [
         volume: z.number().int().min(0).max(100).describe('Percent, a whole number from 0 to 100.'),
       }),
       annotations: { ...WRITE, idempotentHint: true },
+      inverse: async (_args, context) => {
+        const { volume } = await serviceOf(context, 'audio').get({ signal: context.signal });
+        return volume === null
+          ? undefined
+          : { tool: 'set_volume', args: { volume }, what: `the volume at ${volume}%` };
+      },
       handle: async (args, context) => {
         const audio = serviceOf(context, 'audio');
         const before = await audio.get({ signal: context.signal });
@@ -119,6 +125,10 @@ export const systemTools = toolsetTools('system', [
       description: 'Mute (true) or unmute (false) the output; the volume setting is kept.',
       input: z.object({ muted: z.boolean().describe('true to mute, false to unmute.') }),
       annotations: { ...WRITE, idempotentHint: true },
+      inverse: async (_args, context) => {
+        const { muted } = await serviceOf(context, 'audio').get({ signal: context.signal });
+        return { tool: 'set_mute', args: { muted }, what: muted ? 'muted again' : 'unmuted again' };
+      },
       handle: async (args, context) => {
         const audio = serviceOf(context, 'audio');
         const before = await audio.get({ signal: context.signal });

@@ -8,6 +8,7 @@ import type { EngineResult } from '../engine/results.js';
 import type { HelperClient } from '../helper/client.js';
 import type { ServiceCheck, ServiceName, Services } from '../services/types.js';
 import type { ToolAnnotations, Toolset } from '../toolsets.js';
+import type { ActionHistory, Inverse } from './history.js';
 
 export interface ToolContext {
   engine: Engine;
@@ -24,9 +25,17 @@ export interface ToolContext {
    * Another tool called as an agent would call it (its input validated, then the policy: mode, app lists, rate
    * limits, consent, audit), for workflows; the tools the mode hides, and run_workflow itself, are refused.
    */
-  callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult>;
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    /** record: false for an undo's own calls, which are not actions to undo in turn. */
+    options?: { record?: boolean },
+  ): Promise<CallToolResult>;
   /** Reports progress to the client, when it asked for progress. */
   progress(done: number, total: number, message: string): void;
+  /** The session's actions, for undo and rollback. */
+  history: ActionHistory;
 }
 
 /** A tool as its file declares it; its toolset is given once for the file's tools (toolsetTools). */
@@ -49,6 +58,13 @@ export interface ToolSpec<Input extends z.ZodObject = z.ZodObject, R extends Eng
   task?: true;
   /** False for a tool that may not run as another tool's step (run_workflow itself). */
   nested?: false;
+  /**
+   * For an action that can be undone: the call that puts back what it is about to change, read before it
+   * runs; undefined when this call cannot be undone (a secure field, a target it cannot name again).
+   */
+  inverse?: (args: z.output<Input>, context: ToolContext) => Promise<Inverse | undefined>;
+  /** Not recorded as an action of its own (undo and run_workflow, whose steps are). */
+  unrecorded?: true;
   /** Arguments that make a read-only tool write, with what each changes (see ToolMeta.writesWith). */
   writesWith?: Partial<Record<keyof z.output<Input> & string, string>>;
   /**

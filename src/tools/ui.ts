@@ -2,6 +2,7 @@
 import { structured } from '../engine/render-json.js';
 import { z } from 'zod';
 import { appParam, exactlyOneTarget, refParam, TARGET_MESSAGE, target } from './params.js';
+import { previousValue } from './inverses.js';
 import { defineTool, toolsetTools, READ_ONLY, WRITE } from './types.js';
 
 const targetInput = <Extra extends z.ZodRawShape>(extra: Extra) =>
@@ -169,6 +170,7 @@ export const uiTools = toolsetTools('ui', [
     }),
     output: structured.action,
     annotations: { ...WRITE, idempotentHint: true },
+    inverse: (args, context) => previousValue({ ref: args.ref, path: args.path }, context),
     handle: (args, { engine, signal }) =>
       engine.elements.setValue({ ref: args.ref, path: args.path }, args.value, { signal }),
   }),

@@ -2,6 +2,7 @@
 import { structured } from '../engine/render-json.js';
 import { z } from 'zod';
 import type { WindowTarget } from '../engine/windows.js';
+import { previousWindow } from './inverses.js';
 import { defineTool, toolsetTools, READ_ONLY, WRITE } from './types.js';
 
 const ADDRESSING =
@@ -87,6 +88,7 @@ export const windowsTools = toolsetTools('windows', [
     input: targetInput({ x: coordinate, y: coordinate }),
     output: structured.windowAction,
     annotations: { ...WRITE, idempotentHint: true },
+    inverse: (args, context) => previousWindow(targetOf(args), 'move', context),
     handle: (args, { engine, signal }) => engine.windows.move(targetOf(args), args.x, args.y, { signal }),
   }),
   defineTool({
@@ -98,6 +100,7 @@ export const windowsTools = toolsetTools('windows', [
     input: targetInput({ width: length, height: length }),
     output: structured.windowAction,
     annotations: { ...WRITE, idempotentHint: true },
+    inverse: (args, context) => previousWindow(targetOf(args), 'resize', context),
     handle: (args, { engine, signal }) =>
       engine.windows.resize(targetOf(args), args.width, args.height, { signal }),
   }),
@@ -108,6 +111,7 @@ export const windowsTools = toolsetTools('windows', [
     input: targetInput({}),
     output: structured.windowAction,
     annotations: { ...WRITE, idempotentHint: true },
+    inverse: (args, context) => previousWindow(targetOf(args), 'minimize', context),
     handle: (args, { engine, signal }) => engine.windows.minimize(targetOf(args), { signal }),
   }),
   defineTool({
@@ -117,6 +121,7 @@ export const windowsTools = toolsetTools('windows', [
     input: targetInput({}),
     output: structured.windowAction,
     annotations: { ...WRITE, idempotentHint: true },
+    inverse: (args, context) => previousWindow(targetOf(args), 'restore', context),
     handle: (args, { engine, signal }) => engine.windows.restore(targetOf(args), { signal }),
   }),
   defineTool({

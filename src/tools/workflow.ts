@@ -9,10 +9,33 @@ import { z } from 'zod';
 import { pause } from '../engine/observer.js';
 import { MacpilotError } from '../errors.js';
 import { dataNote } from '../untrusted.js';
-import { defineTool, toolsetTools, WRITE } from './types.js';
+import type { Action } from './history.js';
+import { defineTool, toolsetTools, type ToolContext, WRITE } from './types.js';
 import { fillReferences, referencedSteps, type StepResult, TemplateError } from './workflow-steps.js';
 
 const MAX_STEPS = 50;
+
+interface Undone {
+  undone: { seq: number; tool: string; what: string }[];
+  notUndone: { seq: number; tool: string; why: string }[];
+}
+
+/** Undoes actions taken back from the history, newest first, each through its inverse, which is not recorded. */
+async function undoActions(actions: Action[], { callTool, signal }: ToolContext): Promise<Undone> {
+  const out: Undone = { undone: [], notUndone: [] };
+  for (const action of actions) {
+    const { seq, tool, inverse } = action;
+    if (!inverse) {
+      out.notUndone.push({ seq, tool, why: 'it cannot be undone (clicks, keys and launches cannot)' });
+      continue;
+    }
+    const result = await callTool(inverse.tool, inverse.args, signal, { record: false });
+    if (result.isError)
+      out.notUndone.push({ seq, tool, why: `${inverse.tool} failed: ${firstLine(textOf(result))}` });
+    else out.undone.push({ seq, tool, what: inverse.what });
+  }
+  return out;
+}
 
 const Step = z.object({
   tool: z.string().min(1).max(64).describe('The tool to call, e.g. "click_element".'),
@@ -36,9 +59,12 @@ const Step = z.object({
     .describe('Pause before each retry; default 500.'),
   wait_after_ms: z.number().int().min(0).max(60_000).optional().describe('Pause after the step succeeds.'),
   on_fail: z
-    .enum(['abort', 'skip'])
+    .enum(['abort', 'skip', 'rollback'])
     .optional()
-    .describe('abort (default): stop the workflow; skip: note the failure and go on.'),
+    .describe(
+      'abort (default): stop the workflow; skip: note the failure and go on; rollback: stop and undo the ' +
+        'steps done so far, newest first (values, clipboard, windows, scrolls, volume; clicks and keys cannot be undone).',
+    ),
 });
 
 const StepOutcome = z.object({
@@ -59,6 +85,11 @@ const WorkflowJson = z.object({
   error: z.string().optional(),
 });
 type WorkflowJson = z.infer<typeof WorkflowJson>;
+
+const UndoJson = z.object({
+  undone: z.array(z.object({ tool: z.string(), what: z.string() })),
+  not_undone: z.array(z.object({ tool: z.string(), why: z.string() })),
+});
 type Outcome = z.infer<typeof StepOutcome>;
 
 const textOf = (result: CallToolResult) =>
@@ -76,7 +107,8 @@ function summary(name: string | undefined, json: WorkflowJson): string {
     const tries = r.attempts > 1 ? ` after ${r.attempts} tries` : '';
     return `${r.step}. ${r.tool}: ${r.status}${tries}${r.text ? ` - ${firstLine(r.text)}` : ''}`;
   });
-  return `${head} ${dataNote()}:\n${lines.join('\n')}`;
+  const rolled = json.rolled_back.length > 0 ? `\nRolled back: steps ${json.rolled_back.join(', ')}.` : '';
+  return `${head} ${dataNote()}:\n${lines.join('\n')}${rolled}`;
 }
 
 export const workflowTools = toolsetTools('workflow', [
@@ -84,6 +116,7 @@ export const workflowTools = toolsetTools('workflow', [
     name: 'run_workflow',
     task: true,
     nested: false,
+    unrecorded: true,
     title: 'Run several steps as one',
     description:
       'Run up to 50 tool calls in order, each exactly as if you made it (same validation, policy and consent), ' +
@@ -102,11 +135,16 @@ export const workflowTools = toolsetTools('workflow', [
     }),
     output: { schema: WorkflowJson },
     annotations: WRITE,
-    handle: async (args, { callTool, progress, signal, enabledTools }): Promise<CallToolResult> => {
+    handle: async (args, context): Promise<CallToolResult> => {
+      const { callTool, progress, signal, enabledTools, history } = context;
       const total = args.steps.length;
       const outcomes: Outcome[] = [];
       const results: StepResult[] = [];
       let error: string | undefined;
+      let rollback = false;
+      /** The history before the first step, and which step made each action since. */
+      const mark = history.mark();
+      const stepOf = new Map<number, number>();
       for (const [index, step] of args.steps.entries()) {
         if (signal.aborted) {
           error = `cancelled before step ${index}`;
@@ -146,8 +184,10 @@ export const workflowTools = toolsetTools('workflow', [
           results.push(undefined);
           if (step.on_fail === 'skip') continue;
           error = `step ${index} (${step.tool}): ${failure.message}`;
+          rollback = step.on_fail === 'rollback';
           break;
         }
+        const before = history.count;
         let attempts = 0;
         let result: CallToolResult;
         for (;;) {
@@ -163,6 +203,7 @@ export const workflowTools = toolsetTools('workflow', [
           results.push(undefined);
           if (step.on_fail === 'skip') continue;
           error = `step ${index} (${step.tool}) failed: ${firstLine(text)}`;
+          rollback = step.on_fail === 'rollback';
           break;
         }
         outcomes.push({
@@ -174,14 +215,23 @@ export const workflowTools = toolsetTools('workflow', [
           ...(structured ? { result: structured } : {}),
         });
         results.push(structured);
+        for (let seq = before + 1; seq <= history.count; seq++) stepOf.set(seq, index);
         if (step.wait_after_ms) await pause(step.wait_after_ms, signal);
+      }
+      const undone = rollback
+        ? await undoActions(history.takeBack(Number.POSITIVE_INFINITY, mark), context)
+        : undefined;
+      const rolledBack = [...new Set((undone?.undone ?? []).map((u) => stepOf.get(u.seq) ?? -1))];
+      const notUndone = [...new Set((undone?.notUndone ?? []).map((u) => stepOf.get(u.seq) ?? -1))];
+      if (undone && notUndone.length > 0) {
+        error += `; not undone: ${undone.notUndone.map((u) => `step ${stepOf.get(u.seq)} (${u.tool}: ${u.why})`).join(', ')}`;
       }
       const json: WorkflowJson = {
         success: error === undefined,
         steps_completed: outcomes.filter((o) => o.status === 'ok' || o.status === 'planned').length,
         steps_total: total,
         results: outcomes,
-        rolled_back: [],
+        rolled_back: rolledBack.filter((n) => n >= 0),
         ...(error === undefined ? {} : { error }),
       };
       progress(total, total, json.success ? 'done' : 'stopped');
@@ -196,6 +246,47 @@ export const workflowTools = toolsetTools('workflow', [
         content: [{ type: 'text', text: summary(args.name, json) }],
         structuredContent: json,
         ...(json.success ? {} : { isError: true }),
+      };
+    },
+  }),
+  defineTool({
+    name: 'undo',
+    unrecorded: true,
+    title: 'Undo the last actions',
+    description:
+      "Undo this session's last actions, newest first: values set or typed into a field, the clipboard, a " +
+      "window's move, resize, minimize or restore, a scroll, the volume or mute, each put back as it was just " +
+      'before. Clicks, keys and launches cannot be undone: they are named and skipped.',
+    input: z.object({
+      count: z.number().int().min(1).max(50).optional().describe('How many actions; default 1.'),
+    }),
+    output: { schema: UndoJson },
+    annotations: WRITE,
+    handle: async (args, context): Promise<CallToolResult> => {
+      const taken = context.history.takeBack(args.count ?? 1);
+      if (taken.length === 0) {
+        return {
+          content: [{ type: 'text', text: 'Nothing to undo: this session has made no action yet.' }],
+          structuredContent: { undone: [], not_undone: [] },
+        };
+      }
+      const { undone, notUndone } = await undoActions(taken, context);
+      const lines = [
+        ...undone.map((u) => `- undid ${u.tool}: ${u.what}`),
+        ...notUndone.map((u) => `- not undone: ${u.tool}, ${u.why}`),
+      ];
+      return {
+        content: [
+          {
+            type: 'text',
+            text: `Undid ${undone.length} of ${taken.length} actions ${dataNote()}:\n${lines.join('\n')}`,
+          },
+        ],
+        structuredContent: {
+          undone: undone.map(({ tool, what }) => ({ tool, what })),
+          not_undone: notUndone.map(({ tool, why }) => ({ tool, why })),
+        },
+        ...(undone.length === 0 && notUndone.length > 0 ? { isError: true } : {}),
       };
     },
   }),

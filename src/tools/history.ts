@@ -1,0 +1,57 @@
+/**
+ * The session's actions, newest last, for undo and a workflow's rollback: each write a tool call made, with
+ * the call that puts back what it changed, read before it ran (a field's previous value, the previous
+ * clipboard, a window's previous frame), or none when it cannot be undone (clicks, keys, launches).
+ */
+
+/** The tool call that undoes an action, and what it puts back, in words. */
+export interface Inverse {
+  tool: string;
+  args: Record<string, unknown>;
+  what: string;
+}
+
+export interface Action {
+  /** Counts every action of the session, from 1. */
+  seq: number;
+  tool: string;
+  inverse?: Inverse;
+}
+
+/** Actions kept for undo; older ones are forgotten. */
+const KEPT = 100;
+
+export class ActionHistory {
+  private readonly actions: Action[] = [];
+  private done = 0;
+
+  record(tool: string, inverse: Inverse | undefined): void {
+    this.done++;
+    this.actions.push({ seq: this.done, tool, ...(inverse ? { inverse } : {}) });
+    if (this.actions.length > KEPT) this.actions.shift();
+  }
+
+  /** Actions made so far in the session. */
+  get count(): number {
+    return this.done;
+  }
+
+  /** How many of the kept actions can be undone. */
+  get undoable(): number {
+    return this.actions.filter((a) => a.inverse).length;
+  }
+
+  /** Where the history stands now, to take back only what comes after (a workflow's rollback). */
+  mark(): number {
+    return this.done;
+  }
+
+  /** Takes out the newest `count` actions (or those after `mark`), newest first. */
+  takeBack(count: number, mark = 0): Action[] {
+    const taken: Action[] = [];
+    while (taken.length < count && this.actions.length > 0 && (this.actions.at(-1) as Action).seq > mark) {
+      taken.push(this.actions.pop() as Action);
+    }
+    return taken;
+  }
+}

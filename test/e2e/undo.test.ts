@@ -1,0 +1,82 @@
+/**
+ * Undo and rollback through a real client, on a zenity entry and its window: a workflow step that fails with
+ * on_fail rollback puts back the values set earlier in the workflow; undo restores a text field and a moved
+ * window; clicks cannot be undone and are named.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { expect, inject, test } from 'vitest';
+import { useMacpilot } from '../support/mcp.js';
+import { eventually, refOf } from '../support/text.js';
+
+// Undo's own calls pass the rate limits like any write; this file makes many in a row on purpose.
+const { macpilot, processes } = useMacpilot({
+  ...inject('desktopEnv'),
+  MACPILOT_RATE_LIMITS: 'calls_per_second=1000,calls_per_minute=100000,writes_per_second=1000',
+});
+
+async function entry(title: string) {
+  const zenity = processes.start('zenity', [
+    '--entry',
+    '--title',
+    title,
+    '--text',
+    'Name?',
+    '--entry-text',
+    'original',
+  ]);
+  const app = String(zenity.pid);
+  const field = await eventually('the zenity entry', async () => {
+    const out = await macpilot.call('find_elements', { app, role: 'textbox' });
+    return out.isError ? undefined : refOf(out.text, /textbox/);
+  });
+  return { zenity, app, field };
+}
+
+const valueOf = async (ref: string) => /value: "(.*)"/.exec(await macpilot.ok('get_element', { ref }))?.[1];
+
+test('a failing step with on_fail rollback puts back the values set earlier in the workflow', async () => {
+  const { zenity, field } = await entry('rollback');
+  const result = (await macpilot.client.callTool({
+    name: 'run_workflow',
+    arguments: {
+      steps: [
+        { tool: 'set_value', args: { ref: field, value: 'first' } },
+        { tool: 'set_value', args: { ref: field, value: 'second' } },
+        {
+          tool: 'click_element',
+          args: { path: 'app("zenity")/window[0]/button["No such button"]' },
+          on_fail: 'rollback',
+        },
+      ],
+    },
+  })) as CallToolResult;
+  const json = result.structuredContent as { success: boolean; rolled_back: number[] };
+  expect(result.isError).toBe(true);
+  expect(json.success).toBe(false);
+  expect(json.rolled_back.sort()).toEqual([0, 1]);
+  expect(await valueOf(field)).toBe('original');
+  await processes.stop(zenity.pid);
+});
+
+test('undo restores a text field and a moved window, newest first, and names what it cannot undo', async () => {
+  const { zenity, app, field } = await entry('undo');
+  await macpilot.ok('set_value', { ref: field, value: 'changed' });
+  const before = await macpilot.ok('list_windows', { app });
+  await macpilot.ok('move_window', { app, x: 40, y: 60 });
+  expect(await macpilot.ok('list_windows', { app })).not.toBe(before);
+
+  const undone = await macpilot.ok('undo', { count: 2 });
+  expect(undone).toMatch(/^Undid 2 of 2 actions/);
+  expect(undone).toMatch(/undid move_window: where ".*" was/);
+  expect(undone).toMatch(/undid set_value: the previous value of textbox/);
+  expect(await valueOf(field)).toBe('original');
+  await eventually('the window back where it was', async () =>
+    (await macpilot.ok('list_windows', { app })) === before ? true : undefined,
+  );
+  expect(await macpilot.ok('session_info')).toMatch(/actions this session: \d+, of which \d+ can be undone/);
+
+  await macpilot.ok('press_key', { key: 'End' });
+  const keys = await macpilot.call('undo');
+  expect(keys.text).toContain('not undone: press_key, it cannot be undone');
+  await processes.stop(zenity.pid);
+});
