@@ -29,6 +29,8 @@ export interface Config {
   auditLog?: string;
   /** `serve --http`: where to listen, and the bearer token every request must carry (when set). */
   http: { host: string; port: number; token?: string };
+  /** MACPILOT_CLIPBOARD_HISTORY: keep the texts the clipboard held, in memory (default on). */
+  clipboardHistory: boolean;
   /** Where the file settings came from, if anywhere. */
   configFile?: string;
 }
@@ -63,6 +65,7 @@ export const RATE_LIMIT_KEYS: Readonly<Record<string, keyof RateLimits>> = {
 export const RATE_LIMITS_SETTING = 'MACPILOT_RATE_LIMITS';
 export const CONSENTS = ['ask', 'allow'] as const;
 export type Consent = (typeof CONSENTS)[number];
+const ON_OFF = ['on', 'off'] as const;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -82,6 +85,7 @@ const FileConfig = z
     denyApps: z.union([z.string(), z.array(z.string())]).optional(),
     allowApps: z.union([z.string(), z.array(z.string())]).optional(),
     consent: z.string().optional(),
+    clipboardHistory: z.string().optional(),
   })
   .loose();
 
@@ -99,6 +103,7 @@ interface RawSettings {
   denyApps?: string | string[];
   allowApps?: string | string[];
   consent?: string;
+  clipboardHistory?: string;
 }
 
 export function parseToolsets(value: string | string[], source: string): Toolset[] {
@@ -156,6 +161,7 @@ export function loadConfig(
     denyApps: env.MACPILOT_DENY_APPS,
     allowApps: env.MACPILOT_ALLOW_APPS,
     consent: env.MACPILOT_CONSENT,
+    clipboardHistory: env.MACPILOT_CLIPBOARD_HISTORY,
   };
   const pick = <K extends keyof RawSettings>(
     key: K,
@@ -185,6 +191,7 @@ export function loadConfig(
     denyApps: appList(pick('denyApps')),
     allowApps: appList(pick('allowApps')),
     consent: oneOf(pick('consent'), CONSENTS, 'consent') ?? 'ask',
+    clipboardHistory: oneOf(pick('clipboardHistory'), ON_OFF, 'clipboard history setting') !== 'off',
     rateLimits: rateLimits
       ? parseRateLimits(rateLimits.value ?? '', rateLimits.source)
       : { ...DEFAULT_RATE_LIMITS },
@@ -235,6 +242,7 @@ const envName: Record<keyof RawSettings, string> = {
   denyApps: 'MACPILOT_DENY_APPS',
   allowApps: 'MACPILOT_ALLOW_APPS',
   consent: 'MACPILOT_CONSENT',
+  clipboardHistory: 'MACPILOT_CLIPBOARD_HISTORY',
 };
 
 function oneOf<T extends string>(

@@ -24,7 +24,9 @@ export async function serve(flags: {
   const log = createLogger(config.logLevel);
   const helper = new HelperClient({ helper: helperCommand({ helperPath: config.helperPath }), log });
   const apps = new AppPolicy(config);
-  const engine = createEngine(timedPort(helper), {}, (app) => apps.check(app));
+  const engine = createEngine(timedPort(helper), { clipboardHistory: config.clipboardHistory }, (app) =>
+    apps.check(app),
+  );
   const policy = new Policy([
     new ModeGuard(config.mode),
     new RateLimiter(config.rateLimits),

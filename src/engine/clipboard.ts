@@ -2,6 +2,7 @@
  * The clipboard as an agent reads it: its text (it may hold anything anyone copied), or the types it offers when
  * it holds no text. Written text is never echoed: it may be a password.
  */
+import type { ClipboardHistory } from './clipboard-history.js';
 import type { Kernel } from './kernel.js';
 import type { CallOptions } from '../helper/errors.js';
 import type { ActionResult, ClipboardResult } from './results.js';
@@ -10,7 +11,10 @@ import { plural } from '../text.js';
 export const CLIPBOARD_DEFAULTS = { maxChars: 20_000 } as const;
 
 export class Clipboard {
-  constructor(private readonly kernel: Kernel) {}
+  constructor(
+    private readonly kernel: Kernel,
+    readonly history: ClipboardHistory,
+  ) {}
 
   async get(maxChars: number = CLIPBOARD_DEFAULTS.maxChars, call?: CallOptions): Promise<ClipboardResult> {
     return this.kernel.guard('read the clipboard', async () => {
@@ -25,6 +29,7 @@ export class Clipboard {
   async set(text: string, call?: CallOptions): Promise<ActionResult> {
     return this.kernel.guard('write the clipboard', async () => {
       await this.kernel.port.call('clipboard.write', { text }, call);
+      this.history.add(text);
       const done = `Copied ${plural(Array.from(text).length, 'character')} to the clipboard; other apps can paste it now.`;
       return { kind: 'action', done };
     });
@@ -33,7 +38,9 @@ export class Clipboard {
   async clear(call?: CallOptions): Promise<ActionResult> {
     return this.kernel.guard('clear the clipboard', async () => {
       await this.kernel.port.call('clipboard.clear', {}, call);
-      return { kind: 'action', done: 'Cleared the clipboard: it is empty now.' };
+      const forgot = this.history.enabled ? ', and macpilot forgot its clipboard history' : '';
+      this.history.clear();
+      return { kind: 'action', done: `Cleared the clipboard: it is empty now${forgot}.` };
     });
   }
 }

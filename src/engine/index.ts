@@ -6,6 +6,7 @@ import { Apps } from './apps.js';
 import { AppStates } from './app-state.js';
 import { CHANGE_DEFAULTS, type ChangeSettings } from './changes.js';
 import { Clipboard } from './clipboard.js';
+import { ClipboardHistory } from './clipboard-history.js';
 import { Elements } from './elements.js';
 import { ChangeFeed } from './feed.js';
 import { Observations } from './observe.js';
@@ -23,6 +24,8 @@ import { Windows } from './windows.js';
 export type EngineOptions = Partial<ChangeSettings> & {
   /** How many refs stay bound to their elements, and how many more are remembered by path. */
   refLimits?: { live: number; retired: number };
+  /** Keep the texts the clipboard held (default true; MACPILOT_CLIPBOARD_HISTORY). */
+  clipboardHistory?: boolean;
 };
 
 export interface Engine {
@@ -43,13 +46,14 @@ export interface Engine {
 
 /** An engine over `port`; `gate` refuses the apps the call in progress may not use (absent: none refused). */
 export function createEngine(port: HelperPort, options: EngineOptions = {}, gate?: AppGate): Engine {
-  const { refLimits, ...changes } = options;
+  const { refLimits, clipboardHistory = true, ...changes } = options;
   const kernel = new Kernel(port, { ...CHANGE_DEFAULTS, ...changes }, gate, new RefTable(refLimits));
   const input = new Input(kernel);
   const windows = new Windows(kernel);
   const elements = new Elements(kernel, input);
   const menus = new Menus(kernel);
   const feed = new ChangeFeed(port, kernel.observer);
+  const history = new ClipboardHistory(port, feed, clipboardHistory);
   return {
     kernel,
     elements,
@@ -57,7 +61,7 @@ export function createEngine(port: HelperPort, options: EngineOptions = {}, gate
     input,
     windows,
     screen: new Screen(kernel, windows),
-    clipboard: new Clipboard(kernel),
+    clipboard: new Clipboard(kernel, history),
     menus,
     waits: new Waits(kernel),
     reveal: new Reveal(kernel),

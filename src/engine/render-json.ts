@@ -4,11 +4,13 @@
  */
 import { z } from 'zod';
 import type { ElementDetail, ElementInfo, WindowInfo } from '../helper/protocol.js';
+import { ENTRY_CHARS, HISTORY_LIMIT } from './clipboard-history.js';
 import type { RefEntry } from './refs.js';
 import type {
   ActionResult,
   AppsResult,
   Change,
+  ClipboardHistoryResult,
   ClipboardResult,
   ElementResult,
   EngineResult,
@@ -106,6 +108,25 @@ export const ClipboardJson = z.object({
   chars: z.number().describe('Characters of text in all.'),
   truncated: z.boolean().describe('text holds only the first max_chars characters.'),
   types: z.array(z.string()),
+});
+
+export const ClipboardHistoryJson = z.object({
+  enabled: z.boolean().describe('False: MACPILOT_CLIPBOARD_HISTORY is off and nothing is kept.'),
+  live: z
+    .boolean()
+    .describe('False: clipboard changes cannot be watched here; only set_clipboard texts are kept.'),
+  entries: z
+    .array(
+      z.object({
+        text: z.string().describe(`The text, cut at ${ENTRY_CHARS} characters.`),
+        chars: z.number().describe('Characters of text in all.'),
+        truncated: z.boolean(),
+        at: z.string().describe('When it was seen (ISO 8601).'),
+      }),
+    )
+    .describe('Newest first.'),
+  total: z.number().describe(`Texts kept in all (at most ${HISTORY_LIMIT}).`),
+  offset: z.number(),
 });
 
 export const WaitJson = z.object({
@@ -220,6 +241,19 @@ export const clipboardJson = (r: ClipboardResult): z.infer<typeof ClipboardJson>
   types: r.types,
 });
 
+export const clipboardHistoryJson = (r: ClipboardHistoryResult): z.infer<typeof ClipboardHistoryJson> => ({
+  enabled: r.enabled,
+  live: r.live,
+  entries: r.entries.map((entry) => ({
+    text: entry.text,
+    chars: entry.chars,
+    truncated: entry.chars > Array.from(entry.text).length,
+    at: new Date(entry.at).toISOString(),
+  })),
+  total: r.total,
+  offset: r.offset,
+});
+
 export const waitJson = (r: WaitResult): z.infer<typeof WaitJson> => ({
   awaited: r.awaited,
   elapsed_ms: Math.round(r.elapsedMs),
@@ -245,5 +279,6 @@ export const structured = {
   apps: output(AppsJson, appsJson),
   windows: output(WindowsJson, windowsJson),
   clipboard: output(ClipboardJson, clipboardJson),
+  clipboardHistory: output(ClipboardHistoryJson, clipboardHistoryJson),
   wait: output(WaitJson, waitJson),
 };

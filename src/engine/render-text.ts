@@ -12,6 +12,7 @@ import { renderObserved } from './observe.js';
 import type {
   ActionResult,
   AppsResult,
+  ClipboardHistoryResult,
   ClipboardResult,
   EngineResult,
   MatchesResult,
@@ -43,6 +44,8 @@ export function renderText(result: EngineResult): string {
       return windowsText(result);
     case 'clipboard':
       return clipboardText(result);
+    case 'clipboard-history':
+      return clipboardHistoryText(result);
     case 'menu':
       return menuText(result);
     case 'menu-item':
@@ -105,6 +108,33 @@ function clipboardText(r: ClipboardResult): string {
       ? `the first ${r.maxChars} of ${r.chars} characters (max_chars reads more)`
       : plural(r.chars, 'character');
   return `Clipboard text, ${size} ${dataNote(`types offered: ${r.types.join(', ') || 'none'}`)}:\n${r.text}`;
+}
+
+function clipboardHistoryText(r: ClipboardHistoryResult): string {
+  if (!r.enabled) {
+    return 'Clipboard history is off (MACPILOT_CLIPBOARD_HISTORY=off): macpilot keeps no record of what the clipboard held.';
+  }
+  const unwatched = r.live
+    ? []
+    : ['this helper cannot tell when the clipboard changes, so only what set_clipboard wrote is kept'];
+  if (r.entries.length === 0) {
+    const none =
+      r.total === 0
+        ? 'The clipboard history is empty: no text was copied since macpilot started watching or the clipboard was last cleared'
+        : `The clipboard history holds ${plural(r.total, 'text')}, none from offset ${r.offset} on`;
+    return `${[none, ...unwatched].join('; ')}.`;
+  }
+  const shown =
+    r.entries.length < r.total
+      ? `${r.offset + 1}-${r.offset + r.entries.length} of ${plural(r.total, 'text')}`
+      : plural(r.total, 'text');
+  const lines = r.entries.map((entry, i) => {
+    const cut =
+      entry.chars > Array.from(entry.text).length ? `the first ${Array.from(entry.text).length} of ` : '';
+    const time = new Date(entry.at).toISOString().slice(11, 19);
+    return `${r.offset + i + 1}. ${time} UTC, ${cut}${plural(entry.chars, 'character')}: ${JSON.stringify(entry.text)}`;
+  });
+  return `Clipboard history, ${shown}, newest first ${dataNote(...unwatched)}:\n${lines.join('\n')}`;
 }
 
 /**

@@ -97,6 +97,29 @@ export interface ClipboardResult {
   types: string[];
 }
 
+/** A text the clipboard held, as the history keeps it. */
+export interface ClipboardEntry {
+  /** The first ENTRY_CHARS characters (clipboard-history.ts). */
+  text: string;
+  /** Characters (code points) the text had in all. */
+  chars: number;
+  /** Date.now() when it was seen. */
+  at: number;
+}
+
+export interface ClipboardHistoryResult {
+  kind: 'clipboard-history';
+  /** False: MACPILOT_CLIPBOARD_HISTORY is off and nothing is kept. */
+  enabled: boolean;
+  /** False: the helper cannot tell when the clipboard changes; only what set_clipboard wrote is kept. */
+  live: boolean;
+  /** Newest first, from the offset-th on. */
+  entries: ClipboardEntry[];
+  /** Entries kept in all. */
+  total: number;
+  offset: number;
+}
+
 /** One entry of a menu listing, `level` submenus deep. */
 export interface MenuLine {
   node: Walked;
@@ -171,6 +194,7 @@ export type EngineResult =
   | AppsResult
   | WindowsResult
   | ClipboardResult
+  | ClipboardHistoryResult
   | MenuResult
   | MenuItemResult
   | WaitResult

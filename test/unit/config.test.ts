@@ -53,6 +53,19 @@ describe('loadConfig', () => {
     expect(loadConfig({}, { XDG_CONFIG_HOME: xdg }, emptyHome).toolsets).toEqual(['ui', 'session']);
   });
 
+  test('MACPILOT_CLIPBOARD_HISTORY: on by default, off from the environment or the file, nothing else', () => {
+    expect(loadConfig({}, {}, emptyHome).clipboardHistory).toBe(true);
+    expect(loadConfig({}, { MACPILOT_CLIPBOARD_HISTORY: 'OFF' }, emptyHome).clipboardHistory).toBe(false);
+    const file = withFile({ clipboardHistory: 'off' });
+    expect(loadConfig({}, { MACPILOT_CONFIG: file }, emptyHome).clipboardHistory).toBe(false);
+    expect(
+      loadConfig({}, { MACPILOT_CONFIG: file, MACPILOT_CLIPBOARD_HISTORY: 'on' }, emptyHome).clipboardHistory,
+    ).toBe(true);
+    expect(() => loadConfig({}, { MACPILOT_CLIPBOARD_HISTORY: 'no' }, emptyHome)).toThrow(
+      new ConfigError('MACPILOT_CLIPBOARD_HISTORY: unknown clipboard history setting "no"; valid: on, off'),
+    );
+  });
+
   test('bad files and values are refused with the setting named', () => {
     expect(() => loadConfig({}, { MACPILOT_CONFIG: '/nonexistent/macpilot.json' }, emptyHome)).toThrow(
       /MACPILOT_CONFIG: \/nonexistent\/macpilot.json does not exist/,
