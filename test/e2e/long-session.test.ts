@@ -9,11 +9,7 @@ import { eventually, refOf } from '../support/text.js';
 import { killClipboardOwner } from '../support/xwindows.js';
 
 const env = inject('desktopEnv');
-// Many calls in a row, as a long session makes them: this file tests what they leave behind, not the rate limits.
-const { macpilot, launch, start } = useMacpilot({
-  ...env,
-  MACPILOT_RATE_LIMITS: 'calls_per_second=1000,calls_per_minute=100000,writes_per_second=1000',
-});
+const { macpilot, launch, start } = useMacpilot(env);
 
 test('a snapshot of an app launched after an action in another app shows what a fresh server sees', async () => {
   await launch('mousepad');

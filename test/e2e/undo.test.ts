@@ -8,11 +8,7 @@ import { expect, inject, test } from 'vitest';
 import { useMacpilot } from '../support/mcp.js';
 import { eventually, refOf } from '../support/text.js';
 
-// Undo's own calls pass the rate limits like any write; this file makes many in a row on purpose.
-const { macpilot, processes } = useMacpilot({
-  ...inject('desktopEnv'),
-  MACPILOT_RATE_LIMITS: 'calls_per_second=1000,calls_per_minute=100000,writes_per_second=1000',
-});
+const { macpilot, processes } = useMacpilot(inject('desktopEnv'));
 
 async function entry(title: string) {
   const zenity = processes.start('zenity', [
