@@ -134,7 +134,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     kind: 'tool',
     tools: ['get_element'],
     details: PATH_NOTE,
-    example: `macpilot get 'app("zenity")/dialog[0]/button["OK"]'`,
+    example: `macpilot get 'app("zenity")/dialog/button["OK"]'`,
   },
   {
     name: 'click',
@@ -155,7 +155,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     kind: 'tool',
     tools: ['click_element', 'click'],
     details: `x,y is a point on the screen (origin at the top left), e.g. 640,400. ${PATH_NOTE}`,
-    example: `macpilot click 'app("zenity")/dialog[0]/button["OK"]'`,
+    example: `macpilot click 'app("zenity")/dialog/button["OK"]'`,
   },
   {
     name: 'type',
@@ -171,7 +171,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
     kind: 'tool',
     tools: ['get_element', 'type_text'],
-    example: `macpilot type 'Hello' --into 'app("mousepad")/window[0]/textbox[0]'`,
+    example: `macpilot type 'Hello' --into 'app("mousepad")/window[0]/tablist/tab/textbox'`,
   },
   {
     name: 'key',
@@ -194,7 +194,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     details:
       'The value is read as the element holds it: true/false for a toggle, a number for a slider or spin ' +
       `button, text otherwise. ${PATH_NOTE}`,
-    example: `macpilot set 'app("zenity")/dialog[0]/textbox[0]' 'Ada'`,
+    example: `macpilot set 'app("zenity")/dialog/textbox' 'Ada'`,
   },
   {
     name: 'menu',

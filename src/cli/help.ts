@@ -88,3 +88,47 @@ export function commandHelp(command: CommandSpec): string {
     '',
   ].join('\n');
 }
+
+/** A markdown cell: pipes escaped, one line. */
+const cell = (text: string): string => text.replaceAll('|', '\\|');
+
+/** docs/cli.md: every command, its options and the tools it calls, from the command table. */
+export function markdownReference(): string {
+  const sections = COMMANDS.map((command) => {
+    const options = optionsOf(command).map((o) => `| \`${cell(optionWords(o))}\` | ${cell(o.help)} |`);
+    return [
+      `## ${command.name}`,
+      '',
+      '```',
+      usageLine(command),
+      '```',
+      '',
+      `${command.summary[0]?.toUpperCase()}${command.summary.slice(1)}.${command.details ? ` ${command.details}` : ''}`,
+      ...(command.tools ? ['', `Tools: ${command.tools.map((tool) => `\`${tool}\``).join(', ')}.`] : []),
+      '',
+      '| option | |',
+      '| --- | --- |',
+      ...options,
+      ...(command.example ? ['', `Example: \`${command.example}\``] : []),
+      '',
+    ].join('\n');
+  });
+  return `# The macpilot command line
+
+<!-- Generated from src/cli/commands.ts by \`npm run docs:cli\`; test/unit/cli/docs.test.ts checks it. -->
+
+\`macpilot <command> [arguments] [options]\`; no command runs \`serve\`. The tool commands make the same tool
+calls an agent makes, on the same engine and under the same policy (mode, app lists, rate limits, consent, audit
+log). They print what the agent would read, except that elements are named by their paths (\`button "OK" at
+app("zenity")/dialog/button["OK"]\`) where the agent reads refs: each command is a process of its own, and
+refs live only as long as one. Every path they print, the next command accepts. \`--format json\` prints the
+tool's structured result (for \`tree\`, every element walked, with its children; for a tool without one,
+\`{"text": ...}\`). ${EXITS} Slow calls show a spinner on stderr when stderr is a terminal.
+
+An action that needs a human's consent (safe mode, or a tool marked destructive) asks at the terminal; \`--yes\`
+allows it in advance, and without a terminal and without \`--yes\` it is refused. On Linux (X11), text that
+\`clipboard set\` puts on the clipboard stays there only while the command runs, unless a clipboard manager
+keeps it: the clipboard's owner is the process that set it.
+
+${sections.join('\n')}`;
+}

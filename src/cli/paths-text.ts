@@ -1,7 +1,7 @@
 /**
  * A tool's text as the CLI prints it. Refs mean something only inside the process that issued them, so where
  * the text names an element by its ref (`button "OK" [ref=e12]`), the CLI names it by its path instead
- * (`button "OK" at app("zenity")/dialog[0]/button["OK"]`), which the next command accepts.
+ * (`button "OK" at app("zenity")/dialog/button["OK"]`), which the next command accepts.
  */
 import type { RefTable } from '../engine/refs.js';
 
