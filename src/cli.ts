@@ -25,6 +25,10 @@ function parse(command: CommandSpec, args: string[]): { values: Values; position
 }
 
 async function main(argv: string[]): Promise<number> {
+  if (process.env.MACPILOT_CLIPBOARD_HOLDER === '1') {
+    const { holdClipboard } = await import('./cli/clipboard-hold.js');
+    return holdClipboard();
+  }
   const [first, ...rest] = argv;
   if (first === '--version' || first === '-v') {
     process.stdout.write(`${VERSION}\n`);
@@ -58,6 +62,10 @@ async function main(argv: string[]): Promise<number> {
   if (!FORMATS.includes(format)) throw new UsageError(`--format is text or json, not "${String(format)}"`);
 
   if (command.kind === 'tool') {
+    if (command.name === 'clipboard') {
+      const { needsHolder, setThroughHolder } = await import('./cli/clipboard-hold.js');
+      if (needsHolder(command.name, positionals)) return setThroughHolder({ positionals, values }, format);
+    }
     const { runToolCommand } = await import('./cli/run.js');
     return runToolCommand(command.name, { positionals, values }, format);
   }

@@ -126,9 +126,7 @@ tool's structured result (for \`tree\`, every element walked, with its children;
 \`{"text": ...}\`). ${EXITS} Slow calls show a spinner on stderr when stderr is a terminal.
 
 An action that needs a human's consent (safe mode, or a tool marked destructive) asks at the terminal; \`--yes\`
-allows it in advance, and without a terminal and without \`--yes\` it is refused. On Linux (X11), text that
-\`clipboard set\` puts on the clipboard stays there only while the command runs, unless a clipboard manager
-keeps it: the clipboard's owner is the process that set it.
+allows it in advance, and without a terminal and without \`--yes\` it is refused.
 
 ${sections.join('\n')}`;
 }

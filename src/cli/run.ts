@@ -7,14 +7,42 @@ import { z } from 'zod';
 import { loadConfig } from '../config.js';
 import { snapshotJson } from '../engine/render-json.js';
 import { createRuntime } from '../runtime.js';
-import { availableTools, enabledTools, type ToolAnswer, ToolSession } from '../tools/call.js';
+import {
+  availableTools,
+  enabledTools,
+  type ToolAnswer,
+  type ToolDependencies,
+  ToolSession,
+} from '../tools/call.js';
 import type { Format } from './commands.js';
 import { withPaths } from './paths-text.js';
 import { Spinner, terminalHuman } from './terminal.js';
 import { type Call, type Invocation, TOOL_COMMANDS } from './tool-commands.js';
 import { UsageError } from './usage-error.js';
 
-export async function runToolCommand(name: string, invocation: Invocation, format: Format): Promise<number> {
+/** Where a command's output goes: the terminal, or (the clipboard holder) its parent. */
+export interface Output {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const TERMINAL: Output = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+};
+
+export interface RunOptions {
+  output?: Output;
+  /** Runs once the answer is out, before the helper stops (the clipboard holder keeps owning the clipboard). */
+  after?: (runtime: ToolDependencies, code: number) => Promise<void>;
+}
+
+export async function runToolCommand(
+  name: string,
+  invocation: Invocation,
+  format: Format,
+  { output = TERMINAL, after }: RunOptions = {},
+): Promise<number> {
   const command = TOOL_COMMANDS[name];
   if (!command) throw new Error(`no tool command ${name}`);
   // Every toolset: toolsets choose what an agent is shown, and the person at the terminal asked for this one.
@@ -50,14 +78,12 @@ export async function runToolCommand(name: string, invocation: Invocation, forma
   try {
     const answered = await command(invocation, call);
     const text = withPaths(textOf(answered), runtime.engine.kernel.refs);
-    if (answered.result.isError) {
-      process.stderr.write(`macpilot ${name}: ${text}\n`);
-      return 1;
-    }
-    process.stdout.write(
-      format === 'json' ? `${JSON.stringify(jsonOf(answered, text), null, 2)}\n` : `${text}\n`,
-    );
-    return 0;
+    const failed = answered.result.isError === true;
+    if (failed) output.err(`macpilot ${name}: ${text}\n`);
+    else output.out(format === 'json' ? `${JSON.stringify(jsonOf(answered, text), null, 2)}\n` : `${text}\n`);
+    const code = failed ? 1 : 0;
+    await after?.(runtime, code);
+    return code;
   } finally {
     process.removeListener('SIGINT', interrupt);
     spinner.stop();

@@ -4,10 +4,10 @@
  * an MCP session on the same desktop says what the tools show.
  */
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { describe, expect, inject, test } from 'vitest';
+import { afterAll, describe, expect, inject, test } from 'vitest';
 import { CLI, useMacpilot } from '../support/mcp.js';
 import { temporaryFolder } from '../support/temp.js';
 import { eventually } from '../support/text.js';
@@ -132,6 +132,44 @@ describe('acting on zenity by path', () => {
     expect(refused.stderr).toContain(`${dialog}/button["Yes"]`);
     expect(refused.stderr).toContain(`${dialog}/button["No"]`);
     await processes.stop(zenity.pid);
+  });
+});
+
+/** Processes holding this desktop's clipboard for `clipboard set` (their environment says so). */
+function clipboardHolders(): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+        return environ.includes('MACPILOT_CLIPBOARD_HOLDER=1') && environ.includes(`DISPLAY=${env.DISPLAY}`);
+      } catch {
+        return false; // gone, or not ours to read
+      }
+    })
+    .map(Number);
+}
+afterAll(() => {
+  for (const pid of clipboardHolders()) process.kill(pid);
+});
+
+describe('clipboard', () => {
+  test('set outlives its command (a holder owns it until another owner), get reads it, clear ends the holder', async () => {
+    expect(await ok('clipboard', 'set', 'first ✓')).toMatch(/^Copied 7 characters/);
+    expect(await ok('clipboard')).toMatch(/\nfirst ✓\n$/);
+    const [first] = clipboardHolders();
+    expect(first).toBeGreaterThan(0);
+
+    await ok('clipboard', 'set', 'second');
+    expect(JSON.parse(await ok('clipboard', 'get', '--format', 'json'))).toMatchObject({ text: 'second' });
+    await eventually('the first holder to exit', async () =>
+      clipboardHolders().includes(first as number) ? undefined : true,
+    );
+    expect(clipboardHolders()).toHaveLength(1);
+
+    await ok('clipboard', 'clear', '--yes');
+    expect(await ok('clipboard')).toBe('The clipboard is empty.\n');
+    await eventually('no holder left', async () => (clipboardHolders().length === 0 ? true : undefined));
   });
 });
 
