@@ -10,7 +10,8 @@ bundle ids; MACPILOT_DENY_APPS replaces the default list, "none" empties it), MA
 MACPILOT_CONFIG (a JSON file; default ~/.config/macpilot/config.json). Flags override the environment, which
 overrides the file.`;
 
-const EXITS = 'Exit codes: 0 done, 1 failed (the message says what, why and what to do), 2 usage error.';
+const EXITS =
+  'Exit codes: 0 done, 1 failed (the message says what, why and what to do), 2 usage error, 130 interrupted.';
 
 export const usageLine = (command: CommandSpec): string =>
   `macpilot ${command.name}${command.args ? ` ${command.args}` : ''}`;

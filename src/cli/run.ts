@@ -81,7 +81,8 @@ export async function runToolCommand(
     const failed = answered.result.isError === true;
     if (failed) output.err(`macpilot ${name}: ${text}\n`);
     else output.out(format === 'json' ? `${JSON.stringify(jsonOf(answered, text), null, 2)}\n` : `${text}\n`);
-    const code = failed ? 1 : 0;
+    // Ctrl-C cancels the call in flight; the shell's convention for a command it interrupted is 128 + SIGINT.
+    const code = interrupted.signal.aborted ? 130 : failed ? 1 : 0;
     await after?.(runtime, code);
     return code;
   } finally {
