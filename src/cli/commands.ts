@@ -70,6 +70,11 @@ const PATH_NOTE =
   'A path names an element as the tree prints it, e.g. app("mousepad")/window[0]/menubar/menu["File"]; quote ' +
   'it for the shell. A path that matches several elements is refused with the candidates.';
 
+const FOCUS_NOTE =
+  'The focused element is in the active app, which is often the terminal you type the command in (the default ' +
+  'app lists keep macpilot from acting on the common terminals), so give --into, or let another app come to ' +
+  'the front first (e.g. `sleep 3; macpilot key ctrl+s`).';
+
 export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'apps',
@@ -171,6 +176,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
     kind: 'tool',
     tools: ['get_element', 'type_text'],
+    details: FOCUS_NOTE,
     example: `macpilot type 'Hello' --into 'app("mousepad")/window[0]/tablist/tab/textbox'`,
   },
   {
@@ -181,6 +187,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: [{ name: 'repeat', value: 'N', help: 'press it N times' }, YES, FORMAT],
     kind: 'tool',
     tools: ['press_key'],
+    details: FOCUS_NOTE.replace(', so give --into, or', ', so'),
     example: 'macpilot key ctrl+s',
   },
   {

@@ -231,6 +231,32 @@ describe('exit codes and output streams', () => {
   });
 });
 
+test('completion zsh and fish are valid scripts; fish completes commands, options and their values', async () => {
+  const check = (command: string, args: string[]) =>
+    new Promise<Run>((resolve) => {
+      execFile(command, args, (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: unknown }).code) : 0, stdout, stderr }),
+      );
+    });
+  for (const shell of ['zsh', 'fish']) {
+    const file = join(folder, `macpilot.${shell}`);
+    writeFileSync(file, await ok('completion', shell));
+    expect(await check(shell, ['-n', file]), shell).toMatchObject({ code: 0, stderr: '' });
+  }
+  const fish = await check('fish', [
+    '-c',
+    `source ${join(folder, 'macpilot.fish')}; complete -C 'macpilot scr'; complete -C 'macpilot click --b'; ` +
+      "complete -C 'macpilot tree --format '",
+  ]);
+  expect(fish.stdout.split('\n').map((line) => line.split('\t')[0])).toEqual([
+    'screenshot',
+    '--button',
+    'json',
+    'text',
+    '',
+  ]);
+});
+
 test('completion bash is a valid bash script that completes the commands', async () => {
   const script = await ok('completion', 'bash');
   const file = join(folder, 'macpilot.bash');
