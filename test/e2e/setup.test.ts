@@ -3,7 +3,7 @@
  * Code's own `claude mcp list` health check, and the MCP Bundle, packed, unpacked and started as its manifest says.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, inject, test } from 'vitest';
@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { packMcpb } from '../../scripts/mcpb/pack.js';
+import { VERSION } from '../../src/version.js';
 import { CLI } from '../support/mcp.js';
 import { temporaryFolder } from '../support/temp.js';
 
@@ -78,6 +79,30 @@ describe('macpilot setup claude-code', () => {
     const listed = await claude(env, 'mcp', 'list');
     expect(macpilotLine(listed.stdout), listed.stdout + listed.stderr).toMatch(/ - ✔ Connected$/);
   });
+});
+
+describe('the npm package alone', () => {
+  test('packed and installed into an empty project, `npx macpilot` runs it and setup points at the installed copy', async () => {
+    const folder = temporaryFolder('macpilot-npm-e2e-');
+    const env = { ...process.env, npm_config_update_notifier: 'false' };
+    // --ignore-scripts: no rebuild of dist/ under the other tests' feet; the tarball takes dist/ as it is.
+    const packed = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', folder], env);
+    expect(packed.code, packed.stderr).toBe(0);
+    const tarball = join(folder, `macpilot-${VERSION}.tgz`);
+    const project = join(folder, 'project');
+    mkdirSync(project);
+    const installed = await promisify(execFile)(
+      'npm',
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball],
+      { cwd: project, env, timeout: 300_000 },
+    );
+    expect(installed.stdout).toContain('added');
+    const npx = (...args: string[]) =>
+      promisify(execFile)('npx', ['macpilot', ...args], { cwd: project, env });
+    expect((await npx('--version')).stdout).toBe(`${VERSION}\n`);
+    const { stdout } = await npx('setup', 'cursor', '--dry-run');
+    expect(stdout).toContain(`"${join(project, 'node_modules', 'macpilot', 'dist', 'macpilot.js')}"`);
+  }, 300_000);
 });
 
 describe('the MCP Bundle', () => {
