@@ -39,7 +39,22 @@ const plain = ({ command, args, env }: ServerEntry) => ({
 });
 const stdio = (server: ServerEntry) => ({ type: 'stdio', ...plain(server) });
 
-export function fileClient(id: ClientId, machine: Machine): FileClient {
+/** The clients with a configuration file of one project, beside the user's own. */
+export const PROJECT_FILES: Partial<Record<ClientId, { path: string[]; key: FileClient['key'] }>> = {
+  'claude-code': { path: ['.mcp.json'], key: 'mcpServers' },
+  cursor: { path: ['.cursor', 'mcp.json'], key: 'mcpServers' },
+  vscode: { path: ['.vscode', 'mcp.json'], key: 'servers' },
+};
+
+/** The client's user configuration, or with `project` (a folder) that project's. */
+export function fileClient(id: ClientId, machine: Machine, project?: string): FileClient {
+  const user = userFileClient(id, machine);
+  const inProject = PROJECT_FILES[id];
+  if (project === undefined || inProject === undefined) return user;
+  return { ...user, file: join(project, ...inProject.path), key: inProject.key };
+}
+
+function userFileClient(id: ClientId, machine: Machine): FileClient {
   switch (id) {
     case 'claude-desktop':
       return {

@@ -5,17 +5,18 @@
 import { execFileSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, parseToolsets } from '../config.js';
 import { MacpilotError } from '../errors.js';
 import { MODES, type Mode } from '../modes.js';
 import { TOOLSET_NAMES } from '../toolsets.js';
-import { CLIENTS, type ClientId, fileClient, isClient, type Machine } from './clients.js';
+import { CLIENTS, type ClientId, fileClient, isClient, type Machine, PROJECT_FILES } from './clients.js';
 import { applyJsonChange, backUp, type JsonChange, planJsonChange } from './json-file.js';
 import { SERVER_NAME, type ServerEntry, serverEntry } from './launch.js';
 
 export const SETUP_USAGE = `Usage: macpilot setup <${CLIENTS.join(' | ')}> [--dry-run] [--mode M] [--toolsets LIST]
+                      [--project DIR]
 
 Adds macpilot to the client's MCP configuration (a backup of the file first; other servers are kept) and says
 how to undo it. Claude Code is configured with \`claude mcp add-json --scope user\` when the claude command is
@@ -24,7 +25,11 @@ on the PATH, else in ~/.claude.json.
 Options:
   --dry-run         print what would be written or run, and change nothing
   --mode M          ${MODES.join(' | ')}: the server's MACPILOT_MODE
-  --toolsets LIST   comma-separated toolsets (${TOOLSET_NAMES.join(', ')}) or "all": its MACPILOT_TOOLSETS
+  --toolsets LIST   comma-separated toolsets or "all": the server's MACPILOT_TOOLSETS
+                    (${TOOLSET_NAMES.join(', ')})
+  --project DIR     that project's file instead of the user's: ${Object.entries(PROJECT_FILES)
+    .map(([client, { path }]) => `${join(...path)} (${client})`)
+    .join(', ')}
 `;
 
 export interface SetupContext extends Machine {
@@ -47,6 +52,8 @@ class UsageError extends Error {}
 interface SetupRequest {
   client: ClientId;
   dryRun: boolean;
+  /** The project folder whose configuration is written, rather than the user's. */
+  project?: string;
   server: ServerEntry;
 }
 
@@ -60,6 +67,7 @@ function parseRequest(argv: string[], context: SetupContext): SetupRequest | 'he
         'dry-run': { type: 'boolean' },
         mode: { type: 'string' },
         toolsets: { type: 'string' },
+        project: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -72,6 +80,9 @@ function parseRequest(argv: string[], context: SetupContext): SetupRequest | 'he
   if (client === undefined) throw new UsageError('name the client to set up');
   if (!isClient(client)) throw new UsageError(`unknown client "${client}"; valid: ${CLIENTS.join(', ')}`);
   if (extra.length > 0) throw new UsageError(`unexpected "${extra.join(' ')}"`);
+  if (values.project !== undefined && PROJECT_FILES[client] === undefined) {
+    throw new UsageError(`--project: ${client} has no configuration per project`);
+  }
   if (values.mode !== undefined && !(MODES as readonly string[]).includes(values.mode)) {
     throw new UsageError(`--mode: unknown mode "${values.mode}"; valid: ${MODES.join(', ')}`);
   }
@@ -86,6 +97,7 @@ function parseRequest(argv: string[], context: SetupContext): SetupRequest | 'he
   return {
     client,
     dryRun: values['dry-run'] === true,
+    project: values.project === undefined ? undefined : resolve(values.project),
     server: (context.entry ?? serverEntry)(settings),
   };
 }
@@ -105,7 +117,10 @@ export async function setup(argv: string[], context: SetupContext = defaultConte
     return 0;
   }
   try {
-    const claude = request.client === 'claude-code' ? findCommand('claude', context.env) : undefined;
+    const claude =
+      request.client === 'claude-code' && request.project === undefined
+        ? findCommand('claude', context.env)
+        : undefined;
     if (claude !== undefined) throughClaude(claude, request, context);
     else intoFile(request, context);
     return 0;
@@ -119,8 +134,8 @@ export async function setup(argv: string[], context: SetupContext = defaultConte
 const describeServer = ({ command, args, env }: ServerEntry): string =>
   [...Object.entries(env).map(([name, value]) => `${name}=${value}`), command, ...args].join(' ');
 
-function intoFile({ client, dryRun, server }: SetupRequest, context: SetupContext): void {
-  const target = fileClient(client, context);
+function intoFile({ client, dryRun, server, project }: SetupRequest, context: SetupContext): void {
+  const target = fileClient(client, context, project);
   const change = planJsonChange(target.file, target.key, SERVER_NAME, target.entry(server));
   const others = otherServers(change, target.key);
   if (dryRun) {

@@ -176,6 +176,22 @@ describe('macpilot setup', () => {
     expect(out).toContain("Claude Code's");
   });
 
+  test("--project: the project's own file (.vscode/mcp.json, .cursor/mcp.json, .mcp.json), never the user's", async () => {
+    const project = temporaryFolder('macpilot-setup-project-');
+    const vscode = await run(['vscode', '--project', project]);
+    expect(vscode.code).toBe(0);
+    expect(readJson(join(project, '.vscode', 'mcp.json'))).toEqual({
+      servers: { macpilot: { type: 'stdio', ...MACPILOT } },
+    });
+    expect(readdirSync(vscode.home)).toEqual([]);
+    expect((await run(['cursor', '--project', project])).code).toBe(0);
+    expect(readJson(join(project, '.cursor', 'mcp.json'))).toEqual({ mcpServers: { macpilot: MACPILOT } });
+    expect((await run(['claude-code', '--project', project])).code).toBe(0);
+    expect(readJson(join(project, '.mcp.json'))).toEqual({
+      mcpServers: { macpilot: { type: 'stdio', ...MACPILOT } },
+    });
+  });
+
   test('usage errors exit 2 with the usage and write nothing', async () => {
     for (const [argv, says] of [
       [[], 'name the client'],
@@ -184,6 +200,7 @@ describe('macpilot setup', () => {
       [['cursor', '--mode', 'reckless'], 'unknown mode "reckless"'],
       [['cursor', '--toolsets', 'ui,telepathy'], 'unknown toolset "telepathy"'],
       [['cursor', '--force'], "Unknown option '--force'"],
+      [['claude-desktop', '--project', '.'], 'claude-desktop has no configuration per project'],
     ] as const) {
       const { code, err, out, home } = await run([...argv]);
       expect(code, argv.join(' ')).toBe(2);
