@@ -40,8 +40,14 @@ const plain = ({ command, args, env }: ServerEntry) => ({
 const stdio = (server: ServerEntry) => ({ type: 'stdio', ...plain(server) });
 
 /** The clients with a configuration file of one project, beside the user's own. */
-export const PROJECT_FILES: Partial<Record<ClientId, { path: string[]; key: FileClient['key'] }>> = {
-  'claude-code': { path: ['.mcp.json'], key: 'mcpServers' },
+export const PROJECT_FILES: Partial<
+  Record<ClientId, { path: string[]; key: FileClient['key']; then?: string }>
+> = {
+  'claude-code': {
+    path: ['.mcp.json'],
+    key: 'mcpServers',
+    then: "start `claude` in that folder and approve the project's macpilot server",
+  },
   cursor: { path: ['.cursor', 'mcp.json'], key: 'mcpServers' },
   vscode: { path: ['.vscode', 'mcp.json'], key: 'servers' },
 };
@@ -51,7 +57,12 @@ export function fileClient(id: ClientId, machine: Machine, project?: string): Fi
   const user = userFileClient(id, machine);
   const inProject = PROJECT_FILES[id];
   if (project === undefined || inProject === undefined) return user;
-  return { ...user, file: join(project, ...inProject.path), key: inProject.key };
+  return {
+    ...user,
+    file: join(project, ...inProject.path),
+    key: inProject.key,
+    then: inProject.then ?? user.then,
+  };
 }
 
 function userFileClient(id: ClientId, machine: Machine): FileClient {
