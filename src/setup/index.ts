@@ -12,7 +12,7 @@ import { MacpilotError } from '../errors.js';
 import { MODES, type Mode } from '../modes.js';
 import { TOOLSET_NAMES } from '../toolsets.js';
 import { CLIENTS, type ClientId, fileClient, isClient, type Machine, PROJECT_FILES } from './clients.js';
-import { applyJsonChange, backUp, type JsonChange, planJsonChange } from './json-file.js';
+import { applyJsonChange, backUp, planJsonChange } from './json-file.js';
 import { SERVER_NAME, type ServerEntry, serverEntry } from './launch.js';
 
 export const SETUP_USAGE = `Usage: macpilot setup <${CLIENTS.join(' | ')}> [--dry-run] [--mode M] [--toolsets LIST]
@@ -125,8 +125,11 @@ export async function setup(argv: string[], context: SetupContext = defaultConte
     else intoFile(request, context);
     return 0;
   } catch (error) {
-    if (!(error instanceof MacpilotError)) throw error;
-    context.err(`macpilot setup: ${error.render()}\n`);
+    if (error instanceof MacpilotError) context.err(`macpilot setup: ${error.render()}\n`);
+    // A file that cannot be read or written (permissions, a full disk): what the system said is the reason.
+    else if (typeof (error as NodeJS.ErrnoException).code === 'string') {
+      context.err(`macpilot setup: ${(error as Error).message}\n`);
+    } else throw error;
     return 1;
   }
 }
@@ -137,7 +140,6 @@ const describeServer = ({ command, args, env }: ServerEntry): string =>
 function intoFile({ client, dryRun, server, project }: SetupRequest, context: SetupContext): void {
   const target = fileClient(client, context, project);
   const change = planJsonChange(target.file, target.key, SERVER_NAME, target.entry(server));
-  const others = otherServers(change, target.key);
   if (dryRun) {
     context.out(
       `Would write ${target.file}${change.before === undefined ? ' (a new file)' : ', after a backup of it'}:\n` +
@@ -148,17 +150,12 @@ function intoFile({ client, dryRun, server, project }: SetupRequest, context: Se
   const { backup } = applyJsonChange(change);
   context.out(
     `${change.replaces ? 'Replaced' : 'Added'} "${SERVER_NAME}" in ${target.name}'s ${target.file}` +
-      `${others > 0 ? ` (${others} other server${others === 1 ? '' : 's'} kept)` : ''}.\n` +
+      `${change.kept.length > 0 ? ` (kept: ${change.kept.join(', ')})` : ''}.\n` +
       `It runs: ${describeServer(server)}\n` +
       (backup === undefined ? '' : `Backup of the previous file: ${backup}\n`) +
       `Next: ${target.then}.\n` +
       `Undo: ${backup === undefined ? `rm '${target.file}'` : `mv '${backup}' '${target.file}'`}\n`,
   );
-}
-
-function otherServers(change: JsonChange, key: string): number {
-  const servers = (JSON.parse(change.after) as Record<string, Record<string, unknown>>)[key] ?? {};
-  return Object.keys(servers).filter((name) => name !== SERVER_NAME).length;
 }
 
 function findCommand(name: string, env: NodeJS.ProcessEnv): string | undefined {

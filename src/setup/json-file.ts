@@ -21,6 +21,8 @@ export interface JsonChange {
   after: string;
   /** An entry of that name was there and is replaced. */
   replaces: boolean;
+  /** The names of the other servers, kept. */
+  kept: string[];
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -53,7 +55,13 @@ export function planJsonChange(
   const servers = config[key] ?? {};
   if (!isObject(servers)) throw unusable(file, `its "${key}" is not an object`);
   const after = { ...config, [key]: { ...servers, [name]: entry } };
-  return { file, before, after: `${JSON.stringify(after, null, 2)}\n`, replaces: name in servers };
+  return {
+    file,
+    before,
+    after: `${JSON.stringify(after, null, 2)}\n`,
+    replaces: name in servers,
+    kept: Object.keys(servers).filter((other) => other !== name),
+  };
 }
 
 /** A copy of `file` beside it, named by the time, so that no earlier backup is overwritten. */

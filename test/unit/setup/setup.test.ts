@@ -67,7 +67,7 @@ describe('macpilot setup', () => {
     const [backup, ...more] = backupsOf(file);
     expect(more).toEqual([]);
     expect(readFileSync(join(dirname(file), backup ?? ''), 'utf8')).toBe(original);
-    expect(out).toContain(`Added "macpilot" in Claude Desktop's ${file} (1 other server kept)`);
+    expect(out).toContain(`Added "macpilot" in Claude Desktop's ${file} (kept: other)`);
     expect(out).toContain(`Undo: mv '${join(dirname(file), backup ?? '')}' '${file}'`);
   });
 
@@ -160,6 +160,15 @@ describe('macpilot setup', () => {
       expect(readFileSync(file, 'utf8')).toBe(text);
       expect(readdirSync(dirname(file))).toEqual(['mcp.json']);
     }
+  });
+
+  test('a file it may not write: exit 1 with what the system said', async () => {
+    const home = temporaryFolder('macpilot-setup-home-');
+    // ~/.cursor is a file: its mcp.json cannot be made.
+    writeFileSync(join(home, '.cursor'), '');
+    const { code, err } = await run(['cursor'], { home });
+    expect(code).toBe(1);
+    expect(err).toMatch(/^macpilot setup: .*(ENOTDIR|EEXIST).*\.cursor/);
   });
 
   test('claude-code without the claude command: the user scope of ~/.claude.json, its other settings kept', async () => {
