@@ -149,6 +149,12 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === import.meta.fi
     sharpPrebuilds: prebuilds,
     staging: values.staging,
   });
+  if (!existsSync(join(ROOT, 'release-checksums.json'))) {
+    process.stdout.write(
+      'note: no release-checksums.json (scripts/release-macos-helper.sh writes it): on a Mac without the helper ' +
+        'app installed, this bundle cannot verify a downloaded one and needs MACPILOT_HELPER_PATH\n',
+    );
+  }
   process.stdout.write(
     `${out}: ${megabytes(bytes)} (${megabytes(unpackedBytes)} unpacked), made in ` +
       `${((performance.now() - started) / 1000).toFixed(1)} s\n`,
