@@ -16,6 +16,8 @@ Usage:
                                      run it over Streamable HTTP at http://H:N/mcp (default 127.0.0.1:7420)
   macpilot doctor                    check what this machine allows and how to fix what is missing
   macpilot install-helper            macOS: put the helper app in place now (npm's postinstall does)
+  macpilot setup <claude-code | claude-desktop | cursor | vscode> [--dry-run] [--mode M] [--toolsets LIST]
+                                     add macpilot to that client's MCP configuration (setup --help)
   macpilot --version | --help
 
 Options:
@@ -33,6 +35,10 @@ overrides the file.
 `;
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'setup') {
+    const { setup } = await import('./setup/index.js');
+    return setup(argv.slice(1));
+  }
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
