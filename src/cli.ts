@@ -46,6 +46,11 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`macpilot: unknown command "${named}"\n\n${usage()}`);
     return 2;
   }
+  // setup reads its own arguments and answers its own --help and usage errors (src/setup).
+  if (command.name === 'setup') {
+    const { setup } = await import('./setup/index.js');
+    return setup(rest);
+  }
   const { values, positionals } = parse(command, named === first ? rest : argv);
   if (values.help) {
     process.stdout.write(commandHelp(command));

@@ -3,6 +3,8 @@
  * shell completions and docs/cli.md are all made from this table; it imports nothing heavy, so `--help` stays
  * fast. What a tool command does is in tool-commands.ts, loaded when one runs.
  */
+import { MODES } from '../modes.js';
+import { CLIENTS } from '../setup/clients.js';
 
 export interface OptionSpec {
   name: string;
@@ -299,6 +301,28 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: 'toolsets', value: 'LIST', help: 'comma-separated toolsets, or "all"' },
     ],
     kind: 'own',
+  },
+  {
+    name: 'setup',
+    args: `<${CLIENTS.join(' | ')}> [--dry-run] [--mode M] [--toolsets LIST] [--project DIR]`,
+    summary: "add macpilot to an MCP client's configuration (a backup first) and say how to undo it",
+    positionals: [1, 1],
+    words: CLIENTS,
+    options: [
+      { name: 'dry-run', help: 'print what would be written or run, and change nothing' },
+      { name: 'mode', value: 'M', help: "the server's MACPILOT_MODE", choices: MODES },
+      {
+        name: 'toolsets',
+        value: 'LIST',
+        help: 'comma-separated toolsets or "all": the server\'s MACPILOT_TOOLSETS',
+      },
+      { name: 'project', value: 'DIR', help: "that project's configuration file instead of the user's" },
+    ],
+    kind: 'own',
+    details:
+      'Claude Code is configured with `claude mcp add-json --scope user` when the claude command is on the PATH, ' +
+      'else in ~/.claude.json; the others in their JSON files, keeping the servers already there.',
+    example: 'macpilot setup claude-code --mode safe',
   },
   {
     name: 'install-helper',

@@ -1,0 +1,225 @@
+/**
+ * `macpilot setup <client>`: adds macpilot to an MCP client's own configuration, the way that client documents
+ * it, and says where it wrote, what it kept and how to undo it.
+ */
+import { execFileSync } from 'node:child_process';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ConfigError, parseToolsets } from '../config.js';
+import { MacpilotError } from '../errors.js';
+import { MODES, type Mode } from '../modes.js';
+import { TOOLSET_NAMES } from '../toolsets.js';
+import { CLIENTS, type ClientId, fileClient, isClient, type Machine, PROJECT_FILES } from './clients.js';
+import { applyJsonChange, backUp, planJsonChange } from './json-file.js';
+import { SERVER_NAME, type ServerEntry, serverEntry } from './launch.js';
+
+export const SETUP_USAGE = `Usage: macpilot setup <${CLIENTS.join(' | ')}> [--dry-run] [--mode M] [--toolsets LIST]
+                      [--project DIR]
+
+Adds macpilot to the client's MCP configuration (a backup of the file first; other servers are kept) and says
+how to undo it. Claude Code is configured with \`claude mcp add-json --scope user\` when the claude command is
+on the PATH, else in ~/.claude.json.
+
+Options:
+  --dry-run         print what would be written or run, and change nothing
+  --mode M          ${MODES.join(' | ')}: the server's MACPILOT_MODE
+  --toolsets LIST   comma-separated toolsets or "all": the server's MACPILOT_TOOLSETS
+                    (${TOOLSET_NAMES.join(', ')})
+  --project DIR     that project's file instead of the user's: ${Object.entries(PROJECT_FILES)
+    .map(([client, { path }]) => `${join(...path)} (${client})`)
+    .join(', ')}
+`;
+
+export interface SetupContext extends Machine {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  /** The server entry for the chosen settings (how this macpilot was started, by default). */
+  entry?: (settings: Parameters<typeof serverEntry>[0]) => ServerEntry;
+}
+
+const defaultContext = (): SetupContext => ({
+  home: homedir(),
+  platform: process.platform,
+  env: process.env,
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+});
+
+class UsageError extends Error {}
+
+interface SetupRequest {
+  client: ClientId;
+  dryRun: boolean;
+  /** The project folder whose configuration is written, rather than the user's. */
+  project?: string;
+  server: ServerEntry;
+}
+
+function parseRequest(argv: string[], context: SetupContext): SetupRequest | 'help' {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        'dry-run': { type: 'boolean' },
+        mode: { type: 'string' },
+        toolsets: { type: 'string' },
+        project: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return 'help';
+  const [client, ...extra] = positionals;
+  if (client === undefined) throw new UsageError('name the client to set up');
+  if (!isClient(client)) throw new UsageError(`unknown client "${client}"; valid: ${CLIENTS.join(', ')}`);
+  if (extra.length > 0) throw new UsageError(`unexpected "${extra.join(' ')}"`);
+  if (values.project !== undefined && PROJECT_FILES[client] === undefined) {
+    throw new UsageError(`--project: ${client} has no configuration per project`);
+  }
+  if (values.mode !== undefined && !(MODES as readonly string[]).includes(values.mode)) {
+    throw new UsageError(`--mode: unknown mode "${values.mode}"; valid: ${MODES.join(', ')}`);
+  }
+  let toolsets;
+  try {
+    toolsets = values.toolsets === undefined ? undefined : parseToolsets(values.toolsets, '--toolsets');
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+  const settings = { mode: values.mode as Mode | undefined, toolsets };
+  return {
+    client,
+    dryRun: values['dry-run'] === true,
+    project: values.project === undefined ? undefined : resolve(values.project),
+    server: (context.entry ?? serverEntry)(settings),
+  };
+}
+
+/** Runs `macpilot setup`; answers the exit code: 0 done, 1 failed, 2 usage. */
+export async function setup(argv: string[], context: SetupContext = defaultContext()): Promise<number> {
+  let request;
+  try {
+    request = parseRequest(argv, context);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    context.err(`macpilot setup: ${error.message}\n\n${SETUP_USAGE}`);
+    return 2;
+  }
+  if (request === 'help') {
+    context.out(SETUP_USAGE);
+    return 0;
+  }
+  try {
+    const claude =
+      request.client === 'claude-code' && request.project === undefined
+        ? findCommand('claude', context.env)
+        : undefined;
+    if (claude !== undefined) throughClaude(claude, request, context);
+    else intoFile(request, context);
+    return 0;
+  } catch (error) {
+    if (error instanceof MacpilotError) context.err(`macpilot setup: ${error.render()}\n`);
+    // A file that cannot be read or written (permissions, a full disk): what the system said is the reason.
+    else if (typeof (error as NodeJS.ErrnoException).code === 'string') {
+      context.err(`macpilot setup: ${(error as Error).message}\n`);
+    } else throw error;
+    return 1;
+  }
+}
+
+const describeServer = ({ command, args, env }: ServerEntry): string =>
+  [...Object.entries(env).map(([name, value]) => `${name}=${value}`), command, ...args].join(' ');
+
+function intoFile({ client, dryRun, server, project }: SetupRequest, context: SetupContext): void {
+  const target = fileClient(client, context, project);
+  const change = planJsonChange(target.file, target.key, SERVER_NAME, target.entry(server));
+  if (dryRun) {
+    context.out(
+      `Would write ${target.file}${change.before === undefined ? ' (a new file)' : ', after a backup of it'}:\n` +
+        `${change.after}Nothing was changed (--dry-run).\n`,
+    );
+    return;
+  }
+  const { backup } = applyJsonChange(change);
+  context.out(
+    `${change.replaces ? 'Replaced' : 'Added'} "${SERVER_NAME}" in ${target.name}'s ${target.file}` +
+      `${change.kept.length > 0 ? ` (kept: ${change.kept.join(', ')})` : ''}.\n` +
+      `It runs: ${describeServer(server)}\n` +
+      (backup === undefined ? '' : `Backup of the previous file: ${backup}\n`) +
+      `Next: ${target.then}.\n` +
+      `Undo: ${backup === undefined ? `rm '${target.file}'` : `mv '${backup}' '${target.file}'`}\n`,
+  );
+}
+
+function findCommand(name: string, env: NodeJS.ProcessEnv): string | undefined {
+  for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not in this directory
+    }
+  }
+  return undefined;
+}
+
+/** Claude Code's user scope (every project of this user), through its own CLI. */
+function throughClaude(claude: string, { dryRun, server }: SetupRequest, context: SetupContext): void {
+  const settings = fileClient('claude-code', context);
+  const settingsFile = settings.file;
+  const json = JSON.stringify(settings.entry(server));
+  const replacing = hasUserServer(settingsFile);
+  const commands = [
+    ...(replacing ? [['mcp', 'remove', '--scope', 'user', SERVER_NAME]] : []),
+    ['mcp', 'add-json', '--scope', 'user', SERVER_NAME, json],
+  ];
+  const shown = commands.map((args) => `claude ${args.map(shellQuote).join(' ')}`).join('\n');
+  if (dryRun) {
+    context.out(`Would run:\n${shown}\nNothing was changed (--dry-run).\n`);
+    return;
+  }
+  const backup = existsSync(settingsFile) ? backUp(settingsFile) : undefined;
+  for (const args of commands) runClaude(claude, args, context);
+  context.out(
+    `${replacing ? 'Replaced' : 'Added'} "${SERVER_NAME}" in Claude Code's user scope, with:\n${shown}\n` +
+      `It runs: ${describeServer(server)}\n` +
+      (backup === undefined ? '' : `Backup of ${settingsFile} before the change: ${backup}\n`) +
+      `Next: run \`claude mcp list\` to check that it connects.\n` +
+      `Undo: claude mcp remove --scope user ${SERVER_NAME}\n`,
+  );
+}
+
+function hasUserServer(settingsFile: string): boolean {
+  try {
+    const settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as {
+      mcpServers?: Record<string, unknown>;
+    };
+    return settings.mcpServers?.[SERVER_NAME] !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+function runClaude(claude: string, args: string[], context: SetupContext): void {
+  try {
+    execFileSync(claude, args, { env: context.env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+  } catch (error) {
+    const failed = error as { stderr?: Buffer; stdout?: Buffer; message: string };
+    throw new MacpilotError({
+      what: `\`claude ${args.slice(0, 2).join(' ')}\` failed`,
+      why: (`${failed.stderr ?? ''}${failed.stdout ?? ''}`.trim() || failed.message).slice(0, 2000),
+      next: 'run the command shown by `macpilot setup claude-code --dry-run` by hand to see what Claude Code says',
+    });
+  }
+}
+
+const shellQuote = (word: string): string =>
+  /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;

@@ -1,0 +1,84 @@
+/**
+ * Adds or replaces one server in a client's JSON configuration file and leaves everything else in it as it was.
+ * A file that is not a JSON object is never touched: the user's hand edits are worth more than our entry.
+ */
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname } from 'node:path';
+import { MacpilotError } from '../errors.js';
+
+export interface JsonChange {
+  file: string;
+  /** The file's text before, when it exists. */
+  before?: string;
+  after: string;
+  /** An entry of that name was there and is replaced. */
+  replaces: boolean;
+  /** The names of the other servers, kept. */
+  kept: string[];
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function unusable(file: string, why: string): MacpilotError {
+  return new MacpilotError({
+    what: `Cannot add macpilot to ${file}`,
+    why,
+    next: 'fix the file by hand (or move it away) and run setup again; it was left as it was',
+  });
+}
+
+export function planJsonChange(
+  file: string,
+  key: string,
+  name: string,
+  entry: Record<string, unknown>,
+): JsonChange {
+  const before = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+  let config: unknown = {};
+  if (before !== undefined && before.trim() !== '') {
+    try {
+      config = JSON.parse(before);
+    } catch (error) {
+      throw unusable(file, `it is not valid JSON (${(error as Error).message})`);
+    }
+  }
+  if (!isObject(config)) throw unusable(file, 'it does not hold a JSON object');
+  const servers = config[key] ?? {};
+  if (!isObject(servers)) throw unusable(file, `its "${key}" is not an object`);
+  const after = { ...config, [key]: { ...servers, [name]: entry } };
+  return {
+    file,
+    before,
+    after: `${JSON.stringify(after, null, 2)}\n`,
+    replaces: name in servers,
+    kept: Object.keys(servers).filter((other) => other !== name),
+  };
+}
+
+/** A copy of `file` beside it, named by the time, so that no earlier backup is overwritten. */
+export function backUp(file: string, now: Date = new Date()): string {
+  const backup = `${file}.${now.toISOString().replace(/[:.]/g, '-')}.bak`;
+  copyFileSync(file, backup);
+  return backup;
+}
+
+/** Writes the change through a temporary file renamed over the original: never a half-written config. */
+export function applyJsonChange(change: JsonChange, now?: Date): { backup?: string } {
+  mkdirSync(dirname(change.file), { recursive: true });
+  const backup = change.before === undefined ? undefined : backUp(change.file, now);
+  const temporary = `${change.file}.macpilot-${process.pid}.tmp`;
+  // The original's permissions carry over (~/.claude.json holds credentials); a new file is the user's alone.
+  const mode = change.before === undefined ? 0o600 : statSync(change.file).mode & 0o777;
+  writeFileSync(temporary, change.after, { mode });
+  renameSync(temporary, change.file);
+  return { backup };
+}

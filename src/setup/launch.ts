@@ -1,0 +1,40 @@
+/**
+ * What a client runs to start macpilot: the way the user ran this very `macpilot setup`. Through npx the
+ * package lives in npm's throwaway cache, so the client runs npx too; anywhere else (a global install, a
+ * checkout) the client runs this Node on this package's dist/macpilot.js by absolute path, since apps started
+ * from a desktop do not get the terminal's PATH.
+ */
+import { join, sep } from 'node:path';
+import type { Mode } from '../modes.js';
+import { PACKAGE_ROOT } from '../package-root.js';
+import type { Toolset } from '../toolsets.js';
+
+export const SERVER_NAME = 'macpilot';
+
+export interface ServerEntry {
+  command: string;
+  args: string[];
+  /** Only the settings the user chose: the rest stays as macpilot's own defaults and config file say. */
+  env: Record<string, string>;
+}
+
+export interface LaunchSettings {
+  mode?: Mode;
+  toolsets?: readonly Toolset[];
+}
+
+/** Whether the package at `packageRoot` is the copy `npx` (`npm exec`) fetched into its cache. */
+export const ranThroughNpx = (packageRoot: string): boolean => packageRoot.split(sep).includes('_npx');
+
+export function serverEntry(
+  settings: LaunchSettings,
+  packageRoot: string = PACKAGE_ROOT,
+  node: string = process.execPath,
+): ServerEntry {
+  const env: Record<string, string> = {};
+  if (settings.mode !== undefined) env.MACPILOT_MODE = settings.mode;
+  if (settings.toolsets !== undefined) env.MACPILOT_TOOLSETS = settings.toolsets.join(',');
+  return ranThroughNpx(packageRoot)
+    ? { command: 'npx', args: ['-y', SERVER_NAME, 'serve'], env }
+    : { command: node, args: [join(packageRoot, 'dist', 'macpilot.js'), 'serve'], env };
+}
