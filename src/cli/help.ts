@@ -124,7 +124,7 @@ log). They print what the agent would read, except that elements are named by th
 app("zenity")/dialog/button["OK"]\`) where the agent reads refs: each command is a process of its own, and
 refs live only as long as one. Every path they print, the next command accepts. \`--format json\` prints the
 tool's structured result (for \`tree\`, every element walked, with its children; for a tool without one,
-\`{"text": ...}\`). ${EXITS} Slow calls show a spinner on stderr when stderr is a terminal.
+\`{"text": ...}\`); failures go to stderr as text in either format. ${EXITS} Slow calls show a spinner on stderr when stderr is a terminal.
 
 An action that needs a human's consent (safe mode, or a tool marked destructive) asks at the terminal; \`--yes\`
 allows it in advance, and without a terminal and without \`--yes\` it is refused.
