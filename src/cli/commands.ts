@@ -129,18 +129,22 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
     kind: 'tool',
     tools: ['find_elements'],
-    details: 'With --format json each match carries its path: `macpilot get` takes it.',
+    details:
+      'With --format json each match carries its path, which `macpilot get` takes: ' +
+      '`macpilot find OK --app zenity --role button --format json | macpilot get -`.',
     example: 'macpilot find OK --app zenity --role button',
   },
   {
     name: 'get',
-    args: '<path>',
+    args: '<path | ->',
     summary: 'everything about one element: role, name, value, states, bounds, actions',
     positionals: [1, 1],
     options: [FORMAT],
     kind: 'tool',
     tools: ['get_element'],
-    details: PATH_NOTE,
+    details:
+      `${PATH_NOTE} With -, the path comes from the JSON of another command on stdin: an element's path, or ` +
+      'the only match of `find --format json`.',
     example: `macpilot get 'app("zenity")/dialog/button["OK"]'`,
   },
   {

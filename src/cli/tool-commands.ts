@@ -39,6 +39,36 @@ function elementPath(path: string): string {
   }
 }
 
+/**
+ * The element path in what a command printed with --format json: an element's own `path`, or the path of the
+ * only match of a search (several are refused with their paths, as an ambiguous path is).
+ */
+export function pathInJson(json: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    throw new UsageError('get - reads the JSON of a --format json answer on stdin, and this is not JSON');
+  }
+  const { path, matches } = (parsed ?? {}) as { path?: unknown; matches?: { path?: unknown }[] };
+  if (typeof path === 'string') return path;
+  const paths = (Array.isArray(matches) ? matches : [])
+    .map((m) => m.path)
+    .filter((p) => typeof p === 'string');
+  if (paths.length === 1) return paths[0] as string;
+  throw new UsageError(
+    paths.length === 0
+      ? 'the JSON on stdin names no element: give an element or a search with one match'
+      : `the JSON on stdin has ${paths.length} matches; get takes one of their paths: ${paths.join('; ')}`,
+  );
+}
+
+async function standardInput(): Promise<string> {
+  let text = '';
+  for await (const chunk of process.stdin) text += String(chunk);
+  return text;
+}
+
 const NUMBER = String.raw`-?\d+(?:\.\d+)?`;
 const POINT = new RegExp(`^(${NUMBER}),(${NUMBER})$`);
 const REGION = new RegExp(`^(${NUMBER}),(${NUMBER}),(${NUMBER}),(${NUMBER})$`);
@@ -93,7 +123,10 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
       include_hidden: values.all === true || undefined,
     }),
 
-  get: ({ positionals: [path = ''] }, call) => call('get_element', { path: elementPath(path) }),
+  get: async ({ positionals: [path = ''] }, call) => {
+    const given = path === '-' ? pathInJson(await standardInput()) : path;
+    return call('get_element', { path: elementPath(given) });
+  },
 
   click: ({ positionals: [where = ''], values }, call) => {
     const button = text(values.button);

@@ -25,14 +25,19 @@ interface Run {
 /** `macpilot ...args` with the desktop's environment; never throws for an exit code. */
 const run = (...args: string[]): Promise<Run> => runWith({}, ...args);
 
-function runWith(settings: Record<string, string>, ...args: string[]): Promise<Run> {
+/** With `settings` added to the environment and `input` on its stdin (else an empty one). */
+function runWith(
+  { settings = {}, input = '' }: { settings?: Record<string, string>; input?: string },
+  ...args: string[]
+): Promise<Run> {
   return new Promise((resolve, reject) => {
     const options = { env: { ...env, ...settings }, timeout: 60_000 };
-    execFile(process.execPath, [CLI, ...args], options, (error, stdout, stderr) => {
+    const child = execFile(process.execPath, [CLI, ...args], options, (error, stdout, stderr) => {
       const code = error ? (error as { code?: unknown }).code : 0;
       if (typeof code !== 'number') reject(error ?? new Error('no exit code'));
       else resolve({ code, stdout, stderr });
     });
+    child.stdin?.end(input);
   });
 }
 
@@ -91,6 +96,15 @@ describe('macpilot tree', () => {
     const got = JSON.parse(await ok('get', menu?.path ?? '', '--format', 'json')) as ElementJson;
     expect(got).toMatchObject({ role: 'menu', name: 'File', path: menu?.path });
     expect(await ok('get', menu?.path ?? '')).toContain(`path: ${menu?.path}`);
+
+    // The same through a pipe: `find ... --format json | macpilot get -`.
+    const piped = await runWith({ input: JSON.stringify(found) }, 'get', '-', '--format', 'json');
+    expect(piped).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(piped.stdout)).toEqual(got);
+    const several = await ok('find', 'e', '--app', 'mousepad', '--format', 'json');
+    const refused = await runWith({ input: several }, 'get', '-');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`; ${menu?.path};`);
   });
 });
 
@@ -215,10 +229,10 @@ describe('exit codes and output streams', () => {
     expect(missing).toMatchObject({ code: 1, stdout: '' });
     expect(missing.stderr).toMatch(/No element at this path\.\nWhy: .*\nNext: /);
     // Clearing the clipboard needs consent, and a command without a terminal cannot be asked: --yes gives it.
-    const unasked = await runWith({ MACPILOT_CONSENT: 'ask' }, 'clipboard', 'clear');
+    const unasked = await runWith({ settings: { MACPILOT_CONSENT: 'ask' } }, 'clipboard', 'clear');
     expect(unasked.code).toBe(1);
     expect(unasked.stderr).toMatch(/needs a human's consent[\s\S]*--yes/);
-    const allowed = await runWith({ MACPILOT_CONSENT: 'ask' }, 'clipboard', 'clear', '--yes');
+    const allowed = await runWith({ settings: { MACPILOT_CONSENT: 'ask' } }, 'clipboard', 'clear', '--yes');
     expect(allowed).toMatchObject({ code: 0, stderr: '' });
     expect(allowed.stdout).toMatch(/clear/i);
   });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { completion } from '../../../src/cli/completion.js';
 import { COMMANDS } from '../../../src/cli/commands.js';
 import { withPaths } from '../../../src/cli/paths-text.js';
-import { type Call, type Invocation, TOOL_COMMANDS } from '../../../src/cli/tool-commands.js';
+import { type Call, type Invocation, pathInJson, TOOL_COMMANDS } from '../../../src/cli/tool-commands.js';
 import { UsageError } from '../../../src/cli/usage-error.js';
 import type { ToolAnswer } from '../../../src/tools/call.js';
 
@@ -124,5 +124,19 @@ describe('completion scripts', () => {
           expect(script, `${shell}: --${option.name}`).toContain(option.name);
       }
     }
+  });
+});
+
+describe('get -', () => {
+  it("takes the path of an element's JSON, or of a search's only match", () => {
+    expect(pathInJson(JSON.stringify({ ref: 'e1', path: OK }))).toBe(OK);
+    expect(pathInJson(JSON.stringify({ scope: 'x', matches: [{ path: OK }], total: 1 }))).toBe(OK);
+  });
+
+  it('refuses several matches with their paths, no element, and what is not JSON', () => {
+    const two = JSON.stringify({ matches: [{ path: OK }, { path: `${OK}[1]` }] });
+    expect(() => pathInJson(two)).toThrow(`2 matches; get takes one of their paths: ${OK}; ${OK}[1]`);
+    expect(() => pathInJson('{"matches": []}')).toThrow(UsageError);
+    expect(() => pathInJson('button "OK"')).toThrow(/not JSON/);
   });
 });
