@@ -50,10 +50,10 @@ export function pathInJson(json: string): string {
   } catch {
     throw new UsageError('get - reads the JSON of a --format json answer on stdin, and this is not JSON');
   }
-  const { path, matches } = (parsed ?? {}) as { path?: unknown; matches?: { path?: unknown }[] };
+  const { path, matches } = (parsed ?? {}) as { path?: unknown; matches?: ({ path?: unknown } | null)[] };
   if (typeof path === 'string') return path;
   const paths = (Array.isArray(matches) ? matches : [])
-    .map((m) => m.path)
+    .map((m) => m?.path)
     .filter((p) => typeof p === 'string');
   if (paths.length === 1) return paths[0] as string;
   throw new UsageError(
@@ -65,7 +65,8 @@ export function pathInJson(json: string): string {
 
 async function standardInput(): Promise<string> {
   let text = '';
-  for await (const chunk of process.stdin) text += String(chunk);
+  process.stdin.setEncoding('utf8');
+  for await (const chunk of process.stdin) text += chunk as string;
   return text;
 }
 
