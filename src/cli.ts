@@ -1,81 +1,119 @@
 #!/usr/bin/env node
 /**
- * The `macpilot` command. What each command needs is loaded when it runs, so `--version` and `--help` start
- * about as fast as Node itself.
+ * The `macpilot` command. It reads the command table (src/cli/commands.ts) and loads what a command needs only
+ * when it runs, so `--version` and `--help` start about as fast as Node itself. Tool commands run in
+ * src/cli/run.ts; the others are dispatched below.
  */
 import { parseArgs } from 'node:util';
+import { type CommandSpec, commandNamed, type Format, FORMATS, optionsOf } from './cli/commands.js';
+import { commandHelp, usage } from './cli/help.js';
+import { UsageError } from './cli/usage-error.js';
 import { MacpilotError } from './errors.js';
-import { TOOLSETS } from './toolsets.js';
 import { VERSION } from './version.js';
 
-const USAGE = `macpilot ${VERSION}: an MCP server that operates the desktop through its accessibility tree
+type Values = Record<string, string | boolean | undefined>;
 
-Usage:
-  macpilot serve [--toolsets LIST]   run the MCP server on stdin/stdout
-  macpilot serve --http [--port N] [--host H]
-                                     run it over Streamable HTTP at http://H:N/mcp (default 127.0.0.1:7420)
-  macpilot doctor                    check what this machine allows and how to fix what is missing
-  macpilot install-helper            macOS: put the helper app in place now (npm's postinstall does)
-  macpilot setup <claude-code | claude-desktop | cursor | vscode> [--dry-run] [--mode M] [--toolsets LIST]
-                                     add macpilot to that client's MCP configuration (setup --help)
-  macpilot --version | --help
-
-Options:
-  --toolsets LIST   comma-separated toolsets (${TOOLSETS.join(', ')}) or "all"
-  --port N          HTTP port (0: any free port); MACPILOT_HTTP_PORT
-  --host H          HTTP address to listen on; beyond loopback it needs MACPILOT_HTTP_TOKEN
-
-Environment: MACPILOT_TOOLSETS, MACPILOT_HELPER_PATH, MACPILOT_LOG_LEVEL (debug|info|warn|error|silent),
-MACPILOT_HTTP_TOKEN (every HTTP request must carry "Authorization: Bearer <token>"),
-MACPILOT_RATE_LIMITS (e.g. "calls_per_second=20,concurrent=8"), MACPILOT_AUDIT_LOG (a file, or "off"),
-MACPILOT_MODE (full|safe|read-only), MACPILOT_DENY_APPS and MACPILOT_ALLOW_APPS (comma-separated app names or
-bundle ids; MACPILOT_DENY_APPS replaces the default list, "none" empties it), MACPILOT_CONSENT (ask|allow),
-MACPILOT_CONFIG (a JSON file; default ~/.config/macpilot/config.json). Flags override the environment, which
-overrides the file.
-`;
+function parse(command: CommandSpec, args: string[]): { values: Values; positionals: string[] } {
+  const options = Object.fromEntries(
+    optionsOf(command).map((o) => [
+      o.name,
+      { type: o.value ? ('string' as const) : ('boolean' as const), ...(o.short ? { short: o.short } : {}) },
+    ]),
+  );
+  const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
+  return { values: values as Values, positionals };
+}
 
 async function main(argv: string[]): Promise<number> {
-  if (argv[0] === 'setup') {
-    const { setup } = await import('./setup/index.js');
-    return setup(argv.slice(1));
+  if (process.env.MACPILOT_CLIPBOARD_HOLDER === '1') {
+    const { holdClipboard } = await import('./cli/clipboard-hold.js');
+    return holdClipboard();
   }
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      toolsets: { type: 'string' },
-      http: { type: 'boolean' },
-      port: { type: 'string' },
-      host: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-      version: { type: 'boolean', short: 'v' },
-    },
-  });
-  if (values.version) {
+  const [first, ...rest] = argv;
+  if (first === '--version' || first === '-v') {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  const command = positionals[0] ?? 'serve';
-  if (values.help || command === 'help') {
-    process.stdout.write(USAGE);
+  if (first === '--help' || first === '-h' || first === 'help') {
+    const about = rest[0] === undefined ? undefined : commandNamed(rest[0]);
+    process.stdout.write(about ? commandHelp(about) : usage());
     return 0;
   }
-  if (command === 'serve' && positionals.length === 1) {
-    const { serve } = await import('./serve.js');
-    await serve({ toolsets: values.toolsets, http: values.http, port: values.port, host: values.host });
-    return -1;
+  // No command, or only options: serve, as MCP clients configured before the commands existed start it.
+  const named = first === undefined || first.startsWith('-') ? 'serve' : first;
+  const command = commandNamed(named);
+  if (!command) {
+    process.stderr.write(`macpilot: unknown command "${named}"\n\n${usage()}`);
+    return 2;
   }
-  if (command === 'doctor' && positionals.length === 1) {
-    const [{ doctor }, { loadConfig }] = await Promise.all([import('./doctor.js'), import('./config.js')]);
-    return doctor(loadConfig(), (line) => process.stdout.write(`${line}\n`));
+  // setup reads its own arguments and answers its own --help and usage errors (src/setup).
+  if (command.name === 'setup') {
+    const { setup } = await import('./setup/index.js');
+    return setup(rest);
   }
-  if (command === 'install-helper' && positionals.length === 1) {
-    const { installHelper } = await import('./platforms/index.js');
-    process.stdout.write(`${await installHelper()}\n`);
+  const { values, positionals } = parse(command, named === first ? rest : argv);
+  if (values.help) {
+    process.stdout.write(commandHelp(command));
     return 0;
   }
-  process.stderr.write(`macpilot: unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
-  return 2;
+  const [least, most] = command.positionals;
+  if (positionals.length < least || positionals.length > most) {
+    const count = least === most ? `${least}` : `${least} to ${most}`;
+    throw new UsageError(
+      `${command.name} takes ${count} arguments, not ${positionals.length}: ${command.args}`,
+    );
+  }
+  const format = (values.format ?? 'text') as Format;
+  if (!FORMATS.includes(format)) throw new UsageError(`--format is text or json, not "${String(format)}"`);
+
+  if (command.kind === 'tool') {
+    if (command.name === 'clipboard') {
+      const { needsHolder, setThroughHolder } = await import('./cli/clipboard-hold.js');
+      if (needsHolder(command.name, positionals)) return setThroughHolder({ positionals, values }, format);
+    }
+    const { runToolCommand } = await import('./cli/run.js');
+    return runToolCommand(command.name, { positionals, values }, format);
+  }
+  switch (command.name) {
+    case 'serve': {
+      const { serve } = await import('./serve.js');
+      await serve({
+        toolsets: values.toolsets as string | undefined,
+        http: values.http as boolean | undefined,
+        port: values.port as string | undefined,
+        host: values.host as string | undefined,
+      });
+      return -1;
+    }
+    case 'doctor':
+      return doctor(format);
+    case 'install-helper': {
+      const { installHelper } = await import('./platforms/index.js');
+      process.stdout.write(`${await installHelper()}\n`);
+      return 0;
+    }
+    case 'completion': {
+      const { completion, isShell } = await import('./cli/completion.js');
+      const shell = positionals[0] ?? '';
+      if (!isShell(shell)) throw new UsageError(`completion is for bash, zsh or fish, not "${shell}"`);
+      process.stdout.write(completion(shell));
+      return 0;
+    }
+  }
+  throw new Error(`the command ${command.name} has no dispatch`);
+}
+
+/** `macpilot doctor`: its lines, or with --format json {ok, lines}. */
+async function doctor(format: Format): Promise<number> {
+  const [{ doctor: check }, { loadConfig }] = await Promise.all([
+    import('./doctor.js'),
+    import('./config.js'),
+  ]);
+  if (format === 'text') return check(loadConfig(), (line) => process.stdout.write(`${line}\n`));
+  const lines: string[] = [];
+  const code = await check(loadConfig(), (line) => lines.push(line));
+  process.stdout.write(`${JSON.stringify({ ok: code === 0, lines }, null, 2)}\n`);
+  return code;
 }
 
 main(process.argv.slice(2)).then(
@@ -86,12 +124,12 @@ main(process.argv.slice(2)).then(
     if (
       // By name: config.ts (and zod with it) is loaded only by the commands that read the configuration.
       (error as Error).name === 'ConfigError' ||
+      error instanceof UsageError ||
       error instanceof MacpilotError ||
       (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
     ) {
-      process.stderr.write(
-        `macpilot: ${error instanceof MacpilotError ? error.render() : (error as Error).message}\n`,
-      );
+      const message = error instanceof MacpilotError ? error.render() : (error as Error).message;
+      process.stderr.write(`macpilot: ${message}\n(macpilot --help, or macpilot <command> --help)\n`);
       process.exit(2);
     }
     process.stderr.write(`macpilot: ${error instanceof Error ? error.stack : String(error)}\n`);

@@ -1,18 +1,9 @@
 /** `macpilot serve`: the MCP server over stdio, or over Streamable HTTP with --http, until its client goes away. */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { loadConfig } from './config.js';
-import { createEngine } from './engine/index.js';
-import { HelperClient } from './helper/client.js';
-import { createLogger } from './log.js';
 import { timedPort } from './mcp/call-log.js';
 import { createMcpServer } from './mcp/server.js';
-import { AuditLog } from './policy/audit.js';
-import { AppPolicy } from './policy/apps.js';
-import { ConsentGuard } from './policy/consent.js';
-import { ModeGuard } from './policy/mode.js';
-import { Policy } from './policy/pipeline.js';
-import { RateLimiter } from './policy/rate-limits.js';
-import { helperCommand, platformServiceChecks, platformServices } from './platforms/index.js';
+import { createRuntime } from './runtime.js';
 
 export async function serve(flags: {
   toolsets?: string;
@@ -21,21 +12,9 @@ export async function serve(flags: {
   host?: string;
 }): Promise<void> {
   const config = loadConfig({ toolsets: flags.toolsets, port: flags.port, host: flags.host });
-  const log = createLogger(config.logLevel);
-  const helper = new HelperClient({ helper: helperCommand({ helperPath: config.helperPath }), log });
-  const apps = new AppPolicy(config);
-  const engine = createEngine(timedPort(helper), { clipboardHistory: config.clipboardHistory }, (app) =>
-    apps.check(app),
-  );
-  const policy = new Policy([
-    new ModeGuard(config.mode),
-    new RateLimiter(config.rateLimits),
-    new ConsentGuard(config, engine.kernel),
-    new AuditLog({ file: config.auditLog, mode: config.mode, refs: engine.kernel.refs, log }),
-  ]);
-  const services = platformServices();
-  const serviceChecks = platformServiceChecks();
-  const newServer = () => createMcpServer({ config, log, helper, engine, policy, services, serviceChecks });
+  const runtime = createRuntime(config, timedPort);
+  const { log, helper } = runtime;
+  const newServer = () => createMcpServer(runtime);
   let stopServing = async (): Promise<void> => {};
 
   let stopping = false;

@@ -16,6 +16,7 @@ import type {
   EngineResult,
   LocatedResult,
   MatchesResult,
+  SnapshotResult,
   WaitResult,
   WindowsResult,
 } from './results.js';
@@ -151,6 +152,20 @@ function elementFields(info: ElementInfo, ref: string, path: string): ElementJso
 }
 
 export const elementJson = (node: Walked): ElementJson => elementFields(node.info, node.ref, node.path);
+
+/** A walked element with the elements walked under it, chrome included (the CLI's `tree --format json`). */
+export type TreeJson = ElementJson & { children: TreeJson[]; unexpanded?: true };
+
+const treeNodeJson = (node: Walked): TreeJson => ({
+  ...elementJson(node),
+  children: node.children.map(treeNodeJson),
+  ...(node.unexpanded ? { unexpanded: true as const } : {}),
+});
+
+export const snapshotJson = (r: SnapshotResult): { scope: string; tree: TreeJson } => ({
+  scope: r.title,
+  tree: treeNodeJson(r.tree),
+});
 
 /** Attributes that can carry a field's text; left out for secure fields. */
 const TEXTUAL = /value|text|content/i;

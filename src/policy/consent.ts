@@ -1,7 +1,8 @@
 /**
  * Human consent (DESIGN: ask the human, not the agent, before destructive actions). A tool annotated
  * destructiveHint asks in every mode; in safe mode, so does any write action whose target is named like a
- * destructive one. The human answers through MCP elicitation; no tool argument can answer for them.
+ * destructive one. The human answers through MCP elicitation (or at the CLI's terminal); no tool argument can
+ * answer for them.
  */
 import type { Consent } from '../config.js';
 import type { Mode } from '../modes.js';
@@ -42,31 +43,22 @@ export class ConsentGuard implements Guard {
     const note = (consent: string) => {
       call.notes = { ...call.notes, consent };
     };
-    if (!call.server.getClientCapabilities()?.elicitation) {
+    const unreachable = call.human.unreachable();
+    if (unreachable !== undefined) {
       note('unavailable');
       throw new MacpilotError({
         what: `${action} needs a human's consent`,
-        why: 'this MCP client cannot ask its user (it did not declare the elicitation capability)',
+        why: unreachable,
         next: `do it another way or ask the user to do it; ${CONFIG_HINT}`,
       });
     }
-    const answer = await call.server.elicitInput(
-      {
-        message: `An AI agent wants to ${action}. Allow it?${detail === undefined ? '' : `\n\n${detail}`}`,
-        requestedSchema: {
-          type: 'object',
-          properties: { confirm: { type: 'boolean', title: 'Allow', description: `Allow: ${action}` } },
-          required: ['confirm'],
-        },
-      },
-      { signal: call.signal },
-    );
-    const allowed = answer.action === 'accept' && answer.content?.confirm === true;
+    const answer = await call.human.confirm({ action, detail }, call.signal);
+    const allowed = answer === 'accept';
     note(allowed ? 'accepted' : 'declined');
     if (allowed) return undefined;
     throw new MacpilotError({
       what: `The user did not allow: ${action}`,
-      why: answer.action === 'cancel' ? 'they dismissed the question' : 'they declined',
+      why: answer === 'cancel' ? 'they dismissed the question' : 'they declined',
       next: 'do not retry it; ask the user what they want instead',
     });
   }

@@ -3,7 +3,6 @@
  * throwing a MacpilotError (the agent reads why and what would allow it); each may hand back a release function
  * (a concurrency slot, say) and learns how the call ended.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolMeta } from '../toolsets.js';
 
@@ -12,12 +11,23 @@ export interface ClientLog {
   send(level: LoggingLevel, logger: string, data: unknown): void;
 }
 
+/** The person who runs macpilot, as a guard can ask them: through the MCP client, or at the CLI's terminal. */
+export interface Human {
+  /** Why they cannot be asked here (a client without elicitation, no terminal), or undefined when they can. */
+  unreachable(): string | undefined;
+  /** Asks whether to allow `action` ("quit app (zenity)"), with what else they should read; their answer. */
+  confirm(
+    ask: { action: string; detail?: string },
+    signal: AbortSignal,
+  ): Promise<'accept' | 'decline' | 'cancel'>;
+}
+
 export interface ToolCall {
   tool: ToolMeta;
   /** The arguments as validated by the tool's schema. */
   args: Record<string, unknown>;
-  /** The MCP server, to ask the human through elicitation. */
-  server: Server;
+  /** Who a guard asks for consent. */
+  human: Human;
   /** Log messages to the client. */
   clientLog: ClientLog;
   signal: AbortSignal;

@@ -3,6 +3,7 @@ import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import type { Consent } from '../../../src/config.js';
 import type { Mode } from '../../../src/modes.js';
+import { elicitingHuman } from '../../../src/mcp/elicit.js';
 import { ConsentGuard, type TargetSource } from '../../../src/policy/consent.js';
 import { ModeGuard } from '../../../src/policy/mode.js';
 import type { ToolCall } from '../../../src/policy/pipeline.js';
@@ -32,7 +33,7 @@ function client(answer?: ElicitResult) {
 const call = (name: string, args: Record<string, unknown>, server: Server): ToolCall => ({
   tool: tool(name),
   args,
-  server,
+  human: elicitingHuman(server),
   clientLog: { send: () => {} },
   signal: new AbortController().signal,
 });

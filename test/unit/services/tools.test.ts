@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../../../src/config.js';
 import type { Mode } from '../../../src/modes.js';
-import { enabledTools } from '../../../src/mcp/server.js';
+import { enabledTools } from '../../../src/tools/call.js';
 import { ModeGuard } from '../../../src/policy/mode.js';
 import type { ToolCall } from '../../../src/policy/pipeline.js';
 import type { AudioState, Services, StatusBarItem } from '../../../src/services/types.js';

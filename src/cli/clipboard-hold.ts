@@ -1,0 +1,87 @@
+/**
+ * `clipboard set` on X11. There the clipboard's owner is the process that set it, and its text is gone when
+ * that process exits (unless a clipboard manager takes it over). So the command runs in a detached child, which
+ * answers through its parent (who prints it and exits) and then keeps owning the clipboard, as xclip does,
+ * until another app takes it. The text goes to the child over the IPC channel, never on a command line.
+ */
+import { spawn } from 'node:child_process';
+import type { ToolDependencies } from '../tools/call.js';
+import type { Format } from './commands.js';
+import { runToolCommand } from './run.js';
+import type { Invocation } from './tool-commands.js';
+
+/** Set in the child's environment: it is the holder, and its parent sends the command. */
+export const HOLDER_SETTING = 'MACPILOT_CLIPBOARD_HOLDER';
+/** Also checked now and then, should a change of owner go unnoticed (a helper restarted, say). */
+const RECHECK_MS = 30_000;
+
+interface Request {
+  invocation: Invocation;
+  format: Format;
+}
+
+interface Reply {
+  code: number;
+  out: string;
+  err: string;
+}
+
+export const needsHolder = (command: string, positionals: readonly string[]): boolean =>
+  process.platform === 'linux' && command === 'clipboard' && positionals[0] === 'set';
+
+/** The parent: starts the holder, hands it the command, prints its answer. */
+export async function setThroughHolder(invocation: Invocation, format: Format): Promise<number> {
+  const script = process.argv[1] ?? '';
+  const child = spawn(process.execPath, [script], {
+    detached: true,
+    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    env: { ...process.env, [HOLDER_SETTING]: '1' },
+  });
+  const reply = new Promise<Reply>((resolve, reject) => {
+    child.once('message', (message) => resolve(message as Reply));
+    child.once('exit', (code) =>
+      reject(new Error(`the clipboard holder exited (${code}) before it answered`)),
+    );
+  });
+  child.send({ invocation, format } satisfies Request);
+  const { code, out, err } = await reply;
+  process.stdout.write(out);
+  process.stderr.write(err);
+  child.disconnect();
+  child.unref();
+  return code;
+}
+
+/** The child: runs the command, answers its parent, then owns the clipboard until another app takes it. */
+export async function holdClipboard(): Promise<number> {
+  delete process.env[HOLDER_SETTING];
+  const send = process.send?.bind(process);
+  if (!send) throw new Error(`${HOLDER_SETTING} is for the process macpilot starts itself`);
+  const { invocation, format } = await new Promise<Request>((resolve) =>
+    process.once('message', (message) => resolve(message as Request)),
+  );
+  const reply: Reply = { code: 0, out: '', err: '' };
+  const output = { out: (text: string) => (reply.out += text), err: (text: string) => (reply.err += text) };
+  return runToolCommand('clipboard', invocation, format, {
+    output,
+    after: async (runtime, code) => {
+      send({ ...reply, code });
+      process.disconnect();
+      if (code === 0) await ownerChanged(runtime, invocation.positionals[1] ?? '');
+    },
+  });
+}
+
+/** Resolves once the clipboard no longer holds `text`, or cannot be read any more. */
+async function ownerChanged({ engine, helper }: ToolDependencies, text: string): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const check = () =>
+      helper.call('clipboard.read', {}).then(
+        (now) => now.text !== text && resolve(),
+        () => resolve(),
+      );
+    const timer = setInterval(check, RECHECK_MS);
+    void engine.feed.onClipboard(check).then(check);
+    void timer;
+  });
+}

@@ -1,0 +1,358 @@
+/**
+ * The commands of `macpilot`, as data: what each takes and says. The usage text, each command's --help, the
+ * shell completions and docs/cli.md are all made from this table; it imports nothing heavy, so `--help` stays
+ * fast. What a tool command does is in tool-commands.ts, loaded when one runs.
+ */
+import { MODES } from '../modes.js';
+import { CLIENTS } from '../setup/clients.js';
+
+export interface OptionSpec {
+  name: string;
+  short?: string;
+  /** The value's placeholder (N, APP, FILE); absent: a flag that takes no value. */
+  value?: string;
+  help: string;
+  /** The values it takes, when they are a fixed list (completed by the shells). */
+  choices?: readonly string[];
+}
+
+export interface CommandSpec {
+  name: string;
+  /** What follows the name, as the usage line shows it. */
+  args: string;
+  summary: string;
+  /** Positional arguments after the name: at least, at most. */
+  positionals: readonly [number, number];
+  options: readonly OptionSpec[];
+  /** Words the first positional takes, when they are a fixed list. */
+  words?: readonly string[];
+  /** tool: tool calls on the engine, printed as text or JSON; own: the command prints what it prints. */
+  kind: 'tool' | 'own';
+  /** The MCP tools it calls (docs/cli.md names them). */
+  tools?: readonly string[];
+  /** More about it, for its --help. */
+  details?: string;
+  example?: string;
+}
+
+export const FORMATS = ['text', 'json'] as const;
+export type Format = (typeof FORMATS)[number];
+
+const FORMAT: OptionSpec = {
+  name: 'format',
+  value: 'FORMAT',
+  help: "text (default: what an agent reads, with paths where it shows refs) or json (the tool's structured result)",
+  choices: FORMATS,
+};
+const YES: OptionSpec = {
+  name: 'yes',
+  short: 'y',
+  help: "allow an action that needs a human's consent without asking (you are the human)",
+};
+const APP: OptionSpec = { name: 'app', value: 'APP', help: 'app name (as `macpilot apps` shows it) or pid' };
+
+export const WAIT_CONDITION_WORDS = [
+  'appears',
+  'disappears',
+  'value_equals',
+  'value_contains',
+  'text_appears',
+  'enabled',
+  'focused',
+  'window_title',
+  'app_idle',
+] as const;
+
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+
+/** Options every command takes. */
+export const HELP: OptionSpec = { name: 'help', short: 'h', help: 'show this help' };
+
+const PATH_NOTE =
+  'A path names an element as the tree prints it, e.g. app("mousepad")/window[0]/menubar/menu["File"]; quote ' +
+  'it for the shell. A path that matches several elements is refused with the candidates.';
+
+const FOCUS_NOTE =
+  'The focused element is in the active app, which is often the terminal you type the command in (the default ' +
+  'app lists keep macpilot from acting on the common terminals), so give --into, or let another app come to ' +
+  'the front first (e.g. `sleep 3; macpilot key ctrl+s`).';
+
+export const COMMANDS: readonly CommandSpec[] = [
+  {
+    name: 'apps',
+    args: '',
+    summary: 'list the running apps that expose an accessibility tree',
+    positionals: [0, 0],
+    options: [FORMAT],
+    kind: 'tool',
+    tools: ['list_apps'],
+    example: 'macpilot apps --format json',
+  },
+  {
+    name: 'windows',
+    args: '[app]',
+    summary: 'list the top-level windows, front to back (of one app)',
+    positionals: [0, 1],
+    options: [{ name: 'minimized', help: 'also list minimized windows' }, FORMAT],
+    kind: 'tool',
+    tools: ['list_windows'],
+    example: 'macpilot windows mousepad',
+  },
+  {
+    name: 'tree',
+    args: '[app] [--depth N] [--all]',
+    summary: 'print the accessibility tree of an app (default: the active app), each element with its path',
+    positionals: [0, 1],
+    options: [
+      { name: 'depth', value: 'N', help: 'levels to show (default 20)' },
+      {
+        name: 'all',
+        help: 'also elements not on screen (closed menus, other tabs), and up to 5000 lines instead of 400',
+      },
+      FORMAT,
+    ],
+    kind: 'tool',
+    tools: ['snapshot_ui'],
+    details: `Each line is one element: role, name, its path after "at", states and value. ${PATH_NOTE}`,
+    example: 'macpilot tree mousepad --depth 4',
+  },
+  {
+    name: 'find',
+    args: '<text> [--app A] [--role R]',
+    summary: 'find elements whose name, value or description contains the text',
+    positionals: [1, 1],
+    options: [
+      APP,
+      { name: 'role', value: 'ROLE', help: 'only elements of this role, e.g. button, textbox, menuitem' },
+      { name: 'all', help: 'also elements not on screen' },
+      FORMAT,
+    ],
+    kind: 'tool',
+    tools: ['find_elements'],
+    details:
+      'With --format json each match carries its path, which `macpilot get` takes: ' +
+      '`macpilot find OK --app zenity --role button --format json | macpilot get -`.',
+    example: 'macpilot find OK --app zenity --role button',
+  },
+  {
+    name: 'get',
+    args: '<path | ->',
+    summary: 'everything about one element: role, name, value, states, bounds, actions',
+    positionals: [1, 1],
+    options: [FORMAT],
+    kind: 'tool',
+    tools: ['get_element'],
+    details:
+      `${PATH_NOTE} With -, the path comes from the JSON of another command on stdin: an element's path, or ` +
+      'the only match of `find --format json`.',
+    example: `macpilot get 'app("zenity")/dialog/button["OK"]'`,
+  },
+  {
+    name: 'click',
+    args: '<path | x,y>',
+    summary: 'click an element (its own press action) or a screen point, and print what changed',
+    positionals: [1, 1],
+    options: [
+      {
+        name: 'button',
+        value: 'BUTTON',
+        help: 'left (default), right or middle',
+        choices: ['left', 'right', 'middle'],
+      },
+      { name: 'double', help: 'a double click' },
+      YES,
+      FORMAT,
+    ],
+    kind: 'tool',
+    tools: ['click_element', 'click'],
+    details: `x,y is a point on the screen (origin at the top left), e.g. 640,400. ${PATH_NOTE}`,
+    example: `macpilot click 'app("zenity")/dialog/button["OK"]'`,
+  },
+  {
+    name: 'type',
+    args: '<text> [--into path]',
+    summary: 'type text as key presses into the focused element, or into the element at a path',
+    positionals: [1, 1],
+    options: [
+      { name: 'into', value: 'PATH', help: 'the element to type into (focused first)' },
+      { name: 'clear', help: "select all and delete the field's text first" },
+      { name: 'submit', help: 'press Enter after typing' },
+      YES,
+      FORMAT,
+    ],
+    kind: 'tool',
+    tools: ['get_element', 'type_text'],
+    details: FOCUS_NOTE,
+    example: `macpilot type 'Hello' --into 'app("mousepad")/window[0]/tablist/tab/textbox'`,
+  },
+  {
+    name: 'key',
+    args: '<combo>',
+    summary: 'press a key or a chord in the focused element, e.g. enter, ctrl+s, alt+f4',
+    positionals: [1, 1],
+    options: [{ name: 'repeat', value: 'N', help: 'press it N times' }, YES, FORMAT],
+    kind: 'tool',
+    tools: ['press_key'],
+    details: FOCUS_NOTE.replace(', so give --into, or', ', so'),
+    example: 'macpilot key ctrl+s',
+  },
+  {
+    name: 'set',
+    args: '<path> <value>',
+    summary: "set an element's value: a field's text, a slider's number, a check box's true or false",
+    positionals: [2, 2],
+    options: [YES, FORMAT],
+    kind: 'tool',
+    tools: ['get_element', 'set_value'],
+    details:
+      'The value is read as the element holds it: true/false for a toggle, a number for a slider or spin ' +
+      `button, text otherwise. ${PATH_NOTE}`,
+    example: `macpilot set 'app("zenity")/dialog/textbox' 'Ada'`,
+  },
+  {
+    name: 'menu',
+    args: '<app> "File > Save As…"',
+    summary: 'choose a menu item by its path in the menu bar (with --list: list a menu instead)',
+    positionals: [1, 2],
+    options: [
+      { name: 'list', help: 'list the menu bar, or the menu the path names, instead of clicking' },
+      YES,
+      FORMAT,
+    ],
+    kind: 'tool',
+    tools: ['click_menu_item', 'list_menu_items'],
+    example: 'macpilot menu mousepad "File > Save As…"',
+  },
+  {
+    name: 'screenshot',
+    args: '[--app A | --window ID | --region x,y,w,h] [-o file.png]',
+    summary: 'save a PNG (or .jpg) of the screen, an app window, a window or a region',
+    positionals: [0, 0],
+    options: [
+      { ...APP, help: "the app's front-most window" },
+      { name: 'window', value: 'ID', help: 'a window: its id (`macpilot windows`), or part of its title' },
+      { name: 'region', value: 'x,y,w,h', help: 'a screen area in points' },
+      {
+        name: 'output',
+        short: 'o',
+        value: 'FILE',
+        help: 'the new file to write (default: macpilot-screenshot-<time>.png here); never overwritten',
+      },
+      FORMAT,
+    ],
+    kind: 'tool',
+    tools: ['take_screenshot'],
+    example: 'macpilot screenshot --app mousepad -o mousepad.png',
+  },
+  {
+    name: 'clipboard',
+    args: '[get | set <text> | clear]',
+    summary: 'print, set or clear the text on the clipboard',
+    positionals: [0, 2],
+    words: ['get', 'set', 'clear'],
+    options: [YES, FORMAT],
+    kind: 'tool',
+    tools: ['get_clipboard', 'set_clipboard', 'clear_clipboard'],
+    details:
+      'On X11 the text on the clipboard belongs to the process that put it there and goes when it exits, so ' +
+      '`clipboard set` answers from a detached process that keeps holding the text (as xclip does) until ' +
+      'another app takes the clipboard, or `clipboard clear`.',
+    example: 'macpilot clipboard set "Hello"',
+  },
+  {
+    name: 'wait',
+    args: '<condition> [path] [--app A] [--text T] [--role R] [--name N] [--timeout MS]',
+    summary: 'wait until the UI shows what you expect: an element, a value, a window title',
+    positionals: [1, 2],
+    words: WAIT_CONDITION_WORDS,
+    options: [
+      APP,
+      { name: 'text', value: 'T', help: 'the value, text or title part to wait for; appears: text to find' },
+      { name: 'role', value: 'ROLE', help: 'appears / disappears: a role to find' },
+      { name: 'name', value: 'NAME', help: 'appears / disappears: a name to find' },
+      { name: 'timeout', value: 'MS', help: 'how long to wait (default 5000)' },
+      { name: 'idle', value: 'MS', help: 'app_idle: how long without a UI change' },
+      FORMAT,
+    ],
+    kind: 'tool',
+    tools: ['wait_for'],
+    details:
+      `Conditions: ${WAIT_CONDITION_WORDS.join(', ')}. appears / disappears take a path or --text / --role / ` +
+      '--name; value_equals and value_contains a path and --text; enabled and focused a path. Exits 1 on timeout.',
+    example: 'macpilot wait window_title --app mousepad --text Untitled',
+  },
+  {
+    name: 'doctor',
+    args: '',
+    summary: 'check what this machine allows and how to fix what is missing',
+    positionals: [0, 0],
+    options: [FORMAT],
+    kind: 'own',
+  },
+  {
+    name: 'serve',
+    args: '[--http] [--port N] [--host H] [--toolsets LIST]',
+    summary: 'run the MCP server on stdin/stdout (or over Streamable HTTP)',
+    positionals: [0, 0],
+    options: [
+      { name: 'http', help: 'serve Streamable HTTP at http://H:N/mcp (default 127.0.0.1:7420)' },
+      { name: 'port', value: 'N', help: 'HTTP port (0: any free port); MACPILOT_HTTP_PORT' },
+      {
+        name: 'host',
+        value: 'H',
+        help: 'HTTP address to listen on; beyond loopback it needs MACPILOT_HTTP_TOKEN',
+      },
+      { name: 'toolsets', value: 'LIST', help: 'comma-separated toolsets, or "all"' },
+    ],
+    kind: 'own',
+  },
+  {
+    name: 'setup',
+    args: `<${CLIENTS.join(' | ')}> [--dry-run] [--mode M] [--toolsets LIST] [--project DIR]`,
+    summary: "add macpilot to an MCP client's configuration (a backup first) and say how to undo it",
+    positionals: [1, 1],
+    words: CLIENTS,
+    options: [
+      { name: 'dry-run', help: 'print what would be written or run, and change nothing' },
+      { name: 'mode', value: 'M', help: "the server's MACPILOT_MODE", choices: MODES },
+      {
+        name: 'toolsets',
+        value: 'LIST',
+        help: 'comma-separated toolsets or "all": the server\'s MACPILOT_TOOLSETS',
+      },
+      { name: 'project', value: 'DIR', help: "that project's configuration file instead of the user's" },
+    ],
+    kind: 'own',
+    details:
+      'Claude Code is configured with `claude mcp add-json --scope user` when the claude command is on the PATH, ' +
+      'else in ~/.claude.json; the others in their JSON files, keeping the servers already there.',
+    example: 'macpilot setup claude-code --mode safe',
+  },
+  {
+    name: 'install-helper',
+    args: '',
+    summary: "macOS: put the helper app in place now (npm's postinstall does)",
+    positionals: [0, 0],
+    options: [],
+    kind: 'own',
+  },
+  {
+    name: 'completion',
+    args: 'bash|zsh|fish',
+    summary: 'print a shell completion script',
+    positionals: [1, 1],
+    words: SHELLS,
+    options: [],
+    kind: 'own',
+    details:
+      'bash: `source <(macpilot completion bash)`; zsh: `source <(macpilot completion zsh)`; fish: ' +
+      '`macpilot completion fish > ~/.config/fish/completions/macpilot.fish`.',
+  },
+];
+
+export function commandNamed(name: string): CommandSpec | undefined {
+  return COMMANDS.find((command) => command.name === name);
+}
+
+/** A command's options, --help included. */
+export const optionsOf = (command: CommandSpec): readonly OptionSpec[] => [...command.options, HELP];

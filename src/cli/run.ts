@@ -1,0 +1,103 @@
+/**
+ * A tool command, run: one ToolSession on the same engine and policy as the MCP server (mode, app lists, rate
+ * limits, consent asked at the terminal, audit), the command's tool calls, and their answer printed as text
+ * (refs named by their paths) or JSON. Exit code 0, 1 when the call failed, 2 when the command line was wrong.
+ */
+import { z } from 'zod';
+import { loadConfig } from '../config.js';
+import { snapshotJson } from '../engine/render-json.js';
+import { createRuntime } from '../runtime.js';
+import {
+  availableTools,
+  enabledTools,
+  type ToolAnswer,
+  type ToolDependencies,
+  ToolSession,
+} from '../tools/call.js';
+import type { Format } from './commands.js';
+import { withPaths } from './paths-text.js';
+import { Spinner, terminalHuman } from './terminal.js';
+import { type Call, type Invocation, TOOL_COMMANDS } from './tool-commands.js';
+import { UsageError } from './usage-error.js';
+
+/** Where a command's output goes: the terminal, or (the clipboard holder) its parent. */
+export interface Output {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const TERMINAL: Output = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+};
+
+export interface RunOptions {
+  output?: Output;
+  /** Runs once the answer is out, before the helper stops (the clipboard holder keeps owning the clipboard). */
+  after?: (runtime: ToolDependencies, code: number) => Promise<void>;
+}
+
+export async function runToolCommand(
+  name: string,
+  invocation: Invocation,
+  format: Format,
+  { output = TERMINAL, after }: RunOptions = {},
+): Promise<number> {
+  const command = TOOL_COMMANDS[name];
+  if (!command) throw new Error(`no tool command ${name}`);
+  // Every toolset: toolsets choose what an agent is shown, and the person at the terminal asked for this one.
+  const config = loadConfig({ toolsets: 'all' });
+  const runtime = createRuntime(config);
+  const spinner = new Spinner();
+  const session = new ToolSession(runtime, {
+    human: terminalHuman({ yes: invocation.values.yes === true, spinner }),
+    clientLog: { send: () => {} },
+    listed: enabledTools(config, runtime.services),
+    available: availableTools(config, runtime.services),
+  });
+  const interrupted = new AbortController();
+  const interrupt = () => interrupted.abort();
+  process.once('SIGINT', interrupt);
+
+  const call: Call = async (toolName, args) => {
+    const tool = session.tool(toolName);
+    if (!tool) {
+      const text = `${toolName} is not available on this platform, so \`macpilot ${name}\` cannot run here.`;
+      return { result: { content: [{ type: 'text', text }], isError: true } };
+    }
+    const parsed = tool.input.safeParse(args);
+    if (!parsed.success) throw new UsageError(z.prettifyError(parsed.error));
+    spinner.start(tool.title);
+    try {
+      return await session.answer(tool, parsed.data, { signal: interrupted.signal });
+    } finally {
+      spinner.stop();
+    }
+  };
+
+  try {
+    const answered = await command(invocation, call);
+    const text = withPaths(textOf(answered), runtime.engine.kernel.refs);
+    const failed = answered.result.isError === true;
+    if (failed) output.err(`macpilot ${name}: ${text}\n`);
+    else output.out(format === 'json' ? `${JSON.stringify(jsonOf(answered, text), null, 2)}\n` : `${text}\n`);
+    // Ctrl-C cancels the call in flight; the shell's convention for a command it interrupted is 128 + SIGINT.
+    const code = interrupted.signal.aborted ? 130 : failed ? 1 : 0;
+    await after?.(runtime, code);
+    return code;
+  } finally {
+    process.removeListener('SIGINT', interrupt);
+    spinner.stop();
+    await runtime.helper.close().catch(() => {});
+  }
+}
+
+const textOf = (answered: ToolAnswer): string =>
+  answered.result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+
+/** The tool's structured result; a tree's walked elements; else the text, as {"text": ...}. */
+function jsonOf(answered: ToolAnswer, text: string): unknown {
+  if (answered.result.structuredContent) return answered.result.structuredContent;
+  if (answered.answer?.kind === 'snapshot') return snapshotJson(answered.answer);
+  return { text };
+}

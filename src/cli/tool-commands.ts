@@ -1,0 +1,204 @@
+/**
+ * What each tool command does: the MCP tool calls it makes, with the arguments its command line gives. Refs
+ * live only inside one process, so a command that needs one (type --into) asks get_element for the path's
+ * element first, in the same session.
+ */
+import { resolve } from 'node:path';
+import { parsePath } from '../engine/paths.js';
+import { MacpilotError } from '../errors.js';
+import type { ToolAnswer } from '../tools/call.js';
+import { UsageError } from './usage-error.js';
+
+export interface Invocation {
+  positionals: string[];
+  values: Record<string, string | boolean | undefined>;
+}
+
+/** A tool call by name; arguments its input schema refuses are a usage error. */
+export type Call = (tool: string, args: Record<string, unknown>) => Promise<ToolAnswer>;
+
+export type ToolCommand = (invocation: Invocation, call: Call) => Promise<ToolAnswer>;
+
+const text = (value: string | boolean | undefined): string | undefined =>
+  typeof value === 'string' ? value : undefined;
+
+function integer(value: string | boolean | undefined, option: string): number | undefined {
+  const given = text(value);
+  if (given === undefined) return undefined;
+  if (!/^\d+$/.test(given)) throw new UsageError(`--${option} takes a whole number, not "${given}"`);
+  return Number(given);
+}
+
+/** A path as typed: one the grammar refuses is a usage error, before any app is asked. */
+function elementPath(path: string): string {
+  try {
+    parsePath(path);
+    return path;
+  } catch (error) {
+    throw new UsageError(error instanceof MacpilotError ? error.render() : String(error));
+  }
+}
+
+/**
+ * The element path in what a command printed with --format json: an element's own `path`, or the path of the
+ * only match of a search (several are refused with their paths, as an ambiguous path is).
+ */
+export function pathInJson(json: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    throw new UsageError('get - reads the JSON of a --format json answer on stdin, and this is not JSON');
+  }
+  const { path, matches } = (parsed ?? {}) as { path?: unknown; matches?: ({ path?: unknown } | null)[] };
+  if (typeof path === 'string') return path;
+  const paths = (Array.isArray(matches) ? matches : [])
+    .map((m) => m?.path)
+    .filter((p) => typeof p === 'string');
+  if (paths.length === 1) return paths[0] as string;
+  throw new UsageError(
+    paths.length === 0
+      ? 'the JSON on stdin names no element: give an element or a search with one match'
+      : `the JSON on stdin has ${paths.length} matches; get takes one of their paths: ${paths.join('; ')}`,
+  );
+}
+
+async function standardInput(): Promise<string> {
+  let text = '';
+  process.stdin.setEncoding('utf8');
+  for await (const chunk of process.stdin) text += chunk as string;
+  return text;
+}
+
+const NUMBER = String.raw`-?\d+(?:\.\d+)?`;
+const POINT = new RegExp(`^(${NUMBER}),(${NUMBER})$`);
+const REGION = new RegExp(`^(${NUMBER}),(${NUMBER}),(${NUMBER}),(${NUMBER})$`);
+
+/** The element at a path, as get_element answers it (its ref is good for this process's later calls). */
+async function element(
+  call: Call,
+  path: string,
+): Promise<{ answer: ToolAnswer; ref?: string; value?: unknown }> {
+  const answer = await call('get_element', { path: elementPath(path) });
+  const found = answer.result.structuredContent as { ref?: string; value?: unknown } | undefined;
+  return { answer, ref: found?.ref, value: found?.value };
+}
+
+/** `set`'s value as the element holds it: a toggle's true or false, a slider's number, else the text. */
+function valueLike(current: unknown, given: string): string | number | boolean {
+  if (typeof current === 'boolean') {
+    if (given === 'true' || given === 'false') return given === 'true';
+    throw new UsageError(`the element is a toggle: its value is true or false, not "${given}"`);
+  }
+  if (typeof current === 'number') {
+    if (new RegExp(`^${NUMBER}$`).test(given)) return Number(given);
+    throw new UsageError(`the element holds a number, not "${given}"`);
+  }
+  return given;
+}
+
+function screenshotFile(output: string | undefined): string {
+  if (output !== undefined) return resolve(output);
+  const stamp = new Date().toISOString().replace(/\..*$/, '').replaceAll(':', '').replace('T', '-');
+  return resolve(`macpilot-screenshot-${stamp}.png`);
+}
+
+export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
+  apps: (_input, call) => call('list_apps', {}),
+
+  windows: ({ positionals: [app], values }, call) =>
+    call('list_windows', { app, include_minimized: values.minimized === true || undefined }),
+
+  tree: ({ positionals: [app], values }, call) =>
+    call('snapshot_ui', {
+      app,
+      depth: integer(values.depth, 'depth'),
+      ...(values.all === true ? { include_hidden: true, max_nodes: 5000 } : {}),
+    }),
+
+  find: ({ positionals: [query], values }, call) =>
+    call('find_elements', {
+      text: query,
+      app: text(values.app),
+      role: text(values.role),
+      include_hidden: values.all === true || undefined,
+    }),
+
+  get: async ({ positionals: [path = ''] }, call) => {
+    const given = path === '-' ? pathInJson(await standardInput()) : path;
+    return call('get_element', { path: elementPath(given) });
+  },
+
+  click: ({ positionals: [where = ''], values }, call) => {
+    const button = text(values.button);
+    const count = values.double === true ? 2 : undefined;
+    const point = POINT.exec(where);
+    if (point) return call('click', { x: Number(point[1]), y: Number(point[2]), button, count });
+    return call('click_element', { path: elementPath(where), button, count });
+  },
+
+  type: async ({ positionals: [typed], values }, call) => {
+    const into = text(values.into);
+    const target = into === undefined ? undefined : await element(call, into);
+    if (target?.answer.result.isError) return target.answer;
+    return call('type_text', {
+      text: typed,
+      ref: target?.ref,
+      clear_first: values.clear === true || undefined,
+      submit: values.submit === true || undefined,
+    });
+  },
+
+  key: ({ positionals: [combo], values }, call) =>
+    call('press_key', { key: combo, repeat: integer(values.repeat, 'repeat') }),
+
+  set: async ({ positionals: [path = '', value = ''] }, call) => {
+    const target = await element(call, path);
+    if (target.answer.result.isError) return target.answer;
+    return call('set_value', { path, value: valueLike(target.value, value) });
+  },
+
+  menu: ({ positionals: [app, path], values }, call) => {
+    if (values.list === true) return call('list_menu_items', { app, path });
+    if (path === undefined)
+      throw new UsageError('give the menu item\'s path, e.g. "File > Save As…", or --list');
+    return call('click_menu_item', { app, path });
+  },
+
+  screenshot: ({ values }, call) => {
+    const region = text(values.region);
+    const area = region === undefined ? undefined : REGION.exec(region);
+    if (region !== undefined && !area)
+      throw new UsageError(`--region takes x,y,w,h in points, not "${region}"`);
+    return call('take_screenshot', {
+      app: text(values.app),
+      window: text(values.window),
+      region: area && {
+        x: Number(area[1]),
+        y: Number(area[2]),
+        width: Number(area[3]),
+        height: Number(area[4]),
+      },
+      file_path: screenshotFile(text(values.output)),
+    });
+  },
+
+  clipboard: ({ positionals: [action = 'get', ...rest] }, call) => {
+    if (action === 'set' && rest.length === 1) return call('set_clipboard', { text: rest[0] });
+    if (rest.length === 0 && action === 'get') return call('get_clipboard', {});
+    if (rest.length === 0 && action === 'clear') return call('clear_clipboard', {});
+    throw new UsageError('clipboard takes: get, set <text>, or clear');
+  },
+
+  wait: ({ positionals: [condition, path], values }, call) =>
+    call('wait_for', {
+      condition,
+      path: path === undefined ? undefined : elementPath(path),
+      app: text(values.app),
+      text: text(values.text),
+      role: text(values.role),
+      name: text(values.name),
+      timeout_ms: integer(values.timeout, 'timeout'),
+      idle_ms: integer(values.idle, 'idle'),
+    }),
+};

@@ -1,0 +1,45 @@
+/**
+ * What every front end of one process shares, assembled once: the helper, the engine, the policy and the
+ * platform services. `macpilot serve` puts an MCP server in front of it, a CLI command a ToolSession.
+ */
+import type { Config } from './config.js';
+import { createEngine } from './engine/index.js';
+import type { HelperPort } from './engine/port.js';
+import { HelperClient } from './helper/client.js';
+import { createLogger } from './log.js';
+import { AuditLog } from './policy/audit.js';
+import { AppPolicy } from './policy/apps.js';
+import { ConsentGuard } from './policy/consent.js';
+import { ModeGuard } from './policy/mode.js';
+import { Policy } from './policy/pipeline.js';
+import { RateLimiter } from './policy/rate-limits.js';
+import { helperCommand, platformServiceChecks, platformServices } from './platforms/index.js';
+import type { ToolDependencies } from './tools/call.js';
+
+/** `port`: how the engine reaches the helper (the MCP server times each call through it). */
+export function createRuntime(
+  config: Config,
+  port: (helper: HelperPort) => HelperPort = (helper) => helper,
+): ToolDependencies {
+  const log = createLogger(config.logLevel);
+  const helper = new HelperClient({ helper: helperCommand({ helperPath: config.helperPath }), log });
+  const apps = new AppPolicy(config);
+  const engine = createEngine(port(helper), { clipboardHistory: config.clipboardHistory }, (app) =>
+    apps.check(app),
+  );
+  const policy = new Policy([
+    new ModeGuard(config.mode),
+    new RateLimiter(config.rateLimits),
+    new ConsentGuard(config, engine.kernel),
+    new AuditLog({ file: config.auditLog, mode: config.mode, refs: engine.kernel.refs, log }),
+  ]);
+  return {
+    config,
+    log,
+    helper,
+    engine,
+    policy,
+    services: platformServices(),
+    serviceChecks: platformServiceChecks(),
+  };
+}

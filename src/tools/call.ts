@@ -1,0 +1,160 @@
+/**
+ * One tool call, as every front end makes it (the MCP server, the CLI, a workflow's steps): the policy, the
+ * app access of the call, the handler, one reply, the action recorded for undo. Failures become isError
+ * results, never exceptions.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { Config } from '../config.js';
+import type { Engine } from '../engine/index.js';
+import type { EngineResult } from '../engine/results.js';
+import type { HelperClient } from '../helper/client.js';
+import type { Logger } from '../log.js';
+import { withAccess } from '../policy/apps.js';
+import { isListed } from '../policy/mode.js';
+import type { ClientLog, Human, Policy } from '../policy/pipeline.js';
+import type { ServiceCheck, Services } from '../services/types.js';
+import { isWrite } from '../toolsets.js';
+import { errorResult } from './errors.js';
+import { ActionHistory } from './history.js';
+import { allTools } from './index.js';
+import { reply } from './reply.js';
+import type { ToolContext, ToolDefinition } from './types.js';
+
+/** What a session's tool calls share: the engine and the policy, assembled once per process. */
+export interface ToolDependencies {
+  config: Config;
+  log: Logger;
+  helper: HelperClient;
+  engine: Engine;
+  policy: Policy;
+  services: Services;
+  /** What check_permissions reports of the services, for the enabled toolsets. */
+  serviceChecks: readonly ServiceCheck[];
+}
+
+/** The tools of the enabled toolsets that this platform can serve. */
+export function availableTools(config: Config, services: Services): ToolDefinition[] {
+  return allTools.filter(
+    (tool) =>
+      config.toolsets.includes(tool.toolset) &&
+      (tool.service === undefined || services[tool.service] !== undefined),
+  );
+}
+
+/** The tools in tools/list: the available ones that the mode allows. */
+export function enabledTools(config: Config, services: Services): ToolDefinition[] {
+  return availableTools(config, services).filter((tool) => isListed(tool, config.mode));
+}
+
+/** One front end's session: who is asked for consent, where log messages go, which tools it offers. */
+export interface SessionOptions {
+  human: Human;
+  clientLog: ClientLog;
+  /** The tools this session offers, by name (the MCP server: those in tools/list). */
+  listed: readonly ToolDefinition[];
+  /** Tools registered but hidden by the mode: a call by name is refused by the policy, which says why. */
+  available: readonly ToolDefinition[];
+  /** Wraps each call (the MCP server times it for its debug log). */
+  around?: <T>(tool: string, run: () => Promise<T>) => Promise<T>;
+}
+
+export interface CallOptions {
+  signal: AbortSignal;
+  /** Progress of a long call, for a client that asked for it. */
+  progress?: ToolContext['progress'];
+  /** False for an undo's own calls, which are not actions to undo in turn. */
+  record?: boolean;
+}
+
+/** A call's reply and, when the handler answered one, the engine result it was rendered from. */
+export interface ToolAnswer {
+  result: CallToolResult;
+  answer?: EngineResult;
+}
+
+export class ToolSession {
+  readonly history = new ActionHistory();
+  private readonly names: string[];
+  private readonly byName: Map<string, ToolDefinition>;
+
+  constructor(
+    private readonly deps: ToolDependencies,
+    private readonly options: SessionOptions,
+  ) {
+    this.names = options.listed.map((tool) => tool.name);
+    this.byName = new Map(options.available.map((tool) => [tool.name, tool]));
+  }
+
+  /** A tool the session knows by this name, listed or hidden by the mode. */
+  tool(name: string): ToolDefinition | undefined {
+    return this.byName.get(name);
+  }
+
+  /** Runs a tool whose arguments its input schema already validated. */
+  async run(tool: ToolDefinition, args: unknown, options: CallOptions): Promise<CallToolResult> {
+    return (await this.answer(tool, args, options)).result;
+  }
+
+  /** As run, with the engine result the reply was rendered from (the CLI renders it its own way). */
+  async answer(tool: ToolDefinition, args: unknown, options: CallOptions): Promise<ToolAnswer> {
+    const { deps, history } = this;
+    const context: ToolContext = {
+      ...deps,
+      signal: options.signal,
+      enabledTools: this.names,
+      callTool: (name, stepArgs, signal, callOptions) =>
+        this.callTool(name, stepArgs, { signal, record: callOptions?.record }),
+      history,
+      progress: options.progress ?? (() => {}),
+    };
+    const call = {
+      tool,
+      args: args as Record<string, unknown>,
+      human: this.options.human,
+      clientLog: this.options.clientLog,
+      signal: options.signal,
+    };
+    const around = this.options.around ?? ((_tool, run) => run());
+    try {
+      return await around(tool.name, () =>
+        deps.policy.run(
+          call,
+          async (): Promise<ToolAnswer> => {
+            const writes = isWrite(tool, call.args);
+            return withAccess(writes ? 'write' : 'read', async () => {
+              // What undoes it is read before it runs; a read that fails leaves the action without one.
+              const inverse = writes
+                ? await tool.inverse?.(args as never, context).catch(() => undefined)
+                : undefined;
+              const handled = await tool.handle(args as never, context);
+              const result = reply(handled, tool.output);
+              const recorded = writes && !tool.unrecorded && options.record !== false;
+              if (recorded && !result.isError) history.record(tool.name, inverse);
+              const answer = typeof handled === 'string' || 'content' in handled ? undefined : handled;
+              return { result, ...(answer ? { answer } : {}) };
+            });
+          },
+          (answered) => answered.result.isError === true,
+        ),
+      );
+    } catch (error) {
+      return { result: errorResult(error, tool.name, deps.log) };
+    }
+  }
+
+  /** A tool called by name, as an agent calls it: input validated as tools/call validates, then run. */
+  async callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+    const tool = this.byName.get(name);
+    const refusal = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
+    if (!tool || !this.names.includes(name)) {
+      return refusal(
+        `${name} is not a tool this server lists${tool ? ' in this mode' : ''}; tools/list names them.`,
+      );
+    }
+    if (tool.nested === false) return refusal(`${name} cannot be called from within another tool call.`);
+    const parsed = tool.input.safeParse(args);
+    if (!parsed.success) return refusal(`Invalid arguments for ${name}: ${z.prettifyError(parsed.error)}`);
+    return this.run(tool, parsed.data, options);
+  }
+}

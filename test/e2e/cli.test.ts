@@ -1,0 +1,292 @@
+/**
+ * The human commands, run as a person runs them: dist/macpilot.js as a child process on the headless desktop,
+ * its stdout, stderr and exit code. Where the commands and the MCP tools must agree (the paths a tree prints),
+ * an MCP session on the same desktop says what the tools show.
+ */
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, describe, expect, inject, test } from 'vitest';
+import { CLI, useMacpilot } from '../support/mcp.js';
+import { temporaryFolder } from '../support/temp.js';
+import { eventually } from '../support/text.js';
+
+const env = inject('desktopEnv');
+const { macpilot, processes, start } = useMacpilot(env);
+const folder = temporaryFolder('macpilot-cli-');
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** `macpilot ...args` with the desktop's environment; never throws for an exit code. */
+const run = (...args: string[]): Promise<Run> => runWith({}, ...args);
+
+/** With `settings` added to the environment and `input` on its stdin (else an empty one). */
+function runWith(
+  { settings = {}, input = '' }: { settings?: Record<string, string>; input?: string },
+  ...args: string[]
+): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const options = { env: { ...env, ...settings }, timeout: 60_000 };
+    const child = execFile(process.execPath, [CLI, ...args], options, (error, stdout, stderr) => {
+      const code = error ? (error as { code?: unknown }).code : 0;
+      if (typeof code !== 'number') reject(error ?? new Error('no exit code'));
+      else resolve({ code, stdout, stderr });
+    });
+    child.stdin?.end(input);
+  });
+}
+
+async function ok(...args: string[]): Promise<string> {
+  const done = await run(...args);
+  expect(done, `macpilot ${args.join(' ')}`).toMatchObject({ code: 0, stderr: '' });
+  return done.stdout;
+}
+
+/** `app("x")/role["name"][0]/...`: a path as the grammar writes it, JSON strings and all. */
+const PATH = /app\("(?:[^"\\]|\\.)*"\)(?:\/[a-z_]+(?:\["(?:[^"\\]|\\.)*"\])?(?:\[\d+\])?)*/;
+const AT_PATH = new RegExp(` at (${PATH.source})`);
+
+interface ElementJson {
+  ref: string;
+  role: string;
+  name: string;
+  value?: unknown;
+  path: string;
+}
+
+describe('macpilot tree', () => {
+  test('prints, line for line, the paths get_element shows for the elements of the same snapshot', async () => {
+    const pid = await start('mousepad', 'menubar');
+    const snapshot = await macpilot.ok('snapshot_ui', { app: String(pid) });
+    const refs = [...snapshot.matchAll(/\[ref=(e\d+)\]/g)].map((m) => m[1] as string);
+    const toolPaths: string[] = [];
+    for (const ref of refs) {
+      const detail = await macpilot.client.callTool({ name: 'get_element', arguments: { ref } });
+      toolPaths.push((detail.structuredContent as ElementJson).path);
+    }
+
+    const tree = await ok('tree', 'mousepad');
+    const lines = tree.split('\n').filter((line) => line.startsWith('-') || line.startsWith(' '));
+    const cliPaths = lines.map((line) => AT_PATH.exec(line)?.[1]);
+    expect(cliPaths.length).toBeGreaterThan(8);
+    expect(cliPaths).toEqual(toolPaths);
+    expect(tree).toMatch(/^ {4}- menubar at app\("mousepad"\)\/window\[0\]\/menubar$/m);
+    expect(tree).not.toMatch(/ref=e\d/);
+
+    const shallow = await ok('tree', 'mousepad', '--depth', '2');
+    expect(shallow.split('\n').length).toBeLessThan(lines.length);
+    const json = JSON.parse(await ok('tree', 'mousepad', '--format', 'json')) as {
+      tree: ElementJson & { children: unknown[] };
+    };
+    expect(json.tree).toMatchObject({ role: 'application', path: 'app("mousepad")' });
+    expect(json.tree.children.length).toBeGreaterThan(0);
+  });
+
+  test('find --format json parses, and each match path round-trips into get', async () => {
+    const found = JSON.parse(
+      await ok('find', 'File', '--app', 'mousepad', '--role', 'menu', '--format', 'json'),
+    );
+    const [menu] = (found as { matches: ElementJson[] }).matches;
+    expect(menu).toMatchObject({ role: 'menu', name: 'File' });
+    const got = JSON.parse(await ok('get', menu?.path ?? '', '--format', 'json')) as ElementJson;
+    expect(got).toMatchObject({ role: 'menu', name: 'File', path: menu?.path });
+    expect(await ok('get', menu?.path ?? '')).toContain(`path: ${menu?.path}`);
+
+    // The same through a pipe: `find ... --format json | macpilot get -`.
+    const piped = await runWith({ input: JSON.stringify(found) }, 'get', '-', '--format', 'json');
+    expect(piped).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(piped.stdout)).toEqual(got);
+    const several = await ok('find', 'e', '--app', 'mousepad', '--format', 'json');
+    const refused = await runWith({ input: several }, 'get', '-');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`; ${menu?.path};`);
+  });
+});
+
+describe('acting on zenity by path', () => {
+  test('set the entry, click OK: zenity prints the text and exits 0', async () => {
+    const zenity = processes.start('zenity', ['--entry', '--title', 'macpilot cli', '--text', 'Your name?']);
+    const app = String(zenity.pid);
+    const field = await eventually('the zenity entry', async () => {
+      const tree = await run('tree', app);
+      return tree.stdout.split('\n').find((line) => line.includes('- textbox'));
+    });
+    const path = AT_PATH.exec(field)?.[1] ?? '';
+    expect(path).toMatch(/^app\("zenity"\)\/.*textbox/);
+    const set = await ok('set', path, 'Ada Lovelace');
+    expect(set).toContain(`at ${path}`);
+
+    const found = JSON.parse(await ok('find', 'OK', '--app', app, '--role', 'button', '--format', 'json'));
+    const button = (found as { matches: ElementJson[] }).matches.find((m) => m.name === 'OK');
+    expect(button?.path).toMatch(PATH);
+    const clicked = await ok('click', button?.path ?? '');
+    expect(clicked).toMatch(/^Clicked button "OK" at app\("zenity"\)/);
+
+    expect(await zenity.exited).toBe(0);
+    expect(zenity.stdout()).toBe('Ada Lovelace\n');
+  });
+
+  test('a path that matches several elements is refused with the candidates, exit 1', async () => {
+    const zenity = processes.start('zenity', ['--question', '--title', 'macpilot cli', '--text', 'Sure?']);
+    const app = String(zenity.pid);
+    await eventually('the zenity question', async () =>
+      (await run('tree', app)).code === 0 ? true : undefined,
+    );
+    const tree = await ok('tree', app);
+    const dialog = /- dialog .* at (app\("zenity"\)\/\S+)/.exec(tree)?.[1];
+    const refused = await run('click', `${dialog}/button`);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toMatch(/matches 2 elements/);
+    expect(refused.stderr).toContain(`${dialog}/button["Yes"]`);
+    expect(refused.stderr).toContain(`${dialog}/button["No"]`);
+    await processes.stop(zenity.pid);
+  });
+});
+
+/** Processes holding this desktop's clipboard for `clipboard set` (their environment says so). */
+function clipboardHolders(): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+        return environ.includes('MACPILOT_CLIPBOARD_HOLDER=1') && environ.includes(`DISPLAY=${env.DISPLAY}`);
+      } catch {
+        return false; // gone, or not ours to read
+      }
+    })
+    .map(Number);
+}
+afterAll(() => {
+  for (const pid of clipboardHolders()) process.kill(pid);
+});
+
+describe('clipboard', () => {
+  test('set outlives its command (a holder owns it until another owner), get reads it, clear ends the holder', async () => {
+    expect(await ok('clipboard', 'set', 'first ✓')).toMatch(/^Copied 7 characters/);
+    expect(await ok('clipboard')).toMatch(/\nfirst ✓\n$/);
+    const [first] = clipboardHolders();
+    expect(first).toBeGreaterThan(0);
+
+    await ok('clipboard', 'set', 'second');
+    expect(JSON.parse(await ok('clipboard', 'get', '--format', 'json'))).toMatchObject({ text: 'second' });
+    await eventually('the first holder to exit', async () =>
+      clipboardHolders().includes(first as number) ? undefined : true,
+    );
+    expect(clipboardHolders()).toHaveLength(1);
+
+    await ok('clipboard', 'clear', '--yes');
+    expect(await ok('clipboard')).toBe('The clipboard is empty.\n');
+    await eventually('no holder left', async () => (clipboardHolders().length === 0 ? true : undefined));
+  });
+});
+
+describe('screenshot', () => {
+  test('-o writes a PNG of the whole screen', async () => {
+    const file = join(folder, 'screen.png');
+    const saved = await ok('screenshot', '-o', file);
+    expect(saved).toContain(`File: ${file}`);
+    const image = sharp(file);
+    expect(await image.metadata()).toMatchObject({ format: 'png', width: 1280, height: 800 });
+    const { channels } = await image.stats();
+    expect(Math.max(...channels.map((c) => c.stdev))).toBeGreaterThan(5);
+
+    const again = await run('screenshot', '-o', file);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/never overwrite/);
+  });
+});
+
+describe('exit codes and output streams', () => {
+  test('usage errors exit 2 and say what to type', async () => {
+    for (const args of [
+      ['frobnicate'],
+      ['tree', 'a', 'b'],
+      ['find'],
+      ['tree', '--depth', 'deep'],
+      ['apps', '--format', 'xml'],
+      ['apps', '--bogus'],
+      ['get', 'not a path'],
+      ['screenshot', '--region', '1,2,3'],
+      ['clipboard', 'paste'],
+      ['completion', 'tcsh'],
+    ]) {
+      const done = await run(...args);
+      expect(done.code, `macpilot ${args.join(' ')}: ${done.stderr}`).toBe(2);
+      expect(done.stdout).toBe('');
+      expect(done.stderr).toMatch(/^macpilot: /);
+    }
+  });
+
+  test('failures exit 1 with what, why and next on stderr', async () => {
+    const missing = await run('get', 'app("mousepad")/window[0]/button["No such button"]');
+    expect(missing).toMatchObject({ code: 1, stdout: '' });
+    expect(missing.stderr).toMatch(/No element at this path\.\nWhy: .*\nNext: /);
+    // Clearing the clipboard needs consent, and a command without a terminal cannot be asked: --yes gives it.
+    const unasked = await runWith({ settings: { MACPILOT_CONSENT: 'ask' } }, 'clipboard', 'clear');
+    expect(unasked.code).toBe(1);
+    expect(unasked.stderr).toMatch(/needs a human's consent[\s\S]*--yes/);
+    const allowed = await runWith({ settings: { MACPILOT_CONSENT: 'ask' } }, 'clipboard', 'clear', '--yes');
+    expect(allowed).toMatchObject({ code: 0, stderr: '' });
+    expect(allowed.stdout).toMatch(/clear/i);
+  });
+
+  test('--help and --version answer on stdout with exit 0; no spinner reaches a stderr that is not a terminal', async () => {
+    expect((await ok('--version')).trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(await ok('--help')).toContain('  tree [app] [--depth N] [--all]');
+    expect(await ok('click', '--help')).toContain('Usage: macpilot click <path | x,y>');
+    expect(await run('apps')).toMatchObject({ code: 0, stderr: '' });
+  });
+});
+
+test('completion zsh and fish are valid scripts; fish completes commands, options and their values', async () => {
+  const check = (command: string, args: string[]) =>
+    new Promise<Run>((resolve) => {
+      execFile(command, args, (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: unknown }).code) : 0, stdout, stderr }),
+      );
+    });
+  for (const shell of ['zsh', 'fish']) {
+    const file = join(folder, `macpilot.${shell}`);
+    writeFileSync(file, await ok('completion', shell));
+    expect(await check(shell, ['-n', file]), shell).toMatchObject({ code: 0, stderr: '' });
+  }
+  const fish = await check('fish', [
+    '-c',
+    `source ${join(folder, 'macpilot.fish')}; complete -C 'macpilot scr'; complete -C 'macpilot click --b'; ` +
+      "complete -C 'macpilot tree --format '",
+  ]);
+  expect(fish.stdout.split('\n').map((line) => line.split('\t')[0])).toEqual([
+    'screenshot',
+    '--button',
+    'json',
+    'text',
+    '',
+  ]);
+});
+
+test('completion bash is a valid bash script that completes the commands', async () => {
+  const script = await ok('completion', 'bash');
+  const file = join(folder, 'macpilot.bash');
+  writeFileSync(file, script);
+  const check = (args: string[]) =>
+    new Promise<Run>((resolve) => {
+      execFile('bash', args, (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: unknown }).code) : 0, stdout, stderr }),
+      );
+    });
+  expect(await check(['-n', file])).toMatchObject({ code: 0, stderr: '' });
+  const completed = await check([
+    '-c',
+    `source ${file}; COMP_WORDS=(macpilot tr); COMP_CWORD=1; _macpilot; echo "\${COMPREPLY[@]}"; ` +
+      `COMP_WORDS=(macpilot tree --f); COMP_CWORD=2; _macpilot; echo "\${COMPREPLY[@]}"; ` +
+      `COMP_WORDS=(macpilot find x --format ''); COMP_CWORD=4; _macpilot; echo "\${COMPREPLY[@]}"`,
+  ]);
+  expect(completed.stdout).toBe('tree\n--format\ntext json\n');
+});

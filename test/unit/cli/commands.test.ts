@@ -1,0 +1,142 @@
+/** What each command line becomes: the tool calls it makes, its usage errors, its text with paths for refs. */
+import { describe, expect, it } from 'vitest';
+import { completion } from '../../../src/cli/completion.js';
+import { COMMANDS } from '../../../src/cli/commands.js';
+import { withPaths } from '../../../src/cli/paths-text.js';
+import { type Call, type Invocation, pathInJson, TOOL_COMMANDS } from '../../../src/cli/tool-commands.js';
+import { UsageError } from '../../../src/cli/usage-error.js';
+import type { ToolAnswer } from '../../../src/tools/call.js';
+
+const OK = 'app("zenity")/dialog/button["OK"]';
+
+/** Runs a command against tools that answer `answers[tool]` (structuredContent), recording the calls. */
+async function calls(
+  name: string,
+  invocation: Partial<Invocation>,
+  answers: Record<string, Record<string, unknown>> = {},
+) {
+  const made: [string, Record<string, unknown>][] = [];
+  const call: Call = async (tool, args) => {
+    made.push([tool, Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined))]);
+    const answer: ToolAnswer = { result: { content: [], structuredContent: answers[tool] } };
+    return answer;
+  };
+  const command = TOOL_COMMANDS[name];
+  if (!command) throw new Error(`no command ${name}`);
+  await command({ positionals: [], values: {}, ...invocation }, call);
+  return made;
+}
+
+describe('tool commands', () => {
+  it('click takes a path (click_element) or a point x,y (click)', async () => {
+    expect(await calls('click', { positionals: [OK] })).toEqual([['click_element', { path: OK }]]);
+    expect(await calls('click', { positionals: ['640,-4.5'], values: { double: true } })).toEqual([
+      ['click', { x: 640, y: -4.5, count: 2 }],
+    ]);
+  });
+
+  it('type --into asks get_element for the ref of the path, then types into that ref', async () => {
+    const made = await calls(
+      'type',
+      { positionals: ['Hi'], values: { into: OK, submit: true } },
+      { get_element: { ref: 'e7' } },
+    );
+    expect(made).toEqual([
+      ['get_element', { path: OK }],
+      ['type_text', { text: 'Hi', ref: 'e7', submit: true }],
+    ]);
+  });
+
+  it('set reads the value as the element holds it: a toggle, a number, text', async () => {
+    const set = async (current: unknown, given: string) =>
+      (await calls('set', { positionals: [OK, given] }, { get_element: { value: current } }))[1]?.[1].value;
+    expect(await set(false, 'true')).toBe(true);
+    expect(await set(3, '7.5')).toBe(7.5);
+    expect(await set('old', '42')).toBe('42');
+    await expect(set(true, 'yes')).rejects.toBeInstanceOf(UsageError);
+  });
+
+  it('screenshot: --region as a region, -o as an absolute file', async () => {
+    const [[tool, args] = []] = await calls('screenshot', {
+      values: { region: '0,0,640,400', output: 'shot.png' },
+    });
+    expect(tool).toBe('take_screenshot');
+    expect(args).toMatchObject({ region: { x: 0, y: 0, width: 640, height: 400 } });
+    expect(String(args?.file_path)).toMatch(/^\/.*\/shot\.png$/);
+  });
+
+  it('tree --all shows hidden elements and more lines; clipboard and menu pick their tool', async () => {
+    expect(await calls('tree', { positionals: ['mousepad'], values: { all: true, depth: '3' } })).toEqual([
+      ['snapshot_ui', { app: 'mousepad', depth: 3, include_hidden: true, max_nodes: 5000 }],
+    ]);
+    expect(await calls('clipboard', { positionals: ['set', 'x'] })).toEqual([
+      ['set_clipboard', { text: 'x' }],
+    ]);
+    expect(await calls('clipboard', {})).toEqual([['get_clipboard', {}]]);
+    expect(await calls('menu', { positionals: ['mousepad', 'File > Save As…'] })).toEqual([
+      ['click_menu_item', { app: 'mousepad', path: 'File > Save As…' }],
+    ]);
+    expect(await calls('menu', { positionals: ['mousepad'], values: { list: true } })).toEqual([
+      ['list_menu_items', { app: 'mousepad' }],
+    ]);
+  });
+
+  it('refuses what the command line gets wrong before any tool runs', async () => {
+    for (const [name, invocation] of [
+      ['get', { positionals: ['mousepad/window'] }],
+      ['click', { positionals: ['app("x")/button["unclosed'] }],
+      ['tree', { values: { depth: 'deep' } }],
+      ['screenshot', { values: { region: '1,2,3' } }],
+      ['clipboard', { positionals: ['paste'] }],
+      ['menu', { positionals: ['mousepad'] }],
+    ] as const) {
+      await expect(calls(name, invocation as Partial<Invocation>), name).rejects.toBeInstanceOf(UsageError);
+    }
+  });
+});
+
+describe('text with paths for refs', () => {
+  const refs = {
+    known: (ref: string) =>
+      ref === 'e3' ? { path: OK, app: { name: 'zenity', pid: 1 }, label: '' } : undefined,
+  };
+
+  it('names elements by their paths where the tools show refs', () => {
+    expect(withPaths('- button "OK" [ref=e3] focused', refs)).toBe(`- button "OK" at ${OK} focused`);
+    expect(withPaths('ref: e3\npath: x\nrole: button', refs)).toBe('path: x\nrole: button');
+    expect(withPaths('snapshot_ui with ref=e3 for a subtree', refs)).toBe(
+      `snapshot_ui with path=${OK} for a subtree`,
+    );
+  });
+
+  it('leaves a ref it does not know as it is', () => {
+    expect(withPaths('- button [ref=e9]', refs)).toBe('- button [ref=e9]');
+  });
+});
+
+describe('completion scripts', () => {
+  it('offer every command and every option in each shell', () => {
+    for (const shell of ['bash', 'zsh', 'fish'] as const) {
+      const script = completion(shell);
+      for (const command of COMMANDS) {
+        expect(script, `${shell}: ${command.name}`).toContain(command.name);
+        for (const option of command.options)
+          expect(script, `${shell}: --${option.name}`).toContain(option.name);
+      }
+    }
+  });
+});
+
+describe('get -', () => {
+  it("takes the path of an element's JSON, or of a search's only match", () => {
+    expect(pathInJson(JSON.stringify({ ref: 'e1', path: OK }))).toBe(OK);
+    expect(pathInJson(JSON.stringify({ scope: 'x', matches: [{ path: OK }], total: 1 }))).toBe(OK);
+  });
+
+  it('refuses several matches with their paths, no element, and what is not JSON', () => {
+    const two = JSON.stringify({ matches: [{ path: OK }, { path: `${OK}[1]` }] });
+    expect(() => pathInJson(two)).toThrow(`2 matches; get takes one of their paths: ${OK}; ${OK}[1]`);
+    expect(() => pathInJson('{"matches": []}')).toThrow(UsageError);
+    expect(() => pathInJson('button "OK"')).toThrow(/not JSON/);
+  });
+});
