@@ -1,4 +1,5 @@
 /** The MCP surface: one McpServer whose tools come from the declarative definitions in src/tools. */
+import { fileURLToPath } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -25,6 +26,7 @@ import { registerSubscriptions } from './subscriptions.js';
 import { releaseTasksOnClose, TASK_CAPABILITIES, taskOptions, toolTask } from './tasks.js';
 import { listOnly } from './tool-list.js';
 import { ActionHistory } from '../tools/history.js';
+import { Baselines } from '../engine/visual-diff.js';
 
 const INSTRUCTIONS =
   'macpilot operates the desktop through its accessibility tree. Start with list_apps or snapshot_ui; act on ' +
@@ -76,6 +78,13 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
   releaseTasksOnClose(server, tasks.taskStore);
   const clientLog = new ServerLog(server.server, deps.log);
   const history = new ActionHistory();
+  const baselines = new Baselines();
+  /** The client's roots as folder paths; undefined when it declares none (roots are file:// URIs). */
+  const roots = async (signal: AbortSignal): Promise<string[] | undefined> => {
+    if (!server.server.getClientCapabilities()?.roots) return undefined;
+    const listed = await server.server.listRoots(undefined, { signal });
+    return listed.roots.flatMap((root) => (root.uri.startsWith('file://') ? [fileURLToPath(root.uri)] : []));
+  };
   const listed = enabledTools(deps.config, deps.services);
   const names = listed.map((tool) => tool.name);
 
@@ -92,6 +101,8 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
         enabledTools: names,
         callTool: (name, stepArgs, signal, options) => callTool(name, stepArgs, signal, options),
         history,
+        baselines,
+        roots: () => roots(extra.signal),
         progress: (done, total, message) => {
           const progressToken = extra._meta?.progressToken;
           if (progressToken === undefined) return;
