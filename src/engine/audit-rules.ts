@@ -297,12 +297,22 @@ const RULES: readonly Rule[] = [
     check: ({ root }) =>
       [...walk(root)]
         .filter((n) => CONTROLS.has(n.role) && !named(n))
-        .map((node) => ({
-          node,
-          severity: 'critical',
-          problem: `this ${node.role} has no accessible name${described(node) ? ' (only a description)' : ''}: a screen reader announces only its role`,
-          fix: 'give it a name: visible text as its content or label, or an accessible name (tooltip text is not a name)',
-        })),
+        .map((node) =>
+          described(node)
+            ? {
+                node,
+                // A tooltip is the name's last resort: read out, but as a description, after the role.
+                severity: 'moderate' as const,
+                problem: `this ${node.role} has no accessible name, only a description (its tooltip): a screen reader announces it as an unnamed ${node.role}`,
+                fix: 'give it an accessible name (for an icon button, the words its tooltip says)',
+              }
+            : {
+                node,
+                severity: 'critical' as const,
+                problem: `this ${node.role} has no accessible name: a screen reader announces only its role`,
+                fix: 'give it a name: visible text as its content or label, or an accessible name',
+              },
+        ),
   },
   {
     id: 'image-alt',

@@ -51,8 +51,10 @@ export const AUDIT_DEFAULTS = {
   walkMaxNodes: 5_000,
   /** Tab presses at most: twice the Tab stops, plus a few, up to this. */
   maxPresses: 200,
-  /** How long a Tab press may take to move focus (an event), before focus is read anyway. */
+  /** How long a Tab press may take to move focus to another element. */
   focusWaitMs: 500,
+  /** Between looks at the focus when the app reports no changes. */
+  focusPollMs: 50,
 } as const;
 
 const LEVEL_OF: Record<AuditStandard, Level> = { wcag_a: 'A', wcag_aa: 'AA', wcag_aaa: 'AAA' };
@@ -167,6 +169,39 @@ export class Audits {
   }
 
   /**
+   * The element focused once a Tab press has moved focus: read after each change the app reports (polled when it
+   * reports none) until focus is on an element other than `previous`; what is focused at the time limit
+   * otherwise (the same element: Tab did not move focus). Focus passes through "nothing" between two elements.
+   */
+  private async moved(
+    pid: number,
+    before: number,
+    previous: Walked | undefined,
+    events: boolean,
+    focused: () => Promise<Walked | undefined>,
+    call?: CallOptions,
+  ): Promise<Walked | undefined> {
+    const { observer } = this.kernel;
+    const deadline = performance.now() + AUDIT_DEFAULTS.focusWaitMs;
+    let counter = before;
+    for (;;) {
+      const left = deadline - performance.now();
+      if (events) {
+        await observer.waitForChange(pid, {
+          sinceCounter: counter,
+          timeoutMs: Math.max(0, left),
+          signal: call?.signal,
+        });
+        counter = observer.counter(pid);
+      } else {
+        await pause(Math.max(0, Math.min(left, AUDIT_DEFAULTS.focusPollMs)), call?.signal);
+      }
+      const now = await focused();
+      if ((now && now.ref !== previous?.ref) || performance.now() >= deadline) return now;
+    }
+  }
+
+  /**
    * Presses Tab (Ctrl+Tab out of a multi-line text, where Tab types a tab) until focus comes back to an element
    * it reached before, reading the focused element after each press once the app reports the change; focus is
    * put back where it was at the end.
@@ -190,19 +225,10 @@ export class Audits {
     const order = new Set<string | undefined>([first?.ref]);
     let current = first;
     for (let i = 0; i < presses; i++) {
-      const before = observer.counter(pid);
       const inText = current?.role === 'textbox' && current.info.states.includes('multiline');
+      const before = observer.counter(pid);
       await this.input.tap(inText ? 'ctrl+Tab' : 'Tab', call);
-      if (events) {
-        await observer.waitForChange(pid, {
-          sinceCounter: before,
-          timeoutMs: AUDIT_DEFAULTS.focusWaitMs,
-          signal: call?.signal,
-        });
-      } else {
-        await pause(AUDIT_DEFAULTS.focusWaitMs / 5, call?.signal);
-      }
-      current = await focused();
+      current = await this.moved(pid, before, current, events, focused, call);
       if (current) seen.set(current.ref, current);
       stops.push(current?.ref);
       report(1 + (i + 1) / presses, 3, `Tab ${i + 1}: ${current ? current.role : 'nothing'} focused`);
