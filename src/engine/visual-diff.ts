@@ -31,8 +31,11 @@ export interface PixelRect {
 }
 
 export const VISUAL_DIFF_DEFAULTS = {
-  /** Percent of the pixels that may differ and the comparison still pass. */
-  thresholdPercent: 0.1,
+  /**
+   * Percent of the pixels that may differ and the comparison still pass: none, by default. Rendering is
+   * deterministic and anti-aliasing is not counted, and one changed digit of a label is a few dozen pixels.
+   */
+  thresholdPercent: 0,
   /** pixelmatch's colour distance (0-1) under which two pixels count as the same. */
   colourTolerance: 0.1,
   /** How strongly the capture shows under the highlighted pixels (0-1). */
