@@ -111,7 +111,7 @@ const has = (node: Walked, state: string) => (node.info.states as string[]).incl
 const named = (node: Walked) => normalizeName(node.info.name) !== '';
 const described = (node: Walked) => normalizeName(node.info.description ?? '') !== '';
 const enabled = (node: Walked) => !has(node, 'disabled');
-const sized = (b: Bounds | undefined) => b !== undefined && b.width > 0 && b.height > 0;
+const sized = (b: Bounds | undefined): b is Bounds => b !== undefined && b.width > 0 && b.height > 0;
 
 /** Every element with its ancestors, nearest last. */
 function* withAncestors(node: Walked, above: Walked[] = []): Generator<[Walked, Walked[]]> {
@@ -212,6 +212,23 @@ export function measureContrast(pixels: AuditPixels, area: Bounds): Contrast | u
 export const LARGE_TEXT_POINTS = 24;
 
 const hex = (c: readonly number[]) => `#${c.map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+
+/**
+ * The contrast of each text on screen that has text drawn in its bounds; text of disabled controls is exempt
+ * (WCAG: inactive components) and left out.
+ */
+export function textContrasts(
+  root: Walked,
+  pixels: AuditPixels | undefined,
+): { node: Walked; contrast: Contrast }[] {
+  if (!pixels) return [];
+  return [...withAncestors(root)]
+    .filter(([n, above]) => TEXT_ROLES.has(n.role) && named(n) && enabled(n) && above.every(enabled))
+    .flatMap(([node]) => {
+      const contrast = sized(node.info.bounds) ? measureContrast(pixels, node.info.bounds) : undefined;
+      return contrast ? [{ node, contrast }] : [];
+    });
+}
 
 // --- keyboard ---
 
@@ -424,33 +441,23 @@ const RULES: readonly Rule[] = [
     id: 'text-contrast',
     level: 'AA',
     criterion: '1.4.3 Contrast (Minimum) (AA)',
-    check: ({ root, pixels, level }) => {
-      if (!pixels) return [];
-      return (
-        [...withAncestors(root)]
-          .filter(([n]) => TEXT_ROLES.has(n.role) && named(n) && sized(n.info.bounds))
-          // Text of disabled controls is exempt.
-          .filter(([n, above]) => enabled(n) && above.every(enabled))
-          .flatMap(([node]) => {
-            const measured = measureContrast(pixels, node.info.bounds as Bounds);
-            if (!measured) return [];
-            const large = measured.textHeight >= LARGE_TEXT_POINTS;
-            const needed = level === 'AAA' ? (large ? 4.5 : 7) : large ? 3 : 4.5;
-            if (measured.ratio >= needed) return [];
-            const ratio = Math.floor(measured.ratio * 100) / 100;
-            return [
-              {
-                node,
-                severity: 'serious' as const,
-                problem:
-                  `its text contrast is ${ratio}:1 (text ${hex(measured.foreground)} on ${hex(measured.background)}, ` +
-                  `measured on screen), under the ${needed}:1 ${large ? 'large' : 'normal'} text needs`,
-                fix: `darken the text or lighten the background (or the reverse) to reach ${needed}:1`,
-              },
-            ];
-          })
-      );
-    },
+    check: ({ root, pixels, level }) =>
+      textContrasts(root, pixels).flatMap(({ node, contrast }) => {
+        const large = contrast.textHeight >= LARGE_TEXT_POINTS;
+        const needed = level === 'AAA' ? (large ? 4.5 : 7) : large ? 3 : 4.5;
+        if (contrast.ratio >= needed) return [];
+        const ratio = Math.floor(contrast.ratio * 100) / 100;
+        return [
+          {
+            node,
+            severity: 'serious' as const,
+            problem:
+              `its text contrast is ${ratio}:1 (text ${hex(contrast.foreground)} on ${hex(contrast.background)}, ` +
+              `measured on screen), under the ${needed}:1 ${large ? 'large' : 'normal'} text needs`,
+            fix: `darken the text or lighten the background (or the reverse) to reach ${needed}:1`,
+          },
+        ];
+      }),
   },
   {
     id: 'keyboard-unreachable',

@@ -13,6 +13,7 @@ import {
   runRules,
   type TabTour,
   tabStops,
+  textContrasts,
 } from './audit-rules.js';
 import type { Elements } from './elements.js';
 import type { Input } from './input.js';
@@ -20,7 +21,7 @@ import type { Kernel, WalkStart } from './kernel.js';
 import { pause } from './observer.js';
 import type { AuditResult } from './results.js';
 import type { Screen } from './screen.js';
-import type { Walked } from './tree.js';
+import { type Walked, walk } from './tree.js';
 import { decodePng } from './visual-diff.js';
 
 export const AUDIT_SCOPES = ['window', 'focused_window', 'ref'] as const;
@@ -89,7 +90,7 @@ export class Audits {
         options.contrast !== false && level !== 'A' && area ? await this.pixels(area, call) : undefined;
       const keyboard =
         options.keyboard === false
-          ? { skipped: 'not asked for (keyboard: false)' }
+          ? { skipped: 'keyboard: false was given' }
           : await this.keyboard(options.scope ?? 'focused_window', root, report, call);
       const tour = 'tour' in keyboard ? keyboard.tour : undefined;
       const issues = runRules({ root, level, area, pixels, tour });
@@ -102,7 +103,7 @@ export class Audits {
         issues,
         score: auditScore(issues, checked),
         checked,
-        contrastMeasured: pixels !== undefined,
+        contrastMeasured: pixels && textContrasts(root, pixels).length,
         keyboard: tour
           ? { presses: tour.stops.length, complete: 'complete' in keyboard && keyboard.complete }
           : { skipped: (keyboard as { skipped: string }).skipped },
@@ -214,9 +215,12 @@ export class Audits {
     const { observer, port, resolver } = this.kernel;
     const pid = root.info.pid;
     const events = await observer.available();
+    // Elements of the walk are known by handle; only focus outside it is located (a path read upwards).
+    const walked = new Map([...walk(root)].map((node) => [node.info.id, node]));
     const focused = async (): Promise<Walked | undefined> => {
       const { element } = await port.call('ax.focused', { pid }, call);
-      return element ? resolver.locate(element, call) : undefined;
+      if (!element) return undefined;
+      return walked.get(element.id) ?? (await resolver.locate(element, call));
     };
     const first = await focused();
     const seen = new Map<string, Walked>(first ? [[first.ref, first]] : []);

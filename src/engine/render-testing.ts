@@ -69,7 +69,10 @@ export function auditSummary(r: AuditResult): string {
     r.issues.length === 0
       ? 'no issues'
       : `${plural(r.issues.length, 'issue')} (${bySeverity.join(', ')}; by rule: ${rules.join(', ')})`;
-  const contrast = r.contrastMeasured ? 'contrast measured on screen' : 'contrast not measured';
+  const contrast =
+    r.contrastMeasured === undefined
+      ? 'contrast not measured'
+      : `contrast measured on screen for ${plural(r.contrastMeasured, 'text')}`;
   const keyboard =
     'skipped' in r.keyboard
       ? `keyboard not checked (${r.keyboard.skipped})`

@@ -261,8 +261,8 @@ export interface AuditResult {
   score: number;
   /** Elements the rules looked at. */
   checked: number;
-  /** The contrast was measured on screen pixels (false: no capture, or not asked for). */
-  contrastMeasured: boolean;
+  /** Texts whose contrast was measured on screen pixels; undefined: no capture (not asked for, or level A). */
+  contrastMeasured?: number;
   /** The keyboard tour: Tab presses made, and whether focus went round the whole window; or why none was made. */
   keyboard: { presses: number; complete: boolean } | { skipped: string };
   elapsedMs: number;
