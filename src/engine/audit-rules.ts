@@ -394,7 +394,7 @@ const RULES: readonly Rule[] = [
         .filter((n) => n !== root && has(n, 'focusable') && enabled(n) && n.info.bounds !== undefined)
         .flatMap((node) => {
           const b = node.info.bounds as Bounds;
-          const why = !sized(b)
+          const why = !(b.width > 0 && b.height > 0)
             ? `it is zero-sized (${b.width}x${b.height} points)`
             : area && !overlaps(b, area)
               ? `it lies outside its window (at ${b.x},${b.y})`
