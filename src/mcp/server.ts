@@ -194,6 +194,7 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
   listOnly(server, listed);
   const resources = registerResources(server, deps);
   registerSubscriptions(server, deps.engine, resources.reader, deps.log);
-  registerCompletions(server, registerPrompts(server, appNameCompleter(deps.engine)), resources.completers);
+  const prompts = registerPrompts(server, appNameCompleter(deps.engine), new Set(names));
+  registerCompletions(server, prompts, resources.completers);
   return server;
 }

@@ -14,7 +14,7 @@ import { eventually, refOf } from '../support/text.js';
 const env = inject('desktopEnv');
 const { macpilot, processes, start, launch } = useMacpilot({
   ...env,
-  MACPILOT_TOOLSETS: 'ui,input,apps,windows,screen,testing',
+  MACPILOT_TOOLSETS: 'ui,input,apps,windows,screen,clipboard,menus,workflow,testing',
 });
 
 interface Failure {
@@ -307,6 +307,28 @@ describe('audit_accessibility', () => {
     expect(text).toMatch(
       /- critical control-name \(WCAG 4\.1\.2 Name, Role, Value \(A\)\): combobox \[ref=e\d+\]/,
     );
+  });
+
+  test('the test-app and accessibility-audit prompts use these tools, naming only listed ones', async () => {
+    const { tools } = await macpilot.client.listTools();
+    const listed = new Set(tools.map((t) => t.name));
+    const render = async (name: string) => {
+      const { messages } = await macpilot.client.getPrompt({ name, arguments: { app_name: 'zenity' } });
+      return messages.map((m) => (m.content.type === 'text' ? m.content.text : '')).join('\n');
+    };
+    const testApp = await render('test-app');
+    expect(testApp).toContain('assert_element');
+    expect(testApp).toContain('visual_diff');
+    const audit = await render('accessibility-audit');
+    expect(audit).toContain('audit_accessibility {app: "zenity", standards: ["wcag_aa"]}');
+    for (const text of [testApp, audit]) {
+      // Tools are words with underscores; argument names (timeout_ms, save_baseline, ...) are not tools.
+      const tools = [...text.matchAll(/\b([a-z]+(?:_[a-z]+)+)\b(?! *:)/g)].map((m) => m[1] as string);
+      const unknown = tools.filter(
+        (t) => !listed.has(t) && !/^(app_name|include_hidden|timeout_ms|ignore_regions|wcag_aa)$/.test(t),
+      );
+      expect(unknown).toEqual([]);
+    }
   });
 
   test('runs as a task', async () => {
