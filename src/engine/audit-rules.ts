@@ -7,7 +7,7 @@ import type { Bounds } from '../helper/protocol.js';
 import type { Role } from './roles.js';
 import { normalizeName, plural } from '../text.js';
 import { type Walked, walk } from './tree.js';
-import type { Raster } from './visual-diff.js';
+import type { Raster } from './raster.js';
 
 export type Severity = 'critical' | 'serious' | 'moderate' | 'minor';
 export const SEVERITIES: readonly Severity[] = ['critical', 'serious', 'moderate', 'minor'];

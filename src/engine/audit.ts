@@ -22,7 +22,7 @@ import { pause } from './observer.js';
 import type { AuditResult } from './results.js';
 import type { Screen } from './screen.js';
 import { type Walked, walk } from './tree.js';
-import { decodePng } from './visual-diff.js';
+import { decodePng } from './raster.js';
 
 export const AUDIT_SCOPES = ['window', 'focused_window', 'ref'] as const;
 export type AuditScope = (typeof AUDIT_SCOPES)[number];

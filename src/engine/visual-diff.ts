@@ -11,16 +11,10 @@ import { MacpilotError } from '../errors.js';
 import type { CallOptions } from '../helper/errors.js';
 import type { Bounds } from '../helper/protocol.js';
 import { loadSharp, SCREEN_PNG } from '../sharp.js';
+import { decodePng, type Raster, resizedPng } from './raster.js';
 import type { Kernel } from './kernel.js';
 import type { VisualDiffResult } from './results.js';
 import { type CaptureArea, SCREENSHOT_DEFAULTS, type Screen } from './screen.js';
-
-/** RGBA pixels, 4 bytes each, row by row. */
-export interface Raster {
-  data: Uint8Array;
-  width: number;
-  height: number;
-}
 
 /** A rectangle in image pixels. */
 export interface PixelRect {
@@ -197,7 +191,7 @@ export class VisualDiffs {
       const regions = toPixels(options.ignore ?? [], shot.bounds, shot.scale, capture);
       // A baseline of the same shape at another scale (a screenshot scaled for a model) is scaled to match.
       if (!sizeMismatch && baseline.width !== capture.width) {
-        baseline = await resized(baselinePng, capture.width, capture.height);
+        baseline = await resizedPng(baselinePng, capture.width, capture.height);
       }
       // Shapes that differ compare nothing: every pixel counts as changed, over the faded capture.
       const { diffPixels, diff } = sizeMismatch
@@ -308,27 +302,4 @@ async function readBaselineFile(given: string, roots: readonly string[] | undefi
     );
   }
   return data;
-}
-
-export async function decodePng(png: Buffer, what: string): Promise<Raster> {
-  const sharp = await loadSharp();
-  try {
-    const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-    return { data: new Uint8Array(data), width: info.width, height: info.height };
-  } catch (error) {
-    throw new MacpilotError(
-      { what: `Cannot decode ${what}`, why: String(error), next: 'give a valid PNG image' },
-      { cause: error },
-    );
-  }
-}
-
-async function resized(png: Buffer, width: number, height: number): Promise<Raster> {
-  const sharp = await loadSharp();
-  const { data, info } = await sharp(png)
-    .resize({ width, height, fit: 'fill' })
-    .ensureAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data), width: info.width, height: info.height };
 }

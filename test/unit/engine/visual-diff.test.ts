@@ -1,9 +1,9 @@
 /** visual_diff's comparison: pixelmatch over two rasters, with ignored regions and screen points mapped to pixels. */
 import { describe, expect, it } from 'vitest';
+import type { Raster } from '../../../src/engine/raster.js';
 import {
   Baselines,
   compareRasters,
-  type Raster,
   toPixels,
   VISUAL_DIFF_DEFAULTS,
 } from '../../../src/engine/visual-diff.js';
