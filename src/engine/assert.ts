@@ -121,7 +121,6 @@ export function compareExpectations(seen: Seen, expect: Expectations): AssertFai
 }
 
 interface AssertLook extends Look {
-  seen: string;
   failures: AssertFailure[];
 }
 
@@ -163,14 +162,14 @@ export class Asserts {
         failures,
       };
     };
-    const last = await this.waits.until(
-      probe,
-      started + Math.min(timeoutMs, WAIT_DEFAULTS.maxTimeoutMs),
-      call,
+    const subject = describeSubject(options);
+    const deadline = started + Math.min(timeoutMs, WAIT_DEFAULTS.maxTimeoutMs);
+    const last = await this.kernel.guard(`assert on ${subject}`, () =>
+      this.waits.until(probe, deadline, call),
     );
     return {
       kind: 'assert',
-      subject: describeSubject(options),
+      subject,
       element: last.element,
       missing: last.element ? undefined : last.seen,
       checked,

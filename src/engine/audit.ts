@@ -93,6 +93,7 @@ export class Audits {
           ? { skipped: 'keyboard: false was given' }
           : await this.keyboard(options.scope ?? 'focused_window', root, report, call);
       const tour = 'tour' in keyboard ? keyboard.tour : undefined;
+      const skipped = 'skipped' in keyboard ? keyboard.skipped : '';
       const issues = runRules({ root, level, area, pixels, tour });
       const checked = checkedElements(root);
       report(3, 3, 'done');
@@ -104,9 +105,7 @@ export class Audits {
         score: auditScore(issues, checked),
         checked,
         contrastMeasured: pixels && textContrasts(root, pixels).length,
-        keyboard: tour
-          ? { presses: tour.stops.length, complete: 'complete' in keyboard && keyboard.complete }
-          : { skipped: (keyboard as { skipped: string }).skipped },
+        keyboard: tour ? { presses: tour.stops.length, complete: readTour(tour).complete } : { skipped },
         elapsedMs: performance.now() - started,
       };
     });
@@ -133,7 +132,7 @@ export class Audits {
     if (scope === 'focused_window') {
       const windows = await this.kernel.resolver.children(app.id, false, call);
       const active = windows.findIndex((w) => w.states.includes('active'));
-      if (active < 0 && windows.length === 0) {
+      if (windows.length === 0) {
         throw new MacpilotError({
           what: `"${app.name}" has no window to audit`,
           why: 'it shows no window on screen',
@@ -156,7 +155,7 @@ export class Audits {
     root: Walked,
     report: NonNullable<AuditOptions['progress']>,
     call?: CallOptions,
-  ): Promise<{ tour: TabTour; complete: boolean } | { skipped: string }> {
+  ): Promise<{ tour: TabTour } | { skipped: string }> {
     if (scope === 'ref')
       return { skipped: 'a ref is audited, not a window: Tab moves through whole windows' };
     if (!root.info.states.includes('active')) {
@@ -165,8 +164,7 @@ export class Audits {
           'the window is not the active one, and Tab presses go to the active window; focus_window it first',
       };
     }
-    const tour = await this.tour(root, report, call);
-    return { tour, complete: readTour(tour).complete };
+    return { tour: await this.tour(root, report, call) };
   }
 
   /**
