@@ -4,10 +4,11 @@
  * file baselines, and audit_accessibility of gnome-calculator and of a zenity form.
  */
 import { join } from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { pathToFileURL } from 'node:url';
+import { type CallToolResult, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { beforeAll, describe, expect, inject, test } from 'vitest';
 import { colours, decode } from '../support/image.js';
-import { useMacpilot } from '../support/mcp.js';
+import { startMacpilot, useMacpilot } from '../support/mcp.js';
 import { temporaryFolder } from '../support/temp.js';
 import { eventually, refOf } from '../support/text.js';
 
@@ -215,6 +216,30 @@ describe('visual_diff', () => {
     expect(missing.isError).toBe(true);
     expect(missing.text).toContain('does not exist');
   });
+});
+
+test('a client that declares roots: baseline files are read only from under them', async () => {
+  const shared = temporaryFolder('macpilot-roots-');
+  const other = temporaryFolder('macpilot-elsewhere-');
+  const client = await startMacpilot({ ...env, MACPILOT_TOOLSETS: 'screen,testing' }, [], {
+    roots: { listChanged: false },
+  });
+  try {
+    client.client.setRequestHandler(ListRootsRequestSchema, () => ({
+      roots: [{ uri: pathToFileURL(shared).href, name: 'shared' }],
+    }));
+    const region = { x: 0, y: 0, width: 64, height: 48 };
+    const inside = join(shared, 'corner.png');
+    const outside = join(other, 'corner.png');
+    for (const file of [inside, outside]) await client.ok('take_screenshot', { region, file_path: file });
+    const read = await client.ok('visual_diff', { region, baseline: inside });
+    expect(read).toMatch(/^Passed: 0 of 3072 pixels differ/m);
+    const refused = await client.call('visual_diff', { region, baseline: outside });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain(`outside the folders the client shared as its roots (${shared})`);
+  } finally {
+    await client.close();
+  }
 });
 
 interface Issue {
