@@ -227,7 +227,7 @@ export class Audits {
     const order = new Set<string | undefined>([first?.ref]);
     let current = first;
     for (let i = 0; i < presses; i++) {
-      const inText = current?.role === 'textbox' && current.info.states.includes('multiline');
+      const inText = current !== undefined && typesTab(current);
       const before = observer.counter(pid);
       await this.input.tap(inText ? 'ctrl+Tab' : 'Tab', call);
       current = await this.moved(pid, before, current, events, focused, call);
@@ -244,5 +244,10 @@ export class Audits {
     return { start: first?.ref, stops, seen };
   }
 }
+
+/** A multi-line text or a terminal: Tab there types a tab, and Ctrl+Tab moves focus on. */
+const typesTab = (node: Walked): boolean =>
+  node.role === 'textbox' &&
+  (node.info.states.includes('multiline') || node.info.nativeRole.toLowerCase() === 'terminal');
 
 const sized = (b: Bounds | undefined): b is Bounds => b !== undefined && b.width > 0 && b.height > 0;

@@ -2,14 +2,22 @@
 import { SEVERITIES } from './audit-rules.js';
 import { locatedLines } from './line.js';
 import type { AssertResult, AssertValue, AuditResult, VisualDiffResult } from './results.js';
-import { clip, duration, plural } from '../text.js';
+import { duration, plural } from '../text.js';
 import { labelOf } from './tree.js';
 
 /** Issues listed in the text at most; the structured result has them all. */
 export const AUDIT_LINES = 100;
 
-const shown = (value: AssertValue | null): string =>
-  value === null ? 'nothing' : typeof value === 'string' ? JSON.stringify(clip(value, 200)) : String(value);
+const SHOWN_CHARS = 200;
+
+/** Values exactly as compared (whitespace kept: a trailing tab is a difference), cut when long. */
+const shown = (value: AssertValue | null): string => {
+  if (value === null) return 'nothing';
+  if (typeof value !== 'string') return String(value);
+  return value.length > SHOWN_CHARS
+    ? `${JSON.stringify(value.slice(0, SHOWN_CHARS))}…`
+    : JSON.stringify(value);
+};
 
 export function assertText(r: AssertResult, fence: string): string {
   const waited = r.timeoutMs > 0 ? ` after ${duration(r.elapsedMs)}` : '';

@@ -334,6 +334,19 @@ describe('audit_accessibility', () => {
     );
   });
 
+  test("an editor's text is left as it was: the tour leaves a multi-line text with Ctrl+Tab, never typing a tab", async () => {
+    const pid = String(await launch('mousepad'));
+    const editor = await eventually('the editor', async () => {
+      const out = await macpilot.call('find_elements', { app: pid, role: 'textbox' });
+      return out.isError ? undefined : refOf(out.text, /textbox/);
+    });
+    await macpilot.ok('type_text', { ref: editor, text: 'first line' });
+    const audit = await call('audit_accessibility', { app: pid });
+    expect(audit.json.summary).toMatch(/keyboard: \d+ Tab press/);
+    const after = await assertElement({ ref: editor, assertions: { value: 'first line', focused: true } });
+    expect(after.passed, after.text).toBe(true);
+  });
+
   test('the test-app and accessibility-audit prompts use these tools, naming only listed ones', async () => {
     const { tools } = await macpilot.client.listTools();
     const listed = new Set(tools.map((t) => t.name));

@@ -1,6 +1,7 @@
 /** assert_element's comparison: one failure per property that differs, with what was expected and what was there. */
 import { describe, expect, it } from 'vitest';
 import { compareExpectations, type Seen } from '../../../src/engine/assert.js';
+import { assertText } from '../../../src/engine/render-testing.js';
 import { RefTable } from '../../../src/engine/refs.js';
 import { annotate } from '../../../src/engine/tree.js';
 import type { ElementNode } from '../../../src/helper/protocol.js';
@@ -82,5 +83,15 @@ describe('compareExpectations', () => {
         { property: 'visible', expected: true, actual: false },
       ]);
     }
+  });
+
+  it('shows values in a failure exactly as compared: a trailing tab is visible', () => {
+    const typed = walked(el('text', '', { value: 'first line\t', states: ['multiline'] }));
+    const failures = compareExpectations({ element: typed, count: 1 }, { value: 'first line' });
+    const text = assertText(
+      { kind: 'assert', subject: 'e1', element: typed, checked: 1, failures, elapsedMs: 5, timeoutMs: 0 },
+      '(fence)',
+    );
+    expect(text).toContain('- value: expected "first line", actual "first line\\t"');
   });
 });
