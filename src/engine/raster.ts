@@ -1,6 +1,6 @@
 /** Images as RGBA pixels, for comparing them and measuring colours: decoded from PNG with sharp. */
 import { MacpilotError } from '../errors.js';
-import { loadSharp } from '../sharp.js';
+import { loadSharp, SCREEN_PNG } from '../sharp.js';
 
 /** RGBA pixels, 4 bytes each, row by row. */
 export interface Raster {
@@ -32,4 +32,20 @@ export async function resizedPng(png: Buffer, width: number, height: number): Pr
     .raw()
     .toBuffer({ resolveWithObject: true });
   return { data: new Uint8Array(data), width: info.width, height: info.height };
+}
+
+/** Pixels as PNG, scaled down (never up) so that the long edge is at most maxLongEdge, as screenshots are. */
+export async function encodePng(
+  raster: Raster,
+  maxLongEdge: number,
+): Promise<{ png: Buffer; width: number; height: number }> {
+  const sharp = await loadSharp();
+  const { data, width, height } = raster;
+  const { data: png, info } = await sharp(Buffer.from(data.buffer, data.byteOffset, data.length), {
+    raw: { width, height, channels: 4 },
+  })
+    .resize({ width: maxLongEdge, height: maxLongEdge, fit: 'inside', withoutEnlargement: true })
+    .png(SCREEN_PNG)
+    .toBuffer({ resolveWithObject: true });
+  return { png, width: info.width, height: info.height };
 }

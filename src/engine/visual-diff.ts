@@ -10,8 +10,7 @@ import pixelmatch from 'pixelmatch';
 import { MacpilotError } from '../errors.js';
 import type { CallOptions } from '../helper/errors.js';
 import type { Bounds } from '../helper/protocol.js';
-import { loadSharp, SCREEN_PNG } from '../sharp.js';
-import { decodePng, type Raster, resizedPng } from './raster.js';
+import { decodePng, encodePng, type Raster, resizedPng } from './raster.js';
 import type { Kernel } from './kernel.js';
 import type { VisualDiffResult } from './results.js';
 import { type CaptureArea, SCREENSHOT_DEFAULTS, type Screen } from './screen.js';
@@ -157,7 +156,6 @@ export class VisualDiffs {
         options.baseline === undefined ? undefined : await loadBaseline(options.baseline, options);
       const started = performance.now();
       const shot = await this.screen.capture(options.area, call);
-      const sharp = await loadSharp();
       const capture = await decodePng(shot.png, 'the capture');
       const thresholdPercent = options.thresholdPercent ?? VISUAL_DIFF_DEFAULTS.thresholdPercent;
       const saved = options.saveAs === undefined ? undefined : `${BASELINE_SCHEME}${options.saveAs}`;
@@ -198,17 +196,7 @@ export class VisualDiffs {
         ? { diffPixels: common.totalPixels, diff: compareRasters(capture, capture, []).diff }
         : compareRasters(capture, baseline, regions);
       const ignored = sizeMismatch ? 0 : regions.length;
-      const image = await sharp(Buffer.from(diff.data.buffer, diff.data.byteOffset, diff.data.length), {
-        raw: { width: diff.width, height: diff.height, channels: 4 },
-      })
-        .resize({
-          width: SCREENSHOT_DEFAULTS.maxWidth,
-          height: SCREENSHOT_DEFAULTS.maxWidth,
-          fit: 'inside',
-          withoutEnlargement: true,
-        })
-        .png(SCREEN_PNG)
-        .toBuffer({ resolveWithObject: true });
+      const image = await encodePng(diff, SCREENSHOT_DEFAULTS.maxWidth);
       const passed = !sizeMismatch && (diffPixels / common.totalPixels) * 100 <= thresholdPercent;
       return {
         ...common,
@@ -221,10 +209,10 @@ export class VisualDiffs {
         ignored,
         elapsedMs: performance.now() - started,
         image: {
-          data: image.data.toString('base64'),
+          data: image.png.toString('base64'),
           mimeType: 'image/png',
-          width: image.info.width,
-          height: image.info.height,
+          width: image.width,
+          height: image.height,
         },
       };
     });
