@@ -201,7 +201,17 @@ describe('visual_diff', () => {
   });
 
   test('a baseline of another shape is a size mismatch, and unknown baselines are refused', async () => {
-    await call('visual_diff', { region: { x: 0, y: 0, width: 120, height: 40 }, save_baseline: 'wide' });
+    const wide = { x: 0, y: 0, width: 120, height: 40 };
+    await call('visual_diff', { region: wide, save_baseline: 'wide' });
+    // A screenshot's own base64 is a baseline too.
+    const shot = await macpilot.client.callTool({ name: 'take_screenshot', arguments: { region: wide } });
+    const png = (shot as CallToolResult).content.find((c) => c.type === 'image');
+    const fromBase64 = await call('visual_diff', {
+      region: wide,
+      baseline: png?.type === 'image' ? png.data : '',
+    });
+    expect(fromBase64.json).toMatchObject({ passed: true, diff_pixels: 0 });
+    expect(fromBase64.text).toContain('the base64 PNG given');
     const other = await call('visual_diff', {
       region: { x: 0, y: 0, width: 40, height: 40 },
       baseline: 'baseline://wide',
@@ -211,7 +221,7 @@ describe('visual_diff', () => {
 
     const unknown = await macpilot.call('visual_diff', { baseline: 'baseline://never' });
     expect(unknown.isError).toBe(true);
-    expect(unknown.text).toContain('baseline://info');
+    expect(unknown.text).toContain('baseline://wide');
     const missing = await macpilot.call('visual_diff', { baseline: join(folder, 'none.png') });
     expect(missing.isError).toBe(true);
     expect(missing.text).toContain('does not exist');
