@@ -67,6 +67,9 @@ export const TOOLSETS = [
     // Each step is checked as the tool call it is; the workflow's own arguments are not one control's name.
     namesControls: false,
   }),
+  toolset('testing', 'assertions on elements, visual regression against baselines, accessibility audits', {
+    byDefault: false,
+  }),
   toolset('session', 'what this server can do here: permissions, versions, enabled tools', {
     alwaysOn: true,
   }),

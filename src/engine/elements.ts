@@ -207,7 +207,8 @@ export class Elements {
 
   // --- walks ---
 
-  private async start(
+  /** Where a walk of an app, one of its windows (by title or index) or a ref's subtree starts, and its title. */
+  async start(
     options: Pick<SnapshotOptions, 'app' | 'window' | 'ref'>,
     call?: CallOptions,
   ): Promise<{ start: WalkStart; title: string }> {

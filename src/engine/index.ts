@@ -3,6 +3,8 @@
  * (MCP tools, resources, the CLI) use; nothing under src/engine imports this file.
  */
 import { Apps } from './apps.js';
+import { Asserts } from './assert.js';
+import { Audits } from './audit.js';
 import { AppStates } from './app-state.js';
 import { CHANGE_DEFAULTS, type ChangeSettings } from './changes.js';
 import { Clipboard } from './clipboard.js';
@@ -18,6 +20,7 @@ import { RefTable } from './refs.js';
 import type { AppGate } from './resolve.js';
 import { Reveal } from './reveal.js';
 import { Screen } from './screen.js';
+import { VisualDiffs } from './visual-diff.js';
 import { Waits } from './wait.js';
 import { Windows } from './windows.js';
 
@@ -42,6 +45,9 @@ export interface Engine {
   readonly states: AppStates;
   readonly feed: ChangeFeed;
   readonly observations: Observations;
+  readonly asserts: Asserts;
+  readonly visualDiffs: VisualDiffs;
+  readonly audits: Audits;
 }
 
 /** An engine over `port`; `gate` refuses the apps the call in progress may not use (absent: none refused). */
@@ -54,19 +60,24 @@ export function createEngine(port: HelperPort, options: EngineOptions = {}, gate
   const menus = new Menus(kernel);
   const feed = new ChangeFeed(port, kernel.observer);
   const history = new ClipboardHistory(port, feed, clipboardHistory);
+  const screen = new Screen(kernel, windows);
+  const waits = new Waits(kernel);
   return {
     kernel,
     elements,
     apps: new Apps(kernel),
     input,
     windows,
-    screen: new Screen(kernel, windows),
+    screen,
     clipboard: new Clipboard(kernel, history),
     menus,
-    waits: new Waits(kernel),
+    waits,
     reveal: new Reveal(kernel),
     states: new AppStates(kernel, elements, menus),
     feed,
     observations: new Observations(kernel, feed),
+    asserts: new Asserts(kernel, waits, elements),
+    visualDiffs: new VisualDiffs(kernel, screen),
+    audits: new Audits(kernel, elements, screen, input),
   };
 }

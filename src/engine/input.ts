@@ -213,6 +213,11 @@ export class Input {
     });
   }
 
+  /** Press a chord once without watching what it changes: one step of a long tour (the audit's Tab presses). */
+  async tap(chord: string, call?: CallOptions): Promise<void> {
+    await this.pressChord(parseChord(chord), await this.platformOf(call), 1, call);
+  }
+
   // --- where an action lands and what it may change ---
 
   /** Resolve a spot to a point, act there, and report what changed in the app under it. */

@@ -6,8 +6,13 @@ import { z } from 'zod';
 import type { ElementDetail, ElementInfo, WindowInfo } from '../helper/protocol.js';
 import { ENTRY_CHARS, HISTORY_LIMIT } from './clipboard-history.js';
 import type { RefEntry } from './refs.js';
+import { RULE_IDS, SEVERITIES } from './audit-rules.js';
+import { auditSummary, diffPercentage } from './render-testing.js';
 import type {
   ActionResult,
+  AssertResult,
+  AuditResult,
+  VisualDiffResult,
   AppsResult,
   Change,
   ClipboardHistoryResult,
@@ -21,7 +26,7 @@ import type {
   WindowsResult,
 } from './results.js';
 import { roleOf } from './roles.js';
-import { isSecure, type Walked } from './tree.js';
+import { isSecure, labelOf, type Walked } from './tree.js';
 
 const BoundsJson = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
 const ValueJson = z.union([z.string(), z.number(), z.boolean()]);
@@ -134,6 +139,61 @@ export const WaitJson = z.object({
   awaited: z.string().describe('What was awaited, in words.'),
   elapsed_ms: z.number(),
   element: ElementJson.optional().describe('The element the condition is about, when one was seen.'),
+});
+
+const AssertValueJson = z.union([z.string(), z.number(), z.boolean()]);
+
+export const AssertJson = z.object({
+  passed: z.boolean().describe('Every assertion held.'),
+  failures: z
+    .array(
+      z.object({
+        property: z.string().describe('The assertion that failed, e.g. "enabled".'),
+        expected: AssertValueJson,
+        actual: AssertValueJson.nullable().describe(
+          'What the element had; null: nothing (no element, no value).',
+        ),
+      }),
+    )
+    .describe('One per assertion that did not hold.'),
+  element: ElementJson.optional().describe('The element checked, when there was one.'),
+  elapsed_ms: z.number(),
+});
+
+export const VisualDiffJson = z.object({
+  passed: z.boolean().describe('diff_percentage is within the threshold (false on a size mismatch).'),
+  diff_percentage: z.number().describe('Differing pixels, in percent of total_pixels.'),
+  diff_pixels: z.number(),
+  total_pixels: z.number(),
+  size_mismatch: z
+    .boolean()
+    .describe("The baseline's shape differs from the capture's: nothing was compared."),
+  threshold_percentage: z.number(),
+  compared: z.boolean().describe('False: no baseline was given, the capture was only saved.'),
+  capture: z.object({ width: z.number(), height: z.number(), scale: z.number(), bounds: BoundsJson }),
+  baseline_size: z.object({ width: z.number(), height: z.number() }).optional(),
+  saved: z.string().optional().describe('baseline://NAME this capture was saved as.'),
+});
+
+export const AuditJson = z.object({
+  passed: z.boolean().describe('No issues were found.'),
+  score: z.number().describe('0-100.'),
+  level: z.enum(['A', 'AA', 'AAA']),
+  issues: z.array(
+    z.object({
+      severity: z.enum(SEVERITIES as ['critical', 'serious', 'moderate', 'minor']),
+      rule: z.enum(RULE_IDS),
+      criterion: z.string().describe('The WCAG success criterion.'),
+      ref: z.string(),
+      element: z.string().describe('Its role and name.'),
+      path: z.string(),
+      description: z.string().describe('What is wrong.'),
+      suggestion: z.string().describe('How to fix it.'),
+    }),
+  ),
+  summary: z.string(),
+  checked: z.number().describe('Elements the rules looked at.'),
+  scope: z.string().describe('What was audited.'),
 });
 
 function elementFields(info: ElementInfo, ref: string, path: string): ElementJson {
@@ -275,6 +335,45 @@ export const waitJson = (r: WaitResult): z.infer<typeof WaitJson> => ({
   ...(r.element ? { element: elementJson(r.element) } : {}),
 });
 
+export const assertJson = (r: AssertResult): z.infer<typeof AssertJson> => ({
+  passed: r.failures.length === 0,
+  failures: r.failures.map((f) => ({ property: f.property, expected: f.expected, actual: f.actual })),
+  ...(r.element ? { element: elementJson(r.element) } : {}),
+  elapsed_ms: Math.round(r.elapsedMs),
+});
+
+export const visualDiffJson = (r: VisualDiffResult): z.infer<typeof VisualDiffJson> => ({
+  passed: r.passed,
+  diff_percentage: diffPercentage(r),
+  diff_pixels: r.diffPixels,
+  total_pixels: r.totalPixels,
+  size_mismatch: r.sizeMismatch,
+  threshold_percentage: r.thresholdPercent,
+  compared: r.compared,
+  capture: { ...r.captureSize, scale: r.scale, bounds: r.bounds },
+  ...(r.baselineSize ? { baseline_size: r.baselineSize } : {}),
+  ...(r.saved ? { saved: r.saved } : {}),
+});
+
+export const auditJson = (r: AuditResult): z.infer<typeof AuditJson> => ({
+  passed: r.issues.length === 0,
+  score: r.score,
+  level: r.level,
+  issues: r.issues.map((i) => ({
+    severity: i.severity,
+    rule: i.rule,
+    criterion: i.criterion,
+    ref: i.node.ref,
+    element: labelOf(i.node.role, i.node.info.name),
+    path: i.node.path,
+    description: i.problem,
+    suggestion: i.fix,
+  })),
+  summary: auditSummary(r),
+  checked: r.checked,
+  scope: r.title,
+});
+
 /** A result's JSON and the schema it matches: what a tool declares as its output. */
 export interface StructuredOutput<R extends EngineResult> {
   schema: z.ZodObject;
@@ -296,4 +395,7 @@ export const structured = {
   clipboard: output(ClipboardJson, clipboardJson),
   clipboardHistory: output(ClipboardHistoryJson, clipboardHistoryJson),
   wait: output(WaitJson, waitJson),
+  assert: output(AssertJson, assertJson),
+  visualDiff: output(VisualDiffJson, visualDiffJson),
+  audit: output(AuditJson, auditJson),
 };

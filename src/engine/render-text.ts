@@ -9,6 +9,7 @@ import { renderMatches } from './find.js';
 import { locatedLines, shortcutText } from './line.js';
 import { joinNames, shownName } from './menus.js';
 import { renderObserved } from './observe.js';
+import { assertText, auditText, visualDiffText } from './render-testing.js';
 import type {
   ActionResult,
   AppsResult,
@@ -54,6 +55,12 @@ export function renderText(result: EngineResult): string {
       return `Done after ${duration(result.elapsedMs)}: ${result.awaited}.\n${result.seen}`;
     case 'observed':
       return renderObserved(result, dataNote());
+    case 'assert':
+      return assertText(result, dataNote());
+    case 'visual-diff':
+      return visualDiffText(result);
+    case 'audit':
+      return auditText(result, dataNote());
   }
 }
 

@@ -3,7 +3,8 @@
  * results and JSON (render-json.ts), the CLI. A result never holds finished prose about app data; the
  * renderers decide how it reads and where the untrusted-data fence goes.
  */
-import type { AppInfo, ElementDetail, WindowInfo } from '../helper/protocol.js';
+import type { AppInfo, Bounds, ElementDetail, WindowInfo } from '../helper/protocol.js';
+import type { AuditIssue, Level } from './audit-rules.js';
 import type { AppRef, RefEntry } from './refs.js';
 import type { RenderOptions } from './snapshot.js';
 import type { Walked } from './tree.js';
@@ -185,6 +186,88 @@ export interface ObservedResult {
   live: boolean;
 }
 
+export type AssertValue = string | number | boolean;
+
+/** One assertion that did not hold: the property, what was expected, what the element had (null: nothing). */
+export interface AssertFailure {
+  property:
+    | 'exists'
+    | 'enabled'
+    | 'focused'
+    | 'checked'
+    | 'selected'
+    | 'value'
+    | 'name'
+    | 'role'
+    | 'visible'
+    | 'contains_text'
+    | 'count';
+  expected: AssertValue;
+  actual: AssertValue | null;
+}
+
+/** assert_element: whether an element is as expected (a failed assertion is an answer, not an error). */
+export interface AssertResult {
+  kind: 'assert';
+  /** What was asserted on, in words: a ref, a path, or the query. */
+  subject: string;
+  /** The element checked, when there was one. */
+  element?: Walked;
+  /** Why there was none. */
+  missing?: string;
+  /** Assertions given. */
+  checked: number;
+  failures: AssertFailure[];
+  elapsedMs: number;
+  timeoutMs: number;
+}
+
+/** visual_diff: a capture compared with a baseline. */
+export interface VisualDiffResult {
+  kind: 'visual-diff';
+  /** What was captured, in words. */
+  what: string;
+  /** The capture's screen area (points) and pixels per point. */
+  bounds: Bounds;
+  scale: number;
+  captureSize: { width: number; height: number };
+  /** False: no baseline was given, the capture was only saved. */
+  compared: boolean;
+  /** The baseline, in words (a path, baseline://NAME, or "the base64 PNG given"). */
+  baseline?: string;
+  baselineSize?: { width: number; height: number };
+  passed: boolean;
+  diffPixels: number;
+  totalPixels: number;
+  thresholdPercent: number;
+  /** The baseline's shape differs from the capture's: they cannot be compared. */
+  sizeMismatch: boolean;
+  /** Ignored regions that fell on the capture. */
+  ignored: number;
+  /** baseline://NAME, when this capture was saved under it. */
+  saved?: string;
+  elapsedMs: number;
+  /** The diff image, scaled like a screenshot. */
+  image?: { data: string; mimeType: string; width: number; height: number };
+}
+
+/** audit_accessibility: the issues found in a scope, its score and what was checked. */
+export interface AuditResult {
+  kind: 'audit';
+  /** What was audited: `window "Calculator" of "gnome-calculator" (pid 42)`. */
+  title: string;
+  level: Level;
+  issues: AuditIssue[];
+  score: number;
+  /** Elements the rules looked at. */
+  checked: number;
+  /** Texts whose contrast was measured on screen pixels; undefined: no capture (not asked for, or level A). */
+  contrastMeasured?: number;
+  /** The keyboard tour: Tab presses made, and whether focus went round the whole window; or why none was made. */
+  keyboard: { presses: number; complete: boolean } | { skipped: string };
+  elapsedMs: number;
+}
+
 export type EngineResult =
   | ActionResult
   | SnapshotResult
@@ -198,4 +281,7 @@ export type EngineResult =
   | MenuResult
   | MenuItemResult
   | WaitResult
-  | ObservedResult;
+  | ObservedResult
+  | AssertResult
+  | VisualDiffResult
+  | AuditResult;

@@ -31,6 +31,22 @@ export interface ScreenshotOptions {
   filePath?: string;
 }
 
+/** What a capture covers: one of a display, a region, or an app's / a window's frame. */
+export type CaptureArea = Pick<ScreenshotOptions, 'app' | 'window' | 'display' | 'region'>;
+
+/** A lossless capture at the screen's full resolution, for comparing pixels. */
+export interface Capture {
+  png: Buffer;
+  width: number;
+  height: number;
+  /** What was captured, in screen points. */
+  bounds: Bounds;
+  /** Image pixels per screen point. */
+  scale: number;
+  /** What was captured, in words: `window 0x1a "Question" of zenity (pid 42)`. */
+  what: string;
+}
+
 export interface Screenshot {
   text: string;
   /** Base64; absent when the image went to a file. */
@@ -114,9 +130,21 @@ export class Screen {
     });
   }
 
+  /** The area as a PNG at full resolution (not scaled for a model): what pixel comparisons read. */
+  async capture(area: CaptureArea, call?: CallOptions): Promise<Capture> {
+    const subject = await this.subject(area, call);
+    const shot = await this.kernel.port.call(
+      'screen.capture',
+      { target: subject.target, format: 'png', quality: 100, maxLongEdge: FILE_MAX_EDGE },
+      call,
+    );
+    const { width, height, bounds, scale } = shot;
+    return { png: Buffer.from(shot.data, 'base64'), width, height, bounds, scale, what: subject.what };
+  }
+
   // --- what to capture ---
 
-  private async subject(options: ScreenshotOptions, call?: CallOptions): Promise<Subject> {
+  private async subject(options: CaptureArea, call?: CallOptions): Promise<Subject> {
     const { region, display } = options;
     const byWindow = options.app !== undefined || options.window !== undefined;
     if ([region !== undefined, display !== undefined, byWindow].filter(Boolean).length > 1) {

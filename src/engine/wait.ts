@@ -62,7 +62,7 @@ const SHOWN_CHARS = 80;
 const WALK_VALUE_CHARS = 1_000;
 
 /** One look at the UI. */
-interface Look {
+export interface Look {
   met: boolean;
   /** What was seen: the element's lines on success, the last state on timeout. */
   seen: string;
@@ -72,9 +72,9 @@ interface Look {
   pid?: number;
 }
 
-type Probe = (call?: CallOptions) => Promise<Look>;
+export type Probe<L extends Look = Look> = (call?: CallOptions) => Promise<L>;
 
-type Found =
+export type Found =
   | { entry: RefEntry; detail: ElementDetail }
   /** Why it is not there; `label` names the element when it was known (by ref). */
   | { missing: string; label?: string; pid?: number };
@@ -98,7 +98,7 @@ export class Waits {
       const last =
         condition === 'app_idle'
           ? await this.idle(options, timeoutMs, call)
-          : await this.lookUntil(this.probe(condition, options), started + timeoutMs, call);
+          : await this.until(this.probe(condition, options), started + timeoutMs, call);
       if (last.met) {
         const elapsedMs = performance.now() - started;
         return { kind: 'wait', awaited, elapsedMs, seen: last.seen, element: last.element };
@@ -111,8 +111,11 @@ export class Waits {
     });
   }
 
-  /** Looks until the condition holds or the deadline passes; returns the last look. */
-  private async lookUntil(probe: Probe, deadline: number, call?: CallOptions): Promise<Look> {
+  /**
+   * Looks until the probe's condition holds or the deadline passes, again whenever the looked-at app reports a
+   * change (on a timer when it reports none); returns the last look.
+   */
+  async until<L extends Look>(probe: Probe<L>, deadline: number, call?: CallOptions): Promise<L> {
     const { observer } = this.kernel;
     const events = await observer.available();
     let pid: number | undefined;
@@ -192,7 +195,7 @@ export class Waits {
 
   private elementProbe(target: Target | undefined, o: WaitOptions): Probe {
     return async (call) => {
-      const found = await this.find(target ?? {}, call);
+      const found = await this.element(target ?? {}, call);
       if ('missing' in found) {
         const gone = o.condition === 'disappears';
         const seen = gone && found.label ? `${found.label} is gone.` : found.missing;
@@ -241,7 +244,7 @@ export class Waits {
   }
 
   /** The element now, or why it is not there (gone, no match for its path, its app not running). */
-  private async find(target: Target, call?: CallOptions): Promise<Found> {
+  async element(target: Target, call?: CallOptions): Promise<Found> {
     // An unknown ref is a mistake to report now, not a state to wait out.
     const known = target.ref === undefined ? undefined : await this.kernel.entry(target, call);
     try {
@@ -314,7 +317,7 @@ function notThere(error: unknown): undefined {
 }
 
 /** An element read on its own, as a walk would have labelled it. */
-const walkedOf = (entry: RefEntry, detail: ElementDetail): Walked => ({
+export const walkedOf = (entry: RefEntry, detail: ElementDetail): Walked => ({
   info: detail,
   role: roleOf(detail),
   ref: entry.ref,

@@ -30,8 +30,16 @@ const APP_ARGUMENTS: Record<string, string[]> = {
   'cross-app-copy': ['source_app', 'target_app'],
 };
 
-/** Registers the prompts; answers what completes their arguments. */
-export function registerPrompts(server: McpServer, completeApps: Completer): Completers {
+/**
+ * Registers the prompts; answers what completes their arguments. `tools` are the tools the server lists: steps
+ * that need the testing toolset are written only when it is on, and the manual way otherwise.
+ */
+export function registerPrompts(
+  server: McpServer,
+  completeApps: Completer,
+  tools: ReadonlySet<string>,
+): Completers {
+  const testing = tools.has('assert_element') && tools.has('audit_accessibility');
   const app = (description: string) => z.string().min(1).max(256).describe(description);
   const text = (description: string) => z.string().min(1).max(4000).describe(description);
 
@@ -56,10 +64,25 @@ export function registerPrompts(server: McpServer, completeApps: Completer): Com
             'Take a screenshot (take_screenshot with annotate: true) to see what the tree does not show.',
             'Pick the interactive elements worth testing; act on them by ref (click_element, set_value, ' +
               'type_text, click_menu_item) and read the "what changed" part of each answer.',
-            'After each step check the expected state with get_element or wait_for; note every difference.',
+            ...(testing
+              ? [
+                  'After each step check the expected state with assert_element (ref or query; assertions such ' +
+                    'as enabled, value, checked, visible; timeout_ms to wait for it): each failure names the ' +
+                    'property, expected and actual.',
+                  'Where the look matters, visual_diff the window against a baseline: save_baseline: NAME ' +
+                    'before acting, baseline: "baseline://NAME" after (ignore_regions for clocks and counters).',
+                ]
+              : [
+                  'After each step check the expected state with get_element or wait_for; note every difference.',
+                ]),
             'Put the app back as you found it (close dialogs with Escape or their Cancel button).',
+            ...(testing
+              ? [`Run audit_accessibility {app: ${quoted(app_name)}} for its accessibility issues.`]
+              : []),
             'Report: what you tested, what passed, what failed (expected, actual, the element path), and ' +
-              'accessibility problems you met (unnamed controls, unreachable elements).',
+              (testing
+                ? 'the accessibility issues with the score.'
+                : 'accessibility problems you met (unnamed controls, unreachable elements).'),
           ) +
           `\n${untrusted}`,
       ),
@@ -187,13 +210,28 @@ export function registerPrompts(server: McpServer, completeApps: Completer): Com
       user(
         `Audit ${quoted(app_name)} for accessibility at WCAG ${standard ?? 'AA'}.\n` +
           steps(
-            `snapshot_ui {app: ${quoted(app_name)}, include_hidden: false} and list interactive elements ` +
-              '(buttons, links, fields, check boxes, menu items) without a name.',
-            'Images and icons without a description; text fields without a label.',
-            'Siblings of the same role with the same name; focusable elements that are off screen.',
-            'Targets smaller than 24x24 points (get_element gives the bounds).',
-            'Keyboard: press_key Tab repeatedly and get_focused_element after each; note controls never ' +
-              'reached and places where focus is trapped.',
+            ...(testing
+              ? [
+                  `Bring the window to audit to the front (activate_app ${quoted(app_name)}, or focus_window): ` +
+                    'the keyboard check presses Tab through the active window.',
+                  `Run audit_accessibility {app: ${quoted(app_name)}, standards: [${quoted(`wcag_${(standard ?? 'AA').toLowerCase()}`)}]}: ` +
+                    'it checks names, images, labels, duplicate names, off-screen focus, target sizes, text ' +
+                    'contrast and keyboard reachability, and answers each issue with its ref, path and fix, and ' +
+                    'a score.',
+                  'Audit the other windows and dialogs that matter the same way (scope: "window" with window: ' +
+                    'its title, or scope: "ref" for one part).',
+                  'Check doubtful findings yourself: take_screenshot with annotate: true, get_element for ' +
+                    'bounds, press_key Tab and get_focused_element for the keyboard.',
+                ]
+              : [
+                  `snapshot_ui {app: ${quoted(app_name)}, include_hidden: false} and list interactive elements ` +
+                    '(buttons, links, fields, check boxes, menu items) without a name.',
+                  'Images and icons without a description; text fields without a label.',
+                  'Siblings of the same role with the same name; focusable elements that are off screen.',
+                  'Targets smaller than 24x24 points (get_element gives the bounds).',
+                  'Keyboard: press_key Tab repeatedly and get_focused_element after each; note controls never ' +
+                    'reached and places where focus is trapped.',
+                ]),
             'Report each problem with its severity, the element path, what is wrong and how to fix it, and a ' +
               'summary with a 0-100 score.',
           ) +

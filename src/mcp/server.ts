@@ -1,4 +1,5 @@
 /** The MCP surface: one McpServer whose tools come from the declarative definitions in src/tools. */
+import { fileURLToPath } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { availableTools, enabledTools, ToolSession, type ToolDependencies } from '../tools/call.js';
@@ -41,6 +42,14 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
   );
   releaseTasksOnClose(server, tasks.taskStore);
   const clientLog = new ServerLog(server.server, deps.log);
+  /** The client's roots as folder paths; undefined when it declares none (roots are file:// URIs). */
+  const roots = async (signal: AbortSignal): Promise<string[] | undefined> => {
+    if (!server.server.getClientCapabilities()?.roots) return undefined;
+    const declared = await server.server.listRoots(undefined, { signal });
+    return declared.roots.flatMap((root) =>
+      root.uri.startsWith('file://') ? [fileURLToPath(root.uri)] : [],
+    );
+  };
   const listed = enabledTools(deps.config, deps.services);
   const available = availableTools(deps.config, deps.services);
   const session = new ToolSession(deps, {
@@ -49,6 +58,7 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
     listed,
     available,
     around: (tool, run) => clientLog.timed(tool, run),
+    roots,
   });
 
   /** One tool call of the client: the session's call, with progress heartbeats while it runs. */
@@ -99,6 +109,11 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
   listOnly(server, listed);
   const resources = registerResources(server, deps);
   registerSubscriptions(server, deps.engine, resources.reader, deps.log);
-  registerCompletions(server, registerPrompts(server, appNameCompleter(deps.engine)), resources.completers);
+  const prompts = registerPrompts(
+    server,
+    appNameCompleter(deps.engine),
+    new Set(listed.map((tool) => tool.name)),
+  );
+  registerCompletions(server, prompts, resources.completers);
   return server;
 }

@@ -16,6 +16,7 @@ import type { ClientLog, Human, Policy } from '../policy/pipeline.js';
 import type { ServiceCheck, Services } from '../services/types.js';
 import { isWrite } from '../toolsets.js';
 import { errorResult } from './errors.js';
+import { Baselines } from '../engine/visual-diff.js';
 import { ActionHistory } from './history.js';
 import { allTools } from './index.js';
 import { reply } from './reply.js';
@@ -55,6 +56,8 @@ export interface SessionOptions {
   listed: readonly ToolDefinition[];
   /** Tools registered but hidden by the mode: a call by name is refused by the policy, which says why. */
   available: readonly ToolDefinition[];
+  /** The folders the client declared as its roots; none given: no roots declared. */
+  roots?: (signal: AbortSignal) => Promise<string[] | undefined>;
   /** Wraps each call (the MCP server times it for its debug log). */
   around?: <T>(tool: string, run: () => Promise<T>) => Promise<T>;
 }
@@ -75,6 +78,8 @@ export interface ToolAnswer {
 
 export class ToolSession {
   readonly history = new ActionHistory();
+  /** visual_diff's baseline://NAME images, for the session's life. */
+  readonly baselines = new Baselines();
   private readonly names: string[];
   private readonly byName: Map<string, ToolDefinition>;
 
@@ -98,7 +103,7 @@ export class ToolSession {
 
   /** As run, with the engine result the reply was rendered from (the CLI renders it its own way). */
   async answer(tool: ToolDefinition, args: unknown, options: CallOptions): Promise<ToolAnswer> {
-    const { deps, history } = this;
+    const { deps, history, baselines } = this;
     const context: ToolContext = {
       ...deps,
       signal: options.signal,
@@ -106,6 +111,8 @@ export class ToolSession {
       callTool: (name, stepArgs, signal, callOptions) =>
         this.callTool(name, stepArgs, { signal, record: callOptions?.record }),
       history,
+      baselines,
+      roots: async () => this.options.roots?.(options.signal),
       progress: options.progress ?? (() => {}),
     };
     const call = {

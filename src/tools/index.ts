@@ -9,6 +9,7 @@ import { scriptingTools } from './scripting.js';
 import { workflowTools } from './workflow.js';
 import { sessionTools } from './session.js';
 import { systemTools } from './system.js';
+import { testingTools } from './testing.js';
 import type { ToolDefinition } from './types.js';
 import { uiTools } from './ui.js';
 import { waitTools } from './wait.js';
@@ -28,5 +29,6 @@ export const allTools: readonly ToolDefinition[] = [
   ...finderTools,
   ...scriptingTools,
   ...workflowTools,
+  ...testingTools,
   ...sessionTools,
 ];

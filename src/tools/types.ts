@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Engine } from '../engine/index.js';
 import type { StructuredOutput } from '../engine/render-json.js';
+import type { Baselines } from '../engine/visual-diff.js';
 import type { EngineResult } from '../engine/results.js';
 import type { HelperClient } from '../helper/client.js';
 import type { ServiceCheck, ServiceName, Services } from '../services/types.js';
@@ -36,6 +37,10 @@ export interface ToolContext {
   progress(done: number, total: number, message: string): void;
   /** The session's actions, for undo and rollback. */
   history: ActionHistory;
+  /** The session's visual_diff baselines (baseline://NAME). */
+  baselines: Baselines;
+  /** The folders the client declared as its roots, as paths; undefined when it declared none. */
+  roots(): Promise<string[] | undefined>;
 }
 
 /** A tool as its file declares it; its toolset is given once for the file's tools (toolsetTools). */
