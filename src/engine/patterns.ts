@@ -62,8 +62,6 @@ export interface ScreenTextLine {
 }
 
 export interface ReadOptions {
-  /** False: the app did not answer a quick accessibility query in time (it is busy). */
-  responsive?: boolean;
   /** What OCR read on the app's screen; used only when the tree has nothing below its root. */
   screenText?: readonly ScreenTextLine[];
 }
@@ -352,14 +350,18 @@ const RULES: ReadonlyArray<[UiPattern, Rule]> = [
   ],
 ];
 
+/** An app that did not answer a quick accessibility query in time: its tree says nothing. */
+export const BUSY: UiReading = {
+  patterns: [],
+  state: 'busy',
+  because: 'the app did not answer an accessibility query in time',
+};
+
 /** Patterns shown at most: dialogs come first, so the most pressing survive the cut. */
 export const MAX_PATTERNS = 6;
 
 /** The patterns in a walked tree (an app, a window, a subtree) and the state they put the app in. */
 export function readUi(tree: Walked, options: ReadOptions = {}): UiReading {
-  if (options.responsive === false) {
-    return { patterns: [], state: 'busy', because: 'the app did not answer an accessibility query in time' };
-  }
   if (tree.children.length === 0 && options.screenText && options.screenText.length > 0) {
     return readScreenText(options.screenText);
   }

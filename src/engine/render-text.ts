@@ -9,6 +9,7 @@ import { renderMatches } from './find.js';
 import { locatedLines, shortcutText } from './line.js';
 import { joinNames, shownName } from './menus.js';
 import { renderObserved } from './observe.js';
+import { readingLine } from './patterns.js';
 import type {
   ActionResult,
   AppsResult,
@@ -19,6 +20,7 @@ import type {
   MenuItemResult,
   MenuResult,
   Outcome,
+  SnapshotResult,
   WindowsResult,
 } from './results.js';
 import { renderSnapshot } from './snapshot.js';
@@ -31,7 +33,7 @@ export function renderText(result: EngineResult): string {
     case 'action':
       return actionText(result);
     case 'snapshot':
-      return `${result.title} ${dataNote()}:\n${renderSnapshot(result.tree, result.render)}`;
+      return snapshotText(result);
     case 'matches':
       return matchesText(result);
     case 'element':
@@ -55,6 +57,14 @@ export function renderText(result: EngineResult): string {
     case 'observed':
       return renderObserved(result, dataNote());
   }
+}
+
+/** The title, the UI patterns and state in one line when there is something to say, then the tree. */
+function snapshotText(r: SnapshotResult): string {
+  const reading = readingLine(r.ui);
+  const head = `${r.title} ${dataNote()}:`;
+  const tree = renderSnapshot(r.tree, r.render);
+  return reading ? `${head}\n${reading}\n${tree}` : `${head}\n${tree}`;
 }
 
 function outcomeText(outcome: Outcome): string {

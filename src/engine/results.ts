@@ -4,6 +4,7 @@
  * renderers decide how it reads and where the untrusted-data fence goes.
  */
 import type { AppInfo, ElementDetail, WindowInfo } from '../helper/protocol.js';
+import type { UiReading } from './patterns.js';
 import type { AppRef, RefEntry } from './refs.js';
 import type { RenderOptions } from './snapshot.js';
 import type { Walked } from './tree.js';
@@ -44,6 +45,8 @@ export interface SnapshotResult {
   title: string;
   tree: Walked;
   render: RenderOptions;
+  /** The UI patterns and state the walked tree shows (patterns.ts). */
+  ui: UiReading;
 }
 
 export interface MatchesResult {

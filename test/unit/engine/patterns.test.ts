@@ -1,10 +1,12 @@
 /** UI patterns and app states read from made-up trees shaped like AT-SPI's, and the snapshot header line. */
 import { describe, expect, it } from 'vitest';
-import { readingLine, readScreenText, readUi, type UiReading } from '../../../src/engine/patterns.js';
+import { BUSY, readingLine, readScreenText, readUi, type UiReading } from '../../../src/engine/patterns.js';
 import { RefTable } from '../../../src/engine/refs.js';
 import { annotate, type Walked } from '../../../src/engine/tree.js';
-import type { ElementNode } from '../../../src/helper/protocol.js';
-import { el } from './fixtures.js';
+import { createEngine } from '../../../src/engine/index.js';
+import { type ElementNode, HelperErrorCode } from '../../../src/helper/protocol.js';
+import { FakeHelper } from './fake-helper.js';
+import { el, runningApps } from './fixtures.js';
 
 const walked = (node: ElementNode): Walked =>
   annotate({ node, path: { app: 'app', segments: [] }, app: { pid: 4242, name: 'app' } }, new RefTable());
@@ -220,9 +222,19 @@ describe('patterns', () => {
 });
 
 describe('states', () => {
-  it('busy: the app did not answer in time, whatever the tree shows', () => {
-    const reading = readUi(walked(app(el('frame', 'Main'))), { responsive: false });
-    expect(reading).toMatchObject({ patterns: [], state: 'busy' });
+  it("an app's state reads its tree; busy when the app does not answer a one-element read in time", async () => {
+    const { app: mousepad } = runningApps();
+    const helper = new FakeHelper([mousepad]);
+    const engine = createEngine(helper);
+    // The fixture's mousepad shows an editor and an "Unlock" dialog with a password field and OK.
+    const state = await engine.states.of('mousepad');
+    expect(state.ui.patterns.map((p) => p.pattern)).toEqual(['form', 'text_editor']);
+    // Titled "Unlock": a dialog that asks to sign in.
+    expect(state.ui.state).toBe('auth_required');
+    helper.failWith = { method: 'ax.element', code: HelperErrorCode.Timeout, message: 'no answer' };
+    expect((await engine.states.of('mousepad')).ui).toBe(BUSY);
+    const probe = helper.calls.filter((c) => c.method === 'ax.element').at(-1);
+    expect(probe?.params).toEqual({ id: 'app', maxValueLength: 0 });
   });
 
   it('error: an error alert, or a status bar that reports a failure', () => {
@@ -280,6 +292,6 @@ describe('readingLine', () => {
 
   it('nothing when nothing is recognised and the app is idle; the state alone when only it says something', () => {
     expect(readingLine(read(app(el('frame', 'Main'))))).toBeUndefined();
-    expect(readingLine(readUi(walked(app()), { responsive: false }))).toBe('UI state: busy');
+    expect(readingLine(BUSY)).toBe('UI state: busy');
   });
 });
