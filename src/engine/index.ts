@@ -18,6 +18,7 @@ import { RefTable } from './refs.js';
 import type { AppGate } from './resolve.js';
 import { Reveal } from './reveal.js';
 import { Screen } from './screen.js';
+import { Visual } from './visual.js';
 import { Waits } from './wait.js';
 import { Windows } from './windows.js';
 
@@ -35,6 +36,7 @@ export interface Engine {
   readonly input: Input;
   readonly windows: Windows;
   readonly screen: Screen;
+  readonly visual: Visual;
   readonly clipboard: Clipboard;
   readonly menus: Menus;
   readonly waits: Waits;
@@ -51,6 +53,7 @@ export function createEngine(port: HelperPort, options: EngineOptions = {}, gate
   const input = new Input(kernel);
   const windows = new Windows(kernel);
   const elements = new Elements(kernel, input);
+  const screen = new Screen(kernel, windows);
   const menus = new Menus(kernel);
   const feed = new ChangeFeed(port, kernel.observer);
   const history = new ClipboardHistory(port, feed, clipboardHistory);
@@ -60,7 +63,8 @@ export function createEngine(port: HelperPort, options: EngineOptions = {}, gate
     apps: new Apps(kernel),
     input,
     windows,
-    screen: new Screen(kernel, windows),
+    screen,
+    visual: new Visual(screen),
     clipboard: new Clipboard(kernel, history),
     menus,
     waits: new Waits(kernel),

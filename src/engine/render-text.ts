@@ -21,11 +21,12 @@ import type {
   MenuResult,
   Outcome,
   SnapshotResult,
+  VisualResult,
   WindowsResult,
 } from './results.js';
 import { renderSnapshot } from './snapshot.js';
 import { duration, plural } from '../text.js';
-import type { Walked } from './tree.js';
+import { labelOf, type Walked } from './tree.js';
 import { windowState } from './windows.js';
 
 export function renderText(result: EngineResult): string {
@@ -56,6 +57,36 @@ export function renderText(result: EngineResult): string {
       return `Done after ${duration(result.elapsedMs)}: ${result.awaited}.\n${result.seen}`;
     case 'observed':
       return renderObserved(result, dataNote());
+    case 'visual':
+      return visualText(result);
+  }
+}
+
+function visualText(r: VisualResult): string {
+  const { answer } = r;
+  const wanted = JSON.stringify(r.description);
+  const model = r.model === undefined ? '' : ` (${r.model})`;
+  const by = `the client's model${model}`;
+  const why = (reason?: string) => (reason === undefined ? '' : `; it says: ${JSON.stringify(reason)}`);
+  switch (answer.kind) {
+    case 'unasked':
+      return (
+        `This MCP client offers macpilot no model to ask (it did not declare sampling): look at the annotated ` +
+        `screenshot for ${wanted} yourself and use a ref drawn on it, or click {x, y} with the mapping below.\n` +
+        (r.screenshot ?? '')
+      );
+    case 'none':
+      return `The client's model${model} did not find ${wanted} on the screen${why(answer.reason)} ${dataNote()}.`;
+    case 'element':
+      return (
+        `Found ${wanted}: ${labelOf(answer.node.role, answer.node.info.name)} [ref=${answer.node.ref}], picked by ` +
+        `${by} with confidence ${answer.confidence}${why(answer.reason)} ${dataNote()}.\npath: ${answer.node.path}`
+      );
+    case 'point':
+      return (
+        `No drawn element fits ${wanted}; ${by} points at (${answer.x}, ${answer.y}) in screen points with ` +
+        `confidence ${answer.confidence}${why(answer.reason)} ${dataNote()}. click {x, y} acts there.`
+      );
   }
 }
 

@@ -188,6 +188,28 @@ export interface ObservedResult {
   live: boolean;
 }
 
+/** What find_visual's model chose (visual.ts). */
+export type VisualAnswer =
+  | { kind: 'element'; node: Walked; confidence: number; reason?: string }
+  /** A point in screen points, for click {x, y}. */
+  | { kind: 'point'; x: number; y: number; confidence: number; reason?: string }
+  | { kind: 'none'; reason: string }
+  /** No model could be asked: the agent looks at the image itself. */
+  | { kind: 'unasked' };
+
+export interface VisualResult {
+  kind: 'visual';
+  description: string;
+  /** The app whose refs were drawn. */
+  app?: AppRef;
+  answer: VisualAnswer;
+  /** The model that answered. */
+  model?: string;
+  /** unasked: the annotated screenshot and its text (what it shows, the refs drawn). */
+  image?: { data: string; mimeType: string };
+  screenshot?: string;
+}
+
 export type EngineResult =
   | ActionResult
   | SnapshotResult
@@ -201,4 +223,5 @@ export type EngineResult =
   | MenuResult
   | MenuItemResult
   | WaitResult
-  | ObservedResult;
+  | ObservedResult
+  | VisualResult;

@@ -23,6 +23,7 @@ import { registerPrompts } from './prompts.js';
 import { appNameCompleter, registerResources } from './resources.js';
 import { registerSubscriptions } from './subscriptions.js';
 import { releaseTasksOnClose, TASK_CAPABILITIES, taskOptions, toolTask } from './tasks.js';
+import { clientModel } from './sampling.js';
 import { listOnly } from './tool-list.js';
 import { ActionHistory } from '../tools/history.js';
 
@@ -92,6 +93,7 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
         enabledTools: names,
         callTool: (name, stepArgs, signal, options) => callTool(name, stepArgs, signal, options),
         history,
+        model: clientModel(server.server),
         progress: (done, total, message) => {
           const progressToken = extra._meta?.progressToken;
           if (progressToken === undefined) return;

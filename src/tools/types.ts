@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Engine } from '../engine/index.js';
 import type { StructuredOutput } from '../engine/render-json.js';
+import type { ModelPort } from '../engine/visual.js';
 import type { EngineResult } from '../engine/results.js';
 import type { HelperClient } from '../helper/client.js';
 import type { ServiceCheck, ServiceName, Services } from '../services/types.js';
@@ -36,6 +37,8 @@ export interface ToolContext {
   progress(done: number, total: number, message: string): void;
   /** The session's actions, for undo and rollback. */
   history: ActionHistory;
+  /** The client's model (MCP sampling), when the client offers one; macpilot never calls a model itself. */
+  model?: ModelPort;
 }
 
 /** A tool as its file declares it; its toolset is given once for the file's tools (toolsetTools). */
