@@ -8,6 +8,7 @@ import { timedPort } from './mcp/call-log.js';
 import { createMcpServer } from './mcp/server.js';
 import { AuditLog } from './policy/audit.js';
 import { AppPolicy } from './policy/apps.js';
+import { chooseApp } from './policy/choose-app.js';
 import { ConsentGuard } from './policy/consent.js';
 import { ModeGuard } from './policy/mode.js';
 import { Policy } from './policy/pipeline.js';
@@ -24,8 +25,11 @@ export async function serve(flags: {
   const log = createLogger(config.logLevel);
   const helper = new HelperClient({ helper: helperCommand({ helperPath: config.helperPath }), log });
   const apps = new AppPolicy(config);
-  const engine = createEngine(timedPort(helper), { clipboardHistory: config.clipboardHistory }, (app) =>
-    apps.check(app),
+  const engine = createEngine(
+    timedPort(helper),
+    { clipboardHistory: config.clipboardHistory },
+    (app) => apps.check(app),
+    chooseApp,
   );
   const policy = new Policy([
     new ModeGuard(config.mode),

@@ -15,7 +15,7 @@ import { Kernel } from './kernel.js';
 import { Menus } from './menus.js';
 import type { HelperPort } from './port.js';
 import { RefTable } from './refs.js';
-import type { AppGate } from './resolve.js';
+import type { AppChooser, AppGate } from './resolve.js';
 import { Reveal } from './reveal.js';
 import { Screen } from './screen.js';
 import { Visual } from './visual.js';
@@ -46,10 +46,19 @@ export interface Engine {
   readonly observations: Observations;
 }
 
-/** An engine over `port`; `gate` refuses the apps the call in progress may not use (absent: none refused). */
-export function createEngine(port: HelperPort, options: EngineOptions = {}, gate?: AppGate): Engine {
+/**
+ * An engine over `port`; `gate` refuses the apps the call in progress may not use (absent: none refused);
+ * `choose` asks the human which app an ambiguous name means (absent: the error lists the candidates).
+ */
+export function createEngine(
+  port: HelperPort,
+  options: EngineOptions = {},
+  gate?: AppGate,
+  choose?: AppChooser,
+): Engine {
   const { refLimits, clipboardHistory = true, ...changes } = options;
-  const kernel = new Kernel(port, { ...CHANGE_DEFAULTS, ...changes }, gate, new RefTable(refLimits));
+  const refs = new RefTable(refLimits);
+  const kernel = new Kernel(port, { ...CHANGE_DEFAULTS, ...changes }, gate, refs, choose);
   const input = new Input(kernel);
   const windows = new Windows(kernel);
   const elements = new Elements(kernel, input);

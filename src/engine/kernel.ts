@@ -13,7 +13,7 @@ import { type ElementPath, parsePath } from './paths.js';
 import type { HelperPort } from './port.js';
 import type { CallOptions } from '../helper/errors.js';
 import { type AppRef, type RefEntry, type RefSighting, RefTable } from './refs.js';
-import { type AppGate, describeApps, Resolver } from './resolve.js';
+import { type AppChooser, type AppGate, describeApps, Resolver } from './resolve.js';
 import type { ActionResult } from './results.js';
 import { roleOf } from './roles.js';
 import { SNAPSHOT_VALUE_CHARS } from './snapshot.js';
@@ -62,8 +62,10 @@ export class Kernel {
     /** Refuses apps the call in progress may not use; absent: all apps. */
     readonly gate: AppGate = () => {},
     readonly refs = new RefTable(),
+    /** Asks the human which app an ambiguous name means; absent: the error lists them. */
+    choose?: AppChooser,
   ) {
-    this.resolver = new Resolver(port, this.refs, gate);
+    this.resolver = new Resolver(port, this.refs, gate, choose);
     this.observer = new Observer(port);
     this.changes = new Changes(port, this.refs, this.resolver, this.observer, settings);
   }

@@ -9,6 +9,7 @@ import type { Logger } from '../log.js';
 import type { Policy } from '../policy/pipeline.js';
 import type { ServiceCheck, Services } from '../services/types.js';
 import { withAccess } from '../policy/apps.js';
+import { withAsker } from '../policy/choose-app.js';
 import { isListed } from '../policy/mode.js';
 import { errorResult } from '../tools/errors.js';
 import { reply } from '../tools/reply.js';
@@ -119,16 +120,19 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
             call,
             async (): Promise<CallToolResult> => {
               const writes = isWrite(tool, call.args);
-              return withAccess(writes ? 'write' : 'read', async () => {
-                // What undoes it is read before it runs; a read that fails leaves the action without one.
-                const inverse = writes
-                  ? await tool.inverse?.(args as never, context).catch(() => undefined)
-                  : undefined;
-                const result = reply(await tool.handle(args as never, context), tool.output);
-                const recorded = writes && !tool.unrecorded && extra.record !== false;
-                if (recorded && !result.isError) history.record(tool.name, inverse);
-                return result;
-              });
+              const access = writes ? 'write' : 'read';
+              return withAsker(server.server, extra.signal, () =>
+                withAccess(access, async () => {
+                  // What undoes it is read before it runs; a read that fails leaves the action without one.
+                  const inverse = writes
+                    ? await tool.inverse?.(args as never, context).catch(() => undefined)
+                    : undefined;
+                  const result = reply(await tool.handle(args as never, context), tool.output);
+                  const recorded = writes && !tool.unrecorded && extra.record !== false;
+                  if (recorded && !result.isError) history.record(tool.name, inverse);
+                  return result;
+                }),
+              );
             },
             (result) => result.isError === true,
           ),

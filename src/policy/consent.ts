@@ -11,6 +11,7 @@ import { roleOf } from '../engine/roles.js';
 import { labelOf } from '../engine/tree.js';
 import { MacpilotError } from '../errors.js';
 import { isWrite, toolsetOf } from '../toolsets.js';
+import { askHuman } from './ask-human.js';
 import type { Guard, ToolCall } from './pipeline.js';
 
 const DESTRUCTIVE = /\b(delete|remove|erase|empty trash|quit|close|format|reset|send|buy|purchase|pay)\b/i;
@@ -42,15 +43,8 @@ export class ConsentGuard implements Guard {
     const note = (consent: string) => {
       call.notes = { ...call.notes, consent };
     };
-    if (!call.server.getClientCapabilities()?.elicitation) {
-      note('unavailable');
-      throw new MacpilotError({
-        what: `${action} needs a human's consent`,
-        why: 'this MCP client cannot ask its user (it did not declare the elicitation capability)',
-        next: `do it another way or ask the user to do it; ${CONFIG_HINT}`,
-      });
-    }
-    const answer = await call.server.elicitInput(
+    const answer = await askHuman(
+      call.server,
       {
         message: `An AI agent wants to ${action}. Allow it?${detail === undefined ? '' : `\n\n${detail}`}`,
         requestedSchema: {
@@ -59,8 +53,16 @@ export class ConsentGuard implements Guard {
           required: ['confirm'],
         },
       },
-      { signal: call.signal },
+      call.signal,
     );
+    if (!answer) {
+      note('unavailable');
+      throw new MacpilotError({
+        what: `${action} needs a human's consent`,
+        why: 'this MCP client cannot ask its user (it did not declare the elicitation capability)',
+        next: `do it another way or ask the user to do it; ${CONFIG_HINT}`,
+      });
+    }
     const allowed = answer.action === 'accept' && answer.content?.confirm === true;
     note(allowed ? 'accepted' : 'declined');
     if (allowed) return undefined;
