@@ -7,7 +7,7 @@
 import type { Bounds, ElementState } from '../helper/protocol.js';
 import { normalizeName } from '../text.js';
 import type { Role } from './roles.js';
-import { isSecure, labelOf, type Walked, walk } from './tree.js';
+import { isSecure, labelOf, type Walked } from './tree.js';
 
 export const UI_PATTERNS = [
   'login_form',
@@ -147,23 +147,43 @@ interface Scope {
   root: Walked;
   nodes: Walked[];
   buttons: Walked[];
+  /** Buttons outside toolbars: a keypad has dozens, an editor's window a few. */
+  looseButtons: number;
   fields: Walked[];
   editors: Walked[];
   collections: Walked[];
 }
 
+/** The element and its descendants on screen, in document order (a loop: recursive generators cost here). */
+function visibleNodes(root: Walked): Walked[] {
+  const found: Walked[] = [];
+  const stack = [root];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    if (!visible(node)) continue;
+    found.push(node);
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as Walked);
+  }
+  return found;
+}
+
 function scopeOf(root: Walked): Scope {
-  const nodes = [...walk(root)].filter(visible);
+  const nodes = visibleNodes(root);
   const inputs = nodes.filter((n) => TEXT_INPUTS.has(n.role) && editable(n));
+  const buttons = nodes.filter((n) => n.role === 'button');
+  const inToolbars = new Set(nodes.filter((n) => n.role === 'toolbar').flatMap(visibleNodes));
   return {
     root,
     nodes,
-    buttons: nodes.filter((n) => n.role === 'button'),
+    buttons,
+    looseButtons: buttons.filter((b) => !inToolbars.has(b)).length,
     fields: inputs.filter((n) => !has(n, 'multiline')),
-    editors: [
-      ...inputs.filter((n) => has(n, 'multiline') && !isSecure(n.info)),
-      ...nodes.filter((n) => n.role === 'document' && has(n, 'editable')),
-    ],
+    // A text view that is not editable (a help text, a log) is no editor.
+    editors: nodes.filter(
+      (n) =>
+        ((TEXT_INPUTS.has(n.role) && has(n, 'multiline')) || n.role === 'document') &&
+        has(n, 'editable') &&
+        !isSecure(n.info),
+    ),
     collections: nodes.filter((n) => COLLECTIONS.has(n.role)),
   };
 }
@@ -196,6 +216,9 @@ function fileBrowser(scope: Scope): boolean {
 function nameField(scope: Scope): Walked | undefined {
   return scope.fields.find((f) => /\b(name|save as|file)\b/i.test(nameOf(f))) ?? scope.fields[0];
 }
+
+/** More buttons than this outside toolbars, and a multi-line field is a keypad's display, not an editor. */
+const MAX_EDITOR_BUTTONS = 12;
 
 type Rule = (scope: Scope, found: ReadonlySet<UiPattern>) => Suggestion[] | undefined;
 
@@ -317,7 +340,7 @@ const RULES: ReadonlyArray<[UiPattern, Rule]> = [
   [
     'text_editor',
     (scope) => {
-      if (isDialog(scope)) return undefined;
+      if (isDialog(scope) || scope.looseButtons > MAX_EDITOR_BUTTONS) return undefined;
       const editor = scope.editors[0];
       return editor
         ? [step('editor', 'type into it (set_value replaces all its text)', 'type_text', editor)]
@@ -392,7 +415,7 @@ function stateOf(
   if (error) return { state: 'error', because: `an error alert is open: ${where(error.at)}` };
   const statusError = scopes
     .flatMap((s) => s.nodes.filter((n) => n.role === 'statusbar'))
-    .flatMap((bar) => [...walk(bar)])
+    .flatMap(visibleNodes)
     .find((n) => STATUS_ERROR.test(`${nameOf(n)} ${typeof n.info.value === 'string' ? n.info.value : ''}`));
   if (statusError)
     return { state: 'error', because: `the status bar reports an error: ${where(statusError)}` };

@@ -179,8 +179,22 @@ describe('patterns', () => {
     const reading = read(mousepad);
     expect(reading.patterns.map((p) => p.pattern)).toEqual(['text_editor']);
     expect(reading.state).toBe('idle');
+    // Not editable (a help text, a log), or among a keypad's buttons (a calculator's display): no editor.
     const readOnly = el('text', '', { states: ['readonly', 'multiline'] });
     expect(patterns(app(el('frame', 'Log', {}, [readOnly])))).toEqual([]);
+    const view = el('text', '', { states: ['focusable', 'multiline'] });
+    expect(patterns(app(el('frame', 'Info', {}, [view])))).toEqual([]);
+    const keys = [...'0123456789+-*/'].map((k) => button(k));
+    expect(patterns(app(el('frame', 'Calculator', {}, [editor(), ...keys])))).toEqual([]);
+    // A word processor's toolbar buttons do not count against it.
+    const toolbar = el(
+      'tool bar',
+      '',
+      {},
+      [...'BIU0123456789xyz'].map((k) => button(k)),
+    );
+    const document = el('document text', 'Letter', { states: ['editable'] });
+    expect(patterns(app(el('frame', 'Writer', {}, [toolbar, document])))).toEqual(['text_editor']);
   });
 
   it('browser_main: an address field, tabs and a page', () => {
