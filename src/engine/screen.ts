@@ -257,12 +257,12 @@ export class Screen {
     const sharp = await loadSharp();
     const image = sharp(png).composite([{ input: Buffer.from(svg), top: 0, left: 0 }]);
     const data = await (format === 'png' ? image.png(SCREEN_PNG) : image.jpeg({ quality })).toBuffer();
-    const geometry = { width: shot.width, height: shot.height, bounds: shot.bounds, scale: shot.scale };
+    const mapping = { width: shot.width, height: shot.height, bounds: shot.bounds, scale: shot.scale };
     if (!app || !found) {
       return {
         data,
         legend: 'No app is active: no refs drawn.',
-        drawn: { labels: [], legend: '', ...geometry },
+        drawn: { labels: [], legend: '', ...mapping },
       };
     }
     const { shown, total } = found;
@@ -274,7 +274,7 @@ export class Screen {
       legend:
         `Refs drawn for "${app.name}"${cut}; use them with click_element, get_element and the other ui tools ` +
         `${dataNote()}:\n${lines || '(no visible named or interactive elements)'}`,
-      drawn: { app, labels: shown, legend: lines, ...geometry },
+      drawn: { app, labels: shown, legend: lines, ...mapping },
     };
   }
 
