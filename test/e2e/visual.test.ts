@@ -35,26 +35,27 @@ const textOf = (result: CallToolResult) =>
 describe('find_visual with a client whose model answers', () => {
   const { macpilot, processes } = useMacpilot(env, [], { sampling: {} });
   const requests: CreateMessageRequest['params'][] = [];
-  /** Like a model: reads the refs listed in the question and answers the one of the "Yes" button. */
+  /** What the model answers, given the question's text. */
+  let answer: (question: string) => object = () => ({ none: 'not set' });
   beforeAll(() => {
     macpilot.client.setRequestHandler(CreateMessageRequestSchema, (request) => {
       requests.push(request.params);
       const question = request.params.messages.flatMap((m) =>
         !Array.isArray(m.content) && m.content.type === 'text' ? [m.content.text] : [],
       );
-      const ref = /^- (e\d+) button "Yes"$/m.exec(question.join('\n'))?.[1];
-      const answer = ref ? { ref, confidence: 0.85, reason: 'the button labelled Yes' } : { none: 'no Yes' };
-      return {
-        role: 'assistant',
-        model: 'test-vision',
-        content: { type: 'text', text: JSON.stringify(answer) },
-      };
+      const text = JSON.stringify(answer(question.join('\n')));
+      return { role: 'assistant', model: 'test-vision', content: { type: 'text', text } };
     });
   });
 
   test('picks the drawn ref of a zenity question\'s "Yes"; clicking it answers the question', async () => {
     const question = await zenity(macpilot, processes, ['--question', '--text', 'Go on?'], '"Yes"');
     const yes = refOf(await macpilot.ok('find_elements', { app: question.app, role: 'button' }), /"Yes"/);
+    // Like a model: reads the refs listed in the question and answers the one of the "Yes" button.
+    answer = (text) => {
+      const ref = /^- (e\d+) button "Yes"$/m.exec(text)?.[1];
+      return ref ? { ref, confidence: 0.85, reason: 'the button labelled Yes' } : { none: 'no Yes' };
+    };
 
     const started = performance.now();
     const result = (await macpilot.client.callTool({
@@ -92,6 +93,44 @@ describe('find_visual with a client whose model answers', () => {
     await macpilot.ok('click_element', { ref: yes });
     expect(await question.exited).toBe(0);
     console.log(`find_visual round trip with the test client: ${roundTripMs.toFixed(0)} ms`);
+  });
+
+  test('a point in image pixels comes back in screen points, where click {x, y} acts', async () => {
+    const question = await zenity(macpilot, processes, ['--question', '--text', 'Point?'], '"Yes"');
+    const yes = refOf(await macpilot.ok('find_elements', { app: question.app, role: 'button' }), /"Yes"/);
+    const structured = async (name: string, args: Record<string, unknown>) =>
+      ((await macpilot.client.callTool({ name, arguments: args })) as CallToolResult).structuredContent;
+    type Box = { x: number; y: number; width: number; height: number };
+    const button = ((await structured('get_element', { ref: yes })) as { bounds: Box }).bounds;
+    const frame = (
+      (await structured('list_windows', { app: question.app })) as { windows: { bounds: Box }[] }
+    ).windows[0]!.bounds;
+    // Like a model that sees no fitting label: the centre of the Yes button in the image's pixels.
+    answer = (text) => {
+      const [width] = (/(\d+)x(\d+) pixels/.exec(text) ?? []).slice(1).map(Number);
+      const scale = width! / frame.width;
+      const x = (button.x + button.width / 2 - frame.x) * scale;
+      const y = (button.y + button.height / 2 - frame.y) * scale;
+      return { x: Math.round(x), y: Math.round(y), confidence: 0.6 };
+    };
+    const found = (await structured('find_visual', { description: 'Yes', app: question.app })) as {
+      point: { x: number; y: number };
+    };
+    expect(found).toMatchObject({ found: true, asked_model: true, confidence: 0.6 });
+    expect(found.point.x).toBeGreaterThan(button.x);
+    expect(found.point.x).toBeLessThan(button.x + button.width);
+    expect(found.point.y).toBeGreaterThan(button.y);
+    expect(found.point.y).toBeLessThan(button.y + button.height);
+    await macpilot.ok('click', found.point);
+    expect(await question.exited).toBe(0);
+  });
+
+  test("an answer that names no drawn ref is refused, with the model's words", async () => {
+    const question = await zenity(macpilot, processes, ['--question', '--text', 'Refuse?'], '"Yes"');
+    answer = () => ({ ref: 'e99999', confidence: 0.9 });
+    const out = await macpilot.call('find_visual', { description: 'Yes', app: question.app });
+    expect(out.isError).toBe(true);
+    expect(out.text).toContain('e99999 is not one of the refs drawn on the screenshot');
   });
 });
 
