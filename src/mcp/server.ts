@@ -9,7 +9,7 @@ import type { Logger } from '../log.js';
 import type { Policy } from '../policy/pipeline.js';
 import type { ServiceCheck, Services } from '../services/types.js';
 import { withAccess } from '../policy/apps.js';
-import { withAsker } from '../policy/choose-app.js';
+import { type AppPicks, withAsker } from '../policy/choose-app.js';
 import { isListed } from '../policy/mode.js';
 import { errorResult } from '../tools/errors.js';
 import { reply } from '../tools/reply.js';
@@ -78,6 +78,8 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
   releaseTasksOnClose(server, tasks.taskStore);
   const clientLog = new ServerLog(server.server, deps.log);
   const history = new ActionHistory();
+  /** Which app the human meant by an ambiguous name, for this session. */
+  const appPicks: AppPicks = new Map();
   const listed = enabledTools(deps.config, deps.services);
   const names = listed.map((tool) => tool.name);
 
@@ -121,7 +123,7 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
             async (): Promise<CallToolResult> => {
               const writes = isWrite(tool, call.args);
               const access = writes ? 'write' : 'read';
-              return withAsker(server.server, extra.signal, () =>
+              return withAsker(server.server, appPicks, extra.signal, () =>
                 withAccess(access, async () => {
                   // What undoes it is read before it runs; a read that fails leaves the action without one.
                   const inverse = writes

@@ -1,7 +1,8 @@
 /**
  * When an app name matches several running apps, the human picks (form elicitation with the candidates): the
  * engine's AppChooser. The MCP server runs each tool call inside `withAsker`, so the engine's resolver reaches
- * the client of the call in progress; a pick holds for the rest of that call (a tool may resolve a name twice).
+ * the client of the call in progress. A pick holds for the session while that app runs: the human is asked once,
+ * not at every call that names the app.
  * No call in progress (a resource read) or a client without elicitation: no one is asked, and the resolver's
  * error lists the candidates with their pids.
  */
@@ -12,18 +13,25 @@ import { type AppCandidate, describeCandidate } from '../engine/resolve.js';
 import { MacpilotError } from '../errors.js';
 import { askHuman } from './ask-human.js';
 
+/** The pids a session's human picked, by the name they were asked about (lower case). */
+export type AppPicks = Map<string, number>;
+
 interface Asker {
   server: Server;
+  picks: AppPicks;
   signal: AbortSignal;
-  /** Pids picked during this call, by the name asked about (lower case). */
-  picked: Map<string, number>;
 }
 
 const callAsker = new AsyncLocalStorage<Asker>();
 
-/** Run a tool call whose ambiguous app names are put to the human of `server`'s client. */
-export function withAsker<T>(server: Server, signal: AbortSignal, work: () => Promise<T>): Promise<T> {
-  return callAsker.run({ server, signal, picked: new Map() }, work);
+/** Run a tool call whose ambiguous app names are put to the human of `server`'s client (its session's `picks`). */
+export function withAsker<T>(
+  server: Server,
+  picks: AppPicks,
+  signal: AbortSignal,
+  work: () => Promise<T>,
+): Promise<T> {
+  return callAsker.run({ server, picks, signal }, work);
 }
 
 /** The human's pick among the apps `query` matches; undefined when no one can be asked. */
@@ -34,7 +42,7 @@ export async function chooseApp(
   const asker = callAsker.getStore();
   if (!asker) return undefined;
   const key = query.toLowerCase();
-  const earlier = candidates.find((c) => c.app.pid === asker.picked.get(key));
+  const earlier = candidates.find((c) => c.app.pid === asker.picks.get(key));
   if (earlier) return earlier.app;
   const answer = await askHuman(
     asker.server,
@@ -64,6 +72,6 @@ export async function chooseApp(
       next: 'name the app by its pid, or ask the user which one they mean',
     });
   }
-  asker.picked.set(key, pid);
+  asker.picks.set(key, pid);
   return chosen.app;
 }

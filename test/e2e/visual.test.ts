@@ -276,12 +276,26 @@ describe('an app name that matches several apps, with a client that can ask its 
       ]),
     );
 
-    // A declined question leaves the name unresolved, and says which apps it matched.
+    // The human is asked once a session: the next call that names "zenity" uses the pick.
+    const again = await macpilot.ok('find_elements', { app: 'zenity', role: 'button' });
+    expect(again).toContain(`(pid ${second.pid})`);
+    expect(asked).toHaveLength(1);
+  });
+});
+
+describe('an app name that matches several apps, when the user declines to pick', () => {
+  const { macpilot, processes } = useMacpilot(env, [], { elicitation: {} });
+  beforeAll(() => {
     macpilot.client.setRequestHandler(ElicitRequestSchema, (): ElicitResult => ({ action: 'decline' }));
+  });
+
+  test('the name stays unresolved, and the error says which apps it matched', async () => {
+    const { first, second } = await twoZenities(macpilot, processes);
     const declined = await macpilot.call('snapshot_ui', { app: 'zenity' });
     expect(declined.isError).toBe(true);
     expect(declined.text).toContain('the user did not pick one');
     expect(declined.text).toContain(`pid ${first.pid}`);
+    expect(declined.text).toContain(`pid ${second.pid}`);
   });
 });
 

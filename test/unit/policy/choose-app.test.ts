@@ -32,8 +32,9 @@ const setup = () => {
   const helper = new FakeHelper([zenity(11), zenity(12)]);
   return createEngine(helper, {}, undefined, chooseApp);
 };
-const inCall = <T>(server: Server, work: () => Promise<T>) =>
-  withAsker(server, new AbortController().signal, work);
+/** A call of a session whose picks are `picks`. */
+const inCall = <T>(server: Server, work: () => Promise<T>, picks = new Map<string, number>()) =>
+  withAsker(server, picks, new AbortController().signal, work);
 const failed = (promise: Promise<unknown>) =>
   promise.then(
     () => {
@@ -43,13 +44,15 @@ const failed = (promise: Promise<unknown>) =>
   );
 
 describe('chooseApp', () => {
-  it('asks which app, with each candidate by pid, and uses the pick for the rest of the call', async () => {
+  it('asks which app, with each candidate by pid, and uses the pick for the rest of the session', async () => {
     const engine = setup();
     const { server, asked } = client(() => ({ action: 'accept', content: { app: '12' } }));
-    const [one, two] = await inCall(server, async () => [
-      await engine.kernel.resolver.app('zenity'),
-      await engine.kernel.resolver.app('ZENITY'),
-    ]);
+    const session = new Map<string, number>();
+    const [one, two] = await inCall(
+      server,
+      async () => [await engine.kernel.resolver.app('zenity'), await engine.kernel.resolver.app('ZENITY')],
+      session,
+    );
     expect([one?.pid, two?.pid]).toEqual([12, 12]);
     expect(asked).toHaveLength(1);
     expect(asked[0]?.requestedSchema).toEqual({
@@ -66,7 +69,9 @@ describe('chooseApp', () => {
       },
       required: ['app'],
     });
-    // The next call asks again: a pick holds for one call.
+    // The session's next call uses the pick; another session asks its own human.
+    expect((await inCall(server, () => engine.kernel.resolver.app('zenity'), session)).pid).toBe(12);
+    expect(asked).toHaveLength(1);
     await inCall(server, () => engine.kernel.resolver.app('zenity'));
     expect(asked).toHaveLength(2);
   });
