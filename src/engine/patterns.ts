@@ -131,6 +131,7 @@ const OPEN = words('open', 'choose', 'select', 'import');
 const ERROR_WORDS = /\b(error|failed|failure|fatal|critical|warning|could not|cannot|can't|unable)\b/i;
 const STATUS_ERROR = /\b(error|failed)\b/i;
 const USER_FIELD = /\b(user(name)?|e-?mail|login|account|id)\b/i;
+const FILE_NAME_FIELD = /^(save as|export as|file ?name)\b/i;
 const SEARCH_FIELD = /\b(search|find|filter|query)\b/i;
 const ADDRESS_FIELD = /\b(address|url|location|search or (enter|type))\b/i;
 const SETTINGS_TITLE = /\b(settings|preferences|options|properties|configuration)\b/i;
@@ -155,22 +156,30 @@ interface Scope {
 }
 
 /** The element and its descendants on screen, in document order (a loop: recursive generators cost here). */
-function visibleNodes(root: Walked): Walked[] {
+function visibleNodes(root: Walked, sheets?: Walked[]): Walked[] {
   const found: Walked[] = [];
   const stack = [root];
   for (let node = stack.pop(); node; node = stack.pop()) {
     if (!visible(node)) continue;
+    if (sheets && node !== root && isSheet(node)) {
+      sheets.push(node);
+      continue;
+    }
     found.push(node);
     for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as Walked);
   }
   return found;
 }
 
-function scopeOf(root: Walked): Scope {
-  const nodes = visibleNodes(root);
+/** A macOS sheet: a dialog attached inside its window, read as a scope of its own. */
+const isSheet = (node: Walked): boolean => node.info.nativeRole === 'AXSheet';
+
+/** A scope's elements; the sheets met inside it are left out and added to `sheets`. */
+function scopeOf(root: Walked, sheets?: Walked[]): Scope {
+  const nodes = visibleNodes(root, sheets);
   const inputs = nodes.filter((n) => TEXT_INPUTS.has(n.role) && editable(n));
   const buttons = nodes.filter((n) => n.role === 'button');
-  const inToolbars = new Set(nodes.filter((n) => n.role === 'toolbar').flatMap(visibleNodes));
+  const inToolbars = new Set(nodes.filter((n) => n.role === 'toolbar').flatMap((node) => visibleNodes(node)));
   return {
     root,
     nodes,
@@ -190,9 +199,12 @@ function scopeOf(root: Walked): Scope {
 
 /** The windows and dialogs of an app's walk, or the walked element itself when it is not an app. */
 function scopesOf(tree: Walked): Scope[] {
-  if (tree.role !== 'application') return [scopeOf(tree)];
-  const frames = tree.children.filter((c) => SCOPE_ROLES.has(c.role) && visible(c));
-  return (frames.length > 0 ? frames : [tree]).map(scopeOf);
+  const frames =
+    tree.role === 'application' ? tree.children.filter((c) => SCOPE_ROLES.has(c.role) && visible(c)) : [];
+  const roots = frames.length > 0 ? frames : [tree];
+  const scopes: Scope[] = [];
+  for (let root = roots.shift(); root; root = roots.shift()) scopes.push(scopeOf(root, roots));
+  return scopes;
 }
 
 const button = (scope: Scope, names: RegExp): Walked | undefined =>
@@ -207,10 +219,11 @@ const click = (part: string, what: string, node: Walked | undefined): Suggestion
   node ? [step(part, `click ${labelOf(node.role, node.info.name)} to ${what}`, 'click_element', node)] : [];
 const isDialog = (scope: Scope): boolean => scope.root.role === 'dialog' || scope.root.role === 'alert';
 
-/** A file chooser: a platform file chooser, or a list of files beside a file name field. */
+/** A file chooser: a platform file chooser, a list of files, or a field for the file's name (a compact panel). */
 function fileBrowser(scope: Scope): boolean {
   const chooser = scope.nodes.some((n) => /file chooser|AXBrowser|AXOutline/i.test(n.info.nativeRole));
-  return chooser || scope.collections.some((c) => /\bfiles?\b/i.test(nameOf(c)) || TABLES.has(c.role));
+  const files = scope.collections.some((c) => /\bfiles?\b/i.test(nameOf(c)) || TABLES.has(c.role));
+  return chooser || files || scope.fields.some((f) => FILE_NAME_FIELD.test(nameOf(f)));
 }
 
 function nameField(scope: Scope): Walked | undefined {
@@ -271,7 +284,10 @@ const RULES: ReadonlyArray<[UiPattern, Rule]> = [
         return undefined;
       if (scope.fields.length > 0 || scope.buttons.length < 2 || scope.buttons.length > 3) return undefined;
       const decline = button(scope, DECLINE);
-      const affirm = scope.buttons.find((b) => b !== decline && AFFIRM.test(nameOf(b)));
+      // The button that is not the way out confirms, when there are only two.
+      const others = scope.buttons.filter((b) => b !== decline);
+      const affirm =
+        others.find((b) => AFFIRM.test(nameOf(b))) ?? (others.length === 1 ? others[0] : undefined);
       if (!affirm || !decline) return undefined;
       return [...click('confirm', 'confirm', affirm), ...click('cancel', 'decline', decline)];
     },
@@ -415,7 +431,7 @@ function stateOf(
   if (error) return { state: 'error', because: `an error alert is open: ${where(error.at)}` };
   const statusError = scopes
     .flatMap((s) => s.nodes.filter((n) => n.role === 'statusbar'))
-    .flatMap(visibleNodes)
+    .flatMap((node) => visibleNodes(node))
     .find((n) => STATUS_ERROR.test(`${nameOf(n)} ${typeof n.info.value === 'string' ? n.info.value : ''}`));
   if (statusError)
     return { state: 'error', because: `the status bar reports an error: ${where(statusError)}` };

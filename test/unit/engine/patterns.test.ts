@@ -74,6 +74,41 @@ describe('patterns', () => {
     expect(patterns(chooser('Open'))).toEqual(['file_open_dialog', 'table_view', 'text_editor']);
   });
 
+  it('macOS: a sheet inside its window is read on its own; a compact save panel has a "Save As:" field', () => {
+    const sheet = (...children: ElementNode[]) =>
+      el('AXApplication', 'TextEdit', {}, [
+        el('AXMenuBar', ''),
+        el('AXWindow', 'Untitled', {}, [
+          el('AXScrollArea', '', {}, [el('AXTextArea', '', { states: ['editable', 'multiline'] })]),
+          el('AXSheet', '', {}, children),
+        ]),
+      ]);
+    const saving = read(
+      sheet(
+        el('AXTextField', 'Save As:', { states: ['editable'] }),
+        el('AXPopUpButton', 'Where'),
+        el('AXButton', 'Cancel'),
+        el('AXButton', 'Save'),
+      ),
+    );
+    expect(saving.patterns.map((p) => `${p.pattern} in ${p.at.role}`)).toEqual([
+      'file_save_dialog in dialog',
+      'text_editor in window',
+    ]);
+    expect(saving.state).toBe('modal_dialog');
+    const asking = sheet(
+      el('AXStaticText', 'Revert to the saved version?'),
+      el('AXButton', 'Cancel'),
+      el('AXButton', 'Revert'),
+    );
+    // Two buttons, one of them the way out: the other confirms, whatever it says.
+    expect(patterns(asking)).toEqual(['confirmation_dialog', 'text_editor']);
+    expect(steps(read(asking), 'confirmation_dialog')).toEqual([
+      'confirm click_element button "Revert"',
+      'cancel click_element button "Cancel"',
+    ]);
+  });
+
   it('confirmation_dialog: two or three buttons, one to confirm and one to decline, no field', () => {
     const question = app(
       el('dialog', 'Question', {}, [
