@@ -7,7 +7,7 @@ import { HelperError, type CallOptions } from '../helper/errors.js';
 import { HelperErrorCode } from '../helper/protocol.js';
 import type { AppInfo, WindowInfo } from '../helper/protocol.js';
 import type { Elements } from './elements.js';
-import type { Kernel } from './kernel.js';
+import { appWalkStart, type Kernel } from './kernel.js';
 import type { Menus } from './menus.js';
 import { BUSY, readUi, type UiReading } from './patterns.js';
 import { AppRefused } from './resolve.js';
@@ -112,12 +112,7 @@ export class AppStates {
       if (error instanceof HelperError && error.code === HelperErrorCode.Timeout) return BUSY;
       throw error;
     }
-    const start = {
-      handle: app.id,
-      path: { app: app.name, segments: [] },
-      app: { pid: app.pid, name: app.name },
-    };
-    const { tree } = await this.kernel.walk(start, STATE_WALK, call);
+    const { tree } = await this.kernel.walk(appWalkStart(app), STATE_WALK, call);
     return readUi(tree);
   }
 

@@ -5,7 +5,7 @@
  * agent's words. Features (elements, apps, input, windows, menus, ...) receive a Kernel; none imports another.
  */
 import { MacpilotError } from '../errors.js';
-import type { ElementDetail } from '../helper/protocol.js';
+import type { AppInfo, ElementDetail } from '../helper/protocol.js';
 import { Changes, type ChangeSettings, type Prepared } from './changes.js';
 import { explain, isAppNotFound, isGone } from './failures.js';
 import { Observer } from './observer.js';
@@ -31,6 +31,13 @@ export interface WalkStart {
   path: ElementPath;
   app: AppRef;
 }
+
+/** A walk of a whole app, from its root. */
+export const appWalkStart = (app: AppInfo): WalkStart => ({
+  handle: app.id,
+  path: { app: app.name, segments: [] },
+  app: { pid: app.pid, name: app.name },
+});
 
 export interface WalkLimits {
   depth: number;

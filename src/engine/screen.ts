@@ -8,7 +8,7 @@ import { MacpilotError } from '../errors.js';
 import type { AppInfo, Bounds, CaptureTarget, ImageFormat, WindowInfo } from '../helper/protocol.js';
 import { loadSharp, SCREEN_PNG } from '../sharp.js';
 import { dataNote } from '../untrusted.js';
-import type { Kernel } from './kernel.js';
+import { appWalkStart, type Kernel } from './kernel.js';
 import type { CallOptions } from '../helper/errors.js';
 import { roleOf } from './roles.js';
 import { type Labelled, labelled, overlay } from './screen-annotate.js';
@@ -287,12 +287,7 @@ export class Screen {
       maxValueLength: 0,
       includeBounds: true,
     };
-    const start = {
-      handle: app.id,
-      path: { app: app.name, segments: [] },
-      app: { pid: app.pid, name: app.name },
-    };
-    const { tree } = await this.kernel.walk(start, limits, call);
+    const { tree } = await this.kernel.walk(appWalkStart(app), limits, call);
     return labelled(tree, area);
   }
 }
