@@ -9,6 +9,7 @@ import { HelperClient } from './helper/client.js';
 import { createLogger } from './log.js';
 import { AuditLog } from './policy/audit.js';
 import { AppPolicy } from './policy/apps.js';
+import { chooseApp } from './policy/choose-app.js';
 import { ConsentGuard } from './policy/consent.js';
 import { ModeGuard } from './policy/mode.js';
 import { Policy } from './policy/pipeline.js';
@@ -24,8 +25,11 @@ export function createRuntime(
   const log = createLogger(config.logLevel);
   const helper = new HelperClient({ helper: helperCommand({ helperPath: config.helperPath }), log });
   const apps = new AppPolicy(config);
-  const engine = createEngine(port(helper), { clipboardHistory: config.clipboardHistory }, (app) =>
-    apps.check(app),
+  const engine = createEngine(
+    port(helper),
+    { clipboardHistory: config.clipboardHistory },
+    (app) => apps.check(app),
+    chooseApp,
   );
   const policy = new Policy([
     new ModeGuard(config.mode),

@@ -65,5 +65,21 @@ export function terminalHuman(options: { yes: boolean; spinner: Spinner }): Huma
         terminal.close();
       }
     },
+    choose: async ({ question, options: choices }, signal) => {
+      options.spinner.stop();
+      const terminal = createInterface({ input: process.stdin, output: process.stderr });
+      try {
+        const list = choices.map((choice, i) => `  ${i + 1}. ${choice.label}`).join('\n');
+        const answer = await terminal.question(`${question}\n${list}\nNumber (empty: none): `, { signal });
+        const picked = choices[Number(answer.trim()) - 1];
+        return picked && /^\d+$/.test(answer.trim())
+          ? { action: 'accept', value: picked.value }
+          : { action: 'decline' };
+      } catch {
+        return { action: 'cancel' };
+      } finally {
+        terminal.close();
+      }
+    },
   };
 }

@@ -3,11 +3,13 @@
  * for their state, and an app's windows, open dialog, focused element and menu bar. What the observation front
  * ends (MCP resources, the CLI) read; apps the policy refuses for reading are left out, never shown.
  */
-import type { CallOptions } from '../helper/errors.js';
+import { HelperError, type CallOptions } from '../helper/errors.js';
+import { HelperErrorCode } from '../helper/protocol.js';
 import type { AppInfo, WindowInfo } from '../helper/protocol.js';
 import type { Elements } from './elements.js';
-import type { Kernel } from './kernel.js';
+import { appWalkStart, type Kernel } from './kernel.js';
 import type { Menus } from './menus.js';
+import { BUSY, readUi, type UiReading } from './patterns.js';
 import { AppRefused } from './resolve.js';
 import { roleOf } from './roles.js';
 import type { Walked } from './tree.js';
@@ -36,7 +38,14 @@ export interface AppStateResult {
   focused?: Walked;
   /** The menu bar's menus, when the app has a menu bar. */
   menuBar?: string[];
+  /** The UI patterns its windows show and the state they put it in. */
+  ui: UiReading;
 }
+
+/** An app that does not answer a one-element read this fast is busy (a walk of it would only wait longer). */
+export const BUSY_AFTER_MS = 500;
+/** What the state reads of an app's tree to see its patterns: enough for dialogs, forms and editors. */
+const STATE_WALK = { depth: 20, maxNodes: 3_000, includeHidden: false, maxValueLength: 200 };
 
 const activity = (app: AppInfo, windows: readonly WindowInfo[]): AppActivity => {
   if (app.active) return 'active';
@@ -69,11 +78,12 @@ export class AppStates {
   async of(name: string, call?: CallOptions): Promise<AppStateResult> {
     const app = await this.kernel.guard('find the app', () => this.kernel.resolver.app(name, call));
     return this.kernel.guard(`read the state of "${app.name}"`, async () => {
-      const [{ windows: all }, top, focused, menus] = await Promise.all([
+      const [{ windows: all }, top, focused, menus, ui] = await Promise.all([
         this.kernel.port.call('windows.list', { includeMinimized: true }, call),
         this.kernel.resolver.logicalChildren(app.id, call),
         this.elements.focused(app.name, call).catch(() => undefined),
         this.menus.list(app.name, undefined, 1, call).catch(() => undefined),
+        this.reading(app, call),
       ]);
       const { state, windows } = this.overview(app, all);
       const dialog = top.find((child) => ['dialog', 'alert'].includes(roleOf(child)));
@@ -85,8 +95,25 @@ export class AppStates {
         ...(dialog ? { dialog: { role: roleOf(dialog), title: dialog.name } } : {}),
         ...(focused?.node ? { focused: focused.node } : {}),
         ...(menus ? { menuBar: menus.lines.map((line) => line.node.info.name) } : {}),
+        ui,
       };
     });
+  }
+
+  /** The app's patterns and state: busy when a one-element read takes longer than BUSY_AFTER_MS. */
+  private async reading(app: AppInfo, call?: CallOptions): Promise<UiReading> {
+    try {
+      await this.kernel.port.call(
+        'ax.element',
+        { id: app.id, maxValueLength: 0 },
+        { ...call, timeoutMs: BUSY_AFTER_MS },
+      );
+    } catch (error) {
+      if (error instanceof HelperError && error.code === HelperErrorCode.Timeout) return BUSY;
+      throw error;
+    }
+    const { tree } = await this.kernel.walk(appWalkStart(app), STATE_WALK, call);
+    return readUi(tree);
   }
 
   private overview(app: AppInfo, windows: readonly WindowInfo[]): AppOverview {

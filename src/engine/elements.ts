@@ -21,6 +21,7 @@ import { childPath, parsePath, segmentFor } from './paths.js';
 import type { CallOptions } from '../helper/errors.js';
 import type { RefEntry } from './refs.js';
 import type { ActionResult, ElementResult, LocatedResult, MatchesResult, SnapshotResult } from './results.js';
+import { readUi } from './patterns.js';
 import { parseRole, roleOf } from './roles.js';
 import { SNAPSHOT_DEFAULTS } from './snapshot.js';
 import { matchTitle } from '../text.js';
@@ -83,7 +84,7 @@ export class Elements {
         roles: roles && new Set(roles),
         walkTruncated: walked.truncated,
       };
-      return { kind: 'snapshot', title, tree: walked.tree, render };
+      return { kind: 'snapshot', title, tree: walked.tree, render, ui: readUi(walked.tree) };
     });
   }
 

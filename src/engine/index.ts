@@ -17,10 +17,11 @@ import { Kernel } from './kernel.js';
 import { Menus } from './menus.js';
 import type { HelperPort } from './port.js';
 import { RefTable } from './refs.js';
-import type { AppGate } from './resolve.js';
+import type { AppChooser, AppGate } from './resolve.js';
 import { Reveal } from './reveal.js';
 import { Screen } from './screen.js';
 import { VisualDiffs } from './visual-diff.js';
+import { Visual } from './visual.js';
 import { Waits } from './wait.js';
 import { Windows } from './windows.js';
 
@@ -38,6 +39,7 @@ export interface Engine {
   readonly input: Input;
   readonly windows: Windows;
   readonly screen: Screen;
+  readonly visual: Visual;
   readonly clipboard: Clipboard;
   readonly menus: Menus;
   readonly waits: Waits;
@@ -50,17 +52,26 @@ export interface Engine {
   readonly audits: Audits;
 }
 
-/** An engine over `port`; `gate` refuses the apps the call in progress may not use (absent: none refused). */
-export function createEngine(port: HelperPort, options: EngineOptions = {}, gate?: AppGate): Engine {
+/**
+ * An engine over `port`; `gate` refuses the apps the call in progress may not use (absent: none refused);
+ * `choose` asks the human which app an ambiguous name means (absent: the error lists the candidates).
+ */
+export function createEngine(
+  port: HelperPort,
+  options: EngineOptions = {},
+  gate?: AppGate,
+  choose?: AppChooser,
+): Engine {
   const { refLimits, clipboardHistory = true, ...changes } = options;
-  const kernel = new Kernel(port, { ...CHANGE_DEFAULTS, ...changes }, gate, new RefTable(refLimits));
+  const refs = new RefTable(refLimits);
+  const kernel = new Kernel(port, { ...CHANGE_DEFAULTS, ...changes }, gate, refs, choose);
   const input = new Input(kernel);
   const windows = new Windows(kernel);
   const elements = new Elements(kernel, input);
+  const screen = new Screen(kernel, windows);
   const menus = new Menus(kernel);
   const feed = new ChangeFeed(port, kernel.observer);
   const history = new ClipboardHistory(port, feed, clipboardHistory);
-  const screen = new Screen(kernel, windows);
   const waits = new Waits(kernel);
   return {
     kernel,
@@ -69,6 +80,7 @@ export function createEngine(port: HelperPort, options: EngineOptions = {}, gate
     input,
     windows,
     screen,
+    visual: new Visual(screen),
     clipboard: new Clipboard(kernel, history),
     menus,
     waits,

@@ -5,7 +5,7 @@
  * agent's words. Features (elements, apps, input, windows, menus, ...) receive a Kernel; none imports another.
  */
 import { MacpilotError } from '../errors.js';
-import type { ElementDetail } from '../helper/protocol.js';
+import type { AppInfo, ElementDetail } from '../helper/protocol.js';
 import { Changes, type ChangeSettings, type Prepared } from './changes.js';
 import { explain, isAppNotFound, isGone } from './failures.js';
 import { Observer } from './observer.js';
@@ -13,7 +13,7 @@ import { type ElementPath, parsePath } from './paths.js';
 import type { HelperPort } from './port.js';
 import type { CallOptions } from '../helper/errors.js';
 import { type AppRef, type RefEntry, type RefSighting, RefTable } from './refs.js';
-import { type AppGate, describeApps, Resolver } from './resolve.js';
+import { type AppChooser, type AppGate, describeApps, Resolver } from './resolve.js';
 import type { ActionResult } from './results.js';
 import { roleOf } from './roles.js';
 import { SNAPSHOT_VALUE_CHARS } from './snapshot.js';
@@ -31,6 +31,13 @@ export interface WalkStart {
   path: ElementPath;
   app: AppRef;
 }
+
+/** A walk of a whole app, from its root. */
+export const appWalkStart = (app: AppInfo): WalkStart => ({
+  handle: app.id,
+  path: { app: app.name, segments: [] },
+  app: { pid: app.pid, name: app.name },
+});
 
 export interface WalkLimits {
   depth: number;
@@ -62,8 +69,10 @@ export class Kernel {
     /** Refuses apps the call in progress may not use; absent: all apps. */
     readonly gate: AppGate = () => {},
     readonly refs = new RefTable(),
+    /** Asks the human which app an ambiguous name means; absent: the error lists them. */
+    choose?: AppChooser,
   ) {
-    this.resolver = new Resolver(port, this.refs, gate);
+    this.resolver = new Resolver(port, this.refs, gate, choose);
     this.observer = new Observer(port);
     this.changes = new Changes(port, this.refs, this.resolver, this.observer, settings);
   }

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { DATA_FENCE } from '../untrusted.js';
 import type { AppOverview, AppStateResult, DesktopResult } from './app-state.js';
+import { type DetectedPattern, UI_PATTERNS, UI_STATES } from './patterns.js';
 import { ElementJson, elementJson, WindowJson, windowJson } from './render-json.js';
 
 const AppActivityJson = z.enum(['active', 'background', 'minimized', 'windowless']);
@@ -22,11 +23,28 @@ const AppOverviewJson = z.object({
 
 export const DesktopJson = z.object({ note: z.literal(DATA_FENCE), apps: z.array(AppOverviewJson) });
 
+const PatternJson = z.object({
+  pattern: z.enum(UI_PATTERNS),
+  at: z.object({ ref: z.string(), role: z.string(), name: z.string() }).describe('Where it was seen.'),
+  suggestions: z
+    .array(z.object({ part: z.string(), action: z.string(), tool: z.string(), ref: z.string() }))
+    .describe('Next steps an agent may take; nothing runs on its own.'),
+});
+
 export const AppStateJson = AppOverviewJson.extend({
   note: z.literal(DATA_FENCE),
   dialog: z.object({ role: z.string(), title: z.string() }).optional(),
   focused: ElementJson.optional(),
   menu_bar: z.array(z.string()).optional(),
+  detected_state: z.enum(UI_STATES),
+  state_reason: z.string(),
+  detected_patterns: z.array(PatternJson),
+});
+
+const patternJson = (p: DetectedPattern): z.infer<typeof PatternJson> => ({
+  pattern: p.pattern,
+  at: { ref: p.at.ref, role: p.at.role, name: p.at.info.name },
+  suggestions: p.steps.map((s) => ({ part: s.part, action: s.action, tool: s.tool, ref: s.node.ref })),
 });
 
 const overviewJson = (o: AppOverview): z.infer<typeof AppOverviewJson> => ({
@@ -48,4 +66,7 @@ export const appStateJson = (r: AppStateResult): z.infer<typeof AppStateJson> =>
   ...(r.dialog ? { dialog: r.dialog } : {}),
   ...(r.focused ? { focused: elementJson(r.focused) } : {}),
   ...(r.menuBar ? { menu_bar: r.menuBar } : {}),
+  detected_state: r.ui.state,
+  state_reason: r.ui.because,
+  detected_patterns: r.ui.patterns.map(patternJson),
 });

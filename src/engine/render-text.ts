@@ -10,6 +10,7 @@ import { locatedLines, shortcutText } from './line.js';
 import { joinNames, shownName } from './menus.js';
 import { renderObserved } from './observe.js';
 import { assertText, auditText, visualDiffText } from './render-testing.js';
+import { readingLine } from './patterns.js';
 import type {
   ActionResult,
   AppsResult,
@@ -20,11 +21,13 @@ import type {
   MenuItemResult,
   MenuResult,
   Outcome,
+  SnapshotResult,
+  VisualResult,
   WindowsResult,
 } from './results.js';
 import { renderSnapshot } from './snapshot.js';
 import { duration, plural } from '../text.js';
-import type { Walked } from './tree.js';
+import { labelOf, type Walked } from './tree.js';
 import { windowState } from './windows.js';
 
 export function renderText(result: EngineResult): string {
@@ -32,7 +35,7 @@ export function renderText(result: EngineResult): string {
     case 'action':
       return actionText(result);
     case 'snapshot':
-      return `${result.title} ${dataNote()}:\n${renderSnapshot(result.tree, result.render)}`;
+      return snapshotText(result);
     case 'matches':
       return matchesText(result);
     case 'element':
@@ -61,7 +64,45 @@ export function renderText(result: EngineResult): string {
       return visualDiffText(result);
     case 'audit':
       return auditText(result, dataNote());
+    case 'visual':
+      return visualText(result);
   }
+}
+
+function visualText(r: VisualResult): string {
+  const { answer } = r;
+  const wanted = JSON.stringify(r.description);
+  const model = r.model === undefined ? '' : ` (${r.model})`;
+  const by = `the client's model${model}`;
+  const why = (reason?: string) => (reason === undefined ? '' : `; it says: ${JSON.stringify(reason)}`);
+  switch (answer.kind) {
+    case 'unasked':
+      return (
+        `This MCP client offers macpilot no model to ask (it did not declare sampling): look at the annotated ` +
+        `screenshot for ${wanted} yourself and use a ref drawn on it, or click {x, y} with the mapping below.\n` +
+        (r.screenshot ?? '')
+      );
+    case 'none':
+      return `The client's model${model} did not find ${wanted} on the screen${why(answer.reason)} ${dataNote()}.`;
+    case 'element':
+      return (
+        `Found ${wanted}: ${labelOf(answer.node.role, answer.node.info.name)} [ref=${answer.node.ref}], picked by ` +
+        `${by} with confidence ${answer.confidence}${why(answer.reason)} ${dataNote()}.\npath: ${answer.node.path}`
+      );
+    case 'point':
+      return (
+        `No drawn element fits ${wanted}; ${by} points at (${answer.x}, ${answer.y}) in screen points with ` +
+        `confidence ${answer.confidence}${why(answer.reason)} ${dataNote()}. click {x, y} acts there.`
+      );
+  }
+}
+
+/** The title, the UI patterns and state in one line when there is something to say, then the tree. */
+function snapshotText(r: SnapshotResult): string {
+  const reading = readingLine(r.ui);
+  const head = `${r.title} ${dataNote()}:`;
+  const tree = renderSnapshot(r.tree, r.render);
+  return reading ? `${head}\n${reading}\n${tree}` : `${head}\n${tree}`;
 }
 
 function outcomeText(outcome: Outcome): string {

@@ -21,7 +21,7 @@ import type { HelperPort } from './port.js';
 import type { CallOptions } from '../helper/errors.js';
 import type { AppRef, RefTable } from './refs.js';
 import { type Role, roleOf } from './roles.js';
-import { matchByName } from '../text.js';
+import { clip, matchByName } from '../text.js';
 import { annotate, labelOf, type Walked } from './tree.js';
 
 /** Children listed in an error before "+N more". */
@@ -53,11 +53,24 @@ export type AppGate = (app: { name: string; bundleId?: string; pid?: number }) =
 /** An app the call in progress may not use: an AppGate's refusal, not a failure to find the app. */
 export class AppRefused extends MacpilotError {}
 
+/** A running app a name may mean, with the titles of its windows (what a person tells apps apart by). */
+export interface AppCandidate {
+  app: AppInfo;
+  windows: string[];
+}
+
+/**
+ * Asks the human of the call in progress which of several apps a name means; undefined when no one can be
+ * asked (the error then lists the candidates). Throws when the human declines to pick.
+ */
+export type AppChooser = (query: string, candidates: readonly AppCandidate[]) => Promise<AppInfo | undefined>;
+
 export class Resolver {
   constructor(
     private readonly port: HelperPort,
     private readonly refs: RefTable,
     private readonly gate: AppGate = () => {},
+    private readonly choose: AppChooser = async () => undefined,
   ) {}
 
   /** Refuses the app when the call in progress may not use it (an app met without asking for it by name). */
@@ -77,7 +90,25 @@ export class Resolver {
       this.gate(found[0]);
       return found[0];
     }
+    if (found.length > 1 && query !== undefined) {
+      const candidates = await this.candidates(found, call);
+      const picked = await this.choose(query, candidates);
+      if (picked) {
+        this.gate(picked);
+        return picked;
+      }
+      throw appError(query, found, apps, candidates);
+    }
     throw appError(query, found, apps);
+  }
+
+  /** Apps a name matches, each with its windows' titles. */
+  private async candidates(apps: readonly AppInfo[], call?: CallOptions): Promise<AppCandidate[]> {
+    const { windows } = await this.port.call('windows.list', { includeMinimized: true }, call);
+    return apps.map((app) => ({
+      app,
+      windows: windows.filter((w) => w.pid === app.pid).map((w) => w.title),
+    }));
   }
 
   /** The children of an element, as a depth-1 walk sees them. */
@@ -121,7 +152,7 @@ export class Resolver {
   }
 
   /** The elements a segment chooses among, under the element at `handle`. */
-  private candidates(handle: string, segment: Segment, call?: CallOptions): Promise<ElementNode[]> {
+  private segmentCandidates(handle: string, segment: Segment, call?: CallOptions): Promise<ElementNode[]> {
     return isTransparentSegment(segment)
       ? this.transparentChildren(handle, call)
       : this.logicalChildren(handle, call);
@@ -150,7 +181,7 @@ export class Resolver {
       // names the candidates have do not settle the step: a name that none or several carry, a name with an
       // index (snapshots write those counting names from content), or an element found that takes a name (the
       // path a snapshot gives it says that name).
-      const candidates = await this.candidates(at.handle, segment, call);
+      const candidates = await this.segmentCandidates(at.handle, segment, call);
       let siblings = candidates;
       let found = matchSegment(siblings, segment);
       if (segment.name !== undefined && (found.length !== 1 || segment.index !== undefined)) {
@@ -256,15 +287,20 @@ function pickApps(apps: readonly AppInfo[], query: string): AppInfo[] {
   return apps.filter((a) => a.bundleId?.toLowerCase() === lower);
 }
 
+/** `zenity (pid 42) "Question"`: an app as a person tells it from others of its name. */
+export const describeCandidate = ({ app, windows }: AppCandidate): string =>
+  `${app.name} (pid ${app.pid})${windows.length > 0 ? ` ${windows.map((t) => JSON.stringify(clip(t, 60))).join(', ')}` : ''}`;
+
 function appError(
   query: string | undefined,
   found: readonly AppInfo[],
   apps: readonly AppInfo[],
+  candidates?: readonly AppCandidate[],
 ): MacpilotError {
   if (found.length > 1) {
     return new MacpilotError({
       what: query === undefined ? 'Several apps are active' : `Several apps match ${JSON.stringify(query)}`,
-      why: `${describeApps(found)} all match`,
+      why: `${candidates ? candidates.map(describeCandidate).join(', ') : describeApps(found)} all match`,
       next: 'name the app by its pid',
     });
   }

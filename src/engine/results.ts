@@ -5,6 +5,7 @@
  */
 import type { AppInfo, Bounds, ElementDetail, WindowInfo } from '../helper/protocol.js';
 import type { AuditIssue, Level } from './audit-rules.js';
+import type { UiReading } from './patterns.js';
 import type { AppRef, RefEntry } from './refs.js';
 import type { RenderOptions } from './snapshot.js';
 import type { Walked } from './tree.js';
@@ -45,6 +46,8 @@ export interface SnapshotResult {
   title: string;
   tree: Walked;
   render: RenderOptions;
+  /** The UI patterns and state the walked tree shows (patterns.ts). */
+  ui: UiReading;
 }
 
 export interface MatchesResult {
@@ -268,6 +271,28 @@ export interface AuditResult {
   elapsedMs: number;
 }
 
+/** What find_visual's model chose (visual.ts). */
+export type VisualAnswer =
+  | { kind: 'element'; node: Walked; confidence: number; reason?: string }
+  /** A point in screen points, for click {x, y}. */
+  | { kind: 'point'; x: number; y: number; confidence: number; reason?: string }
+  | { kind: 'none'; reason: string }
+  /** No model could be asked: the agent looks at the image itself. */
+  | { kind: 'unasked' };
+
+export interface VisualResult {
+  kind: 'visual';
+  description: string;
+  /** The app whose refs were drawn. */
+  app?: AppRef;
+  answer: VisualAnswer;
+  /** The model that answered. */
+  model?: string;
+  /** unasked: the annotated screenshot and its text (what it shows, the refs drawn). */
+  image?: { data: string; mimeType: string };
+  screenshot?: string;
+}
+
 export type EngineResult =
   | ActionResult
   | SnapshotResult
@@ -284,4 +309,5 @@ export type EngineResult =
   | ObservedResult
   | AssertResult
   | VisualDiffResult
-  | AuditResult;
+  | AuditResult
+  | VisualResult;

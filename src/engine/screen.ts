@@ -8,10 +8,10 @@ import { MacpilotError } from '../errors.js';
 import type { AppInfo, Bounds, CaptureTarget, ImageFormat, WindowInfo } from '../helper/protocol.js';
 import { loadSharp, SCREEN_PNG } from '../sharp.js';
 import { dataNote } from '../untrusted.js';
-import type { Kernel } from './kernel.js';
+import { appWalkStart, type Kernel } from './kernel.js';
 import type { CallOptions } from '../helper/errors.js';
 import { roleOf } from './roles.js';
-import { labelled, overlay } from './screen-annotate.js';
+import { type Labelled, labelled, overlay } from './screen-annotate.js';
 import { labelOf } from './tree.js';
 import { clip, matchTitle, plural } from '../text.js';
 import { geometry, type Windows } from './windows.js';
@@ -51,6 +51,22 @@ export interface Screenshot {
   text: string;
   /** Base64; absent when the image went to a file. */
   image?: { data: string; mimeType: string };
+  /** annotate: the refs drawn on the image, the app they belong to, and how image pixels map to the screen. */
+  drawn?: Drawn;
+}
+
+export interface Drawn {
+  /** Absent when no app was active: nothing was drawn. */
+  app?: AppInfo;
+  labels: Labelled[];
+  /** The refs drawn, as the text lists them: `- e12 button "Save"`. */
+  legend: string;
+  /** Image size in pixels. */
+  width: number;
+  height: number;
+  /** The screen area the image shows, in points, and image pixels per point. */
+  bounds: Bounds;
+  scale: number;
 }
 
 export const SCREENSHOT_DEFAULTS = {
@@ -108,11 +124,13 @@ export class Screen {
       // The helper's base64 goes out as it came, unless refs are drawn on the image.
       let base64 = shot.data;
       let legend = '';
+      let drawn: Drawn | undefined;
       if (options.annotate) {
         const png = Buffer.from(shot.data, 'base64');
-        const drawn = await this.annotated(png, shot, subject, format, quality, call);
-        base64 = drawn.data.toString('base64');
-        legend = `\n${drawn.legend}`;
+        const annotated = await this.annotated(png, shot, subject, format, quality, call);
+        base64 = annotated.data.toString('base64');
+        legend = `\n${annotated.legend}`;
+        drawn = annotated.drawn;
       }
       const head =
         `${shot.width}x${shot.height} ${format.toUpperCase()} of ${subject.what}, screen area ${geometry(shot.bounds)}, ` +
@@ -126,6 +144,7 @@ export class Screen {
       return {
         text: `Screenshot: ${head}${legend}`,
         image: { data: base64, mimeType: `image/${format}` },
+        ...(drawn ? { drawn } : {}),
       };
     });
   }
@@ -259,23 +278,31 @@ export class Screen {
     format: ImageFormat,
     quality: number,
     call?: CallOptions,
-  ): Promise<{ data: Buffer; legend: string }> {
+  ): Promise<{ data: Buffer; legend: string; drawn: Drawn }> {
     const app = await subject.app();
     const found = app ? await this.labels(app, shot.bounds, call) : undefined;
     const svg = overlay(found?.shown ?? [], shot, shot.bounds, shot.scale);
     const sharp = await loadSharp();
     const image = sharp(png).composite([{ input: Buffer.from(svg), top: 0, left: 0 }]);
     const data = await (format === 'png' ? image.png(SCREEN_PNG) : image.jpeg({ quality })).toBuffer();
-    if (!app || !found) return { data, legend: 'No app is active: no refs drawn.' };
+    const mapping = { width: shot.width, height: shot.height, bounds: shot.bounds, scale: shot.scale };
+    if (!app || !found) {
+      return {
+        data,
+        legend: 'No app is active: no refs drawn.',
+        drawn: { labels: [], legend: '', ...mapping },
+      };
+    }
     const { shown, total } = found;
     const cut =
       shown.length < total ? ` (the first ${shown.length} of ${total}: interactive elements first)` : '';
-    const lines = shown.map(({ node }) => `- ${node.ref} ${labelOf(node.role, node.info.name)}`);
+    const lines = shown.map(({ node }) => `- ${node.ref} ${labelOf(node.role, node.info.name)}`).join('\n');
     return {
       data,
       legend:
         `Refs drawn for "${app.name}"${cut}; use them with click_element, get_element and the other ui tools ` +
-        `${dataNote()}:\n${lines.join('\n') || '(no visible named or interactive elements)'}`,
+        `${dataNote()}:\n${lines || '(no visible named or interactive elements)'}`,
+      drawn: { app, labels: shown, legend: lines, ...mapping },
     };
   }
 
@@ -288,12 +315,7 @@ export class Screen {
       maxValueLength: 0,
       includeBounds: true,
     };
-    const start = {
-      handle: app.id,
-      path: { app: app.name, segments: [] },
-      app: { pid: app.pid, name: app.name },
-    };
-    const { tree } = await this.kernel.walk(start, limits, call);
+    const { tree } = await this.kernel.walk(appWalkStart(app), limits, call);
     return labelled(tree, area);
   }
 }

@@ -8,7 +8,7 @@ import type { AppInfo, ElementDetail } from '../helper/protocol.js';
 import { dataNote } from '../untrusted.js';
 import { isAppNotFound, isGone } from './failures.js';
 import { FIND_DEFAULTS, findMatches, type Query } from './find.js';
-import type { Kernel, Target } from './kernel.js';
+import { appWalkStart, type Kernel, type Target } from './kernel.js';
 import { locatedLines } from './line.js';
 import { pause } from './observer.js';
 import type { CallOptions } from '../helper/errors.js';
@@ -301,12 +301,7 @@ export class Waits {
       includeHidden: false,
       maxValueLength: WALK_VALUE_CHARS,
     };
-    const start = {
-      handle: app.id,
-      path: { app: app.name, segments: [] },
-      app: { pid: app.pid, name: app.name },
-    };
-    return (await this.kernel.walk(start, limits, call)).tree;
+    return (await this.kernel.walk(appWalkStart(app), limits, call)).tree;
   }
 }
 

@@ -23,5 +23,27 @@ export function elicitingHuman(server: Server): Human {
       if (answer.action !== 'accept') return answer.action;
       return answer.content?.confirm === true ? 'accept' : 'decline';
     },
+    choose: async ({ question, title, options }, signal) => {
+      const answer = await server.elicitInput(
+        {
+          message: question,
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              choice: {
+                type: 'string',
+                title,
+                oneOf: options.map((option) => ({ const: option.value, title: option.label })),
+              },
+            },
+            required: ['choice'],
+          },
+        },
+        { signal },
+      );
+      const value = answer.content?.choice;
+      if (answer.action !== 'accept') return { action: answer.action };
+      return typeof value === 'string' ? { action: 'accept', value } : { action: 'decline' };
+    },
   };
 }

@@ -197,7 +197,10 @@ function definitions({ engine, config, helper }: ResourceDependencies): Definiti
       name: 'app-state',
       uri: 'macpilot://app/{name}/state',
       title: "An app's state",
-      description: 'Its windows, the dialog it shows, the focused element and its menu bar, as JSON.',
+      description:
+        'Its windows, the dialog it shows, the focused element, its menu bar, the UI patterns it shows (login ' +
+        'form, save dialog, editor...) with suggested next steps by ref, and its state (idle, loading, error, ' +
+        'auth_required, busy, modal_dialog), as JSON.',
       mimeType: JSON_TYPE,
       read: async (uri, variables) =>
         json(uri, appStateJson(await engine.states.of(variable(variables, 'name')))),

@@ -13,6 +13,7 @@ import { registerPrompts } from './prompts.js';
 import { appNameCompleter, registerResources } from './resources.js';
 import { registerSubscriptions } from './subscriptions.js';
 import { releaseTasksOnClose, TASK_CAPABILITIES, taskOptions, toolTask } from './tasks.js';
+import { clientModel } from './sampling.js';
 import { listOnly } from './tool-list.js';
 
 const INSTRUCTIONS =
@@ -59,6 +60,7 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
     available,
     around: (tool, run) => clientLog.timed(tool, run),
     roots,
+    model: clientModel(server.server),
   });
 
   /** One tool call of the client: the session's call, with progress heartbeats while it runs. */

@@ -20,6 +20,11 @@ export interface Human {
     ask: { action: string; detail?: string },
     signal: AbortSignal,
   ): Promise<'accept' | 'decline' | 'cancel'>;
+  /** Asks which of `options` they mean; the value of their pick, or how they answered otherwise. */
+  choose(
+    ask: { question: string; title: string; options: readonly { value: string; label: string }[] },
+    signal: AbortSignal,
+  ): Promise<{ action: 'accept'; value: string } | { action: 'decline' | 'cancel' }>;
 }
 
 export interface ToolCall {

@@ -10,7 +10,9 @@ import type { Engine } from '../engine/index.js';
 import type { EngineResult } from '../engine/results.js';
 import type { HelperClient } from '../helper/client.js';
 import type { Logger } from '../log.js';
+import type { ModelPort } from '../engine/visual.js';
 import { withAccess } from '../policy/apps.js';
+import { type AppPicks, withAsker } from '../policy/choose-app.js';
 import { isListed } from '../policy/mode.js';
 import type { ClientLog, Human, Policy } from '../policy/pipeline.js';
 import type { ServiceCheck, Services } from '../services/types.js';
@@ -58,6 +60,8 @@ export interface SessionOptions {
   available: readonly ToolDefinition[];
   /** The folders the client declared as its roots; none given: no roots declared. */
   roots?: (signal: AbortSignal) => Promise<string[] | undefined>;
+  /** The client's model (MCP sampling), when the client offers one. */
+  model?: ModelPort;
   /** Wraps each call (the MCP server times it for its debug log). */
   around?: <T>(tool: string, run: () => Promise<T>) => Promise<T>;
 }
@@ -80,6 +84,8 @@ export class ToolSession {
   readonly history = new ActionHistory();
   /** visual_diff's baseline://NAME images, for the session's life. */
   readonly baselines = new Baselines();
+  /** Which app the human meant by an ambiguous name, for the session's life. */
+  private readonly appPicks: AppPicks = new Map();
   private readonly names: string[];
   private readonly byName: Map<string, ToolDefinition>;
 
@@ -113,6 +119,7 @@ export class ToolSession {
       history,
       baselines,
       roots: async () => this.options.roots?.(options.signal),
+      ...(this.options.model ? { model: this.options.model } : {}),
       progress: options.progress ?? (() => {}),
     };
     const call = {
@@ -129,18 +136,20 @@ export class ToolSession {
           call,
           async (): Promise<ToolAnswer> => {
             const writes = isWrite(tool, call.args);
-            return withAccess(writes ? 'write' : 'read', async () => {
-              // What undoes it is read before it runs; a read that fails leaves the action without one.
-              const inverse = writes
-                ? await tool.inverse?.(args as never, context).catch(() => undefined)
-                : undefined;
-              const handled = await tool.handle(args as never, context);
-              const result = reply(handled, tool.output);
-              const recorded = writes && !tool.unrecorded && options.record !== false;
-              if (recorded && !result.isError) history.record(tool.name, inverse);
-              const answer = typeof handled === 'string' || 'content' in handled ? undefined : handled;
-              return { result, ...(answer ? { answer } : {}) };
-            });
+            return withAsker(this.options.human, this.appPicks, options.signal, () =>
+              withAccess(writes ? 'write' : 'read', async () => {
+                // What undoes it is read before it runs; a read that fails leaves the action without one.
+                const inverse = writes
+                  ? await tool.inverse?.(args as never, context).catch(() => undefined)
+                  : undefined;
+                const handled = await tool.handle(args as never, context);
+                const result = reply(handled, tool.output);
+                const recorded = writes && !tool.unrecorded && options.record !== false;
+                if (recorded && !result.isError) history.record(tool.name, inverse);
+                const answer = typeof handled === 'string' || 'content' in handled ? undefined : handled;
+                return { result, ...(answer ? { answer } : {}) };
+              }),
+            );
           },
           (answered) => answered.result.isError === true,
         ),

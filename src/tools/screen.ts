@@ -1,7 +1,9 @@
 /** The screen toolset: screenshots (scaled for models, optionally with refs drawn on them) and the displays. */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { structured } from '../engine/render-json.js';
 import { appParam } from './params.js';
+import { reply } from './reply.js';
 import { defineTool, toolsetTools, READ_ONLY } from './types.js';
 
 const coordinate = z.number().min(-100_000).max(100_000);
@@ -76,6 +78,36 @@ export const screenTools = toolsetTools('screen', [
       );
       const text = { type: 'text' as const, text: shot.text };
       return { content: shot.image ? [{ type: 'image', ...shot.image }, text] : [text] };
+    },
+  }),
+  defineTool({
+    name: 'find_visual',
+    title: 'Find an element by looking',
+    description:
+      "For what the accessibility tree does not name (an icon, a canvas, a badly labelled control): the app's " +
+      "window (default: the screen, with the active app's refs) is captured with refs drawn on it, and the client's own model " +
+      '(MCP sampling; macpilot holds no API key) picks the ref that fits the description, or a point in screen ' +
+      'points when no drawn element does, with its confidence. If the client offers no model, the annotated ' +
+      'screenshot comes back for you to look at. Try find_elements first: it is faster and exact.',
+    input: z.object({
+      description: z
+        .string()
+        .min(1)
+        .max(500)
+        .describe('What to find, in words: "the gear icon at the top right", "the blue Submit button".'),
+      app: appParam.optional().describe("Look at this app's window (default: the active app)."),
+    }),
+    output: structured.visual,
+    annotations: { ...READ_ONLY, idempotentHint: false },
+    handle: async (args, { engine, model, signal }): Promise<CallToolResult> => {
+      const result = await engine.visual.find({ description: args.description, app: args.app }, model, {
+        signal,
+      });
+      const answer = reply(result, structured.visual);
+      // Without a model the agent looks itself: the annotated image first, then what it shows.
+      return result.image
+        ? { ...answer, content: [{ type: 'image', ...result.image }, ...answer.content] }
+        : answer;
     },
   }),
   defineTool({

@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { Engine } from '../engine/index.js';
 import type { StructuredOutput } from '../engine/render-json.js';
 import type { Baselines } from '../engine/visual-diff.js';
+import type { ModelPort } from '../engine/visual.js';
 import type { EngineResult } from '../engine/results.js';
 import type { HelperClient } from '../helper/client.js';
 import type { ServiceCheck, ServiceName, Services } from '../services/types.js';
@@ -41,6 +42,8 @@ export interface ToolContext {
   baselines: Baselines;
   /** The folders the client declared as its roots, as paths; undefined when it declared none. */
   roots(): Promise<string[] | undefined>;
+  /** The client's model (MCP sampling), when the client offers one; macpilot never calls a model itself. */
+  model?: ModelPort;
 }
 
 /** A tool as its file declares it; its toolset is given once for the file's tools (toolsetTools). */

@@ -15,7 +15,9 @@ export const uiTools = toolsetTools('ui', [
     description:
       'The accessibility tree of an app (default: the active app) as compact text, one element a line with its ' +
       'ref, e.g. `- button "Save" [ref=e12] disabled`. Use the refs with the other ui tools. Large trees are cut; ' +
-      'the last line says what was cut and how to see it (a subtree by ref, a deeper depth, find_elements).',
+      'the last line says what was cut and how to see it (a subtree by ref, a deeper depth, find_elements). A ' +
+      'line under the title names the kind of screen it recognises (a save dialog, a login form, an editor...) ' +
+      "with the refs to use next, and the app's state (loading, error, modal_dialog...).",
     input: z.object({
       app: appParam.optional(),
       window: z

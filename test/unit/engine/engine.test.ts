@@ -72,11 +72,16 @@ describe('snapshot', () => {
     expect(sub).not.toContain('Edit');
 
     const dialog = await engine.snapshot({ window: 'unlock' });
-    expect(dialog.split('\n')[1]).toBe(`- dialog "Unlock" [ref=${refIn(full, 'Unlock')}]`);
+    // Under the title, the patterns the dialog shows, naming its refs; then the tree.
+    const [, seen, top] = dialog.split('\n');
+    expect(seen).toBe(
+      `UI: form (field ${refIn(full, 'secure')}, submit ${refIn(full, '"OK"')}); state: auth_required`,
+    );
+    expect(top).toBe(`- dialog "Unlock" [ref=${refIn(full, 'Unlock')}]`);
     expect(await engine.snapshot({ window: 0 })).toContain('- window "Untitled 1 - Mousepad"');
 
     const buttons = await engine.snapshot({ roles: ['push button'] });
-    expect(buttons.split('\n').slice(1)).toEqual([
+    expect(buttons.split('\n').slice(2)).toEqual([
       `- application "mousepad" [ref=${refIn(full, 'application')}]`,
       `  - button "OK" [ref=${refIn(full, '"OK"')}]`,
       `  - button "Cancel" [ref=${refIn(full, '"Cancel"')}] disabled`,

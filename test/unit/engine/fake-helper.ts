@@ -68,6 +68,7 @@ export class FakeHelper implements HelperPort {
       })),
     }),
     'ax.snapshot': (p) => walk(this.locate(p.root).node, p),
+    'windows.list': () => ({ windows: [] }),
     'ax.element': (p) => {
       const node = this.locate(p.id).node;
       const element: ElementDetail = { ...info(node), actions: this.actions.get(p.id) ?? [], attributes: {} };

@@ -28,7 +28,11 @@ function session(mode: Mode = 'full') {
     log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
     policy: new Policy([new ModeGuard(mode)]),
   } as unknown as ToolDependencies;
-  const human = { unreachable: () => 'nobody here', confirm: async () => 'decline' as const };
+  const human = {
+    unreachable: () => 'nobody here',
+    confirm: async () => 'decline' as const,
+    choose: async () => ({ action: 'decline' as const }),
+  };
   return new ToolSession(deps, {
     human,
     clientLog: { send: () => {} },
