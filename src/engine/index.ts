@@ -13,6 +13,7 @@ import { Observations } from './observe.js';
 import { Input } from './input.js';
 import { Kernel } from './kernel.js';
 import { Menus } from './menus.js';
+import { Recorder } from './recording.js';
 import type { HelperPort } from './port.js';
 import { RefTable } from './refs.js';
 import type { AppGate } from './resolve.js';
@@ -42,6 +43,7 @@ export interface Engine {
   readonly states: AppStates;
   readonly feed: ChangeFeed;
   readonly observations: Observations;
+  readonly recorder: Recorder;
 }
 
 /** An engine over `port`; `gate` refuses the apps the call in progress may not use (absent: none refused). */
@@ -68,5 +70,6 @@ export function createEngine(port: HelperPort, options: EngineOptions = {}, gate
     states: new AppStates(kernel, elements, menus),
     feed,
     observations: new Observations(kernel, feed),
+    recorder: new Recorder(kernel),
   };
 }

@@ -4,6 +4,7 @@
  * renderers decide how it reads and where the untrusted-data fence goes.
  */
 import type { AppInfo, ElementDetail, WindowInfo } from '../helper/protocol.js';
+import type { RecordedStep } from './record-steps.js';
 import type { AppRef, RefEntry } from './refs.js';
 import type { RenderOptions } from './snapshot.js';
 import type { Walked } from './tree.js';
@@ -185,6 +186,21 @@ export interface ObservedResult {
   live: boolean;
 }
 
+/** A recording started, or stopped with the steps it made. */
+export interface RecordingResult {
+  kind: 'recording';
+  state: 'started' | 'stopped';
+  /** The app recorded; absent: every app. */
+  app?: string;
+  /** stopped: presses heard (button releases not counted). */
+  events?: number;
+  elapsedMs?: number;
+  /** stopped: run_workflow's steps, in order. */
+  steps?: RecordedStep[];
+  /** stopped: presses that made no step, counted by why. */
+  leftOut?: Record<string, number>;
+}
+
 export type EngineResult =
   | ActionResult
   | SnapshotResult
@@ -198,4 +214,5 @@ export type EngineResult =
   | MenuResult
   | MenuItemResult
   | WaitResult
+  | RecordingResult
   | ObservedResult;

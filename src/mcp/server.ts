@@ -74,6 +74,7 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
     },
   );
   releaseTasksOnClose(server, tasks.taskStore);
+  const sessionEnd = endOnClose(server);
   const clientLog = new ServerLog(server.server, deps.log);
   const history = new ActionHistory();
   const listed = enabledTools(deps.config, deps.services);
@@ -92,6 +93,7 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
         enabledTools: names,
         callTool: (name, stepArgs, signal, options) => callTool(name, stepArgs, signal, options),
         history,
+        sessionEnd,
         progress: (done, total, message) => {
           const progressToken = extra._meta?.progressToken;
           if (progressToken === undefined) return;
@@ -185,4 +187,15 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
   registerSubscriptions(server, deps.engine, resources.reader, deps.log);
   registerCompletions(server, registerPrompts(server, appNameCompleter(deps.engine)), resources.completers);
   return server;
+}
+
+/** A signal aborted when the session closes. */
+function endOnClose(server: McpServer): AbortSignal {
+  const ended = new AbortController();
+  const previous = server.server.onclose;
+  server.server.onclose = () => {
+    ended.abort();
+    previous?.();
+  };
+  return ended.signal;
 }

@@ -36,6 +36,8 @@ export interface ToolContext {
   progress(done: number, total: number, message: string): void;
   /** The session's actions, for undo and rollback. */
   history: ActionHistory;
+  /** Aborted when the MCP session that makes the call ends (what it started, such as a recording, ends too). */
+  sessionEnd: AbortSignal;
 }
 
 /** A tool as its file declares it; its toolset is given once for the file's tools (toolsetTools). */

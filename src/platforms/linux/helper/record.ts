@@ -174,7 +174,6 @@ class Recording {
     await this.queue;
     return this.sent;
   }
-
 }
 
 const recordings = new WeakMap<Session, Promise<Recording>>();
