@@ -125,11 +125,9 @@ export function foldSteps(events: readonly RecordedEvent[]): FoldedSteps {
     }
     if (event.leftOut) {
       leave(event.leftOut);
-      if (event.kind === 'press') {
-        endTyping();
-        lastClick = undefined;
-        pressed = undefined;
-      }
+      endTyping();
+      lastClick = undefined;
+      pressed = undefined;
       continue;
     }
     if (event.kind === 'key') {
