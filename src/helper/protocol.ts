@@ -252,6 +252,11 @@ export const methods = {
         input: Capability,
         /** Screenshots (macOS: the Screen Recording permission). */
         screenCapture: Capability,
+        /**
+         * Recording what a person types and clicks, record.start (macOS: the Input Monitoring permission; Linux:
+         * the X RECORD extension). Optional: only start_recording needs it.
+         */
+        recording: Capability.optional(),
       }),
     }),
   ),

@@ -27,6 +27,14 @@ afterEach(async () => {
 const arrived = (count: number) =>
   eventually(`${count} recorded events`, async () => (received.length >= count ? received : undefined));
 
+test('system.hello says input can be recorded here (the X server has RECORD)', async () => {
+  const { capabilities } = await helper.call('system.hello', { protocolVersion: 1, client: 'contract' });
+  expect(capabilities.recording).toEqual({
+    available: true,
+    detail: "recording a person's input through the X RECORD extension",
+  });
+});
+
 test('clicks, typed characters, Enter and a shortcut arrive in order; stop answers how many were sent', async () => {
   expect(await helper.call('record.start', {})).toEqual({});
   xdotool('mousemove', '140', '160', 'click', '1');

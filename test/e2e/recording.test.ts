@@ -72,6 +72,7 @@ test('a demonstration is recorded as steps by path, and replaying them on a fres
   await macpilot.ok('focus_element', { ref: find });
   const [x, y] = await fieldCentre(first);
 
+  expect(await macpilot.ok('check_permissions')).toMatch(/^- recording: available \(.*X RECORD/m);
   const started = await callJson('start_recording', { app: 'gtk3-demo' });
   expect(started.isError, started.text).toBe(false);
   expect(started.json).toEqual({ state: 'started', app: 'gtk3-demo' });

@@ -2,15 +2,13 @@
 import { expect, test } from 'vitest';
 import { chordOf, foldSteps, type RecordedEvent } from '../../../src/engine/record-steps.js';
 
+type Press = Extract<RecordedEvent, { kind: 'press' }>;
+
 const FIELD = 'app("gtk3-demo")/window[1]/textbox["Search"]';
 const BUTTON = 'app("gtk3-demo")/window[1]/button["Find"]';
 let clock = 1_000;
 
-const press = (
-  target?: { path: string; editable?: boolean },
-  at = { x: 10, y: 20 },
-  gap = 1_000,
-): RecordedEvent => ({
+const press = (target?: { path: string; editable?: boolean }, at = { x: 10, y: 20 }, gap = 1_000): Press => ({
   kind: 'press',
   button: 'left',
   at,
@@ -73,7 +71,7 @@ test('clicks: by path on an element, at the point where none is, with button, co
     right,
     { kind: 'release', button: 'right', at: { x: 10, y: 20 }, time: clock + 40 } as RecordedEvent,
     // A click into a field holding Control is not a plain focus: it stays a click.
-    { ...press({ path: FIELD, editable: true }), modifiers: ['control'] },
+    { ...press({ path: FIELD, editable: true }), modifiers: ['control'] } as Press,
   ];
   expect(foldSteps(events).steps).toEqual([
     { tool: 'click_element', args: { path: BUTTON } },

@@ -7,6 +7,7 @@
  */
 import type * as x11 from 'x11';
 import {
+  type Capability,
   HelperErrorCode,
   type Modifier,
   type MouseButton,
@@ -235,5 +236,24 @@ async function begin(session: Session): Promise<Recording> {
     forget();
     data.close();
     throw error;
+  }
+}
+
+/** Whether this X server can record input: its RECORD extension, asked without starting a recording. */
+export async function recordingCapability(session: Session): Promise<Capability> {
+  try {
+    const x = await session.x11();
+    const present = await x.x<{ present: boolean }>((cb) => x.client.QueryExtension('RECORD', cb));
+    return present.present
+      ? { available: true, detail: "recording a person's input through the X RECORD extension" }
+      : {
+          available: false,
+          detail: 'the X server has no RECORD extension, so start_recording cannot hear input',
+        };
+  } catch (error) {
+    return {
+      available: false,
+      detail: `no X display: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }

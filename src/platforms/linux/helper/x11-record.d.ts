@@ -34,6 +34,10 @@ declare module 'x11' {
 
   export interface XClient {
     require(extension: 'record', cb: (error: Error | null | undefined, record: XRecord) => void): void;
+    QueryExtension(
+      name: string,
+      cb: (error: Error | null | undefined, ext: { present: boolean }) => void,
+    ): void;
     seq_num: number;
     replies: Record<number, unknown[] | undefined>;
   }
