@@ -16,8 +16,21 @@ import { type ClickTarget, foldSteps, type RecordedEvent } from './record-steps.
 import type { RecordingResult } from './results.js';
 import type { Role } from './roles.js';
 import type { Walked } from './tree.js';
+import { pause } from './observer.js';
 
 const MENU_ROLES: ReadonlySet<Role> = new Set(['menu', 'menuitem', 'menuitemcheckbox', 'menuitemradio']);
+/** How long a menu opened by a recorded click may take to show its items, and how often it is looked at. */
+const MENU_SHOW_MS = 1_000;
+const MENU_POLL_MS = 40;
+/** Levels walked below an opened menu: its items, and the items of a container between. */
+const MENU_DEPTH = 3;
+
+/** An item of a menu the person opened, where it showed. */
+interface ShownItem {
+  target: ClickTarget;
+  node: Walked;
+  bounds: { x: number; y: number; width: number; height: number };
+}
 
 /** Why a press makes no step, as stop_recording reports it. */
 const LEFT_OUT = {
@@ -43,6 +56,13 @@ interface Active {
   /** Key presses and button presses heard (releases not counted). */
   presses: number;
   stopListening: () => void;
+  /** Clicks are resolved one after another: a click on a menu item needs the menu its last click opened. */
+  clicks: Promise<unknown>;
+  /**
+   * The items of the menus the person opened, read as each opened: a popup menu is no part of the hit test,
+   * and by the time a click on its item is heard the menu may be closing.
+   */
+  openMenu: ShownItem[];
   /** Why the keys of the current run of key presses make no step, if they do not: read at its first key. */
   keysLeftOut?: Promise<string | undefined>;
   lastWasKey: boolean;
@@ -94,6 +114,8 @@ export class Recorder {
           startedAt: Date.now(),
           events: [],
           presses: 0,
+          clicks: Promise.resolve(),
+          openMenu: [],
           stopListening: () => {},
           lastWasKey: false,
         };
@@ -151,6 +173,7 @@ export class Recorder {
     const { modifiers, time } = input;
     if (input.kind !== 'buttonUp') active.presses++;
     if (input.kind === 'keyDown') {
+      active.openMenu = [];
       if (!active.lastWasKey || !active.keysLeftOut) active.keysLeftOut = this.keysGoTo(active);
       active.lastWasKey = true;
       const key = input.code === undefined ? undefined : keyNamed(input.code, active.platform);
@@ -175,7 +198,9 @@ export class Recorder {
       return;
     }
     const press = { kind: 'press' as const, button, at, modifiers, time };
-    active.events.push(this.under(active, at).then((found) => ({ ...press, ...found })));
+    const found = active.clicks.then(() => this.under(active, at));
+    active.clicks = found.catch(() => {});
+    active.events.push(found.then((target) => ({ ...press, ...target })));
   }
 
   /** What a click at `at` landed on, or why it makes no step; nothing accessible there: the point itself. */
@@ -183,14 +208,48 @@ export class Recorder {
     active: Active,
     at: { x: number; y: number },
   ): Promise<{ target?: ClickTarget; leftOut?: string }> {
+    const item = itemAt(active.openMenu, at);
+    if (item) {
+      if (item.target.menu?.opensMenu) await this.readMenu(active, item.target, item.node);
+      else active.openMenu = [];
+      return { target: item.target };
+    }
+    active.openMenu = [];
     try {
       const { element } = await this.kernel.port.call('ax.elementAt', at);
       if (!element) return active.app ? { leftOut: LEFT_OUT.nothing } : {};
       if (active.app && element.pid !== active.app.pid) return { leftOut: LEFT_OUT.otherApp };
-      return { target: targetOf(await this.kernel.resolver.locate(element)) };
+      const node = await this.kernel.resolver.locate(element);
+      const target = targetOf(node);
+      if (target.menu?.opensMenu) await this.readMenu(active, target, node);
+      return { target };
     } catch (error) {
       if (error instanceof AppRefused) return { leftOut: LEFT_OUT.denied };
       return active.app ? { leftOut: LEFT_OUT.nothing } : {};
+    }
+  }
+
+  /**
+   * Reads the items of the menu a click opened (added to those of the menus open around it), once they show;
+   * a menu that does not open in time leaves its items unknown (a click on one is then resolved by hit test).
+   */
+  private async readMenu(active: Active, opener: ClickTarget, node: Walked): Promise<void> {
+    try {
+      const path = parsePath(node.path);
+      const start = { handle: node.info.id, path, app: { pid: node.info.pid, name: path.app } };
+      const deadline = Date.now() + MENU_SHOW_MS;
+      for (;;) {
+        const limits = { depth: MENU_DEPTH, maxNodes: 2_000, includeHidden: false, includeBounds: true };
+        const { tree } = await this.kernel.walk(start, limits);
+        const items = shownItems(tree, opener.menu?.names ?? []);
+        if (items.length > 0 || Date.now() >= deadline) {
+          active.openMenu = [...active.openMenu, ...items];
+          return;
+        }
+        await pause(MENU_POLL_MS, undefined);
+      }
+    } catch {
+      // The menu went away (or never came): its items stay unknown.
     }
   }
 
@@ -220,7 +279,36 @@ function targetOf(node: Walked): ClickTarget {
   if (bar < 0 || !MENU_ROLES.has(node.role)) return target;
   const names = path.segments
     .slice(bar + 1)
-    .flatMap((s) => (MENU_ROLES.has(s.role) && s.name !== undefined ? [s.name] : []));
+    .flatMap((s) => (MENU_ROLES.has(s.role) && s.name !== undefined ? [s.name.trim()] : []));
   if (names.length === 0) return target;
   return { ...target, menu: { names, opensMenu: node.role === 'menu' || node.info.childCount > 0 } };
+}
+
+/** The named menu entries under an opened menu that show on screen, with their names from the menu bar. */
+function shownItems(tree: Walked, names: readonly string[]): ShownItem[] {
+  const items: ShownItem[] = [];
+  const visit = (node: Walked, above: readonly string[]) => {
+    for (const child of node.children) {
+      const named = MENU_ROLES.has(child.role) && child.info.name.trim() !== '';
+      const bounds = child.info.bounds;
+      if (named && bounds && bounds.width > 0 && bounds.height > 0) {
+        const path = parsePath(child.path);
+        const opensMenu = child.role === 'menu' || child.info.childCount > 0;
+        const menu = { names: [...above, child.info.name.trim()], opensMenu };
+        items.push({ target: { path: child.path, app: path.app, menu }, node: child, bounds });
+      }
+      if (!named) visit(child, above);
+    }
+  };
+  visit(tree, names);
+  return items;
+}
+
+/** The smallest shown item under a point (a submenu's item, over the menu it opened from). */
+function itemAt(items: readonly ShownItem[], at: { x: number; y: number }): ShownItem | undefined {
+  const under = items.filter(
+    ({ bounds: b }) => at.x >= b.x && at.x < b.x + b.width && at.y >= b.y && at.y < b.y + b.height,
+  );
+  under.sort((a, b) => a.bounds.width * a.bounds.height - b.bounds.width * b.bounds.height);
+  return under[0];
 }

@@ -2,7 +2,9 @@
  * Recording a person's demonstration through a real client: xdotool, the stand-in for the person, clicks
  * gtk3-demo's search field, types (with a typo taken back) and presses Enter; stop_recording answers steps that
  * find the field by path; replayed by run_workflow on a freshly started gtk3-demo they leave the same text in the
- * field. What was typed never reaches the audit log. One recording at a time; stop without start is an error.
+ * field. A menu pick (Help, then About, in mousepad) is recorded as one click_menu_item that opens the same dialog
+ * when replayed. What was typed never reaches the audit log. One recording at a time; stop without start is an
+ * error.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -56,9 +58,12 @@ async function searchText(pid: number): Promise<string> {
 }
 
 /** The centre of the search field, in screen points. */
-async function fieldCentre(pid: number): Promise<[string, string]> {
-  const found = await macpilot.ok('find_elements', { app: String(pid), role: 'textbox', name: 'Search' });
-  const { json } = await callJson('get_element', { ref: refOf(found, /textbox "Search"/) });
+const fieldCentre = (pid: number) => centreOf({ app: String(pid), role: 'textbox', name: 'Search' });
+
+/** The centre of the one element find_elements finds, in screen points, as xdotool takes it. */
+async function centreOf(query: Record<string, unknown>): Promise<[string, string]> {
+  const found = await macpilot.ok('find_elements', query);
+  const { json } = await callJson('get_element', { ref: refOf(found, /\[ref=e\d+\]/) });
   const bounds = (json as { bounds?: { x: number; y: number; width: number; height: number } }).bounds;
   expect(bounds).toBeDefined();
   const { x, y, width, height } = bounds as { x: number; y: number; width: number; height: number };
@@ -149,4 +154,42 @@ test('stop_recording without a start is a clear error; a recording of one app le
     { why: expect.stringMatching(/no element of the recorded app/), count: 1 },
   ]);
   await processes.stop(pid);
+});
+
+test('a menu pick is recorded as click_menu_item, the click that opened the menu left out; replayed, it opens the same dialog', async () => {
+  const startMousepad = async () => {
+    const { pid } = processes.start('mousepad');
+    await eventually('mousepad with its menu bar', async () => {
+      const out = await macpilot.call('find_elements', { app: String(pid), role: 'menu', name: 'Help' });
+      return !out.isError && /menu "Help"/.test(out.text) ? true : undefined;
+    });
+    return pid;
+  };
+  const aboutShown = (pid: number) =>
+    eventually('the About dialog', async () => {
+      const out = await macpilot.call('list_windows', { app: String(pid) });
+      return /About/.test(out.text) ? true : undefined;
+    });
+  const first = await startMousepad();
+  const [hx, hy] = await centreOf({ app: String(first), role: 'menu', name: 'Help' });
+  await callJson('start_recording', { app: 'mousepad' });
+  xdotool('mousemove', hx, hy, 'click', '1');
+  const [ax, ay] = await eventually('the Help menu open', () =>
+    centreOf({ app: String(first), role: 'menuitem', name: 'About' }).catch(() => undefined),
+  );
+  xdotool('mousemove', ax, ay, 'click', '1');
+  await aboutShown(first);
+  const stopped = (await callJson('stop_recording')).json as unknown as RecordingJson;
+  expect(stopped.events).toBe(2);
+  expect(stopped.steps).toEqual([
+    { tool: 'click_menu_item', args: { app: 'mousepad', path: 'Help > About' } },
+  ]);
+
+  await processes.stop(first);
+  const fresh = await startMousepad();
+  expect((await macpilot.ok('list_windows', { app: String(fresh) })).includes('About')).toBe(false);
+  const replay = await callJson('run_workflow', { steps: stopped.steps });
+  expect(replay.isError, replay.text).toBe(false);
+  await aboutShown(fresh);
+  await processes.stop(fresh);
 });
