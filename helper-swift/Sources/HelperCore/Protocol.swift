@@ -810,10 +810,24 @@ public struct ObserveChangedParams: Codable, Equatable, Sendable {
     public var kinds: [String]
     /// How many events were folded into this notification.
     public var count: Int
+    /// The elements the events were about, each with its events' kinds; nil when not known.
+    public var elements: [ChangedElement]?
 
-    public init(pid: Int32, kinds: [String], count: Int) {
+    public init(pid: Int32, kinds: [String], count: Int, elements: [ChangedElement]? = nil) {
         self.pid = pid
         self.kinds = kinds
         self.count = count
+        self.elements = elements
+    }
+}
+
+/// One element an `observe.changed` names: its handle and the kinds of its events.
+public struct ChangedElement: Codable, Equatable, Sendable {
+    public var id: String
+    public var kinds: [String]
+
+    public init(id: String, kinds: [String]) {
+        self.id = id
+        self.kinds = kinds
     }
 }
