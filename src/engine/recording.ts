@@ -119,7 +119,15 @@ export class Recorder {
           stopListening: () => {},
           lastWasKey: false,
         };
-        active.stopListening = port.onNotification('record.input', (input) => this.heard(active, input));
+        const heard = port.onNotification('record.input', (input) => this.heard(active, input));
+        // A helper that restarts (it lost its display, it crashed) is asked to record again.
+        const restarted = port.onReady?.(() => {
+          if (this.active === active) void port.call('record.start', {}).catch(() => {});
+        });
+        active.stopListening = () => {
+          heard();
+          restarted?.();
+        };
         try {
           await port.call('record.start', {}, call);
         } catch (error) {

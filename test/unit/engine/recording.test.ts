@@ -18,6 +18,7 @@ const APPS = [
 function desktop() {
   const calls: MethodName[] = [];
   let listener: ((input: RecordedInput) => void) | undefined;
+  let ready: (() => void) | undefined;
   const state = { focusPid: 10 };
   const port: HelperPort = {
     call: async <M extends MethodName>(method: M, _params: Params<M>) => {
@@ -46,6 +47,10 @@ function desktop() {
       if (name === 'record.input') listener = listen as (input: RecordedInput) => void;
       return () => (listener = undefined);
     },
+    onReady: (listen) => {
+      ready = listen as () => void;
+      return () => (ready = undefined);
+    },
   };
   const gate = (app: { name: string }) => {
     if (app.name === 'seahorse')
@@ -63,7 +68,9 @@ function desktop() {
     },
     listening: () => listener !== undefined,
   };
-  return { engine, calls, state, person };
+  /** The helper restarted (a new one said hello). */
+  const restart = () => ready?.();
+  return { engine, calls, state, person, restart };
 }
 
 test('one recording at a time; its presses become steps; stop without a start is a clear error', async () => {
@@ -128,4 +135,14 @@ test('the end of the session that started it ends the recording', async () => {
   // A new recording may start.
   await engine.recorder.start(undefined);
   expect(engine.recorder.status).toBeDefined();
+});
+
+test('a helper that restarts while recording is asked to record again; after stop it is not', async () => {
+  const { engine, calls, restart } = desktop();
+  await engine.recorder.start(undefined);
+  restart();
+  await expect.poll(() => calls.filter((c) => c === 'record.start').length).toBe(2);
+  await engine.recorder.stop();
+  restart();
+  expect(calls.filter((c) => c === 'record.start')).toHaveLength(2);
 });
