@@ -5,6 +5,7 @@
  * (record-steps.ts). One recording at a time per server. What was typed stays in memory and in the answer of
  * stop: it is never logged.
  */
+import { AsyncResource } from 'node:async_hooks';
 import { MacpilotError } from '../errors.js';
 import type { CallOptions } from '../helper/errors.js';
 import { PROTOCOL_VERSION, type AppInfo, type RecordedInput } from '../helper/protocol.js';
@@ -119,7 +120,10 @@ export class Recorder {
           stopListening: () => {},
           lastWasKey: false,
         };
-        const heard = port.onNotification('record.input', (input) => this.heard(active, input));
+        // Presses are resolved in start_recording's own context, so the app policy sees a read-only call: a
+        // denied app is left out, a terminal (which may be read, not acted on) is recorded.
+        const hear = AsyncResource.bind((input: RecordedInput) => this.heard(active, input));
+        const heard = port.onNotification('record.input', hear);
         // A helper that restarts (it lost its display, it crashed) is asked to record again.
         const restarted = port.onReady?.(() => {
           if (this.active === active) void port.call('record.start', {}).catch(() => {});

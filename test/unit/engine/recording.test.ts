@@ -2,6 +2,7 @@
  * The Recorder against a made-up helper: one recording at a time, stop without start, a denied app refused at
  * start and left out while recording, the session's end ending the recording, and typed text only in the steps.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { expect, test } from 'vitest';
 import { createEngine } from '../../../src/engine/index.js';
 import type { HelperPort } from '../../../src/engine/port.js';
@@ -12,7 +13,10 @@ import type { MethodName, Params, RecordedInput, Result } from '../../../src/hel
 const APPS = [
   { pid: 10, name: 'gedit', id: 'root-10', active: true },
   { pid: 20, name: 'seahorse', id: 'root-20', active: false },
+  { pid: 40, name: 'xterm', id: 'root-40', active: false },
 ];
+/** The access of the call in progress, as src/policy/apps.ts keeps it: a terminal may be read, not acted on. */
+const access = new AsyncLocalStorage<'read' | 'write'>();
 
 /** A helper whose person presses what the test sends; the focus is in the app `focusPid`. */
 function desktop() {
@@ -55,6 +59,9 @@ function desktop() {
   const gate = (app: { name: string }) => {
     if (app.name === 'seahorse')
       throw new AppRefused({ what: 'seahorse is off limits', why: 'denied', next: '-' });
+    if (app.name === 'xterm' && access.getStore() !== 'read') {
+      throw new AppRefused({ what: 'xterm may be read but not acted on', why: 'a terminal', next: '-' });
+    }
   };
   const engine = createEngine(port, {}, gate);
   const person = {
@@ -145,4 +152,14 @@ test('a helper that restarts while recording is asked to record again; after sto
   await engine.recorder.stop();
   restart();
   expect(calls.filter((c) => c === 'record.start')).toHaveLength(2);
+});
+
+test("presses are resolved as start_recording's read-only call: typing into a terminal is recorded", async () => {
+  const { engine, state, person } = desktop();
+  await access.run('read', () => engine.recorder.start(undefined));
+  state.focusPid = 40;
+  person.types('ls'); // heard outside any call, as notifications are
+  const stopped = await engine.recorder.stop();
+  expect(stopped.steps).toEqual([{ tool: 'type_text', args: { text: 'ls' } }]);
+  expect(stopped.leftOut).toEqual({});
 });
