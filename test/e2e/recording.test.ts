@@ -3,15 +3,17 @@
  * gtk3-demo's search field, types (with a typo taken back) and presses Enter; stop_recording answers steps that
  * find the field by path; replayed by run_workflow on a freshly started gtk3-demo they leave the same text in the
  * field. A menu pick (Help, then About, in mousepad) is recorded as one click_menu_item that opens the same dialog
- * when replayed. What was typed never reaches the audit log. One recording at a time; stop without start is an
- * error.
+ * when replayed. What was typed never reaches the audit log. One recording at a time per server, refused for a
+ * denied app; stop without start is an error; over HTTP, a recording ends with the session that started it.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, expect, inject, test } from 'vitest';
-import { useMacpilot } from '../support/mcp.js';
+import { stopGroup } from '../../scripts/process-group.js';
+import { connect, startHttp } from '../support/http-server.js';
+import { startMacpilot, useMacpilot } from '../support/mcp.js';
 import { temporaryFolder } from '../support/temp.js';
 import { eventually, refOf } from '../support/text.js';
 
@@ -192,4 +194,45 @@ test('a menu pick is recorded as click_menu_item, the click that opened the menu
   expect(replay.isError, replay.text).toBe(false);
   await aboutShown(fresh);
   await processes.stop(fresh);
+});
+
+test('start_recording is refused for an app the policy denies, naming the setting', async () => {
+  const { pid } = processes.start('gtk3-demo', ['--run=search_entry']);
+  const denying = await startMacpilot({ ...env, MACPILOT_DENY_APPS: 'gtk3-demo' });
+  try {
+    const refused = await eventually('the refusal', async () => {
+      const out = await denying.call('start_recording', { app: String(pid) });
+      return /off limits/.test(out.text) ? out : undefined;
+    });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/MACPILOT_DENY_APPS/);
+    expect(await denying.ok('session_info')).toContain('recording: none');
+  } finally {
+    await denying.close();
+    await processes.stop(pid);
+  }
+});
+
+test('over HTTP, one recording per server; it ends when the session that started it ends', async () => {
+  const server = await startHttp(env);
+  try {
+    const [first, second] = [await connect(server.url), await connect(server.url)];
+    const call = async (client: typeof first.client, name: string) =>
+      (await client.callTool({ name, arguments: {} })) as CallToolResult;
+    expect((await call(first.client, 'start_recording')).isError).toBeFalsy();
+    const busy = await call(second.client, 'start_recording');
+    expect(busy.isError).toBe(true);
+    expect(JSON.stringify(busy.content)).toMatch(/already running/);
+    await first.transport.terminateSession();
+    await first.client.close();
+    const started = await eventually('a new recording', async () => {
+      const out = await call(second.client, 'start_recording');
+      return out.isError ? undefined : out;
+    });
+    expect(started.structuredContent).toEqual({ state: 'started' });
+    expect((await call(second.client, 'stop_recording')).isError).toBeFalsy();
+    await second.client.close();
+  } finally {
+    await stopGroup(server.pid);
+  }
 });
