@@ -139,7 +139,9 @@ export class Recorder {
           throw error;
         }
         this.active = active;
-        until?.addEventListener('abort', () => void this.end(active).catch(() => {}), { once: true });
+        const ended = () => void this.end(active).catch(() => {});
+        if (until?.aborted) ended();
+        else until?.addEventListener('abort', ended, { once: true });
         return { kind: 'recording', state: 'started', ...(recorded ? { app: recorded.name } : {}) };
       } finally {
         this.starting = false;
@@ -157,7 +159,7 @@ export class Recorder {
         next: 'call start_recording, let the person do what they want recorded, then call stop_recording',
       });
     }
-    const events = await this.kernel.guard('stop recording', () => this.end(active, call));
+    const events = await this.end(active, call);
     const { steps, leftOut } = foldSteps(events);
     return {
       kind: 'recording',
@@ -173,11 +175,9 @@ export class Recorder {
   private async end(active: Active, call?: CallOptions): Promise<RecordedEvent[]> {
     if (this.active !== active) return [];
     this.active = undefined;
-    try {
-      await this.kernel.port.call('record.stop', {}, call);
-    } finally {
-      active.stopListening();
-    }
+    // A helper that cannot answer (it went away) records nothing more either: what was heard still counts.
+    await this.kernel.port.call('record.stop', {}, call).catch(() => undefined);
+    active.stopListening();
     return Promise.all(active.events);
   }
 

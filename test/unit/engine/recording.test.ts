@@ -23,10 +23,11 @@ function desktop() {
   const calls: MethodName[] = [];
   let listener: ((input: RecordedInput) => void) | undefined;
   let ready: (() => void) | undefined;
-  const state = { focusPid: 10 };
+  const state = { focusPid: 10, helperGone: false };
   const port: HelperPort = {
     call: async <M extends MethodName>(method: M, _params: Params<M>) => {
       calls.push(method);
+      if (state.helperGone) throw new Error('the helper went away');
       const answers: Partial<Record<MethodName, unknown>> = {
         'system.hello': { platform: 'linux' },
         'apps.list': { apps: APPS },
@@ -162,4 +163,17 @@ test("presses are resolved as start_recording's read-only call: typing into a te
   const stopped = await engine.recorder.stop();
   expect(stopped.steps).toEqual([{ tool: 'type_text', args: { text: 'ls' } }]);
   expect(stopped.leftOut).toEqual({});
+});
+
+test('a helper gone before stop: what was heard is still answered', async () => {
+  const { engine, calls, state, person } = desktop();
+  await engine.recorder.start(undefined);
+  person.types('kept');
+  expect(engine.recorder.status?.events).toBe(4);
+  // The typing's focus lookup is answered (focus, then the app) before the helper goes away.
+  await expect.poll(() => calls.includes('apps.list')).toBe(true);
+  state.helperGone = true;
+  const stopped = await engine.recorder.stop();
+  expect(stopped.steps).toEqual([{ tool: 'type_text', args: { text: 'kept' } }]);
+  expect(engine.recorder.status).toBeUndefined();
 });
