@@ -15,7 +15,16 @@ import type { Exchange } from '../test/support/protocol-recording.js';
 
 const FIXTURE = fileURLToPath(new URL('../test/fixtures/protocol/linux-helper.jsonl', import.meta.url));
 /** Keys whose string values come from a closed set: each value seen is a feature of its own. */
-const ENUM_KEYS = new Set(['states', 'platform', 'kinds', 'format', 'button', 'modifiers', 'direction']);
+const ENUM_KEYS = new Set([
+  'states',
+  'platform',
+  'kind',
+  'kinds',
+  'format',
+  'button',
+  'modifiers',
+  'direction',
+]);
 /** Longer strings (PNG data, typed text) are cut: their type matters here, not their content. */
 const MAX_STRING = 200;
 

@@ -9,7 +9,8 @@ import { createLogger } from './log.js';
 import { helperCommand, platformServiceChecks } from './platforms/index.js';
 import { VERSION } from './version.js';
 
-type CapabilityName = keyof Hello['capabilities'];
+/** What macpilot needs; `recording` is optional (only start_recording uses it) and reported apart. */
+type CapabilityName = Exclude<keyof Hello['capabilities'], 'recording'>;
 
 const LABELS: Record<CapabilityName, string> = {
   accessibility: 'accessibility',
@@ -50,6 +51,13 @@ export const FIXES: Record<Hello['platform'], Record<CapabilityName, string>> = 
   },
 };
 
+/** How to allow recording a person's input, which only start_recording needs. */
+export const RECORDING_FIXES: Record<Hello['platform'], string> = {
+  darwin: `open ${PRIVACY} > Input Monitoring and ${TURN_ON}`,
+  linux:
+    'use an X server with the RECORD extension (Xorg and Xvfb have it unless started with -extension RECORD)',
+};
+
 /** The file a person would look for: the script for a Node helper, else the executable. */
 const helperFile = (command: HelperCommand) => command.args[0] ?? command.command;
 
@@ -86,6 +94,13 @@ export async function doctor(config: Config, write: (line: string) => void): Pro
       missing.push(label);
       write(`  fix: ${FIXES[hello.platform][name]}`);
     }
+  }
+  const recording = hello.capabilities.recording;
+  if (recording) {
+    write(
+      `recording (start_recording only): ${recording.available ? 'available' : 'not available'} (${recording.detail})`,
+    );
+    if (!recording.available) write(`  how: ${RECORDING_FIXES[hello.platform]}`);
   }
   write('Optional, for the system and finder toolsets:');
   for (const service of platformServiceChecks()) {

@@ -192,6 +192,12 @@ export function parseKey(name: string): Key {
   return { name: canonical, ...codes };
 }
 
+/** The canonical name of the key a platform's code presses (an X keysym, a macOS virtual key code), if listed. */
+export function keyNamed(code: number, platform: Platform): string | undefined {
+  const field = platform === 'linux' ? 'x' : 'mac';
+  return Object.entries(KEYS).find(([, codes]) => codes[field] === code)?.[0];
+}
+
 /** A modifier by any of its names ("cmd", "Command", "ctrl", "alt", "opt", "win", ...). */
 export function parseModifier(name: string): Modifier {
   const modifier = MODIFIER_ALIASES[normalize(name)];

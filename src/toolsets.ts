@@ -63,10 +63,14 @@ export const TOOLSETS = [
     lowestMode: 'full',
     runsScripts: true,
   }),
-  toolset('workflow', 'several tool calls run as one, with retries and references to earlier results', {
-    // Each step is checked as the tool call it is; the workflow's own arguments are not one control's name.
-    namesControls: false,
-  }),
+  toolset(
+    'workflow',
+    "several tool calls run as one, with retries and references to earlier results; undo; a person's demonstration recorded as steps",
+    {
+      // Each step is checked as the tool call it is; the workflow's own arguments are not one control's name.
+      namesControls: false,
+    },
+  ),
   toolset('testing', 'assertions on elements, visual regression against baselines, accessibility audits', {
     byDefault: false,
   }),

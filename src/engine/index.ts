@@ -15,6 +15,7 @@ import { Observations } from './observe.js';
 import { Input } from './input.js';
 import { Kernel } from './kernel.js';
 import { Menus } from './menus.js';
+import { Recorder } from './recording.js';
 import type { HelperPort } from './port.js';
 import { RefTable } from './refs.js';
 import type { AppChooser, AppGate } from './resolve.js';
@@ -50,6 +51,7 @@ export interface Engine {
   readonly asserts: Asserts;
   readonly visualDiffs: VisualDiffs;
   readonly audits: Audits;
+  readonly recorder: Recorder;
 }
 
 /**
@@ -91,5 +93,6 @@ export function createEngine(
     asserts: new Asserts(kernel, waits, elements),
     visualDiffs: new VisualDiffs(kernel, screen),
     audits: new Audits(kernel, elements, screen, input),
+    recorder: new Recorder(kernel),
   };
 }

@@ -23,6 +23,7 @@ import type {
   MatchesResult,
   SnapshotResult,
   VisualResult,
+  RecordingResult,
   WaitResult,
   WindowsResult,
 } from './results.js';
@@ -410,6 +411,30 @@ export const auditJson = (r: AuditResult): z.infer<typeof AuditJson> => ({
   scope: r.title,
 });
 
+export const RecordingJson = z.object({
+  state: z.enum(['started', 'stopped']),
+  app: z.string().optional().describe('The app recorded; absent: every app.'),
+  events: z.number().int().optional().describe('Key presses and clicks heard.'),
+  elapsed_ms: z.number().int().optional(),
+  steps: z
+    .array(z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()) }))
+    .optional()
+    .describe("run_workflow's steps, as they are."),
+  left_out: z
+    .array(z.object({ why: z.string(), count: z.number().int() }))
+    .optional()
+    .describe('Presses that made no step.'),
+});
+
+export const recordingJson = (r: RecordingResult): z.infer<typeof RecordingJson> => ({
+  state: r.state,
+  ...(r.app === undefined ? {} : { app: r.app }),
+  ...(r.events === undefined ? {} : { events: r.events }),
+  ...(r.elapsedMs === undefined ? {} : { elapsed_ms: Math.round(r.elapsedMs) }),
+  ...(r.steps ? { steps: r.steps.map((s) => ({ tool: s.tool, args: s.args })) } : {}),
+  ...(r.leftOut ? { left_out: Object.entries(r.leftOut).map(([why, count]) => ({ why, count })) } : {}),
+});
+
 /** A result's JSON and the schema it matches: what a tool declares as its output. */
 export interface StructuredOutput<R extends EngineResult> {
   schema: z.ZodObject;
@@ -435,4 +460,5 @@ export const structured = {
   visualDiff: output(VisualDiffJson, visualDiffJson),
   audit: output(AuditJson, auditJson),
   visual: output(VisualJson, visualJson),
+  recording: output(RecordingJson, recordingJson),
 };

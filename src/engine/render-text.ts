@@ -23,6 +23,7 @@ import type {
   Outcome,
   SnapshotResult,
   VisualResult,
+  RecordingResult,
   WindowsResult,
 } from './results.js';
 import { renderSnapshot } from './snapshot.js';
@@ -66,6 +67,8 @@ export function renderText(result: EngineResult): string {
       return auditText(result, dataNote());
     case 'visual':
       return visualText(result);
+    case 'recording':
+      return recordingText(result);
   }
 }
 
@@ -232,5 +235,28 @@ function menuItemText(r: MenuItemResult): string {
     ...(description ? [`description: ${JSON.stringify(description)}`] : []),
     `element path: ${node.path}`,
     dataNote(),
+  ].join('\n');
+}
+
+function recordingText(r: RecordingResult): string {
+  const which = r.app === undefined ? 'every app' : JSON.stringify(r.app);
+  if (r.state === 'started') {
+    return (
+      `Recording ${which}: the key presses and clicks made from now on become workflow steps; ` +
+      'stop_recording ends the recording and answers them. What is typed is kept in memory only, never logged.'
+    );
+  }
+  const steps = r.steps ?? [];
+  const lines = steps.map((step, i) => `${i}. ${step.tool} ${JSON.stringify(step.args)}`);
+  const leftOut = Object.entries(r.leftOut ?? {}).map(
+    ([why, count]) => `- ${plural(count, 'press', 'presses')} ${why}`,
+  );
+  const head =
+    `Recorded ${plural(r.events ?? 0, 'press', 'presses')} in ${which} over ${duration(r.elapsedMs ?? 0)}: ` +
+    `${plural(steps.length, 'step')} for run_workflow (pass "steps" as they are)`;
+  return [
+    steps.length === 0 ? `${head}.` : `${head} ${dataNote()}:`,
+    ...lines,
+    ...(leftOut.length > 0 ? ['Left out:', ...leftOut] : []),
   ].join('\n');
 }

@@ -6,6 +6,7 @@
 import type { AppInfo, Bounds, ElementDetail, WindowInfo } from '../helper/protocol.js';
 import type { AuditIssue, Level } from './audit-rules.js';
 import type { UiReading } from './patterns.js';
+import type { RecordedStep } from './record-steps.js';
 import type { AppRef, RefEntry } from './refs.js';
 import type { RenderOptions } from './snapshot.js';
 import type { Walked } from './tree.js';
@@ -293,6 +294,21 @@ export interface VisualResult {
   screenshot?: string;
 }
 
+/** A recording started, or stopped with the steps it made. */
+export interface RecordingResult {
+  kind: 'recording';
+  state: 'started' | 'stopped';
+  /** The app recorded; absent: every app. */
+  app?: string;
+  /** stopped: presses heard (button releases not counted). */
+  events?: number;
+  elapsedMs?: number;
+  /** stopped: run_workflow's steps, in order. */
+  steps?: RecordedStep[];
+  /** stopped: presses that made no step, counted by why. */
+  leftOut?: Record<string, number>;
+}
+
 export type EngineResult =
   | ActionResult
   | SnapshotResult
@@ -310,4 +326,5 @@ export type EngineResult =
   | AssertResult
   | VisualDiffResult
   | AuditResult
-  | VisualResult;
+  | VisualResult
+  | RecordingResult;

@@ -203,6 +203,31 @@ export const CaptureTarget = z
   .meta({ id: 'CaptureTarget' });
 export type CaptureTarget = z.infer<typeof CaptureTarget>;
 
+/**
+ * One press a person made at the keyboard or mouse, as `record.input` carries it. Releases of keys are not sent;
+ * a button's release is, so that a press and release far apart read as a drag.
+ */
+export const RecordedInput = z
+  .object({
+    kind: z.enum(['buttonDown', 'buttonUp', 'keyDown']),
+    /** buttonDown and buttonUp: which button, and where, in screen points. */
+    button: MouseButton.optional(),
+    at: Point.optional(),
+    /**
+     * keyDown: the key, as input.key takes it (an X keysym of the key's first level on Linux, a virtual key code
+     * on macOS); modifier keys themselves are not sent, only held.
+     */
+    code: z.number().int().min(0).optional(),
+    /** keyDown: the character the key types with the modifiers held, when it types one. */
+    text: z.string().max(16).optional(),
+    /** Modifier keys held. */
+    modifiers: z.array(Modifier),
+    /** When the helper saw it, in milliseconds since the Unix epoch. */
+    time: z.number(),
+  })
+  .meta({ id: 'RecordedInput' });
+export type RecordedInput = z.infer<typeof RecordedInput>;
+
 const Empty = z.object({}).strict();
 const WINDOW_ID = z.object({ id: z.string().min(1).max(64) });
 
@@ -227,6 +252,11 @@ export const methods = {
         input: Capability,
         /** Screenshots (macOS: the Screen Recording permission). */
         screenCapture: Capability,
+        /**
+         * Recording what a person types and clicks, record.start (macOS: the Input Monitoring permission; Linux:
+         * the X RECORD extension). Optional: only start_recording needs it.
+         */
+        recording: Capability.optional(),
       }),
     }),
   ),
@@ -437,6 +467,18 @@ export const methods = {
     Empty,
     z.object({}),
   ),
+  'record.start': method(
+    'Start sending `record.input` notifications for every key press and mouse button a person uses, anywhere ' +
+      'on the desktop, until record.stop (macOS: the Input Monitoring permission). What was typed travels only in ' +
+      'those notifications, never into logs.',
+    Empty,
+    z.object({}),
+  ),
+  'record.stop': method(
+    'Stop sending `record.input`; answers how many were sent since record.start (0 when none was running).',
+    Empty,
+    z.object({ events: z.number().int().min(0) }),
+  ),
 } as const;
 
 /** Notifications a helper sends on its own (JSON-RPC notifications, no answer). */
@@ -460,6 +502,10 @@ export const notifications = {
   'clipboard.changed': {
     description: 'The clipboard changed (a new owner or new contents); read it with clipboard.read.',
     params: z.object({}),
+  },
+  'record.input': {
+    description: 'A person pressed a key or a mouse button, or released a button, while record.start was on.',
+    params: RecordedInput,
   },
 } as const;
 export type NotificationName = keyof typeof notifications;

@@ -42,6 +42,7 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
     },
   );
   releaseTasksOnClose(server, tasks.taskStore);
+  const sessionEnd = endOnClose(server);
   const clientLog = new ServerLog(server.server, deps.log);
   /** The client's roots as folder paths; undefined when it declares none (roots are file:// URIs). */
   const roots = async (signal: AbortSignal): Promise<string[] | undefined> => {
@@ -61,6 +62,7 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
     around: (tool, run) => clientLog.timed(tool, run),
     roots,
     model: clientModel(server.server),
+    sessionEnd,
   });
 
   /** One tool call of the client: the session's call, with progress heartbeats while it runs. */
@@ -118,4 +120,15 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
   );
   registerCompletions(server, prompts, resources.completers);
   return server;
+}
+
+/** A signal aborted when the session closes. */
+function endOnClose(server: McpServer): AbortSignal {
+  const ended = new AbortController();
+  const previous = server.server.onclose;
+  server.server.onclose = () => {
+    ended.abort();
+    previous?.();
+  };
+  return ended.signal;
 }

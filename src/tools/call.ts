@@ -62,6 +62,8 @@ export interface SessionOptions {
   roots?: (signal: AbortSignal) => Promise<string[] | undefined>;
   /** The client's model (MCP sampling), when the client offers one. */
   model?: ModelPort;
+  /** Aborted when the session ends (an MCP session closes); none given: it lasts as long as the process. */
+  sessionEnd?: AbortSignal;
   /** Wraps each call (the MCP server times it for its debug log). */
   around?: <T>(tool: string, run: () => Promise<T>) => Promise<T>;
 }
@@ -119,6 +121,7 @@ export class ToolSession {
       history,
       baselines,
       roots: async () => this.options.roots?.(options.signal),
+      sessionEnd: this.options.sessionEnd ?? new AbortController().signal,
       ...(this.options.model ? { model: this.options.model } : {}),
       progress: options.progress ?? (() => {}),
     };

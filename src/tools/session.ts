@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { Capability } from '../helper/protocol.js';
 import type { ServiceCheck } from '../services/types.js';
+import { plural } from '../text.js';
 import { VERSION } from '../version.js';
 import { defineTool, toolsetTools, READ_ONLY } from './types.js';
 
@@ -44,8 +45,9 @@ export const sessionTools = toolsetTools('session', [
     description: 'Server and helper versions, platform, enabled toolsets and tools.',
     input: z.object({}),
     annotations: READ_ONLY,
-    handle: async (_args, { helper, config, services, enabledTools, history, signal }) => {
+    handle: async (_args, { engine, helper, config, services, enabledTools, history, signal }) => {
       const hello = await helper.hello({ signal });
+      const recording = engine.recorder.status;
       return [
         `macpilot ${VERSION} on ${hello.platform} (Node ${process.versions.node})`,
         `helper: ${hello.helperVersion}, protocol ${hello.protocolVersion}, pid ${(await helper.pid()) ?? 'none'}`,
@@ -54,6 +56,9 @@ export const sessionTools = toolsetTools('session', [
         `tools (${enabledTools.length}): ${enabledTools.join(', ')}`,
         `config file: ${config.configFile ?? 'none'}`,
         `actions this session: ${history.count}, of which ${history.undoable} can be undone (undo)`,
+        recording
+          ? `recording: ${recording.app === undefined ? 'every app' : JSON.stringify(recording.app)} since ${new Date(recording.startedAt).toISOString()}, ${plural(recording.events, 'press', 'presses')} so far (stop_recording ends it)`
+          : 'recording: none',
       ].join('\n');
     },
   }),

@@ -44,6 +44,8 @@ export interface ToolContext {
   roots(): Promise<string[] | undefined>;
   /** The client's model (MCP sampling), when the client offers one; macpilot never calls a model itself. */
   model?: ModelPort;
+  /** Aborted when the MCP session that makes the call ends (what it started, such as a recording, ends too). */
+  sessionEnd: AbortSignal;
 }
 
 /** A tool as its file declares it; its toolset is given once for the file's tools (toolsetTools). */

@@ -7,10 +7,12 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { pause } from '../engine/observer.js';
+import { structured } from '../engine/render-json.js';
 import { MacpilotError } from '../errors.js';
 import { dataNote } from '../untrusted.js';
 import type { Action } from './history.js';
-import { defineTool, toolsetTools, type ToolContext, WRITE } from './types.js';
+import { appParam } from './params.js';
+import { defineTool, READ_ONLY, toolsetTools, type ToolContext, WRITE } from './types.js';
 import { fillReferences, referencedSteps, type StepResult, TemplateError } from './workflow-steps.js';
 
 const MAX_STEPS = 50;
@@ -289,5 +291,32 @@ export const workflowTools = toolsetTools('workflow', [
         ...(undone.length === 0 && notUndone.length > 0 ? { isError: true } : {}),
       };
     },
+  }),
+  defineTool({
+    name: 'start_recording',
+    title: 'Record a demonstration',
+    description:
+      'Start recording what the person at this computer does with the keyboard and mouse, in every app or ' +
+      'only in app, until stop_recording, which answers it as run_workflow steps that find elements by path ' +
+      '(click_element, type_text, press_key, click_menu_item; click at a point only where no element is). One ' +
+      'recording at a time; it ends with this session. What is typed is never logged.',
+    input: z.object({
+      app: appParam.optional().describe('Record only this app (name, bundle id or pid); default: every app.'),
+    }),
+    output: structured.recording,
+    annotations: { ...READ_ONLY, idempotentHint: false },
+    handle: (args, { engine, signal, sessionEnd }) => engine.recorder.start(args.app, sessionEnd, { signal }),
+  }),
+  defineTool({
+    name: 'stop_recording',
+    title: 'Stop recording',
+    description:
+      'Stop the recording start_recording began and answer it as steps for run_workflow ({tool, args}, in ' +
+      'order; pass them as they are), with what was left out and why (apps this server may not use, password ' +
+      'fields).',
+    input: z.object({}),
+    output: structured.recording,
+    annotations: { ...READ_ONLY, idempotentHint: false },
+    handle: (_args, { engine, signal }) => engine.recorder.stop({ signal }),
   }),
 ]);

@@ -39,6 +39,7 @@ describe('macpilot doctor', () => {
       expect(output).toMatch(new RegExp(`^${label}: available \\(.+\\)$`, 'm'));
     }
     expect(output).toContain(`X display ${env.DISPLAY}`);
+    expect(output).toMatch(/^recording \(start_recording only\): available \(.*X RECORD extension\)$/m);
     expect(output).not.toContain('fix:');
     expect(output).toContain('Everything macpilot needs is available.');
     expect(code).toBe(0);
@@ -79,6 +80,8 @@ describe('macpilot doctor', () => {
     expect(output).toMatch(/^display: MISSING \(.*DISPLAY.*\)\n {2}fix: set DISPLAY to your X display/m);
     expect(output).toMatch(/^input: MISSING \(.*\)\n {2}fix: .*XTEST/m);
     expect(output).toMatch(/^screen capture: MISSING \(.*\)\n {2}fix: set DISPLAY/m);
+    // Recording is optional: reported with how to get it, not counted as missing.
+    expect(output).toMatch(/^recording \(start_recording only\): not available \(.*\)\n {2}how: .*RECORD/m);
     expect(output).toContain('Missing: accessibility, display, input, screen capture.');
     expect(code).toBe(1);
   });

@@ -7,11 +7,9 @@ import { request } from 'node:http';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { stopGroup } from '../../scripts/process-group.js';
-import { CLI } from '../support/mcp.js';
+import { connect, type HttpServer, startHttp } from '../support/http-server.js';
 import { Processes } from '../support/processes.js';
 import { eventually } from '../support/text.js';
 
@@ -29,33 +27,6 @@ const SCENARIOS = [
   'prompts-list',
   'completion-complete',
 ];
-
-interface HttpServer {
-  url: string;
-  pid: number;
-  exited: Promise<number | null>;
-}
-
-/** Starts `macpilot serve --http` on a free loopback port; resolves with the URL it prints on stderr. */
-async function startHttp(extraEnv: Record<string, string> = {}): Promise<HttpServer> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--http', '--port', '0'], {
-    env: { ...env, MACPILOT_LOG_LEVEL: 'warn', ...extraEnv },
-    detached: true,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  if (child.pid === undefined) throw new Error('could not start macpilot serve --http');
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  let stderr = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-      const found = /serving MCP over HTTP at (\S+)/.exec(stderr)?.[1];
-      if (found) resolve(found);
-    });
-    void exited.then((code) => reject(new Error(`macpilot exited (${code}) before listening:\n${stderr}`)));
-  });
-  return { url, pid: child.pid, exited };
-}
 
 interface Answer {
   status: number;
@@ -108,22 +79,10 @@ function conformance(url: string, scenario?: string): Promise<{ code: number | n
   });
 }
 
-async function connect(
-  url: string,
-  token?: string,
-): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-  const transport = new StreamableHTTPClientTransport(new URL(url), {
-    requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : undefined,
-  });
-  const client = new Client({ name: 'macpilot-e2e-http', version: '0.0.0' });
-  await client.connect(transport);
-  return { client, transport };
-}
-
 describe('without a token, on loopback', () => {
   let server: HttpServer;
   beforeAll(async () => {
-    server = await startHttp();
+    server = await startHttp(env);
   });
   afterAll(() => stopGroup(server.pid));
 
@@ -182,7 +141,7 @@ describe('with MACPILOT_HTTP_TOKEN', () => {
   let server: HttpServer;
   const processes = new Processes(env);
   beforeAll(async () => {
-    server = await startHttp({ MACPILOT_HTTP_TOKEN: TOKEN });
+    server = await startHttp(env, { MACPILOT_HTTP_TOKEN: TOKEN });
   });
   afterAll(async () => {
     await stopGroup(server.pid);

@@ -191,6 +191,17 @@ public enum ObserveStart: RPCMethod {
     public static let name = "observe.start"
 }
 
+public enum RecordStart: RPCMethod {
+    public typealias Params = Empty
+    public typealias Result = Empty
+    public static let name = "record.start"
+}
+public enum RecordStop: RPCMethod {
+    public typealias Params = Empty
+    public typealias Result = RecordStopResult
+    public static let name = "record.stop"
+}
+
 public enum ObserveChanged: RPCNotification {
     public typealias Params = ObserveChangedParams
     public static let name = "observe.changed"
@@ -199,6 +210,11 @@ public enum ObserveChanged: RPCNotification {
 public enum ClipboardChanged: RPCNotification {
     public typealias Params = Empty
     public static let name = "clipboard.changed"
+}
+
+public enum RecordInput: RPCNotification {
+    public typealias Params = RecordedInput
+    public static let name = "record.input"
 }
 
 /// Every method of the protocol, in protocol.ts's order.
@@ -238,7 +254,11 @@ public let allMethods: [any RPCMethod.Type] = [
     WindowsRestore.self,
     WindowsClose.self,
     ObserveStart.self,
+    RecordStart.self,
+    RecordStop.self,
 ]
 
 /// Every notification of the protocol.
-public let allNotifications: [any RPCNotification.Type] = [ObserveChanged.self, ClipboardChanged.self]
+public let allNotifications: [any RPCNotification.Type] = [
+    ObserveChanged.self, ClipboardChanged.self, RecordInput.self,
+]

@@ -352,12 +352,18 @@ public struct Capabilities: Codable, Equatable, Sendable {
     public var input: Capability
     /// Screenshots (the Screen Recording permission).
     public var screenCapture: Capability
+    /// Recording what a person types and clicks (the Input Monitoring permission); only start_recording needs it.
+    public var recording: Capability?
 
-    public init(accessibility: Capability, display: Capability, input: Capability, screenCapture: Capability) {
+    public init(
+        accessibility: Capability, display: Capability, input: Capability, screenCapture: Capability,
+        recording: Capability? = nil
+    ) {
         self.accessibility = accessibility
         self.display = display
         self.input = input
         self.screenCapture = screenCapture
+        self.recording = recording
     }
 }
 
@@ -755,7 +761,47 @@ public struct WindowCloseResult: Codable, Sendable {
     public init(closed: Bool) { self.closed = closed }
 }
 
+// MARK: - recording
+
+public struct RecordStopResult: Codable, Sendable {
+    /// How many `record.input` notifications were sent since record.start.
+    public var events: Int
+    public init(events: Int) { self.events = events }
+}
+
 // MARK: - notifications
+
+/// `record.input`: one press a person made while record.start was on. Typed text travels only here, never to logs.
+public struct RecordedInput: Codable, Equatable, Sendable {
+    public enum Kind: String, Codable, Sendable {
+        case buttonDown, buttonUp, keyDown
+    }
+
+    public var kind: Kind
+    /// buttonDown and buttonUp: which button, and where, in screen points.
+    public var button: MouseButton?
+    public var at: Point?
+    /// keyDown: the virtual key code (as input.key takes it); modifier keys themselves are not sent.
+    public var code: Int?
+    /// keyDown: the character typed with the modifiers held, when it types one.
+    public var text: String?
+    public var modifiers: [Modifier]
+    /// Milliseconds since the Unix epoch.
+    public var time: Double
+
+    public init(
+        kind: Kind, button: MouseButton? = nil, at: Point? = nil, code: Int? = nil, text: String? = nil,
+        modifiers: [Modifier], time: Double
+    ) {
+        self.kind = kind
+        self.button = button
+        self.at = at
+        self.code = code
+        self.text = text
+        self.modifiers = modifiers
+        self.time = time
+    }
+}
 
 /// `observe.changed`: an app's UI changed.
 public struct ObserveChangedParams: Codable, Equatable, Sendable {
@@ -764,10 +810,24 @@ public struct ObserveChangedParams: Codable, Equatable, Sendable {
     public var kinds: [String]
     /// How many events were folded into this notification.
     public var count: Int
+    /// The elements the events were about, each with its events' kinds; nil when not known.
+    public var elements: [ChangedElement]?
 
-    public init(pid: Int32, kinds: [String], count: Int) {
+    public init(pid: Int32, kinds: [String], count: Int, elements: [ChangedElement]? = nil) {
         self.pid = pid
         self.kinds = kinds
         self.count = count
+        self.elements = elements
+    }
+}
+
+/// One element an `observe.changed` names: its handle and the kinds of its events.
+public struct ChangedElement: Codable, Equatable, Sendable {
+    public var id: String
+    public var kinds: [String]
+
+    public init(id: String, kinds: [String]) {
+        self.id = id
+        self.kinds = kinds
     }
 }

@@ -1,8 +1,8 @@
 #if canImport(ApplicationServices)
 import HelperCore
 
-/// The methods that drive the devices and the desktop rather than one app's tree: input, screen, clipboard and
-/// windows.
+/// The methods that drive the devices and the desktop rather than one app's tree: input, screen, clipboard,
+/// recording and windows.
 func registerDeviceHandlers(_ dispatcher: Dispatcher) {
     dispatcher.on(InputClick.self) { p in try await Input.click(p) }
     dispatcher.on(InputMove.self) { p in try await Input.move(p) }
@@ -19,6 +19,9 @@ func registerDeviceHandlers(_ dispatcher: Dispatcher) {
     dispatcher.on(ClipboardWrite.self) { p in try await Clipboard.write(p) }
     dispatcher.on(ClipboardClear.self) { _ in try await Clipboard.clear() }
     dispatcher.on(ClipboardWatch.self) { _ in await Clipboard.watch(dispatcher) }
+
+    dispatcher.on(RecordStart.self) { _ in try await Recording.start(dispatcher) }
+    dispatcher.on(RecordStop.self) { _ in await Recording.stop() }
 
     dispatcher.on(WindowsList.self) { p in await Windows.list(p) }
     dispatcher.on(WindowsFocus.self) { p in try await Windows.focus(p) }

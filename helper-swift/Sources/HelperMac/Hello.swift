@@ -19,7 +19,10 @@ enum Hello {
                 accessibility: permission(AXIsProcessTrusted(), .accessibility, "reading and operating apps"),
                 display: Capability(available: true, detail: "macOS window server, main display \(CGMainDisplayID())"),
                 input: permission(CGPreflightPostEventAccess(), .accessibility, "synthetic mouse and keyboard input"),
-                screenCapture: permission(CGPreflightScreenCaptureAccess(), .screenRecording, "screenshots")
+                screenCapture: permission(CGPreflightScreenCaptureAccess(), .screenRecording, "screenshots"),
+                recording: permission(
+                    CGPreflightListenEventAccess(), .inputMonitoring, "recording what a person types and clicks"
+                )
             )
         )
     }

@@ -5,6 +5,7 @@ import HelperCore
 enum Privacy {
     case accessibility
     case screenRecording
+    case inputMonitoring
 
     private var setting: String {
         switch self {
@@ -12,6 +13,8 @@ enum Privacy {
             "System Settings > Privacy & Security > Accessibility"
         case .screenRecording:
             "System Settings > Privacy & Security > Screen & System Audio Recording (Screen Recording before macOS 15)"
+        case .inputMonitoring:
+            "System Settings > Privacy & Security > Input Monitoring"
         }
     }
 
@@ -19,7 +22,7 @@ enum Privacy {
     private var afterGrant: String {
         switch self {
         case .accessibility: "try again"
-        case .screenRecording: "restart macpilot"
+        case .screenRecording, .inputMonitoring: "restart macpilot"
         }
     }
 

@@ -140,4 +140,14 @@ final class ProtocolTests: XCTestCase {
          {"accessibility":\(capability),"display":\(capability),"input":\(capability),"screenCapture":\(capability)}}
         """)
     }
+
+    func testRecordedInputLeavesOutWhatAPressDoesNotHave() throws {
+        let click = RecordedInput(kind: .buttonDown, button: .left, at: Point(x: 10, y: 20.5), modifiers: [], time: 1000)
+        try assertSameJSON(try encodeJSON(click), #"""
+        {"kind":"buttonDown","button":"left","at":{"x":10,"y":20.5},"modifiers":[],"time":1000}
+        """#)
+        let key = RecordedInput(kind: .keyDown, code: 0, text: "A", modifiers: [.shift], time: 1001)
+        try assertSameJSON(try encodeJSON(key), #"{"kind":"keyDown","code":0,"text":"A","modifiers":["shift"],"time":1001}"#)
+        try assertSameJSON(try encodeJSON(RecordStopResult(events: 2)), #"{"events":2}"#)
+    }
 }

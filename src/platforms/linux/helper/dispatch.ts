@@ -13,6 +13,7 @@ import { parseHandle } from './handles.js';
 import { hello } from './hello.js';
 import * as input from './input.js';
 import { elementAt, focused } from './locate.js';
+import { startRecording, stopRecording } from './record.js';
 import { capture, displays } from './screen.js';
 import type { Session } from './session.js';
 import { ancestors, snapshot } from './tree.js';
@@ -112,6 +113,8 @@ export const handlers: Handlers = {
   'clipboard.write': async (session, params) => (await clipboardOf(session)).write(params.text),
   'clipboard.clear': async (session) => (await clipboardOf(session)).clear(),
   'clipboard.watch': (session) => watchClipboard(session),
+  'record.start': (session) => startRecording(session),
+  'record.stop': (session) => stopRecording(session),
   'windows.list': listWindows,
   'windows.focus': focusWindow,
   'windows.move': moveWindow,

@@ -3,6 +3,7 @@ import { type Capability, PROTOCOL_VERSION, type Result } from '../../../helper/
 import { getChildren, REGISTRY } from './atspi.js';
 import { VERSION } from '../../../version.js';
 import { inputCapability } from './input.js';
+import { recordingCapability } from './record.js';
 import type { Session } from './session.js';
 
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -38,10 +39,11 @@ async function display(session: Session): Promise<Capability> {
 }
 
 export async function hello(session: Session): Promise<Result<'system.hello'>> {
-  const [a11y, x, input] = await Promise.all([
+  const [a11y, x, input, recording] = await Promise.all([
     accessibility(session),
     display(session),
     inputCapability(session),
+    recordingCapability(session),
   ]);
   return {
     protocolVersion: PROTOCOL_VERSION,
@@ -54,6 +56,7 @@ export async function hello(session: Session): Promise<Result<'system.hello'>> {
       screenCapture: x.available
         ? { available: true, detail: 'screenshots through X11 GetImage' }
         : { available: false, detail: `no X display: ${x.detail}` },
+      recording,
     },
   };
 }

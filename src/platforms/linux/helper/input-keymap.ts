@@ -43,6 +43,13 @@ export class Keymap {
     return new Keymap(x11, first, rows);
   }
 
+  /** The keysyms a key types plain and with Shift (0: none), as the map stood when loaded. */
+  levels(keycode: number): [plain: number, shifted: number] {
+    const row = this.rows[keycode - this.first] ?? [];
+    const plain = row[0] ?? 0;
+    return [plain, row[1] || plain];
+  }
+
   /** The key for a keysym, only if the map has it. */
   mapped(keysym: number): Stroke | undefined {
     return this.strokes.get(keysym);

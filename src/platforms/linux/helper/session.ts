@@ -34,6 +34,8 @@ export class Session {
   private closing = false;
   /** Each element's top-level window, by app bus name, then by handle (see tree.ts topFrame). */
   private readonly frames = new Map<string, Map<string, Promise<Ref | undefined>>>();
+  /** What else to end when the session closes (a recording's own X connection). */
+  private readonly closers = new Set<() => void>();
   /** Apps whose events this helper hears (after observe.start), by bus name. */
   private readonly heard = new Set<string>();
 
@@ -161,8 +163,15 @@ export class Session {
     return { facts: { pid, gtk4 }, toolkitKnown: toolkit !== '' && version !== '' };
   }
 
+  /** `closer` runs when the session closes; the returned function takes it back. */
+  onClose(closer: () => void): () => void {
+    this.closers.add(closer);
+    return () => this.closers.delete(closer);
+  }
+
   close(): void {
     this.closing = true;
+    for (const closer of this.closers) closer();
     void this.bus?.then((b) => b.close()).catch(() => {});
     void this.display?.then((d) => d.close()).catch(() => {});
   }
