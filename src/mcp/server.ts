@@ -61,7 +61,7 @@ export function createMcpServer(deps: ServerDependencies): McpServer {
     available,
     around: (tool, run) => clientLog.timed(tool, run),
     roots,
-    model: clientModel(server.server),
+    model: () => clientModel(server.server),
     sessionEnd,
   });
 

@@ -60,8 +60,8 @@ export interface SessionOptions {
   available: readonly ToolDefinition[];
   /** The folders the client declared as its roots; none given: no roots declared. */
   roots?: (signal: AbortSignal) => Promise<string[] | undefined>;
-  /** The client's model (MCP sampling), when the client offers one. */
-  model?: ModelPort;
+  /** The client's model (MCP sampling), when the client offers one; asked at each call (it is known once the client has connected). */
+  model?: () => ModelPort | undefined;
   /** Aborted when the session ends (an MCP session closes); none given: it lasts as long as the process. */
   sessionEnd?: AbortSignal;
   /** Wraps each call (the MCP server times it for its debug log). */
@@ -122,7 +122,7 @@ export class ToolSession {
       baselines,
       roots: async () => this.options.roots?.(options.signal),
       sessionEnd: this.options.sessionEnd ?? new AbortController().signal,
-      ...(this.options.model ? { model: this.options.model } : {}),
+      model: this.options.model?.(),
       progress: options.progress ?? (() => {}),
     };
     const call = {
