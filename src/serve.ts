@@ -12,7 +12,12 @@ import { ConsentGuard } from './policy/consent.js';
 import { ModeGuard } from './policy/mode.js';
 import { Policy } from './policy/pipeline.js';
 import { RateLimiter } from './policy/rate-limits.js';
-import { helperCommand, platformServiceChecks, platformServices } from './platforms/index.js';
+import {
+  helperCommand,
+  platformServiceChecks,
+  platformServices,
+  platformTextRecognizer,
+} from './platforms/index.js';
 
 export async function serve(flags: {
   toolsets?: string;
@@ -24,8 +29,10 @@ export async function serve(flags: {
   const log = createLogger(config.logLevel);
   const helper = new HelperClient({ helper: helperCommand({ helperPath: config.helperPath }), log });
   const apps = new AppPolicy(config);
-  const engine = createEngine(timedPort(helper), { clipboardHistory: config.clipboardHistory }, (app) =>
-    apps.check(app),
+  const engine = createEngine(
+    timedPort(helper),
+    { clipboardHistory: config.clipboardHistory, recognizer: platformTextRecognizer() },
+    (app) => apps.check(app),
   );
   const policy = new Policy([
     new ModeGuard(config.mode),
@@ -46,7 +53,7 @@ export async function serve(flags: {
     const forced = setTimeout(() => process.exit(0), 3000);
     forced.unref();
     await stopServing().catch(() => {});
-    await helper.close().catch(() => {});
+    await Promise.all([helper.close().catch(() => {}), engine.close().catch(() => {})]);
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));

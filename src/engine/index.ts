@@ -18,6 +18,8 @@ import { RefTable } from './refs.js';
 import type { AppGate } from './resolve.js';
 import { Reveal } from './reveal.js';
 import { Screen } from './screen.js';
+import { ScreenText } from './screen-text.js';
+import { helperRecognizer, type TextRecognizer } from './text-recognizer.js';
 import { Waits } from './wait.js';
 import { Windows } from './windows.js';
 
@@ -26,6 +28,8 @@ export type EngineOptions = Partial<ChangeSettings> & {
   refLimits?: { live: number; retired: number };
   /** Keep the texts the clipboard held (default true; MACPILOT_CLIPBOARD_HISTORY). */
   clipboardHistory?: boolean;
+  /** What reads text on screen; default: the helper (Vision on macOS). */
+  recognizer?: TextRecognizer;
 };
 
 export interface Engine {
@@ -35,6 +39,7 @@ export interface Engine {
   readonly input: Input;
   readonly windows: Windows;
   readonly screen: Screen;
+  readonly text: ScreenText;
   readonly clipboard: Clipboard;
   readonly menus: Menus;
   readonly waits: Waits;
@@ -42,11 +47,13 @@ export interface Engine {
   readonly states: AppStates;
   readonly feed: ChangeFeed;
   readonly observations: Observations;
+  /** Frees what the engine keeps warm (the OCR workers). */
+  close(): Promise<void>;
 }
 
 /** An engine over `port`; `gate` refuses the apps the call in progress may not use (absent: none refused). */
 export function createEngine(port: HelperPort, options: EngineOptions = {}, gate?: AppGate): Engine {
-  const { refLimits, clipboardHistory = true, ...changes } = options;
+  const { refLimits, clipboardHistory = true, recognizer = helperRecognizer(port), ...changes } = options;
   const kernel = new Kernel(port, { ...CHANGE_DEFAULTS, ...changes }, gate, new RefTable(refLimits));
   const input = new Input(kernel);
   const windows = new Windows(kernel);
@@ -54,13 +61,15 @@ export function createEngine(port: HelperPort, options: EngineOptions = {}, gate
   const menus = new Menus(kernel);
   const feed = new ChangeFeed(port, kernel.observer);
   const history = new ClipboardHistory(port, feed, clipboardHistory);
+  const screen = new Screen(kernel, windows);
   return {
     kernel,
     elements,
     apps: new Apps(kernel),
     input,
     windows,
-    screen: new Screen(kernel, windows),
+    screen,
+    text: new ScreenText(kernel, screen, input, recognizer),
     clipboard: new Clipboard(kernel, history),
     menus,
     waits: new Waits(kernel),
@@ -68,5 +77,6 @@ export function createEngine(port: HelperPort, options: EngineOptions = {}, gate
     states: new AppStates(kernel, elements, menus),
     feed,
     observations: new Observations(kernel, feed),
+    close: () => recognizer.close(),
   };
 }

@@ -16,6 +16,8 @@ import type {
   EngineResult,
   LocatedResult,
   MatchesResult,
+  TextMatchResult,
+  TextResult,
   WaitResult,
   WindowsResult,
 } from './results.js';
@@ -133,6 +135,31 @@ export const WaitJson = z.object({
   awaited: z.string().describe('What was awaited, in words.'),
   elapsed_ms: z.number(),
   element: ElementJson.optional().describe('The element the condition is about, when one was seen.'),
+});
+
+const ScreenWordJson = z.object({
+  text: z.string(),
+  bounds: BoundsJson.describe('Screen points.'),
+  confidence: z.number().describe('0 to 1.'),
+});
+
+export const ScreenTextJson = z.object({
+  source: z.string().describe('What was read: a display, a region, or an app window.'),
+  area: BoundsJson.describe('The screen area read, in points.'),
+  lines: z
+    .array(ScreenWordJson.extend({ words: z.array(ScreenWordJson) }))
+    .describe('Top to bottom, then left to right; click a word at the centre of its bounds.'),
+  dropped: z.number().describe('Lines left out for a confidence under min_confidence.'),
+});
+
+export const TextMatchJson = z.object({
+  text: z.string().describe('The matched words as read.'),
+  line: z.string().describe('The whole line they are in.'),
+  bounds: BoundsJson.describe('Screen points.'),
+  centre: z.object({ x: z.number(), y: z.number() }).describe('Where click_text clicks.'),
+  confidence: z.number(),
+  occurrence: z.number().describe('1-based, in reading order.'),
+  source: z.string(),
 });
 
 function elementFields(info: ElementInfo, ref: string, path: string): ElementJson {
@@ -260,6 +287,15 @@ export const waitJson = (r: WaitResult): z.infer<typeof WaitJson> => ({
   ...(r.element ? { element: elementJson(r.element) } : {}),
 });
 
+export const screenTextJson = (r: TextResult): z.infer<typeof ScreenTextJson> => ({
+  source: r.what,
+  area: r.area,
+  lines: r.lines,
+  dropped: r.dropped,
+});
+
+export const textMatchJson = (r: TextMatchResult): z.infer<typeof TextMatchJson> => ({ ...r.match, source: r.what });
+
 /** A result's JSON and the schema it matches: what a tool declares as its output. */
 export interface StructuredOutput<R extends EngineResult> {
   schema: z.ZodObject;
@@ -281,4 +317,6 @@ export const structured = {
   clipboard: output(ClipboardJson, clipboardJson),
   clipboardHistory: output(ClipboardHistoryJson, clipboardHistoryJson),
   wait: output(WaitJson, waitJson),
+  text: output(ScreenTextJson, screenTextJson),
+  textMatch: output(TextMatchJson, textMatchJson),
 };

@@ -19,12 +19,14 @@ import type {
   MenuItemResult,
   MenuResult,
   Outcome,
+  TextMatchResult,
+  TextResult,
   WindowsResult,
 } from './results.js';
 import { renderSnapshot } from './snapshot.js';
 import { duration, plural } from '../text.js';
 import type { Walked } from './tree.js';
-import { windowState } from './windows.js';
+import { geometry, windowState } from './windows.js';
 
 export function renderText(result: EngineResult): string {
   switch (result.kind) {
@@ -54,6 +56,10 @@ export function renderText(result: EngineResult): string {
       return `Done after ${duration(result.elapsedMs)}: ${result.awaited}.\n${result.seen}`;
     case 'observed':
       return renderObserved(result, dataNote());
+    case 'text':
+      return screenTextText(result);
+    case 'text-match':
+      return textMatchText(result);
   }
 }
 
@@ -185,4 +191,25 @@ function menuItemText(r: MenuItemResult): string {
     `element path: ${node.path}`,
     dataNote(),
   ].join('\n');
+}
+
+const OCR_NOTE = 'read by OCR, which may misread';
+
+function screenTextText(r: TextResult): string {
+  const left = r.dropped > 0 ? [`${plural(r.dropped, 'line')} read with confidence under ${r.minConfidence} left out`] : [];
+  const head =
+    `${plural(r.lines.length, 'line')} of text on ${r.what}, screen area ${geometry(r.area)}; boxes in screen ` +
+    `points, confidence 0-1 ${dataNote(OCR_NOTE, ...left)}`;
+  if (r.lines.length === 0) return head;
+  const lines = r.lines.map((l) => `- ${JSON.stringify(l.text)} ${geometry(l.bounds)} ${l.confidence.toFixed(2)}`);
+  return `${head}:\n${lines.join('\n')}`;
+}
+
+function textMatchText(r: TextMatchResult): string {
+  const { match } = r;
+  return (
+    `${JSON.stringify(match.text)} on ${r.what}: ${geometry(match.bounds)}, centre ${match.centre.x},${match.centre.y} ` +
+    `(click_text clicks there), confidence ${match.confidence.toFixed(2)}, in the line ${JSON.stringify(match.line)} ` +
+    dataNote(OCR_NOTE)
+  );
 }

@@ -31,6 +31,17 @@ export interface ScreenshotOptions {
   filePath?: string;
 }
 
+/** What a capture covers: one of a region, a display, or an app's window (the front-most unless window says). */
+export type CaptureArea = Pick<ScreenshotOptions, 'app' | 'window' | 'display' | 'region'>;
+
+/** A full-resolution capture: the PNG, what it shows, its screen area and its image pixels per screen point. */
+export interface Capture {
+  png: Buffer;
+  what: string;
+  bounds: Bounds;
+  scale: number;
+}
+
 export interface Screenshot {
   text: string;
   /** Base64; absent when the image went to a file. */
@@ -114,9 +125,23 @@ export class Screen {
     });
   }
 
+  /**
+   * The area at full resolution as a PNG, for reading text in it: the image, what it covers in words, where it is
+   * on screen and its pixels per point.
+   */
+  async capture(options: CaptureArea, call?: CallOptions): Promise<Capture> {
+    const subject = await this.subject(options, call);
+    const shot = await this.kernel.port.call(
+      'screen.capture',
+      { target: subject.target, format: 'png', quality: 100, maxLongEdge: FILE_MAX_EDGE },
+      call,
+    );
+    return { png: Buffer.from(shot.data, 'base64'), what: subject.what, bounds: shot.bounds, scale: shot.scale };
+  }
+
   // --- what to capture ---
 
-  private async subject(options: ScreenshotOptions, call?: CallOptions): Promise<Subject> {
+  private async subject(options: CaptureArea, call?: CallOptions): Promise<Subject> {
     const { region, display } = options;
     const byWindow = options.app !== undefined || options.window !== undefined;
     if ([region !== undefined, display !== undefined, byWindow].filter(Boolean).length > 1) {

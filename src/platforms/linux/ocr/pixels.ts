@@ -1,0 +1,95 @@
+/**
+ * What the pixels of a greyscale image say about its text, for the tesseract pipeline: where it can be cut in
+ * two without cutting a line of text, and how tall a word really is (tesseract's word boxes sometimes take in a
+ * neighbouring row's descenders or a tab's underline).
+ */
+import type { Bounds } from '../../../helper/protocol.js';
+import type { GreyImage } from './dark-areas.js';
+
+/** A step between neighbouring pixels larger than this is an edge (a glyph's, a frame's). */
+const EDGE = 40;
+/** A row with at most this many edges holds no text. */
+const BLANK_ROW_EDGES = 4;
+/** Blank rows in a row needed to cut there. */
+const BLANK_RUN = 3;
+/** How far from the middle (a share of the height) a cut may be. */
+const CUT_REACH = 0.25;
+/** A pixel this much lighter or darker than the box's typical pixel is ink. */
+const INK = 60;
+
+function edgesInRow(image: GreyImage, y: number): number {
+  const start = y * image.width;
+  let edges = 0;
+  for (let x = 1; x < image.width; x++) {
+    if (Math.abs((image.data[start + x] as number) - (image.data[start + x - 1] as number)) > EDGE) edges++;
+  }
+  return edges;
+}
+
+/**
+ * The image as two bands, top and bottom, cut through blank rows near the middle, so that two workers read half
+ * each; the whole image when no blank rows are near the middle.
+ */
+export function splitBands(image: GreyImage): Bounds[] {
+  const middle = Math.floor(image.height / 2);
+  const reach = Math.floor(image.height * CUT_REACH);
+  const blank = (y: number) => edgesInRow(image, y) <= BLANK_ROW_EDGES;
+  for (let offset = 0; offset <= reach; offset++) {
+    for (const y of [middle - offset, middle + offset]) {
+      if (y < BLANK_RUN || y + BLANK_RUN >= image.height) continue;
+      let run = 0;
+      while (run < BLANK_RUN && blank(y + run)) run++;
+      if (run < BLANK_RUN) continue;
+      const cut = y + 1;
+      return [
+        { x: 0, y: 0, width: image.width, height: cut },
+        { x: 0, y: cut, width: image.width, height: image.height - cut },
+      ];
+    }
+  }
+  return [{ x: 0, y: 0, width: image.width, height: image.height }];
+}
+
+/** The box cut down to the band of rows that holds the most ink: the word itself, not what touches it. */
+export function tighten(box: Bounds, image: GreyImage): Bounds {
+  const x0 = Math.max(0, Math.floor(box.x));
+  const x1 = Math.min(image.width, Math.ceil(box.x + box.width));
+  const y0 = Math.max(0, Math.floor(box.y));
+  const y1 = Math.min(image.height, Math.ceil(box.y + box.height));
+  if (x1 <= x0 || y1 <= y0) return box;
+  const histogram = new Uint32Array(256);
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) histogram[image.data[y * image.width + x] as number]! += 1;
+  }
+  const half = ((x1 - x0) * (y1 - y0)) / 2;
+  let seen = 0;
+  let typical = 0;
+  while (typical < 255 && seen + (histogram[typical] as number) <= half) seen += histogram[typical++] as number;
+  const inkInRow = (y: number) => {
+    let ink = 0;
+    for (let x = x0; x < x1; x++) {
+      if (Math.abs((image.data[y * image.width + x] as number) - typical) > INK) ink++;
+    }
+    return ink;
+  };
+  // Bands of inked rows (two blank rows end a band: one may part an i's dot from its stem), the one with the most ink.
+  let best = { top: y0, bottom: y1, ink: -1 };
+  let band = { top: -1, bottom: -1, ink: 0 };
+  const close = () => {
+    if (band.top >= 0 && band.ink > best.ink) best = { top: band.top, bottom: band.bottom, ink: band.ink };
+    band = { top: -1, bottom: -1, ink: 0 };
+  };
+  for (let y = y0; y < y1; y++) {
+    const ink = inkInRow(y);
+    if (ink > 0) {
+      if (band.top < 0) band.top = y;
+      band.bottom = y + 1;
+      band.ink += ink;
+    } else if (band.top >= 0 && y - band.bottom >= 1) {
+      close();
+    }
+  }
+  close();
+  if (best.ink <= 0) return box;
+  return { x: box.x, y: best.top, width: box.width, height: best.bottom - best.top };
+}
