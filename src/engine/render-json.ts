@@ -294,7 +294,10 @@ export const screenTextJson = (r: TextResult): z.infer<typeof ScreenTextJson> =>
   dropped: r.dropped,
 });
 
-export const textMatchJson = (r: TextMatchResult): z.infer<typeof TextMatchJson> => ({ ...r.match, source: r.what });
+export const textMatchJson = (r: TextMatchResult): z.infer<typeof TextMatchJson> => ({
+  ...r.match,
+  source: r.what,
+});
 
 /** A result's JSON and the schema it matches: what a tool declares as its output. */
 export interface StructuredOutput<R extends EngineResult> {

@@ -196,12 +196,17 @@ function menuItemText(r: MenuItemResult): string {
 const OCR_NOTE = 'read by OCR, which may misread';
 
 function screenTextText(r: TextResult): string {
-  const left = r.dropped > 0 ? [`${plural(r.dropped, 'line')} read with confidence under ${r.minConfidence} left out`] : [];
+  const left =
+    r.dropped > 0
+      ? [`${plural(r.dropped, 'line')} read with confidence under ${r.minConfidence} left out`]
+      : [];
   const head =
     `${plural(r.lines.length, 'line')} of text on ${r.what}, screen area ${geometry(r.area)}; boxes in screen ` +
     `points, confidence 0-1 ${dataNote(OCR_NOTE, ...left)}`;
   if (r.lines.length === 0) return head;
-  const lines = r.lines.map((l) => `- ${JSON.stringify(l.text)} ${geometry(l.bounds)} ${l.confidence.toFixed(2)}`);
+  const lines = r.lines.map(
+    (l) => `- ${JSON.stringify(l.text)} ${geometry(l.bounds)} ${l.confidence.toFixed(2)}`,
+  );
   return `${head}:\n${lines.join('\n')}`;
 }
 

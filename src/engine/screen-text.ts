@@ -39,7 +39,14 @@ export class ScreenText {
     return this.kernel.guard('read the text on screen', async () => {
       const { what, bounds, lines } = await this.lines(area, call);
       const kept = lines.filter((line) => line.confidence >= minConfidence);
-      return { kind: 'text', what, area: bounds, lines: kept, minConfidence, dropped: lines.length - kept.length };
+      return {
+        kind: 'text',
+        what,
+        area: bounds,
+        lines: kept,
+        minConfidence,
+        dropped: lines.length - kept.length,
+      };
     });
   }
 

@@ -136,7 +136,12 @@ export class Screen {
       { target: subject.target, format: 'png', quality: 100, maxLongEdge: FILE_MAX_EDGE },
       call,
     );
-    return { png: Buffer.from(shot.data, 'base64'), what: subject.what, bounds: shot.bounds, scale: shot.scale };
+    return {
+      png: Buffer.from(shot.data, 'base64'),
+      what: subject.what,
+      bounds: shot.bounds,
+      scale: shot.scale,
+    };
   }
 
   // --- what to capture ---

@@ -34,7 +34,7 @@ export function toScreenBox(box: Bounds, capture: CaptureGeometry): Bounds {
 const screenWord = (word: RecognizedWord, capture: CaptureGeometry): ScreenWord => ({
   text: word.text,
   bounds: toScreenBox(word.bounds, capture),
-  confidence: round(word.confidence * 100) / 100,
+  confidence: Math.round(word.confidence * 100) / 100,
 });
 
 /** The recognizer's lines in screen points, without empty ones. */
@@ -75,9 +75,15 @@ function inLine(line: ScreenLine, text: string, mode: TextMatchMode): ScreenWord
     const joined = words.map((w) => w.text.toLowerCase()).join(' ');
     const starts = words.map((_, i) => words.slice(0, i).reduce((n, w) => n + w.text.length + 1, 0));
     const runs: ScreenWord[][] = [];
-    for (let at = joined.indexOf(wanted); at >= 0; at = joined.indexOf(wanted, at + Math.max(1, wanted.length))) {
+    for (
+      let at = joined.indexOf(wanted);
+      at >= 0;
+      at = joined.indexOf(wanted, at + Math.max(1, wanted.length))
+    ) {
       const end = at + wanted.length;
-      runs.push(words.filter((w, i) => (starts[i] as number) < end && (starts[i] as number) + w.text.length > at));
+      runs.push(
+        words.filter((w, i) => (starts[i] as number) < end && (starts[i] as number) + w.text.length > at),
+      );
     }
     return runs;
   }

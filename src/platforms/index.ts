@@ -72,6 +72,8 @@ export function platformServiceChecks(platform: NodeJS.Platform = process.platfo
  * What reads text on screen in the server, where the helper does not: tesseract.js on Linux. Undefined elsewhere:
  * the engine asks the helper (Vision on macOS).
  */
-export function platformTextRecognizer(platform: NodeJS.Platform = process.platform): TesseractRecognizer | undefined {
+export function platformTextRecognizer(
+  platform: NodeJS.Platform = process.platform,
+): TesseractRecognizer | undefined {
   return platform === 'linux' ? new TesseractRecognizer() : undefined;
 }

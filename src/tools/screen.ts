@@ -38,7 +38,9 @@ const OCR_NOTE =
 
 const textParams = {
   text: z.string().min(1).max(500).describe('The text to look for, as shown on screen.'),
-  app: appParam.optional().describe("Look in this app's front-most window; default: the whole primary display."),
+  app: appParam
+    .optional()
+    .describe("Look in this app's front-most window; default: the whole primary display."),
   match: z
     .enum(['words', 'exact', 'contains'])
     .optional()
@@ -112,7 +114,9 @@ export const screenTools = toolsetTools('screen', [
         { signal },
       );
       const text = { type: 'text' as const, text: shot.text };
-      const content: CallToolResult['content'] = shot.image ? [{ type: 'image', ...shot.image }, text] : [text];
+      const content: CallToolResult['content'] = shot.image
+        ? [{ type: 'image', ...shot.image }, text]
+        : [text];
       if (args.include_text) {
         const { app, window, display, region } = args;
         const read = await engine.text.read({ app, window, display, region }, TEXT_DEFAULTS.minConfidence, {

@@ -51,7 +51,8 @@ function glyphCells(image: GreyImage): { columns: number; rows: number; flags: U
       // The background is the median pixel: glyphs cover less than half a cell.
       let seen = 0;
       let median = 0;
-      while (median < 255 && seen + (histogram[median] as number) <= count / 2) seen += histogram[median++] as number;
+      while (median < 255 && seen + (histogram[median] as number) <= count / 2)
+        seen += histogram[median++] as number;
       if (median >= DARK_BACKGROUND) continue;
       let light = 0;
       for (let value = median + GLYPH_CONTRAST; value < 256; value++) light += histogram[value] as number;

@@ -64,7 +64,8 @@ export function tighten(box: Bounds, image: GreyImage): Bounds {
   const half = ((x1 - x0) * (y1 - y0)) / 2;
   let seen = 0;
   let typical = 0;
-  while (typical < 255 && seen + (histogram[typical] as number) <= half) seen += histogram[typical++] as number;
+  while (typical < 255 && seen + (histogram[typical] as number) <= half)
+    seen += histogram[typical++] as number;
   const inkInRow = (y: number) => {
     let ink = 0;
     for (let x = x0; x < x1; x++) {

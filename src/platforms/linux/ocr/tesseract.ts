@@ -27,10 +27,8 @@ const MAX_REREADS = 12;
 /** Areas read again are enlarged this many times: tesseract reads small UI type better larger. */
 const REREAD_SCALE = 2;
 
-const PARAMETERS = {
-  tessedit_pageseg_mode: (process.env.I16_PSM ?? '3') as Tesseract.PSM,
-  user_defined_dpi: process.env.I16_DPI ?? '96',
-};
+/** Screens are about 96 dpi; saying so spares tesseract its estimate (and the warning it prints on stderr). */
+const PARAMETERS = { user_defined_dpi: '96' };
 
 export interface OcrModel {
   /** The folder holding eng.traineddata (or eng.traineddata.gz when gzip). */
@@ -46,7 +44,11 @@ export function ocrModel(debianTessdata = DEBIAN_TESSDATA): OcrModel {
     return { langPath: debianTessdata, gzip: false, name: `tessdata_fast English (${debianTessdata})` };
   }
   const data = dirname(createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json'));
-  return { langPath: join(data, '4.0.0_best_int'), gzip: true, name: 'best_int English (@tesseract.js-data/eng)' };
+  return {
+    langPath: join(data, '4.0.0_best_int'),
+    gzip: true,
+    name: 'best_int English (@tesseract.js-data/eng)',
+  };
 }
 
 /** One area to read: cut out of the image, inverted or not, enlarged `scale` times. */
@@ -75,7 +77,9 @@ export class TesseractRecognizer {
       .slice(0, MAX_REREADS)
       .map((area) => ({ area, invert: true, scale: REREAD_SCALE }));
     const read = await Promise.all(
-      [...bands, ...dark].map((task, i) => this.readArea(workers[i % workers.length] as Tesseract.Worker, image, task)),
+      [...bands, ...dark].map((task, i) =>
+        this.readArea(workers[i % workers.length] as Tesseract.Worker, image, task),
+      ),
     );
     const first = read.slice(0, bands.length).flatMap((reread) => reread.words);
     const words = mergeRereads(first, read.slice(bands.length));
@@ -121,7 +125,11 @@ export class TesseractRecognizer {
       return await Promise.all(starting);
     } catch (error) {
       throw new MacpilotError(
-        { what: 'OCR is unavailable', why: `tesseract.js did not start: ${String(error)}`, next: 'retry; if it keeps failing, run macpilot doctor' },
+        {
+          what: 'OCR is unavailable',
+          why: `tesseract.js did not start: ${String(error)}`,
+          next: 'retry; if it keeps failing, run macpilot doctor',
+        },
         { cause: error },
       );
     }

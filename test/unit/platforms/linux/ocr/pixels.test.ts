@@ -1,0 +1,105 @@
+/** What the pixels say: light text on dark areas, where to cut an image in two, how tall a word's ink is. */
+import { describe, expect, it } from 'vitest';
+import { darkTextAreas, type GreyImage } from '../../../../../src/platforms/linux/ocr/dark-areas.js';
+import { splitBands, tighten } from '../../../../../src/platforms/linux/ocr/pixels.js';
+
+function image(width: number, height: number, background: number): GreyImage {
+  return { width, height, data: new Uint8Array(width * height).fill(background) };
+}
+
+function fill(img: GreyImage, x: number, y: number, width: number, height: number, value: number) {
+  for (let row = y; row < y + height; row++)
+    img.data.fill(value, row * img.width + x, row * img.width + x + width);
+}
+
+/** Glyph-like strokes: vertical bars 2 px wide, 4 px apart, across `width`. */
+function glyphs(img: GreyImage, x: number, y: number, width: number, height: number, value: number) {
+  for (let at = x; at + 2 <= x + width; at += 6) fill(img, at, y, 2, height, value);
+}
+
+describe('darkTextAreas', () => {
+  it('finds light text on a dark row (a selected row), row-shaped, with a margin', () => {
+    const screen = image(320, 200, 235);
+    fill(screen, 0, 80, 320, 24, 60);
+    glyphs(screen, 40, 86, 100, 10, 250);
+    const areas = darkTextAreas(screen);
+    expect(areas).toHaveLength(1);
+    const [area] = areas;
+    expect(area!.x).toBeLessThanOrEqual(40);
+    expect(area!.x + area!.width).toBeGreaterThanOrEqual(140);
+    expect(area!.y).toBeLessThanOrEqual(86);
+    expect(area!.y + area!.height).toBeGreaterThanOrEqual(96);
+    expect(area!.height).toBeLessThanOrEqual(32);
+  });
+
+  it('joins the words of a dark row across the spaces between them', () => {
+    const screen = image(320, 100, 235);
+    fill(screen, 0, 40, 320, 24, 60);
+    glyphs(screen, 40, 46, 40, 10, 250);
+    glyphs(screen, 96, 46, 40, 10, 250);
+    expect(darkTextAreas(screen)).toHaveLength(1);
+  });
+
+  it('leaves out dark text on light, an empty dark desktop, and a tall dark column', () => {
+    const screen = image(320, 240, 0);
+    fill(screen, 20, 20, 200, 40, 235);
+    glyphs(screen, 30, 30, 120, 10, 20);
+    fill(screen, 260, 0, 40, 240, 40);
+    glyphs(screen, 270, 0, 20, 240, 250);
+    expect(darkTextAreas(screen)).toEqual([]);
+  });
+});
+
+describe('splitBands', () => {
+  it('cuts through blank rows near the middle into two bands covering the image', () => {
+    const page = image(200, 100, 240);
+    glyphs(page, 10, 40, 150, 10, 20);
+    glyphs(page, 10, 56, 150, 10, 20);
+    const bands = splitBands(page);
+    expect(bands).toHaveLength(2);
+    const [top, bottom] = bands;
+    expect(top!.y).toBe(0);
+    expect(top!.height + bottom!.height).toBe(100);
+    expect(bottom!.y).toBe(top!.height);
+    // The cut does not go through a row of text.
+    expect(bottom!.y <= 40 || (bottom!.y >= 50 && bottom!.y <= 56) || bottom!.y >= 66).toBe(true);
+  });
+
+  it('keeps the image whole when text fills the middle', () => {
+    const page = image(200, 100, 240);
+    for (let y = 20; y < 80; y += 2) fill(page, 0, y, 200, 1, 20);
+    for (let x = 0; x < 200; x += 4) fill(page, x, 20, 1, 60, 240);
+    expect(splitBands(page)).toEqual([{ x: 0, y: 0, width: 200, height: 100 }]);
+  });
+});
+
+describe('tighten', () => {
+  it("fits a word's box to its ink, leaving out a neighbour's descenders at its top", () => {
+    const page = image(100, 60, 240);
+    fill(page, 10, 10, 30, 2, 20);
+    glyphs(page, 10, 20, 30, 11, 20);
+    expect(tighten({ x: 10, y: 8, width: 30, height: 30 }, page)).toEqual({
+      x: 10,
+      y: 20,
+      width: 30,
+      height: 11,
+    });
+  });
+
+  it("keeps an i's dot, one blank row above its stem", () => {
+    const page = image(40, 40, 240);
+    fill(page, 10, 10, 2, 2, 20);
+    fill(page, 10, 13, 2, 8, 20);
+    expect(tighten({ x: 8, y: 5, width: 6, height: 20 }, page)).toEqual({
+      x: 8,
+      y: 10,
+      width: 6,
+      height: 11,
+    });
+  });
+
+  it('keeps a box with no ink as it is', () => {
+    const box = { x: 5, y: 5, width: 10, height: 10 };
+    expect(tighten(box, image(40, 40, 240))).toEqual(box);
+  });
+});
