@@ -65,6 +65,15 @@ const inside = (box: Bounds, area: Bounds) => {
 const meanConfidence = (words: readonly RecognizedWord[]) =>
   words.reduce((sum, w) => sum + w.confidence, 0) / Math.max(1, words.length);
 
+/** Words read with at least this mean confidence in an area need no second reading. */
+const SURE = 0.85;
+
+/** Whether an area deserves a second reading: the words read in it are none, or read with little confidence. */
+export function unsure(area: Bounds, words: readonly RecognizedWord[]): boolean {
+  const there = words.filter((w) => inside(w.bounds, area));
+  return there.length === 0 || meanConfidence(there) < SURE;
+}
+
 /** A second reading of one area of the image: the area and the words read there. */
 export interface Reread {
   area: Bounds;

@@ -3,7 +3,7 @@
  * two without cutting a line of text, and how tall a word really is (tesseract's word boxes sometimes take in a
  * neighbouring row's descenders or a tab's underline).
  */
-import type { Bounds } from '../../../helper/protocol.js';
+import type { Bounds, RecognizedWord } from '../../../helper/protocol.js';
 import type { GreyImage } from './dark-areas.js';
 
 /** A step between neighbouring pixels larger than this is an edge (a glyph's, a frame's). */
@@ -57,15 +57,7 @@ export function tighten(box: Bounds, image: GreyImage): Bounds {
   const y0 = Math.max(0, Math.floor(box.y));
   const y1 = Math.min(image.height, Math.ceil(box.y + box.height));
   if (x1 <= x0 || y1 <= y0) return box;
-  const histogram = new Uint32Array(256);
-  for (let y = y0; y < y1; y++) {
-    for (let x = x0; x < x1; x++) histogram[image.data[y * image.width + x] as number]! += 1;
-  }
-  const half = ((x1 - x0) * (y1 - y0)) / 2;
-  let seen = 0;
-  let typical = 0;
-  while (typical < 255 && seen + (histogram[typical] as number) <= half)
-    seen += histogram[typical++] as number;
+  const typical = typicalValue(image, { x: x0, y: y0, width: x1 - x0, height: y1 - y0 });
   const inkInRow = (y: number) => {
     let ink = 0;
     for (let x = x0; x < x1; x++) {
@@ -93,4 +85,38 @@ export function tighten(box: Bounds, image: GreyImage): Bounds {
   close();
   if (best.ink <= 0) return box;
   return { x: box.x, y: best.top, width: box.width, height: best.bottom - best.top };
+}
+
+/** The median pixel of a box (whole pixels, inside the image): its background, where text covers less than half. */
+export function typicalValue(image: GreyImage, box: Bounds): number {
+  const histogram = new Uint32Array(256);
+  for (let y = box.y; y < box.y + box.height; y++) {
+    for (let x = box.x; x < box.x + box.width; x++)
+      histogram[image.data[y * image.width + x] as number]! += 1;
+  }
+  const half = (box.width * box.height) / 2;
+  let seen = 0;
+  let median = 0;
+  while (median < 255 && seen + (histogram[median] as number) <= half) seen += histogram[median++] as number;
+  return median;
+}
+
+/** Words read with less confidence than this are read again, cut out with some room around them. */
+const DOUBTFUL_WORD = 0.6;
+
+/**
+ * Areas around the words read with little confidence (a word cut short, "application." for "application.ui"):
+ * half a line above and below, two line heights either side, inside the image.
+ */
+export function doubtfulWordAreas(words: readonly RecognizedWord[], image: GreyImage): Bounds[] {
+  return words
+    .filter((word) => word.confidence < DOUBTFUL_WORD && word.text.length > 1)
+    .map(({ bounds: b }) => {
+      const x = Math.max(0, Math.floor(b.x - 2 * b.height));
+      const y = Math.max(0, Math.floor(b.y - b.height / 2));
+      const right = Math.min(image.width, Math.ceil(b.x + b.width + 2 * b.height));
+      const bottom = Math.min(image.height, Math.ceil(b.y + 1.5 * b.height));
+      return { x, y, width: right - x, height: bottom - y };
+    })
+    .filter((area) => area.width > 0 && area.height > 0);
 }

@@ -7,7 +7,7 @@
  *
  * Two workers, started on first use and kept warm until close(), share each image: its top and bottom halves (cut
  * through blank rows), then, cut out, grey-scaled, inverted and doubled, the areas where light text sits on a
- * dark background, which a whole-image reading misses. The words are merged, their boxes fitted to their ink, and
+ * dark background and the halves read nothing or read it unsure (a whole-image reading misses such text). The words are merged, their boxes fitted to their ink, and
  * grouped into lines (lines.ts, pixels.ts).
  */
 import { existsSync } from 'node:fs';
@@ -18,17 +18,23 @@ import { MacpilotError } from '../../../errors.js';
 import type { Bounds, RecognizedLine, RecognizedWord } from '../../../helper/protocol.js';
 import { loadSharp } from '../../../sharp.js';
 import { darkTextAreas, type GreyImage } from './dark-areas.js';
-import { splitBands, tighten } from './pixels.js';
-import { groupWords, mergeRereads, type Reread } from './lines.js';
+import { doubtfulWordAreas, splitBands, tighten, typicalValue } from './pixels.js';
+import { groupWords, mergeRereads, type Reread, unsure } from './lines.js';
 
 const DEBIAN_TESSDATA = '/usr/share/tesseract-ocr/5/tessdata';
 /** Areas read again per image, largest first: each costs 10-60 ms. */
 const MAX_REREADS = 12;
+/** A background darker than this (0-255) is inverted before reading: tesseract reads dark text on light. */
+const DARK = 128;
 /** Areas read again are enlarged this many times: tesseract reads small UI type better larger. */
 const REREAD_SCALE = 2;
 
-/** Screens are about 96 dpi; saying so spares tesseract its estimate (and the warning it prints on stderr). */
-const PARAMETERS = { user_defined_dpi: '96' };
+/**
+ * Sparse text (page segmentation mode 11): a UI is labels scattered over the screen, not a page of paragraphs;
+ * the automatic mode takes a row of tabs for a picture and misplaces words next to a column. Screens are about
+ * 96 dpi; saying so spares tesseract its estimate (and the warning it prints on stderr).
+ */
+const PARAMETERS = { user_defined_dpi: '96', tessedit_pageseg_mode: '11' as Tesseract.PSM };
 
 export interface OcrModel {
   /** The folder holding eng.traineddata (or eng.traineddata.gz when gzip). */
@@ -71,18 +77,25 @@ export class TesseractRecognizer {
     const sharp = await loadSharp();
     const grey = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
     const image: GreyImage = { width: grey.info.width, height: grey.info.height, data: grey.data };
-    // The image in two bands and the dark areas again, spread over both workers, bands first.
+    const spread = (tasks: readonly AreaTask[]) =>
+      Promise.all(
+        tasks.map((task, i) => this.readArea(workers[i % workers.length] as Tesseract.Worker, image, task)),
+      );
+    // The image in two bands, one per worker; then, cut out, the dark areas whose text the bands missed or read
+    // unsure (inverted), and the words read with little confidence (inverted where their background is dark).
     const bands = splitBands(image).map((area) => ({ area, invert: false, scale: 1 }));
-    const dark = darkTextAreas(image)
-      .slice(0, MAX_REREADS)
-      .map((area) => ({ area, invert: true, scale: REREAD_SCALE }));
-    const read = await Promise.all(
-      [...bands, ...dark].map((task, i) =>
-        this.readArea(workers[i % workers.length] as Tesseract.Worker, image, task),
-      ),
-    );
-    const first = read.slice(0, bands.length).flatMap((reread) => reread.words);
-    const words = mergeRereads(first, read.slice(bands.length));
+    const first = (await spread(bands)).flatMap((read) => read.words);
+    const doubtful = [
+      ...darkTextAreas(image)
+        .filter((area) => unsure(area, first))
+        .map((area) => ({ area, invert: true, scale: REREAD_SCALE })),
+      ...doubtfulWordAreas(first, image).map((area) => ({
+        area,
+        invert: typicalValue(image, area) < DARK,
+        scale: REREAD_SCALE,
+      })),
+    ].slice(0, MAX_REREADS);
+    const words = mergeRereads(first, await spread(doubtful));
     return groupWords(words.map((word) => ({ ...word, bounds: tighten(word.bounds, image) })));
   }
 

@@ -1,7 +1,12 @@
 /** Words into lines for tesseract's answers, and a second reading's words merged into the first's. */
 import { describe, expect, it } from 'vitest';
 import type { RecognizedWord } from '../../../../../src/helper/protocol.js';
-import { groupWords, mergeRereads, readingOrder } from '../../../../../src/platforms/linux/ocr/lines.js';
+import {
+  groupWords,
+  mergeRereads,
+  readingOrder,
+  unsure,
+} from '../../../../../src/platforms/linux/ocr/lines.js';
 
 const word = (text: string, x: number, y: number, width = text.length * 7, height = 10, confidence = 0.9) =>
   ({ text, bounds: { x, y, width, height }, confidence }) satisfies RecognizedWord;
@@ -79,5 +84,14 @@ describe('mergeRereads', () => {
 
   it('ignores an area read again with nothing found', () => {
     expect(mergeRereads([word('Run', 10, 5)], [{ area, words: [] }]).map((w) => w.text)).toEqual(['Run']);
+  });
+});
+
+describe('unsure', () => {
+  const area = { x: 0, y: 0, width: 200, height: 24 };
+  it('asks a second reading of an area where nothing or only unsure words were read, not of one read well', () => {
+    expect(unsure(area, [word('Assistant', 20, 40)])).toBe(true);
+    expect(unsure(area, [word('Appl1cat', 20, 6, 60, 10, 0.5)])).toBe(true);
+    expect(unsure(area, [word('Application', 20, 6, 70, 10, 0.96)])).toBe(false);
   });
 });

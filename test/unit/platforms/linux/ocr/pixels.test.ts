@@ -1,7 +1,12 @@
 /** What the pixels say: light text on dark areas, where to cut an image in two, how tall a word's ink is. */
 import { describe, expect, it } from 'vitest';
 import { darkTextAreas, type GreyImage } from '../../../../../src/platforms/linux/ocr/dark-areas.js';
-import { splitBands, tighten } from '../../../../../src/platforms/linux/ocr/pixels.js';
+import {
+  doubtfulWordAreas,
+  splitBands,
+  tighten,
+  typicalValue,
+} from '../../../../../src/platforms/linux/ocr/pixels.js';
 
 function image(width: number, height: number, background: number): GreyImage {
   return { width, height, data: new Uint8Array(width * height).fill(background) };
@@ -101,5 +106,23 @@ describe('tighten', () => {
   it('keeps a box with no ink as it is', () => {
     const box = { x: 5, y: 5, width: 10, height: 10 };
     expect(tighten(box, image(40, 40, 240))).toEqual(box);
+  });
+});
+
+describe('doubtfulWordAreas and typicalValue', () => {
+  it('reads again, with room around them, the words read with little confidence, never beyond the image', () => {
+    const page = image(200, 100, 240);
+    const words = [
+      { text: 'application.', bounds: { x: 100, y: 40, width: 86, height: 14 }, confidence: 0.1 },
+      { text: 'Source', bounds: { x: 10, y: 40, width: 42, height: 9 }, confidence: 0.94 },
+      { text: 'a', bounds: { x: 60, y: 40, width: 8, height: 4 }, confidence: 0.2 },
+    ];
+    expect(doubtfulWordAreas(words, page)).toEqual([{ x: 72, y: 33, width: 128, height: 28 }]);
+  });
+
+  it("takes a box's median pixel for its background", () => {
+    const page = image(40, 40, 30);
+    glyphs(page, 0, 0, 40, 10, 250);
+    expect(typicalValue(page, { x: 0, y: 0, width: 40, height: 10 })).toBe(30);
   });
 });
