@@ -9,7 +9,9 @@ import type { GreyImage } from './dark-areas.js';
 /** A step between neighbouring pixels larger than this is an edge (a glyph's, a frame's). */
 const EDGE = 40;
 /** A row with at most this many edges holds no text. */
-const BLANK_ROW_EDGES = 4;
+const BLANK_ROW_EDGES = 2;
+/** An edge also found this many rows above and below is a long vertical line's, not a glyph's. */
+const LINE_REACH = 10;
 /** Blank rows in a row needed to cut there. */
 const BLANK_RUN = 3;
 /** How far from the middle (a share of the height) a cut may be. */
@@ -17,11 +19,19 @@ const CUT_REACH = 0.25;
 /** A pixel this much lighter or darker than the box's typical pixel is ink. */
 const INK = 60;
 
+const edgeAt = (image: GreyImage, x: number, y: number): boolean =>
+  Math.abs((image.data[y * image.width + x] as number) - (image.data[y * image.width + x - 1] as number)) >
+  EDGE;
+
+/** Edges in a row, leaving out those of long vertical lines (a window's frame, a divider, a scroll bar). */
 function edgesInRow(image: GreyImage, y: number): number {
-  const start = y * image.width;
+  const above = y - LINE_REACH;
+  const below = y + LINE_REACH;
   let edges = 0;
   for (let x = 1; x < image.width; x++) {
-    if (Math.abs((image.data[start + x] as number) - (image.data[start + x - 1] as number)) > EDGE) edges++;
+    if (!edgeAt(image, x, y)) continue;
+    const vertical = above >= 0 && below < image.height && edgeAt(image, x, above) && edgeAt(image, x, below);
+    if (!vertical) edges++;
   }
   return edges;
 }

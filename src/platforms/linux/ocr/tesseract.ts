@@ -34,7 +34,12 @@ const REREAD_SCALE = 2;
  * the automatic mode takes a row of tabs for a picture and misplaces words next to a column. Screens are about
  * 96 dpi; saying so spares tesseract its estimate (and the warning it prints on stderr).
  */
-const PARAMETERS = { user_defined_dpi: '96', tessedit_pageseg_mode: '11' as Tesseract.PSM };
+const PARAMETERS = {
+  tessedit_pageseg_mode: '11' as Tesseract.PSM,
+  user_defined_dpi: '96',
+  // Tesseract would read every unsure line again inverted; the dark areas are read again inverted here instead.
+  tessedit_do_invert: '0',
+};
 
 export interface OcrModel {
   /** The folder holding eng.traineddata (or eng.traineddata.gz when gzip). */

@@ -70,11 +70,20 @@ describe('splitBands', () => {
     expect(bottom!.y <= 40 || (bottom!.y >= 50 && bottom!.y <= 56) || bottom!.y >= 66).toBe(true);
   });
 
-  it('keeps the image whole when text fills the middle', () => {
+  it('keeps the image whole when text fills the middle, rows of it two pixels apart', () => {
     const page = image(200, 100, 240);
-    for (let y = 20; y < 80; y += 2) fill(page, 0, y, 200, 1, 20);
-    for (let x = 0; x < 200; x += 4) fill(page, x, 20, 1, 60, 240);
+    // Each row of text shifted from the one above, as words are.
+    for (let y = 10; y < 90; y += 10) glyphs(page, (y / 10) % 2 === 0 ? 0 : 3, y, 190, 8, 20);
     expect(splitBands(page)).toEqual([{ x: 0, y: 0, width: 200, height: 100 }]);
+  });
+
+  it("cuts across a window's frame and a divider: long vertical lines are not text", () => {
+    const page = image(200, 100, 240);
+    fill(page, 5, 0, 1, 100, 20);
+    fill(page, 100, 0, 1, 100, 20);
+    glyphs(page, 10, 40, 80, 10, 20);
+    glyphs(page, 10, 56, 80, 10, 20);
+    expect(splitBands(page)).toHaveLength(2);
   });
 });
 
