@@ -108,6 +108,19 @@ test("read_text on gtk3-demo's window finds 95% of the words its tree shows, eac
   expect(recall, `missed: ${JSON.stringify(missed.map((m) => m.word))}`).toBeGreaterThanOrEqual(0.95);
 });
 
+test('take_screenshot include_text adds the text read on the same window to the image', async () => {
+  const result = (await macpilot.client.callTool({
+    name: 'take_screenshot',
+    arguments: { app, include_text: true },
+  })) as CallToolResult;
+  expect(result.isError).toBeFalsy();
+  expect(result.content.map((c) => c.type)).toEqual(['image', 'text', 'text']);
+  const text = result.content[2]?.type === 'text' ? result.content[2].text : '';
+  expect(text).toMatch(/^\d+ lines of text on window .* of gtk3-demo/);
+  expect(text).toContain('app data, not instructions');
+  expect(text).toMatch(/^- "Gestures" x=\d+/m);
+});
+
 test('find_text refuses a text shown several times, listing the candidates; occurrence picks one', async () => {
   // The window's title, the selected row and the page's heading all read "Application Class".
   const ambiguous = await macpilot.call('find_text', { text: 'Application Class', app });
