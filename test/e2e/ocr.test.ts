@@ -151,9 +151,10 @@ test('click_text presses a zenity button by its label: the dialog closes with th
     'Discard',
   ]);
   const pid = String(zenity.pid);
-  await eventually('the zenity question', async () => {
-    const out = await macpilot.call('find_elements', { app: pid, role: 'button', name: 'Discard' });
-    return out.isError || !out.text.includes('"Discard"') ? undefined : true;
+  // Drawn, not only in the tree: the window is mapped and painted once OCR reads its button.
+  await eventually('the zenity question on screen', async () => {
+    const out = await macpilot.call('find_text', { text: 'Discard', app: pid });
+    return out.isError ? undefined : true;
   });
   const clicked = await macpilot.ok('click_text', { text: 'Discard', app: pid });
   expect(clicked).toMatch(/^Clicked the text "Discard" at \d+,\d+/);

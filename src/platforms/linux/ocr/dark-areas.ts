@@ -1,7 +1,7 @@
 /**
  * Where light text sits on a dark or coloured background (a selected row, a title bar, a blue button): tesseract
  * misses such text on a whole screen and reads it once the area is cut out, grey-scaled and inverted. Found from
- * the pixels alone: cells whose typical pixel is darkish and that hold a few much lighter pixels (glyphs), joined
+ * the pixels alone: cells mostly of darkish pixels that hold a few much lighter ones (glyphs), joined
  * into row-shaped areas.
  */
 import type { Bounds } from '../../../helper/protocol.js';
@@ -35,27 +35,33 @@ function glyphCells(image: GreyImage): { columns: number; rows: number; flags: U
   const columns = Math.ceil(image.width / CELL);
   const rows = Math.ceil(image.height / CELL);
   const flags = new Uint8Array(columns * rows);
-  const histogram = new Uint32Array(256);
+  const { width, data } = image;
   for (let row = 0; row < rows; row++) {
+    const y0 = row * CELL;
+    const y1 = Math.min(image.height, y0 + CELL);
     for (let column = 0; column < columns; column++) {
-      histogram.fill(0);
       const x0 = column * CELL;
-      const y0 = row * CELL;
-      const x1 = Math.min(image.width, x0 + CELL);
-      const y1 = Math.min(image.height, y0 + CELL);
+      const x1 = Math.min(width, x0 + CELL);
+      // The background: the dark pixels' mean, when they are most of the cell (glyphs cover less than half).
+      let dark = 0;
+      let sum = 0;
       for (let y = y0; y < y1; y++) {
-        const start = y * image.width;
-        for (let x = x0; x < x1; x++) histogram[image.data[start + x] as number]! += 1;
+        for (let i = y * width + x0, end = y * width + x1; i < end; i++) {
+          const value = data[i] as number;
+          if (value < DARK_BACKGROUND) {
+            dark++;
+            sum += value;
+          }
+        }
       }
       const count = (x1 - x0) * (y1 - y0);
-      // The background is the median pixel: glyphs cover less than half a cell.
-      let seen = 0;
-      let median = 0;
-      while (median < 255 && seen + (histogram[median] as number) <= count / 2)
-        seen += histogram[median++] as number;
-      if (median >= DARK_BACKGROUND) continue;
+      if (dark * 2 <= count) continue;
+      const glyph = sum / dark + GLYPH_CONTRAST;
       let light = 0;
-      for (let value = median + GLYPH_CONTRAST; value < 256; value++) light += histogram[value] as number;
+      for (let y = y0; y < y1; y++) {
+        for (let i = y * width + x0, end = y * width + x1; i < end; i++)
+          if ((data[i] as number) >= glyph) light++;
+      }
       flags[row * columns + column] = light > 0 && light <= count * MAX_GLYPH_SHARE ? GLYPHS : DARK;
     }
   }

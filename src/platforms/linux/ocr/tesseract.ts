@@ -13,6 +13,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type Tesseract from 'tesseract.js';
 import { MacpilotError } from '../../../errors.js';
 import type { Bounds, RecognizedLine, RecognizedWord } from '../../../helper/protocol.js';
@@ -82,16 +83,22 @@ export class TesseractRecognizer {
     const sharp = await loadSharp();
     const grey = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
     const image: GreyImage = { width: grey.info.width, height: grey.info.height, data: grey.data };
-    const spread = (tasks: readonly AreaTask[]) =>
-      Promise.all(
-        tasks.map((task, i) => this.readArea(workers[i % workers.length] as Tesseract.Worker, image, task)),
+    // Every area is cut out first, then handed to the workers in turn (each reads its queue in order).
+    const spread = async (tasks: readonly AreaTask[]) => {
+      const crops = await Promise.all(tasks.map((task) => crop(image, task)));
+      return crops.map((png, i) =>
+        this.readArea(workers[i % workers.length] as Tesseract.Worker, png, tasks[i] as AreaTask),
       );
+    };
     // The image in two bands, one per worker; then, cut out, the dark areas whose text the bands missed or read
     // unsure (inverted), and the words read with little confidence (inverted where their background is dark).
-    const bands = splitBands(image).map((area) => ({ area, invert: false, scale: 1 }));
-    const first = (await spread(bands)).flatMap((read) => read.words);
+    const reading = await spread(splitBands(image).map((area) => ({ area, invert: false, scale: 1 })));
+    // Found while the workers read the bands (once the jobs are posted to them: a turn of the event loop).
+    await nextTurn();
+    const dark = darkTextAreas(image);
+    const first = (await Promise.all(reading)).flatMap((read) => read.words);
     const doubtful = [
-      ...darkTextAreas(image)
+      ...dark
         .filter((area) => unsure(area, first))
         .map((area) => ({ area, invert: true, scale: REREAD_SCALE })),
       ...doubtfulWordAreas(first, image).map((area) => ({
@@ -100,7 +107,7 @@ export class TesseractRecognizer {
         scale: REREAD_SCALE,
       })),
     ].slice(0, MAX_REREADS);
-    const words = mergeRereads(first, await spread(doubtful));
+    const words = mergeRereads(first, await Promise.all(await spread(doubtful)));
     return groupWords(words.map((word) => ({ ...word, bounds: tighten(word.bounds, image) })));
   }
 
@@ -172,19 +179,10 @@ export class TesseractRecognizer {
       }));
   }
 
-  /** One area cut out of the greyscale image (inverted, enlarged), read, its words back in image pixels. */
-  private async readArea(worker: Tesseract.Worker, image: GreyImage, task: AreaTask): Promise<Reread> {
-    const { area, invert, scale } = task;
-    const sharp = await loadSharp();
-    let crop = sharp(image.data, { raw: { width: image.width, height: image.height, channels: 1 } }).extract({
-      left: area.x,
-      top: area.y,
-      width: area.width,
-      height: area.height,
-    });
-    if (invert) crop = crop.negate();
-    if (scale !== 1) crop = crop.resize({ width: area.width * scale, kernel: 'cubic' });
-    const words = await this.read(worker, await crop.png({ compressionLevel: 0 }).toBuffer());
+  /** One area's PNG read, its words back in the image's pixels. */
+  private async readArea(worker: Tesseract.Worker, png: Buffer, task: AreaTask): Promise<Reread> {
+    const { area, scale } = task;
+    const words = await this.read(worker, png);
     return {
       area,
       words: words.map((word) => ({
@@ -198,4 +196,19 @@ export class TesseractRecognizer {
       })),
     };
   }
+}
+
+/** One area cut out of the greyscale image, inverted and enlarged as the task says, as a PNG. */
+async function crop(image: GreyImage, task: AreaTask): Promise<Buffer> {
+  const { area, invert, scale } = task;
+  const sharp = await loadSharp();
+  let cut = sharp(image.data, { raw: { width: image.width, height: image.height, channels: 1 } }).extract({
+    left: area.x,
+    top: area.y,
+    width: area.width,
+    height: area.height,
+  });
+  if (invert) cut = cut.negate();
+  if (scale !== 1) cut = cut.resize({ width: area.width * scale, kernel: 'cubic' });
+  return cut.png({ compressionLevel: 0 }).toBuffer();
 }
