@@ -5,7 +5,7 @@
 import { unionBounds } from '../bounds.js';
 import { MacpilotError } from '../errors.js';
 import type { Bounds, RecognizedLine, RecognizedWord } from '../helper/protocol.js';
-import { clip, normalizeName } from '../text.js';
+import { clip, normalizeName, plural } from '../text.js';
 import type { ScreenLine, ScreenWord, TextMatch } from './results.js';
 import { geometry } from './windows.js';
 
@@ -105,8 +105,10 @@ export function findInLines(lines: readonly ScreenLine[], text: string, mode: Te
 
 const LISTED = 10;
 
-const candidateLine = (m: TextMatch) =>
-  `${m.occurrence}. ${JSON.stringify(clip(m.text, 60))} ${geometry(m.bounds)} in the line ${JSON.stringify(clip(m.line, 80))}`;
+const candidateLine = (m: TextMatch) => {
+  const line = JSON.stringify(clip(m.line, 80));
+  return `${m.occurrence}. ${JSON.stringify(clip(m.text, 60))} ${geometry(m.bounds)} in the line ${line}`;
+};
 
 /**
  * The one match meant: the occurrence-th, or the only one. None, or several without an occurrence, is refused
@@ -134,7 +136,7 @@ export function pickMatch(
     if (picked) return picked;
     throw new MacpilotError({
       what: `No occurrence ${occurrence} of ${quoted} on ${what}`,
-      why: `it appears ${matches.length} time${matches.length === 1 ? '' : 's'}`,
+      why: `it appears ${plural(matches.length, 'time')}`,
       next: `give an occurrence from 1 to ${matches.length}`,
     });
   }
@@ -144,6 +146,6 @@ export function pickMatch(
   throw new MacpilotError({
     what: `The text ${quoted} appears ${matches.length} times on ${what}`,
     why: `it is ambiguous; the candidates, in reading order (screen points):\n${listed.join('\n')}${more}`,
-    next: 'pick one with occurrence: N (click_text), use a longer text that only one shows, or name the app whose window shows it',
+    next: 'pick one with occurrence: N, use a longer text that only one shows, or name the app whose window shows it',
   });
 }

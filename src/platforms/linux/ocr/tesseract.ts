@@ -7,8 +7,9 @@
  *
  * Two workers, started on first use and kept warm until close(), share each image: its top and bottom halves (cut
  * through blank rows), then, cut out, grey-scaled, inverted and doubled, the areas where light text sits on a
- * dark background and the halves read nothing or read it unsure (a whole-image reading misses such text). The words are merged, their boxes fitted to their ink, and
- * grouped into lines (lines.ts, pixels.ts).
+ * dark background and the halves read nothing there or read it unsure (a whole-image reading misses such text),
+ * and the words read unsure. The words are merged, their boxes fitted to their ink, and grouped into lines
+ * (lines.ts, pixels.ts, dark-areas.ts).
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -46,21 +47,15 @@ export interface OcrModel {
   /** The folder holding eng.traineddata (or eng.traineddata.gz when gzip). */
   langPath: string;
   gzip: boolean;
-  /** In words, for doctor and the docs. */
-  name: string;
 }
 
 /** The model to use here: Debian's tessdata_fast English when installed, else the npm package's best_int. */
 export function ocrModel(debianTessdata = DEBIAN_TESSDATA): OcrModel {
   if (existsSync(join(debianTessdata, 'eng.traineddata'))) {
-    return { langPath: debianTessdata, gzip: false, name: `tessdata_fast English (${debianTessdata})` };
+    return { langPath: debianTessdata, gzip: false };
   }
   const data = dirname(createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json'));
-  return {
-    langPath: join(data, '4.0.0_best_int'),
-    gzip: true,
-    name: 'best_int English (@tesseract.js-data/eng)',
-  };
+  return { langPath: join(data, '4.0.0_best_int'), gzip: true };
 }
 
 /** One area to read: cut out of the image, inverted or not, enlarged `scale` times. */
@@ -80,6 +75,16 @@ export class TesseractRecognizer {
   /** The text in a PNG: lines of words with their boxes in the image's pixels. */
   async recognize(png: Buffer): Promise<RecognizedLine[]> {
     const workers = await this.ready();
+    try {
+      return await this.readImage(workers, png);
+    } catch (error) {
+      // A worker that failed may be dead: the next call starts fresh ones.
+      await this.close();
+      throw error;
+    }
+  }
+
+  private async readImage(workers: readonly Tesseract.Worker[], png: Buffer): Promise<RecognizedLine[]> {
     const sharp = await loadSharp();
     const grey = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
     const image: GreyImage = { width: grey.info.width, height: grey.info.height, data: grey.data };
