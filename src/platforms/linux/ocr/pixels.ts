@@ -60,6 +60,41 @@ export function splitBands(image: GreyImage): Bounds[] {
   return [{ x: 0, y: 0, width: image.width, height: image.height }];
 }
 
+/** Room kept around the edges found, so that no glyph is cut. */
+const CONTENT_MARGIN = 4;
+
+/**
+ * The part of an area that holds anything but flat colour (the box around its edges, with a margin), or
+ * undefined when it is flat: a desktop's plain background need not be read.
+ */
+export function contentBox(image: GreyImage, area: Bounds): Bounds | undefined {
+  let left = Number.POSITIVE_INFINITY;
+  let right = -1;
+  let top = -1;
+  let bottom = -1;
+  for (let y = area.y; y < area.y + area.height; y++) {
+    let first = -1;
+    let last = -1;
+    for (let x = Math.max(1, area.x); x < area.x + area.width; x++) {
+      if (edgeAt(image, x, y)) {
+        if (first < 0) first = x;
+        last = x;
+      }
+    }
+    if (first < 0) continue;
+    if (top < 0) top = y;
+    bottom = y;
+    left = Math.min(left, first - 1);
+    right = Math.max(right, last);
+  }
+  if (top < 0) return undefined;
+  const x = Math.max(area.x, left - CONTENT_MARGIN);
+  const y = Math.max(area.y, top - CONTENT_MARGIN);
+  const x1 = Math.min(area.x + area.width, right + 1 + CONTENT_MARGIN);
+  const y1 = Math.min(area.y + area.height, bottom + 1 + CONTENT_MARGIN);
+  return { x, y, width: x1 - x, height: y1 - y };
+}
+
 /** The box cut down to the band of rows that holds the most ink: the word itself, not what touches it. */
 export function tighten(box: Bounds, image: GreyImage): Bounds {
   const x0 = Math.max(0, Math.floor(box.x));

@@ -20,7 +20,7 @@ import { MacpilotError } from '../../../errors.js';
 import type { Bounds, RecognizedLine, RecognizedWord } from '../../../helper/protocol.js';
 import { loadSharp } from '../../../sharp.js';
 import { darkTextAreas, type GreyImage } from './dark-areas.js';
-import { doubtfulWordAreas, splitBands, tighten, typicalValue } from './pixels.js';
+import { contentBox, doubtfulWordAreas, splitBands, tighten, typicalValue } from './pixels.js';
 import { groupWords, mergeRereads, type Reread, unsure } from './lines.js';
 
 const DEBIAN_TESSDATA = '/usr/share/tesseract-ocr/5/tessdata';
@@ -95,9 +95,10 @@ export class TesseractRecognizer {
         this.readArea(workers[i % workers.length] as Tesseract.Worker, png, tasks[i] as AreaTask),
       );
     };
-    // The image in two bands, one per worker; then, cut out, the dark areas whose text the bands missed or read
+    // The image in two bands (without their flat margins), one per worker; then, cut out, the dark areas whose text the bands missed or read
     // unsure (inverted), and the words read with little confidence (inverted where their background is dark).
-    const reading = await spread(splitBands(image).map((area) => ({ area, invert: false, scale: 1 })));
+    const bands = splitBands(image).flatMap((band) => contentBox(image, band) ?? []);
+    const reading = await spread(bands.map((area) => ({ area, invert: false, scale: 1 })));
     // Found while the workers read the bands (once the jobs are posted to them: a turn of the event loop).
     await nextTurn();
     const dark = darkTextAreas(image);

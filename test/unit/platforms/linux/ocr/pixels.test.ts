@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { darkTextAreas, type GreyImage } from '../../../../../src/platforms/linux/ocr/dark-areas.js';
 import {
+  contentBox,
   doubtfulWordAreas,
   splitBands,
   tighten,
@@ -133,5 +134,31 @@ describe('doubtfulWordAreas and typicalValue', () => {
     const page = image(40, 40, 30);
     glyphs(page, 0, 0, 40, 10, 250);
     expect(typicalValue(page, { x: 0, y: 0, width: 40, height: 10 })).toBe(30);
+  });
+});
+
+describe('contentBox', () => {
+  it('cuts a flat margin off (a plain desktop around a window), keeping some room around what is there', () => {
+    const screen = image(400, 300, 0);
+    fill(screen, 100, 50, 200, 150, 235);
+    glyphs(screen, 120, 70, 60, 10, 20);
+    expect(contentBox(screen, { x: 0, y: 0, width: 400, height: 300 })).toEqual({
+      x: 95,
+      y: 46,
+      width: 210,
+      height: 158,
+    });
+  });
+
+  it('answers nothing for a flat area, and stays inside the area it is given', () => {
+    const screen = image(200, 100, 240);
+    expect(contentBox(screen, { x: 0, y: 0, width: 200, height: 100 })).toBeUndefined();
+    glyphs(screen, 0, 0, 200, 100, 20);
+    expect(contentBox(screen, { x: 0, y: 50, width: 200, height: 50 })).toEqual({
+      x: 0,
+      y: 50,
+      width: 200,
+      height: 50,
+    });
   });
 });
