@@ -22,7 +22,7 @@ const GLYPH_CONTRAST = 80;
 const MAX_GLYPH_SHARE = 0.5;
 /** Areas shaped like text rows: at most this tall, at least this wide, and wider than tall. */
 const MAX_HEIGHT = 64;
-const MIN_WIDTH = 16;
+const MIN_WIDTH = 24;
 /** Margin added around an area, so that glyphs cut by the cell grid are read whole. */
 const MARGIN = 4;
 /** Dark cells without glyphs between two with glyphs, up to this many, join them: the space between words. */

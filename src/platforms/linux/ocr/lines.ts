@@ -56,7 +56,8 @@ export function readingOrder<T extends { bounds: Bounds }>(items: readonly T[]):
   });
 }
 
-const inside = (box: Bounds, area: Bounds) => {
+/** Whether the middle of `box` is in `area`. */
+export const inside = (box: Bounds, area: Bounds) => {
   const x = box.x + box.width / 2;
   const y = box.y + box.height / 2;
   return x >= area.x && x < area.x + area.width && y >= area.y && y < area.y + area.height;

@@ -148,6 +148,8 @@ export function typicalValue(image: GreyImage, box: Bounds): number {
 
 /** Words read with less confidence than this are read again, cut out with some room around them. */
 const DOUBTFUL_WORD = 0.6;
+/** Shorter "words" read unsure are mostly icons taken for letters ("a", "Ey"): not worth a second reading. */
+const DOUBTFUL_LENGTH = 4;
 
 /**
  * Areas around the words read with little confidence (a word cut short, "application." for "application.ui"):
@@ -155,7 +157,7 @@ const DOUBTFUL_WORD = 0.6;
  */
 export function doubtfulWordAreas(words: readonly RecognizedWord[], image: GreyImage): Bounds[] {
   return words
-    .filter((word) => word.confidence < DOUBTFUL_WORD && word.text.length > 1)
+    .filter((word) => word.confidence < DOUBTFUL_WORD && word.text.length >= DOUBTFUL_LENGTH)
     .map(({ bounds: b }) => {
       const x = Math.max(0, Math.floor(b.x - 2 * b.height));
       const y = Math.max(0, Math.floor(b.y - b.height / 2));

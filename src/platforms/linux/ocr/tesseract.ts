@@ -21,7 +21,7 @@ import type { Bounds, RecognizedLine, RecognizedWord } from '../../../helper/pro
 import { loadSharp } from '../../../sharp.js';
 import { darkTextAreas, type GreyImage } from './dark-areas.js';
 import { contentBox, doubtfulWordAreas, splitBands, tighten, typicalValue } from './pixels.js';
-import { groupWords, mergeRereads, type Reread, unsure } from './lines.js';
+import { groupWords, inside, mergeRereads, type Reread, unsure } from './lines.js';
 
 const DEBIAN_TESSDATA = '/usr/share/tesseract-ocr/5/tessdata';
 /** Areas read again per image, largest first: each costs 10-60 ms. */
@@ -31,13 +31,17 @@ const DARK = 128;
 /** Areas read again are enlarged this many times: tesseract reads small UI type better larger. */
 const REREAD_SCALE = 2;
 
+const SPARSE_TEXT = '11' as Tesseract.PSM;
+/** What a second reading cuts out is one row of text: 3-4 times faster read as one line than as sparse text. */
+const SINGLE_LINE = '7' as Tesseract.PSM;
+
 /**
  * Sparse text (page segmentation mode 11): a UI is labels scattered over the screen, not a page of paragraphs;
  * the automatic mode takes a row of tabs for a picture and misplaces words next to a column. Screens are about
  * 96 dpi; saying so spares tesseract its estimate (and the warning it prints on stderr).
  */
 const PARAMETERS = {
-  tessedit_pageseg_mode: '11' as Tesseract.PSM,
+  tessedit_pageseg_mode: SPARSE_TEXT,
   user_defined_dpi: '96',
   // Tesseract would read every unsure line again inverted; the dark areas are read again inverted here instead.
   tessedit_do_invert: '0',
@@ -69,19 +73,25 @@ const WORKERS = 2;
 
 export class TesseractRecognizer {
   private workers: Promise<Tesseract.Worker[]> | undefined;
+  /** The images read one after the other: each switches the workers' page segmentation between its phases. */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly model: OcrModel = ocrModel()) {}
 
-  /** The text in a PNG: lines of words with their boxes in the image's pixels. */
-  async recognize(png: Buffer): Promise<RecognizedLine[]> {
-    const workers = await this.ready();
-    try {
-      return await this.readImage(workers, png);
-    } catch (error) {
-      // A worker that failed may be dead: the next call starts fresh ones.
-      await this.close();
-      throw error;
-    }
+  /** The text in a PNG: lines of words with their boxes in the image's pixels. One image at a time. */
+  recognize(png: Buffer): Promise<RecognizedLine[]> {
+    const turn = this.queue.then(async () => {
+      const workers = await this.ready();
+      try {
+        return await this.readImage(workers, png);
+      } catch (error) {
+        // A worker that failed may be dead: the next call starts fresh ones.
+        await this.close();
+        throw error;
+      }
+    });
+    this.queue = turn.catch(() => {});
+    return turn;
   }
 
   private async readImage(workers: readonly Tesseract.Worker[], png: Buffer): Promise<RecognizedLine[]> {
@@ -95,26 +105,35 @@ export class TesseractRecognizer {
         this.readArea(workers[i % workers.length] as Tesseract.Worker, png, tasks[i] as AreaTask),
       );
     };
-    // The image in two bands (without their flat margins), one per worker; then, cut out, the dark areas whose text the bands missed or read
-    // unsure (inverted), and the words read with little confidence (inverted where their background is dark).
+    // The image in two bands (without their flat margins), one per worker; then, cut out, the dark areas whose
+    // text the bands missed or read unsure and the words read with little confidence (inverted where their
+    // background is dark), each read as one line.
     const bands = splitBands(image).flatMap((band) => contentBox(image, band) ?? []);
     const reading = await spread(bands.map((area) => ({ area, invert: false, scale: 1 })));
     // Found while the workers read the bands (once the jobs are posted to them: a turn of the event loop).
     await nextTurn();
-    const dark = darkTextAreas(image);
+    const darkAreas = darkTextAreas(image);
     const first = (await Promise.all(reading)).flatMap((read) => read.words);
-    const doubtful = [
-      ...dark
-        .filter((area) => unsure(area, first))
-        .map((area) => ({ area, invert: true, scale: REREAD_SCALE })),
-      ...doubtfulWordAreas(first, image).map((area) => ({
-        area,
-        invert: typicalValue(image, area) < DARK,
-        scale: REREAD_SCALE,
-      })),
-    ].slice(0, MAX_REREADS);
-    const words = mergeRereads(first, await Promise.all(await spread(doubtful)));
-    return groupWords(words.map((word) => ({ ...word, bounds: tighten(word.bounds, image) })));
+    // Dark areas are light text on dark: inverted. A word's area is inverted where its background is dark, and
+    // left out when its middle is in an area already taken (read with it).
+    const dark = darkAreas
+      .filter((area) => unsure(area, first))
+      .map((area) => ({ area, invert: true, scale: REREAD_SCALE }));
+    const words = doubtfulWordAreas(first, image)
+      .filter(
+        (area, i, all) => ![...dark.map((d) => d.area), ...all.slice(0, i)].some((a) => inside(area, a)),
+      )
+      .map((area) => ({ area, invert: typicalValue(image, area) < DARK, scale: REREAD_SCALE }));
+    const doubtful = [...dark, ...words].slice(0, MAX_REREADS);
+    const mode = (pageseg: Tesseract.PSM) =>
+      Promise.all(workers.map((worker) => worker.setParameters({ tessedit_pageseg_mode: pageseg })));
+    let rereads: Reread[] = [];
+    if (doubtful.length > 0) {
+      await mode(SINGLE_LINE);
+      rereads = await Promise.all(await spread(doubtful)).finally(() => mode(SPARSE_TEXT));
+    }
+    const merged = mergeRereads(first, rereads);
+    return groupWords(merged.map((word) => ({ ...word, bounds: tighten(word.bounds, image) })));
   }
 
   /** Stops the workers; the next recognize starts them again. */
