@@ -121,16 +121,6 @@ test('unknown displays and windows are refused with the reason', async () => {
   await failsWith(capture({ window: '4194303' }), HelperErrorCode.NotAvailable);
 });
 
-test("screen.recognizeText is not the Linux helper's: it says the server reads text on Linux", async () => {
-  const shot = await capture({ window: window.id });
-  const error = await failsWith(
-    helper.call('screen.recognizeText', { data: shot.data }),
-    HelperErrorCode.NotAvailable,
-  );
-  expect(error.message).toMatch(/server does \(tesseract\.js\)/);
-  expect(error.data.hint).toMatch(/read_text/);
-});
-
 test('a full-screen PNG capture and its size (timing printed, not asserted)', async () => {
   const times: number[] = [];
   let bytes = 0;
