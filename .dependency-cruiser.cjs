@@ -5,7 +5,7 @@
  * each other: the settings, the toolsets, errors, text rules and the helper protocol.
  */
 const LEAVES =
-  '^src/(config|toolsets|modes|errors|untrusted|text|menu-path|log|version|keys|package-root|sharp)\\.ts$|^src/helper/(protocol|errors)\\.ts$';
+  '^src/(config|toolsets|modes|errors|untrusted|text|bounds|menu-path|log|version|keys|package-root|sharp)\\.ts$|^src/helper/(protocol|errors)\\.ts$';
 const ENTRY = '^src/(cli|serve|doctor)\\.ts$';
 
 /** `from` may not import anything in `to`. */

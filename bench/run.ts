@@ -1,13 +1,15 @@
 /**
  * `npm run bench`: macpilot's figures next to a peer's, measured in the same run on a private headless desktop,
  * for each performance budget of DESIGN.md. `npm run bench -- --record` also writes the table into
- * docs/performance.md with the date and the machine.
+ * docs/performance.md with the date and the machine; `--only=ocr,screenshots` runs just those sections (their
+ * names are the `section` calls below).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -557,6 +559,85 @@ function peerCapture(env: Env, modules: string) {
   };
 }
 
+/**
+ * OCR: read_text warm on the whole screen and on gtk3-demo's window, and find_text there, beside Debian's
+ * tesseract command on PNGs of the same areas. OMP_THREAD_LIMIT=1 keeps it from spinning on 2 cores (3.6-5.8 s
+ * instead of 0.6 s), which would not be a fair peer.
+ */
+async function ocr(env: Env, macpilot: Macpilot, helper: HelperClient): Promise<Row[]> {
+  const { displays } = await helper.call('screen.displays', {});
+  const display = displays.find((d) => d.primary) ?? displays[0];
+  if (!display) throw new Error('no display');
+  const { windows } = await helper.call('windows.list', { includeMinimized: false });
+  const window = windows.find((w) => w.app === 'gtk3-demo');
+  if (!window) throw new Error("gtk3-demo's window is not listed");
+  // In front of mousepad's, so that its text is what is on screen there.
+  await helper.call('windows.focus', { id: window.id });
+  await sleep(APP_IDLE_MS);
+  const png = async (target: { display: string } | { window: string }, name: string) => {
+    const shot = await helper.call('screen.capture', {
+      target,
+      format: 'png',
+      quality: 100,
+      maxLongEdge: 16_384,
+    });
+    const file = join(tmpdir(), `macpilot-bench-ocr-${name}-${process.pid}.png`);
+    writeFileSync(file, Buffer.from(shot.data, 'base64'));
+    return { file, size: `${shot.width}x${shot.height}` };
+  };
+  const screen = await png({ display: display.id }, 'screen');
+  const frame = await png({ window: window.id }, 'window');
+  const tesseract = (file: string) => async () =>
+    execFileSync('tesseract', [file, '-'], {
+      env: { ...env, OMP_THREAD_LIMIT: '1' },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+  try {
+    const [whole, windowRead, find, peerWhole, peerWindow] = (await timeTurns(
+      15,
+      [
+        () => macpilot.ok('read_text', {}),
+        () => macpilot.ok('read_text', { app: 'gtk3-demo' }),
+        () => macpilot.ok('find_text', { text: 'Gestures', app: 'gtk3-demo' }),
+        tesseract(screen.file),
+        tesseract(frame.file),
+      ],
+      { warmup: 2 },
+    )) as [Summary, Summary, Summary, Summary, Summary];
+    const peerOf = (summary: Summary, size: string) =>
+      `${ms(summary.median)} (tesseract, OMP_THREAD_LIMIT=1, ${size} PNG)`;
+    return [
+      {
+        what: `read_text, whole screen ${screen.size}, warm (capture + OCR)`,
+        ours: ms(whole.median),
+        peer: peerOf(peerWhole, screen.size),
+        ratio: whole.median / peerWhole.median,
+        budget: '≤ 1x peer',
+        met: whole.median <= peerWhole.median,
+      },
+      {
+        what: `read_text, gtk3-demo's window ${frame.size}, warm`,
+        ours: ms(windowRead.median),
+        peer: peerOf(peerWhole, screen.size),
+        ratio: windowRead.median / peerWhole.median,
+        budget: '≤ 0.5x peer (whole screen)',
+        met: windowRead.median <= 0.5 * peerWhole.median,
+      },
+      {
+        what: `find_text "Gestures" in gtk3-demo's window, warm`,
+        ours: ms(find.median),
+        peer: peerOf(peerWindow, frame.size),
+        ratio: find.median / peerWindow.median,
+        budget: '≤ 1x peer (same window)',
+        met: find.median <= peerWindow.median,
+      },
+    ];
+  } finally {
+    rmSync(screen.file, { force: true });
+    rmSync(frame.file, { force: true });
+  }
+}
+
 /** The peers, installed on first use; one that cannot be had is recorded, and its rows say so. */
 async function startPeers(env: Env): Promise<Peers> {
   const peers: Peers = { failures: {} };
@@ -653,7 +734,14 @@ async function main(): Promise<void> {
     MACPILOT_LOG_LEVEL: 'warn',
     MACPILOT_RATE_LIMITS: BENCH_LIMITS,
   });
-  const peers = await startPeers(env);
+  // `--only ocr,screenshots` runs just those sections (and starts the peers only when one of them needs them).
+  const only = process.argv
+    .find((arg) => arg.startsWith('--only='))
+    ?.slice('--only='.length)
+    .split(',');
+  const wanted = (name: string) => only === undefined || only.includes(name);
+  const withPeers = ['snapshot_ui', 'clicks', 'screenshots'].some(wanted);
+  const peers = withPeers ? await startPeers(env) : { failures: {} };
   try {
     processes.start('gtk3-demo');
     processes.start('mousepad');
@@ -663,10 +751,11 @@ async function main(): Promise<void> {
         ? true
         : undefined;
     });
-    const apps = await openCalculator(macpilot, helper, processes, peers);
+    const apps = withPeers ? await openCalculator(macpilot, helper, processes, peers) : { calculatorPid: 0 };
     const rows: Row[] = [];
     // A section that fails still gets its row, marked not met: a budget is never dropped silently.
     const section = async (name: string, run: () => Promise<Row | Row[]>) => {
+      if (!wanted(name)) return;
       process.stderr.write(`bench: ${name}...\n`);
       try {
         rows.push(...[await run()].flat());
@@ -687,9 +776,11 @@ async function main(): Promise<void> {
     await section('snapshot_ui', () => toolSnapshots(macpilot, apps, peers));
     await section('clicks', () => clicks(env, macpilot, helper, apps, peers));
     await section('screenshots', () => screenshots(env, macpilot, helper, peers));
+    await section('ocr', () => ocr(env, macpilot, helper));
     const markdown = `Measured ${machine()}.\n\n${table(rows)}`;
     process.stdout.write(`${markdown}\n`);
-    if (process.argv.includes('--record')) record(markdown);
+    // A partial run does not replace the recorded table.
+    if (process.argv.includes('--record') && only === undefined) record(markdown);
   } finally {
     await peers.computerUse?.close();
     await peers.agentDevice?.close();

@@ -11,7 +11,8 @@ const common: BuildOptions = {
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  external: ['sharp'],
+  // Native or worker-spawning packages load from node_modules: tesseract.js starts its worker script by path.
+  external: ['sharp', 'tesseract.js'],
   // CommonJS dependencies (vscode-jsonrpc, dbus-next) call require(); an ES module has none of its own.
   banner: {
     js: "import { createRequire as __macpilotRequire } from 'node:module';\nconst require = __macpilotRequire(import.meta.url);",

@@ -102,8 +102,12 @@ export async function doctor(config: Config, write: (line: string) => void): Pro
     );
     if (!recording.available) write(`  how: ${RECORDING_FIXES[hello.platform]}`);
   }
-  write('Optional, for the system and finder toolsets:');
-  for (const service of platformServiceChecks()) {
+  const optional = platformServiceChecks();
+  const toolsets = [...new Set(optional.flatMap((service) => service.toolsets))];
+  const named =
+    toolsets.length > 1 ? `${toolsets.slice(0, -1).join(', ')} and ${toolsets.at(-1)}` : toolsets[0];
+  if (named !== undefined) write(`Optional, for the ${named} toolsets:`);
+  for (const service of optional) {
     const result = await service.check();
     write(`${service.label}: ${result.available ? 'available' : 'not available'} (${result.detail})`);
     if (!result.available) write(`  how: ${result.how}`);

@@ -14,7 +14,12 @@ import { ConsentGuard } from './policy/consent.js';
 import { ModeGuard } from './policy/mode.js';
 import { Policy } from './policy/pipeline.js';
 import { RateLimiter } from './policy/rate-limits.js';
-import { helperCommand, platformServiceChecks, platformServices } from './platforms/index.js';
+import {
+  helperCommand,
+  platformServiceChecks,
+  platformServices,
+  platformTextRecognizer,
+} from './platforms/index.js';
 import type { ToolDependencies } from './tools/call.js';
 
 /** `port`: how the engine reaches the helper (the MCP server times each call through it). */
@@ -27,7 +32,7 @@ export function createRuntime(
   const apps = new AppPolicy(config);
   const engine = createEngine(
     port(helper),
-    { clipboardHistory: config.clipboardHistory },
+    { clipboardHistory: config.clipboardHistory, recognizer: platformTextRecognizer() },
     (app) => apps.check(app),
     chooseApp,
   );

@@ -25,7 +25,7 @@ export async function serve(flags: {
     const forced = setTimeout(() => process.exit(0), 3000);
     forced.unref();
     await stopServing().catch(() => {});
-    await helper.close().catch(() => {});
+    await Promise.all([helper.close().catch(() => {}), runtime.engine.close().catch(() => {})]);
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));

@@ -47,7 +47,7 @@ export const TOOLSETS = [
   toolset('input', 'synthetic mouse and keyboard, at screen points or at elements'),
   toolset('apps', 'list, launch, activate and quit apps', { appArgument: 'name' }),
   toolset('windows', 'list, focus, move, resize, minimize, restore and close windows'),
-  toolset('screen', 'screenshots and displays'),
+  toolset('screen', 'screenshots, displays, and the text on screen (OCR)'),
   toolset('clipboard', 'read, write and clear the clipboard'),
   toolset('menus', "an app's menu bar and the status bar"),
   toolset('system', 'machine facts, battery, notifications, volume and mute', {

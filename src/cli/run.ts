@@ -88,7 +88,7 @@ export async function runToolCommand(
   } finally {
     process.removeListener('SIGINT', interrupt);
     spinner.stop();
-    await runtime.helper.close().catch(() => {});
+    await Promise.all([runtime.helper.close().catch(() => {}), runtime.engine.close().catch(() => {})]);
   }
 }
 

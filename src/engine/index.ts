@@ -23,6 +23,8 @@ import { Reveal } from './reveal.js';
 import { Screen } from './screen.js';
 import { VisualDiffs } from './visual-diff.js';
 import { Visual } from './visual.js';
+import { ScreenText } from './screen-text.js';
+import { helperRecognizer, type TextRecognizer } from './text-recognizer.js';
 import { Waits } from './wait.js';
 import { Windows } from './windows.js';
 
@@ -31,6 +33,8 @@ export type EngineOptions = Partial<ChangeSettings> & {
   refLimits?: { live: number; retired: number };
   /** Keep the texts the clipboard held (default true; MACPILOT_CLIPBOARD_HISTORY). */
   clipboardHistory?: boolean;
+  /** What reads text on screen; default: the helper (Vision on macOS). */
+  recognizer?: TextRecognizer;
 };
 
 export interface Engine {
@@ -41,6 +45,7 @@ export interface Engine {
   readonly windows: Windows;
   readonly screen: Screen;
   readonly visual: Visual;
+  readonly text: ScreenText;
   readonly clipboard: Clipboard;
   readonly menus: Menus;
   readonly waits: Waits;
@@ -52,6 +57,8 @@ export interface Engine {
   readonly visualDiffs: VisualDiffs;
   readonly audits: Audits;
   readonly recorder: Recorder;
+  /** Frees what the engine keeps warm (the OCR workers). */
+  close(): Promise<void>;
 }
 
 /**
@@ -64,9 +71,8 @@ export function createEngine(
   gate?: AppGate,
   choose?: AppChooser,
 ): Engine {
-  const { refLimits, clipboardHistory = true, ...changes } = options;
-  const refs = new RefTable(refLimits);
-  const kernel = new Kernel(port, { ...CHANGE_DEFAULTS, ...changes }, gate, refs, choose);
+  const { refLimits, clipboardHistory = true, recognizer = helperRecognizer(port), ...changes } = options;
+  const kernel = new Kernel(port, { ...CHANGE_DEFAULTS, ...changes }, gate, new RefTable(refLimits), choose);
   const input = new Input(kernel);
   const windows = new Windows(kernel);
   const elements = new Elements(kernel, input);
@@ -83,6 +89,7 @@ export function createEngine(
     windows,
     screen,
     visual: new Visual(screen),
+    text: new ScreenText(kernel, screen, input, recognizer),
     clipboard: new Clipboard(kernel, history),
     menus,
     waits,
@@ -94,5 +101,6 @@ export function createEngine(
     visualDiffs: new VisualDiffs(kernel, screen),
     audits: new Audits(kernel, elements, screen, input),
     recorder: new Recorder(kernel),
+    close: () => recognizer.close(),
   };
 }

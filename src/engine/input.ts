@@ -33,7 +33,12 @@ import { plural } from '../text.js';
 type InputMethod = Extract<MethodName, `input.${string}`>;
 
 /** A screen point, or an element whose centre is meant. */
-export type Spot = Point | Target;
+export type Spot = LabelledPoint | Target;
+
+/** A screen point, with what is there in words when the caller knows (`the text "OK"`), for the answer. */
+export interface LabelledPoint extends Point {
+  label?: string;
+}
 
 /** Pixels per wheel step: about three lines of text, what one notch scrolls in most apps. */
 export const PX_PER_WHEEL_STEP = 50;
@@ -77,8 +82,9 @@ function centreOf(entry: RefEntry, detail: ElementDetail): Point {
   return { x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) };
 }
 
-const isPoint = (spot: Spot): spot is Point => 'x' in spot;
+const isPoint = (spot: Spot): spot is LabelledPoint => 'x' in spot;
 const at = (p: Point) => `${Math.round(p.x)},${Math.round(p.y)}`;
+const place = (p: LabelledPoint) => (p.label === undefined ? at(p) : `${p.label} at ${at(p)}`);
 
 /** "click", "right-click", "double-click", "triple-middle-click". */
 function clickName(button: MouseButton, count: number): string {
@@ -232,9 +238,10 @@ export class Input {
         prepare(centreOf(entry, detail), entryLine(entry)),
       );
     }
-    return this.kernel.guard(`${verb} ${at(spot)}`, async () => {
-      const { element } = await this.kernel.port.call('ax.elementAt', { x: spot.x, y: spot.y }, call);
-      return this.observed(element, prepare(spot, at(spot)), call);
+    return this.kernel.guard(`${verb} ${place(spot)}`, async () => {
+      const point = { x: spot.x, y: spot.y };
+      const { element } = await this.kernel.port.call('ax.elementAt', point, call);
+      return this.observed(element, prepare(point, place(spot)), call);
     });
   }
 

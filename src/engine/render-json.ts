@@ -24,6 +24,8 @@ import type {
   SnapshotResult,
   VisualResult,
   RecordingResult,
+  TextMatchResult,
+  TextResult,
   WaitResult,
   WindowsResult,
 } from './results.js';
@@ -211,6 +213,31 @@ export const AuditJson = z.object({
   summary: z.string(),
   checked: z.number().describe('Elements the rules looked at.'),
   scope: z.string().describe('What was audited.'),
+});
+
+const ScreenWordJson = z.object({
+  text: z.string(),
+  bounds: BoundsJson.describe('Screen points.'),
+  confidence: z.number().describe('0 to 1.'),
+});
+
+export const ScreenTextJson = z.object({
+  source: z.string().describe('What was read: a display, a region, or an app window.'),
+  area: BoundsJson.describe('The screen area read, in points.'),
+  lines: z
+    .array(ScreenWordJson.extend({ words: z.array(ScreenWordJson) }))
+    .describe('Top to bottom, then left to right; click a word at the centre of its bounds.'),
+  dropped: z.number().describe('Lines left out for a confidence under min_confidence.'),
+});
+
+export const TextMatchJson = z.object({
+  text: z.string().describe('The matched words as read.'),
+  line: z.string().describe('The whole line they are in.'),
+  bounds: BoundsJson.describe('Screen points.'),
+  centre: z.object({ x: z.number(), y: z.number() }).describe('Where click_text clicks.'),
+  confidence: z.number(),
+  occurrence: z.number().describe('1-based, in reading order.'),
+  source: z.string(),
 });
 
 function elementFields(info: ElementInfo, ref: string, path: string): ElementJson {
@@ -435,6 +462,18 @@ export const recordingJson = (r: RecordingResult): z.infer<typeof RecordingJson>
   ...(r.leftOut ? { left_out: Object.entries(r.leftOut).map(([why, count]) => ({ why, count })) } : {}),
 });
 
+export const screenTextJson = (r: TextResult): z.infer<typeof ScreenTextJson> => ({
+  source: r.what,
+  area: r.area,
+  lines: r.lines,
+  dropped: r.dropped,
+});
+
+export const textMatchJson = (r: TextMatchResult): z.infer<typeof TextMatchJson> => ({
+  ...r.match,
+  source: r.what,
+});
+
 /** A result's JSON and the schema it matches: what a tool declares as its output. */
 export interface StructuredOutput<R extends EngineResult> {
   schema: z.ZodObject;
@@ -461,4 +500,6 @@ export const structured = {
   audit: output(AuditJson, auditJson),
   visual: output(VisualJson, visualJson),
   recording: output(RecordingJson, recordingJson),
+  text: output(ScreenTextJson, screenTextJson),
+  textMatch: output(TextMatchJson, textMatchJson),
 };

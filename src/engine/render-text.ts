@@ -24,12 +24,14 @@ import type {
   SnapshotResult,
   VisualResult,
   RecordingResult,
+  TextMatchResult,
+  TextResult,
   WindowsResult,
 } from './results.js';
 import { renderSnapshot } from './snapshot.js';
 import { duration, plural } from '../text.js';
 import { labelOf, type Walked } from './tree.js';
-import { windowState } from './windows.js';
+import { geometry, windowState } from './windows.js';
 
 export function renderText(result: EngineResult): string {
   switch (result.kind) {
@@ -69,6 +71,10 @@ export function renderText(result: EngineResult): string {
       return visualText(result);
     case 'recording':
       return recordingText(result);
+    case 'text':
+      return screenTextText(result);
+    case 'text-match':
+      return textMatchText(result);
   }
 }
 
@@ -259,4 +265,30 @@ function recordingText(r: RecordingResult): string {
     ...lines,
     ...(leftOut.length > 0 ? ['Left out:', ...leftOut] : []),
   ].join('\n');
+}
+
+const OCR_NOTE = 'read by OCR, which may misread';
+
+function screenTextText(r: TextResult): string {
+  const left =
+    r.dropped > 0
+      ? [`${plural(r.dropped, 'line')} read with confidence under ${r.minConfidence} left out`]
+      : [];
+  const head =
+    `${plural(r.lines.length, 'line')} of text on ${r.what}, screen area ${geometry(r.area)}; boxes in screen ` +
+    `points, confidence 0-1 ${dataNote(OCR_NOTE, ...left)}`;
+  if (r.lines.length === 0) return head;
+  const lines = r.lines.map(
+    (l) => `- ${JSON.stringify(l.text)} ${geometry(l.bounds)} ${l.confidence.toFixed(2)}`,
+  );
+  return `${head}:\n${lines.join('\n')}`;
+}
+
+function textMatchText(r: TextMatchResult): string {
+  const { match } = r;
+  return (
+    `${JSON.stringify(match.text)} on ${r.what}: ${geometry(match.bounds)}, centre ${match.centre.x},${match.centre.y} ` +
+    `(click_text clicks there), confidence ${match.confidence.toFixed(2)}, in the line ${JSON.stringify(match.line)} ` +
+    dataNote(OCR_NOTE)
+  );
 }

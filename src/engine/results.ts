@@ -309,6 +309,54 @@ export interface RecordingResult {
   leftOut?: Record<string, number>;
 }
 
+/** A word read from the screen by OCR: its box in screen points and a confidence from 0 to 1. */
+export interface ScreenWord {
+  text: string;
+  bounds: Bounds;
+  confidence: number;
+}
+
+/** A line of text read from the screen: its words left to right, and the box around them (screen points). */
+export interface ScreenLine extends ScreenWord {
+  words: ScreenWord[];
+}
+
+/** The text on an area of the screen (read_text), top to bottom. */
+export interface TextResult {
+  kind: 'text';
+  /** What was read, in words: `display 0`, `window 0x1a00004 "Mousepad" of mousepad (pid 42)`. */
+  what: string;
+  /** The area read, in screen points. */
+  area: Bounds;
+  lines: ScreenLine[];
+  minConfidence: number;
+  /** Lines left out for a confidence under minConfidence. */
+  dropped: number;
+}
+
+/** Text found on screen (find_text): where it is and the point that clicks it. */
+export interface TextMatchResult {
+  kind: 'text-match';
+  /** The text asked for. */
+  query: string;
+  what: string;
+  match: TextMatch;
+}
+
+/** Words on screen that match a text: their box, the line they are in, and its place among the matches. */
+export interface TextMatch {
+  /** The matched words as read. */
+  text: string;
+  /** The whole line they are in. */
+  line: string;
+  bounds: Bounds;
+  /** The centre of the box: where click_text clicks. */
+  centre: { x: number; y: number };
+  confidence: number;
+  /** 1-based, in reading order (top to bottom, left to right). */
+  occurrence: number;
+}
+
 export type EngineResult =
   | ActionResult
   | SnapshotResult
@@ -327,4 +375,6 @@ export type EngineResult =
   | VisualDiffResult
   | AuditResult
   | VisualResult
-  | RecordingResult;
+  | RecordingResult
+  | TextResult
+  | TextMatchResult;

@@ -228,6 +228,18 @@ export const RecordedInput = z
   .meta({ id: 'RecordedInput' });
 export type RecordedInput = z.infer<typeof RecordedInput>;
 
+/** A word read from an image: its box in image pixels (origin at the top left) and a confidence from 0 to 1. */
+export const RecognizedWord = z
+  .object({ text: z.string(), bounds: Bounds, confidence: z.number().min(0).max(1) })
+  .meta({ id: 'RecognizedWord' });
+export type RecognizedWord = z.infer<typeof RecognizedWord>;
+
+/** A line of text read from an image: its words, left to right, and the box around them (image pixels). */
+export const RecognizedLine = RecognizedWord.extend({ words: z.array(RecognizedWord) }).meta({
+  id: 'RecognizedLine',
+});
+export type RecognizedLine = z.infer<typeof RecognizedLine>;
+
 const Empty = z.object({}).strict();
 const WINDOW_ID = z.object({ id: z.string().min(1).max(64) });
 
@@ -414,6 +426,17 @@ export const methods = {
       /** Image pixels per screen point: divide image coordinates by it and add bounds.x/y to get screen points. */
       scale: z.number(),
     }),
+  ),
+  'screen.recognizeText': method(
+    'Read the text in an image (OCR): lines of words with their boxes in image pixels. macOS: Vision, accurate ' +
+      'mode with language correction. The Linux helper answers NotAvailable: there the server reads text itself.',
+    z.object({
+      /** Base64 of a PNG image, at most 48 MB encoded. */
+      data: z.string().min(1).max(64_000_000),
+      /** BCP 47 language codes, most likely first; default English. */
+      languages: z.array(z.string().min(2).max(16)).min(1).max(8).optional(),
+    }),
+    z.object({ lines: z.array(RecognizedLine) }),
   ),
   'clipboard.read': method(
     'The clipboard: its text, if it holds text, and the types it offers.',

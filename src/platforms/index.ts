@@ -10,6 +10,7 @@ import { ensureHelper } from './macos/install.js';
 import { macosServices } from './macos/services.js';
 import { linuxServiceChecks } from './linux/services/checks.js';
 import { linuxServices } from './linux/services/index.js';
+import { TesseractRecognizer } from './linux/ocr/tesseract.js';
 import { macosServiceChecks } from './macos/checks.js';
 
 /** The bundled Linux helper (scripts/bundle.ts), wherever this module runs from (src/ in tests, or a bundle). */
@@ -65,4 +66,14 @@ export function platformServiceChecks(platform: NodeJS.Platform = process.platfo
   if (platform === 'linux') return linuxServiceChecks();
   if (platform === 'darwin') return macosServiceChecks();
   return [];
+}
+
+/**
+ * What reads text on screen in the server, where the helper does not: tesseract.js on Linux. Undefined elsewhere:
+ * the engine asks the helper (Vision on macOS).
+ */
+export function platformTextRecognizer(
+  platform: NodeJS.Platform = process.platform,
+): TesseractRecognizer | undefined {
+  return platform === 'linux' ? new TesseractRecognizer() : undefined;
 }

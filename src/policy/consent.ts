@@ -68,6 +68,8 @@ export class ConsentGuard implements Guard {
     const { tool } = call;
     if (this.settings.consent === 'allow' || !isWrite(tool, call.args)) return undefined;
     const target = this.targetNames(call.args);
+    // click_text's text is the label of what it clicks ("Delete All"), unlike the text type_text types.
+    if (tool.name === 'click_text' && typeof call.args.text === 'string') target.push(call.args.text);
     // Keys act on the focused element: Enter on a focused "Delete" button deletes.
     if (this.settings.mode === 'safe' && tool.name === 'press_key')
       target.push(...(await this.focused(call)));

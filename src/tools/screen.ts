@@ -1,13 +1,62 @@
-/** The screen toolset: screenshots (scaled for models, optionally with refs drawn on them) and the displays. */
+/**
+ * The screen toolset: screenshots (scaled for models, optionally with refs drawn on them), the displays, and the
+ * text on screen read by OCR (read_text, find_text, click_text).
+ */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { structured } from '../engine/render-json.js';
+import { renderText } from '../engine/render-text.js';
+import { TEXT_DEFAULTS } from '../engine/screen-text.js';
 import { appParam } from './params.js';
 import { reply } from './reply.js';
-import { defineTool, toolsetTools, READ_ONLY } from './types.js';
+import { defineTool, toolsetTools, READ_ONLY, WRITE } from './types.js';
 
 const coordinate = z.number().min(-100_000).max(100_000);
 const length = z.number().positive().max(100_000);
+
+/** What a capture covers: one of a region, a display, or an app's window. */
+const area = {
+  app: appParam.optional().describe("Capture this app's window (its front-most one unless window says)."),
+  window: z
+    .union([z.string().min(1).max(512), z.number().int().min(0)])
+    .optional()
+    .describe("A window: its title (or part of it), its index among the app's windows, or a window id."),
+  display: z.string().min(1).max(128).optional().describe('A display id from list_displays.'),
+  region: z
+    .object({ x: coordinate, y: coordinate, width: length, height: length })
+    .optional()
+    .describe('A screen area in points: x, y of its top-left corner, width, height.'),
+};
+const oneArea = [
+  (a: { region?: unknown; display?: unknown; app?: unknown; window?: unknown }) =>
+    [a.region, a.display, a.app ?? a.window].filter((v) => v !== undefined).length <= 1,
+  { message: 'give at most one of region, display, or app / window' },
+] as const;
+
+const OCR_NOTE =
+  'Text is read by OCR (on Linux tesseract.js in the server, on macOS Vision), for what the accessibility tree ' +
+  'does not show (canvases, images, remote desktops); prefer snapshot_ui and find_elements where the tree has it.';
+
+const textParams = {
+  text: z.string().min(1).max(500).describe('The text to look for, as shown on screen.'),
+  app: appParam
+    .optional()
+    .describe("Look in this app's front-most window; default: the whole primary display."),
+  match: z
+    .enum(['words', 'exact', 'contains'])
+    .optional()
+    .describe(
+      'words (default): whole words in a row, case-insensitive, ignoring punctuation around them; exact: a ' +
+        'whole line; contains: any part of a line.',
+    ),
+  occurrence: z
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .optional()
+    .describe('Which match, 1-based in reading order (top to bottom, left to right), when several match.'),
+};
 
 export const screenTools = toolsetTools('screen', [
   defineTool({
@@ -21,23 +70,10 @@ export const screenTools = toolsetTools('screen', [
       'elements of the captured app (or the active app) and lists them: use those refs with the ui tools. Prefer ' +
       'snapshot_ui to read a UI; use a screenshot for what the tree does not show. file_path saves the image ' +
       'to a new file instead of returning it (full resolution unless max_width is given; never overwrites; ' +
-      'refused in read-only mode).',
+      'refused in read-only mode). include_text: true adds the text read on it (OCR) with boxes in screen points.',
     input: z
       .object({
-        app: appParam
-          .optional()
-          .describe("Capture this app's window (its front-most one unless window says)."),
-        window: z
-          .union([z.string().min(1).max(512), z.number().int().min(0)])
-          .optional()
-          .describe(
-            "A window: its title (or part of it), its index among the app's windows, or a window id.",
-          ),
-        display: z.string().min(1).max(128).optional().describe('A display id from list_displays.'),
-        region: z
-          .object({ x: coordinate, y: coordinate, width: length, height: length })
-          .optional()
-          .describe('A screen area in points: x, y of its top-left corner, width, height.'),
+        ...area,
         format: z.enum(['png', 'jpeg']).optional().describe('Default png (or the file extension).'),
         quality: z.number().int().min(1).max(100).optional().describe('JPEG quality, default 80.'),
         max_width: z
@@ -54,10 +90,12 @@ export const screenTools = toolsetTools('screen', [
           .max(4096)
           .optional()
           .describe('Absolute path of a new .png / .jpg file to write instead of returning the image.'),
+        include_text: z
+          .boolean()
+          .optional()
+          .describe('Also read the text on the captured area (OCR, as read_text does) and list its lines.'),
       })
-      .refine((a) => [a.region, a.display, a.app ?? a.window].filter((v) => v !== undefined).length <= 1, {
-        message: 'give at most one of region, display, or app / window',
-      }),
+      .refine(...oneArea),
     // Read-only unless file_path is given: read-only mode then refuses the call.
     annotations: READ_ONLY,
     writesWith: { file_path: 'writes the image to a new file' },
@@ -77,7 +115,17 @@ export const screenTools = toolsetTools('screen', [
         { signal },
       );
       const text = { type: 'text' as const, text: shot.text };
-      return { content: shot.image ? [{ type: 'image', ...shot.image }, text] : [text] };
+      const content: CallToolResult['content'] = shot.image
+        ? [{ type: 'image', ...shot.image }, text]
+        : [text];
+      if (args.include_text) {
+        const { app, window, display, region } = args;
+        const read = await engine.text.read({ app, window, display, region }, TEXT_DEFAULTS.minConfidence, {
+          signal,
+        });
+        content.push({ type: 'text', text: renderText(read) });
+      }
+      return { content };
     },
   }),
   defineTool({
@@ -109,6 +157,67 @@ export const screenTools = toolsetTools('screen', [
         ? { ...answer, content: [{ type: 'image', ...result.image }, ...answer.content] }
         : answer;
     },
+  }),
+  defineTool({
+    name: 'read_text',
+    title: 'Read the text on screen',
+    description:
+      'The text on the screen (the primary display by default), a display, a region (screen points) or an ' +
+      "app's window, as lines top to bottom, each with its box in screen points and a confidence from 0 to 1, " +
+      'and its words with theirs: click a word at the centre of its box (click {x, y}), or use click_text. ' +
+      OCR_NOTE,
+    input: z
+      .object({
+        ...area,
+        min_confidence: z
+          .number()
+          .min(0)
+          .max(1)
+          .optional()
+          .describe(`Leave out lines read with less confidence; default ${TEXT_DEFAULTS.minConfidence}.`),
+      })
+      .refine(...oneArea),
+    output: structured.text,
+    annotations: READ_ONLY,
+    handle: (args, { engine, signal }) =>
+      engine.text.read(
+        { app: args.app, window: args.window, display: args.display, region: args.region },
+        args.min_confidence ?? TEXT_DEFAULTS.minConfidence,
+        { signal },
+      ),
+  }),
+  defineTool({
+    name: 'find_text',
+    title: 'Find text on screen',
+    description:
+      'Where a text is on screen (OCR): its box in screen points and the centre click_text would click. When ' +
+      'it appears more than once the call is refused with the candidates listed: pick one with occurrence. ' +
+      OCR_NOTE,
+    input: z.object(textParams),
+    output: structured.textMatch,
+    annotations: READ_ONLY,
+    handle: (args, { engine, signal }) => engine.text.find(args, { signal }),
+  }),
+  defineTool({
+    name: 'click_text',
+    title: 'Click text on screen',
+    description:
+      'Click at the centre of a text read on screen (OCR): a button or link drawn without an accessibility ' +
+      'element. When it appears more than once the call is refused with the candidates listed: pick one with ' +
+      `occurrence. Returns what changed in the app there. ${OCR_NOTE}`,
+    input: z.object({
+      ...textParams,
+      button: z.enum(['left', 'right', 'middle']).optional().describe('Default left.'),
+      count: z.number().int().min(1).max(3).optional().describe('Clicks in a row; default 1.'),
+    }),
+    output: structured.action,
+    annotations: WRITE,
+    handle: (args, { engine, signal }) =>
+      engine.text.click(
+        { text: args.text, app: args.app, match: args.match, occurrence: args.occurrence },
+        { button: args.button, count: args.count },
+        { signal },
+      ),
   }),
   defineTool({
     name: 'list_displays',

@@ -40,6 +40,10 @@ describe('macpilot doctor', () => {
     }
     expect(output).toContain(`X display ${env.DISPLAY}`);
     expect(output).toMatch(/^recording \(start_recording only\): available \(.*X RECORD extension\)$/m);
+    expect(output).toContain('Optional, for the system, finder and screen toolsets:');
+    expect(output).toMatch(
+      /^OCR: available \(tesseract\.js with Debian's tessdata_fast English model \(.+\)\)$/m,
+    );
     expect(output).not.toContain('fix:');
     expect(output).toContain('Everything macpilot needs is available.');
     expect(code).toBe(0);

@@ -47,11 +47,10 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-test('the screen tools are listed with honest annotations; OCR is not offered', async () => {
+test('the screen tools are listed with honest annotations', async () => {
   const { tools } = await macpilot.client.listTools();
   const names = tools.map((t) => t.name);
   expect(names).toEqual(expect.arrayContaining(['take_screenshot', 'list_displays']));
-  expect(names).not.toContain('read_text');
   // Read-only: file_path, which writes a new file (never over one), is refused in read-only mode.
   expect(tools.find((t) => t.name === 'take_screenshot')?.annotations).toMatchObject({
     readOnlyHint: true,

@@ -34,8 +34,11 @@ describe('catalog', () => {
     expect(text).toContain('Platform: linux');
     expect(text).toMatch(/- accessibility: available/);
     expect(text).toMatch(/- display: available/);
-    // The default toolsets need no platform service on Linux.
-    expect(text).not.toContain('Services of the enabled toolsets');
+    // Of the platform services, the default toolsets need only OCR (the screen toolset's read_text) on Linux.
+    const services = text.slice(text.indexOf('Services of the enabled toolsets:'));
+    expect(services.split('\n').slice(1)).toEqual([
+      expect.stringMatching(/^- OCR: available \(tesseract\.js/),
+    ]);
   });
 
   test('bad input gets a clear isError result and the server keeps serving', async () => {

@@ -129,6 +129,11 @@ public enum ScreenCapture: RPCMethod {
     public typealias Result = CaptureResult
     public static let name = "screen.capture"
 }
+public enum ScreenRecognizeText: RPCMethod {
+    public typealias Params = RecognizeTextParams
+    public typealias Result = RecognizeTextResult
+    public static let name = "screen.recognizeText"
+}
 public enum ClipboardRead: RPCMethod {
     public typealias Params = Empty
     public typealias Result = ClipboardReadResult
@@ -242,6 +247,7 @@ public let allMethods: [any RPCMethod.Type] = [
     InputKey.self,
     ScreenDisplays.self,
     ScreenCapture.self,
+    ScreenRecognizeText.self,
     ClipboardRead.self,
     ClipboardWrite.self,
     ClipboardClear.self,

@@ -685,6 +685,54 @@ public struct CaptureResult: Codable, Sendable {
     }
 }
 
+public struct RecognizeTextParams: Codable, Sendable, ValidatedParams {
+    /// Base64 of a PNG image.
+    public var data: String
+    /// BCP 47 language codes, most likely first; nil: English.
+    public var languages: [String]?
+
+    public func validate() throws {
+        try require(!data.isEmpty && data.utf8.count <= 64_000_000, "data must be 1 to 64000000 characters of base64")
+        if let languages {
+            try require((1...8).contains(languages.count), "languages must list 1 to 8 codes")
+            try require(languages.allSatisfy { (2...16).contains($0.count) }, "each language must be 2 to 16 characters")
+        }
+    }
+}
+
+/// A word read from an image: its box in image pixels (origin at the top left) and a confidence from 0 to 1.
+public struct RecognizedWord: Codable, Sendable {
+    public var text: String
+    public var bounds: Bounds
+    public var confidence: Double
+
+    public init(text: String, bounds: Bounds, confidence: Double) {
+        self.text = text
+        self.bounds = bounds
+        self.confidence = confidence
+    }
+}
+
+/// A line of text read from an image: its words, left to right, and the box around them.
+public struct RecognizedLine: Codable, Sendable {
+    public var text: String
+    public var bounds: Bounds
+    public var confidence: Double
+    public var words: [RecognizedWord]
+
+    public init(text: String, bounds: Bounds, confidence: Double, words: [RecognizedWord]) {
+        self.text = text
+        self.bounds = bounds
+        self.confidence = confidence
+        self.words = words
+    }
+}
+
+public struct RecognizeTextResult: Codable, Sendable {
+    public var lines: [RecognizedLine]
+    public init(lines: [RecognizedLine]) { self.lines = lines }
+}
+
 // MARK: - clipboard
 
 public struct ClipboardReadResult: Codable, Sendable {

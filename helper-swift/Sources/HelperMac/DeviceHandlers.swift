@@ -14,6 +14,7 @@ func registerDeviceHandlers(_ dispatcher: Dispatcher) {
 
     dispatcher.on(ScreenDisplays.self) { _ in try await Screen.displays() }
     dispatcher.on(ScreenCapture.self) { p in try await Screen.capture(p) }
+    dispatcher.on(ScreenRecognizeText.self) { p in try await TextRecognition.recognize(p) }
 
     dispatcher.on(ClipboardRead.self) { _ in try await Clipboard.read() }
     dispatcher.on(ClipboardWrite.self) { p in try await Clipboard.write(p) }

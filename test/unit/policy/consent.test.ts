@@ -88,9 +88,13 @@ describe('ConsentGuard', () => {
     await guard('safe').admit(call('click_menu_item', { app: 'mousepad', path: 'File > Close' }, server));
     await guard('safe').admit(call('click_element', { ref: 'e6' }, server));
     await guard('safe').admit(call('type_text', { text: 'delete everything' }, server));
+    // click_text's text is the label it clicks, unlike typed text.
+    await guard('safe').admit(call('click_text', { text: 'Delete All' }, server));
+    await guard('safe').admit(call('click_text', { text: 'Open' }, server));
     expect(asked).toEqual([
       'An AI agent wants to click an element (push button "Delete All"). Allow it?',
       'An AI agent wants to click a menu item (File > Close, mousepad). Allow it?',
+      'An AI agent wants to click text on screen (Delete All). Allow it?',
     ]);
   });
 

@@ -70,6 +70,15 @@ async function noScrollIntoView(): Promise<never> {
   );
 }
 
+/** On Linux the server reads text itself (tesseract.js, src/platforms/linux/ocr): the helper has no OCR. */
+async function noTextRecognition(): Promise<never> {
+  throw new HelperFailure(
+    HelperErrorCode.NotAvailable,
+    'the Linux helper does not read text from images: on Linux the macpilot server does (tesseract.js)',
+    'use read_text, which runs OCR in the server',
+  );
+}
+
 export const handlers: Handlers = {
   'system.hello': (session) => hello(session),
   'apps.list': async (session) => ({ apps: await listApps(session) }),
@@ -109,6 +118,7 @@ export const handlers: Handlers = {
   'input.key': (session, params) => input.key(session, params),
   'screen.displays': (session) => displays(session),
   'screen.capture': (session, params) => capture(session, params),
+  'screen.recognizeText': noTextRecognition,
   'clipboard.read': async (session) => (await clipboardOf(session)).read(),
   'clipboard.write': async (session, params) => (await clipboardOf(session)).write(params.text),
   'clipboard.clear': async (session) => (await clipboardOf(session)).clear(),

@@ -1,8 +1,11 @@
 /**
  * `macpilot doctor`'s look at the Linux services, without side effects: who owns the D-Bus names (or could be
- * started for them) and whether a sound server answers.
+ * started for them), whether a sound server answers, and which model OCR reads with.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { MacpilotError } from '../../../errors.js';
+import { ocrModel } from '../ocr/tesseract.js';
 import type { ServiceCheck } from '../../../services/types.js';
 import type { Toolset } from '../../../toolsets.js';
 import { NO_DAEMON_FIX, NOTIFICATIONS_NAME } from './notifications.js';
@@ -62,5 +65,26 @@ export function linuxServiceChecks(env: NodeJS.ProcessEnv = process.env): Servic
       },
     },
     busName(env, 'file manager', 'finder', FILE_MANAGER_NAME, NO_FILE_MANAGER_FIX),
+    {
+      label: 'OCR',
+      toolsets: ['screen'],
+      check: async () => {
+        const { langPath, gzip } = ocrModel();
+        const model = join(langPath, `eng.traineddata${gzip ? '.gz' : ''}`);
+        if (!existsSync(model)) {
+          return {
+            available: false,
+            detail: `tesseract.js has no English model: ${model} is missing`,
+            how: 'sudo apt-get install tesseract-ocr-eng',
+          };
+        }
+        return gzip
+          ? {
+              available: true,
+              detail: `tesseract.js with the npm package's best_int English model (install tesseract-ocr-eng: it reads UI text better and faster)`,
+            }
+          : { available: true, detail: `tesseract.js with Debian's tessdata_fast English model (${model})` };
+      },
+    },
   ];
 }
