@@ -30,3 +30,29 @@ export function exactlyOneTarget(value: { ref?: unknown; path?: unknown }): bool
   return (value.ref === undefined) !== (value.path === undefined);
 }
 export const TARGET_MESSAGE = 'give exactly one of "ref" (e.g. "e12") or "path"';
+
+const coordinate = z.number().min(-100_000).max(100_000);
+const length = z.number().positive().max(100_000);
+
+/** A screen area in points. */
+export const screenRegion = z.object({ x: coordinate, y: coordinate, width: length, height: length });
+
+/** What a capture covers: one of a region, a display, or an app's window (take_screenshot, read_text, visual_diff). */
+export const captureArea = {
+  app: appParam.optional().describe("Capture this app's window (its front-most one unless window says)."),
+  window: z
+    .union([z.string().min(1).max(512), z.number().int().min(0)])
+    .optional()
+    .describe("A window: its title (or part of it), its index among the app's windows, or a window id."),
+  display: z.string().min(1).max(128).optional().describe('A display id from list_displays.'),
+  region: screenRegion
+    .optional()
+    .describe('A screen area in points: x, y of its top-left corner, width, height.'),
+};
+
+/** A refinement that keeps a capture to one area. */
+export const oneCaptureArea = [
+  (a: { region?: unknown; display?: unknown; app?: unknown; window?: unknown }) =>
+    [a.region, a.display, a.app ?? a.window].filter((v) => v !== undefined).length <= 1,
+  { message: 'give at most one of region, display, or app / window' },
+] as const;

@@ -7,31 +7,9 @@ import { z } from 'zod';
 import { structured } from '../engine/render-json.js';
 import { renderText } from '../engine/render-text.js';
 import { TEXT_DEFAULTS } from '../engine/screen-text.js';
-import { appParam } from './params.js';
+import { appParam, captureArea, oneCaptureArea } from './params.js';
 import { reply } from './reply.js';
 import { defineTool, toolsetTools, READ_ONLY, WRITE } from './types.js';
-
-const coordinate = z.number().min(-100_000).max(100_000);
-const length = z.number().positive().max(100_000);
-
-/** What a capture covers: one of a region, a display, or an app's window. */
-const area = {
-  app: appParam.optional().describe("Capture this app's window (its front-most one unless window says)."),
-  window: z
-    .union([z.string().min(1).max(512), z.number().int().min(0)])
-    .optional()
-    .describe("A window: its title (or part of it), its index among the app's windows, or a window id."),
-  display: z.string().min(1).max(128).optional().describe('A display id from list_displays.'),
-  region: z
-    .object({ x: coordinate, y: coordinate, width: length, height: length })
-    .optional()
-    .describe('A screen area in points: x, y of its top-left corner, width, height.'),
-};
-const oneArea = [
-  (a: { region?: unknown; display?: unknown; app?: unknown; window?: unknown }) =>
-    [a.region, a.display, a.app ?? a.window].filter((v) => v !== undefined).length <= 1,
-  { message: 'give at most one of region, display, or app / window' },
-] as const;
 
 const OCR_NOTE =
   'Text is read by OCR (on Linux tesseract.js in the server, on macOS Vision), for what the accessibility tree ' +
@@ -73,7 +51,7 @@ export const screenTools = toolsetTools('screen', [
       'refused in read-only mode). include_text: true adds the text read on it (OCR) with boxes in screen points.',
     input: z
       .object({
-        ...area,
+        ...captureArea,
         format: z.enum(['png', 'jpeg']).optional().describe('Default png (or the file extension).'),
         quality: z.number().int().min(1).max(100).optional().describe('JPEG quality, default 80.'),
         max_width: z
@@ -95,7 +73,7 @@ export const screenTools = toolsetTools('screen', [
           .optional()
           .describe('Also read the text on the captured area (OCR, as read_text does) and list its lines.'),
       })
-      .refine(...oneArea),
+      .refine(...oneCaptureArea),
     // Read-only unless file_path is given: read-only mode then refuses the call.
     annotations: READ_ONLY,
     writesWith: { file_path: 'writes the image to a new file' },
@@ -168,7 +146,7 @@ export const screenTools = toolsetTools('screen', [
       OCR_NOTE,
     input: z
       .object({
-        ...area,
+        ...captureArea,
         min_confidence: z
           .number()
           .min(0)
@@ -176,7 +154,7 @@ export const screenTools = toolsetTools('screen', [
           .optional()
           .describe(`Leave out lines read with less confidence; default ${TEXT_DEFAULTS.minConfidence}.`),
       })
-      .refine(...oneArea),
+      .refine(...oneCaptureArea),
     output: structured.text,
     annotations: READ_ONLY,
     handle: (args, { engine, signal }) =>

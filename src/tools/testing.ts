@@ -11,12 +11,8 @@ import { renderText } from '../engine/render-text.js';
 import { structured } from '../engine/render-json.js';
 import { BASELINE_NAME, VISUAL_DIFF_DEFAULTS } from '../engine/visual-diff.js';
 import { WAIT_DEFAULTS } from '../engine/wait.js';
-import { appParam, pathParam, refParam } from './params.js';
+import { appParam, captureArea, oneCaptureArea, pathParam, refParam, screenRegion } from './params.js';
 import { defineTool, READ_ONLY, toolsetTools } from './types.js';
-
-const coordinate = z.number().min(-100_000).max(100_000);
-const length = z.number().positive().max(100_000);
-const area = z.object({ x: coordinate, y: coordinate, width: length, height: length });
 
 const assertions = z
   .object({
@@ -119,19 +115,7 @@ export const testingTools = toolsetTools('testing', [
       'as baseline://NAME (in memory, for this session).',
     input: z
       .object({
-        app: appParam
-          .optional()
-          .describe("Capture this app's window (its front-most one unless window says)."),
-        window: z
-          .union([z.string().min(1).max(512), z.number().int().min(0)])
-          .optional()
-          .describe(
-            "A window: its title (or part of it), its index among the app's windows, or a window id.",
-          ),
-        region: area
-          .optional()
-          .describe('A screen area in points: x, y of its top-left corner, width, height.'),
-        display: z.string().min(1).max(128).optional().describe('A display id from list_displays.'),
+        ...captureArea,
         baseline: z
           .string()
           .min(1)
@@ -149,7 +133,7 @@ export const testingTools = toolsetTools('testing', [
             `Percent of pixels that may differ and still pass; default ${VISUAL_DIFF_DEFAULTS.thresholdPercent}.`,
           ),
         ignore_regions: z
-          .array(area)
+          .array(screenRegion)
           .max(100)
           .optional()
           .describe('Screen areas (points) left out of the comparison.'),
@@ -159,9 +143,7 @@ export const testingTools = toolsetTools('testing', [
           .optional()
           .describe('Keep this capture as baseline://NAME for later calls in this session.'),
       })
-      .refine((a) => [a.region, a.display, a.app ?? a.window].filter((v) => v !== undefined).length <= 1, {
-        message: 'give at most one of region, display, or app / window',
-      })
+      .refine(...oneCaptureArea)
       .refine((a) => a.baseline !== undefined || a.save_baseline !== undefined, {
         message: 'give baseline, save_baseline, or both',
       }),
