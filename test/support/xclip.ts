@@ -7,12 +7,18 @@ import type { Processes } from './processes.js';
 import { eventually } from './text.js';
 
 export function xclipOn(env: Record<string, string>, processes: Processes) {
-  /** What xclip reads from the clipboard (one-shot), as bytes; throws when nothing offers that target. */
+  /**
+   * What xclip reads from the clipboard (one-shot), as bytes; throws when nothing offers that target, or when the
+   * read takes over 10 s. Once, an xclip -o of a 1.15 MB text owned by xclip -i (an INCR transfer), made while
+   * macpilot's clipboard history read the same change, waited forever; the read is synchronous, so it blocked the
+   * test file's event loop past every timeout. With the limit the caller's retry reads it again.
+   */
   const out = (target?: string): Buffer =>
     execFileSync('xclip', ['-o', '-selection', 'clipboard', ...(target ? ['-t', target] : [])], {
       env,
       maxBuffer: 64 * 1024 * 1024,
       stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 10_000,
     });
 
   /** xclip owns the clipboard with these contents (read back through xclip) until processes stops it. */
