@@ -64,9 +64,13 @@ interface Active {
    * and by the time a click on its item is heard the menu may be closing.
    */
   openMenu: ShownItem[];
-  /** Why the keys of the current run of key presses make no step, if they do not: read at its first key. */
+  /**
+   * Why the keys of the current run of typed characters make no step, if they do not: read at its first key.
+   * Any other key (Tab, Enter, a shortcut) or a click may move the focus, to a password field say, so the key
+   * after it starts a new run.
+   */
   keysLeftOut?: Promise<string | undefined>;
-  lastWasKey: boolean;
+  typing: boolean;
 }
 
 export class Recorder {
@@ -118,7 +122,7 @@ export class Recorder {
           clicks: Promise.resolve(),
           openMenu: [],
           stopListening: () => {},
-          lastWasKey: false,
+          typing: false,
         };
         // Presses are resolved in start_recording's own context, so the app policy sees a read-only call: a
         // denied app is left out, a terminal (which may be read, not acted on) is recorded.
@@ -186,10 +190,10 @@ export class Recorder {
     if (input.kind !== 'buttonUp') active.presses++;
     if (input.kind === 'keyDown') {
       active.openMenu = [];
-      if (!active.lastWasKey || !active.keysLeftOut) active.keysLeftOut = this.keysGoTo(active);
-      active.lastWasKey = true;
+      if (!active.typing || !active.keysLeftOut) active.keysLeftOut = this.keysGoTo(active);
       const key = input.code === undefined ? undefined : keyNamed(input.code, active.platform);
       const text = input.text;
+      active.typing = text !== undefined && modifiers.every((m) => m === 'shift');
       active.events.push(
         active.keysLeftOut.then((leftOut) => ({
           kind: 'key',
@@ -202,7 +206,7 @@ export class Recorder {
       );
       return;
     }
-    active.lastWasKey = false;
+    active.typing = false;
     const { button, at } = input;
     if (!button || !at) return;
     if (input.kind === 'buttonUp') {

@@ -23,7 +23,7 @@ function desktop() {
   const calls: MethodName[] = [];
   let listener: ((input: RecordedInput) => void) | undefined;
   let ready: (() => void) | undefined;
-  const state = { focusPid: 10, helperGone: false };
+  const state = { focusPid: 10, focusSecure: false, helperGone: false };
   const port: HelperPort = {
     call: async <M extends MethodName>(method: M, _params: Params<M>) => {
       calls.push(method);
@@ -39,7 +39,7 @@ function desktop() {
             id: 'field',
             nativeRole: 'text',
             name: '',
-            states: ['focused', 'editable'],
+            states: ['focused', 'editable', ...(state.focusSecure ? ['secure'] : [])],
             childCount: 0,
             pid: state.focusPid,
           },
@@ -70,6 +70,7 @@ function desktop() {
       Array.from(text).forEach((c) =>
         listener?.({ kind: 'keyDown', code: 0x61, text: c, modifiers: [], time: 1 }),
       ),
+    presses: (code: number) => listener?.({ kind: 'keyDown', code, modifiers: [], time: 1 }),
     clicks: (x: number, y: number) => {
       listener?.({ kind: 'buttonDown', button: 'left', at: { x, y }, modifiers: [], time: 2 });
       listener?.({ kind: 'buttonUp', button: 'left', at: { x, y }, modifiers: [], time: 3 });
@@ -112,6 +113,24 @@ test('a denied app is refused at start; keys typed into it while recording every
   const stopped = await engine.recorder.stop();
   expect(stopped.steps).toEqual([]);
   expect(stopped.leftOut).toEqual({ 'in an app this server may not use': 7 });
+  expect(JSON.stringify(stopped)).not.toContain('hunter2');
+});
+
+test('Tab into a password field: what is typed there is left out, not kept in the run begun before', async () => {
+  const { engine, state, person } = desktop();
+  await engine.recorder.start('gedit');
+  person.types('alice');
+  person.presses(0xff09); // Tab, which moves the focus to the password field
+  state.focusSecure = true;
+  person.types('hunter2');
+  const stopped = await engine.recorder.stop();
+  expect(stopped.steps).toEqual([
+    { tool: 'type_text', args: { text: 'alice' } },
+    { tool: 'press_key', args: { key: 'tab' } },
+  ]);
+  expect(stopped.leftOut).toEqual({
+    'typed into a password field (add a set_value step for it yourself)': 7,
+  });
   expect(JSON.stringify(stopped)).not.toContain('hunter2');
 });
 
