@@ -39,7 +39,7 @@ export async function chooseApp(
   candidates: readonly AppCandidate[],
 ): Promise<AppInfo | undefined> {
   const asker = callAsker.getStore();
-  if (!asker || asker.human.unreachable() !== undefined) return undefined;
+  if (!asker || asker.human.unreachable('choose') !== undefined) return undefined;
   const key = query.toLowerCase();
   const earlier = candidates.find((c) => c.app.pid === asker.picks.get(key));
   if (earlier) return earlier.app;
