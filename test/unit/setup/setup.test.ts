@@ -1,5 +1,13 @@
 /** `macpilot setup` on client configuration files in a temporary home: what it writes, keeps, backs up, refuses. */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { setup, type SetupContext } from '../../../src/setup/index.js';
@@ -80,6 +88,21 @@ describe('macpilot setup', () => {
     expect(readJson(join(vscode.home, 'Library', 'Application Support', 'Code', 'User', 'mcp.json'))).toEqual(
       { servers: { macpilot: { type: 'stdio', ...MACPILOT } } },
     );
+  });
+
+  test('a config that is a symlink stays one: the file it points to gets the entry', async () => {
+    const home = temporaryFolder('macpilot-setup-home-');
+    const dotfiles = temporaryFolder('macpilot-setup-dotfiles-');
+    const kept = join(dotfiles, 'mcp.json');
+    writeJson(kept, { mcpServers: { other: OTHER } });
+    const file = join(home, '.cursor', 'mcp.json');
+    mkdirSync(dirname(file), { recursive: true });
+    symlinkSync(kept, file);
+
+    expect((await run(['cursor'], { home })).code).toBe(0);
+
+    expect(lstatSync(file).isSymbolicLink()).toBe(true);
+    expect(readJson(kept)).toEqual({ mcpServers: { other: OTHER, macpilot: MACPILOT } });
   });
 
   test('cursor without a config: a new ~/.cursor/mcp.json, no backup, undo removes it', async () => {
