@@ -145,7 +145,15 @@ export class Recorder {
         this.active = active;
         const ended = () => void this.end(active).catch(() => {});
         if (until?.aborted) ended();
-        else until?.addEventListener('abort', ended, { once: true });
+        else if (until) {
+          // Taken off at stop: a session lives on after its recordings, which would pile up on its signal.
+          until.addEventListener('abort', ended, { once: true });
+          const stopListening = active.stopListening;
+          active.stopListening = () => {
+            stopListening();
+            until.removeEventListener('abort', ended);
+          };
+        }
         return { kind: 'recording', state: 'started', ...(recorded ? { app: recorded.name } : {}) };
       } finally {
         this.starting = false;

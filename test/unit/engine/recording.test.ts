@@ -3,6 +3,7 @@
  * start and left out while recording, the session's end ending the recording, and typed text only in the steps.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { getEventListeners } from 'node:events';
 import { expect, test } from 'vitest';
 import { createEngine } from '../../../src/engine/index.js';
 import type { HelperPort } from '../../../src/engine/port.js';
@@ -148,6 +149,16 @@ test('recording one app leaves out what is typed into another', async () => {
     'a click on no element of the recorded app': 1,
     'in another app than the one recorded': 9,
   });
+});
+
+test("a recording stopped takes its listener off the session's signal: a long session's recordings do not pile up", async () => {
+  const { engine } = desktop();
+  const session = new AbortController();
+  for (let i = 0; i < 3; i++) {
+    await engine.recorder.start(undefined, session.signal);
+    await engine.recorder.stop();
+  }
+  expect(getEventListeners(session.signal, 'abort')).toHaveLength(0);
 });
 
 test('the end of the session that started it ends the recording', async () => {
