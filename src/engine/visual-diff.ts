@@ -6,6 +6,7 @@
  */
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pixelmatch from 'pixelmatch';
 import { MacpilotError } from '../errors.js';
 import type { CallOptions } from '../helper/errors.js';
@@ -259,7 +260,18 @@ function describeBaseline(baseline: string): string {
 async function readBaselineFile(given: string, roots: readonly string[] | undefined): Promise<Buffer> {
   const refuse = (why: string, next: string, cause?: unknown) =>
     new MacpilotError({ what: `Cannot read the baseline ${JSON.stringify(given)}`, why, next }, { cause });
-  const path = given.startsWith('file://') ? decodeURIComponent(new URL(given).pathname) : given;
+  let path = given;
+  if (given.startsWith('file://')) {
+    try {
+      path = fileURLToPath(given);
+    } catch (error) {
+      throw refuse(
+        `it is not a usable file URL (${(error as Error).message})`,
+        'give an absolute path, or a file:///... URL of a file on this machine',
+        error,
+      );
+    }
+  }
   const real = await realpath(path).catch((error: unknown) => {
     throw refuse(
       'the file does not exist or cannot be reached',

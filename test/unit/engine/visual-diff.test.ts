@@ -93,4 +93,11 @@ describe('a baseline file', () => {
       diffs.compare({ area: {}, baseline: '/dev/zero', baselines: new Baselines() }),
     ).rejects.toThrow(/not a regular file/);
   });
+  it('given as a file URL that names no local file is refused as such, not as a bug', async () => {
+    for (const url of ['file://%zz', 'file://elsewhere/tmp/b.png']) {
+      await expect(diffs.compare({ area: {}, baseline: url, baselines: new Baselines() })).rejects.toThrow(
+        /not a usable file URL/,
+      );
+    }
+  });
 });
