@@ -51,6 +51,8 @@ export interface RecordingStatus {
 
 interface Active {
   app?: AppInfo;
+  /** The session that started it (its end's signal), the only one that may stop it; absent: any. */
+  owner?: AbortSignal;
   platform: Platform;
   startedAt: number;
   events: Promise<RecordedEvent>[];
@@ -115,6 +117,7 @@ export class Recorder {
         const { platform } = await port.call('system.hello', hello, call);
         const active: Active = {
           ...(recorded ? { app: recorded } : {}),
+          ...(until ? { owner: until } : {}),
           platform,
           startedAt: Date.now(),
           events: [],
@@ -161,14 +164,24 @@ export class Recorder {
     });
   }
 
-  /** Stops the recording and answers its steps. */
-  async stop(call?: CallOptions): Promise<RecordingResult> {
+  /**
+   * Stops the recording and answers its steps; `session`: the stopping session's end signal, refused when another
+   * session started the recording (what a person typed goes only to the session that asked for it).
+   */
+  async stop(call?: CallOptions, session?: AbortSignal): Promise<RecordingResult> {
     const active = this.active;
     if (!active) {
       throw new MacpilotError({
         what: 'No recording is running',
         why: 'stop_recording ends a recording that start_recording began: none did, or it already ended (a recording ends with the session that started it)',
         next: 'call start_recording, let the person do what they want recorded, then call stop_recording',
+      });
+    }
+    if (active.owner !== undefined && session !== undefined && session !== active.owner) {
+      throw new MacpilotError({
+        what: 'The recording running belongs to another session',
+        why: 'another client session of this server started it, and its steps (with what was typed) go only to that session',
+        next: 'let that session stop it, or wait: it ends when that session ends',
       });
     }
     const events = await this.end(active, call);

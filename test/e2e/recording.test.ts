@@ -5,7 +5,7 @@
  * field. A menu pick (Help, then About, in mousepad) is recorded as one click_menu_item that opens the same dialog
  * when replayed. What is typed into a password field reached by Tab (zenity --forms) is left out. What was typed
  * never reaches the audit log. One recording at a time per server, refused for a denied app; stop without start
- * is an error; over HTTP, a recording ends with the session that started it.
+ * is an error; over HTTP, only the session that started a recording stops it, and it ends with that session.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -252,7 +252,7 @@ test('start_recording is refused for an app the policy denies, naming the settin
   }
 });
 
-test('over HTTP, one recording per server; it ends when the session that started it ends', async () => {
+test('over HTTP, one recording per server, stopped only by the session that started it; it ends when that session ends', async () => {
   const server = await startHttp(env);
   try {
     const [first, second] = [await connect(server.url), await connect(server.url)];
@@ -262,6 +262,10 @@ test('over HTTP, one recording per server; it ends when the session that started
     const busy = await call(second.client, 'start_recording');
     expect(busy.isError).toBe(true);
     expect(JSON.stringify(busy.content)).toMatch(/already running/);
+    // What the first session's person types is not the second session's to take.
+    const foreign = await call(second.client, 'stop_recording');
+    expect(foreign.isError).toBe(true);
+    expect(JSON.stringify(foreign.content)).toMatch(/belongs to another session/);
     await first.transport.terminateSession();
     await first.client.close();
     const started = await eventually('a new recording', async () => {

@@ -161,6 +161,17 @@ test("a recording stopped takes its listener off the session's signal: a long se
   expect(getEventListeners(session.signal, 'abort')).toHaveLength(0);
 });
 
+test('only the session that started a recording may stop it', async () => {
+  const { engine, person } = desktop();
+  const [owner, other] = [new AbortController(), new AbortController()];
+  await engine.recorder.start(undefined, owner.signal);
+  person.types('mine');
+  await expect(engine.recorder.stop(undefined, other.signal)).rejects.toThrow(/belongs to another session/);
+  expect(engine.recorder.status?.events).toBe(4);
+  const stopped = await engine.recorder.stop(undefined, owner.signal);
+  expect(stopped.steps).toEqual([{ tool: 'type_text', args: { text: 'mine' } }]);
+});
+
 test('the end of the session that started it ends the recording', async () => {
   const { engine, calls, person } = desktop();
   const session = new AbortController();
