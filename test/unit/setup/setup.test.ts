@@ -8,6 +8,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { setup, type SetupContext } from '../../../src/setup/index.js';
@@ -116,6 +117,17 @@ describe('macpilot setup', () => {
     });
     expect(backupsOf(file)).toEqual([]);
     expect(out).toContain(`Undo: rm '${file}'`);
+  });
+
+  test("the undo command works in a shell for a home folder with a quote in its name (o'brien)", async () => {
+    const home = temporaryFolder("macpilot-setup-o'brien-");
+    const file = join(home, '.cursor', 'mcp.json');
+    writeJson(file, { mcpServers: { other: OTHER } });
+    const { code, out } = await run(['cursor'], { home });
+    expect(code).toBe(0);
+    const undo = /^Undo: (.*)$/m.exec(out)?.[1] ?? '';
+    execFileSync('sh', ['-c', undo]);
+    expect(readJson(file)).toEqual({ mcpServers: { other: OTHER } });
   });
 
   test('vscode: the "servers" of the user mcp.json, with type stdio; its inputs and other servers stay', async () => {
