@@ -125,12 +125,17 @@ main(process.argv.slice(2)).then(
       // By name: config.ts (and zod with it) is loaded only by the commands that read the configuration.
       (error as Error).name === 'ConfigError' ||
       error instanceof UsageError ||
-      error instanceof MacpilotError ||
       (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
     ) {
-      const message = error instanceof MacpilotError ? error.render() : (error as Error).message;
-      process.stderr.write(`macpilot: ${message}\n(macpilot --help, or macpilot <command> --help)\n`);
+      process.stderr.write(
+        `macpilot: ${(error as Error).message}\n(macpilot --help, or macpilot <command> --help)\n`,
+      );
       process.exit(2);
+    }
+    // A failure that says what, why and what to do (install-helper's, a platform without a helper): exit 1.
+    if (error instanceof MacpilotError) {
+      process.stderr.write(`macpilot: ${error.render()}\n`);
+      process.exit(1);
     }
     process.stderr.write(`macpilot: ${error instanceof Error ? error.stack : String(error)}\n`);
     process.exit(1);

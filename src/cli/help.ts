@@ -127,7 +127,9 @@ tool's structured result (for \`tree\`, every element walked, with its children;
 \`{"text": ...}\`); failures go to stderr as text in either format. ${EXITS} Slow calls show a spinner on stderr when stderr is a terminal.
 
 An action that needs a human's consent (safe mode, or a tool marked destructive) asks at the terminal; \`--yes\`
-allows it in advance, and without a terminal and without \`--yes\` it is refused.
+allows it in advance, and without a terminal and without \`--yes\` it is refused. An app name that several running
+apps share is asked about at the terminal too (\`--yes\` does not answer that); without a terminal the error lists
+the apps with their pids.
 
 ${sections.join('\n')}`;
 }

@@ -47,10 +47,12 @@ export class Spinner {
  */
 export function terminalHuman(options: { yes: boolean; spinner: Spinner }): Human {
   return {
-    unreachable: () =>
-      options.yes || (process.stdin.isTTY && process.stderr.isTTY)
+    // --yes answers a consent in advance, never a choice: that needs the terminal (stdin at its end, or piped
+    // into the command, would leave the question unanswered for good, or answered by the pipe's data).
+    unreachable: (ask = 'confirm') =>
+      (ask === 'confirm' && options.yes) || (process.stdin.isTTY && process.stderr.isTTY)
         ? undefined
-        : 'macpilot cannot ask at a terminal here (stdin or stderr is not one); the command line can allow it with --yes',
+        : `macpilot cannot ask at a terminal here (stdin or stderr is not one)${ask === 'confirm' ? '; the command line can allow it with --yes' : ''}`,
     confirm: async ({ action, detail }, signal) => {
       if (options.yes) return 'accept';
       options.spinner.stop();

@@ -9,7 +9,7 @@ import type { Elements } from './elements.js';
 import type { MatchMode } from './find.js';
 import type { Kernel, Target } from './kernel.js';
 import { isAppNotFound, isGone } from './failures.js';
-import { AppRefused } from './resolve.js';
+import { isCallProblem } from './resolve.js';
 import type { AssertFailure, AssertResult, AssertValue } from './results.js';
 import { parseRole } from './roles.js';
 import { isSecure, labelOf, type Walked } from './tree.js';
@@ -187,9 +187,9 @@ export class Asserts {
 
   private async byQuery(query: NonNullable<AssertOptions['query']>, call?: CallOptions): Promise<Seen> {
     const app = await this.kernel.resolver.app(query.app, call).catch((error: unknown) => {
-      // An app that is not running has no such element; one the policy refuses is an error.
-      if (error instanceof MacpilotError && !(error instanceof AppRefused))
-        return `${error.what}: ${error.why}`;
+      // An app that is not running has no such element; one the policy refuses, or a name several apps
+      // answer to, is an error.
+      if (error instanceof MacpilotError && !isCallProblem(error)) return `${error.what}: ${error.why}`;
       throw error;
     });
     if (typeof app === 'string') return { count: 0, why: app };

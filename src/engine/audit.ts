@@ -226,20 +226,27 @@ export class Audits {
     const presses = Math.min(AUDIT_DEFAULTS.maxPresses, tabStops(root).length * 2 + 4);
     const order = new Set<string | undefined>([first?.ref]);
     let current = first;
-    for (let i = 0; i < presses; i++) {
-      const inText = current !== undefined && typesTab(current);
-      const before = observer.counter(pid);
-      await this.input.tap(inText ? 'ctrl+Tab' : 'Tab', call);
-      current = await this.moved(pid, before, current, events, focused, call);
-      if (current) seen.set(current.ref, current);
-      stops.push(current?.ref);
-      report(1 + (i + 1) / presses, 3, `Tab ${i + 1}: ${current ? current.role : 'nothing'} focused`);
-      // Back at an element met before: focus has gone round (the whole window, or a loop).
-      if (current && order.has(current.ref)) break;
-      order.add(current?.ref);
-    }
-    if (first && current?.ref !== first.ref) {
-      await port.call('ax.focus', { id: first.info.id }, call).catch(() => {});
+    let finished = false;
+    try {
+      for (let i = 0; i < presses; i++) {
+        const inText = current !== undefined && typesTab(current);
+        const before = observer.counter(pid);
+        await this.input.tap(inText ? 'ctrl+Tab' : 'Tab', call);
+        current = await this.moved(pid, before, current, events, focused, call);
+        if (current) seen.set(current.ref, current);
+        stops.push(current?.ref);
+        report(1 + (i + 1) / presses, 3, `Tab ${i + 1}: ${current ? current.role : 'nothing'} focused`);
+        // Back at an element met before: focus has gone round (the whole window, or a loop).
+        if (current && order.has(current.ref)) break;
+        order.add(current?.ref);
+      }
+      finished = true;
+    } finally {
+      // Also when the tour failed or was cancelled (a press may have moved focus since it was read), and
+      // without the call's signal, which may be what ended it.
+      if (first && (!finished || current?.ref !== first.ref)) {
+        await port.call('ax.focus', { id: first.info.id }).catch(() => {});
+      }
     }
     return { start: first?.ref, stops, seen };
   }

@@ -51,6 +51,8 @@ export interface RecordingStatus {
 
 interface Active {
   app?: AppInfo;
+  /** The session that started it (its end's signal), the only one that may stop it; absent: any. */
+  owner?: AbortSignal;
   platform: Platform;
   startedAt: number;
   events: Promise<RecordedEvent>[];
@@ -64,9 +66,13 @@ interface Active {
    * and by the time a click on its item is heard the menu may be closing.
    */
   openMenu: ShownItem[];
-  /** Why the keys of the current run of key presses make no step, if they do not: read at its first key. */
+  /**
+   * Why the keys of the current run of typed characters make no step, if they do not: read at its first key.
+   * Any other key (Tab, Enter, a shortcut) or a click may move the focus, to a password field say, so the key
+   * after it starts a new run.
+   */
   keysLeftOut?: Promise<string | undefined>;
-  lastWasKey: boolean;
+  typing: boolean;
 }
 
 export class Recorder {
@@ -111,6 +117,7 @@ export class Recorder {
         const { platform } = await port.call('system.hello', hello, call);
         const active: Active = {
           ...(recorded ? { app: recorded } : {}),
+          ...(until ? { owner: until } : {}),
           platform,
           startedAt: Date.now(),
           events: [],
@@ -118,7 +125,7 @@ export class Recorder {
           clicks: Promise.resolve(),
           openMenu: [],
           stopListening: () => {},
-          lastWasKey: false,
+          typing: false,
         };
         // Presses are resolved in start_recording's own context, so the app policy sees a read-only call: a
         // denied app is left out, a terminal (which may be read, not acted on) is recorded.
@@ -141,7 +148,15 @@ export class Recorder {
         this.active = active;
         const ended = () => void this.end(active).catch(() => {});
         if (until?.aborted) ended();
-        else until?.addEventListener('abort', ended, { once: true });
+        else if (until) {
+          // Taken off at stop: a session lives on after its recordings, which would pile up on its signal.
+          until.addEventListener('abort', ended, { once: true });
+          const stopListening = active.stopListening;
+          active.stopListening = () => {
+            stopListening();
+            until.removeEventListener('abort', ended);
+          };
+        }
         return { kind: 'recording', state: 'started', ...(recorded ? { app: recorded.name } : {}) };
       } finally {
         this.starting = false;
@@ -149,14 +164,24 @@ export class Recorder {
     });
   }
 
-  /** Stops the recording and answers its steps. */
-  async stop(call?: CallOptions): Promise<RecordingResult> {
+  /**
+   * Stops the recording and answers its steps; `session`: the stopping session's end signal, refused when another
+   * session started the recording (what a person typed goes only to the session that asked for it).
+   */
+  async stop(call?: CallOptions, session?: AbortSignal): Promise<RecordingResult> {
     const active = this.active;
     if (!active) {
       throw new MacpilotError({
         what: 'No recording is running',
         why: 'stop_recording ends a recording that start_recording began: none did, or it already ended (a recording ends with the session that started it)',
         next: 'call start_recording, let the person do what they want recorded, then call stop_recording',
+      });
+    }
+    if (active.owner !== undefined && session !== undefined && session !== active.owner) {
+      throw new MacpilotError({
+        what: 'The recording running belongs to another session',
+        why: 'another client session of this server started it, and its steps (with what was typed) go only to that session',
+        next: 'let that session stop it, or wait: it ends when that session ends',
       });
     }
     const events = await this.end(active, call);
@@ -186,10 +211,10 @@ export class Recorder {
     if (input.kind !== 'buttonUp') active.presses++;
     if (input.kind === 'keyDown') {
       active.openMenu = [];
-      if (!active.lastWasKey || !active.keysLeftOut) active.keysLeftOut = this.keysGoTo(active);
-      active.lastWasKey = true;
+      if (!active.typing || !active.keysLeftOut) active.keysLeftOut = this.keysGoTo(active);
       const key = input.code === undefined ? undefined : keyNamed(input.code, active.platform);
       const text = input.text;
+      active.typing = text !== undefined && modifiers.every((m) => m === 'shift');
       active.events.push(
         active.keysLeftOut.then((leftOut) => ({
           kind: 'key',
@@ -202,7 +227,7 @@ export class Recorder {
       );
       return;
     }
-    active.lastWasKey = false;
+    active.typing = false;
     const { button, at } = input;
     if (!button || !at) return;
     if (input.kind === 'buttonUp') {

@@ -53,6 +53,16 @@ export type AppGate = (app: { name: string; bundleId?: string; pid?: number }) =
 /** An app the call in progress may not use: an AppGate's refusal, not a failure to find the app. */
 export class AppRefused extends MacpilotError {}
 
+/** A name several running apps answer to, with no pick among them: the call's question, not an absence. */
+export class AppAmbiguous extends MacpilotError {}
+
+/**
+ * Whether a failure to find an app is the call's own problem (a refused app, an ambiguous name), which waiting
+ * does not change, rather than something not there (yet).
+ */
+export const isCallProblem = (error: unknown): boolean =>
+  error instanceof AppRefused || error instanceof AppAmbiguous;
+
 /** A running app a name may mean, with the titles of its windows (what a person tells apps apart by). */
 export interface AppCandidate {
   app: AppInfo;
@@ -298,7 +308,7 @@ function appError(
   candidates?: readonly AppCandidate[],
 ): MacpilotError {
   if (found.length > 1) {
-    return new MacpilotError({
+    return new AppAmbiguous({
       what: query === undefined ? 'Several apps are active' : `Several apps match ${JSON.stringify(query)}`,
       why: `${candidates ? candidates.map(describeCandidate).join(', ') : describeApps(found)} all match`,
       next: 'name the app by its pid',

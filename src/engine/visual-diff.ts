@@ -4,8 +4,9 @@
  * capture, scaled like a screenshot. Baselines come from a PNG file, from this session (`baseline://NAME`, saved
  * by an earlier call) or from base64.
  */
-import { readFile, realpath } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pixelmatch from 'pixelmatch';
 import { MacpilotError } from '../errors.js';
 import type { CallOptions } from '../helper/errors.js';
@@ -40,6 +41,8 @@ export const VISUAL_DIFF_DEFAULTS = {
 const BASELINE_SCHEME = 'baseline://';
 /** A baseline name: what follows baseline://. */
 export const BASELINE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** The largest baseline file read: as large as the base64 a call may carry decodes to. */
+const MAX_BASELINE_FILE_BYTES = 24_000_000;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** Ignored regions are outlined in this colour on the diff image. */
 const IGNORED_OUTLINE = [40, 110, 255] as const;
@@ -257,7 +260,18 @@ function describeBaseline(baseline: string): string {
 async function readBaselineFile(given: string, roots: readonly string[] | undefined): Promise<Buffer> {
   const refuse = (why: string, next: string, cause?: unknown) =>
     new MacpilotError({ what: `Cannot read the baseline ${JSON.stringify(given)}`, why, next }, { cause });
-  const path = given.startsWith('file://') ? decodeURIComponent(new URL(given).pathname) : given;
+  let path = given;
+  if (given.startsWith('file://')) {
+    try {
+      path = fileURLToPath(given);
+    } catch (error) {
+      throw refuse(
+        `it is not a usable file URL (${(error as Error).message})`,
+        'give an absolute path, or a file:///... URL of a file on this machine',
+        error,
+      );
+    }
+  }
   const real = await realpath(path).catch((error: unknown) => {
     throw refuse(
       'the file does not exist or cannot be reached',
@@ -279,6 +293,15 @@ async function readBaselineFile(given: string, roots: readonly string[] | undefi
         'put the baseline under one of those folders, or pass it as base64 or baseline://NAME',
       );
     }
+  }
+  // A device (/dev/zero) or a pipe would be read without end, a huge file all into memory.
+  const info = await stat(real);
+  if (!info.isFile()) throw refuse('it is not a regular file', 'give the path of a PNG file');
+  if (info.size > MAX_BASELINE_FILE_BYTES) {
+    throw refuse(
+      `it holds ${info.size} bytes, more than the ${MAX_BASELINE_FILE_BYTES} a baseline may`,
+      'give a smaller PNG (a capture of a window or region rather than of every display)',
+    );
   }
   const data = await readFile(real).catch((error: unknown) => {
     throw refuse('the file cannot be read', 'check its permissions', error);

@@ -10,6 +10,7 @@ import { isAppNotFound, isGone } from './failures.js';
 import { FIND_DEFAULTS, findMatches, type Query } from './find.js';
 import { appWalkStart, type Kernel, type Target } from './kernel.js';
 import { locatedLines } from './line.js';
+import { isCallProblem } from './resolve.js';
 import { pause } from './observer.js';
 import type { CallOptions } from '../helper/errors.js';
 import type { RefEntry } from './refs.js';
@@ -252,7 +253,9 @@ export class Waits {
     } catch (error) {
       const pid = known?.app.pid;
       const label = known && `${known.label} [ref=${known.ref}]`;
-      if (error instanceof MacpilotError) return { missing: `${error.what}: ${error.why}`, label, pid };
+      if (error instanceof MacpilotError && !isCallProblem(error)) {
+        return { missing: `${error.what}: ${error.why}`, label, pid };
+      }
       if (isGone(error) || isAppNotFound(error)) {
         return { missing: `${label ?? 'the element'} is gone`, label, pid };
       }
@@ -264,7 +267,8 @@ export class Waits {
     try {
       return await this.kernel.resolver.app(name, call);
     } catch (error) {
-      if (error instanceof MacpilotError) return `${error.what}: ${error.why}`;
+      // Not running (yet) is a state to wait out; a refused app or an ambiguous name is not.
+      if (error instanceof MacpilotError && !isCallProblem(error)) return `${error.what}: ${error.why}`;
       throw error;
     }
   }

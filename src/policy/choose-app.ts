@@ -8,8 +8,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AppInfo } from '../helper/protocol.js';
-import { type AppCandidate, describeCandidate } from '../engine/resolve.js';
-import { MacpilotError } from '../errors.js';
+import { type AppCandidate, AppAmbiguous, describeCandidate } from '../engine/resolve.js';
 import type { Human } from './pipeline.js';
 
 /** The pids a session's human picked, by the name they were asked about (lower case). */
@@ -39,7 +38,7 @@ export async function chooseApp(
   candidates: readonly AppCandidate[],
 ): Promise<AppInfo | undefined> {
   const asker = callAsker.getStore();
-  if (!asker || asker.human.unreachable() !== undefined) return undefined;
+  if (!asker || asker.human.unreachable('choose') !== undefined) return undefined;
   const key = query.toLowerCase();
   const earlier = candidates.find((c) => c.app.pid === asker.picks.get(key));
   if (earlier) return earlier.app;
@@ -54,7 +53,7 @@ export async function chooseApp(
   const pid = answer.action === 'accept' ? Number(answer.value) : Number.NaN;
   const chosen = candidates.find((c) => c.app.pid === pid);
   if (!chosen) {
-    throw new MacpilotError({
+    throw new AppAmbiguous({
       what: `Several apps match ${JSON.stringify(query)}, and the user did not pick one`,
       why: `${candidates.map(describeCandidate).join(', ')} all match; ${answer.action === 'cancel' ? 'they dismissed the question' : 'they declined'}`,
       next: 'name the app by its pid, or ask the user which one they mean',

@@ -13,8 +13,11 @@ export interface ClientLog {
 
 /** The person who runs macpilot, as a guard can ask them: through the MCP client, or at the CLI's terminal. */
 export interface Human {
-  /** Why they cannot be asked here (a client without elicitation, no terminal), or undefined when they can. */
-  unreachable(): string | undefined;
+  /**
+   * Why they cannot be asked here (a client without elicitation, no terminal), or undefined when they can;
+   * `ask`: the kind of question (a consent may have been given in advance, a choice cannot).
+   */
+  unreachable(ask?: 'confirm' | 'choose'): string | undefined;
   /** Asks whether to allow `action` ("quit app (zenity)"), with what else they should read; their answer. */
   confirm(
     ask: { action: string; detail?: string },

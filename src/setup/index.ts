@@ -154,7 +154,7 @@ function intoFile({ client, dryRun, server, project }: SetupRequest, context: Se
       `It runs: ${describeServer(server)}\n` +
       (backup === undefined ? '' : `Backup of the previous file: ${backup}\n`) +
       `Next: ${target.then}.\n` +
-      `Undo: ${backup === undefined ? `rm '${target.file}'` : `mv '${backup}' '${target.file}'`}\n`,
+      `Undo: ${backup === undefined ? `rm ${singleQuoted(target.file)}` : `mv ${singleQuoted(backup)} ${singleQuoted(target.file)}`}\n`,
   );
 }
 
@@ -221,5 +221,7 @@ function runClaude(claude: string, args: string[], context: SetupContext): void 
   }
 }
 
-const shellQuote = (word: string): string =>
-  /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+/** A word in single quotes for a POSIX shell, its own quotes escaped (a home folder may be /home/o'brien). */
+const singleQuoted = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
+
+const shellQuote = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : singleQuoted(word));

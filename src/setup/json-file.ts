@@ -7,6 +7,7 @@ import {
   existsSync,
   mkdirSync,
   readFileSync,
+  realpathSync,
   renameSync,
   statSync,
   writeFileSync,
@@ -75,10 +76,13 @@ export function backUp(file: string, now: Date = new Date()): string {
 export function applyJsonChange(change: JsonChange, now?: Date): { backup?: string } {
   mkdirSync(dirname(change.file), { recursive: true });
   const backup = change.before === undefined ? undefined : backUp(change.file, now);
-  const temporary = `${change.file}.macpilot-${process.pid}.tmp`;
+  // A config that is a symlink (dotfiles kept in a repository) is written where it points: renamed over, the
+  // link itself would become a plain file and the file it pointed to would keep the old text.
+  const file = change.before === undefined ? change.file : realpathSync(change.file);
+  const temporary = `${file}.macpilot-${process.pid}.tmp`;
   // The original's permissions carry over (~/.claude.json holds credentials); a new file is the user's alone.
-  const mode = change.before === undefined ? 0o600 : statSync(change.file).mode & 0o777;
+  const mode = change.before === undefined ? 0o600 : statSync(file).mode & 0o777;
   writeFileSync(temporary, change.after, { mode });
-  renameSync(temporary, change.file);
+  renameSync(temporary, file);
   return { backup };
 }

@@ -90,11 +90,14 @@ export class ToolSession {
   private readonly appPicks: AppPicks = new Map();
   private readonly names: string[];
   private readonly byName: Map<string, ToolDefinition>;
+  /** One signal for the session's calls (what it starts is known by it); none given: never aborted. */
+  private readonly sessionEnd: AbortSignal;
 
   constructor(
     private readonly deps: ToolDependencies,
     private readonly options: SessionOptions,
   ) {
+    this.sessionEnd = options.sessionEnd ?? new AbortController().signal;
     this.names = options.listed.map((tool) => tool.name);
     this.byName = new Map(options.available.map((tool) => [tool.name, tool]));
   }
@@ -121,7 +124,7 @@ export class ToolSession {
       history,
       baselines,
       roots: async () => this.options.roots?.(options.signal),
-      sessionEnd: this.options.sessionEnd ?? new AbortController().signal,
+      sessionEnd: this.sessionEnd,
       model: this.options.model?.(),
       progress: options.progress ?? (() => {}),
     };

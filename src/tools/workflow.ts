@@ -317,6 +317,6 @@ export const workflowTools = toolsetTools('workflow', [
     input: z.object({}),
     output: structured.recording,
     annotations: { ...READ_ONLY, idempotentHint: false },
-    handle: (_args, { engine, signal }) => engine.recorder.stop({ signal }),
+    handle: (_args, { engine, signal, sessionEnd }) => engine.recorder.stop({ signal }, sessionEnd),
   }),
 ]);

@@ -3,8 +3,9 @@
  * gtk3-demo's search field, types (with a typo taken back) and presses Enter; stop_recording answers steps that
  * find the field by path; replayed by run_workflow on a freshly started gtk3-demo they leave the same text in the
  * field. A menu pick (Help, then About, in mousepad) is recorded as one click_menu_item that opens the same dialog
- * when replayed. What was typed never reaches the audit log. One recording at a time per server, refused for a
- * denied app; stop without start is an error; over HTTP, a recording ends with the session that started it.
+ * when replayed. What is typed into a password field reached by Tab (zenity --forms) is left out. What was typed
+ * never reaches the audit log. One recording at a time per server, refused for a denied app; stop without start
+ * is an error; over HTTP, only the session that started a recording stops it, and it ends with that session.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
@@ -135,6 +136,44 @@ test('a demonstration is recorded as steps by path, and replaying them on a fres
   expect(audit).not.toContain('Recorded');
 });
 
+test('what is typed after Tab into a password field is left out of the steps', async () => {
+  const { pid } = processes.start('zenity', [
+    '--forms',
+    '--text',
+    'Sign in',
+    '--add-entry',
+    'User',
+    '--add-password',
+    'Secret',
+  ]);
+  const user = await eventually('the form', async () => {
+    const out = await macpilot.call('find_elements', { app: String(pid), role: 'textbox' });
+    // The user field: the textbox that is not the password field (marked secure).
+    const field = /textbox \[ref=e\d+\](?!.*secure)/;
+    return !out.isError && field.test(out.text) ? refOf(out.text, field) : undefined;
+  });
+  await macpilot.ok('focus_element', { ref: user });
+  const started = await callJson('start_recording', { app: String(pid) });
+  expect(started.isError, started.text).toBe(false);
+  xdotool('type', '--delay', '20', 'alice');
+  xdotool('key', 'Tab');
+  xdotool('type', '--delay', '20', 'hunter2');
+  const presses = 'alice'.length + 1 + 'hunter2'.length;
+  await eventually(`${presses} presses recorded`, async () => {
+    const count = Number(/, (\d+) press(?:es)? so far/.exec(await macpilot.ok('session_info'))?.[1]);
+    return count >= presses ? true : undefined;
+  });
+  const stopped = await callJson('stop_recording');
+  const recording = stopped.json as unknown as RecordingJson;
+  expect(recording.steps).toEqual([
+    { tool: 'type_text', args: { text: 'alice' } },
+    { tool: 'press_key', args: { key: 'tab' } },
+  ]);
+  expect(recording.left_out).toEqual([{ why: expect.stringMatching(/password field/), count: 7 }]);
+  expect(stopped.text).not.toContain('hunter2');
+  await processes.stop(pid);
+});
+
 test('stop_recording without a start is a clear error; a recording of one app leaves out clicks elsewhere', async () => {
   const none = await macpilot.call('stop_recording', {});
   expect(none.isError).toBe(true);
@@ -213,7 +252,7 @@ test('start_recording is refused for an app the policy denies, naming the settin
   }
 });
 
-test('over HTTP, one recording per server; it ends when the session that started it ends', async () => {
+test('over HTTP, one recording per server, stopped only by the session that started it; it ends when that session ends', async () => {
   const server = await startHttp(env);
   try {
     const [first, second] = [await connect(server.url), await connect(server.url)];
@@ -223,6 +262,10 @@ test('over HTTP, one recording per server; it ends when the session that started
     const busy = await call(second.client, 'start_recording');
     expect(busy.isError).toBe(true);
     expect(JSON.stringify(busy.content)).toMatch(/already running/);
+    // What the first session's person types is not the second session's to take.
+    const foreign = await call(second.client, 'stop_recording');
+    expect(foreign.isError).toBe(true);
+    expect(JSON.stringify(foreign.content)).toMatch(/belongs to another session/);
     await first.transport.terminateSession();
     await first.client.close();
     const started = await eventually('a new recording', async () => {

@@ -297,6 +297,35 @@ describe('audit_accessibility', () => {
     expect(await macpilot.ok('get_focused_element', { app })).toBe(focusBefore);
   });
 
+  test('an audit cancelled during its Tab tour still puts focus back where it was', async () => {
+    const app = 'gnome-calculator';
+    await eventually('the keypad', async () => {
+      const out = await macpilot.call('snapshot_ui', { app });
+      return !out.isError && out.text.includes('button "7"') ? true : undefined;
+    });
+    await macpilot.ok('activate_app', { name: app });
+    const focusBefore = await macpilot.ok('get_focused_element', { app });
+    const cancel = new AbortController();
+    const audit = macpilot.client.callTool(
+      { name: 'audit_accessibility', arguments: { app, contrast: false } },
+      undefined,
+      {
+        signal: cancel.signal,
+        timeout: 120_000,
+        onprogress: (p) => {
+          if (/^Tab 3:/.test(p.message ?? '')) cancel.abort();
+        },
+      },
+    );
+    await expect(audit).rejects.toThrow();
+    expect(cancel.signal.aborted).toBe(true);
+    expect(
+      await eventually('focus put back', async () =>
+        (await macpilot.ok('get_focused_element', { app })) === focusBefore ? true : undefined,
+      ),
+    ).toBe(true);
+  });
+
   test('a zenity form: its entries have no labels and its combo box no name', async () => {
     const { app } = await zenity(
       [

@@ -1,6 +1,6 @@
 /** The spinner shows on a terminal, after a moment, and never on a stream that is not one. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Spinner } from '../../../src/cli/terminal.js';
+import { Spinner, terminalHuman } from '../../../src/cli/terminal.js';
 
 function stream(isTTY: boolean) {
   const written: string[] = [];
@@ -38,5 +38,20 @@ describe('Spinner', () => {
     vi.advanceTimersByTime(5000);
     spinner.stop();
     expect(written).toEqual([]);
+  });
+});
+
+describe('terminalHuman', () => {
+  it('without a terminal, --yes allows a consent but cannot answer a choice (asked, it would wait for good)', () => {
+    expect(process.stdin.isTTY).toBeFalsy(); // vitest's workers have no terminal
+    const human = terminalHuman({ yes: true, spinner: new Spinner() });
+    expect(human.unreachable('confirm')).toBeUndefined();
+    expect(human.unreachable()).toBeUndefined();
+    expect(human.unreachable('choose')).toMatch(
+      /cannot ask at a terminal here \(stdin or stderr is not one\)$/,
+    );
+    expect(terminalHuman({ yes: false, spinner: new Spinner() }).unreachable()).toMatch(
+      /allow it with --yes/,
+    );
   });
 });

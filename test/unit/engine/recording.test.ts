@@ -3,6 +3,7 @@
  * start and left out while recording, the session's end ending the recording, and typed text only in the steps.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { getEventListeners } from 'node:events';
 import { expect, test } from 'vitest';
 import { createEngine } from '../../../src/engine/index.js';
 import type { HelperPort } from '../../../src/engine/port.js';
@@ -23,7 +24,7 @@ function desktop() {
   const calls: MethodName[] = [];
   let listener: ((input: RecordedInput) => void) | undefined;
   let ready: (() => void) | undefined;
-  const state = { focusPid: 10, helperGone: false };
+  const state = { focusPid: 10, focusSecure: false, helperGone: false };
   const port: HelperPort = {
     call: async <M extends MethodName>(method: M, _params: Params<M>) => {
       calls.push(method);
@@ -39,7 +40,7 @@ function desktop() {
             id: 'field',
             nativeRole: 'text',
             name: '',
-            states: ['focused', 'editable'],
+            states: ['focused', 'editable', ...(state.focusSecure ? ['secure'] : [])],
             childCount: 0,
             pid: state.focusPid,
           },
@@ -70,6 +71,7 @@ function desktop() {
       Array.from(text).forEach((c) =>
         listener?.({ kind: 'keyDown', code: 0x61, text: c, modifiers: [], time: 1 }),
       ),
+    presses: (code: number) => listener?.({ kind: 'keyDown', code, modifiers: [], time: 1 }),
     clicks: (x: number, y: number) => {
       listener?.({ kind: 'buttonDown', button: 'left', at: { x, y }, modifiers: [], time: 2 });
       listener?.({ kind: 'buttonUp', button: 'left', at: { x, y }, modifiers: [], time: 3 });
@@ -115,6 +117,24 @@ test('a denied app is refused at start; keys typed into it while recording every
   expect(JSON.stringify(stopped)).not.toContain('hunter2');
 });
 
+test('Tab into a password field: what is typed there is left out, not kept in the run begun before', async () => {
+  const { engine, state, person } = desktop();
+  await engine.recorder.start('gedit');
+  person.types('alice');
+  person.presses(0xff09); // Tab, which moves the focus to the password field
+  state.focusSecure = true;
+  person.types('hunter2');
+  const stopped = await engine.recorder.stop();
+  expect(stopped.steps).toEqual([
+    { tool: 'type_text', args: { text: 'alice' } },
+    { tool: 'press_key', args: { key: 'tab' } },
+  ]);
+  expect(stopped.leftOut).toEqual({
+    'typed into a password field (add a set_value step for it yourself)': 7,
+  });
+  expect(JSON.stringify(stopped)).not.toContain('hunter2');
+});
+
 test('recording one app leaves out what is typed into another', async () => {
   const { engine, state, person } = desktop();
   await engine.recorder.start('gedit');
@@ -129,6 +149,27 @@ test('recording one app leaves out what is typed into another', async () => {
     'a click on no element of the recorded app': 1,
     'in another app than the one recorded': 9,
   });
+});
+
+test("a recording stopped takes its listener off the session's signal: a long session's recordings do not pile up", async () => {
+  const { engine } = desktop();
+  const session = new AbortController();
+  for (let i = 0; i < 3; i++) {
+    await engine.recorder.start(undefined, session.signal);
+    await engine.recorder.stop();
+  }
+  expect(getEventListeners(session.signal, 'abort')).toHaveLength(0);
+});
+
+test('only the session that started a recording may stop it', async () => {
+  const { engine, person } = desktop();
+  const [owner, other] = [new AbortController(), new AbortController()];
+  await engine.recorder.start(undefined, owner.signal);
+  person.types('mine');
+  await expect(engine.recorder.stop(undefined, other.signal)).rejects.toThrow(/belongs to another session/);
+  expect(engine.recorder.status?.events).toBe(4);
+  const stopped = await engine.recorder.stop(undefined, owner.signal);
+  expect(stopped.steps).toEqual([{ tool: 'type_text', args: { text: 'mine' } }]);
 });
 
 test('the end of the session that started it ends the recording', async () => {

@@ -6,7 +6,10 @@ import {
   compareRasters,
   toPixels,
   VISUAL_DIFF_DEFAULTS,
+  VisualDiffs,
 } from '../../../src/engine/visual-diff.js';
+import type { Kernel } from '../../../src/engine/kernel.js';
+import type { Screen } from '../../../src/engine/screen.js';
 
 /** A white raster with black blocks. */
 function raster(
@@ -76,5 +79,25 @@ describe('Baselines', () => {
     expect(baselines.get('b1')).toEqual(Buffer.from([1]));
     baselines.save('b1', Buffer.from([99]));
     expect(baselines.names().at(-1)).toBe('b1');
+  });
+});
+
+describe('a baseline file', () => {
+  // Refused before anything is captured: the kernel only runs the work, the screen is never asked.
+  const diffs = new VisualDiffs(
+    { guard: (_doing: string, work: () => Promise<unknown>) => work() } as unknown as Kernel,
+    {} as Screen,
+  );
+  it('that is a device, not a regular file, is refused instead of read without end', async () => {
+    await expect(
+      diffs.compare({ area: {}, baseline: '/dev/zero', baselines: new Baselines() }),
+    ).rejects.toThrow(/not a regular file/);
+  });
+  it('given as a file URL that names no local file is refused as such, not as a bug', async () => {
+    for (const url of ['file://%zz', 'file://elsewhere/tmp/b.png']) {
+      await expect(diffs.compare({ area: {}, baseline: url, baselines: new Baselines() })).rejects.toThrow(
+        /not a usable file URL/,
+      );
+    }
   });
 });

@@ -102,3 +102,29 @@ describe('chooseApp', () => {
     expect(await failed(engine.kernel.resolver.app('zenity'))).toBe(listed);
   });
 });
+
+describe('an ambiguous app in a wait or an assertion', () => {
+  it('is an error, not an absence: the human who declined is asked once, and nothing passes for not being there', async () => {
+    const engine = setup();
+    const { server, asked } = client(() => ({ action: 'decline' }));
+    const asserted = inCall(server, () =>
+      engine.asserts.assert({
+        query: { app: 'zenity', role: 'button' },
+        expect: { exists: false },
+        timeoutMs: 1_000,
+      }),
+    );
+    expect(await failed(asserted)).toMatch(/^Several apps match "zenity", and the user did not pick one/);
+    expect(asked).toHaveLength(1);
+    const waited = inCall(server, () =>
+      engine.waits.waitFor({ condition: 'disappears', app: 'zenity', role: 'button', timeoutMs: 1_000 }),
+    );
+    expect(await failed(waited)).toMatch(/^Several apps match "zenity", and the user did not pick one/);
+    expect(asked).toHaveLength(2);
+    // No one to ask: the error lists the apps by pid.
+    const unasked = engine.waits.waitFor({ condition: 'disappears', app: 'zenity', role: 'button' });
+    expect(await failed(unasked)).toMatch(
+      /^Several apps match "zenity"\nzenity \(pid 11\), zenity \(pid 12\)/,
+    );
+  });
+});

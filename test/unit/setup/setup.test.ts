@@ -1,5 +1,14 @@
 /** `macpilot setup` on client configuration files in a temporary home: what it writes, keeps, backs up, refuses. */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { setup, type SetupContext } from '../../../src/setup/index.js';
@@ -82,6 +91,21 @@ describe('macpilot setup', () => {
     );
   });
 
+  test('a config that is a symlink stays one: the file it points to gets the entry', async () => {
+    const home = temporaryFolder('macpilot-setup-home-');
+    const dotfiles = temporaryFolder('macpilot-setup-dotfiles-');
+    const kept = join(dotfiles, 'mcp.json');
+    writeJson(kept, { mcpServers: { other: OTHER } });
+    const file = join(home, '.cursor', 'mcp.json');
+    mkdirSync(dirname(file), { recursive: true });
+    symlinkSync(kept, file);
+
+    expect((await run(['cursor'], { home })).code).toBe(0);
+
+    expect(lstatSync(file).isSymbolicLink()).toBe(true);
+    expect(readJson(kept)).toEqual({ mcpServers: { other: OTHER, macpilot: MACPILOT } });
+  });
+
   test('cursor without a config: a new ~/.cursor/mcp.json, no backup, undo removes it', async () => {
     const { code, out, home } = await run(['cursor', '--mode', 'safe', '--toolsets', 'ui,apps']);
     const file = join(home, '.cursor', 'mcp.json');
@@ -93,6 +117,17 @@ describe('macpilot setup', () => {
     });
     expect(backupsOf(file)).toEqual([]);
     expect(out).toContain(`Undo: rm '${file}'`);
+  });
+
+  test("the undo command works in a shell for a home folder with a quote in its name (o'brien)", async () => {
+    const home = temporaryFolder("macpilot-setup-o'brien-");
+    const file = join(home, '.cursor', 'mcp.json');
+    writeJson(file, { mcpServers: { other: OTHER } });
+    const { code, out } = await run(['cursor'], { home });
+    expect(code).toBe(0);
+    const undo = /^Undo: (.*)$/m.exec(out)?.[1] ?? '';
+    execFileSync('sh', ['-c', undo]);
+    expect(readJson(file)).toEqual({ mcpServers: { other: OTHER } });
   });
 
   test('vscode: the "servers" of the user mcp.json, with type stdio; its inputs and other servers stay', async () => {

@@ -168,7 +168,9 @@ class Recording {
   /** Disables the context from the session's connection, waits for the series to end, and frees it all. */
   async stop(): Promise<number> {
     this.record.DisableContext(this.context);
-    await Promise.race([this.ended, new Promise((resolve) => setTimeout(resolve, SERIES_MS))]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.ended, new Promise((resolve) => (timer = setTimeout(resolve, SERIES_MS)))]);
+    clearTimeout(timer);
     this.record.FreeContext(this.context);
     this.forget();
     this.data.close();
