@@ -33,7 +33,7 @@ export function createRuntime(
   const engine = createEngine(
     port(helper),
     { clipboardHistory: config.clipboardHistory, recognizer: platformTextRecognizer() },
-    (app) => apps.check(app),
+    (app, access) => apps.check(app, access),
     chooseApp,
   );
   const policy = new Policy([

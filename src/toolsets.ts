@@ -114,6 +114,11 @@ export interface ToolMeta {
   /** What the human asked to allow the call also reads, when its title and target say too little (a script's source). */
   consentDetail?: (args: never) => string;
   /**
+   * The human is asked before every call, though it changes nothing: what it does reaches beyond the screen the
+   * agent reads (start_recording hears what the person types).
+   */
+  asksConsent?: true;
+  /**
    * Arguments that make a read-only tool change something, each with what it changes (take_screenshot's
    * file_path: "writes the image to a file"): a call that gives one is a write for the policy, and read-only
    * mode refuses it.

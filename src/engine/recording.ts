@@ -36,6 +36,8 @@ interface ShownItem {
 /** Why a press makes no step, as stop_recording reports it. */
 const LEFT_OUT = {
   denied: 'in an app this server may not use',
+  readOnly:
+    'in an app the agent may read but not act on (a terminal, system settings): its replay would be refused, and what is typed there (a sudo password) has no password field to tell it by',
   otherApp: 'in another app than the one recorded',
   secure: 'typed into a password field (add a set_value step for it yourself)',
   nothing: 'a click on no element of the recorded app',
@@ -128,7 +130,8 @@ export class Recorder {
           typing: false,
         };
         // Presses are resolved in start_recording's own context, so the app policy sees a read-only call: a
-        // denied app is left out, a terminal (which may be read, not acted on) is recorded.
+        // denied app is left out as refused; an app the agent may read but not act on (a terminal) is left out
+        // by asking the policy about an action (mayActOn).
         const hear = AsyncResource.bind((input: RecordedInput) => this.heard(active, input));
         const heard = port.onNotification('record.input', hear);
         // A helper that restarts (it lost its display, it crashed) is asked to record again.
@@ -257,6 +260,8 @@ export class Recorder {
       if (!element) return active.app ? { leftOut: LEFT_OUT.nothing } : {};
       if (active.app && element.pid !== active.app.pid) return { leftOut: LEFT_OUT.otherApp };
       const node = await this.kernel.resolver.locate(element);
+      const app = { pid: element.pid, name: parsePath(node.path).app };
+      if (!this.kernel.resolver.mayActOn(app)) return { leftOut: LEFT_OUT.readOnly };
       const target = targetOf(node);
       if (target.menu?.opensMenu) await this.readMenu(active, target, node);
       return { target };
@@ -296,7 +301,8 @@ export class Recorder {
       const { element } = await this.kernel.port.call('ax.focused', {});
       if (!element) return undefined;
       if (active.app && element.pid !== active.app.pid) return LEFT_OUT.otherApp;
-      await this.kernel.resolver.app(String(element.pid));
+      const app = await this.kernel.resolver.app(String(element.pid));
+      if (!this.kernel.resolver.mayActOn(app)) return LEFT_OUT.readOnly;
       return element.states.includes('secure') ? LEFT_OUT.secure : undefined;
     } catch (error) {
       return error instanceof AppRefused ? LEFT_OUT.denied : undefined;

@@ -47,8 +47,14 @@ const listChildren = (children: readonly ElementNode[]): string => {
   return `${shown.join(', ')}${more}`;
 };
 
-/** Refuses (throws an AppRefused) when the call in progress may not use this app (see src/policy/apps.ts). */
-export type AppGate = (app: { name: string; bundleId?: string; pid?: number }) => void;
+/**
+ * Refuses (throws an AppRefused) when the call in progress may not use this app (see src/policy/apps.ts), or, with
+ * `access`, when a call of that access may not: a terminal may be read, not acted on.
+ */
+export type AppGate = (
+  app: { name: string; bundleId?: string; pid?: number },
+  access?: 'read' | 'write',
+) => void;
 
 /** An app the call in progress may not use: an AppGate's refusal, not a failure to find the app. */
 export class AppRefused extends MacpilotError {}
@@ -86,6 +92,17 @@ export class Resolver {
   /** Refuses the app when the call in progress may not use it (an app met without asking for it by name). */
   admit(app: AppInfo): void {
     this.gate(app);
+  }
+
+  /** Whether an action (a write) may target this app, whatever the access of the call in progress. */
+  mayActOn(app: { name: string; bundleId?: string; pid?: number }): boolean {
+    try {
+      this.gate(app, 'write');
+      return true;
+    } catch (error) {
+      if (error instanceof AppRefused) return false;
+      throw error;
+    }
   }
 
   async apps(call?: CallOptions): Promise<AppInfo[]> {

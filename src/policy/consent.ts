@@ -66,18 +66,20 @@ export class ConsentGuard implements Guard {
   /** What the call would do, in words for the human, when it needs their consent. */
   private async needsConsent(call: ToolCall): Promise<string | undefined> {
     const { tool } = call;
-    if (this.settings.consent === 'allow' || !isWrite(tool, call.args)) return undefined;
+    if (this.settings.consent === 'allow') return undefined;
     const target = this.targetNames(call.args);
+    const action = () => `${tool.title.toLowerCase()}${target.length > 0 ? ` (${target.join(', ')})` : ''}`;
+    if (tool.asksConsent) return action();
+    if (!isWrite(tool, call.args)) return undefined;
     // click_text's text is the label of what it clicks ("Delete All"), unlike the text type_text types.
     if (tool.name === 'click_text' && typeof call.args.text === 'string') target.push(call.args.text);
     // Keys act on the focused element: Enter on a focused "Delete" button deletes.
     if (this.settings.mode === 'safe' && tool.name === 'press_key')
       target.push(...(await this.focused(call)));
-    const action = `${tool.title.toLowerCase()}${target.length > 0 ? ` (${target.join(', ')})` : ''}`;
-    if (tool.annotations.destructiveHint) return action;
+    if (tool.annotations.destructiveHint) return action();
     const actsOnNamedTarget = toolsetOf(tool.toolset).namesControls;
     if (this.settings.mode === 'safe' && actsOnNamedTarget && target.some((name) => DESTRUCTIVE.test(name)))
-      return action;
+      return action();
     return undefined;
   }
 

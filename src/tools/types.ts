@@ -64,6 +64,8 @@ export interface ToolSpec<Input extends z.ZodObject = z.ZodObject, R extends Eng
   service?: ServiceName;
   /** What the human asked to allow the call also reads, when its title and target say too little (a script's source). */
   consentDetail?: (args: z.output<Input>) => string;
+  /** The human is asked before every call, though it changes nothing (see ToolMeta.asksConsent). */
+  asksConsent?: true;
   /** A long call a client may run as a task (tasks/get, tasks/result, tasks/cancel) instead of waiting on it. */
   task?: true;
   /** False for a tool that may not run as another tool's step (run_workflow itself). */

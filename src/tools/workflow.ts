@@ -299,12 +299,16 @@ export const workflowTools = toolsetTools('workflow', [
       'Start recording what the person at this computer does with the keyboard and mouse, in every app or ' +
       'only in app, until stop_recording, which answers it as run_workflow steps that find elements by path ' +
       '(click_element, type_text, press_key, click_menu_item; click at a point only where no element is). One ' +
-      'recording at a time; it ends with this session. What is typed is never logged.',
+      'recording at a time; it ends with this session. What is typed is never logged. The person is asked ' +
+      'first (unless MACPILOT_CONSENT=allow).',
     input: z.object({
       app: appParam.optional().describe('Record only this app (name, bundle id or pid); default: every app.'),
     }),
     output: structured.recording,
     annotations: { ...READ_ONLY, idempotentHint: false },
+    asksConsent: true,
+    consentDetail: (args) =>
+      `What you type and click ${args.app === undefined ? 'in every app' : `in ${args.app}`} will be recorded until the agent stops the recording or this session ends, and handed to the agent as steps (keys typed into password fields and terminals are left out).`,
     handle: (args, { engine, signal, sessionEnd }) => engine.recorder.start(args.app, sessionEnd, { signal }),
   }),
   defineTool({

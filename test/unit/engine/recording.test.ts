@@ -58,10 +58,10 @@ function desktop() {
       return () => (ready = undefined);
     },
   };
-  const gate = (app: { name: string }) => {
+  const gate = (app: { name: string }, asked?: 'read' | 'write') => {
     if (app.name === 'seahorse')
       throw new AppRefused({ what: 'seahorse is off limits', why: 'denied', next: '-' });
-    if (app.name === 'xterm' && access.getStore() !== 'read') {
+    if (app.name === 'xterm' && (asked ?? access.getStore()) !== 'read') {
       throw new AppRefused({ what: 'xterm may be read but not acted on', why: 'a terminal', next: '-' });
     }
   };
@@ -196,14 +196,20 @@ test('a helper that restarts while recording is asked to record again; after sto
   expect(calls.filter((c) => c === 'record.start')).toHaveLength(2);
 });
 
-test("presses are resolved as start_recording's read-only call: typing into a terminal is recorded", async () => {
+test('typing into an app the agent may only read (a terminal: a sudo password has no password field) makes no step', async () => {
   const { engine, state, person } = desktop();
   await access.run('read', () => engine.recorder.start(undefined));
   state.focusPid = 40;
-  person.types('ls'); // heard outside any call, as notifications are
+  person.types('hunter2'); // heard outside any call, as notifications are
+  person.presses(0xff0d); // Enter
+  state.focusPid = 10;
+  person.types('ok');
   const stopped = await engine.recorder.stop();
-  expect(stopped.steps).toEqual([{ tool: 'type_text', args: { text: 'ls' } }]);
-  expect(stopped.leftOut).toEqual({});
+  expect(stopped.steps).toEqual([{ tool: 'type_text', args: { text: 'ok' } }]);
+  expect(JSON.stringify(stopped)).not.toContain('hunter2');
+  expect(Object.entries(stopped.leftOut ?? {})).toEqual([
+    [expect.stringContaining('read but not act on'), 8],
+  ]);
 });
 
 test('a helper gone before stop: what was heard is still answered', async () => {

@@ -66,6 +66,22 @@ describe('ConsentGuard', () => {
     ]);
   });
 
+  it('asks the human before start_recording, read-only though it is, in every mode unless consent is allow', async () => {
+    for (const mode of ['full', 'safe', 'read-only'] as const) {
+      const { server, asked } = client(accept);
+      await guard(mode).admit(call('start_recording', { app: 'gedit' }, server));
+      expect(asked).toEqual([
+        'An AI agent wants to record a demonstration (gedit). Allow it?\n\nWhat you type and click in gedit will ' +
+          'be recorded until the agent stops the recording or this session ends, and handed to the agent as ' +
+          'steps (keys typed into password fields and terminals are left out).',
+      ]);
+    }
+    const { server, asked } = client(accept);
+    await guard('full', 'allow').admit(call('start_recording', {}, server));
+    await guard('full').admit(call('stop_recording', {}, server));
+    expect(asked).toEqual([]);
+  });
+
   it('refuses when the human declines, or accepts without confirming', async () => {
     const declined = client({ action: 'decline' });
     const quit = call('quit_app', { name: 'zenity' }, declined.server);
