@@ -78,12 +78,15 @@ export class AuditLog implements Guard {
       duration_ms: Math.round(outcome.durationMs),
       flags: { mode: this.options.mode, ...call.notes },
     };
-    const error = outcome.ok ? undefined : firstLine(outcome.error);
-    if (error) entry.error = error;
+    let error = outcome.ok ? undefined : firstLine(outcome.error);
     for (const name of CONTENT_ARGS) {
       const value = args[name];
-      if (value !== undefined && value !== null) entry[`${name}_length`] = String(value).length;
+      if (value === undefined || value === null) continue;
+      entry[`${name}_length`] = String(value).length;
+      // An error may quote what it was given ('No text "..." on screen'): that text stays out of the log too.
+      if (error !== undefined) error = withheld(error, String(value), name);
     }
+    if (error) entry.error = error;
     return entry;
   }
 
@@ -134,6 +137,13 @@ function parseLabel(label: string): { role: string; name?: string } {
   if (space < 0) return { role: label };
   const name: unknown = JSON.parse(label.slice(space + 1));
   return { role: label.slice(0, space), name: String(name) };
+}
+
+/** `text` with every appearance of `value` (as given or JSON-quoted) replaced by `[name]`. */
+function withheld(text: string, value: string, name: string): string {
+  if (value === '') return text;
+  const quoted = JSON.stringify(value).slice(1, -1);
+  return text.replaceAll(value, `[${name}]`).replaceAll(quoted, `[${name}]`);
 }
 
 function firstLine(error: unknown): string | undefined {

@@ -86,6 +86,30 @@ describe('AuditLog', () => {
     expect(content).toContain('"key_length":1');
   });
 
+  test('an error that quotes a content argument keeps it out of the log', () => {
+    const { audit, file, call, lines } = setup();
+    const failed = (what: string): CallOutcome => ({
+      ok: false,
+      refused: false,
+      durationMs: 3,
+      error: new MacpilotError({ what, why: '-', next: '-' }),
+    });
+    audit.settled(
+      call('click_text', { text: SECRET }, WRITE, 'screen'),
+      failed(`No text "${SECRET}" on screen`),
+    );
+    audit.settled(
+      call('type_text', { text: 'a "quoted" secret' }, WRITE, 'input'),
+      failed('Could not type "a \\"quoted\\" secret"'),
+    );
+    expect(readFileSync(file, 'utf8')).not.toContain('hunter2');
+    expect(readFileSync(file, 'utf8')).not.toContain('quoted');
+    expect(lines().map((line) => line.error)).toEqual([
+      'No text "[text]" on screen',
+      'Could not type "[text]"',
+    ]);
+  });
+
   test('notification texts and scripts are recorded by length only', () => {
     const { audit, file, call, lines } = setup();
     audit.settled(
