@@ -5,7 +5,10 @@ import { useMacpilot } from '../support/mcp.js';
 import { xclipOn } from '../support/xclip.js';
 
 const env = inject('desktopEnv');
-const { macpilot, processes } = useMacpilot(env);
+// The clipboard history (its own test file) reads every change: with a 1.15 MB text owned by xclip, its INCR read
+// and the test's xclip -o then run at once, and xclip, which serves one requestor at a time, was seen to leave the
+// test's read waiting for good (about 1 run in 7).
+const { macpilot, processes } = useMacpilot({ ...env, MACPILOT_CLIPBOARD_HISTORY: 'off' });
 const xclip = xclipOn(env, processes);
 
 /** 1.15 MB of UTF-8 in 500,000 characters: INCR both ways, and small enough for one get_clipboard. */

@@ -11,7 +11,7 @@ export function xclipOn(env: Record<string, string>, processes: Processes) {
    * What xclip reads from the clipboard (one-shot), as bytes; throws when nothing offers that target, or when the
    * read takes over 10 s. Once, an xclip -o of a 1.15 MB text owned by xclip -i (an INCR transfer), made while
    * macpilot's clipboard history read the same change, waited forever; the read is synchronous, so it blocked the
-   * test file's event loop past every timeout. With the limit the caller's retry reads it again.
+   * test file's event loop past every timeout. With the limit the test fails with a reason instead.
    */
   const out = (target?: string): Buffer =>
     execFileSync('xclip', ['-o', '-selection', 'clipboard', ...(target ? ['-t', target] : [])], {
