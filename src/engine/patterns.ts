@@ -33,7 +33,8 @@ export type UiState = (typeof UI_STATES)[number];
 
 /**
  * A next step a pattern suggests: a tool and the element it would take, or, for a pattern read off the screen,
- * the words it would take (click_text).
+ * the words it would take and the point at their centre (click there: a text shown twice, as a question's verb
+ * and its button, would make click_text ask which).
  */
 export type Suggestion = {
   /** A short word for the element's part in the pattern: "confirm", "cancel", "name", "editor". */
@@ -41,7 +42,10 @@ export type Suggestion = {
   /** What the step does, in words. */
   action: string;
   tool: string;
-} & ({ node: Walked; words?: undefined } | { words: ScreenWord; node?: undefined });
+} & (
+  | { node: Walked; words?: undefined; point?: undefined }
+  | { words: ScreenWord; point: { x: number; y: number }; node?: undefined }
+);
 
 export interface DetectedPattern {
   pattern: UiPattern;
@@ -467,12 +471,12 @@ function buttonLabels(lines: readonly ScreenLine[]): ScreenWord[] {
   });
 }
 
-const clickWords = (part: string, what: string, words: ScreenWord): Suggestion => ({
-  part,
-  action: `click the words ${JSON.stringify(words.text)} to ${what}`,
-  tool: 'click_text',
-  words,
-});
+function clickWords(part: string, what: string, words: ScreenWord): Suggestion {
+  const { x, y, width, height } = words.bounds;
+  const point = { x: Math.round(x + width / 2), y: Math.round(y + height / 2) };
+  const action = `click at ${point.x},${point.y}, on the words ${JSON.stringify(words.text)}, to ${what}`;
+  return { part, action, tool: 'click', words, point };
+}
 
 /**
  * A confirmation or an error alert drawn without accessibility, from the labels of its buttons and the other
@@ -534,7 +538,11 @@ export function readScreenText(tree: Walked, lines: readonly ScreenLine[]): UiRe
 export function readingLine(reading: UiReading): string | undefined {
   if (reading.patterns.length === 0 && reading.state === 'idle') return undefined;
   const patterns = reading.patterns.map((p) => {
-    const refs = p.steps.map((s) => `${s.part} ${s.node ? s.node.ref : JSON.stringify(s.words.text)}`);
+    const refs = p.steps.map((s) =>
+      s.node
+        ? `${s.part} ${s.node.ref}`
+        : `${s.part} ${JSON.stringify(s.words.text)} at ${s.point.x},${s.point.y}`,
+    );
     return refs.length > 0 ? `${p.pattern} (${refs.join(', ')})` : p.pattern;
   });
   return patterns.length > 0

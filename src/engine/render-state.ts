@@ -37,8 +37,12 @@ const PatternJson = z.object({
           .string()
           .optional()
           .describe(
-            'The words on screen the step takes (click_text), when the app has no accessibility tree.',
+            'The words on screen the step takes, read by OCR when the app has no accessibility tree.',
           ),
+        point: z
+          .object({ x: z.number(), y: z.number() })
+          .optional()
+          .describe('The centre of those words, in screen points: where the click goes.'),
       }),
     )
     .describe('Next steps an agent may take; nothing runs on its own.'),
@@ -61,7 +65,7 @@ const patternJson = (p: DetectedPattern): z.infer<typeof PatternJson> => ({
     part: s.part,
     action: s.action,
     tool: s.tool,
-    ...(s.node ? { ref: s.node.ref } : { text: s.words.text }),
+    ...(s.node ? { ref: s.node.ref } : { text: s.words.text, point: s.point }),
   })),
 });
 

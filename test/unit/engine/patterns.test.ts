@@ -351,22 +351,19 @@ describe('states', () => {
       because: 'the screen shows a confirmation "Delete file?" with the buttons "Delete" and "Cancel"',
     });
     expect(steps(question, 'confirmation_dialog')).toEqual([
-      'confirm click_text "Delete"',
-      'cancel click_text "Cancel"',
+      'confirm click "Delete"',
+      'cancel click "Cancel"',
     ]);
     expect(question.patterns[0]?.at).toBe(empty);
     // Buttons read as one line of words (one row) are each a button.
     const row = readScreenText(empty, [screenLine('Replace the file?'), screenLine('Cancel Replace')]);
-    expect(steps(row, 'confirmation_dialog')).toEqual([
-      'confirm click_text "Replace"',
-      'cancel click_text "Cancel"',
-    ]);
+    expect(steps(row, 'confirmation_dialog')).toEqual(['confirm click "Replace"', 'cancel click "Cancel"']);
     const alert = readScreenText(empty, ['Could not save "notes.txt"', 'Disk is full', 'OK'].map(screenLine));
     expect(alert).toMatchObject({
       state: 'error',
       because: 'the screen reads "Could not save \\"notes.txt\\""',
     });
-    expect(steps(alert, 'error_alert')).toEqual(['dismiss click_text "OK"']);
+    expect(steps(alert, 'error_alert')).toEqual(['dismiss click "OK"']);
   });
 
   it('from screen text: no dialog from a message with no buttons, a lone OK, or a window full of text', () => {

@@ -55,11 +55,12 @@ describe('patterns from the screen where the tree is empty', () => {
 
     const snapshot = await engine.elements.snapshot({ app: 'painter' });
     expect(renderText(snapshot).split('\n')[1]).toBe(
-      'UI: confirmation_dialog (confirm "Delete", cancel "Cancel"); state: modal_dialog',
+      'UI: confirmation_dialog (confirm "Delete" at 134,256, cancel "Cancel" at 134,236); state: modal_dialog',
     );
-    // The words are where OCR saw them, in screen points: the window's origin plus pixels / 2.
+    // The words are where OCR saw them, in screen points (the window's origin plus pixels / 2); the click goes to
+    // their centre.
     const confirm = snapshot.ui.patterns[0]?.steps[0];
-    expect(confirm).toMatchObject({ tool: 'click_text', words: { text: 'Delete' } });
+    expect(confirm).toMatchObject({ tool: 'click', words: { text: 'Delete' }, point: { x: 134, y: 256 } });
     expect(confirm?.words?.bounds).toEqual({ x: 110, y: 250, width: 48, height: 12 });
     // The capture was of the app's window, found by pid.
     expect(helper.calls.filter((c) => c.method === 'screen.capture').map((c) => c.params)).toEqual([
@@ -75,8 +76,8 @@ describe('patterns from the screen where the tree is empty', () => {
           pattern: 'confirmation_dialog',
           at: { role: 'application', name: 'painter' },
           suggestions: [
-            { part: 'confirm', tool: 'click_text', text: 'Delete' },
-            { part: 'cancel', tool: 'click_text', text: 'Cancel' },
+            { part: 'confirm', tool: 'click', text: 'Delete', point: { x: 134, y: 256 } },
+            { part: 'cancel', tool: 'click', text: 'Cancel', point: { x: 134, y: 236 } },
           ],
         },
       ],
@@ -92,7 +93,7 @@ describe('patterns from the screen where the tree is empty', () => {
     expect(state.ui.state).toBe('error');
     expect(state.ui.patterns.map((p) => p.pattern)).toEqual(['error_alert']);
     expect(renderText(await engine.elements.snapshot({ app: 'painter' }))).toContain(
-      'UI: error_alert (dismiss "OK"); state: error',
+      'UI: error_alert (dismiss "OK" at 118,236); state: error',
     );
   });
 
