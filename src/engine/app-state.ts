@@ -9,10 +9,11 @@ import type { AppInfo, WindowInfo } from '../helper/protocol.js';
 import type { Elements } from './elements.js';
 import { appWalkStart, type Kernel } from './kernel.js';
 import type { Menus } from './menus.js';
-import { BUSY, readUi, type UiReading } from './patterns.js';
+import { BUSY, type UiReading } from './patterns.js';
 import { AppRefused } from './resolve.js';
 import { roleOf } from './roles.js';
 import type { Walked } from './tree.js';
+import type { UiReader } from './ui-reading.js';
 
 /** active: frontmost; background: has a window on screen; minimized: only minimized windows; windowless. */
 export type AppActivity = 'active' | 'background' | 'minimized' | 'windowless';
@@ -58,6 +59,7 @@ export class AppStates {
     private readonly kernel: Kernel,
     private readonly elements: Elements,
     private readonly menus: Menus,
+    private readonly reader: UiReader,
   ) {}
 
   /** The running apps the policy lets the current call read, with their windows (minimized ones too). */
@@ -112,8 +114,9 @@ export class AppStates {
       if (error instanceof HelperError && error.code === HelperErrorCode.Timeout) return BUSY;
       throw error;
     }
-    const { tree } = await this.kernel.walk(appWalkStart(app), STATE_WALK, call);
-    return readUi(tree);
+    const start = appWalkStart(app);
+    const { tree } = await this.kernel.walk(start, STATE_WALK, call);
+    return this.reader.read(tree, start.app, call);
   }
 
   private overview(app: AppInfo, windows: readonly WindowInfo[]): AppOverview {

@@ -21,11 +21,11 @@ import { childPath, parsePath, segmentFor } from './paths.js';
 import type { CallOptions } from '../helper/errors.js';
 import type { RefEntry } from './refs.js';
 import type { ActionResult, ElementResult, LocatedResult, MatchesResult, SnapshotResult } from './results.js';
-import { readUi } from './patterns.js';
 import { parseRole, roleOf } from './roles.js';
 import { SNAPSHOT_DEFAULTS } from './snapshot.js';
 import { matchTitle } from '../text.js';
 import { labelOf } from './tree.js';
+import type { UiReader } from './ui-reading.js';
 
 export interface SnapshotOptions {
   app?: string;
@@ -63,6 +63,7 @@ export class Elements {
   constructor(
     private readonly kernel: Kernel,
     private readonly input: Input,
+    private readonly reader: UiReader,
   ) {}
 
   async snapshot(options: SnapshotOptions = {}, call?: CallOptions): Promise<SnapshotResult> {
@@ -84,7 +85,8 @@ export class Elements {
         roles: roles && new Set(roles),
         walkTruncated: walked.truncated,
       };
-      return { kind: 'snapshot', title, tree: walked.tree, render, ui: readUi(walked.tree) };
+      const ui = await this.reader.read(walked.tree, start.app, call);
+      return { kind: 'snapshot', title, tree: walked.tree, render, ui };
     });
   }
 

@@ -25,6 +25,7 @@ import { VisualDiffs } from './visual-diff.js';
 import { Visual } from './visual.js';
 import { ScreenText } from './screen-text.js';
 import { helperRecognizer, type TextRecognizer } from './text-recognizer.js';
+import { UiReader } from './ui-reading.js';
 import { Waits } from './wait.js';
 import { Windows } from './windows.js';
 
@@ -75,8 +76,10 @@ export function createEngine(
   const kernel = new Kernel(port, { ...CHANGE_DEFAULTS, ...changes }, gate, new RefTable(refLimits), choose);
   const input = new Input(kernel);
   const windows = new Windows(kernel);
-  const elements = new Elements(kernel, input);
   const screen = new Screen(kernel, windows);
+  const text = new ScreenText(kernel, screen, input, recognizer);
+  const reader = new UiReader(text);
+  const elements = new Elements(kernel, input, reader);
   const menus = new Menus(kernel);
   const feed = new ChangeFeed(port, kernel.observer);
   const history = new ClipboardHistory(port, feed, clipboardHistory);
@@ -89,12 +92,12 @@ export function createEngine(
     windows,
     screen,
     visual: new Visual(screen),
-    text: new ScreenText(kernel, screen, input, recognizer),
+    text,
     clipboard: new Clipboard(kernel, history),
     menus,
     waits,
     reveal: new Reveal(kernel),
-    states: new AppStates(kernel, elements, menus),
+    states: new AppStates(kernel, elements, menus, reader),
     feed,
     observations: new Observations(kernel, feed),
     asserts: new Asserts(kernel, waits, elements),

@@ -2,11 +2,13 @@
  * What kind of screen an app shows and what state it is in, read from a walked tree: pure rules over the
  * elements of each top-level window or dialog (a login form, a save dialog, a table...), each pattern with the
  * refs an agent would use next. Purely informative: nothing here acts. Where the tree is empty (a canvas, a
- * remote desktop) the words read off the screen can stand in for it (`ScreenTextLine`, given by OCR).
+ * remote desktop) the lines OCR reads off the app's window stand in for it: states and dialogs from their words,
+ * with the words to click instead of refs.
  */
-import type { Bounds, ElementState } from '../helper/protocol.js';
+import type { ElementState } from '../helper/protocol.js';
 import { normalizeName } from '../text.js';
 import type { Role } from './roles.js';
+import type { ScreenLine, ScreenWord } from './screen-lines.js';
 import { isSecure, labelOf, type Walked } from './tree.js';
 
 export const UI_PATTERNS = [
@@ -29,15 +31,21 @@ export type UiPattern = (typeof UI_PATTERNS)[number];
 export const UI_STATES = ['idle', 'loading', 'error', 'auth_required', 'busy', 'modal_dialog'] as const;
 export type UiState = (typeof UI_STATES)[number];
 
-/** A next step a pattern suggests: a tool and the element it would take. */
-export interface Suggestion {
+/**
+ * A next step a pattern suggests: a tool and the element it would take, or, for a pattern read off the screen,
+ * the words it would take and the point at their centre (click there: a text shown twice, as a question's verb
+ * and its button, would make click_text ask which).
+ */
+export type Suggestion = {
   /** A short word for the element's part in the pattern: "confirm", "cancel", "name", "editor". */
   part: string;
   /** What the step does, in words. */
   action: string;
   tool: string;
-  node: Walked;
-}
+} & (
+  | { node: Walked; words?: undefined; point?: undefined }
+  | { words: ScreenWord; point: { x: number; y: number }; node?: undefined }
+);
 
 export interface DetectedPattern {
   pattern: UiPattern;
@@ -53,18 +61,14 @@ export interface UiReading {
   because: string;
 }
 
-/** A line of text read off the screen (OCR), in screen points: what stands in for an empty tree. */
-export interface ScreenTextLine {
-  text: string;
-  bounds: Bounds;
-  /** 0..1 */
-  confidence: number;
+export interface ReadOptions {
+  /** What OCR read in the app's window; used only for an app whose tree has nothing below its root. */
+  screenText?: readonly ScreenLine[];
 }
 
-export interface ReadOptions {
-  /** What OCR read on the app's screen; used only when the tree has nothing below its root. */
-  screenText?: readonly ScreenTextLine[];
-}
+/** An app whose walk found nothing below it (no accessibility, a canvas): only the screen tells what it shows. */
+export const isBlankApp = (tree: Walked): boolean =>
+  tree.role === 'application' && tree.children.length === 0;
 
 /** An app's top-level elements that the rules read one at a time. */
 const SCOPE_ROLES: ReadonlySet<Role> = new Set(['window', 'dialog', 'alert']);
@@ -401,8 +405,8 @@ export const MAX_PATTERNS = 6;
 
 /** The patterns in a walked tree (an app, a window, a subtree) and the state they put the app in. */
 export function readUi(tree: Walked, options: ReadOptions = {}): UiReading {
-  if (tree.children.length === 0 && options.screenText && options.screenText.length > 0) {
-    return readScreenText(options.screenText);
+  if (isBlankApp(tree) && options.screenText && options.screenText.length > 0) {
+    return readScreenText(tree, options.screenText);
   }
   const scopes = scopesOf(tree);
   // Dialogs first: what blocks the app is what an agent meets first.
@@ -440,7 +444,7 @@ function stateOf(
   const auth = scopes.find((s) => isDialog(s) && AUTH_TITLE.test(nameOf(s.root)));
   if (auth) return { state: 'auth_required', because: `a sign-in dialog is open: ${where(auth.root)}` };
   const progress = seen('progress_indicator')?.steps[0];
-  if (progress) return { state: 'loading', because: `progress is shown: ${where(progress.node)}` };
+  if (progress?.node) return { state: 'loading', because: `progress is shown: ${where(progress.node)}` };
   const loading = scopes
     .flatMap((s) => s.nodes)
     .find((n) => n.role === 'text' && LOADING_TEXT.test(nameOf(n)));
@@ -452,19 +456,79 @@ function stateOf(
   return { state: 'idle', because: 'no dialog, progress or error is shown' };
 }
 
-/** States from words on the screen, when the tree has none: no refs to suggest, so no patterns. */
-export function readScreenText(lines: readonly ScreenTextLine[]): UiReading {
-  const text = lines.map((l) => l.text);
-  const said = (pattern: RegExp) => text.find((t) => pattern.test(t));
-  const error = said(STATUS_ERROR);
-  if (error) return { patterns: [], state: 'error', because: `the screen reads ${JSON.stringify(error)}` };
-  const auth = said(AUTH_TITLE) ?? said(/\bpassword\b/i);
-  if (auth)
-    return { patterns: [], state: 'auth_required', because: `the screen reads ${JSON.stringify(auth)}` };
-  const loading = said(LOADING_TEXT);
-  if (loading)
-    return { patterns: [], state: 'loading', because: `the screen reads ${JSON.stringify(loading)}` };
-  return { patterns: [], state: 'idle', because: 'the screen text shows no dialog, progress or error' };
+/** A dialog's words fit in this many lines; a window's page of text is no dialog. */
+const MAX_DIALOG_LINES = 8;
+
+const isButtonLabel = (text: string): boolean =>
+  [AFFIRM, DECLINE, DISMISS].some((names) => names.test(normalizeName(text)));
+
+/** Words that read as buttons: a line that is one button's label, or a row of labels (every word is one). */
+function buttonLabels(lines: readonly ScreenLine[]): ScreenWord[] {
+  return lines.flatMap((line) => {
+    if (isButtonLabel(line.text)) return [line];
+    const row = line.words.length > 1 && line.words.every((word) => isButtonLabel(word.text));
+    return row ? line.words : [];
+  });
+}
+
+function clickWords(part: string, what: string, words: ScreenWord): Suggestion {
+  const { x, y, width, height } = words.bounds;
+  const point = { x: Math.round(x + width / 2), y: Math.round(y + height / 2) };
+  const action = `click at ${point.x},${point.y}, on the words ${JSON.stringify(words.text)}, to ${what}`;
+  return { part, action, tool: 'click', words, point };
+}
+
+/**
+ * A confirmation or an error alert drawn without accessibility, from the labels of its buttons and the other
+ * lines (`said`). Only a few lines: a window full of text with an OK in it is no dialog.
+ */
+function screenPatterns(
+  tree: Walked,
+  labels: readonly ScreenWord[],
+  said: readonly ScreenLine[],
+): DetectedPattern[] {
+  if (labels.length + said.length > MAX_DIALOG_LINES || labels.length === 0 || labels.length > 3) return [];
+  const named = (names: RegExp) => labels.find((label) => names.test(normalizeName(label.text)));
+  if (labels.length === 1) {
+    const dismiss = named(DISMISS);
+    if (!dismiss || !said.some((line) => ERROR_WORDS.test(line.text))) return [];
+    return [
+      { pattern: 'error_alert', at: tree, steps: [clickWords('dismiss', 'dismiss the alert', dismiss)] },
+    ];
+  }
+  const decline = named(DECLINE);
+  // The label that is not the way out confirms, when there are only two.
+  const others = labels.filter((label) => label !== decline);
+  const affirm =
+    others.find((label) => AFFIRM.test(normalizeName(label.text))) ??
+    (others.length === 1 ? others[0] : undefined);
+  if (!decline || !affirm) return [];
+  const steps = [clickWords('confirm', 'confirm', affirm), clickWords('cancel', 'decline', decline)];
+  return [{ pattern: 'confirmation_dialog', at: tree, steps }];
+}
+
+/** An app's patterns and state from the words on its screen, when its tree has none: steps click words. */
+export function readScreenText(tree: Walked, lines: readonly ScreenLine[]): UiReading {
+  const labels = buttonLabels(lines);
+  const said = lines.filter((line) => !labels.includes(line) && !line.words.some((w) => labels.includes(w)));
+  const patterns = screenPatterns(tree, labels, said);
+  const seen = (p: UiPattern) => patterns.find((d) => d.pattern === p);
+  const saying = (pattern: RegExp) => said.find((line) => pattern.test(line.text));
+  const reads = (line: ScreenLine | undefined) => line && `the screen reads ${JSON.stringify(line.text)}`;
+  const error = reads(seen('error_alert') ? saying(ERROR_WORDS) : saying(STATUS_ERROR));
+  if (error) return { patterns, state: 'error', because: error };
+  const auth = reads(saying(AUTH_TITLE) ?? saying(/\bpassword\b/i));
+  if (auth) return { patterns, state: 'auth_required', because: auth };
+  const loading = reads(saying(LOADING_TEXT));
+  if (loading) return { patterns, state: 'loading', because: loading };
+  const confirmation = seen('confirmation_dialog');
+  if (confirmation) {
+    const buttons = confirmation.steps.map((step) => JSON.stringify(step.words?.text)).join(' and ');
+    const question = said[0] ? ` ${JSON.stringify(said[0].text)}` : '';
+    const because = `the screen shows a confirmation${question} with the buttons ${buttons}`;
+    return { patterns, state: 'modal_dialog', because };
+  }
+  return { patterns, state: 'idle', because: 'the screen text shows no dialog, progress or error' };
 }
 
 /**
@@ -474,7 +538,11 @@ export function readScreenText(lines: readonly ScreenTextLine[]): UiReading {
 export function readingLine(reading: UiReading): string | undefined {
   if (reading.patterns.length === 0 && reading.state === 'idle') return undefined;
   const patterns = reading.patterns.map((p) => {
-    const refs = p.steps.map((s) => `${s.part} ${s.node.ref}`);
+    const refs = p.steps.map((s) =>
+      s.node
+        ? `${s.part} ${s.node.ref}`
+        : `${s.part} ${JSON.stringify(s.words.text)} at ${s.point.x},${s.point.y}`,
+    );
     return refs.length > 0 ? `${p.pattern} (${refs.join(', ')})` : p.pattern;
   });
   return patterns.length > 0

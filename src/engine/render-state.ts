@@ -27,7 +27,24 @@ const PatternJson = z.object({
   pattern: z.enum(UI_PATTERNS),
   at: z.object({ ref: z.string(), role: z.string(), name: z.string() }).describe('Where it was seen.'),
   suggestions: z
-    .array(z.object({ part: z.string(), action: z.string(), tool: z.string(), ref: z.string() }))
+    .array(
+      z.object({
+        part: z.string(),
+        action: z.string(),
+        tool: z.string(),
+        ref: z.string().optional().describe('The element the step takes.'),
+        text: z
+          .string()
+          .optional()
+          .describe(
+            'The words on screen the step takes, read by OCR when the app has no accessibility tree.',
+          ),
+        point: z
+          .object({ x: z.number(), y: z.number() })
+          .optional()
+          .describe('The centre of those words, in screen points: where the click goes.'),
+      }),
+    )
     .describe('Next steps an agent may take; nothing runs on its own.'),
 });
 
@@ -44,7 +61,12 @@ export const AppStateJson = AppOverviewJson.extend({
 const patternJson = (p: DetectedPattern): z.infer<typeof PatternJson> => ({
   pattern: p.pattern,
   at: { ref: p.at.ref, role: p.at.role, name: p.at.info.name },
-  suggestions: p.steps.map((s) => ({ part: s.part, action: s.action, tool: s.tool, ref: s.node.ref })),
+  suggestions: p.steps.map((s) => ({
+    part: s.part,
+    action: s.action,
+    tool: s.tool,
+    ...(s.node ? { ref: s.node.ref } : { text: s.words.text, point: s.point }),
+  })),
 });
 
 const overviewJson = (o: AppOverview): z.infer<typeof AppOverviewJson> => ({

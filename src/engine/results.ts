@@ -7,6 +7,7 @@ import type { AppInfo, Bounds, ElementDetail, WindowInfo } from '../helper/proto
 import type { AuditIssue, Level } from './audit-rules.js';
 import type { UiReading } from './patterns.js';
 import type { RecordedStep } from './record-steps.js';
+import type { ScreenLine } from './screen-lines.js';
 import type { AppRef, RefEntry } from './refs.js';
 import type { RenderOptions } from './snapshot.js';
 import type { Walked } from './tree.js';
@@ -307,18 +308,6 @@ export interface RecordingResult {
   steps?: RecordedStep[];
   /** stopped: presses that made no step, counted by why. */
   leftOut?: Record<string, number>;
-}
-
-/** A word read from the screen by OCR: its box in screen points and a confidence from 0 to 1. */
-export interface ScreenWord {
-  text: string;
-  bounds: Bounds;
-  confidence: number;
-}
-
-/** A line of text read from the screen: its words left to right, and the box around them (screen points). */
-export interface ScreenLine extends ScreenWord {
-  words: ScreenWord[];
 }
 
 /** The text on an area of the screen (read_text), top to bottom. */

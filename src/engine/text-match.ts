@@ -6,7 +6,8 @@ import { unionBounds } from '../bounds.js';
 import { MacpilotError } from '../errors.js';
 import type { Bounds, RecognizedLine, RecognizedWord } from '../helper/protocol.js';
 import { clip, normalizeName, plural } from '../text.js';
-import type { ScreenLine, ScreenWord, TextMatch } from './results.js';
+import type { TextMatch } from './results.js';
+import type { ScreenLine, ScreenWord } from './screen-lines.js';
 import { geometry } from './windows.js';
 
 /** Where a capture is on screen and its image pixels per screen point. */

@@ -5,6 +5,9 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { beforeAll, expect, inject, test } from 'vitest';
+import { readScreenText } from '../../src/engine/patterns.js';
+import { RefTable } from '../../src/engine/refs.js';
+import { annotate } from '../../src/engine/tree.js';
 import { useMacpilot } from '../support/mcp.js';
 import { eventually } from '../support/text.js';
 
@@ -160,4 +163,58 @@ test('click_text presses a zenity button by its label: the dialog closes with th
   expect(clicked).toMatch(/^Clicked the text "Discard" at \d+,\d+/);
   // The cancel button: zenity exits 1 (OK would be 0).
   expect(await zenity.exited).toBe(1);
+});
+
+test("the screen-text rules read zenity's question and error from OCR alone; their click steps answer them", async () => {
+  /** An app with no tree (what the engine reads by OCR), and the reading of what read_text saw in `pid`'s window. */
+  const readAsBlank = async (pid: string) => {
+    const node = {
+      id: pid,
+      pid: Number(pid),
+      nativeRole: 'application',
+      name: 'zenity',
+      states: [],
+      childCount: 0,
+    };
+    const app = { pid: Number(pid), name: 'zenity' };
+    const tree = annotate({ node, path: { app: 'zenity', segments: [] }, app }, new RefTable());
+    const read = await structured('read_text', { app: pid });
+    return readScreenText(tree, read.json.lines as Line[]);
+  };
+  const shown = (pid: string, label: string) =>
+    eventually(`the zenity dialog drawn with "${label}"`, async () => {
+      const out = await macpilot.call('find_text', { text: label, app: pid });
+      return out.isError ? undefined : true;
+    });
+
+  const question = processes.start('zenity', [
+    ...['--question', '--title', 'macpilot patterns', '--text', 'Delete the file?'],
+    ...['--ok-label', 'Delete', '--cancel-label', 'Cancel'],
+  ]);
+  const asks = String(question.pid);
+  // "Cancel": "Delete" is in the question too, and find_text refuses a text shown twice.
+  await shown(asks, 'Cancel');
+  const confirmation = await readAsBlank(asks);
+  expect(confirmation.state).toBe('modal_dialog');
+  expect(confirmation.patterns.map((p) => p.pattern)).toEqual(['confirmation_dialog']);
+  const [confirm, cancel] = confirmation.patterns[0]!.steps;
+  expect([confirm?.tool, confirm?.words?.text, cancel?.words?.text]).toEqual(['click', 'Delete', 'Cancel']);
+  // The confirm step's point is on the Delete button, not on the question's "Delete": it answers yes (exit 0).
+  await macpilot.ok('click', { ...confirm!.point });
+  expect(await question.exited).toBe(0);
+
+  // "Dismiss": tesseract does not read the two letters of zenity's "OK" beside the error icon at all.
+  const alert = processes.start('zenity', [
+    ...['--error', '--title', 'macpilot patterns', '--text', 'Could not save the file'],
+    ...['--ok-label', 'Dismiss'],
+  ]);
+  const fails = String(alert.pid);
+  await shown(fails, 'Dismiss');
+  const error = await readAsBlank(fails);
+  expect(error.state).toBe('error');
+  expect(error.patterns.map((p) => p.pattern)).toEqual(['error_alert']);
+  const dismiss = error.patterns[0]!.steps[0]!;
+  expect([dismiss.tool, dismiss.words?.text]).toEqual(['click', 'Dismiss']);
+  await macpilot.ok('click', { ...dismiss.point });
+  expect(await alert.exited).toBe(0);
 });

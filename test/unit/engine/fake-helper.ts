@@ -6,6 +6,7 @@ import {
   type ElementInfo,
   type ElementNode,
   HelperErrorCode,
+  type WindowInfo,
   type MethodName,
   type Params,
   type Result,
@@ -34,6 +35,8 @@ export class FakeHelper implements HelperPort {
   onPerform: (id: string, action: string) => void = () => {};
   /** Make a method fail with a helper error code. */
   failWith: { method: MethodName; code: number; message: string; hint?: string } | undefined;
+  /** The window manager's windows; screen.capture answers an image of one of them, at 2 pixels per point. */
+  windows: WindowInfo[] = [];
 
   constructor(readonly apps: FakeApp[]) {}
 
@@ -68,7 +71,15 @@ export class FakeHelper implements HelperPort {
       })),
     }),
     'ax.snapshot': (p) => walk(this.locate(p.root).node, p),
-    'windows.list': () => ({ windows: [] }),
+    'windows.list': () => ({ windows: this.windows }),
+    'screen.capture': (p) => {
+      const { target } = p;
+      const window = 'window' in target ? this.windows.find((w) => w.id === target.window) : undefined;
+      if (!window) throw new HelperError('screen.capture', HelperErrorCode.Failed, 'no such window');
+      const { bounds } = window;
+      const image = { width: bounds.width * 2, height: bounds.height * 2, bounds, scale: 2 };
+      return { data: Buffer.from('not a real PNG').toString('base64'), format: p.format, ...image };
+    },
     'ax.element': (p) => {
       const node = this.locate(p.id).node;
       const element: ElementDetail = { ...info(node), actions: this.actions.get(p.id) ?? [], attributes: {} };

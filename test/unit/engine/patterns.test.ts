@@ -17,12 +17,22 @@ const patterns = (node: ElementNode) => read(node).patterns.map((p) => p.pattern
 const steps = (reading: UiReading, name: string) =>
   reading.patterns
     .find((p) => p.pattern === name)
-    ?.steps.map((s) => `${s.part} ${s.tool} ${s.node.role} ${JSON.stringify(s.node.info.name)}`);
+    ?.steps.map((s) =>
+      s.node
+        ? `${s.part} ${s.tool} ${s.node.role} ${JSON.stringify(s.node.info.name)}`
+        : `${s.part} ${s.tool} ${JSON.stringify(s.words.text)}`,
+    );
 
 const button = (name: string, extra = {}) => el('push button', name, extra);
 const entry = (name = '', extra = {}) => el('text', name, { states: ['editable', 'focusable'], ...extra });
 const password = (name = '') => el('password text', name, { states: ['editable'] });
 const label = (name: string) => el('label', name);
+/** A line OCR read, its words split on spaces (boxes do not matter to the rules). */
+const screenLine = (text: string) => {
+  const bounds = { x: 0, y: 0, width: 10, height: 10 };
+  const words = text.split(' ').map((word) => ({ text: word, bounds, confidence: 0.9 }));
+  return { text, bounds, confidence: 0.9, words };
+};
 const editor = () => el('text', '', { states: ['editable', 'multiline'] });
 
 describe('patterns', () => {
@@ -320,14 +330,50 @@ describe('states', () => {
   });
 
   it('from screen text where the tree is empty (what OCR reads stands in)', () => {
-    const line = (text: string) => ({ text, bounds: { x: 0, y: 0, width: 10, height: 10 }, confidence: 0.9 });
     const empty = walked(app());
-    expect(readUi(empty, { screenText: [line('Connection failed')] }).state).toBe('error');
-    expect(readUi(empty, { screenText: [line('Sign in to continue')] }).state).toBe('auth_required');
-    expect(readScreenText([line('Loading…')]).state).toBe('loading');
-    expect(readScreenText([line('Welcome')]).state).toBe('idle');
-    // A tree with elements is read as a tree.
-    expect(readUi(walked(app(el('frame', 'Main'))), { screenText: [line('Error')] }).state).toBe('idle');
+    const screen = (...texts: string[]) => readUi(empty, { screenText: texts.map(screenLine) });
+    expect(screen('Connection failed').state).toBe('error');
+    expect(screen('Sign in to continue').state).toBe('auth_required');
+    expect(screen('Loading…').state).toBe('loading');
+    expect(screen('Welcome')).toMatchObject({ patterns: [], state: 'idle' });
+    // A tree with elements is read as a tree; so is an empty element that is not an app.
+    expect(readUi(walked(app(el('frame', 'Main'))), { screenText: [screenLine('Error')] }).state).toBe(
+      'idle',
+    );
+    expect(readUi(walked(button('Error')), { screenText: [screenLine('Error')] }).state).toBe('idle');
+  });
+
+  it('from screen text: a confirmation and an error alert by their words, steps clicking the words', () => {
+    const empty = walked(app());
+    const question = readScreenText(empty, ['Delete file?', 'Cancel', 'Delete'].map(screenLine));
+    expect(question).toMatchObject({
+      state: 'modal_dialog',
+      because: 'the screen shows a confirmation "Delete file?" with the buttons "Delete" and "Cancel"',
+    });
+    expect(steps(question, 'confirmation_dialog')).toEqual([
+      'confirm click "Delete"',
+      'cancel click "Cancel"',
+    ]);
+    expect(question.patterns[0]?.at).toBe(empty);
+    // Buttons read as one line of words (one row) are each a button.
+    const row = readScreenText(empty, [screenLine('Replace the file?'), screenLine('Cancel Replace')]);
+    expect(steps(row, 'confirmation_dialog')).toEqual(['confirm click "Replace"', 'cancel click "Cancel"']);
+    const alert = readScreenText(empty, ['Could not save "notes.txt"', 'Disk is full', 'OK'].map(screenLine));
+    expect(alert).toMatchObject({
+      state: 'error',
+      because: 'the screen reads "Could not save \\"notes.txt\\""',
+    });
+    expect(steps(alert, 'error_alert')).toEqual(['dismiss click "OK"']);
+  });
+
+  it('from screen text: no dialog from a message with no buttons, a lone OK, or a window full of text', () => {
+    const empty = walked(app());
+    const patternsOf = (...texts: string[]) =>
+      readScreenText(empty, texts.map(screenLine)).patterns.map((p) => p.pattern);
+    expect(patternsOf('Delete file?')).toEqual([]);
+    expect(patternsOf('All done', 'OK')).toEqual([]);
+    const page = ['Chapter 1', 'It was a dark night.', 'Cancel', 'Delete', ...Array(8).fill('More text')];
+    expect(patternsOf(...page)).toEqual([]);
   });
 });
 

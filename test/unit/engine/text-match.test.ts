@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { MacpilotError } from '../../../src/errors.js';
 import type { RecognizedLine } from '../../../src/helper/protocol.js';
-import type { ScreenLine, ScreenWord } from '../../../src/engine/results.js';
+import type { ScreenLine, ScreenWord } from '../../../src/engine/screen-lines.js';
 import { findInLines, pickMatch, toScreenBox, toScreenLines } from '../../../src/engine/text-match.js';
 
 const word = (text: string, x: number, y = 100, confidence = 0.9): ScreenWord => ({
