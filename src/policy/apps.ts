@@ -4,10 +4,10 @@
  * call in progress (read for tools annotated readOnlyHint, write for the rest), which the MCP server sets per
  * call through `withAccess`.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { AppRefused } from '../engine/resolve.js';
+import { type Access, callScope, inCallScope } from './call-scope.js';
 
-export type Access = 'read' | 'write';
+export type { Access } from './call-scope.js';
 
 /** Credential managers: neither read nor acted on unless a human lifts the default list. */
 export const DEFAULT_DENIED = [
@@ -54,11 +54,9 @@ export interface NamedApp {
   pid?: number;
 }
 
-const callAccess = new AsyncLocalStorage<Access>();
-
 /** Run `work` as a call with this access; the engine's checks read it. */
 export function withAccess<T>(access: Access, work: () => Promise<T>): Promise<T> {
-  return callAccess.run(access, work);
+  return inCallScope({ access }, work);
 }
 
 const normalize = (names: readonly string[]) => new Set(names.map((n) => n.trim().toLowerCase()));
@@ -90,7 +88,7 @@ export class AppPolicy {
   }
 
   /** Refuses, naming the app and the setting that would allow it, when the current call may not use `app`. */
-  check(named: NamedApp, access: Access = callAccess.getStore() ?? 'write'): void {
+  check(named: NamedApp, access: Access = callScope()?.access ?? 'write'): void {
     const app = this.withBundleId(named);
     const which = `"${app.name}"${app.bundleId ? ` (${app.bundleId})` : ''}`;
     if (matches(this.denied, app)) {

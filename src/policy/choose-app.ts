@@ -1,43 +1,21 @@
 /**
  * When an app name matches several running apps, the human picks among the candidates: the engine's AppChooser.
- * Each tool call runs inside `withAsker` (src/tools/call.ts), so the engine's resolver reaches the human of the
+ * Each tool call runs with its asker in the call scope (src/tools/call.ts, src/policy/call-scope.ts), so the engine's resolver reaches the human of the
  * call in progress (the MCP client's user through elicitation, or the person at the terminal). A pick holds for
  * the session while that app runs: the human is asked once, not at every call that names the app.
  * No call in progress (a resource read) or no one to ask: the resolver's error lists the candidates with their
  * pids.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AppInfo } from '../helper/protocol.js';
 import { type AppCandidate, AppAmbiguous, describeCandidate } from '../engine/resolve.js';
-import type { Human } from './pipeline.js';
-
-/** The pids a session's human picked, by the name they were asked about (lower case). */
-export type AppPicks = Map<string, number>;
-
-interface Asker {
-  human: Human;
-  picks: AppPicks;
-  signal: AbortSignal;
-}
-
-const callAsker = new AsyncLocalStorage<Asker>();
-
-/** Run a tool call whose ambiguous app names are put to `human` (their session's `picks`). */
-export function withAsker<T>(
-  human: Human,
-  picks: AppPicks,
-  signal: AbortSignal,
-  work: () => Promise<T>,
-): Promise<T> {
-  return callAsker.run({ human, picks, signal }, work);
-}
+import { callScope } from './call-scope.js';
 
 /** The human's pick among the apps `query` matches; undefined when no one can be asked. */
 export async function chooseApp(
   query: string,
   candidates: readonly AppCandidate[],
 ): Promise<AppInfo | undefined> {
-  const asker = callAsker.getStore();
+  const asker = callScope()?.asker;
   if (!asker || asker.human.unreachable('choose') !== undefined) return undefined;
   const key = query.toLowerCase();
   const earlier = candidates.find((c) => c.app.pid === asker.picks.get(key));

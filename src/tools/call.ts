@@ -11,8 +11,7 @@ import type { EngineResult } from '../engine/results.js';
 import type { HelperClient } from '../helper/client.js';
 import type { Logger } from '../log.js';
 import type { ModelPort } from '../engine/visual.js';
-import { withAccess } from '../policy/apps.js';
-import { type AppPicks, withAsker } from '../policy/choose-app.js';
+import { type AppPicks, inCallScope } from '../policy/call-scope.js';
 import { isListed } from '../policy/mode.js';
 import type { ClientLog, Human, Policy } from '../policy/pipeline.js';
 import type { ServiceCheck, Services } from '../services/types.js';
@@ -142,20 +141,23 @@ export class ToolSession {
           call,
           async (): Promise<ToolAnswer> => {
             const writes = isWrite(tool, call.args);
-            return withAsker(this.options.human, this.appPicks, options.signal, () =>
-              withAccess(writes ? 'write' : 'read', async () => {
-                // What undoes it is read before it runs; a read that fails leaves the action without one.
-                const inverse = writes
-                  ? await tool.inverse?.(args as never, context).catch(() => undefined)
-                  : undefined;
-                const handled = await tool.handle(args as never, context);
-                const result = reply(handled, tool.output);
-                const recorded = writes && !tool.unrecorded && options.record !== false;
-                if (recorded && !result.isError) history.record(tool.name, inverse);
-                const answer = typeof handled === 'string' || 'content' in handled ? undefined : handled;
-                return { result, ...(answer ? { answer } : {}) };
-              }),
-            );
+            // The engine's checks read the call's access (src/policy/apps.ts) and its human (choose-app.ts).
+            const scope = {
+              access: writes ? ('write' as const) : ('read' as const),
+              asker: { human: this.options.human, picks: this.appPicks, signal: options.signal },
+            };
+            return inCallScope(scope, async () => {
+              // What undoes it is read before it runs; a read that fails leaves the action without one.
+              const inverse = writes
+                ? await tool.inverse?.(args as never, context).catch(() => undefined)
+                : undefined;
+              const handled = await tool.handle(args as never, context);
+              const result = reply(handled, tool.output);
+              const recorded = writes && !tool.unrecorded && options.record !== false;
+              if (recorded && !result.isError) history.record(tool.name, inverse);
+              const answer = typeof handled === 'string' || 'content' in handled ? undefined : handled;
+              return { result, ...(answer ? { answer } : {}) };
+            });
           },
           (answered) => answered.result.isError === true,
         ),

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../../src/engine/index.js';
 import type { MacpilotError } from '../../../src/errors.js';
 import { elicitingHuman } from '../../../src/mcp/elicit.js';
-import { chooseApp, withAsker } from '../../../src/policy/choose-app.js';
+import { inCallScope } from '../../../src/policy/call-scope.js';
+import { chooseApp } from '../../../src/policy/choose-app.js';
 import { FakeHelper } from '../engine/fake-helper.js';
 import { el } from '../engine/fixtures.js';
 
@@ -38,7 +39,10 @@ const setup = () => {
 };
 /** A call of a session whose picks are `picks`. */
 const inCall = <T>(server: Server, work: () => Promise<T>, picks = new Map<string, number>()) =>
-  withAsker(elicitingHuman(server), picks, new AbortController().signal, work);
+  inCallScope(
+    { asker: { human: elicitingHuman(server), picks, signal: new AbortController().signal } },
+    work,
+  );
 const failed = (promise: Promise<unknown>) =>
   promise.then(
     () => {

@@ -1,0 +1,34 @@
+/**
+ * What the engine's checks learn of the tool call in progress (its access, who can be asked which app a name
+ * means), kept in one AsyncLocalStorage for the whole process: each one adds work to every promise the process
+ * makes, and a server makes many promises per call.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Human } from './pipeline.js';
+
+export type Access = 'read' | 'write';
+
+/** The pids a session's human picked, by the name they were asked about (lower case). */
+export type AppPicks = Map<string, number>;
+
+export interface Asker {
+  human: Human;
+  picks: AppPicks;
+  signal: AbortSignal;
+}
+
+interface CallScope {
+  access?: Access;
+  asker?: Asker;
+}
+
+const scope = new AsyncLocalStorage<CallScope>();
+
+/** Run `work` with these parts of the call's scope set, the others as they are. */
+export function inCallScope<T>(part: CallScope, work: () => Promise<T>): Promise<T> {
+  return scope.run({ ...scope.getStore(), ...part }, work);
+}
+
+export function callScope(): CallScope | undefined {
+  return scope.getStore();
+}
