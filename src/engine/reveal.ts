@@ -7,6 +7,7 @@ import { MacpilotError } from '../errors.js';
 import type { Bounds, ElementInfo } from '../helper/protocol.js';
 import { entryLine, type Kernel, type Target } from './kernel.js';
 import { isGone, isUnavailable } from './failures.js';
+import { pause } from './observer.js';
 import type { HelperPort } from './port.js';
 import type { CallOptions } from '../helper/errors.js';
 import type { ActionResult } from './results.js';
@@ -15,6 +16,12 @@ import { roleOf } from './roles.js';
 /** Wheel steps per turn (about 150 px) and the most turns before giving up. */
 const STEPS_PER_TURN = 3;
 const MAX_TURNS = 40;
+/**
+ * How long a scroll bar that has not moved after a turn is watched before its end is taken as reached: the app
+ * handles the wheel after the input call returns, and a busy one moves its bar tens of milliseconds later.
+ */
+const END_WAIT_MS = 300;
+const END_POLL_MS = 30;
 
 const inside = (inner: Bounds, outer: Bounds): boolean =>
   inner.y >= outer.y &&
@@ -50,6 +57,20 @@ async function scrollPosition(port: HelperPort, container: string, call?: CallOp
     (c) => roleOf(c) === 'scrollbar' && c.bounds !== undefined && c.bounds.height > c.bounds.width,
   );
   return JSON.stringify(bar?.value);
+}
+
+/** The scroll position once it differs from `before`, or `before` when it has not moved within END_WAIT_MS. */
+async function movedFrom(
+  before: string,
+  position: () => Promise<string>,
+  call?: CallOptions,
+): Promise<string> {
+  const deadline = Date.now() + END_WAIT_MS;
+  for (;;) {
+    const now = await position();
+    if (now !== before || Date.now() >= deadline) return now;
+    await pause(END_POLL_MS, call?.signal);
+  }
 }
 
 export class Reveal {
@@ -92,7 +113,7 @@ export class Reveal {
           if (inView(await read(), pane)) {
             return `Scrolled ${sign > 0 ? 'down' : 'up'} (${turns} turns of the wheel) until ${entryLine(entry)} came into view.`;
           }
-          const now = await scrollPosition(port, container.id, call);
+          const now = await movedFrom(position, () => scrollPosition(port, container.id, call), call);
           if (now === position) break;
           position = now;
         }
