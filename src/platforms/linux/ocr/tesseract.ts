@@ -166,23 +166,31 @@ export class TesseractRecognizer {
     }
     const { createWorker } = (await import('tesseract.js')).default;
     const options = { langPath: this.model.langPath, gzip: this.model.gzip, cacheMethod: 'none' };
-    try {
-      const starting = Array.from({ length: WORKERS }, async () => {
-        const worker = await createWorker('eng', 1, options);
-        await worker.setParameters(PARAMETERS);
+    const starting = await Promise.allSettled(
+      Array.from({ length: WORKERS }, async () => {
+        const worker = await startWorker(createWorker, options);
+        try {
+          await worker.setParameters(PARAMETERS);
+        } catch (error) {
+          await worker.terminate().catch(() => {});
+          throw error;
+        }
         return worker;
-      });
-      return await Promise.all(starting);
-    } catch (error) {
-      throw new MacpilotError(
-        {
-          what: 'OCR is unavailable',
-          why: `tesseract.js did not start: ${String(error)}`,
-          next: 'retry; if it keeps failing, run macpilot doctor',
-        },
-        { cause: error },
-      );
-    }
+      }),
+    );
+    const workers = starting.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    const failed = starting.find((result) => result.status === 'rejected');
+    if (!failed) return workers;
+    // One worker that started is of no use without the other: stopped, not left running.
+    await Promise.all(workers.map((worker) => worker.terminate().catch(() => {})));
+    throw new MacpilotError(
+      {
+        what: 'OCR is unavailable',
+        why: `tesseract.js did not start with the English model in ${this.model.langPath}: ${String(failed.reason)}`,
+        next: 'retry; if it keeps failing, run macpilot doctor and reinstall the model it names',
+      },
+      { cause: failed.reason },
+    );
   }
 
   private async read(worker: Tesseract.Worker, png: Buffer): Promise<RecognizedWord[]> {
@@ -220,6 +228,35 @@ export class TesseractRecognizer {
         },
       })),
     };
+  }
+}
+
+/**
+ * One tesseract.js worker, started. Without an errorHandler, tesseract.js throws a job's failure inside its
+ * message listener (an image it cannot read, say): an uncaught exception that ends the server. With one, the job
+ * is rejected and the server goes on; but a failure while loading then never settles createWorker, so the first
+ * failure reported is raced against it.
+ */
+export async function startWorker(
+  createWorker: typeof Tesseract.createWorker,
+  options: Partial<Tesseract.WorkerOptions>,
+): Promise<Tesseract.Worker> {
+  let fail: (error: unknown) => void = () => {};
+  const failure = new Promise<never>((_, reject) => {
+    fail = reject;
+  });
+  const creating = createWorker('eng', 1, { ...options, errorHandler: (error: unknown) => fail(error) });
+  try {
+    return await Promise.race([creating, failure]);
+  } catch (error) {
+    // Should it still start, it is stopped.
+    creating
+      .then(
+        (worker) => worker.terminate(),
+        () => {},
+      )
+      .catch(() => {});
+    throw error;
   }
 }
 
