@@ -12,9 +12,12 @@
  * (lines.ts, pixels.ts, dark-areas.ts).
  */
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { gunzip as gunzipCallback } from 'node:zlib';
 import type Tesseract from 'tesseract.js';
 import { MacpilotError } from '../../../errors.js';
 import type { Bounds, RecognizedLine, RecognizedWord } from '../../../helper/protocol.js';
@@ -24,6 +27,9 @@ import { contentBox, doubtfulWordAreas, splitBands, tighten, typicalValue } from
 import { groupWords, inside, mergeRereads, type Reread, unsure } from './lines.js';
 
 const DEBIAN_TESSDATA = '/usr/share/tesseract-ocr/5/tessdata';
+/** Tesseract 5's models have 24 entries; its reader refuses more than 1000. */
+const MAX_MODEL_ENTRIES = 1000;
+const gunzip = promisify(gunzipCallback);
 /** Areas read again per image, largest first: each costs 10-60 ms. */
 const MAX_REREADS = 12;
 /** A background darker than this (0-255) is inverted before reading: tesseract reads dark text on light. */
@@ -164,6 +170,13 @@ export class TesseractRecognizer {
         next: 'install the Debian package tesseract-ocr-eng, or reinstall macpilot (it brings @tesseract.js-data/eng)',
       });
     }
+    if (!(await wholeModel(file, this.model.gzip))) {
+      throw new MacpilotError({
+        what: 'OCR is unavailable',
+        why: `its English model ${file} is damaged (its table of contents is cut short or points outside the file)`,
+        next: 'reinstall the Debian package tesseract-ocr-eng, or reinstall macpilot (it brings @tesseract.js-data/eng)',
+      });
+    }
     const { createWorker } = (await import('tesseract.js')).default;
     const options = { langPath: this.model.langPath, gzip: this.model.gzip, cacheMethod: 'none' };
     const starting = await Promise.allSettled(
@@ -229,6 +242,32 @@ export class TesseractRecognizer {
       })),
     };
   }
+}
+
+/**
+ * Whether a traineddata file's table of contents holds together: a count of entries, then each entry's offset in
+ * the file (-1 when absent), in increasing order, all inside the file. tesseract.js cannot fail on a damaged model
+ * without taking the process down (its worker answers the failed initialisation twice and the second answer
+ * throws in tesseract.js's message listener), so such a model is refused before a worker sees it. A file cut
+ * inside its last entry (the last few dozen bytes) still passes.
+ */
+export async function wholeModel(file: string, gzip: boolean): Promise<boolean> {
+  const stored = await readFile(file);
+  const data = gzip ? await gunzip(stored).catch(() => undefined) : stored;
+  if (!data || data.length < 4) return false;
+  const entries = data.readInt32LE(0);
+  const table = 4 + 8 * entries;
+  if (entries < 1 || entries > MAX_MODEL_ENTRIES || data.length <= table) return false;
+  let end = table;
+  let present = 0;
+  for (let i = 0; i < entries; i++) {
+    const offset = Number(data.readBigInt64LE(4 + 8 * i));
+    if (offset === -1) continue;
+    if (offset < end || offset >= data.length) return false;
+    end = offset + 1;
+    present++;
+  }
+  return present > 0;
 }
 
 /**
