@@ -99,6 +99,8 @@ function inLine(line: ScreenLine, text: string, mode: TextMatchMode): ScreenWord
 
 /** Every match of the text in the lines, in reading order (the lines' order), numbered from 1. */
 export function findInLines(lines: readonly ScreenLine[], text: string, mode: TextMatchMode): TextMatch[] {
+  // No words to look for would match an empty run of words in every line: a box of Infinity, a centre of NaN.
+  if (normalizeName(text) === '') return [];
   return lines
     .flatMap((line) => inLine(line, text, mode).map((run) => matchOf(run, line)))
     .map((match, i) => ({ ...match, occurrence: i + 1 }));

@@ -88,6 +88,12 @@ describe('findInLines', () => {
     expect(findInLines(lines, 'ok', 'contains').map((m) => m.text)).toEqual(['Look', 'OK.', 'Ok']);
     expect(findInLines(lines, 'ok her', 'contains').map((m) => m.text)).toEqual(['Look here']);
   });
+
+  it('a text of spaces only matches nothing (not an empty run of words in every line)', () => {
+    const lines = [line(word('Save', 10), word('as', 50))];
+    for (const mode of ['words', 'exact', 'contains'] as const)
+      expect(findInLines(lines, '  ', mode)).toEqual([]);
+  });
 });
 
 describe('pickMatch', () => {
