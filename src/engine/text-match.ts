@@ -6,6 +6,7 @@ import { unionBounds } from '../bounds.js';
 import { MacpilotError } from '../errors.js';
 import type { Bounds, RecognizedLine, RecognizedWord } from '../helper/protocol.js';
 import { clip, normalizeName, plural } from '../text.js';
+import { dataNote } from '../untrusted.js';
 import type { TextMatch } from './results.js';
 import type { ScreenLine, ScreenWord } from './screen-lines.js';
 import { geometry } from './windows.js';
@@ -130,7 +131,7 @@ export function pickMatch(
       why:
         read.length === 0
           ? 'OCR read no text there'
-          : `OCR read ${request.lines.length} lines there, such as ${read.join(', ')} (OCR may misread)`,
+          : `OCR read ${request.lines.length} lines there ${dataNote('OCR may misread')}, such as ${read.join(', ')}`,
       next: 'check the spelling (match: "contains" finds a part of a line), read_text to see what is read, or name the app whose window shows it',
     });
   }
@@ -148,7 +149,7 @@ export function pickMatch(
   const more = matches.length > LISTED ? `\n(and ${matches.length - LISTED} more)` : '';
   throw new MacpilotError({
     what: `The text ${quoted} appears ${matches.length} times on ${what}`,
-    why: `it is ambiguous; the candidates, in reading order (screen points):\n${listed.join('\n')}${more}`,
+    why: `it is ambiguous; the candidates, in reading order (screen points) ${dataNote()}:\n${listed.join('\n')}${more}`,
     next: 'pick one with occurrence: N, use a longer text that only one shows, or name the app whose window shows it',
   });
 }

@@ -1,6 +1,7 @@
 /** OCR text in screen terms: boxes scaled to screen points, a text found among lines, ambiguity refused. */
 import { describe, expect, it } from 'vitest';
 import { MacpilotError } from '../../../src/errors.js';
+import { DATA_FENCE, dataNote } from '../../../src/untrusted.js';
 import type { RecognizedLine } from '../../../src/helper/protocol.js';
 import type { ScreenLine, ScreenWord } from '../../../src/engine/screen-lines.js';
 import { findInLines, pickMatch, toScreenBox, toScreenLines } from '../../../src/engine/text-match.js';
@@ -118,6 +119,7 @@ describe('pickMatch', () => {
     expect(refused).toBeInstanceOf(MacpilotError);
     const text = (refused as MacpilotError).render();
     expect(text).toContain('appears 2 times on display 0');
+    expect(text).toContain(`(screen points) ${dataNote()}:`);
     expect(text).toContain('1. "Open" x=10 y=10 28x10 in the line "Open"');
     expect(text).toContain('2. "Open" x=10 y=40 28x10 in the line "Open Recent"');
     expect(text).toContain('occurrence');
@@ -127,6 +129,7 @@ describe('pickMatch', () => {
     expect(() => pickMatch([], { ...request, text: 'Close' })).toThrow(
       /No text "Close" on display 0[\s\S]*"Open Recent"/,
     );
+    expect(() => pickMatch([], { ...request, text: 'Close' })).toThrow(DATA_FENCE);
     expect(() => pickMatch(matches, { ...request, occurrence: 3 })).toThrow(
       /No occurrence 3 of "Open" on display 0: it appears 2 times/,
     );
