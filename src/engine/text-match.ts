@@ -2,7 +2,7 @@
  * Text read by OCR, in screen terms: boxes mapped from image pixels to screen points, and a text looked up among
  * the lines (find_text, click_text), with several matches refused as refs are, candidates listed.
  */
-import { unionBounds } from '../bounds.js';
+import { readingOrder, unionBounds } from '../bounds.js';
 import { MacpilotError } from '../errors.js';
 import type { Bounds, RecognizedLine, RecognizedWord } from '../helper/protocol.js';
 import { clip, normalizeName, plural } from '../text.js';
@@ -39,11 +39,19 @@ const screenWord = (word: RecognizedWord, capture: CaptureGeometry): ScreenWord 
   confidence: Math.round(word.confidence * 100) / 100,
 });
 
-/** The recognizer's lines in screen points, without empty ones. */
+/**
+ * The recognizer's lines in screen points, without empty ones, in reading order: occurrences are counted in it,
+ * and Vision does not promise its observations in any order.
+ */
 export function toScreenLines(lines: readonly RecognizedLine[], capture: CaptureGeometry): ScreenLine[] {
-  return lines
-    .filter((line) => line.text.trim() !== '')
-    .map((line) => ({ ...screenWord(line, capture), words: line.words.map((w) => screenWord(w, capture)) }));
+  return readingOrder(
+    lines
+      .filter((line) => line.text.trim() !== '')
+      .map((line) => ({
+        ...screenWord(line, capture),
+        words: line.words.map((w) => screenWord(w, capture)),
+      })),
+  );
 }
 
 /** A word as matched: lower case, without the punctuation around it ("OK." and "(ok)" are "ok"). */

@@ -57,6 +57,24 @@ describe('toScreenBox and toScreenLines', () => {
     expect(ok).toMatchObject({ text: 'OK', bounds: { x: -1270, y: 20 }, confidence: 0.93 });
     expect(ok?.words[0]?.bounds).toEqual({ x: -1270, y: 20, width: 14, height: 10 });
   });
+
+  it('puts lines in reading order, whatever order the recognizer gave them in (Vision promises none)', () => {
+    const at = (text: string, x: number, y: number): RecognizedLine => {
+      const bounds = { x, y, width: 30, height: 10 };
+      return { text, bounds, confidence: 0.9, words: [{ text, bounds, confidence: 0.9 }] };
+    };
+    const capture = { bounds: { x: 0, y: 0, width: 400, height: 300 }, scale: 2 };
+    const lines = toScreenLines([at('Open', 10, 200), at('Open', 200, 20), at('Open', 10, 22)], capture);
+    expect(lines.map((l) => [l.bounds.x, l.bounds.y])).toEqual([
+      [5, 11],
+      [100, 10],
+      [5, 100],
+    ]);
+    expect(
+      pickMatch(findInLines(lines, 'open', 'words'), { text: 'open', what: 'x', occurrence: 1, lines })
+        .bounds,
+    ).toMatchObject({ x: 5, y: 11 });
+  });
 });
 
 describe('findInLines', () => {
