@@ -80,10 +80,12 @@ function inLine(line: ScreenLine, text: string, mode: TextMatchMode): ScreenWord
     return normalizeName(line.text).toLowerCase() === normalizeName(text).toLowerCase() ? [words] : [];
   }
   if (mode === 'contains') {
-    // Each word's place in the line's text as the words join it, so that a part of the text maps to words.
+    // Each word as compared (normalised like the text, lower case: either may change its length) and its place
+    // in the line's text as the words join it, so that a part of the text maps to words.
     const wanted = normalizeName(text).toLowerCase();
-    const joined = words.map((w) => w.text.toLowerCase()).join(' ');
-    const starts = words.map((_, i) => words.slice(0, i).reduce((n, w) => n + w.text.length + 1, 0));
+    const texts = words.map((w) => normalizeName(w.text).toLowerCase());
+    const joined = texts.join(' ');
+    const starts = texts.map((_, i) => texts.slice(0, i).reduce((n, t) => n + t.length + 1, 0));
     const runs: ScreenWord[][] = [];
     for (
       let at = joined.indexOf(wanted);
@@ -92,7 +94,9 @@ function inLine(line: ScreenLine, text: string, mode: TextMatchMode): ScreenWord
     ) {
       const end = at + wanted.length;
       runs.push(
-        words.filter((w, i) => (starts[i] as number) < end && (starts[i] as number) + w.text.length > at),
+        words.filter(
+          (_, i) => (starts[i] as number) < end && (starts[i] as number) + (texts[i] as string).length > at,
+        ),
       );
     }
     return runs;
@@ -139,7 +143,7 @@ export function pickMatch(
       why:
         read.length === 0
           ? 'OCR read no text there'
-          : `OCR read ${request.lines.length} lines there ${dataNote('OCR may misread')}, such as ${read.join(', ')}`,
+          : `OCR read ${plural(request.lines.length, 'line')} there ${dataNote('OCR may misread')}, such as ${read.join(', ')}`,
       next: 'check the spelling (match: "contains" finds a part of a line), read_text to see what is read, or name the app whose window shows it',
     });
   }

@@ -108,6 +108,14 @@ describe('findInLines', () => {
     expect(findInLines(lines, 'ok her', 'contains').map((m) => m.text)).toEqual(['Look here']);
   });
 
+  it('contains: words compared as the text is, whatever lower case or normalising does to their length', () => {
+    const saved = [line(word('Save…', 10), word('as', 60))];
+    expect(findInLines(saved, 'save...', 'contains').map((m) => m.text)).toEqual(['Save…']);
+    // 'İ' lower-cases to two characters: the words after it were placed wrongly, matched as an empty run.
+    const dotted = [line(word('İİİİ', 10), word('Open', 60))];
+    expect(findInLines(dotted, 'open', 'contains').map((m) => [m.text, m.bounds.x])).toEqual([['Open', 60]]);
+  });
+
   it('a text of spaces only matches nothing (not an empty run of words in every line)', () => {
     const lines = [line(word('Save', 10), word('as', 50))];
     for (const mode of ['words', 'exact', 'contains'] as const)
