@@ -20,6 +20,7 @@ import { promisify } from 'node:util';
 import { gunzip as gunzipCallback } from 'node:zlib';
 import type Tesseract from 'tesseract.js';
 import { MacpilotError } from '../../../errors.js';
+import { ClientErrorCode, HelperError, type CallOptions } from '../../../helper/errors.js';
 import type { Bounds, RecognizedLine, RecognizedWord } from '../../../helper/protocol.js';
 import { loadSharp } from '../../../sharp.js';
 import { darkTextAreas, type GreyImage } from './dark-areas.js';
@@ -85,8 +86,12 @@ export class TesseractRecognizer {
   constructor(private readonly model: OcrModel = ocrModel()) {}
 
   /** The text in a PNG: lines of words with their boxes in the image's pixels. One image at a time. */
-  recognize(png: Buffer): Promise<RecognizedLine[]> {
+  recognize(png: Buffer, call?: CallOptions): Promise<RecognizedLine[]> {
     const turn = this.queue.then(async () => {
+      // A call cancelled while it waited for its turn does not hold up the ones behind it for seconds.
+      if (call?.signal?.aborted) {
+        throw new HelperError('', ClientErrorCode.Cancelled, 'the request was cancelled');
+      }
       const workers = await this.ready();
       try {
         return await this.readImage(workers, png);
