@@ -9,3 +9,13 @@ export function unionBounds(boxes: readonly Bounds[]): Bounds {
   const bottom = Math.max(...boxes.map((b) => b.y + b.height));
   return { x: left, y: top, width: right - left, height: bottom - top };
 }
+
+/** Top to bottom; lines whose middles are within half a line of each other read left to right. */
+export function readingOrder<T extends { bounds: Bounds }>(items: readonly T[]): T[] {
+  const middle = (b: Bounds) => b.y + b.height / 2;
+  return [...items].sort((a, b) => {
+    const tolerance = Math.min(a.bounds.height, b.bounds.height) / 2;
+    const dy = middle(a.bounds) - middle(b.bounds);
+    return Math.abs(dy) <= tolerance ? a.bounds.x - b.bounds.x : dy;
+  });
+}

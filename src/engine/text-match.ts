@@ -2,10 +2,11 @@
  * Text read by OCR, in screen terms: boxes mapped from image pixels to screen points, and a text looked up among
  * the lines (find_text, click_text), with several matches refused as refs are, candidates listed.
  */
-import { unionBounds } from '../bounds.js';
+import { readingOrder, unionBounds } from '../bounds.js';
 import { MacpilotError } from '../errors.js';
 import type { Bounds, RecognizedLine, RecognizedWord } from '../helper/protocol.js';
 import { clip, normalizeName, plural } from '../text.js';
+import { dataNote } from '../untrusted.js';
 import type { TextMatch } from './results.js';
 import type { ScreenLine, ScreenWord } from './screen-lines.js';
 import { geometry } from './windows.js';
@@ -38,11 +39,19 @@ const screenWord = (word: RecognizedWord, capture: CaptureGeometry): ScreenWord 
   confidence: Math.round(word.confidence * 100) / 100,
 });
 
-/** The recognizer's lines in screen points, without empty ones. */
+/**
+ * The recognizer's lines in screen points, without empty ones, in reading order: occurrences are counted in it,
+ * and Vision does not promise its observations in any order.
+ */
 export function toScreenLines(lines: readonly RecognizedLine[], capture: CaptureGeometry): ScreenLine[] {
-  return lines
-    .filter((line) => line.text.trim() !== '')
-    .map((line) => ({ ...screenWord(line, capture), words: line.words.map((w) => screenWord(w, capture)) }));
+  return readingOrder(
+    lines
+      .filter((line) => line.text.trim() !== '')
+      .map((line) => ({
+        ...screenWord(line, capture),
+        words: line.words.map((w) => screenWord(w, capture)),
+      })),
+  );
 }
 
 /** A word as matched: lower case, without the punctuation around it ("OK." and "(ok)" are "ok"). */
@@ -71,10 +80,12 @@ function inLine(line: ScreenLine, text: string, mode: TextMatchMode): ScreenWord
     return normalizeName(line.text).toLowerCase() === normalizeName(text).toLowerCase() ? [words] : [];
   }
   if (mode === 'contains') {
-    // Each word's place in the line's text as the words join it, so that a part of the text maps to words.
+    // Each word as compared (normalised like the text, lower case: either may change its length) and its place
+    // in the line's text as the words join it, so that a part of the text maps to words.
     const wanted = normalizeName(text).toLowerCase();
-    const joined = words.map((w) => w.text.toLowerCase()).join(' ');
-    const starts = words.map((_, i) => words.slice(0, i).reduce((n, w) => n + w.text.length + 1, 0));
+    const texts = words.map((w) => normalizeName(w.text).toLowerCase());
+    const joined = texts.join(' ');
+    const starts = texts.map((_, i) => texts.slice(0, i).reduce((n, t) => n + t.length + 1, 0));
     const runs: ScreenWord[][] = [];
     for (
       let at = joined.indexOf(wanted);
@@ -83,7 +94,9 @@ function inLine(line: ScreenLine, text: string, mode: TextMatchMode): ScreenWord
     ) {
       const end = at + wanted.length;
       runs.push(
-        words.filter((w, i) => (starts[i] as number) < end && (starts[i] as number) + w.text.length > at),
+        words.filter(
+          (_, i) => (starts[i] as number) < end && (starts[i] as number) + (texts[i] as string).length > at,
+        ),
       );
     }
     return runs;
@@ -99,6 +112,8 @@ function inLine(line: ScreenLine, text: string, mode: TextMatchMode): ScreenWord
 
 /** Every match of the text in the lines, in reading order (the lines' order), numbered from 1. */
 export function findInLines(lines: readonly ScreenLine[], text: string, mode: TextMatchMode): TextMatch[] {
+  // No words to look for would match an empty run of words in every line: a box of Infinity, a centre of NaN.
+  if (normalizeName(text) === '') return [];
   return lines
     .flatMap((line) => inLine(line, text, mode).map((run) => matchOf(run, line)))
     .map((match, i) => ({ ...match, occurrence: i + 1 }));
@@ -128,7 +143,7 @@ export function pickMatch(
       why:
         read.length === 0
           ? 'OCR read no text there'
-          : `OCR read ${request.lines.length} lines there, such as ${read.join(', ')} (OCR may misread)`,
+          : `OCR read ${plural(request.lines.length, 'line')} there ${dataNote('OCR may misread')}, such as ${read.join(', ')}`,
       next: 'check the spelling (match: "contains" finds a part of a line), read_text to see what is read, or name the app whose window shows it',
     });
   }
@@ -146,7 +161,7 @@ export function pickMatch(
   const more = matches.length > LISTED ? `\n(and ${matches.length - LISTED} more)` : '';
   throw new MacpilotError({
     what: `The text ${quoted} appears ${matches.length} times on ${what}`,
-    why: `it is ambiguous; the candidates, in reading order (screen points):\n${listed.join('\n')}${more}`,
+    why: `it is ambiguous; the candidates, in reading order (screen points) ${dataNote()}:\n${listed.join('\n')}${more}`,
     next: 'pick one with occurrence: N, use a longer text that only one shows, or name the app whose window shows it',
   });
 }

@@ -16,7 +16,12 @@ const OCR_NOTE =
   'does not show (canvases, images, remote desktops); prefer snapshot_ui and find_elements where the tree has it.';
 
 const textParams = {
-  text: z.string().min(1).max(500).describe('The text to look for, as shown on screen.'),
+  text: z
+    .string()
+    .min(1)
+    .max(500)
+    .refine((text) => text.trim() !== '', 'the text must have a character other than spaces')
+    .describe('The text to look for, as shown on screen.'),
   app: appParam
     .optional()
     .describe("Look in this app's front-most window; default: the whole primary display."),

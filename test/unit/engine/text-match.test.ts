@@ -1,6 +1,7 @@
 /** OCR text in screen terms: boxes scaled to screen points, a text found among lines, ambiguity refused. */
 import { describe, expect, it } from 'vitest';
 import { MacpilotError } from '../../../src/errors.js';
+import { DATA_FENCE, dataNote } from '../../../src/untrusted.js';
 import type { RecognizedLine } from '../../../src/helper/protocol.js';
 import type { ScreenLine, ScreenWord } from '../../../src/engine/screen-lines.js';
 import { findInLines, pickMatch, toScreenBox, toScreenLines } from '../../../src/engine/text-match.js';
@@ -56,6 +57,24 @@ describe('toScreenBox and toScreenLines', () => {
     expect(ok).toMatchObject({ text: 'OK', bounds: { x: -1270, y: 20 }, confidence: 0.93 });
     expect(ok?.words[0]?.bounds).toEqual({ x: -1270, y: 20, width: 14, height: 10 });
   });
+
+  it('puts lines in reading order, whatever order the recognizer gave them in (Vision promises none)', () => {
+    const at = (text: string, x: number, y: number): RecognizedLine => {
+      const bounds = { x, y, width: 30, height: 10 };
+      return { text, bounds, confidence: 0.9, words: [{ text, bounds, confidence: 0.9 }] };
+    };
+    const capture = { bounds: { x: 0, y: 0, width: 400, height: 300 }, scale: 2 };
+    const lines = toScreenLines([at('Open', 10, 200), at('Open', 200, 20), at('Open', 10, 22)], capture);
+    expect(lines.map((l) => [l.bounds.x, l.bounds.y])).toEqual([
+      [5, 11],
+      [100, 10],
+      [5, 100],
+    ]);
+    expect(
+      pickMatch(findInLines(lines, 'open', 'words'), { text: 'open', what: 'x', occurrence: 1, lines })
+        .bounds,
+    ).toMatchObject({ x: 5, y: 11 });
+  });
 });
 
 describe('findInLines', () => {
@@ -88,6 +107,20 @@ describe('findInLines', () => {
     expect(findInLines(lines, 'ok', 'contains').map((m) => m.text)).toEqual(['Look', 'OK.', 'Ok']);
     expect(findInLines(lines, 'ok her', 'contains').map((m) => m.text)).toEqual(['Look here']);
   });
+
+  it('contains: words compared as the text is, whatever lower case or normalising does to their length', () => {
+    const saved = [line(word('Save…', 10), word('as', 60))];
+    expect(findInLines(saved, 'save...', 'contains').map((m) => m.text)).toEqual(['Save…']);
+    // 'İ' lower-cases to two characters: the words after it were placed wrongly, matched as an empty run.
+    const dotted = [line(word('İİİİ', 10), word('Open', 60))];
+    expect(findInLines(dotted, 'open', 'contains').map((m) => [m.text, m.bounds.x])).toEqual([['Open', 60]]);
+  });
+
+  it('a text of spaces only matches nothing (not an empty run of words in every line)', () => {
+    const lines = [line(word('Save', 10), word('as', 50))];
+    for (const mode of ['words', 'exact', 'contains'] as const)
+      expect(findInLines(lines, '  ', mode)).toEqual([]);
+  });
 });
 
 describe('pickMatch', () => {
@@ -112,6 +145,7 @@ describe('pickMatch', () => {
     expect(refused).toBeInstanceOf(MacpilotError);
     const text = (refused as MacpilotError).render();
     expect(text).toContain('appears 2 times on display 0');
+    expect(text).toContain(`(screen points) ${dataNote()}:`);
     expect(text).toContain('1. "Open" x=10 y=10 28x10 in the line "Open"');
     expect(text).toContain('2. "Open" x=10 y=40 28x10 in the line "Open Recent"');
     expect(text).toContain('occurrence');
@@ -121,6 +155,7 @@ describe('pickMatch', () => {
     expect(() => pickMatch([], { ...request, text: 'Close' })).toThrow(
       /No text "Close" on display 0[\s\S]*"Open Recent"/,
     );
+    expect(() => pickMatch([], { ...request, text: 'Close' })).toThrow(DATA_FENCE);
     expect(() => pickMatch(matches, { ...request, occurrence: 3 })).toThrow(
       /No occurrence 3 of "Open" on display 0: it appears 2 times/,
     );

@@ -3,7 +3,7 @@
  * list and "Application Class" in the pane beside it come out as one line), and words read again in a second pass
  * have no line at all: so lines are rebuilt from the words' boxes alone. Image pixels throughout.
  */
-import { unionBounds } from '../../../bounds.js';
+import { readingOrder, unionBounds } from '../../../bounds.js';
 import type { Bounds, RecognizedLine, RecognizedWord } from '../../../helper/protocol.js';
 
 /** A gap wider than this many line heights between two words starts a new line: a column or a control apart. */
@@ -44,16 +44,6 @@ function lineOf(words: RecognizedWord[]): RecognizedLine {
     confidence,
     words,
   };
-}
-
-/** Top to bottom; lines whose middles are within half a line of each other read left to right. */
-export function readingOrder<T extends { bounds: Bounds }>(items: readonly T[]): T[] {
-  const middle = (b: Bounds) => b.y + b.height / 2;
-  return [...items].sort((a, b) => {
-    const tolerance = Math.min(a.bounds.height, b.bounds.height) / 2;
-    const dy = middle(a.bounds) - middle(b.bounds);
-    return Math.abs(dy) <= tolerance ? a.bounds.x - b.bounds.x : dy;
-  });
 }
 
 /** Whether the middle of `box` is in `area`. */

@@ -12,11 +12,15 @@
  * (lines.ts, pixels.ts, dark-areas.ts).
  */
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { gunzip as gunzipCallback } from 'node:zlib';
 import type Tesseract from 'tesseract.js';
 import { MacpilotError } from '../../../errors.js';
+import { ClientErrorCode, HelperError, type CallOptions } from '../../../helper/errors.js';
 import type { Bounds, RecognizedLine, RecognizedWord } from '../../../helper/protocol.js';
 import { loadSharp } from '../../../sharp.js';
 import { darkTextAreas, type GreyImage } from './dark-areas.js';
@@ -24,6 +28,9 @@ import { contentBox, doubtfulWordAreas, splitBands, tighten, typicalValue } from
 import { groupWords, inside, mergeRereads, type Reread, unsure } from './lines.js';
 
 const DEBIAN_TESSDATA = '/usr/share/tesseract-ocr/5/tessdata';
+/** Tesseract 5's models have 24 entries; its reader refuses more than 1000. */
+const MAX_MODEL_ENTRIES = 1000;
+const gunzip = promisify(gunzipCallback);
 /** Areas read again per image, largest first: each costs 10-60 ms. */
 const MAX_REREADS = 12;
 /** A background darker than this (0-255) is inverted before reading: tesseract reads dark text on light. */
@@ -79,8 +86,12 @@ export class TesseractRecognizer {
   constructor(private readonly model: OcrModel = ocrModel()) {}
 
   /** The text in a PNG: lines of words with their boxes in the image's pixels. One image at a time. */
-  recognize(png: Buffer): Promise<RecognizedLine[]> {
+  recognize(png: Buffer, call?: CallOptions): Promise<RecognizedLine[]> {
     const turn = this.queue.then(async () => {
+      // A call cancelled while it waited for its turn does not hold up the ones behind it for seconds.
+      if (call?.signal?.aborted) {
+        throw new HelperError('', ClientErrorCode.Cancelled, 'the request was cancelled');
+      }
       const workers = await this.ready();
       try {
         return await this.readImage(workers, png);
@@ -164,25 +175,40 @@ export class TesseractRecognizer {
         next: 'install the Debian package tesseract-ocr-eng, or reinstall macpilot (it brings @tesseract.js-data/eng)',
       });
     }
+    if (!(await wholeModel(file, this.model.gzip))) {
+      throw new MacpilotError({
+        what: 'OCR is unavailable',
+        why: `its English model ${file} is damaged (its table of contents is cut short or points outside the file)`,
+        next: 'reinstall the Debian package tesseract-ocr-eng, or reinstall macpilot (it brings @tesseract.js-data/eng)',
+      });
+    }
     const { createWorker } = (await import('tesseract.js')).default;
     const options = { langPath: this.model.langPath, gzip: this.model.gzip, cacheMethod: 'none' };
-    try {
-      const starting = Array.from({ length: WORKERS }, async () => {
-        const worker = await createWorker('eng', 1, options);
-        await worker.setParameters(PARAMETERS);
+    const starting = await Promise.allSettled(
+      Array.from({ length: WORKERS }, async () => {
+        const worker = await startWorker(createWorker, options);
+        try {
+          await worker.setParameters(PARAMETERS);
+        } catch (error) {
+          await worker.terminate().catch(() => {});
+          throw error;
+        }
         return worker;
-      });
-      return await Promise.all(starting);
-    } catch (error) {
-      throw new MacpilotError(
-        {
-          what: 'OCR is unavailable',
-          why: `tesseract.js did not start: ${String(error)}`,
-          next: 'retry; if it keeps failing, run macpilot doctor',
-        },
-        { cause: error },
-      );
-    }
+      }),
+    );
+    const workers = starting.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    const failed = starting.find((result) => result.status === 'rejected');
+    if (!failed) return workers;
+    // One worker that started is of no use without the other: stopped, not left running.
+    await Promise.all(workers.map((worker) => worker.terminate().catch(() => {})));
+    throw new MacpilotError(
+      {
+        what: 'OCR is unavailable',
+        why: `tesseract.js did not start with the English model in ${this.model.langPath}: ${String(failed.reason)}`,
+        next: 'retry; if it keeps failing, run macpilot doctor and reinstall the model it names',
+      },
+      { cause: failed.reason },
+    );
   }
 
   private async read(worker: Tesseract.Worker, png: Buffer): Promise<RecognizedWord[]> {
@@ -220,6 +246,61 @@ export class TesseractRecognizer {
         },
       })),
     };
+  }
+}
+
+/**
+ * Whether a traineddata file's table of contents holds together: a count of entries, then each entry's offset in
+ * the file (-1 when absent), in increasing order, all inside the file. tesseract.js cannot fail on a damaged model
+ * without taking the process down (its worker answers the failed initialisation twice and the second answer
+ * throws in tesseract.js's message listener), so such a model is refused before a worker sees it. A file cut
+ * inside its last entry (the last few dozen bytes) still passes.
+ */
+export async function wholeModel(file: string, gzip: boolean): Promise<boolean> {
+  const stored = await readFile(file);
+  const data = gzip ? await gunzip(stored).catch(() => undefined) : stored;
+  if (!data || data.length < 4) return false;
+  const entries = data.readInt32LE(0);
+  const table = 4 + 8 * entries;
+  if (entries < 1 || entries > MAX_MODEL_ENTRIES || data.length <= table) return false;
+  let end = table;
+  let present = 0;
+  for (let i = 0; i < entries; i++) {
+    const offset = Number(data.readBigInt64LE(4 + 8 * i));
+    if (offset === -1) continue;
+    if (offset < end || offset >= data.length) return false;
+    end = offset + 1;
+    present++;
+  }
+  return present > 0;
+}
+
+/**
+ * One tesseract.js worker, started. Without an errorHandler, tesseract.js throws a job's failure inside its
+ * message listener (an image it cannot read, say): an uncaught exception that ends the server. With one, the job
+ * is rejected and the server goes on; but a failure while loading then never settles createWorker, so the first
+ * failure reported is raced against it.
+ */
+export async function startWorker(
+  createWorker: typeof Tesseract.createWorker,
+  options: Partial<Tesseract.WorkerOptions>,
+): Promise<Tesseract.Worker> {
+  let fail: (error: unknown) => void = () => {};
+  const failure = new Promise<never>((_, reject) => {
+    fail = reject;
+  });
+  const creating = createWorker('eng', 1, { ...options, errorHandler: (error: unknown) => fail(error) });
+  try {
+    return await Promise.race([creating, failure]);
+  } catch (error) {
+    // Should it still start, it is stopped.
+    creating
+      .then(
+        (worker) => worker.terminate(),
+        () => {},
+      )
+      .catch(() => {});
+    throw error;
   }
 }
 

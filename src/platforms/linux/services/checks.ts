@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { MacpilotError } from '../../../errors.js';
-import { ocrModel } from '../ocr/tesseract.js';
+import { ocrModel, wholeModel } from '../ocr/tesseract.js';
 import type { ServiceCheck } from '../../../services/types.js';
 import type { Toolset } from '../../../toolsets.js';
 import { NO_DAEMON_FIX, NOTIFICATIONS_NAME } from './notifications.js';
@@ -76,6 +76,15 @@ export function linuxServiceChecks(env: NodeJS.ProcessEnv = process.env): Servic
             available: false,
             detail: `tesseract.js has no English model: ${model} is missing`,
             how: 'sudo apt-get install tesseract-ocr-eng',
+          };
+        }
+        if (!(await wholeModel(model, gzip))) {
+          return {
+            available: false,
+            detail: `tesseract.js's English model ${model} is damaged`,
+            how: gzip
+              ? 'reinstall macpilot (it brings @tesseract.js-data/eng)'
+              : 'sudo apt-get install --reinstall tesseract-ocr-eng',
           };
         }
         return gzip

@@ -1,12 +1,8 @@
 /** Words into lines for tesseract's answers, and a second reading's words merged into the first's. */
 import { describe, expect, it } from 'vitest';
 import type { RecognizedWord } from '../../../../../src/helper/protocol.js';
-import {
-  groupWords,
-  mergeRereads,
-  readingOrder,
-  unsure,
-} from '../../../../../src/platforms/linux/ocr/lines.js';
+import { readingOrder } from '../../../../../src/bounds.js';
+import { groupWords, mergeRereads, unsure } from '../../../../../src/platforms/linux/ocr/lines.js';
 
 const word = (text: string, x: number, y: number, width = text.length * 7, height = 10, confidence = 0.9) =>
   ({ text, bounds: { x, y, width, height }, confidence }) satisfies RecognizedWord;
