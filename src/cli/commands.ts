@@ -5,6 +5,7 @@
  */
 import { MODES } from '../modes.js';
 import { CLIENTS } from '../setup/clients.js';
+import { WAIT_CONDITIONS, WAIT_DEFAULTS } from '../engine/wait-conditions.js';
 
 export interface OptionSpec {
   name: string;
@@ -50,18 +51,6 @@ const YES: OptionSpec = {
   help: "allow an action that needs a human's consent without asking (you are the human)",
 };
 const APP: OptionSpec = { name: 'app', value: 'APP', help: 'app name (as `macpilot apps` shows it) or pid' };
-
-export const WAIT_CONDITION_WORDS = [
-  'appears',
-  'disappears',
-  'value_equals',
-  'value_contains',
-  'text_appears',
-  'enabled',
-  'focused',
-  'window_title',
-  'app_idle',
-] as const;
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
@@ -264,20 +253,20 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: '<condition> [path] [--app A] [--text T] [--role R] [--name N] [--timeout MS]',
     summary: 'wait until the UI shows what you expect: an element, a value, a window title',
     positionals: [1, 2],
-    words: WAIT_CONDITION_WORDS,
+    words: WAIT_CONDITIONS,
     options: [
       APP,
       { name: 'text', value: 'T', help: 'the value, text or title part to wait for; appears: text to find' },
       { name: 'role', value: 'ROLE', help: 'appears / disappears: a role to find' },
       { name: 'name', value: 'NAME', help: 'appears / disappears: a name to find' },
-      { name: 'timeout', value: 'MS', help: 'how long to wait (default 5000)' },
+      { name: 'timeout', value: 'MS', help: `how long to wait (default ${WAIT_DEFAULTS.timeoutMs})` },
       { name: 'idle', value: 'MS', help: 'app_idle: how long without a UI change' },
       FORMAT,
     ],
     kind: 'tool',
     tools: ['wait_for'],
     details:
-      `Conditions: ${WAIT_CONDITION_WORDS.join(', ')}. appears / disappears take a path or --text / --role / ` +
+      `Conditions: ${WAIT_CONDITIONS.join(', ')}. appears / disappears take a path or --text / --role / ` +
       '--name; value_equals and value_contains a path and --text; enabled and focused a path. Exits 1 on timeout.',
     example: 'macpilot wait window_title --app mousepad --text Untitled',
   },

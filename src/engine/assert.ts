@@ -14,7 +14,8 @@ import type { AssertFailure, AssertResult, AssertValue } from './results.js';
 import { parseRole } from './roles.js';
 import { isSecure, labelOf, type Walked } from './tree.js';
 import { normalizeName } from '../text.js';
-import { type Look, WAIT_DEFAULTS, walkedOf, type Waits } from './wait.js';
+import { type Look, walkedOf, type Waits } from './wait.js';
+import { WAIT_DEFAULTS } from './wait-conditions.js';
 
 /** What a test may expect of an element, as assert_element takes it. */
 export interface Expectations {

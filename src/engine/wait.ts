@@ -18,19 +18,7 @@ import { parseRole, roleOf } from './roles.js';
 import type { WaitResult } from './results.js';
 import { clip, duration, matchTitle, plural } from '../text.js';
 import { isSecure, type Walked } from './tree.js';
-
-export const WAIT_CONDITIONS = [
-  'appears',
-  'disappears',
-  'value_equals',
-  'value_contains',
-  'text_appears',
-  'enabled',
-  'focused',
-  'window_title',
-  'app_idle',
-] as const;
-export type WaitCondition = (typeof WAIT_CONDITIONS)[number];
+import { WAIT_DEFAULTS, type WaitCondition } from './wait-conditions.js';
 
 export interface WaitOptions {
   condition: WaitCondition;
@@ -46,16 +34,6 @@ export interface WaitOptions {
   /** app_idle: how long the app must go without a change. */
   idleMs?: number;
 }
-
-export const WAIT_DEFAULTS = {
-  timeoutMs: 5_000,
-  maxTimeoutMs: 60_000,
-  idleMs: 500,
-  /** Between looks when the app reports no changes. */
-  pollMs: 250,
-  /** Between looks at an app that reports changes but sent none: some changes send no event. */
-  recheckMs: 1_000,
-} as const;
 
 /** Values are read up to this length for value_equals / value_contains. */
 const VALUE_CHARS = 100_000;

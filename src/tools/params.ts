@@ -1,5 +1,6 @@
 /** Input fields shared by several tools, described once. */
 import { z } from 'zod';
+import { WAIT_DEFAULTS } from '../engine/wait-conditions.js';
 
 export const appParam = z
   .string()
@@ -56,3 +57,6 @@ export const oneCaptureArea = [
     [a.region, a.display, a.app ?? a.window].filter((v) => v !== undefined).length <= 1,
   { message: 'give at most one of region, display, or app / window' },
 ] as const;
+
+/** A time in milliseconds a call may wait or watch, from `min` up to the longest wait. */
+export const waitMs = (min: number) => z.number().int().min(min).max(WAIT_DEFAULTS.maxTimeoutMs).optional();

@@ -10,8 +10,15 @@ import { RULE_CRITERIA } from '../engine/audit-rules.js';
 import { renderText } from '../engine/render-text.js';
 import { structured } from '../engine/render-json.js';
 import { BASELINE_NAME, VISUAL_DIFF_DEFAULTS } from '../engine/visual-diff.js';
-import { WAIT_DEFAULTS } from '../engine/wait.js';
-import { appParam, captureArea, oneCaptureArea, pathParam, refParam, screenRegion } from './params.js';
+import {
+  appParam,
+  captureArea,
+  oneCaptureArea,
+  pathParam,
+  refParam,
+  screenRegion,
+  waitMs,
+} from './params.js';
 import { defineTool, READ_ONLY, toolsetTools } from './types.js';
 
 const assertions = z
@@ -66,13 +73,9 @@ export const testingTools = toolsetTools('testing', [
           .describe('How name and text match; default contains.'),
         include_hidden: z.boolean().optional().describe('Query also elements not on screen.'),
         assertions,
-        timeout_ms: z
-          .number()
-          .int()
-          .min(0)
-          .max(WAIT_DEFAULTS.maxTimeoutMs)
-          .optional()
-          .describe('Wait up to this long for the assertions to hold; default 0 (check once).'),
+        timeout_ms: waitMs(0).describe(
+          'Wait up to this long for the assertions to hold; default 0 (check once).',
+        ),
       })
       .refine(
         (a) => [a.ref, a.path, a.role ?? a.name ?? a.text].filter((v) => v !== undefined).length === 1,

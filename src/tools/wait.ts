@@ -2,8 +2,8 @@
 import { structured } from '../engine/render-json.js';
 import { z } from 'zod';
 import { CHANGE_CATEGORIES } from '../engine/observe.js';
-import { WAIT_CONDITIONS, WAIT_DEFAULTS } from '../engine/wait.js';
-import { appParam, pathParam, refParam } from './params.js';
+import { WAIT_CONDITIONS, WAIT_DEFAULTS } from '../engine/wait-conditions.js';
+import { appParam, pathParam, refParam, waitMs } from './params.js';
 import { defineTool, toolsetTools, READ_ONLY } from './types.js';
 
 export const waitTools = toolsetTools('ui', [
@@ -35,20 +35,10 @@ export const waitTools = toolsetTools('ui', [
         .optional()
         .describe('appears / disappears: a role to find, e.g. "button".'),
       name: z.string().min(1).max(1000).optional().describe('appears / disappears: a name to find.'),
-      timeout_ms: z
-        .number()
-        .int()
-        .min(0)
-        .max(WAIT_DEFAULTS.maxTimeoutMs)
-        .optional()
-        .describe(`How long to wait; default ${WAIT_DEFAULTS.timeoutMs}.`),
-      idle_ms: z
-        .number()
-        .int()
-        .min(10)
-        .max(WAIT_DEFAULTS.maxTimeoutMs)
-        .optional()
-        .describe(`app_idle: how long without a UI change; default ${WAIT_DEFAULTS.idleMs}.`),
+      timeout_ms: waitMs(0).describe(`How long to wait; default ${WAIT_DEFAULTS.timeoutMs}.`),
+      idle_ms: waitMs(10).describe(
+        `app_idle: how long without a UI change; default ${WAIT_DEFAULTS.idleMs}.`,
+      ),
     }),
     output: structured.wait,
     annotations: READ_ONLY,
@@ -88,13 +78,7 @@ export const waitTools = toolsetTools('ui', [
           'Only these kinds of change; answers at the first one. layout (moves, resizes) is left out unless asked for.',
         ),
       ref: refParam.optional().describe('Only changes of this element; answers at the first one.'),
-      duration_ms: z
-        .number()
-        .int()
-        .min(10)
-        .max(WAIT_DEFAULTS.maxTimeoutMs)
-        .optional()
-        .describe('How long to watch; default 5000.'),
+      duration_ms: waitMs(10).describe('How long to watch; default 5000.'),
     }),
     annotations: READ_ONLY,
     handle: (args, { engine, signal }) =>

@@ -1,10 +1,9 @@
 /** The CLI's docs say what the code does: docs/cli.md is generated from the command table, checked here. */
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
-import { COMMANDS, WAIT_CONDITION_WORDS } from '../../../src/cli/commands.js';
+import { COMMANDS } from '../../../src/cli/commands.js';
 import { markdownReference, usageLine } from '../../../src/cli/help.js';
 import { TOOL_COMMANDS } from '../../../src/cli/tool-commands.js';
-import { WAIT_CONDITIONS, WAIT_DEFAULTS } from '../../../src/engine/wait.js';
 import { SETUP_USAGE } from '../../../src/setup/index.js';
 import { allTools } from '../../../src/tools/index.js';
 
@@ -24,12 +23,6 @@ test('every tool command has its tool calls, and names only tools that exist', (
         command.name,
       ).toContain(tool);
   }
-});
-
-test("wait's conditions and default timeout are the engine's", () => {
-  expect(WAIT_CONDITION_WORDS).toEqual(WAIT_CONDITIONS);
-  const timeout = COMMANDS.find((c) => c.name === 'wait')?.options.find((o) => o.name === 'timeout');
-  expect(timeout?.help).toContain(`default ${WAIT_DEFAULTS.timeoutMs}`);
 });
 
 test("setup's options are those its own usage text gives (it parses its arguments itself)", () => {
