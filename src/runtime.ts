@@ -4,7 +4,7 @@
  */
 import type { Config } from './config.js';
 import { createEngine } from './engine/index.js';
-import type { HelperPort } from './engine/port.js';
+import type { HelperPort } from './engine/kernel/port.js';
 import { HelperClient } from './helper/client.js';
 import { createLogger } from './log.js';
 import { AuditLog } from './policy/audit.js';

@@ -5,7 +5,7 @@
  */
 import { MODES } from '../modes.js';
 import { CLIENTS } from '../setup/clients.js';
-import { WAIT_CONDITIONS, WAIT_DEFAULTS } from '../engine/wait-conditions.js';
+import { WAIT_CONDITIONS, WAIT_DEFAULTS } from '../engine/features/wait-conditions.js';
 
 export interface OptionSpec {
   name: string;

@@ -3,7 +3,7 @@
  * the text names an element by its ref (`button "OK" [ref=e12]`), the CLI names it by its path instead
  * (`button "OK" at app("zenity")/dialog/button["OK"]`), which the next command accepts.
  */
-import type { RefTable } from '../engine/refs.js';
+import type { RefTable } from '../engine/kernel/refs.js';
 
 export function withPaths(text: string, refs: Pick<RefTable, 'known'>): string {
   const path = (ref: string) => refs.known(ref)?.path;

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { loadConfig } from '../config.js';
-import { snapshotJson } from '../engine/render-json.js';
+import { snapshotJson } from '../engine/render/json.js';
 import { createRuntime } from '../runtime.js';
 import {
   availableTools,

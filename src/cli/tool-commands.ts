@@ -4,7 +4,7 @@
  * element first, in the same session.
  */
 import { resolve } from 'node:path';
-import { parsePath } from '../engine/paths.js';
+import { parsePath } from '../engine/kernel/paths.js';
 import { MacpilotError } from '../errors.js';
 import type { ToolAnswer } from '../tools/call.js';
 import { UsageError } from './usage-error.js';

@@ -2,32 +2,32 @@
  * The engine, assembled: the kernel and the features built on it, each given what it needs. What the front ends
  * (MCP tools, resources, the CLI) use; nothing under src/engine imports this file.
  */
-import { Apps } from './apps.js';
-import { Asserts } from './assert.js';
-import { Audits } from './audit.js';
-import { AppStates } from './app-state.js';
-import { CHANGE_DEFAULTS, type ChangeSettings } from './changes.js';
-import { Clipboard } from './clipboard.js';
-import { ClipboardHistory } from './clipboard-history.js';
-import { Elements } from './elements.js';
-import { ChangeFeed } from './feed.js';
-import { Observations } from './observe.js';
-import { Input } from './input.js';
-import { Kernel } from './kernel.js';
-import { Menus } from './menus.js';
-import { Recorder } from './recording.js';
-import type { HelperPort } from './port.js';
-import { RefTable } from './refs.js';
-import type { AppChooser, AppGate } from './resolve.js';
-import { Reveal } from './reveal.js';
-import { Screen } from './screen.js';
-import { VisualDiffs } from './visual-diff.js';
-import { Visual } from './visual.js';
-import { ScreenText } from './screen-text.js';
-import { helperRecognizer, type TextRecognizer } from './text-recognizer.js';
-import { UiReader } from './ui-reading.js';
-import { Waits } from './wait.js';
-import { Windows } from './windows.js';
+import { Apps } from './features/apps.js';
+import { Asserts } from './testing/assert.js';
+import { Audits } from './testing/accessibility-audit.js';
+import { AppStates } from './features/app-state.js';
+import { CHANGE_DEFAULTS, type ChangeSettings } from './kernel/changes.js';
+import { Clipboard } from './features/clipboard.js';
+import { ClipboardHistory } from './features/clipboard-history.js';
+import { Elements } from './features/elements.js';
+import { ChangeFeed } from './kernel/feed.js';
+import { Observations } from './features/observe.js';
+import { Input } from './features/input.js';
+import { Kernel } from './kernel/kernel.js';
+import { Menus } from './features/menus.js';
+import { Recorder } from './features/recording.js';
+import type { HelperPort } from './kernel/port.js';
+import { RefTable } from './kernel/refs.js';
+import type { AppChooser, AppGate } from './kernel/resolve.js';
+import { Reveal } from './features/reveal.js';
+import { Screen } from './features/screen.js';
+import { VisualDiffs } from './testing/visual-diff.js';
+import { Visual } from './features/visual.js';
+import { ScreenText } from './features/screen-text.js';
+import { helperRecognizer, type TextRecognizer } from './reading/text-recognizer.js';
+import { UiReader } from './reading/ui-reading.js';
+import { Waits } from './features/wait.js';
+import { Windows } from './features/windows.js';
 
 export type EngineOptions = Partial<ChangeSettings> & {
   /** How many refs stay bound to their elements, and how many more are remembered by path. */

@@ -11,7 +11,7 @@ import {
   LoggingLevelSchema,
   SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { HelperPort } from '../engine/port.js';
+import type { HelperPort } from '../engine/kernel/port.js';
 import type { Logger } from '../log.js';
 import type { ClientLog } from '../policy/pipeline.js';
 

@@ -9,11 +9,11 @@ import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/serv
 import { UriTemplate, type Variables } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import { ErrorCode, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../config.js';
-import { explain } from '../engine/failures.js';
+import { explain } from '../engine/kernel/failures.js';
 import type { Engine } from '../engine/index.js';
-import { clipboardJson } from '../engine/render-json.js';
-import { appStateJson, desktopJson } from '../engine/render-state.js';
-import { renderText } from '../engine/render-text.js';
+import { clipboardJson } from '../engine/render/json.js';
+import { appStateJson, desktopJson } from '../engine/render/state.js';
+import { renderText } from '../engine/render/text.js';
 import { MacpilotError } from '../errors.js';
 import type { HelperClient } from '../helper/client.js';
 import { HelperError } from '../helper/errors.js';

@@ -4,7 +4,7 @@
  * each, which every sampling client takes); the answer's text blocks come back.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { ModelPort } from '../engine/visual.js';
+import type { ModelPort } from '../engine/features/visual.js';
 import { MacpilotError } from '../errors.js';
 
 /** The client's model, or undefined when the client cannot be asked (it did not declare sampling). */

@@ -4,7 +4,7 @@
  * call in progress (read for tools annotated readOnlyHint, write for the rest), which the MCP server sets per
  * call through `withAccess`.
  */
-import { AppRefused } from '../engine/resolve.js';
+import { AppRefused } from '../engine/kernel/resolve.js';
 import { type Access, callScope, inCallScope } from './call-scope.js';
 
 export type { Access } from './call-scope.js';

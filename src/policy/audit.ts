@@ -7,8 +7,8 @@ import { appendFileSync, existsSync, mkdirSync, renameSync, statSync } from 'nod
 import { dirname } from 'node:path';
 import type { Mode } from '../modes.js';
 import { isWrite, toolsetOf } from '../toolsets.js';
-import type { RefTable } from '../engine/refs.js';
-import { parsePath } from '../engine/paths.js';
+import type { RefTable } from '../engine/kernel/refs.js';
+import { parsePath } from '../engine/kernel/paths.js';
 import { MacpilotError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { CallOutcome, Guard, ToolCall } from './pipeline.js';

@@ -7,7 +7,7 @@
  * pids.
  */
 import type { AppInfo } from '../helper/protocol.js';
-import { type AppCandidate, AppAmbiguous, describeCandidate } from '../engine/resolve.js';
+import { type AppCandidate, AppAmbiguous, describeCandidate } from '../engine/kernel/resolve.js';
 import { callScope } from './call-scope.js';
 
 /** The human's pick among the apps `query` matches; undefined when no one can be asked. */

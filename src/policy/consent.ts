@@ -6,10 +6,10 @@
  */
 import type { Consent } from '../config.js';
 import type { Mode } from '../modes.js';
-import type { HelperPort } from '../engine/port.js';
-import type { RefTable } from '../engine/refs.js';
-import { roleOf } from '../engine/roles.js';
-import { labelOf } from '../engine/tree.js';
+import type { HelperPort } from '../engine/kernel/port.js';
+import type { RefTable } from '../engine/kernel/refs.js';
+import { roleOf } from '../engine/kernel/roles.js';
+import { labelOf } from '../engine/kernel/tree.js';
 import { MacpilotError } from '../errors.js';
 import { isWrite, toolsetOf } from '../toolsets.js';
 import type { Guard, ToolCall } from './pipeline.js';

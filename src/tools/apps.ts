@@ -1,5 +1,5 @@
 /** The apps toolset: what is running, start, bring forward, quit. */
-import { structured } from '../engine/render-json.js';
+import { structured } from '../engine/render/json.js';
 import { z } from 'zod';
 import { appParam } from './params.js';
 import { defineTool, toolsetTools, READ_ONLY, WRITE } from './types.js';

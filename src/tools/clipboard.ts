@@ -1,6 +1,6 @@
 /** The clipboard toolset: read, write and clear the system clipboard (text). */
-import { ENTRY_CHARS, HISTORY_LIMIT } from '../engine/clipboard-history.js';
-import { structured } from '../engine/render-json.js';
+import { ENTRY_CHARS, HISTORY_LIMIT } from '../engine/features/clipboard-history.js';
+import { structured } from '../engine/render/json.js';
 import { z } from 'zod';
 import { previousClipboard } from './inverses.js';
 import { defineTool, toolsetTools, READ_ONLY, WRITE } from './types.js';

@@ -1,6 +1,6 @@
 /** How a failure reaches the agent: a tool result with isError and three parts, never a protocol error. */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { explain } from '../engine/failures.js';
+import { explain } from '../engine/kernel/failures.js';
 import { MacpilotError } from '../errors.js';
 import { HelperError } from '../helper/errors.js';
 import type { Logger } from '../log.js';

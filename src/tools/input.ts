@@ -1,7 +1,7 @@
 /** The input toolset: synthetic mouse and keyboard, at screen points or at an element's centre. */
-import { structured } from '../engine/render-json.js';
+import { structured } from '../engine/render/json.js';
 import { z } from 'zod';
-import { INPUT_DEFAULTS, PX_PER_WHEEL_STEP, type Spot } from '../engine/input.js';
+import { INPUT_DEFAULTS, PX_PER_WHEEL_STEP, type Spot } from '../engine/features/input.js';
 import { refParam } from './params.js';
 import { previousValue } from './inverses.js';
 import { defineTool, toolsetTools, WRITE } from './types.js';

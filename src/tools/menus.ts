@@ -1,7 +1,7 @@
 /** The menus toolset: an app's menu bar by the names people read, "File > Save As…". */
-import { structured } from '../engine/render-json.js';
+import { structured } from '../engine/render/json.js';
 import { z } from 'zod';
-import { MENU_DEFAULTS } from '../engine/menus.js';
+import { MENU_DEFAULTS } from '../engine/features/menus.js';
 import { clickStatusMenuItem, itemLine, pickItem, renderItems } from '../services/status-bar.js';
 import { appParam } from './params.js';
 import { defineTool, toolsetTools, withService, READ_ONLY, serviceOf, WRITE } from './types.js';

@@ -1,6 +1,6 @@
 /** Input fields shared by several tools, described once. */
 import { z } from 'zod';
-import { WAIT_DEFAULTS } from '../engine/wait-conditions.js';
+import { WAIT_DEFAULTS } from '../engine/features/wait-conditions.js';
 
 export const appParam = z
   .string()

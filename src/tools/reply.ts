@@ -3,9 +3,9 @@
  * once, as the text the model reads and, when the tool declares a structured output, as its structuredContent.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { StructuredOutput } from '../engine/render-json.js';
-import { renderText } from '../engine/render-text.js';
-import type { EngineResult } from '../engine/results.js';
+import type { StructuredOutput } from '../engine/render/json.js';
+import { renderText } from '../engine/render/text.js';
+import type { EngineResult } from '../engine/kernel/results.js';
 
 export type Answer = string | CallToolResult | EngineResult;
 

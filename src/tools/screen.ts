@@ -4,9 +4,9 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { structured } from '../engine/render-json.js';
-import { renderText } from '../engine/render-text.js';
-import { TEXT_DEFAULTS } from '../engine/screen-text.js';
+import { structured } from '../engine/render/json.js';
+import { renderText } from '../engine/render/text.js';
+import { TEXT_DEFAULTS } from '../engine/features/screen-text.js';
 import { appParam, captureArea, oneCaptureArea } from './params.js';
 import { reply } from './reply.js';
 import { defineTool, toolsetTools, READ_ONLY, WRITE } from './types.js';

@@ -4,12 +4,12 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { EXPECTATION_NAMES } from '../engine/assert.js';
-import { AUDIT_SCOPES, AUDIT_STANDARDS } from '../engine/audit.js';
-import { RULE_CRITERIA } from '../engine/audit-rules.js';
-import { renderText } from '../engine/render-text.js';
-import { structured } from '../engine/render-json.js';
-import { BASELINE_NAME, VISUAL_DIFF_DEFAULTS } from '../engine/visual-diff.js';
+import { EXPECTATION_NAMES } from '../engine/testing/assert.js';
+import { AUDIT_SCOPES, AUDIT_STANDARDS } from '../engine/testing/accessibility-audit.js';
+import { RULE_CRITERIA } from '../engine/testing/accessibility-rules.js';
+import { renderText } from '../engine/render/text.js';
+import { structured } from '../engine/render/json.js';
+import { BASELINE_NAME, VISUAL_DIFF_DEFAULTS } from '../engine/testing/visual-diff.js';
 import {
   appParam,
   captureArea,

@@ -1,5 +1,5 @@
 /** The ui toolset: read the accessibility tree and act on its elements. */
-import { structured } from '../engine/render-json.js';
+import { structured } from '../engine/render/json.js';
 import { z } from 'zod';
 import { appParam, exactlyOneTarget, refParam, TARGET_MESSAGE, target } from './params.js';
 import { previousValue } from './inverses.js';

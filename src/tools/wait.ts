@@ -1,8 +1,8 @@
 /** wait_for and observe_changes (ui toolset): wait until an app's UI shows what the agent expects, or watch it. */
-import { structured } from '../engine/render-json.js';
+import { structured } from '../engine/render/json.js';
 import { z } from 'zod';
-import { CHANGE_CATEGORIES } from '../engine/observe.js';
-import { WAIT_CONDITIONS, WAIT_DEFAULTS } from '../engine/wait-conditions.js';
+import { CHANGE_CATEGORIES } from '../engine/features/observe.js';
+import { WAIT_CONDITIONS, WAIT_DEFAULTS } from '../engine/features/wait-conditions.js';
 import { appParam, pathParam, refParam, waitMs } from './params.js';
 import { defineTool, toolsetTools, READ_ONLY } from './types.js';
 

@@ -1,7 +1,7 @@
 /** The windows toolset: list the top-level windows and focus, move, resize, minimize, restore or close one. */
-import { structured } from '../engine/render-json.js';
+import { structured } from '../engine/render/json.js';
 import { z } from 'zod';
-import type { WindowTarget } from '../engine/windows.js';
+import type { WindowTarget } from '../engine/features/windows.js';
 import { previousWindow } from './inverses.js';
 import { defineTool, toolsetTools, READ_ONLY, WRITE } from './types.js';
 

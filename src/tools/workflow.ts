@@ -6,8 +6,8 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { pause } from '../engine/observer.js';
-import { structured } from '../engine/render-json.js';
+import { pause } from '../engine/kernel/observer.js';
+import { structured } from '../engine/render/json.js';
 import { MacpilotError } from '../errors.js';
 import { dataNote } from '../untrusted.js';
 import type { Action } from './history.js';

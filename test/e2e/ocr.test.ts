@@ -5,9 +5,9 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { beforeAll, expect, inject, test } from 'vitest';
-import { readScreenText } from '../../src/engine/patterns.js';
-import { RefTable } from '../../src/engine/refs.js';
-import { annotate } from '../../src/engine/tree.js';
+import { readScreenText } from '../../src/engine/reading/patterns.js';
+import { RefTable } from '../../src/engine/kernel/refs.js';
+import { annotate } from '../../src/engine/kernel/tree.js';
 import { useMacpilot } from '../support/mcp.js';
 import { eventually } from '../support/text.js';
 

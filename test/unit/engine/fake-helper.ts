@@ -1,5 +1,5 @@
 /** A helper that serves hand-built trees: enough of the protocol for the engine, no desktop. */
-import type { HelperPort } from '../../../src/engine/port.js';
+import type { HelperPort } from '../../../src/engine/kernel/port.js';
 import { HelperError } from '../../../src/helper/errors.js';
 import {
   type ElementDetail,

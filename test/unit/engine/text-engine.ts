@@ -3,10 +3,10 @@
  * the unit tests use. The real engine, the real renderer; only the calling convention is the tests'.
  */
 import { createEngine, type EngineOptions } from '../../../src/engine/index.js';
-import type { HelperPort } from '../../../src/engine/port.js';
-import { renderText } from '../../../src/engine/render-text.js';
-import type { AppGate } from '../../../src/engine/resolve.js';
-import type { EngineResult } from '../../../src/engine/results.js';
+import type { HelperPort } from '../../../src/engine/kernel/port.js';
+import { renderText } from '../../../src/engine/render/text.js';
+import type { AppGate } from '../../../src/engine/kernel/resolve.js';
+import type { EngineResult } from '../../../src/engine/kernel/results.js';
 
 const text =
   <A extends unknown[]>(call: (...args: A) => Promise<EngineResult>) =>

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { textEngine } from '../engine/text-engine.js';
 
 const gate = (policy: AppPolicy) => (app: NamedApp) => policy.check(app);
-import type { HelperPort } from '../../../src/engine/port.js';
+import type { HelperPort } from '../../../src/engine/kernel/port.js';
 import { AppPolicy, type NamedApp, withAccess } from '../../../src/policy/apps.js';
 import { FakeHelper } from '../engine/fake-helper.js';
 import { failure } from '../engine/failure.js';

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
-import { RefTable } from '../../../src/engine/refs.js';
+import { RefTable } from '../../../src/engine/kernel/refs.js';
 import { MacpilotError } from '../../../src/errors.js';
 import { createLogger } from '../../../src/log.js';
 import { AuditLog, type AuditOptions } from '../../../src/policy/audit.js';

@@ -1,0 +1,136 @@
+/**
+ * What the desktop and one app are doing, in a glance: the apps an agent may read with their windows and a word
+ * for their state, and an app's windows, open dialog, focused element and menu bar. What the observation front
+ * ends (MCP resources, the CLI) read; apps the policy refuses for reading are left out, never shown.
+ */
+import { HelperError, type CallOptions } from '../../helper/errors.js';
+import { HelperErrorCode } from '../../helper/protocol.js';
+import type { AppInfo, WindowInfo } from '../../helper/protocol.js';
+import type { Elements } from './elements.js';
+import { appWalkStart, type Kernel } from '../kernel/kernel.js';
+import type { Menus } from './menus.js';
+import { BUSY, type UiReading } from '../reading/patterns.js';
+import { AppRefused } from '../kernel/resolve.js';
+import { roleOf } from '../kernel/roles.js';
+import type { Walked } from '../kernel/tree.js';
+import type { UiReader } from '../reading/ui-reading.js';
+
+/** active: frontmost; background: has a window on screen; minimized: only minimized windows; windowless. */
+export type AppActivity = 'active' | 'background' | 'minimized' | 'windowless';
+
+export interface AppOverview {
+  app: AppInfo;
+  state: AppActivity;
+  windows: WindowInfo[];
+}
+
+export interface DesktopResult {
+  kind: 'desktop';
+  apps: AppOverview[];
+}
+
+export interface AppStateResult {
+  kind: 'app-state';
+  app: AppInfo;
+  state: AppActivity;
+  windows: WindowInfo[];
+  /** The top-level dialog or alert the app shows, if any (by title). */
+  dialog?: { role: string; title: string };
+  focused?: Walked;
+  /** The menu bar's menus, when the app has a menu bar. */
+  menuBar?: string[];
+  /** The UI patterns its windows show and the state they put it in. */
+  ui: UiReading;
+}
+
+/** An app that does not answer a one-element read this fast is busy (a walk of it would only wait longer). */
+export const BUSY_AFTER_MS = 500;
+/** What the state reads of an app's tree to see its patterns: enough for dialogs, forms and editors. */
+const STATE_WALK = { depth: 20, maxNodes: 3_000, includeHidden: false, maxValueLength: 200 };
+
+const activity = (app: AppInfo, windows: readonly WindowInfo[]): AppActivity => {
+  if (app.active) return 'active';
+  if (windows.some((w) => !w.minimized)) return 'background';
+  return windows.length > 0 ? 'minimized' : 'windowless';
+};
+
+export class AppStates {
+  constructor(
+    private readonly kernel: Kernel,
+    private readonly elements: Elements,
+    private readonly menus: Menus,
+    private readonly reader: UiReader,
+  ) {}
+
+  /** The running apps the policy lets the current call read, with their windows (minimized ones too). */
+  async desktop(call?: CallOptions): Promise<DesktopResult> {
+    return this.kernel.guard('list the running apps', async () => {
+      const [apps, { windows }] = await Promise.all([
+        this.kernel.resolver.apps(call),
+        this.kernel.port.call('windows.list', { includeMinimized: true }, call),
+      ]);
+      return {
+        kind: 'desktop',
+        apps: apps.filter((app) => this.readable(app)).map((app) => this.overview(app, windows)),
+      };
+    });
+  }
+
+  /** One app's windows, dialog, focused element and menu bar. */
+  async of(name: string, call?: CallOptions): Promise<AppStateResult> {
+    const app = await this.kernel.guard('find the app', () => this.kernel.resolver.app(name, call));
+    return this.kernel.guard(`read the state of "${app.name}"`, async () => {
+      const [{ windows: all }, top, focused, menus, ui] = await Promise.all([
+        this.kernel.port.call('windows.list', { includeMinimized: true }, call),
+        this.kernel.resolver.logicalChildren(app.id, call),
+        this.elements.focused(app.name, call).catch(() => undefined),
+        this.menus.list(app.name, undefined, 1, call).catch(() => undefined),
+        this.reading(app, call),
+      ]);
+      const { state, windows } = this.overview(app, all);
+      const dialog = top.find((child) => ['dialog', 'alert'].includes(roleOf(child)));
+      return {
+        kind: 'app-state',
+        app,
+        state,
+        windows,
+        ...(dialog ? { dialog: { role: roleOf(dialog), title: dialog.name } } : {}),
+        ...(focused?.node ? { focused: focused.node } : {}),
+        ...(menus ? { menuBar: menus.lines.map((line) => line.node.info.name) } : {}),
+        ui,
+      };
+    });
+  }
+
+  /** The app's patterns and state: busy when a one-element read takes longer than BUSY_AFTER_MS. */
+  private async reading(app: AppInfo, call?: CallOptions): Promise<UiReading> {
+    try {
+      await this.kernel.port.call(
+        'ax.element',
+        { id: app.id, maxValueLength: 0 },
+        { ...call, timeoutMs: BUSY_AFTER_MS },
+      );
+    } catch (error) {
+      if (error instanceof HelperError && error.code === HelperErrorCode.Timeout) return BUSY;
+      throw error;
+    }
+    const start = appWalkStart(app);
+    const { tree } = await this.kernel.walk(start, STATE_WALK, call);
+    return this.reader.read(tree, start.app, call);
+  }
+
+  private overview(app: AppInfo, windows: readonly WindowInfo[]): AppOverview {
+    const own = windows.filter((w) => w.pid === app.pid);
+    return { app, state: activity(app, own), windows: own };
+  }
+
+  private readable(app: AppInfo): boolean {
+    try {
+      this.kernel.gate(app);
+      return true;
+    } catch (error) {
+      if (error instanceof AppRefused) return false;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,67 @@
+/** The apps feature: list the running apps, and launch, activate or quit one. */
+import type { AppInfo } from '../../helper/protocol.js';
+import type { Kernel } from '../kernel/kernel.js';
+import type { CallOptions } from '../../helper/errors.js';
+import type { ActionResult, AppsResult } from '../kernel/results.js';
+
+const LAUNCH_TIMEOUT_MS = 15_000;
+const QUIT_TIMEOUT_MS = 5_000;
+
+const which = (app: { name: string; pid: number }) => `${app.name} (pid ${app.pid})`;
+const appRef = (app: { name: string; pid: number }) => ({ name: app.name, pid: app.pid });
+
+export class Apps {
+  constructor(private readonly kernel: Kernel) {}
+
+  async list(call?: CallOptions): Promise<AppsResult> {
+    return this.kernel.guard('list the running apps', async () => ({
+      kind: 'apps',
+      apps: await this.kernel.resolver.apps(call),
+    }));
+  }
+
+  /** An app by name (case-insensitive), bundle id or pid digits; absent: the active app. */
+  async resolve(app?: string, call?: CallOptions): Promise<AppInfo> {
+    return this.kernel.guard('find the app', () => this.kernel.resolver.app(app, call));
+  }
+
+  /** Start an app by name (or bundle / desktop id) and wait until it is accessible. */
+  async launch(name: string, timeoutMs = LAUNCH_TIMEOUT_MS, call?: CallOptions): Promise<ActionResult> {
+    return this.kernel.guard(`launch ${JSON.stringify(name)}`, async () => {
+      this.kernel.gate({ name });
+      // The helper waits timeoutMs for the app; the request itself may take a little longer.
+      const request = { ...call, timeoutMs: timeoutMs + 5_000 };
+      const { app, alreadyRunning } = await this.kernel.port.call(
+        'apps.launch',
+        { name, timeoutMs },
+        request,
+      );
+      const done = alreadyRunning ? `${which(app)} was already running.` : `Launched ${which(app)}.`;
+      return { kind: 'action', done, app: appRef(app) };
+    });
+  }
+
+  async activate(name: string, call?: CallOptions): Promise<ActionResult> {
+    return this.kernel.guard(`activate ${JSON.stringify(name)}`, async () => {
+      const app = await this.kernel.resolver.app(name, call);
+      const { activated } = await this.kernel.port.call('apps.activate', { pid: app.pid }, call);
+      const done = activated
+        ? `${which(app)} is now active.`
+        : `Asked ${which(app)} to come to the front, but it is not active.`;
+      return { kind: 'action', done, app: appRef(app) };
+    });
+  }
+
+  async quit(name: string, force: boolean, call?: CallOptions): Promise<ActionResult> {
+    return this.kernel.guard(`quit ${JSON.stringify(name)}`, async () => {
+      const app = await this.kernel.resolver.app(name, call);
+      const params = { pid: app.pid, force, timeoutMs: QUIT_TIMEOUT_MS };
+      const { exited } = await this.kernel.port.call('apps.quit', params, call);
+      const done = exited
+        ? `${which(app)} quit.`
+        : `${which(app)} did not quit within ${QUIT_TIMEOUT_MS / 1000} s: it may be asking to save (snapshot_ui shows its ` +
+          'dialogs); quit_app with force terminates it, losing unsaved work.';
+      return { kind: 'action', done, app: appRef(app) };
+    });
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The texts the clipboard held while this server ran, newest first: in memory only (never logged or written
+ * anywhere), at most HISTORY_LIMIT of them, each cut at ENTRY_CHARS characters. Fed by the change feed (each
+ * clipboard change is read back) and by set_clipboard; a text equal to the newest one is not added again.
+ *
+ * Watching starts when the helper first starts (the first call that needs the desktop, whichever it is) or at the
+ * first history call, not when the server starts: a server that is only listed or checked never spawns the helper.
+ */
+import { createHash } from 'node:crypto';
+import type { ChangeFeed } from '../kernel/feed.js';
+import type { HelperPort } from '../kernel/port.js';
+import type { ClipboardEntry, ClipboardHistoryResult } from '../kernel/results.js';
+
+/** Entries kept; the oldest is dropped past it. */
+export const HISTORY_LIMIT = 50;
+/** Characters kept of each text (get_clipboard reads the current one whole). */
+export const ENTRY_CHARS = 2_000;
+
+export class ClipboardHistory {
+  private entries: ClipboardEntry[] = [];
+  /** A digest of the newest text in full, so that a long text cut the same way is still told apart. */
+  private newestDigest: string | undefined;
+  /** Raised by clear: a read begun before it answers with what was cleared, and is dropped. */
+  private generation = 0;
+  /** Reads of the clipboard after its changes, one at a time so that they land in order. */
+  private reads: Promise<void> = Promise.resolve();
+  private watching: Promise<boolean> | undefined;
+
+  constructor(
+    private readonly port: HelperPort,
+    private readonly feed: ChangeFeed,
+    readonly enabled: boolean,
+    private readonly now: () => number = Date.now,
+  ) {
+    if (enabled) port.onReady?.(() => void this.watch());
+  }
+
+  /** Starts watching (once); false when this helper cannot tell when the clipboard changes. */
+  watch(): Promise<boolean> {
+    if (!this.enabled) return Promise.resolve(false);
+    this.watching ??= this.feed.onClipboard(() => this.changed()).then(({ live }) => live);
+    return this.watching;
+  }
+
+  /** A text macpilot itself put on the clipboard. */
+  add(text: string): void {
+    if (!this.enabled || text === '') return;
+    const digest = createHash('sha256').update(text).digest('hex');
+    if (digest === this.newestDigest) return;
+    this.newestDigest = digest;
+    const chars = Array.from(text);
+    this.entries.unshift({ text: chars.slice(0, ENTRY_CHARS).join(''), chars: chars.length, at: this.now() });
+    if (this.entries.length > HISTORY_LIMIT) this.entries.length = HISTORY_LIMIT;
+  }
+
+  clear(): void {
+    this.entries = [];
+    this.newestDigest = undefined;
+    this.generation++;
+  }
+
+  /** `limit` entries from the `offset`-th newest on. */
+  async list(limit: number, offset: number): Promise<ClipboardHistoryResult> {
+    if (!this.enabled)
+      return { kind: 'clipboard-history', enabled: false, live: false, entries: [], total: 0, offset };
+    const live = await this.watch();
+    await this.reads;
+    const entries = this.entries.slice(offset, offset + limit);
+    return { kind: 'clipboard-history', enabled: true, live, entries, total: this.entries.length, offset };
+  }
+
+  /** Also waited for by list, so that a change heard before the call is in its answer. */
+  private changed(): void {
+    const generation = this.generation;
+    this.reads = this.reads.then(async () => {
+      const { text } = await this.port.call('clipboard.read', {}).catch(() => ({ text: undefined }));
+      if (text !== undefined && generation === this.generation) this.add(text);
+    });
+  }
+}

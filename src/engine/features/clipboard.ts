@@ -1,0 +1,46 @@
+/**
+ * The clipboard as an agent reads it: its text (it may hold anything anyone copied), or the types it offers when
+ * it holds no text. Written text is never echoed: it may be a password.
+ */
+import type { ClipboardHistory } from './clipboard-history.js';
+import type { Kernel } from '../kernel/kernel.js';
+import type { CallOptions } from '../../helper/errors.js';
+import type { ActionResult, ClipboardResult } from '../kernel/results.js';
+import { plural } from '../../text.js';
+
+export const CLIPBOARD_DEFAULTS = { maxChars: 20_000 } as const;
+
+export class Clipboard {
+  constructor(
+    private readonly kernel: Kernel,
+    readonly history: ClipboardHistory,
+  ) {}
+
+  async get(maxChars: number = CLIPBOARD_DEFAULTS.maxChars, call?: CallOptions): Promise<ClipboardResult> {
+    return this.kernel.guard('read the clipboard', async () => {
+      const { text, types } = await this.kernel.port.call('clipboard.read', {}, call);
+      if (text === undefined) return { kind: 'clipboard', chars: 0, maxChars, types };
+      const chars = Array.from(text);
+      const shown = chars.length > maxChars ? chars.slice(0, maxChars).join('') : text;
+      return { kind: 'clipboard', text: shown, chars: chars.length, maxChars, types };
+    });
+  }
+
+  async set(text: string, call?: CallOptions): Promise<ActionResult> {
+    return this.kernel.guard('write the clipboard', async () => {
+      await this.kernel.port.call('clipboard.write', { text }, call);
+      this.history.add(text);
+      const done = `Copied ${plural(Array.from(text).length, 'character')} to the clipboard; other apps can paste it now.`;
+      return { kind: 'action', done };
+    });
+  }
+
+  async clear(call?: CallOptions): Promise<ActionResult> {
+    return this.kernel.guard('clear the clipboard', async () => {
+      await this.kernel.port.call('clipboard.clear', {}, call);
+      const forgot = this.history.enabled ? ', and macpilot forgot its clipboard history' : '';
+      this.history.clear();
+      return { kind: 'action', done: `Cleared the clipboard: it is empty now${forgot}.` };
+    });
+  }
+}

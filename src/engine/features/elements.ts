@@ -1,0 +1,277 @@
+/**
+ * The ui feature: read the accessibility tree (snapshots, searches, one element, the focused one, the one at a
+ * point) and act on its elements (click, perform an action, set a value, focus).
+ */
+import { MacpilotError } from '../../errors.js';
+import type { ElementNode, ElementValue } from '../../helper/protocol.js';
+import { clickAction, matchAction } from '../kernel/actions.js';
+import { findMatches, FIND_DEFAULTS, type MatchMode } from '../reading/find.js';
+import type { Prepared } from '../kernel/changes.js';
+import type { ClickOptions, Input } from './input.js';
+import {
+  describeTarget,
+  entryLine,
+  type Kernel,
+  type Target,
+  type WalkLimits,
+  type WalkStart,
+} from '../kernel/kernel.js';
+import { pause } from '../kernel/observer.js';
+import { childPath, parsePath, segmentFor } from '../kernel/paths.js';
+import type { CallOptions } from '../../helper/errors.js';
+import type { RefEntry } from '../kernel/refs.js';
+import type {
+  ActionResult,
+  ElementResult,
+  LocatedResult,
+  MatchesResult,
+  SnapshotResult,
+} from '../kernel/results.js';
+import { parseRole, roleOf } from '../kernel/roles.js';
+import { SNAPSHOT_DEFAULTS } from '../render/snapshot.js';
+import { matchTitle } from '../../text.js';
+import { labelOf } from '../kernel/tree.js';
+import type { UiReader } from '../reading/ui-reading.js';
+
+export interface SnapshotOptions {
+  app?: string;
+  /** A window title (or part of it) or its index among the app's windows. */
+  window?: string | number;
+  ref?: string;
+  depth?: number;
+  roles?: string[];
+  maxNodes?: number;
+  includeHidden?: boolean;
+}
+
+export interface FindOptions {
+  app?: string;
+  text?: string;
+  role?: string;
+  name?: string;
+  value?: string;
+  identifier?: string;
+  match?: MatchMode;
+  within?: string;
+  maxResults?: number;
+  includeHidden?: boolean;
+}
+
+/** The helper walks more nodes than a snapshot shows lines: collapsed chrome takes no line. */
+const WALK_PER_LINE = 3;
+const WALK_MAX_NODES = 50_000;
+const DETAIL_VALUE_CHARS = 100_000;
+/** How long a click waits for a disabled control to be enabled, and how often it looks. */
+const ENABLE_WAIT_MS = 1_000;
+const ENABLE_POLL_MS = 25;
+
+export class Elements {
+  constructor(
+    private readonly kernel: Kernel,
+    private readonly input: Input,
+    private readonly reader: UiReader,
+  ) {}
+
+  async snapshot(options: SnapshotOptions = {}, call?: CallOptions): Promise<SnapshotResult> {
+    return this.kernel.guard('take a snapshot', async () => {
+      const roles = options.roles?.map(parseRole);
+      const depth = options.depth ?? SNAPSHOT_DEFAULTS.depth;
+      const maxNodes = options.maxNodes ?? SNAPSHOT_DEFAULTS.maxNodes;
+      const limits = {
+        depth,
+        maxNodes: Math.min(WALK_MAX_NODES, maxNodes * WALK_PER_LINE),
+        includeHidden: options.includeHidden ?? false,
+      };
+      const { start, title } = await this.start(options, call);
+      const walked = await this.walkOrReresolve(options.ref, start, limits, call);
+      const render = {
+        depth,
+        maxNodes,
+        maxChars: SNAPSHOT_DEFAULTS.maxChars,
+        roles: roles && new Set(roles),
+        walkTruncated: walked.truncated,
+      };
+      const ui = await this.reader.read(walked.tree, start.app, call);
+      return { kind: 'snapshot', title, tree: walked.tree, render, ui };
+    });
+  }
+
+  async find(options: FindOptions, call?: CallOptions): Promise<MatchesResult> {
+    return this.kernel.guard('find elements', async () => {
+      const role = options.role === undefined ? undefined : parseRole(options.role);
+      const query = { ...options, role, match: options.match ?? 'contains' };
+      const includeHidden = options.includeHidden ?? false;
+      const { start, title } = await this.start({ app: options.app, ref: options.within }, call);
+      const limits = { depth: FIND_DEFAULTS.depth, maxNodes: FIND_DEFAULTS.walkMaxNodes, includeHidden };
+      const walked = await this.walkOrReresolve(options.within, start, limits, call);
+      return {
+        kind: 'matches',
+        title,
+        found: findMatches(walked.tree, query),
+        maxResults: options.maxResults ?? FIND_DEFAULTS.maxResults,
+        searched: walked.count,
+        truncated: walked.truncated,
+        includeHidden,
+      };
+    });
+  }
+
+  async getElement(target: Target, call?: CallOptions): Promise<ElementResult> {
+    return this.kernel.guard(`read ${describeTarget(target)}`, async () => {
+      const { entry, detail } = await this.kernel.detail(target, DETAIL_VALUE_CHARS, call);
+      return { kind: 'element', entry, detail };
+    });
+  }
+
+  async focused(app?: string, call?: CallOptions): Promise<LocatedResult> {
+    return this.kernel.guard('find the focused element', async () => {
+      const pid = app === undefined ? undefined : (await this.kernel.resolver.app(app, call)).pid;
+      const { element } = await this.kernel.port.call('ax.focused', pid === undefined ? {} : { pid }, call);
+      if (!element)
+        return { kind: 'located', none: `No element has keyboard focus${app ? ` in ${app}` : ''}.` };
+      return { kind: 'located', node: await this.kernel.resolver.locate(element, call) };
+    });
+  }
+
+  async elementAt(x: number, y: number, call?: CallOptions): Promise<LocatedResult> {
+    return this.kernel.guard(`find the element at ${x},${y}`, async () => {
+      const { element } = await this.kernel.port.call('ax.elementAt', { x, y }, call);
+      if (!element) return { kind: 'located', none: `No accessible element is at ${x},${y}.` };
+      return { kind: 'located', node: await this.kernel.resolver.locate(element, call) };
+    });
+  }
+
+  async click(target: Target, options: ClickOptions = {}, call?: CallOptions): Promise<ActionResult> {
+    const plain =
+      (options.button ?? 'left') === 'left' &&
+      (options.count ?? 1) === 1 &&
+      (options.modifiers ?? []).length === 0;
+    return this.kernel.act(target, 'click', call, (entry, detail) => {
+      const action = plain ? clickAction(detail.actions) : undefined;
+      const click: Prepared = action
+        ? async () => {
+            await this.kernel.port.call('ax.perform', { id: entry.handle, action }, call);
+            return `Clicked ${entryLine(entry)} (its "${action}" action).`;
+          }
+        : this.input.clickElement(entry, detail, options, call);
+      if (!detail.states.includes('disabled')) return click;
+      return async () => {
+        await this.untilEnabled(entry, call);
+        return click();
+      };
+    });
+  }
+
+  /**
+   * A control the app disabled ignores clicks. Apps often enable one a moment after the action that allows it
+   * (a file dialog's Save after its name is typed): wait that moment, then refuse.
+   */
+  private async untilEnabled(entry: RefEntry, call?: CallOptions): Promise<void> {
+    const deadline = performance.now() + ENABLE_WAIT_MS;
+    for (;;) {
+      const { element } = await this.kernel.port.call(
+        'ax.element',
+        { id: entry.handle, maxValueLength: 0 },
+        call,
+      );
+      if (!element.states.includes('disabled')) return;
+      if (performance.now() >= deadline) {
+        throw new MacpilotError({
+          what: `${entryLine(entry)} is disabled`,
+          why: `the app keeps it disabled (waited ${ENABLE_WAIT_MS} ms), so a click would do nothing`,
+          next: 'do what enables it first (fill in what it needs, select something), or wait_for it to be enabled',
+        });
+      }
+      await pause(ENABLE_POLL_MS, call?.signal);
+    }
+  }
+
+  async perform(target: Target, action: string, call?: CallOptions): Promise<ActionResult> {
+    return this.kernel.act(target, `perform "${action}" on`, call, (entry, detail) => {
+      const matched = matchAction(detail.actions, action);
+      if (!matched) throw unknownAction(entry, action, detail.actions);
+      return async () => {
+        await this.kernel.port.call('ax.perform', { id: entry.handle, action: matched }, call);
+        return `Performed "${matched}" on ${entryLine(entry)}.`;
+      };
+    });
+  }
+
+  /** The value itself never appears in the answer or in errors: it may be a password. */
+  async setValue(target: Target, value: ElementValue, call?: CallOptions): Promise<ActionResult> {
+    return this.kernel.act(target, 'set the value of', call, (entry) => async () => {
+      await this.kernel.port.call('ax.setValue', { id: entry.handle, value }, call);
+      return `Set the value of ${entryLine(entry)}.`;
+    });
+  }
+
+  async focus(target: Target, call?: CallOptions): Promise<ActionResult> {
+    return this.kernel.act(target, 'focus', call, (entry) => async () => {
+      const { focused } = await this.kernel.port.call('ax.focus', { id: entry.handle }, call);
+      return focused
+        ? `Focused ${entryLine(entry)}.`
+        : `Asked to focus ${entryLine(entry)}, but the app does not report it focused.`;
+    });
+  }
+
+  // --- walks ---
+
+  /** Where a walk of an app, one of its windows (by title or index) or a ref's subtree starts, and its title. */
+  async start(
+    options: Pick<SnapshotOptions, 'app' | 'window' | 'ref'>,
+    call?: CallOptions,
+  ): Promise<{ start: WalkStart; title: string }> {
+    if (options.ref !== undefined) {
+      const entry = await this.kernel.entry({ ref: options.ref }, call);
+      const start = { handle: entry.handle, path: parsePath(entry.path), app: entry.app };
+      return { start, title: `${entry.label} [ref=${entry.ref}] in "${entry.app.name}"` };
+    }
+    const app = await this.kernel.resolver.app(options.app, call);
+    const appRef = { pid: app.pid, name: app.name };
+    const appPath = { app: app.name, segments: [] };
+    const title = `"${app.name}" (pid ${app.pid})`;
+    if (options.window === undefined) return { start: { handle: app.id, path: appPath, app: appRef }, title };
+    const windows = await this.kernel.resolver.children(app.id, false, call);
+    const window = pickWindow(windows, options.window, app.name);
+    const path = childPath(appPath, segmentFor(window, windows));
+    return {
+      start: { handle: window.id, path, app: appRef },
+      title: `${labelOf(roleOf(window), window.name)} of ${title}`,
+    };
+  }
+
+  /** Walk from `start`; from a ref, re-resolved through its path when its element went away. */
+  private async walkOrReresolve(
+    ref: string | undefined,
+    start: WalkStart,
+    limits: WalkLimits,
+    call?: CallOptions,
+  ) {
+    if (ref === undefined) return this.kernel.walk(start, limits, call);
+    return this.kernel.withElement({ ref }, call, (entry) =>
+      this.kernel.walk({ ...start, handle: entry.handle }, limits, call),
+    );
+  }
+}
+
+function pickWindow(windows: readonly ElementNode[], wanted: string | number, app: string): ElementNode {
+  const titles = windows.map((w, i) => `[${i}] ${labelOf(roleOf(w), w.name)}`).join(', ') || 'none';
+  const found =
+    typeof wanted === 'number'
+      ? windows.slice(wanted, wanted + 1)
+      : matchTitle(windows, (w) => w.name, wanted);
+  if (found.length === 1 && found[0]) return found[0];
+  throw new MacpilotError({
+    what: `${found.length === 0 ? 'No' : 'More than one'} window of "${app}" matches ${JSON.stringify(wanted)}`,
+    why: `its windows are: ${titles}`,
+    next: 'name a window by its index or a title that only it has',
+  });
+}
+
+function unknownAction(entry: RefEntry, wanted: string, actions: readonly string[]): MacpilotError {
+  return new MacpilotError({
+    what: `${entryLine(entry)} has no action ${JSON.stringify(wanted)}`,
+    why: `its actions are: ${actions.length > 0 ? actions.join(', ') : 'none'}`,
+    next: actions.length > 0 ? 'use one of its actions' : 'use set_value, focus_element, or click_element',
+  });
+}

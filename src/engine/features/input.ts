@@ -1,0 +1,339 @@
+/**
+ * Synthetic input: clicks, pointer moves, drags, scrolling, typing and key chords, at screen points or at an
+ * element's centre. Each action answers with what it did and what changed in the app it reached: the app under
+ * the point, the app of the target element, or (for keys) the app holding keyboard focus. Typed text never
+ * appears in answers, errors or logs.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { MacpilotError } from '../../errors.js';
+import { HelperError } from '../../helper/errors.js';
+import {
+  type Bounds,
+  type ElementDetail,
+  type ElementInfo,
+  HelperErrorCode,
+  type Modifier,
+  type MouseButton,
+  type Point,
+  type MethodName,
+  type Params,
+  PROTOCOL_VERSION,
+  type Result,
+} from '../../helper/protocol.js';
+import { type Chord, codeFor, parseChord, parseModifier, type Platform } from '../../keys.js';
+import type { Prepared } from '../kernel/changes.js';
+import { helperFailure } from '../kernel/failures.js';
+import { entryLine, type Kernel, type Target } from '../kernel/kernel.js';
+import type { CallOptions } from '../../helper/errors.js';
+import type { RefEntry } from '../kernel/refs.js';
+import { AppRefused } from '../kernel/resolve.js';
+import type { ActionResult } from '../kernel/results.js';
+import { plural } from '../../text.js';
+
+type InputMethod = Extract<MethodName, `input.${string}`>;
+
+/** A screen point, or an element whose centre is meant. */
+export type Spot = LabelledPoint | Target;
+
+/** A screen point, with what is there in words when the caller knows (`the text "OK"`), for the answer. */
+export interface LabelledPoint extends Point {
+  label?: string;
+}
+
+/** Pixels per wheel step: about three lines of text, what one notch scrolls in most apps. */
+export const PX_PER_WHEEL_STEP = 50;
+export const INPUT_DEFAULTS = {
+  scrollPx: 3 * PX_PER_WHEEL_STEP,
+  smoothMoveMs: 300,
+  dragMs: 300,
+  /** Longest wait for a field to report focus before typing into it. */
+  focusWaitMs: 2000,
+  focusPollMs: 25,
+} as const;
+
+export type Direction = 'up' | 'down' | 'left' | 'right';
+
+export interface ClickOptions {
+  button?: MouseButton;
+  count?: number;
+  modifiers?: string[];
+}
+
+export interface TypeOptions {
+  text: string;
+  target?: Target;
+  delayMs?: number;
+  clearFirst?: boolean;
+  submit?: boolean;
+}
+
+/** An element's centre, or why there is none to click. */
+function centreOf(entry: RefEntry, detail: ElementDetail): Point {
+  const b: Bounds | undefined = detail.bounds;
+  if (!b || b.width <= 0 || b.height <= 0 || detail.states.includes('offscreen')) {
+    throw new MacpilotError({
+      what: `${entryLine(entry)} is not on screen`,
+      why: b
+        ? 'it is scrolled out of view, hidden or has no size'
+        : 'the app reports no screen position for it',
+      next: 'scroll the list or view that holds it (the scroll tool), or open what contains it (a menu, a tab), then retry',
+    });
+  }
+  return { x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) };
+}
+
+const isPoint = (spot: Spot): spot is LabelledPoint => 'x' in spot;
+const at = (p: Point) => `${Math.round(p.x)},${Math.round(p.y)}`;
+const place = (p: LabelledPoint) => (p.label === undefined ? at(p) : `${p.label} at ${at(p)}`);
+
+/** "click", "right-click", "double-click", "triple-middle-click". */
+function clickName(button: MouseButton, count: number): string {
+  const times = ['', '', 'double-', 'triple-'][count] ?? '';
+  return `${times}${button === 'left' ? '' : `${button}-`}click`;
+}
+
+const holding = (modifiers: readonly Modifier[]) =>
+  modifiers.length === 0 ? '' : ` holding ${modifiers.join('+')}`;
+
+const chordName = (chord: Chord) => [...chord.modifiers, chord.key.name].join('+');
+
+export class Input {
+  private platform: Promise<Platform> | undefined;
+
+  constructor(private readonly kernel: Kernel) {}
+
+  async click(spot: Spot, options: ClickOptions = {}, call?: CallOptions): Promise<ActionResult> {
+    const button = options.button ?? 'left';
+    const count = options.count ?? 1;
+    const modifiers = (options.modifiers ?? []).map(parseModifier);
+    const name = clickName(button, count);
+    return this.onSpot(spot, name, call, (point, what) => async () => {
+      await this.send('input.click', { at: point, button, count, modifiers }, call);
+      return `${capitalize(name)}ed ${what}${holding(modifiers)}.`;
+    });
+  }
+
+  /** click_element's path when the element has no press action or the click is not a plain left click. */
+  clickElement(entry: RefEntry, detail: ElementDetail, options: ClickOptions, call?: CallOptions): Prepared {
+    const point = centreOf(entry, detail);
+    const button = options.button ?? 'left';
+    const count = options.count ?? 1;
+    const modifiers = (options.modifiers ?? []).map(parseModifier);
+    return async () => {
+      await this.send('input.click', { at: point, button, count, modifiers }, call);
+      return `${capitalize(clickName(button, count))}ed ${entryLine(entry)} at its centre (${at(point)})${holding(modifiers)}, with a synthetic click.`;
+    };
+  }
+
+  /** Move the pointer there; smooth: along a line over INPUT_DEFAULTS.smoothMoveMs. Hover is a move that stays. */
+  async move(
+    spot: Spot,
+    smooth: boolean,
+    verb: 'move the pointer to' | 'hover over',
+    call?: CallOptions,
+  ): Promise<ActionResult> {
+    const durationMs = smooth ? INPUT_DEFAULTS.smoothMoveMs : 0;
+    return this.onSpot(spot, verb, call, (point, what) => async () => {
+      await this.send('input.move', { to: point, durationMs }, call);
+      return verb === 'hover over'
+        ? `The pointer rests over ${what}.`
+        : `Moved the pointer to ${what}${smooth ? ' smoothly' : ''}.`;
+    });
+  }
+
+  async drag(from: Spot, to: Spot, call?: CallOptions): Promise<ActionResult> {
+    const end = isPoint(to) ? { point: to, what: at(to) } : await this.element(to, call);
+    return this.onSpot(from, 'drag from', call, (start, what) => async () => {
+      const params = {
+        from: start,
+        to: end.point,
+        button: 'left' as const,
+        modifiers: [],
+        durationMs: INPUT_DEFAULTS.dragMs,
+      };
+      await this.send('input.drag', params, call);
+      return `Dragged from ${what} to ${end.what}.`;
+    });
+  }
+
+  /** Scroll by `px` pixels, in wheel steps of PX_PER_WHEEL_STEP; without a spot, where the pointer is. */
+  async scroll(
+    direction: Direction,
+    px: number,
+    spot: Spot | undefined,
+    call?: CallOptions,
+  ): Promise<ActionResult> {
+    const steps = Math.max(1, Math.round(px / PX_PER_WHEEL_STEP));
+    const sign = direction === 'up' || direction === 'left' ? -1 : 1;
+    const vertical = direction === 'up' || direction === 'down';
+    const where = spot ?? (await this.send('input.pointer', {}, call)).at;
+    return this.onSpot(where, `scroll ${direction}`, call, (point, what) => async () => {
+      const delta = { dx: vertical ? 0 : sign * steps, dy: vertical ? sign * steps : 0 };
+      await this.send('input.scroll', { at: point, ...delta }, call);
+      return `Scrolled ${direction} ${plural(steps, 'wheel step')} (about ${steps * PX_PER_WHEEL_STEP} px) at ${what}.`;
+    });
+  }
+
+  async typeText(options: TypeOptions, call?: CallOptions): Promise<ActionResult> {
+    const platform = await this.platformOf(call);
+    // "command" is Control on Linux: one chord selects all on both platforms.
+    const selectAll = parseChord('command+a');
+    const typing = async () => {
+      if (options.clearFirst) {
+        await this.pressChord(selectAll, platform, 1, call);
+        await this.pressChord(parseChord('backspace'), platform, 1, call);
+      }
+      const { typed } = await this.send(
+        'input.type',
+        { text: options.text, delayMs: options.delayMs ?? 0 },
+        call,
+      );
+      if (options.submit) await this.pressChord(parseChord('enter'), platform, 1, call);
+      const steps = [options.clearFirst ? 'cleared it, ' : '', `typed ${plural(typed, 'character')}`];
+      return { typed: steps.join(''), submitted: options.submit ? ' and pressed Enter' : '' };
+    };
+    if (!options.target) {
+      return this.onFocus('type text', call, async () => {
+        const done = await typing();
+        return `${capitalize(done.typed)} into the focused element${done.submitted}.`;
+      });
+    }
+    return this.kernel.act(options.target, 'type into', call, (entry) => async () => {
+      await this.focusAndWait(entry, call);
+      const done = await typing();
+      return `Focused ${entryLine(entry)}, ${done.typed}${done.submitted}.`;
+    });
+  }
+
+  async pressKey(
+    key: string,
+    modifiers: readonly string[],
+    repeat: number,
+    call?: CallOptions,
+  ): Promise<ActionResult> {
+    const chord = parseChord(key, modifiers);
+    const platform = await this.platformOf(call);
+    return this.onFocus(`press ${chordName(chord)}`, call, async () => {
+      await this.pressChord(chord, platform, repeat, call);
+      return `Pressed ${chordName(chord)}${repeat > 1 ? ` ${repeat} times` : ''}.`;
+    });
+  }
+
+  /** Press a chord once without watching what it changes: one step of a long tour (the audit's Tab presses). */
+  async tap(chord: string, call?: CallOptions): Promise<void> {
+    await this.pressChord(parseChord(chord), await this.platformOf(call), 1, call);
+  }
+
+  // --- where an action lands and what it may change ---
+
+  /** Resolve a spot to a point, act there, and report what changed in the app under it. */
+  private async onSpot(
+    spot: Spot,
+    verb: string,
+    call: CallOptions | undefined,
+    prepare: (point: Point, what: string) => Prepared,
+  ): Promise<ActionResult> {
+    if (!isPoint(spot)) {
+      return this.kernel.act(spot, verb, call, (entry, detail) =>
+        prepare(centreOf(entry, detail), entryLine(entry)),
+      );
+    }
+    return this.kernel.guard(`${verb} ${place(spot)}`, async () => {
+      const point = { x: spot.x, y: spot.y };
+      const { element } = await this.kernel.port.call('ax.elementAt', point, call);
+      return this.observed(element, prepare(point, place(spot)), call);
+    });
+  }
+
+  /** Act on whatever has keyboard focus, and report what changed in its app. */
+  private async onFocus(verb: string, call: CallOptions | undefined, run: Prepared): Promise<ActionResult> {
+    return this.kernel.guard(verb, async () => {
+      const { element } = await this.kernel.port.call('ax.focused', {}, call);
+      return this.observed(element, run, call);
+    });
+  }
+
+  /** Run, reporting what changed in the element's app, else in the active app (a desktop, a menu's grab). */
+  private async observed(
+    element: ElementInfo | null,
+    run: Prepared,
+    call?: CallOptions,
+  ): Promise<ActionResult> {
+    if (element)
+      return this.kernel.changes.observe(
+        await this.kernel.changes.scope(element.id, element.pid, call),
+        run,
+        call,
+      );
+    const active = await this.kernel.resolver.app(undefined, call).catch((error: unknown) => {
+      if (error instanceof MacpilotError && !(error instanceof AppRefused)) return undefined;
+      throw error;
+    });
+    if (active) return this.kernel.changes.observe({ app: active, top: undefined }, run, call);
+    return { kind: 'action', done: await run(), outcome: { kind: 'unwatched' } };
+  }
+
+  private async element(target: Target, call?: CallOptions): Promise<{ point: Point; what: string }> {
+    const { entry, detail } = await this.kernel.detail(target, 0, call);
+    return { point: centreOf(entry, detail), what: entryLine(entry) };
+  }
+
+  /** Focus the element, then wait until the app reports it focused: keys typed sooner can land elsewhere. */
+  private async focusAndWait(entry: RefEntry, call?: CallOptions): Promise<void> {
+    await this.kernel.port.call('ax.focus', { id: entry.handle }, call);
+    const deadline = Date.now() + INPUT_DEFAULTS.focusWaitMs;
+    for (;;) {
+      const { element } = await this.kernel.port.call('ax.focused', { pid: entry.app.pid }, call);
+      if (element?.id === entry.handle) return;
+      if (Date.now() > deadline) {
+        throw new MacpilotError({
+          what: `${entryLine(entry)} did not take keyboard focus`,
+          why: `after ${INPUT_DEFAULTS.focusWaitMs / 1000} s the focused element is still ${element ? `another one (${element.nativeRole} "${element.name}")` : 'none'}, so nothing was typed`,
+          next: 'check that it is an enabled text field (get_element), that its window is in front (focus_window), then retry',
+        });
+      }
+      await sleep(INPUT_DEFAULTS.focusPollMs);
+    }
+  }
+
+  // --- the helper ---
+
+  private async pressChord(chord: Chord, platform: Platform, repeat: number, call?: CallOptions) {
+    const code = codeFor(chord.key, platform);
+    await this.send('input.key', { code, modifiers: chord.modifiers, repeat }, call);
+  }
+
+  private platformOf(call?: CallOptions): Promise<Platform> {
+    if (!this.platform) {
+      const asking = this.kernel.port
+        .call('system.hello', { protocolVersion: PROTOCOL_VERSION, client: 'macpilot-input' }, call)
+        .then((hello) => hello.platform);
+      this.platform = asking;
+      asking.catch(() => {
+        if (this.platform === asking) this.platform = undefined;
+      });
+    }
+    return this.platform;
+  }
+
+  /** An input call; missing input (no XTEST, no macOS Accessibility permission) says how to check. */
+  private async send<M extends InputMethod>(
+    method: M,
+    params: Params<M>,
+    call?: CallOptions,
+  ): Promise<Result<M>> {
+    try {
+      return await this.kernel.port.call(method, params, call);
+    } catch (error) {
+      if (
+        error instanceof HelperError &&
+        (error.code === HelperErrorCode.NotAvailable || error.code === HelperErrorCode.PermissionDenied)
+      ) {
+        throw helperFailure(error, 'Synthetic input is unavailable');
+      }
+      throw error;
+    }
+  }
+}
+
+const capitalize = (s: string) => `${s[0]?.toUpperCase() ?? ''}${s.slice(1)}`;

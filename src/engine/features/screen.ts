@@ -1,0 +1,373 @@
+/**
+ * Screenshots and displays: what to capture (a display, a region, an app's or a window's frame), the image an
+ * agent receives (scaled for models, with the mapping back to screen points), refs drawn on it, or a file.
+ */
+import { stat, writeFile } from 'node:fs/promises';
+import { dirname, extname, isAbsolute } from 'node:path';
+import { MacpilotError } from '../../errors.js';
+import type { AppInfo, Bounds, CaptureTarget, ImageFormat, WindowInfo } from '../../helper/protocol.js';
+import { loadSharp, SCREEN_PNG } from '../../sharp.js';
+import { dataNote } from '../../untrusted.js';
+import { appWalkStart, type Kernel } from '../kernel/kernel.js';
+import type { CallOptions } from '../../helper/errors.js';
+import { roleOf } from '../kernel/roles.js';
+import { type Labelled, labelled, overlay } from './screen-annotate.js';
+import { labelOf } from '../kernel/tree.js';
+import { clip, matchTitle, plural } from '../../text.js';
+import { geometry, type Windows } from './windows.js';
+
+export interface ScreenshotOptions {
+  app?: string;
+  /** A title (or part of it) or an index among the app's windows, or a window id from list_windows. */
+  window?: string | number;
+  display?: string;
+  region?: Bounds;
+  format?: ImageFormat;
+  quality?: number;
+  /** Cap on the image's long edge, in pixels. */
+  maxWidth?: number;
+  annotate?: boolean;
+  /** Write the image here instead of returning it: absolute, in an existing folder, never overwriting. */
+  filePath?: string;
+}
+
+/** What a capture covers: one of a display, a region, or an app's / a window's frame. */
+export type CaptureArea = Pick<ScreenshotOptions, 'app' | 'window' | 'display' | 'region'>;
+
+/** A lossless capture at the screen's full resolution, for comparing pixels. */
+export interface Capture {
+  png: Buffer;
+  width: number;
+  height: number;
+  /** What was captured, in screen points. */
+  bounds: Bounds;
+  /** Image pixels per screen point. */
+  scale: number;
+  /** What was captured, in words: `window 0x1a "Question" of zenity (pid 42)`. */
+  what: string;
+}
+
+export interface Screenshot {
+  text: string;
+  /** Base64; absent when the image went to a file. */
+  image?: { data: string; mimeType: string };
+  /** annotate: the refs drawn on the image, the app they belong to, and how image pixels map to the screen. */
+  drawn?: Drawn;
+}
+
+export interface Drawn {
+  /** Absent when no app was active: nothing was drawn. */
+  app?: AppInfo;
+  labels: Labelled[];
+  /** The refs drawn, as the text lists them: `- e12 button "Save"`. */
+  legend: string;
+  /** Image size in pixels. */
+  width: number;
+  height: number;
+  /** The screen area the image shows, in points, and image pixels per point. */
+  bounds: Bounds;
+  scale: number;
+}
+
+export const SCREENSHOT_DEFAULTS = {
+  /** The long edge models take without scaling it down themselves. */
+  maxWidth: 1568,
+  quality: 80,
+  /** What an annotation walk reads of the captured app. */
+  walkDepth: 64,
+  walkMaxNodes: 5_000,
+} as const;
+/** Files keep the full resolution unless max_width says otherwise. */
+const FILE_MAX_EDGE = 16_384;
+const EXTENSIONS: Record<ImageFormat, readonly string[]> = { png: ['.png'], jpeg: ['.jpg', '.jpeg'] };
+
+/** What a capture covers, in words, and the app whose refs an annotation draws (looked up only then). */
+interface Subject {
+  target: CaptureTarget;
+  what: string;
+  app: () => Promise<AppInfo | undefined>;
+}
+
+export class Screen {
+  constructor(
+    private readonly kernel: Kernel,
+    private readonly windows: Windows,
+  ) {}
+
+  async listDisplays(call?: CallOptions): Promise<string> {
+    return this.kernel.guard('list the displays', async () => {
+      const { displays } = await this.kernel.port.call('screen.displays', {}, call);
+      const lines = displays.map(
+        (d) =>
+          `- ${d.id}${d.name && d.name !== d.id ? ` "${d.name}"` : ''}${d.primary ? ' (primary)' : ''}: ` +
+          `${geometry(d.bounds)} points, scale ${d.scale} (pixels per point)`,
+      );
+      return `${plural(displays.length, 'display')}, in screen points (origin at the top left of the primary display):\n${lines.join('\n')}`;
+    });
+  }
+
+  async take(options: ScreenshotOptions, call?: CallOptions): Promise<Screenshot> {
+    return this.kernel.guard('take a screenshot', async () => {
+      const file =
+        options.filePath === undefined ? undefined : await checkFile(options.filePath, options.format);
+      const format = options.format ?? file?.format ?? 'png';
+      const subject = await this.subject(options, call);
+      const maxLongEdge = options.maxWidth ?? (file ? FILE_MAX_EDGE : SCREENSHOT_DEFAULTS.maxWidth);
+      const quality = options.quality ?? SCREENSHOT_DEFAULTS.quality;
+      // Annotations are drawn on a lossless image and encoded once, in the format asked for.
+      const captureFormat = options.annotate ? 'png' : format;
+      const shot = await this.kernel.port.call(
+        'screen.capture',
+        { target: subject.target, format: captureFormat, quality, maxLongEdge },
+        call,
+      );
+      // The helper's base64 goes out as it came, unless refs are drawn on the image.
+      let base64 = shot.data;
+      let legend = '';
+      let drawn: Drawn | undefined;
+      if (options.annotate) {
+        const png = Buffer.from(shot.data, 'base64');
+        const annotated = await this.annotated(png, shot, subject, format, quality, call);
+        base64 = annotated.data.toString('base64');
+        legend = `\n${annotated.legend}`;
+        drawn = annotated.drawn;
+      }
+      const head =
+        `${shot.width}x${shot.height} ${format.toUpperCase()} of ${subject.what}, screen area ${geometry(shot.bounds)}, ` +
+        `scale ${round(shot.scale)} image pixels per screen point. To map an image point to the screen: ` +
+        `screen = image / ${round(shot.scale)} + (${shot.bounds.x}, ${shot.bounds.y}).`;
+      if (file) {
+        const data = Buffer.from(base64, 'base64');
+        await writeNew(file.path, data);
+        return { text: `Saved a ${head}\nFile: ${file.path} (${kilobytes(data.length)})${legend}` };
+      }
+      return {
+        text: `Screenshot: ${head}${legend}`,
+        image: { data: base64, mimeType: `image/${format}` },
+        ...(drawn ? { drawn } : {}),
+      };
+    });
+  }
+
+  /** The area as a PNG at full resolution (not scaled for a model): what pixel comparisons read. */
+  async capture(area: CaptureArea, call?: CallOptions): Promise<Capture> {
+    const subject = await this.subject(area, call);
+    const shot = await this.kernel.port.call(
+      'screen.capture',
+      { target: subject.target, format: 'png', quality: 100, maxLongEdge: FILE_MAX_EDGE },
+      call,
+    );
+    const { width, height, bounds, scale } = shot;
+    return { png: Buffer.from(shot.data, 'base64'), width, height, bounds, scale, what: subject.what };
+  }
+
+  // --- what to capture ---
+
+  private async subject(options: CaptureArea, call?: CallOptions): Promise<Subject> {
+    const { region, display } = options;
+    const byWindow = options.app !== undefined || options.window !== undefined;
+    if ([region !== undefined, display !== undefined, byWindow].filter(Boolean).length > 1) {
+      throw new MacpilotError({
+        what: 'More than one thing to capture was named',
+        why: 'a screenshot covers one of: a region, a display, or an app / window',
+        next: 'give only one of region, display, or app (with window)',
+      });
+    }
+    if (region) {
+      return { target: { region }, what: `the region ${geometry(region)}`, app: () => this.activeApp(call) };
+    }
+    if (byWindow) return this.windowSubject(options.app, options.window, call);
+    const { displays } = await this.kernel.port.call('screen.displays', {}, call);
+    const chosen =
+      display === undefined ? displays.find((d) => d.primary) : displays.find((d) => d.id === display);
+    if (!chosen) {
+      throw new MacpilotError({
+        what: `No display ${JSON.stringify(display)}`,
+        why: `the displays are: ${displays.map((d) => d.id).join(', ') || 'none'}`,
+        next: 'use an id from list_displays, or leave display out for the primary display',
+      });
+    }
+    return {
+      target: { display: chosen.id },
+      what: `display ${chosen.id}`,
+      app: () => this.activeApp(call),
+    };
+  }
+
+  /** The app annotations walk when the capture names none; none when no app is active. */
+  private async activeApp(call?: CallOptions): Promise<AppInfo | undefined> {
+    return this.kernel.resolver.app(undefined, call).catch(() => undefined);
+  }
+
+  private async windowSubject(
+    appName: string | undefined,
+    wanted: string | number | undefined,
+    call?: CallOptions,
+  ): Promise<Subject> {
+    const app = appName === undefined ? undefined : await this.kernel.resolver.app(appName, call);
+    const window = await this.window(app, wanted, call);
+    if (window) {
+      if (window.minimized) {
+        throw new MacpilotError({
+          what: `The window ${window.id} ${JSON.stringify(clip(window.title, 80))} is minimized`,
+          why: 'a minimized window is not on screen',
+          next: 'restore it with restore_window, then take the screenshot',
+        });
+      }
+      return {
+        target: { window: window.id },
+        what: `window ${window.id} ${JSON.stringify(clip(window.title, 80))} of ${window.app} (pid ${window.pid})`,
+        app: async () => app ?? this.kernel.resolver.app(String(window.pid), call).catch(() => undefined),
+      };
+    }
+    // No window manager list: the app's top-level frame from the accessibility tree, captured as a region.
+    const target = app ?? (await this.kernel.resolver.app(undefined, call));
+    return this.frameSubject(target, wanted, call);
+  }
+
+  /** The window named, from the window manager's list; undefined when there is no list (no window manager). */
+  private async window(
+    app: AppInfo | undefined,
+    wanted: string | number | undefined,
+    call?: CallOptions,
+  ): Promise<WindowInfo | undefined> {
+    const { windows } = await this.kernel.port.call('windows.list', { includeMinimized: true }, call);
+    if (windows.length === 0) return undefined;
+    const byId = windows.find((w) => w.id === wanted);
+    if (byId) return byId;
+    const scope = app === undefined ? {} : { app: String(app.pid) };
+    // A title, else an index; the front-most window of the app when neither is given.
+    const named = typeof wanted === 'string' ? { title: wanted } : { index: wanted ?? 0 };
+    return this.windows.resolve({ ...scope, ...named }, call);
+  }
+
+  private async frameSubject(
+    app: AppInfo,
+    wanted: string | number | undefined,
+    call?: CallOptions,
+  ): Promise<Subject> {
+    const frames = await this.kernel.resolver.children(app.id, false, call);
+    const picked =
+      typeof wanted === 'string'
+        ? matchTitle(frames, (f) => f.name, wanted)
+        : frames.slice(wanted ?? 0, (wanted ?? 0) + 1);
+    const frame = picked[0];
+    const bounds =
+      frame &&
+      (await this.kernel.port.call('ax.element', { id: frame.id, maxValueLength: 0 }, call)).element.bounds;
+    if (!frame || !bounds) {
+      throw new MacpilotError({
+        what: `No window of "${app.name}" to capture${wanted === undefined ? '' : ` matches ${JSON.stringify(wanted)}`}`,
+        why: `its windows on screen are: ${frames.map((f, i) => `[${i}] ${labelOf(roleOf(f), f.name)}`).join(', ') || 'none'}`,
+        next: 'name a window by a title or index it has, or capture a region or the display',
+      });
+    }
+    return {
+      target: { region: bounds },
+      what: `${labelOf(roleOf(frame), frame.name)} of "${app.name}" (pid ${app.pid})`,
+      app: async () => app,
+    };
+  }
+
+  // --- annotation ---
+
+  private async annotated(
+    png: Buffer,
+    shot: { width: number; height: number; bounds: Bounds; scale: number },
+    subject: Subject,
+    format: ImageFormat,
+    quality: number,
+    call?: CallOptions,
+  ): Promise<{ data: Buffer; legend: string; drawn: Drawn }> {
+    const app = await subject.app();
+    const found = app ? await this.labels(app, shot.bounds, call) : undefined;
+    const svg = overlay(found?.shown ?? [], shot, shot.bounds, shot.scale);
+    const sharp = await loadSharp();
+    const image = sharp(png).composite([{ input: Buffer.from(svg), top: 0, left: 0 }]);
+    const data = await (format === 'png' ? image.png(SCREEN_PNG) : image.jpeg({ quality })).toBuffer();
+    const mapping = { width: shot.width, height: shot.height, bounds: shot.bounds, scale: shot.scale };
+    if (!app || !found) {
+      return {
+        data,
+        legend: 'No app is active: no refs drawn.',
+        drawn: { labels: [], legend: '', ...mapping },
+      };
+    }
+    const { shown, total } = found;
+    const cut =
+      shown.length < total ? ` (the first ${shown.length} of ${total}: interactive elements first)` : '';
+    const lines = shown.map(({ node }) => `- ${node.ref} ${labelOf(node.role, node.info.name)}`).join('\n');
+    return {
+      data,
+      legend:
+        `Refs drawn for "${app.name}"${cut}; use them with click_element, get_element and the other ui tools ` +
+        `${dataNote()}:\n${lines || '(no visible named or interactive elements)'}`,
+      drawn: { app, labels: shown, legend: lines, ...mapping },
+    };
+  }
+
+  /** The app's elements to label in `area`, walked with bounds; their refs are the session's refs. */
+  private async labels(app: AppInfo, area: Bounds, call?: CallOptions) {
+    const limits = {
+      depth: SCREENSHOT_DEFAULTS.walkDepth,
+      maxNodes: SCREENSHOT_DEFAULTS.walkMaxNodes,
+      includeHidden: false,
+      maxValueLength: 0,
+      includeBounds: true,
+    };
+    const { tree } = await this.kernel.walk(appWalkStart(app), limits, call);
+    return labelled(tree, area);
+  }
+}
+
+const round = (n: number): number => Math.round(n * 10000) / 10000;
+const kilobytes = (bytes: number): string => `${Math.max(1, Math.round(bytes / 1024))} KB`;
+
+/** The file's path and format, checked before anything is captured. */
+async function checkFile(
+  path: string,
+  format: ImageFormat | undefined,
+): Promise<{ path: string; format: ImageFormat }> {
+  const refuse = (why: string, next: string) =>
+    new MacpilotError({ what: `Cannot save the screenshot to ${JSON.stringify(path)}`, why, next });
+  if (!isAbsolute(path))
+    throw refuse('the path is not absolute', 'give an absolute path, e.g. /tmp/shot.png');
+  const extension = extname(path).toLowerCase();
+  const byExtension = (Object.keys(EXTENSIONS) as ImageFormat[]).find((f) =>
+    EXTENSIONS[f].includes(extension),
+  );
+  if (!byExtension || (format !== undefined && format !== byExtension)) {
+    const wanted = format === undefined ? '.png, .jpg or .jpeg' : EXTENSIONS[format].join(' or ');
+    throw refuse(`its extension does not match the format`, `end the path with ${wanted}`);
+  }
+  const folder = await stat(dirname(path)).catch(() => undefined);
+  if (!folder?.isDirectory()) throw refuse('its folder does not exist', 'save into an existing folder');
+  if (
+    await stat(path).then(
+      () => true,
+      () => false,
+    )
+  ) {
+    throw refuse('a file is already there, and screenshots never overwrite files', 'choose a new file name');
+  }
+  return { path, format: byExtension };
+}
+
+async function writeNew(path: string, data: Buffer): Promise<void> {
+  try {
+    await writeFile(path, data, { flag: 'wx' });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new MacpilotError(
+      {
+        what: `Cannot save the screenshot to ${JSON.stringify(path)}`,
+        why:
+          code === 'EEXIST'
+            ? 'a file appeared there meanwhile; screenshots never overwrite files'
+            : String(error),
+        next: code === 'EEXIST' ? 'choose a new file name' : 'check that the folder is writable',
+      },
+      { cause: error },
+    );
+  }
+}

@@ -1,0 +1,201 @@
+/**
+ * Top-level windows as the window manager sees them: list, focus, move, resize, minimize, restore, close.
+ * A window is named by its id (from list_windows), or by app and/or title with an index among the matches
+ * (front to back, minimized windows included). Every operation answers with the window's state afterwards.
+ */
+import { MacpilotError } from '../../errors.js';
+import type { Bounds, WindowInfo } from '../../helper/protocol.js';
+import type { Kernel } from '../kernel/kernel.js';
+import type { CallOptions } from '../../helper/errors.js';
+import type { ActionResult, WindowsResult } from '../kernel/results.js';
+import { clip, matchByName, matchTitle } from '../../text.js';
+
+/** Exactly one way of naming a window: `id`, or at least one of `app` and `title` (with `index` among matches). */
+export interface WindowTarget {
+  id?: string;
+  app?: string;
+  title?: string;
+  index?: number;
+}
+
+const TITLE_CHARS = 120;
+const LISTED = 20;
+
+export const geometry = (b: Bounds): string => `x=${b.x} y=${b.y} ${b.width}x${b.height}`;
+
+/** `window 41943047 "Untitled 1 - Mousepad" mousepad (pid 123)`. */
+const label = (w: WindowInfo): string =>
+  `window ${w.id} ${JSON.stringify(clip(w.title, TITLE_CHARS))} ${w.app} (pid ${w.pid})`;
+
+/** A window's label, frame and state: `window 4194 "Untitled" mousepad (pid 123) x=40 y=30 640x480 focused`. */
+export function windowState(w: WindowInfo): string {
+  const states = [w.focused ? 'focused' : '', w.minimized ? 'minimized' : ''].filter(Boolean);
+  return [label(w), geometry(w.bounds), ...states].join(' ');
+}
+
+const listOf = (windows: readonly WindowInfo[]): string =>
+  windows.length === 0
+    ? 'none'
+    : windows.slice(0, LISTED).map(label).join('; ') +
+      (windows.length > LISTED ? ` (+${windows.length - LISTED} more)` : '');
+
+/** Windows of an app: pid digits, else the app name (as list_apps shows it, or the program's window class). */
+function ofApp(windows: readonly WindowInfo[], app: string): WindowInfo[] {
+  if (/^\d+$/.test(app)) return windows.filter((w) => w.pid === Number(app));
+  return matchByName(windows, (w) => w.app, app);
+}
+
+const describe = (t: WindowTarget): string =>
+  t.id !== undefined
+    ? `window ${t.id}`
+    : [
+        t.app === undefined ? 'the window' : `the window of ${JSON.stringify(t.app)}`,
+        t.title === undefined ? '' : `titled ${JSON.stringify(t.title)}`,
+        t.index === undefined ? '' : `[${t.index}]`,
+      ]
+        .filter(Boolean)
+        .join(' ');
+
+export class Windows {
+  constructor(private readonly kernel: Kernel) {}
+
+  async list(
+    options: { app?: string; includeMinimized?: boolean },
+    call?: CallOptions,
+  ): Promise<WindowsResult> {
+    return this.kernel.guard('list the windows', async () => {
+      const includeMinimized = options.includeMinimized ?? false;
+      const { windows: all } = await this.kernel.port.call('windows.list', { includeMinimized }, call);
+      const windows = options.app === undefined ? all : ofApp(all, options.app);
+      const appsWithWindows = [...new Set(all.map((w) => w.app))];
+      return { kind: 'windows', windows, app: options.app, includeMinimized, appsWithWindows };
+    });
+  }
+
+  async focus(target: WindowTarget, call?: CallOptions): Promise<ActionResult> {
+    return this.operate(target, 'focus', call, async (w) => {
+      const { window } = await this.kernel.port.call('windows.focus', { id: w.id }, call);
+      const done = window.focused
+        ? `Focused ${windowState(window)}`
+        : `Asked to focus ${label(window)}, but the window manager did not make it active (a modal dialog of ` +
+          `its app may hold the focus).\nNow: ${windowState(window)}`;
+      return { kind: 'action', done, window };
+    });
+  }
+
+  async move(target: WindowTarget, x: number, y: number, call?: CallOptions): Promise<ActionResult> {
+    return this.operate(target, 'move', call, async (w) => {
+      const { window } = await this.kernel.port.call('windows.move', { id: w.id, to: { x, y } }, call);
+      const b = window.bounds;
+      const missed = b.x !== x || b.y !== y ? `; asked for x=${x} y=${y}, the window manager placed it` : '';
+      return {
+        kind: 'action',
+        done: `Moved ${label(window)}${missed}.\nNow: ${windowState(window)}`,
+        window,
+      };
+    });
+  }
+
+  async resize(
+    target: WindowTarget,
+    width: number,
+    height: number,
+    call?: CallOptions,
+  ): Promise<ActionResult> {
+    return this.operate(target, 'resize', call, async (w) => {
+      const params = { id: w.id, width, height };
+      const { window } = await this.kernel.port.call('windows.resize', params, call);
+      const b = window.bounds;
+      const missed =
+        b.width !== width || b.height !== height
+          ? `; asked for ${width}x${height}, the app or window manager kept it within its limits`
+          : '';
+      return {
+        kind: 'action',
+        done: `Resized ${label(window)}${missed}.\nNow: ${windowState(window)}`,
+        window,
+      };
+    });
+  }
+
+  async minimize(target: WindowTarget, call?: CallOptions): Promise<ActionResult> {
+    return this.operate(target, 'minimize', call, async (w) => {
+      const { window } = await this.kernel.port.call('windows.minimize', { id: w.id }, call);
+      const done = window.minimized
+        ? `Minimized ${windowState(window)}`
+        : `Asked to minimize ${label(window)}, but it is not minimized.\nNow: ${windowState(window)}`;
+      return { kind: 'action', done, window };
+    });
+  }
+
+  async restore(target: WindowTarget, call?: CallOptions): Promise<ActionResult> {
+    return this.operate(target, 'restore', call, async (w) => {
+      const { window } = await this.kernel.port.call('windows.restore', { id: w.id }, call);
+      const done = window.minimized
+        ? `Asked to restore ${label(window)}, but it is still minimized.\nNow: ${windowState(window)}`
+        : `Restored ${windowState(window)}`;
+      return { kind: 'action', done, window };
+    });
+  }
+
+  /** When the window's app is accessible, the answer also shows what changed in it (e.g. a "Save?" dialog). */
+  async close(target: WindowTarget, call?: CallOptions): Promise<ActionResult> {
+    return this.operate(target, 'close', call, async (w) => {
+      const run = async () => {
+        const { closed } = await this.kernel.port.call('windows.close', { id: w.id }, call);
+        return closed
+          ? `Closed ${label(w)}.`
+          : `Asked ${label(w)} to close, but it is still open: the app may be asking whether to save (the ` +
+              'changes below, or snapshot_ui, show its dialog).';
+      };
+      const app = await this.kernel.resolver.app(String(w.pid), call).catch(() => undefined);
+      const result: ActionResult = app
+        ? await this.kernel.changes.observe({ app, top: undefined }, run, call)
+        : { kind: 'action', done: await run() };
+      return { ...result, window: w };
+    });
+  }
+
+  private async operate(
+    target: WindowTarget,
+    verb: string,
+    call: CallOptions | undefined,
+    run: (window: WindowInfo) => Promise<ActionResult>,
+  ): Promise<ActionResult> {
+    return this.kernel.guard(`${verb} ${describe(target)}`, async () =>
+      run(await this.resolve(target, call)),
+    );
+  }
+
+  /** The one window a target names, or an error listing what there is. */
+  async resolve(target: WindowTarget, call?: CallOptions): Promise<WindowInfo> {
+    const { windows } = await this.kernel.port.call('windows.list', { includeMinimized: true }, call);
+    if (target.id !== undefined) {
+      const found = windows.find((w) => w.id === target.id);
+      if (found) return found;
+      throw new MacpilotError({
+        what: `No window has the id ${JSON.stringify(target.id)}`,
+        why: `it closed, or the id is not one list_windows gave; the windows now: ${listOf(windows)}`,
+        next: 'use an id from list_windows, or name the window by app and title',
+      });
+    }
+    const byApp = target.app === undefined ? windows : ofApp(windows, target.app);
+    const matches = target.title === undefined ? byApp : matchTitle(byApp, (w) => w.title, target.title);
+    const picked = target.index === undefined ? matches : matches.slice(target.index, target.index + 1);
+    if (picked.length === 1 && picked[0]) return picked[0];
+    throw new MacpilotError({
+      what:
+        picked.length === 0
+          ? `No window matches: ${describe(target)}`
+          : `${matches.length} windows match ${describe(target)}, so nothing was done`,
+      why:
+        picked.length === 0
+          ? `the windows now: ${listOf(byApp.length > 0 ? byApp : windows)}`
+          : `they are, front to back: ${listOf(matches)}`,
+      next:
+        picked.length === 0
+          ? 'use an id from list_windows (include_minimized: true lists minimized ones too)'
+          : 'add index (0 is the front-most match) or a more specific title, or use the window id',
+    });
+  }
+}

@@ -1,0 +1,337 @@
+/**
+ * What an action changed: the app is walked before the action (or the walk that ended the previous action in
+ * the same window stands in, while it is provably current: see `current`), the action runs, the UI settles (on
+ * change events, or by polling when an app sends none), and the tree after it is compared with the one before.
+ * The tree after is the one before with the elements the app's events touched read again, when the events say
+ * exactly what changed; otherwise the app is walked again.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { AppInfo, ElementNode } from '../../helper/protocol.js';
+import { diffApp } from './diff.js';
+import { isGone } from './failures.js';
+import type { Observer, Touched } from './observer.js';
+import type { HelperPort } from './port.js';
+import type { CallOptions } from '../../helper/errors.js';
+import type { RefTable } from './refs.js';
+import { LEVEL_MAX_NODES, type Resolver } from './resolve.js';
+import type { ActionResult } from './results.js';
+import { SNAPSHOT_VALUE_CHARS } from '../render/snapshot.js';
+import { annotate } from './tree.js';
+
+/** What a post-action diff walks: the app, and the top-level window (or menu bar) holding the element. */
+export interface Scope {
+  app: AppInfo;
+  top: string | undefined;
+}
+
+/** An action checked and ready to run; it answers one sentence saying what it did. */
+export type Prepared = () => Promise<string>;
+
+export interface ChangeSettings {
+  /** Longest wait, after an action, for the UI to settle. */
+  settleMs: number;
+  /** Without change events: pause before each post-action walk (walks repeat until two agree). */
+  pollMs: number;
+  /**
+   * With change events: how long the app must go without one before the tree after the action is read, when
+   * its events so far changed elements only in place (text, states, names); more than the helpers' fold
+   * interval (10 ms), within which a second notification cannot come.
+   */
+  quietMs: number;
+  /** The same when its events added, removed, showed or hid elements, or opened or closed a window. */
+  structureQuietMs: number;
+  /** With change events: how long to wait for an action's first one (apps send it 2-8 ms after the change). */
+  firstEventMs: number;
+  /** Node cap of each window walked for a post-action diff. */
+  diffMaxNodes: number;
+  /** Depth of each window walked for a post-action diff. */
+  diffDepth: number;
+}
+
+export const CHANGE_DEFAULTS: ChangeSettings = {
+  settleMs: 1000,
+  pollMs: 50,
+  quietMs: 20,
+  structureQuietMs: 50,
+  firstEventMs: 100,
+  diffMaxNodes: 800,
+  diffDepth: 20,
+};
+
+interface AppWalk {
+  node: ElementNode;
+  /** For comparing walks while the UI settles. */
+  json: string;
+  /** The app's change counter when the walk began: a change after it makes the walk stale. */
+  counter: number;
+  /** The observer's layout counter when the walk began: a window or app that came or went makes it stale. */
+  layout: number;
+  /** Whether the walk of the affected window left elements out (node or depth cap): it cannot be patched. */
+  truncated: boolean;
+}
+
+interface Remembered {
+  walk: AppWalk;
+  scope: Scope;
+  at: number;
+}
+
+/** How long the walk after an action may stand in for the walk before the next one, at most. */
+const REUSE_WALK_MS = 10_000;
+const REMEMBERED_WALKS = 16;
+
+/**
+ * Event kinds that change only the element they are about, in what a walk reads of it (name, states, value):
+ * reading that element again brings a tree up to date. Any other kind (children added or removed, an element
+ * shown or hidden, a window's events, kinds not listed) may move elements, and the app is walked again.
+ */
+const LOCAL_KINDS = [
+  /^object:text-(changed|caret-moved|selection-changed|attributes-changed)(:|$)/,
+  /^object:state-changed:(?!showing$|visible$|defunct$)/,
+  /^object:property-change:accessible-(name|description|value|role)$/,
+  /^object:(value-changed|bounds-changed)(:|$)/,
+  /^focus:/,
+];
+const isLocal = (kind: string) => LOCAL_KINDS.some((pattern) => pattern.test(kind));
+
+/** Every node of a tree, by handle. */
+function nodesOf(root: ElementNode): Map<string, ElementNode> {
+  const nodes = new Map<string, ElementNode>();
+  const visit = (node: ElementNode) => {
+    nodes.set(node.id, node);
+    node.children?.forEach(visit);
+  };
+  visit(root);
+  return nodes;
+}
+
+/** The tree with each node read again in `fresh` in place of the old one, its children kept. */
+function replaced(node: ElementNode, fresh: ReadonlyMap<string, ElementNode>): ElementNode {
+  const children = node.children?.map((c) => replaced(c, fresh));
+  const base = { ...(fresh.get(node.id) ?? node) };
+  delete base.children;
+  return children ? { ...base, children } : base;
+}
+
+/** Whether a walk cut the tree: a node with children none of which were read (the depth cap). */
+const cut = (node: ElementNode): boolean =>
+  node.children === undefined ? node.childCount > 0 : node.children.some(cut);
+
+export class Changes {
+  private readonly remembered = new Map<string, Remembered>();
+
+  constructor(
+    private readonly port: HelperPort,
+    private readonly refs: RefTable,
+    private readonly resolver: Resolver,
+    private readonly observer: Observer,
+    private readonly settings: ChangeSettings,
+  ) {}
+
+  /**
+   * Walk the app of `scope`, run the action, wait for the UI to settle, and answer with the action's summary and
+   * what changed: for actions that have no target element (input at a point, keys), scope is the active app.
+   */
+  async observe(scope: Scope, run: Prepared, call?: CallOptions): Promise<ActionResult> {
+    const { pid } = scope.app;
+    const key = `${scope.app.id}/${scope.top ?? ''}`;
+    const events = await this.observer.available();
+    const remembered = this.remembered.get(key);
+    const before =
+      (events && remembered && this.current(remembered) && remembered.walk) ||
+      (await this.appWalk(scope, undefined, call));
+    const mark = events ? this.observer.counter(pid) : undefined;
+    const done = await run();
+    const after = await this.settle(scope, before, mark, call).catch((error: unknown) => {
+      if (isGone(error)) return undefined;
+      throw error;
+    });
+    this.remembered.delete(key);
+    const app = { pid: scope.app.pid, name: scope.app.name };
+    if (!after) return { kind: 'action', done, outcome: { kind: 'app-closed', app } };
+    if (events) this.remember(key, scope, after);
+    const path = { app: scope.app.name, segments: [] };
+    const changes = diffApp(
+      annotate({ node: before.node, path, app }, this.refs),
+      annotate({ node: after.node, path, app }, this.refs),
+    );
+    return { kind: 'action', done, outcome: { kind: 'changes', app, changes } };
+  }
+
+  /**
+   * Whether a remembered walk is provably the app's tree now: the app reports its changes and has reported
+   * none since the walk began, no window or app came or went (nor did the helper restart), and it is recent.
+   * An app that has never sent an event cannot be trusted to send one, so its walks never stand in.
+   */
+  private current({ walk, scope, at }: Remembered): boolean {
+    const { pid } = scope.app;
+    return (
+      performance.now() - at <= REUSE_WALK_MS &&
+      this.observer.reportsChanges(pid) &&
+      !this.observer.changedSince(pid, walk.counter) &&
+      this.observer.layout() === walk.layout
+    );
+  }
+
+  /** Keeps `after` for the next action in the same window, its other windows' subtrees left out. */
+  private remember(key: string, scope: Scope, after: AppWalk): void {
+    const children = after.node.children?.map((c) =>
+      c.id === scope.top ? c : { ...c, children: undefined },
+    );
+    const node = { ...after.node, children };
+    const walk = { ...after, node, json: JSON.stringify(node) };
+    this.remembered.set(key, { walk, scope, at: performance.now() });
+    if (this.remembered.size > REMEMBERED_WALKS)
+      this.remembered.delete(this.remembered.keys().next().value as string);
+  }
+
+  /**
+   * The scope of an action on an element: its app and its top-level window. A current remembered walk that
+   * holds the element answers it without asking the helper.
+   */
+  async scope(handle: string, pid: number, call?: CallOptions): Promise<Scope> {
+    const known = this.knownScope(handle, pid);
+    if (known) {
+      this.resolver.admit(known.app);
+      return known;
+    }
+    const [app, { ancestors }] = await Promise.all([
+      this.resolver.app(String(pid), call),
+      this.port.call('ax.ancestors', { id: handle }, call),
+    ]);
+    return { app, top: ancestors.length === 0 ? undefined : (ancestors[1]?.id ?? handle) };
+  }
+
+  private knownScope(handle: string, pid: number): Scope | undefined {
+    for (const remembered of this.remembered.values()) {
+      const { scope, walk } = remembered;
+      if (scope.app.pid !== pid || scope.top === undefined || !this.current(remembered)) continue;
+      const top = walk.node.children?.find((c) => c.id === scope.top);
+      if (top && nodesOf(top).has(handle)) return scope;
+    }
+    return undefined;
+  }
+
+  /**
+   * The app's top-level elements, with the subtree of the affected one and of any that `before` lacked (a
+   * window or menu that just opened). Elements that vanish mid-walk stay as they were listed.
+   */
+  private async appWalk(scope: Scope, before: AppWalk | undefined, call?: CallOptions): Promise<AppWalk> {
+    const { diffDepth, diffMaxNodes } = this.settings;
+    const level = {
+      depth: 1,
+      maxNodes: LEVEL_MAX_NODES,
+      includeHidden: false,
+      maxValueLength: SNAPSHOT_VALUE_CHARS,
+    };
+    const counter = this.observer.counter(scope.app.pid);
+    const layout = this.observer.layout();
+    const { root } = await this.port.call('ax.snapshot', { root: scope.app.id, ...level }, call);
+    const known = new Set(before?.node.children?.map((c) => c.id));
+    const deep = (root.children ?? []).filter((c) => c.id === scope.top || (before && !known.has(c.id)));
+    const subtrees = new Map<string, ElementNode>();
+    let truncated = false;
+    await Promise.all(
+      deep.map(async (c) => {
+        const params = { ...level, root: c.id, depth: diffDepth, maxNodes: diffMaxNodes };
+        const walked = await this.port.call('ax.snapshot', params, call).catch((error: unknown) => {
+          if (isGone(error)) return undefined;
+          throw error;
+        });
+        if (walked) subtrees.set(c.id, walked.root);
+        if (!walked || walked.truncated || cut(walked.root)) truncated = true;
+      }),
+    );
+    const node = { ...root, children: root.children?.map((c) => subtrees.get(c.id) ?? c) };
+    return { node, json: JSON.stringify(node), counter, layout, truncated };
+  }
+
+  /**
+   * The tree after the action as `before` with the elements that the app's events since it touched read
+   * again; undefined when that would not be exact: the walk was cut, the app does not report its changes, the
+   * events named no elements, or one of them may have moved elements (see LOCAL_KINDS). Events about elements
+   * outside the tree that changed nothing but themselves (hidden ones, in other windows) change nothing in it.
+   */
+  private async patched(scope: Scope, before: AppWalk, call?: CallOptions): Promise<AppWalk | undefined> {
+    const { pid } = scope.app;
+    const counter = this.observer.counter(pid);
+    const layout = this.observer.layout();
+    if (before.truncated || layout !== before.layout || !this.observer.reportsChanges(pid)) return undefined;
+    const touched: Touched | undefined = this.observer.touchedSince(pid, before.counter);
+    if (!touched) return undefined;
+    const nodes = nodesOf(before.node);
+    const reread: string[] = [];
+    for (const [id, kinds] of touched) {
+      if (![...kinds].every(isLocal)) return undefined;
+      if (nodes.has(id)) reread.push(id);
+    }
+    const level = { depth: 0, maxNodes: 1, includeHidden: false, maxValueLength: SNAPSHOT_VALUE_CHARS };
+    const reads = await Promise.all(
+      reread.map((id) => this.port.call('ax.snapshot', { ...level, root: id }, call)),
+    ).catch((error: unknown) => {
+      if (isGone(error)) return undefined;
+      throw error;
+    });
+    // Children that came or went without an event: the events did not tell everything.
+    if (!reads || reads.some(({ root }) => root.childCount !== nodes.get(root.id)?.childCount))
+      return undefined;
+    const node = replaced(before.node, new Map(reads.map(({ root }) => [root.id, root])));
+    return { node, json: JSON.stringify(node), counter, layout, truncated: false };
+  }
+
+  /**
+   * With change events (`mark` is the app's change counter before the action): wait for the action's first
+   * event, then until the app is quiet; the tree after is then `before` patched with what the events touched,
+   * or a new walk where that is not exact. An app that reports changes but sent none after the action did not
+   * change. Without events (none here, or none ever from this app): poll.
+   */
+  private async settle(
+    scope: Scope,
+    before: AppWalk,
+    mark: number | undefined,
+    call?: CallOptions,
+  ): Promise<AppWalk> {
+    const { pid } = scope.app;
+    const { settleMs, quietMs, structureQuietMs, firstEventMs } = this.settings;
+    const signal = call?.signal;
+    if (mark !== undefined) {
+      const started = performance.now();
+      const moved = await this.observer.waitForChange(pid, {
+        sinceCounter: mark,
+        timeoutMs: firstEventMs,
+        signal,
+      });
+      if (moved) {
+        const maxMs = () => settleMs - (performance.now() - started);
+        await this.observer.waitForQuiet(pid, { quietMs, maxMs: maxMs(), signal });
+        // An app that opens a window or rebuilds a part of it takes longer between its steps.
+        if (!this.inPlace(pid, mark))
+          await this.observer.waitForQuiet(pid, { quietMs: structureQuietMs, maxMs: maxMs(), signal });
+      }
+      if (moved || this.observer.reportsChanges(pid))
+        return (await this.patched(scope, before, call)) ?? this.appWalk(scope, before, call);
+    }
+    return this.poll(scope, before, call);
+  }
+
+  /** Whether the app's events since `counter` named their elements and changed each only in place. */
+  private inPlace(pid: number, counter: number): boolean {
+    const touched = this.observer.touchedSince(pid, counter);
+    return touched !== undefined && [...touched.values()].every((kinds) => [...kinds].every(isLocal));
+  }
+
+  /** Walk until two walks in a row agree or settleMs passes. */
+  private async poll(scope: Scope, before: AppWalk, call?: CallOptions): Promise<AppWalk> {
+    const { settleMs, pollMs } = this.settings;
+    const deadline = Date.now() + settleMs;
+    await sleep(pollMs);
+    let last = await this.appWalk(scope, before, call);
+    while (Date.now() < deadline) {
+      await sleep(pollMs);
+      const next = await this.appWalk(scope, before, call);
+      if (next.json === last.json) return next;
+      last = next;
+    }
+    return last;
+  }
+}

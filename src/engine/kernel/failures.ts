@@ -1,0 +1,106 @@
+/**
+ * Helper failures in the agent's words: what failed, why, what to do next. One table, keyed by every error code
+ * a helper call can end with (the helper's and the client's); the compiler refuses a code without an entry.
+ */
+import { MacpilotError } from '../../errors.js';
+import { ClientErrorCode, type ErrorCode, HelperError } from '../../helper/errors.js';
+import { HelperErrorCode } from '../../helper/protocol.js';
+
+export const isGone = (error: unknown): boolean =>
+  error instanceof HelperError && error.code === HelperErrorCode.ElementGone;
+
+export const isAppNotFound = (error: unknown): boolean =>
+  error instanceof HelperError && error.code === HelperErrorCode.AppNotFound;
+
+/** The helper cannot do this here (not implemented by the platform, or refused by the toolkit). */
+export const isUnavailable = (error: unknown): boolean =>
+  error instanceof HelperError &&
+  (error.code === HelperErrorCode.NotAvailable || error.code === HelperErrorCode.ActionFailed);
+
+const PERMISSION_NEXT =
+  'open System Settings > Privacy & Security > Accessibility (and Screen & System Audio Recording for ' +
+  'screenshots), allow "macpilot Helper" (or, if `macpilot doctor` says the helper could not take its own ' +
+  'identity, the app that runs macpilot: your terminal or MCP client), then run `macpilot doctor`';
+const RESTART_NEXT = 'retry (the helper restarts by itself); if it keeps failing, run `macpilot doctor`';
+
+interface Advice {
+  /** What failed, when no caller said what it was doing. */
+  what: string;
+  /** Put before the helper's message in `why`. */
+  context?: string;
+  /** What to do next; `runningApps` lists the apps when one was not found. */
+  next: string | ((runningApps: string | undefined) => string);
+}
+
+const ADVICE = {
+  [HelperErrorCode.ElementGone]: {
+    what: 'The element is gone',
+    next: 'take a new snapshot_ui or use find_elements to get a fresh ref',
+  },
+  [HelperErrorCode.AppNotFound]: {
+    what: 'The app is not running',
+    next: (apps) => (apps ? `running apps: ${apps}` : 'list_apps shows the running apps'),
+  },
+  [HelperErrorCode.ActionFailed]: {
+    what: 'The action failed',
+    next: 'get_element lists the actions the element has; it may be disabled or hidden',
+  },
+  [HelperErrorCode.ValueNotSettable]: {
+    what: 'The value cannot be set',
+    next: 'focus the element and use type_text, or use perform_action with one of its actions',
+  },
+  [HelperErrorCode.NotAvailable]: {
+    what: 'Not available here',
+    context: 'a capability is missing here: ',
+    next: 'call check_permissions to see what is missing (a person can run `macpilot doctor`)',
+  },
+  [HelperErrorCode.PermissionDenied]: { what: 'Not permitted', next: PERMISSION_NEXT },
+  [HelperErrorCode.Timeout]: {
+    what: 'The app did not answer in time',
+    next: 'the app may be busy or showing a modal dialog; wait and retry, or snapshot its windows',
+  },
+  [HelperErrorCode.InvalidParams]: {
+    what: 'The helper refused the request',
+    next: 'check the arguments; take a fresh snapshot_ui if the UI has changed',
+  },
+  [HelperErrorCode.Failed]: {
+    what: 'The helper failed',
+    next: 'retry once; if it fails again, take a snapshot_ui to check the element',
+  },
+  [ClientErrorCode.HelperExited]: { what: 'The platform helper stopped', next: RESTART_NEXT },
+  [ClientErrorCode.VersionMismatch]: {
+    what: 'The platform helper does not match',
+    next: 'reinstall macpilot so that the server and its helper come from the same release, then run `macpilot doctor`',
+  },
+  [ClientErrorCode.BadResponse]: { what: 'The platform helper answered wrongly', next: RESTART_NEXT },
+  [ClientErrorCode.Cancelled]: { what: 'Cancelled', next: 'nothing: the request was cancelled' },
+} satisfies Record<ErrorCode, Advice>;
+
+const adviceFor = (code: number): Advice | undefined => (ADVICE as Record<number, Advice>)[code];
+
+/** A HelperError as a MacpilotError whose `what` is given, or else the table's. */
+export function helperFailure(error: HelperError, what?: string, runningApps?: string): MacpilotError {
+  const advice = adviceFor(error.code) ?? {
+    what: `${error.method || 'The helper'} failed`,
+    next: 'check the arguments; take a fresh snapshot_ui if the UI has changed',
+  };
+  const hint = error.data.hint ? ` (${error.data.hint})` : '';
+  return new MacpilotError(
+    {
+      what: what ?? advice.what,
+      why: `${advice.context ?? ''}${error.message}${hint}`,
+      next: typeof advice.next === 'function' ? advice.next(runningApps) : advice.next,
+    },
+    { cause: error },
+  );
+}
+
+/**
+ * A HelperError as a MacpilotError about `doing` ("click button "OK" [ref=e3]") when given, else in the table's
+ * words; a code outside the table (a helper's own JSON-RPC error) keeps its message with generic advice.
+ * Anything that is not a HelperError is returned unchanged.
+ */
+export function explain(error: unknown, doing?: string, runningApps?: string): unknown {
+  if (!(error instanceof HelperError)) return error;
+  return helperFailure(error, doing === undefined ? undefined : `Could not ${doing}`, runningApps);
+}

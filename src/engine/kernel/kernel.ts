@@ -1,0 +1,199 @@
+/**
+ * The engine's kernel: what every feature shares. Elements are addressed by ref (session-stable) or path
+ * (replayable); a ref whose element went away is re-resolved through its path. Walks are labelled here (refs and
+ * paths for every node), actions run between two walks of their app, and helper failures become errors in the
+ * agent's words. Features (elements, apps, input, windows, menus, ...) receive a Kernel; none imports another.
+ */
+import { MacpilotError } from '../../errors.js';
+import type { AppInfo, ElementDetail } from '../../helper/protocol.js';
+import { Changes, type ChangeSettings, type Prepared } from './changes.js';
+import { explain, isAppNotFound, isGone } from './failures.js';
+import { Observer } from './observer.js';
+import { type ElementPath, parsePath } from './paths.js';
+import type { HelperPort } from './port.js';
+import type { CallOptions } from '../../helper/errors.js';
+import { type AppRef, type RefEntry, type RefSighting, RefTable } from './refs.js';
+import { type AppChooser, type AppGate, describeApps, Resolver } from './resolve.js';
+import type { ActionResult } from './results.js';
+import { roleOf } from './roles.js';
+import { SNAPSHOT_VALUE_CHARS } from '../render/snapshot.js';
+import { annotate, labelOf, type Walked } from './tree.js';
+
+/** Exactly one of ref and path. */
+export interface Target {
+  ref?: string;
+  path?: string;
+}
+
+/** Where a walk starts: an element, the path it has, and its app. */
+export interface WalkStart {
+  handle: string;
+  path: ElementPath;
+  app: AppRef;
+}
+
+/** A walk of a whole app, from its root. */
+export const appWalkStart = (app: AppInfo): WalkStart => ({
+  handle: app.id,
+  path: { app: app.name, segments: [] },
+  app: { pid: app.pid, name: app.name },
+});
+
+export interface WalkLimits {
+  depth: number;
+  maxNodes: number;
+  includeHidden: boolean;
+  maxValueLength?: number;
+  includeBounds?: boolean;
+}
+
+export interface LabelledWalk {
+  tree: Walked;
+  truncated: boolean;
+  count: number;
+}
+
+export const describeTarget = (target: Target): string => target.ref ?? target.path ?? 'an element';
+
+export const entryLine = (entry: RefEntry): string => `${entry.label} [ref=${entry.ref}]`;
+
+export class Kernel {
+  readonly resolver: Resolver;
+  readonly observer: Observer;
+  /** Runs actions between two walks of their app and reports what changed. */
+  readonly changes: Changes;
+
+  constructor(
+    readonly port: HelperPort,
+    settings: ChangeSettings,
+    /** Refuses apps the call in progress may not use; absent: all apps. */
+    readonly gate: AppGate = () => {},
+    readonly refs = new RefTable(),
+    /** Asks the human which app an ambiguous name means; absent: the error lists them. */
+    choose?: AppChooser,
+  ) {
+    this.resolver = new Resolver(port, this.refs, gate, choose);
+    this.observer = new Observer(port);
+    this.changes = new Changes(port, this.refs, this.resolver, this.observer, settings);
+  }
+
+  // --- walks ---
+
+  /** The one walk-and-label: the helper walks from `start`, and every node gets its ref and path. */
+  async walk(start: WalkStart, limits: WalkLimits, call?: CallOptions): Promise<LabelledWalk> {
+    const params = { maxValueLength: SNAPSHOT_VALUE_CHARS, ...limits, root: start.handle };
+    const result = await this.port.call('ax.snapshot', params, call);
+    const tree = annotate({ node: result.root, path: start.path, app: start.app }, this.refs);
+    return { tree, truncated: result.truncated, count: result.nodeCount };
+  }
+
+  // --- targets and refs ---
+
+  async entry(target: Target, call?: CallOptions): Promise<RefEntry> {
+    if ((target.ref === undefined) === (target.path === undefined)) {
+      throw new MacpilotError({
+        what: 'No single element named',
+        why: 'an element is named by exactly one of ref (e.g. "e12") or path',
+        next: 'give a ref from snapshot_ui or find_elements, or a path from get_element',
+      });
+    }
+    if (target.path !== undefined) {
+      const resolved = await this.resolver.path(parsePath(target.path), call);
+      return this.refs.issue(resolved.handle, resolved);
+    }
+    const ref = target.ref as string;
+    const entry = this.refs.get(ref);
+    if (entry) {
+      this.gate(entry.app);
+      return entry;
+    }
+    const retired = this.refs.retired(ref);
+    if (retired) {
+      this.gate(retired.app);
+      return this.reresolve({ ref, ...retired }, call);
+    }
+    throw new MacpilotError({
+      what: `Unknown ref ${JSON.stringify(ref)}`,
+      why: this.refs.issued(ref)
+        ? 'this session issued it long ago and has since forgotten it (it keeps the most recent refs)'
+        : 'this session never issued that ref (refs come from snapshot_ui, find_elements, get_focused_element and element_at)',
+      next: 'take a snapshot_ui or use find_elements, then use a ref from its answer',
+    });
+  }
+
+  /** Run `use` on the target's element; if its handle is gone, re-resolve the ref through its path once. */
+  async withElement<T>(target: Target, call: CallOptions | undefined, use: (e: RefEntry) => Promise<T>) {
+    const entry = await this.entry(target, call);
+    try {
+      return await use(entry);
+    } catch (error) {
+      if (!isGone(error)) throw error;
+      return use(await this.reresolve(entry, call));
+    }
+  }
+
+  /** The ref pointed at the element its path leads to now; refused when the path leads to none or several. */
+  private async reresolve(seen: RefSighting & { ref: string }, call?: CallOptions): Promise<RefEntry> {
+    try {
+      const resolved = await this.resolver.path(parsePath(seen.path), call);
+      return this.refs.repoint(seen.ref, resolved.handle, {
+        ...seen,
+        label: resolved.label,
+        app: resolved.app,
+      });
+    } catch (error) {
+      if (!(error instanceof MacpilotError)) throw error;
+      throw new MacpilotError(
+        {
+          what: `${seen.ref} (${seen.label}) is gone`,
+          why: `its element went away, and its path ${seen.path} no longer leads to exactly one element: ${error.what.toLowerCase()}; ${error.why}`,
+          next: error.next,
+        },
+        { cause: error },
+      );
+    }
+  }
+
+  async detail(target: Target, maxValueLength: number, call?: CallOptions) {
+    return this.withElement(target, call, async (entry) => {
+      const read = await this.port.call('ax.element', { id: entry.handle, maxValueLength }, call);
+      const element = await this.resolver.named(read.element, call);
+      entry.label = labelOf(roleOf(element), element.name);
+      return { entry, detail: element };
+    });
+  }
+
+  // --- actions ---
+
+  /**
+   * Resolve the target, let `prepare` check the request (throwing before anything is walked), walk the
+   * affected app, act, wait for the UI to settle, and answer with what was done and what changed.
+   */
+  async act(
+    target: Target,
+    verb: string,
+    call: CallOptions | undefined,
+    prepare: (entry: RefEntry, detail: ElementDetail) => Prepared,
+  ): Promise<ActionResult> {
+    return this.guard(`${verb} ${describeTarget(target)}`, async () => {
+      const { entry, detail } = await this.detail(target, 0, call);
+      const run = prepare(entry, detail);
+      const scope = await this.changes.scope(entry.handle, entry.app.pid, call);
+      return { ...(await this.changes.observe(scope, run, call)), target: { ...entry } };
+    });
+  }
+
+  // --- errors ---
+
+  /** Helper failures as MacpilotErrors about `doing`; a missing app's error lists the running ones. */
+  async guard<T>(doing: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      const running = isAppNotFound(error)
+        ? await this.resolver.apps().then(describeApps, () => undefined)
+        : undefined;
+      throw explain(error, doing, running);
+    }
+  }
+}

@@ -1,0 +1,342 @@
+/**
+ * From words to elements: app names to apps, paths to handles (one level at a time, from the app), and
+ * elements met outside a walk (focus, hit tests) to paths and refs.
+ */
+import { MacpilotError } from '../../errors.js';
+import type { AppInfo, ElementInfo, ElementNode } from '../../helper/protocol.js';
+import {
+  childPath,
+  type ElementPath,
+  formatPath,
+  formatSegment,
+  isTransparent,
+  isTransparentSegment,
+  matchSegment,
+  type Segment,
+  segmentFor,
+} from './paths.js';
+import { isGone } from './failures.js';
+import { namedBy, takesContentName } from './names.js';
+import type { HelperPort } from './port.js';
+import type { CallOptions } from '../../helper/errors.js';
+import type { AppRef, RefTable } from './refs.js';
+import { type Role, roleOf } from './roles.js';
+import { clip, matchByName } from '../../text.js';
+import { annotate, labelOf, type Walked } from './tree.js';
+
+/** Children listed in an error before "+N more". */
+const LISTED = 20;
+/** A level of children is one depth-1 walk; this bounds it. */
+export const LEVEL_MAX_NODES = 5_000;
+
+export interface Resolved {
+  handle: string;
+  path: string;
+  app: AppRef;
+  label: string;
+}
+
+export function describeApps(apps: readonly AppInfo[]): string {
+  return apps.length === 0 ? 'none' : apps.map((a) => `${a.name} (pid ${a.pid})`).join(', ');
+}
+
+const listChildren = (children: readonly ElementNode[]): string => {
+  if (children.length === 0) return 'nothing';
+  const shown = children.slice(0, LISTED).map((c) => labelOf(roleOf(c), c.name));
+  const more = children.length > LISTED ? ` (+${children.length - LISTED} more)` : '';
+  return `${shown.join(', ')}${more}`;
+};
+
+/**
+ * Refuses (throws an AppRefused) when the call in progress may not use this app (see src/policy/apps.ts), or, with
+ * `access`, when a call of that access may not: a terminal may be read, not acted on.
+ */
+export type AppGate = (
+  app: { name: string; bundleId?: string; pid?: number },
+  access?: 'read' | 'write',
+) => void;
+
+/** An app the call in progress may not use: an AppGate's refusal, not a failure to find the app. */
+export class AppRefused extends MacpilotError {}
+
+/** A name several running apps answer to, with no pick among them: the call's question, not an absence. */
+export class AppAmbiguous extends MacpilotError {}
+
+/**
+ * Whether a failure to find an app is the call's own problem (a refused app, an ambiguous name), which waiting
+ * does not change, rather than something not there (yet).
+ */
+export const isCallProblem = (error: unknown): boolean =>
+  error instanceof AppRefused || error instanceof AppAmbiguous;
+
+/** A running app a name may mean, with the titles of its windows (what a person tells apps apart by). */
+export interface AppCandidate {
+  app: AppInfo;
+  windows: string[];
+}
+
+/**
+ * Asks the human of the call in progress which of several apps a name means; undefined when no one can be
+ * asked (the error then lists the candidates). Throws when the human declines to pick.
+ */
+export type AppChooser = (query: string, candidates: readonly AppCandidate[]) => Promise<AppInfo | undefined>;
+
+export class Resolver {
+  constructor(
+    private readonly port: HelperPort,
+    private readonly refs: RefTable,
+    private readonly gate: AppGate = () => {},
+    private readonly choose: AppChooser = async () => undefined,
+  ) {}
+
+  /** Refuses the app when the call in progress may not use it (an app met without asking for it by name). */
+  admit(app: AppInfo): void {
+    this.gate(app);
+  }
+
+  /** Whether an action (a write) may target this app, whatever the access of the call in progress. */
+  mayActOn(app: { name: string; bundleId?: string; pid?: number }): boolean {
+    try {
+      this.gate(app, 'write');
+      return true;
+    } catch (error) {
+      if (error instanceof AppRefused) return false;
+      throw error;
+    }
+  }
+
+  async apps(call?: CallOptions): Promise<AppInfo[]> {
+    return (await this.port.call('apps.list', {}, call)).apps;
+  }
+
+  /** An app by name (case-insensitive), bundle id or pid; absent: the active app. */
+  async app(query: string | undefined, call?: CallOptions): Promise<AppInfo> {
+    const apps = await this.apps(call);
+    const found = query === undefined ? apps.filter((a) => a.active) : pickApps(apps, query);
+    if (found.length === 1 && found[0]) {
+      this.gate(found[0]);
+      return found[0];
+    }
+    if (found.length > 1 && query !== undefined) {
+      const candidates = await this.candidates(found, call);
+      const picked = await this.choose(query, candidates);
+      if (picked) {
+        this.gate(picked);
+        return picked;
+      }
+      throw appError(query, found, apps, candidates);
+    }
+    throw appError(query, found, apps);
+  }
+
+  /** Apps a name matches, each with its windows' titles. */
+  private async candidates(apps: readonly AppInfo[], call?: CallOptions): Promise<AppCandidate[]> {
+    const { windows } = await this.port.call('windows.list', { includeMinimized: true }, call);
+    return apps.map((app) => ({
+      app,
+      windows: windows.filter((w) => w.pid === app.pid).map((w) => w.title),
+    }));
+  }
+
+  /** The children of an element, as a depth-1 walk sees them. */
+  async children(handle: string, includeHidden: boolean, call?: CallOptions): Promise<ElementNode[]> {
+    const params = { root: handle, depth: 1, maxNodes: LEVEL_MAX_NODES, includeHidden, maxValueLength: 0 };
+    return (await this.port.call('ax.snapshot', params, call)).root.children ?? [];
+  }
+
+  /** The children of an element in the tree agents see, hidden ones included (see paths.ts). */
+  async logicalChildren(handle: string, call?: CallOptions): Promise<ElementNode[]> {
+    const raw = await this.children(handle, true, call);
+    const expanded = await Promise.all(
+      raw.map((child) =>
+        !isTransparent(child) ? [child] : child.childCount > 0 ? this.logicalChildren(child.id, call) : [],
+      ),
+    );
+    return expanded.flat();
+  }
+
+  /**
+   * An element met without its children, with the name its content gives it (names.ts): one more read, only
+   * for an unnamed element of a role named from content. An element gone meanwhile has no content.
+   */
+  async named<T extends ElementInfo>(element: T, call?: CallOptions): Promise<T> {
+    if (!takesContentName(element)) return element;
+    const logical = await this.logicalChildren(element.id, call).catch((error: unknown) => {
+      if (isGone(error)) return [];
+      throw error;
+    });
+    return namedBy(element, logical);
+  }
+
+  /** Siblings, those of `role` with the names their content gives them (read all at once). */
+  private namedAmong<T extends ElementInfo>(siblings: T[], role: Role, call?: CallOptions): Promise<T[]> {
+    return Promise.all(siblings.map((s) => (roleOf(s) === role ? this.named(s, call) : s)));
+  }
+
+  /** The transparent children of an element, among which a transparent one is addressed. */
+  async transparentChildren(handle: string, call?: CallOptions): Promise<ElementNode[]> {
+    return (await this.children(handle, true, call)).filter(isTransparent);
+  }
+
+  /** The elements a segment chooses among, under the element at `handle`. */
+  private segmentCandidates(handle: string, segment: Segment, call?: CallOptions): Promise<ElementNode[]> {
+    return isTransparentSegment(segment)
+      ? this.transparentChildren(handle, call)
+      : this.logicalChildren(handle, call);
+  }
+
+  /**
+   * Walk a path from its app, one level at a time; refused when a step matches nothing or several elements.
+   * Issues no ref for what it finds: the caller decides whether that is a new ref or a re-pointed one.
+   */
+  async path(path: ElementPath, call?: CallOptions): Promise<Resolved> {
+    const apps = await this.apps(call);
+    const matched = matchByName(apps, (a) => a.name, path.app);
+    const appInfo = matched[0];
+    if (matched.length !== 1 || !appInfo) throw appError(path.app, matched, apps);
+    this.gate(appInfo);
+    const app = { pid: appInfo.pid, name: appInfo.name };
+    let atPath: ElementPath = { app: appInfo.name, segments: [] };
+    let at: Resolved = {
+      handle: appInfo.id,
+      path: formatPath(atPath),
+      app,
+      label: labelOf('application', appInfo.name),
+    };
+    for (const [step, segment] of path.segments.entries()) {
+      // Names from content cost a read of each unnamed candidate's children, so they are read only when the
+      // names the candidates have do not settle the step: a name that none or several carry, a name with an
+      // index (snapshots write those counting names from content), or an element found that takes a name (the
+      // path a snapshot gives it says that name).
+      const candidates = await this.segmentCandidates(at.handle, segment, call);
+      let siblings = candidates;
+      let found = matchSegment(siblings, segment);
+      if (segment.name !== undefined && (found.length !== 1 || segment.index !== undefined)) {
+        siblings = await this.namedAmong(candidates, segment.role, call);
+        found = matchSegment(siblings, segment);
+      }
+      const hit = found[0];
+      if (found.length !== 1 || !hit) throw this.stepError(path, step, atPath, siblings, found, app);
+      const position = siblings.indexOf(hit);
+      if (siblings === candidates && takesContentName(hit)) {
+        siblings = await this.namedAmong(candidates, segment.role, call);
+      }
+      const element = siblings[position] as ElementNode;
+      atPath = childPath(atPath, segmentFor(element, siblings));
+      at = resolvedAt(element, atPath, app);
+    }
+    return at;
+  }
+
+  private stepError(
+    path: ElementPath,
+    step: number,
+    parent: ElementPath,
+    children: ElementNode[],
+    found: ElementNode[],
+    app: AppRef,
+  ): MacpilotError {
+    const segment = formatSegment(path.segments[step] as Segment);
+    const where = `step ${step + 2} of ${formatPath(path)} expects ${segment} under ${formatPath(parent)}`;
+    if (found.length === 0) {
+      return new MacpilotError({
+        what: 'No element at this path',
+        why: `${where}, and nothing there matches; there now: ${listChildren(children)}`,
+        next: 'take a snapshot_ui or use find_elements to find the element as it is now, then act by its ref',
+      });
+    }
+    const candidates = found.slice(0, LISTED).map((c) => {
+      const entry = this.refs.issue(c.id, resolvedAt(c, childPath(parent, segmentFor(c, children)), app));
+      return `${entry.ref} ${entry.label} at ${entry.path}`;
+    });
+    return new MacpilotError({
+      what: `The path matches ${found.length} elements, so the action was refused`,
+      why: `${where}, which matches: ${candidates.join('; ')}`,
+      next: 'act on one of these refs, or add a name or an index to that segment of the path',
+    });
+  }
+
+  /**
+   * An element met outside a walk (focus, hit test), with the path it has in the tree agents see: each element
+   * of its ancestry is placed among the siblings its segment counts (see paths.ts).
+   */
+  async locate(info: ElementInfo, call?: CallOptions): Promise<Walked> {
+    const [{ ancestors }, appInfo] = await Promise.all([
+      this.port.call('ax.ancestors', { id: info.id }, call),
+      this.app(String(info.pid), call),
+    ]);
+    const chain: ElementInfo[] = [...ancestors, info];
+    const handleAt = (k: number) => (chain[k] as ElementInfo).id;
+    // Below the app root, each element's path continues the path of the element its siblings belong to: its
+    // parent when it is transparent, else its nearest ancestor that is not. All sibling lists load at once.
+    let logicalParent = 0;
+    const steps = chain.slice(1).map((element, i) => {
+      if (isTransparent(element)) return { from: i, siblings: this.transparentChildren(handleAt(i), call) };
+      const from = logicalParent;
+      logicalParent = i + 1;
+      return { from, siblings: this.logicalChildren(handleAt(from), call) };
+    });
+    // Awaited together: awaiting them one by one would leave the later ones unhandled when an earlier one fails.
+    // An element that takes a name from its content is placed among its siblings by the names theirs give them.
+    const lists = await Promise.all(
+      steps.map(async (step, i) => {
+        const element = chain[i + 1] as ElementInfo;
+        const listed = await step.siblings;
+        const siblings = listed.some((s) => s.id === element.id) ? listed : [...listed, element];
+        return takesContentName(element) ? this.namedAmong(siblings, roleOf(element), call) : siblings;
+      }),
+    );
+    const segments: Segment[][] = [[]];
+    let self = info;
+    for (const [i, step] of steps.entries()) {
+      const siblings = lists[i] as ElementInfo[];
+      self = siblings.find((s) => s.id === (chain[i + 1] as ElementInfo).id) as ElementInfo;
+      segments.push([...(segments[step.from] as Segment[]), segmentFor(self, siblings)]);
+    }
+    const path = { app: appInfo.name, segments: segments[chain.length - 1] as Segment[] };
+    const node = { ...info, name: self.name };
+    return annotate({ node, path, app: { pid: appInfo.pid, name: appInfo.name } }, this.refs);
+  }
+}
+
+const resolvedAt = (info: ElementInfo, path: ElementPath, app: AppRef): Resolved => ({
+  handle: info.id,
+  path: formatPath(path),
+  app,
+  label: labelOf(roleOf(info), info.name),
+});
+
+function pickApps(apps: readonly AppInfo[], query: string): AppInfo[] {
+  if (/^\d+$/.test(query)) return apps.filter((a) => a.pid === Number(query));
+  const byName = matchByName(apps, (a) => a.name, query);
+  if (byName.length > 0) return byName;
+  const lower = query.toLowerCase();
+  return apps.filter((a) => a.bundleId?.toLowerCase() === lower);
+}
+
+/** `zenity (pid 42) "Question"`: an app as a person tells it from others of its name. */
+export const describeCandidate = ({ app, windows }: AppCandidate): string =>
+  `${app.name} (pid ${app.pid})${windows.length > 0 ? ` ${windows.map((t) => JSON.stringify(clip(t, 60))).join(', ')}` : ''}`;
+
+function appError(
+  query: string | undefined,
+  found: readonly AppInfo[],
+  apps: readonly AppInfo[],
+  candidates?: readonly AppCandidate[],
+): MacpilotError {
+  if (found.length > 1) {
+    return new AppAmbiguous({
+      what: query === undefined ? 'Several apps are active' : `Several apps match ${JSON.stringify(query)}`,
+      why: `${candidates ? candidates.map(describeCandidate).join(', ') : describeApps(found)} all match`,
+      next: 'name the app by its pid',
+    });
+  }
+  return new MacpilotError({
+    what: query === undefined ? 'No app is active' : `No running app matches ${JSON.stringify(query)}`,
+    why:
+      query === undefined
+        ? 'no app is in front (or it exposes no accessibility tree)'
+        : 'no running app with an accessibility tree has that name, bundle id or pid',
+    next: `name one of the running apps: ${describeApps(apps)}; or launch_app it first`,
+  });
+}

@@ -1,0 +1,369 @@
+/**
+ * What engine calls answer, as data. Front ends render these: the model's text (render-text.ts), structured
+ * results and JSON (render-json.ts), the CLI. A result never holds finished prose about app data; the
+ * renderers decide how it reads and where the untrusted-data fence goes.
+ */
+import type { AppInfo, Bounds, ElementDetail, WindowInfo } from '../../helper/protocol.js';
+import type { AuditIssue, Level } from '../testing/accessibility-rules.js';
+import type { UiReading } from '../reading/patterns.js';
+import type { RecordedStep } from '../features/record-steps.js';
+import type { ScreenLine } from '../reading/screen-lines.js';
+import type { AppRef, RefEntry } from './refs.js';
+import type { RenderOptions } from '../render/snapshot.js';
+import type { Walked } from './tree.js';
+
+/** One line of a post-action diff: a top-level window that opened or closed, or an element added, changed, removed. */
+export interface Change {
+  kind: 'opened' | 'closed' | 'added' | 'changed' | 'removed';
+  node: Walked;
+  /** changed: the element as it was. */
+  was?: Walked;
+}
+
+/** What an action did to the UI of the app it reached. */
+export type Outcome =
+  | { kind: 'changes'; app: AppRef; changes: Change[] }
+  /** The app went away: it has no accessibility tree any more. */
+  | { kind: 'app-closed'; app: AppRef }
+  /** No app was active to watch. */
+  | { kind: 'unwatched' };
+
+export interface ActionResult {
+  kind: 'action';
+  /** One sentence: what was done ("Clicked button "7" [ref=e12] (its "click" action)."). */
+  done: string;
+  /** The element acted on. */
+  target?: RefEntry;
+  /** The window acted on, as it is afterwards. */
+  window?: WindowInfo;
+  /** The app acted on (launch, activate, quit). */
+  app?: AppRef;
+  /** What changed; absent for actions that watch nothing (windows, apps, the clipboard). */
+  outcome?: Outcome;
+}
+
+export interface SnapshotResult {
+  kind: 'snapshot';
+  /** What was walked: `"mousepad" (pid 42)`, `window "Untitled" of ...`, `menu "File" [ref=e5] in "mousepad"`. */
+  title: string;
+  tree: Walked;
+  render: RenderOptions;
+  /** The UI patterns and state the walked tree shows (patterns.ts). */
+  ui: UiReading;
+}
+
+export interface MatchesResult {
+  kind: 'matches';
+  title: string;
+  found: Walked[];
+  maxResults: number;
+  /** Elements walked. */
+  searched: number;
+  /** The walk stopped at its node cap. */
+  truncated: boolean;
+  includeHidden: boolean;
+}
+
+export interface ElementResult {
+  kind: 'element';
+  entry: RefEntry;
+  detail: ElementDetail;
+}
+
+/** An element met by focus or a hit test, or none. */
+export interface LocatedResult {
+  kind: 'located';
+  node?: Walked;
+  /** Why there is none: "No element has keyboard focus in mousepad." */
+  none?: string;
+}
+
+export interface AppsResult {
+  kind: 'apps';
+  apps: AppInfo[];
+}
+
+export interface WindowsResult {
+  kind: 'windows';
+  windows: WindowInfo[];
+  /** The app filter given, if any. */
+  app?: string;
+  includeMinimized: boolean;
+  /** Apps that have windows, when the filter matched none. */
+  appsWithWindows: string[];
+}
+
+export interface ClipboardResult {
+  kind: 'clipboard';
+  /** Absent: the clipboard holds no text. */
+  text?: string;
+  /** Characters (code points) in all; text holds at most maxChars of them. */
+  chars: number;
+  maxChars: number;
+  types: string[];
+}
+
+/** A text the clipboard held, as the history keeps it. */
+export interface ClipboardEntry {
+  /** The first ENTRY_CHARS characters (clipboard-history.ts). */
+  text: string;
+  /** Characters (code points) the text had in all. */
+  chars: number;
+  /** Date.now() when it was seen. */
+  at: number;
+}
+
+export interface ClipboardHistoryResult {
+  kind: 'clipboard-history';
+  /** False: MACPILOT_CLIPBOARD_HISTORY is off and nothing is kept. */
+  enabled: boolean;
+  /** False: the helper cannot tell when the clipboard changes; only what set_clipboard wrote is kept. */
+  live: boolean;
+  /** Newest first, from the offset-th on. */
+  entries: ClipboardEntry[];
+  /** Entries kept in all. */
+  total: number;
+  offset: number;
+}
+
+/** One entry of a menu listing, `level` submenus deep. */
+export interface MenuLine {
+  node: Walked;
+  level: number;
+  hasSubmenu: boolean;
+}
+
+export interface MenuResult {
+  kind: 'menu';
+  app: string;
+  /** The menu path listed; empty: the menu bar. */
+  names: string[];
+  lines: MenuLine[];
+  maxLines: number;
+  cut: boolean;
+}
+
+export interface MenuItemResult {
+  kind: 'menu-item';
+  node: Walked;
+  names: string[];
+  hasSubmenu: boolean;
+}
+
+/** A wait that ended with its condition met (a timeout is an error). */
+export interface WaitResult {
+  kind: 'wait';
+  /** What was awaited, in words: `button "OK" [ref=e3] to be enabled`. */
+  awaited: string;
+  elapsedMs: number;
+  /** What was seen when the condition held. */
+  seen: string;
+  /** The element the condition is about, when one was seen. */
+  element?: Walked;
+}
+
+/** What kind of change an app reported: its events' kinds, grouped. */
+export type ChangeCategory =
+  'window' | 'focus' | 'value' | 'text' | 'children' | 'name' | 'state' | 'selection' | 'layout' | 'other';
+
+export interface ObservedChange {
+  /** Milliseconds after the observation started. */
+  afterMs: number;
+  category: ChangeCategory;
+  kinds: string[];
+  /** The element the events were about, when the helper named it: its line label, ref and value now. */
+  element?: { label: string; ref?: string; value?: string };
+  /** Events folded into this line. */
+  count: number;
+}
+
+/** An app's changes over a while (observe_changes). */
+export interface ObservedResult {
+  kind: 'observed';
+  app: AppRef;
+  /** How long it listened. */
+  elapsedMs: number;
+  durationMs: number;
+  changes: ObservedChange[];
+  /** A filter was given and a change matched it. */
+  matched: boolean;
+  /** False when the helper sends no change events here: nothing could be seen. */
+  live: boolean;
+}
+
+export type AssertValue = string | number | boolean;
+
+/** One assertion that did not hold: the property, what was expected, what the element had (null: nothing). */
+export interface AssertFailure {
+  property:
+    | 'exists'
+    | 'enabled'
+    | 'focused'
+    | 'checked'
+    | 'selected'
+    | 'value'
+    | 'name'
+    | 'role'
+    | 'visible'
+    | 'contains_text'
+    | 'count';
+  expected: AssertValue;
+  actual: AssertValue | null;
+}
+
+/** assert_element: whether an element is as expected (a failed assertion is an answer, not an error). */
+export interface AssertResult {
+  kind: 'assert';
+  /** What was asserted on, in words: a ref, a path, or the query. */
+  subject: string;
+  /** The element checked, when there was one. */
+  element?: Walked;
+  /** Why there was none. */
+  missing?: string;
+  /** Assertions given. */
+  checked: number;
+  failures: AssertFailure[];
+  elapsedMs: number;
+  timeoutMs: number;
+}
+
+/** visual_diff: a capture compared with a baseline. */
+export interface VisualDiffResult {
+  kind: 'visual-diff';
+  /** What was captured, in words. */
+  what: string;
+  /** The capture's screen area (points) and pixels per point. */
+  bounds: Bounds;
+  scale: number;
+  captureSize: { width: number; height: number };
+  /** False: no baseline was given, the capture was only saved. */
+  compared: boolean;
+  /** The baseline, in words (a path, baseline://NAME, or "the base64 PNG given"). */
+  baseline?: string;
+  baselineSize?: { width: number; height: number };
+  passed: boolean;
+  diffPixels: number;
+  totalPixels: number;
+  thresholdPercent: number;
+  /** The baseline's shape differs from the capture's: they cannot be compared. */
+  sizeMismatch: boolean;
+  /** Ignored regions that fell on the capture. */
+  ignored: number;
+  /** baseline://NAME, when this capture was saved under it. */
+  saved?: string;
+  elapsedMs: number;
+  /** The diff image, scaled like a screenshot. */
+  image?: { data: string; mimeType: string; width: number; height: number };
+}
+
+/** audit_accessibility: the issues found in a scope, its score and what was checked. */
+export interface AuditResult {
+  kind: 'audit';
+  /** What was audited: `window "Calculator" of "gnome-calculator" (pid 42)`. */
+  title: string;
+  level: Level;
+  issues: AuditIssue[];
+  score: number;
+  /** Elements the rules looked at. */
+  checked: number;
+  /** Texts whose contrast was measured on screen pixels; undefined: no capture (not asked for, or level A). */
+  contrastMeasured?: number;
+  /** The keyboard tour: Tab presses made, and whether focus went round the whole window; or why none was made. */
+  keyboard: { presses: number; complete: boolean } | { skipped: string };
+  elapsedMs: number;
+}
+
+/** What find_visual's model chose (visual.ts). */
+export type VisualAnswer =
+  | { kind: 'element'; node: Walked; confidence: number; reason?: string }
+  /** A point in screen points, for click {x, y}. */
+  | { kind: 'point'; x: number; y: number; confidence: number; reason?: string }
+  | { kind: 'none'; reason: string }
+  /** No model could be asked: the agent looks at the image itself. */
+  | { kind: 'unasked' };
+
+export interface VisualResult {
+  kind: 'visual';
+  description: string;
+  /** The app whose refs were drawn. */
+  app?: AppRef;
+  answer: VisualAnswer;
+  /** The model that answered. */
+  model?: string;
+  /** unasked: the annotated screenshot and its text (what it shows, the refs drawn). */
+  image?: { data: string; mimeType: string };
+  screenshot?: string;
+}
+
+/** A recording started, or stopped with the steps it made. */
+export interface RecordingResult {
+  kind: 'recording';
+  state: 'started' | 'stopped';
+  /** The app recorded; absent: every app. */
+  app?: string;
+  /** stopped: presses heard (button releases not counted). */
+  events?: number;
+  elapsedMs?: number;
+  /** stopped: run_workflow's steps, in order. */
+  steps?: RecordedStep[];
+  /** stopped: presses that made no step, counted by why. */
+  leftOut?: Record<string, number>;
+}
+
+/** The text on an area of the screen (read_text), top to bottom. */
+export interface TextResult {
+  kind: 'text';
+  /** What was read, in words: `display 0`, `window 0x1a00004 "Mousepad" of mousepad (pid 42)`. */
+  what: string;
+  /** The area read, in screen points. */
+  area: Bounds;
+  lines: ScreenLine[];
+  minConfidence: number;
+  /** Lines left out for a confidence under minConfidence. */
+  dropped: number;
+}
+
+/** Text found on screen (find_text): where it is and the point that clicks it. */
+export interface TextMatchResult {
+  kind: 'text-match';
+  /** The text asked for. */
+  query: string;
+  what: string;
+  match: TextMatch;
+}
+
+/** Words on screen that match a text: their box, the line they are in, and its place among the matches. */
+export interface TextMatch {
+  /** The matched words as read. */
+  text: string;
+  /** The whole line they are in. */
+  line: string;
+  bounds: Bounds;
+  /** The centre of the box: where click_text clicks. */
+  centre: { x: number; y: number };
+  confidence: number;
+  /** 1-based, in reading order (top to bottom, left to right). */
+  occurrence: number;
+}
+
+export type EngineResult =
+  | ActionResult
+  | SnapshotResult
+  | MatchesResult
+  | ElementResult
+  | LocatedResult
+  | AppsResult
+  | WindowsResult
+  | ClipboardResult
+  | ClipboardHistoryResult
+  | MenuResult
+  | MenuItemResult
+  | WaitResult
+  | ObservedResult
+  | AssertResult
+  | VisualDiffResult
+  | AuditResult
+  | VisualResult
+  | RecordingResult
+  | TextResult
+  | TextMatchResult;

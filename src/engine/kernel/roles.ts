@@ -1,0 +1,288 @@
+/**
+ * One role vocabulary for both platforms, ARIA-like single lowercase words. Native roles (AT-SPI role names,
+ * macOS AX roles and subroles) map into it; anything unknown is `generic`. Toggle buttons are `button` with the
+ * `pressed` state, as in ARIA.
+ */
+import { MacpilotError } from '../../errors.js';
+
+export const ROLES = [
+  'application',
+  'window',
+  'dialog',
+  'alert',
+  'menubar',
+  'menu',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'button',
+  'checkbox',
+  'radio',
+  'switch',
+  'textbox',
+  'searchbox',
+  'combobox',
+  'listbox',
+  'list',
+  'listitem',
+  'option',
+  'tree',
+  'treeitem',
+  'table',
+  'row',
+  'column',
+  'cell',
+  'columnheader',
+  'rowheader',
+  'grid',
+  'tab',
+  'tablist',
+  'tabpanel',
+  'slider',
+  'spinbutton',
+  'scrollbar',
+  'progressbar',
+  'toolbar',
+  'statusbar',
+  'separator',
+  'image',
+  'link',
+  'heading',
+  'paragraph',
+  'text',
+  'group',
+  'splitter',
+  'scrollarea',
+  'document',
+  'tooltip',
+  'generic',
+] as const;
+export type Role = (typeof ROLES)[number];
+
+/** AT-SPI role names as GetRoleName spells them. */
+const ATSPI: Record<string, Role> = {
+  application: 'application',
+  frame: 'window',
+  window: 'window',
+  'internal frame': 'window',
+  dialog: 'dialog',
+  'file chooser': 'dialog',
+  'color chooser': 'dialog',
+  'font chooser': 'dialog',
+  'option pane': 'dialog',
+  alert: 'alert',
+  notification: 'alert',
+  'menu bar': 'menubar',
+  menu: 'menu',
+  'popup menu': 'menu',
+  'menu item': 'menuitem',
+  'tearoff menu item': 'menuitem',
+  'check menu item': 'menuitemcheckbox',
+  'radio menu item': 'menuitemradio',
+  'push button': 'button',
+  button: 'button',
+  'toggle button': 'button',
+  'push button menu': 'button',
+  'check box': 'checkbox',
+  'radio button': 'radio',
+  switch: 'switch',
+  text: 'textbox',
+  'password text': 'textbox',
+  entry: 'textbox',
+  editbar: 'textbox',
+  terminal: 'textbox',
+  'combo box': 'combobox',
+  autocomplete: 'combobox',
+  'list box': 'listbox',
+  list: 'list',
+  'description list': 'list',
+  'list item': 'listitem',
+  tree: 'tree',
+  'tree table': 'table',
+  'tree item': 'treeitem',
+  table: 'table',
+  'table row': 'row',
+  'table cell': 'cell',
+  'table column header': 'columnheader',
+  'column header': 'columnheader',
+  'table row header': 'rowheader',
+  'row header': 'rowheader',
+  'page tab': 'tab',
+  'page tab list': 'tablist',
+  slider: 'slider',
+  dial: 'slider',
+  'spin button': 'spinbutton',
+  'scroll bar': 'scrollbar',
+  'progress bar': 'progressbar',
+  'level bar': 'progressbar',
+  'tool bar': 'toolbar',
+  'status bar': 'statusbar',
+  'info bar': 'statusbar',
+  separator: 'separator',
+  image: 'image',
+  icon: 'image',
+  'image map': 'image',
+  link: 'link',
+  heading: 'heading',
+  paragraph: 'paragraph',
+  label: 'text',
+  static: 'text',
+  caption: 'text',
+  panel: 'group',
+  section: 'group',
+  form: 'group',
+  grouping: 'group',
+  landmark: 'group',
+  article: 'group',
+  'block quote': 'group',
+  'split pane': 'splitter',
+  'scroll pane': 'scrollarea',
+  viewport: 'scrollarea',
+  'document frame': 'document',
+  'document text': 'document',
+  'document web': 'document',
+  'document email': 'document',
+  'document spreadsheet': 'document',
+  'document presentation': 'document',
+  'tool tip': 'tooltip',
+  filler: 'generic',
+};
+
+/** macOS AX roles. */
+const AX_ROLES: Record<string, Role> = {
+  AXApplication: 'application',
+  AXWindow: 'window',
+  AXSheet: 'dialog',
+  AXPopover: 'dialog',
+  AXDrawer: 'group',
+  AXMenuBar: 'menubar',
+  AXMenuBarItem: 'menuitem',
+  AXMenu: 'menu',
+  AXMenuItem: 'menuitem',
+  AXButton: 'button',
+  AXMenuButton: 'button',
+  AXDisclosureTriangle: 'button',
+  AXColorWell: 'button',
+  AXDockItem: 'button',
+  AXCheckBox: 'checkbox',
+  AXRadioButton: 'radio',
+  AXTextField: 'textbox',
+  AXTextArea: 'textbox',
+  AXDateField: 'textbox',
+  AXStaticText: 'text',
+  AXPopUpButton: 'combobox',
+  AXComboBox: 'combobox',
+  AXSlider: 'slider',
+  AXIncrementor: 'spinbutton',
+  AXScrollBar: 'scrollbar',
+  AXScrollArea: 'scrollarea',
+  AXGroup: 'group',
+  AXRadioGroup: 'group',
+  AXSplitGroup: 'group',
+  AXLayoutArea: 'group',
+  AXLayoutItem: 'group',
+  AXSplitter: 'splitter',
+  AXToolbar: 'toolbar',
+  AXTabGroup: 'tablist',
+  AXTable: 'table',
+  AXOutline: 'tree',
+  AXBrowser: 'tree',
+  AXGrid: 'grid',
+  AXRow: 'row',
+  AXColumn: 'column',
+  AXCell: 'cell',
+  AXList: 'list',
+  AXImage: 'image',
+  AXLink: 'link',
+  AXHeading: 'heading',
+  AXWebArea: 'document',
+  AXProgressIndicator: 'progressbar',
+  AXBusyIndicator: 'progressbar',
+  AXLevelIndicator: 'progressbar',
+  AXRelevanceIndicator: 'progressbar',
+  AXHelpTag: 'tooltip',
+};
+
+/** macOS subroles that say more than their role. */
+const AX_SUBROLES: Record<string, Role> = {
+  AXDialog: 'dialog',
+  AXSystemDialog: 'dialog',
+  AXSecureTextField: 'textbox',
+  AXSearchField: 'searchbox',
+  AXSwitch: 'switch',
+  AXToggle: 'button',
+  AXTabButton: 'tab',
+  AXOutlineRow: 'treeitem',
+  AXTableRow: 'row',
+  AXApplicationAlert: 'alert',
+  AXApplicationDialog: 'dialog',
+  AXApplicationStatus: 'statusbar',
+  AXTabPanel: 'tabpanel',
+  AXDocument: 'document',
+};
+
+/** The normalized role of a native role (and macOS subrole). */
+export function normalizeRole(nativeRole: string, subrole?: string): Role {
+  if (subrole) {
+    const fromSubrole = AX_SUBROLES[subrole];
+    if (fromSubrole) return fromSubrole;
+  }
+  return AX_ROLES[nativeRole] ?? ATSPI[nativeRole.toLowerCase()] ?? 'generic';
+}
+
+/** Words agents use for roles that are neither our names nor native ones. */
+const ALIASES: Record<string, Role> = {
+  textfield: 'textbox',
+  textarea: 'textbox',
+  input: 'textbox',
+  edit: 'textbox',
+  field: 'textbox',
+  searchfield: 'searchbox',
+  statictext: 'text',
+  togglebutton: 'button',
+  checkbutton: 'checkbox',
+  radiobutton: 'radio',
+  popupbutton: 'combobox',
+  dropdown: 'combobox',
+  select: 'combobox',
+  tabgroup: 'tablist',
+  outline: 'tree',
+  webarea: 'document',
+  sheet: 'dialog',
+  progress: 'progressbar',
+  img: 'image',
+  container: 'generic',
+};
+
+const compact = (token: string): string => token.toLowerCase().replace(/[\s_-]+/g, '');
+
+/** Every accepted spelling, compacted (lowercase, no spaces, underscores or dashes), to its role. */
+const TOKENS: ReadonlyMap<string, Role> = new Map<string, Role>([
+  ...Object.entries(ALIASES),
+  ...Object.entries(AX_SUBROLES).map(([k, v]): [string, Role] => [compact(k.slice(2)), v]),
+  ...Object.entries(AX_ROLES).map(([k, v]): [string, Role] => [compact(k.slice(2)), v]),
+  ...Object.entries(ATSPI).map(([k, v]): [string, Role] => [compact(k), v]),
+  ...ROLES.map((r): [string, Role] => [r, r]),
+]);
+
+/** The role an agent means by `token`, or undefined. Our own names win over native ones ("text" is static text). */
+export function lookupRole(token: string): Role | undefined {
+  const key = compact(token.trim());
+  return TOKENS.get(key) ?? (/^ax/.test(key) ? TOKENS.get(key.slice(2)) : undefined);
+}
+
+/** Like lookupRole, but an unknown token is an error that lists the valid roles. */
+export function parseRole(token: string): Role {
+  const role = lookupRole(token);
+  if (role) return role;
+  throw new MacpilotError({
+    what: `Unknown role ${JSON.stringify(token)}`,
+    why: 'roles use one vocabulary on every platform, and this is not one of its words or aliases',
+    next: `use one of: ${ROLES.join(', ')}`,
+  });
+}
+
+/** The normalized role of an element. */
+export function roleOf(element: { nativeRole: string; subrole?: string }): Role {
+  return normalizeRole(element.nativeRole, element.subrole);
+}

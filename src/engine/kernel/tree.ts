@@ -1,0 +1,93 @@
+/**
+ * A walked tree with what the engine adds to each helper node: normalized role, ref and path. Every node gets a
+ * ref (rendered or not), so that find, diff and later actions all speak of the same `eN`.
+ */
+import type { ElementInfo, ElementNode } from '../../helper/protocol.js';
+import {
+  type ElementPath,
+  formatPath,
+  formatSegment,
+  isTransparent,
+  logicalChildren,
+  type Segment,
+  segmentsFor,
+} from './paths.js';
+import { withContentNames } from './names.js';
+import type { AppRef, RefTable } from './refs.js';
+import { type Role, roleOf } from './roles.js';
+import { clip } from '../../text.js';
+
+export interface Walked {
+  info: ElementInfo;
+  role: Role;
+  ref: string;
+  /** The formatted path. */
+  path: string;
+  /** Levels below the walk's root (the root is 0). */
+  depth: number;
+  children: Walked[];
+  /** The element has children that the walk did not collect. */
+  unexpanded: boolean;
+}
+
+export interface WalkRoot {
+  node: ElementNode;
+  path: ElementPath;
+  app: AppRef;
+}
+
+/** Secure text never yields its value, whatever a helper sends. */
+export function isSecure(info: ElementInfo): boolean {
+  return (
+    info.states.includes('secure') ||
+    info.subrole === 'AXSecureTextField' ||
+    info.nativeRole.toLowerCase() === 'password text'
+  );
+}
+
+/** `button "Save"`: the role and the (clipped) name, as refs and errors show an element. */
+export function labelOf(role: Role, name: string): string {
+  const shown = clip(name, 80);
+  return shown === '' ? role : `${role} ${JSON.stringify(shown)}`;
+}
+
+/** Refs and paths for every node of a helper walk, whose elements get the names their content gives them. */
+export function annotate(root: WalkRoot, refs: RefTable): Walked {
+  /** Paths of the logical children of `node`, whose own path is `path`, by handle. */
+  const logicalPaths = (node: ElementNode, path: string): Map<string, string> => {
+    const logical = logicalChildren(node);
+    const segments = segmentsFor(logical);
+    return new Map(logical.map((child, i) => [child.id, `${path}/${formatSegment(segments[i] as Segment)}`]));
+  };
+  const visit = (node: ElementNode, path: string, depth: number, above: Map<string, string>): Walked => {
+    const { children, ...info } = node;
+    const role = roleOf(info);
+    const { ref } = refs.issue(info.id, { path, app: root.app, label: labelOf(role, info.name) });
+    const list = children ?? [];
+    // A transparent node passes its logical parent's paths down; anything else (and the root) starts its own.
+    const below = depth > 0 && isTransparent(info) ? above : logicalPaths(node, path);
+    const transparent = list.filter(isTransparent);
+    const transparentSegments = segmentsFor(transparent);
+    const pathOf = (child: ElementNode): string => {
+      const i = transparent.indexOf(child);
+      if (i >= 0) return `${path}/${formatSegment(transparentSegments[i] as Segment)}`;
+      return below.get(child.id) as string; // every non-transparent child is a logical child of `below`'s owner
+    };
+    return {
+      info,
+      role,
+      ref,
+      path,
+      depth,
+      children: list.map((child) => visit(child, pathOf(child), depth + 1, below)),
+      unexpanded: children === undefined && info.childCount > 0,
+    };
+  };
+  return visit(withContentNames(root.node), formatPath(root.path), 0, new Map());
+}
+
+/** Every node in document order (pre-order). */
+export function* walk(node: Walked): Generator<Walked> {
+  yield node;
+  for (const child of node.children) yield* walk(child);
+}

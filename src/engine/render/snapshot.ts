@@ -1,0 +1,118 @@
+/**
+ * A walked tree as compact indented text, one element a line, two spaces a level:
+ *
+ *   - window "Untitled 1 - Mousepad" [ref=e2] active
+ *     - menubar [ref=e3]
+ *       - menu "File" [ref=e4] collapsed
+ *
+ * Chrome collapses: an unnamed generic, group or scrollarea with no state worth showing gets no line, and its
+ * children take its place. A label that says its parent's name folds into the parent's line (`button "7"` has a
+ * `text "7"` child); it keeps its ref and path. A `roles` filter works the same way: elements of other roles get no line and their
+ * descendants are hoisted, so matches keep their nesting among themselves (menus with their items) without
+ * the containers between them. The walk's root always gets a line. Output stops at maxNodes lines or maxChars
+ * characters, and a closing line says what was cut and how to see it.
+ */
+import { elementLine, lineExtras } from './line.js';
+import type { Role } from '../kernel/roles.js';
+import { normalizeName, plural } from '../../text.js';
+import type { Walked } from '../kernel/tree.js';
+
+/** Values a walk reads are cut here; snapshot lines cut them shorter still. */
+export const SNAPSHOT_VALUE_CHARS = 10_000;
+
+export const SNAPSHOT_DEFAULTS = {
+  /** Levels the walk goes below its root. */
+  depth: 20,
+  /** Lines, not counting collapsed chrome. About 50 characters a line: 20 KB, 5,000 tokens. */
+  maxNodes: 400,
+  /** A hard stop whatever the lines hold: 40 KB, about 10,000 tokens. */
+  maxChars: 40_000,
+} as const;
+
+export interface RenderOptions {
+  /** The depth the walk was asked for. */
+  depth: number;
+  maxNodes: number;
+  maxChars: number;
+  roles?: ReadonlySet<Role>;
+  /** The helper's node cap stopped the walk before depth did. */
+  walkTruncated: boolean;
+}
+
+const CHROME: ReadonlySet<Role> = new Set(['generic', 'group', 'scrollarea']);
+const LISTED_REFS = 8;
+
+/** An element that only structures others: it gets no line. */
+export function isChrome(node: Walked): boolean {
+  return CHROME.has(node.role) && normalizeName(node.info.name) === '' && lineExtras(node).length === 0;
+}
+
+interface Cuts {
+  beyondCap: number;
+  belowDepth: number;
+  notWalked: number;
+  unexpanded: string[];
+}
+
+/** A leaf label whose line would repeat the line above it: same text as the name there, nothing of its own. */
+export function isFoldedLabel(node: Walked, lineAbove: Walked): boolean {
+  const text = normalizeName(node.info.name);
+  if (node.role !== 'text' || text === '' || text !== normalizeName(lineAbove.info.name)) return false;
+  const above = lineExtras(lineAbove);
+  return node.children.length === 0 && !node.unexpanded && lineExtras(node).every((e) => above.includes(e));
+}
+
+export function renderSnapshot(root: Walked, options: RenderOptions): string {
+  const lines: string[] = [];
+  const cuts: Cuts = { beyondCap: 0, belowDepth: 0, notWalked: 0, unexpanded: [] };
+  let chars = 0;
+  let full = false;
+
+  /** `lineAbove`: the nearest ancestor that got a line. */
+  const visit = (node: Walked, level: number, lineAbove?: Walked): void => {
+    const listed = options.roles ? options.roles.has(node.role) : !isChrome(node);
+    const shown = !lineAbove || (listed && !isFoldedLabel(node, lineAbove));
+    if (shown) {
+      const line = full ? '' : `${'  '.repeat(level)}- ${elementLine(node)}`;
+      full ||= lines.length >= options.maxNodes || chars + line.length + 1 > options.maxChars;
+      if (full) cuts.beyondCap++;
+      else {
+        lines.push(line);
+        chars += line.length + 1;
+      }
+    }
+    if (node.unexpanded) noteUnexpanded(node, options, cuts, full);
+    for (const child of node.children) visit(child, shown ? level + 1 : level, shown ? node : lineAbove);
+  };
+  visit(root, 0);
+
+  const closing = closingLine(cuts, options);
+  return closing ? [...lines, closing].join('\n') : lines.join('\n');
+}
+
+function noteUnexpanded(node: Walked, options: RenderOptions, cuts: Cuts, full: boolean): void {
+  if (node.depth >= options.depth) cuts.belowDepth += node.info.childCount;
+  else cuts.notWalked += node.info.childCount;
+  if (!full) cuts.unexpanded.push(node.ref);
+}
+
+function closingLine(cuts: Cuts, options: RenderOptions): string | undefined {
+  const parts: string[] = [];
+  if (cuts.belowDepth > 0) parts.push(`${plural(cuts.belowDepth, 'element')} below depth ${options.depth}`);
+  if (cuts.notWalked > 0) {
+    const why = options.walkTruncated ? " (the walk's node cap was reached)" : '';
+    parts.push(`${plural(cuts.notWalked, 'element')} not walked${why}`);
+  }
+  if (cuts.beyondCap > 0) {
+    parts.push(`${plural(cuts.beyondCap, 'element')} beyond max_nodes=${options.maxNodes} or the size cap`);
+  }
+  if (parts.length === 0) return undefined;
+  const shown = cuts.unexpanded.slice(0, LISTED_REFS).join(', ');
+  const more = cuts.unexpanded.length > LISTED_REFS ? ` (+${cuts.unexpanded.length - LISTED_REFS} more)` : '';
+  const under = shown ? `; children not shown under ${shown}${more}` : '';
+  const example = cuts.unexpanded[0] ?? 'eN';
+  return (
+    `[cut: ${parts.join('; ')}${under}. To see more: snapshot_ui with ref=${example} for a subtree, ` +
+    'a larger depth or max_nodes, or find_elements to search]'
+  );
+}

@@ -1,0 +1,294 @@
+/**
+ * Engine results as the text a model (or a person at the CLI) reads. Text that came from apps is fenced as data
+ * (src/untrusted.ts) here, once per answer; secure values never reach a line (line.ts, detail.ts).
+ */
+import { dataNote } from '../../untrusted.js';
+import { renderDetail } from './detail.js';
+import { renderChanges } from '../kernel/diff.js';
+import { renderMatches } from '../reading/find.js';
+import { locatedLines, shortcutText } from './line.js';
+import { joinNames, shownName } from '../features/menus.js';
+import { renderObserved } from '../features/observe.js';
+import { assertText, auditText, visualDiffText } from './testing.js';
+import { readingLine } from '../reading/patterns.js';
+import type {
+  ActionResult,
+  AppsResult,
+  ClipboardHistoryResult,
+  ClipboardResult,
+  EngineResult,
+  MatchesResult,
+  MenuItemResult,
+  MenuResult,
+  Outcome,
+  SnapshotResult,
+  VisualResult,
+  RecordingResult,
+  TextMatchResult,
+  TextResult,
+  WindowsResult,
+} from '../kernel/results.js';
+import { renderSnapshot } from './snapshot.js';
+import { duration, plural } from '../../text.js';
+import { labelOf, type Walked } from '../kernel/tree.js';
+import { geometry, windowState } from '../features/windows.js';
+
+export function renderText(result: EngineResult): string {
+  switch (result.kind) {
+    case 'action':
+      return actionText(result);
+    case 'snapshot':
+      return snapshotText(result);
+    case 'matches':
+      return matchesText(result);
+    case 'element':
+      return `${renderDetail(result.entry, result.detail)}\n${dataNote()}`;
+    case 'located':
+      return result.node ? `${locatedLines(result.node)}\n${dataNote()}` : (result.none ?? '');
+    case 'apps':
+      return appsText(result);
+    case 'windows':
+      return windowsText(result);
+    case 'clipboard':
+      return clipboardText(result);
+    case 'clipboard-history':
+      return clipboardHistoryText(result);
+    case 'menu':
+      return menuText(result);
+    case 'menu-item':
+      return menuItemText(result);
+    case 'wait':
+      return `Done after ${duration(result.elapsedMs)}: ${result.awaited}.\n${result.seen}`;
+    case 'observed':
+      return renderObserved(result, dataNote());
+    case 'assert':
+      return assertText(result, dataNote());
+    case 'visual-diff':
+      return visualDiffText(result);
+    case 'audit':
+      return auditText(result, dataNote());
+    case 'visual':
+      return visualText(result);
+    case 'recording':
+      return recordingText(result);
+    case 'text':
+      return screenTextText(result);
+    case 'text-match':
+      return textMatchText(result);
+  }
+}
+
+function visualText(r: VisualResult): string {
+  const { answer } = r;
+  const wanted = JSON.stringify(r.description);
+  const model = r.model === undefined ? '' : ` (${r.model})`;
+  const by = `the client's model${model}`;
+  const why = (reason?: string) => (reason === undefined ? '' : `; it says: ${JSON.stringify(reason)}`);
+  switch (answer.kind) {
+    case 'unasked':
+      return (
+        `This MCP client offers macpilot no model to ask (it did not declare sampling): look at the annotated ` +
+        `screenshot for ${wanted} yourself and use a ref drawn on it, or click {x, y} with the mapping below.\n` +
+        (r.screenshot ?? '')
+      );
+    case 'none':
+      return `The client's model${model} did not find ${wanted} on the screen${why(answer.reason)} ${dataNote()}.`;
+    case 'element':
+      return (
+        `Found ${wanted}: ${labelOf(answer.node.role, answer.node.info.name)} [ref=${answer.node.ref}], picked by ` +
+        `${by} with confidence ${answer.confidence}${why(answer.reason)} ${dataNote()}.\npath: ${answer.node.path}`
+      );
+    case 'point':
+      return (
+        `No drawn element fits ${wanted}; ${by} points at (${answer.x}, ${answer.y}) in screen points with ` +
+        `confidence ${answer.confidence}${why(answer.reason)} ${dataNote()}. click {x, y} acts there.`
+      );
+  }
+}
+
+/** The title, the UI patterns and state in one line when there is something to say, then the tree. */
+function snapshotText(r: SnapshotResult): string {
+  const reading = readingLine(r.ui);
+  const head = `${r.title} ${dataNote()}:`;
+  const tree = renderSnapshot(r.tree, r.render);
+  return reading ? `${head}\n${reading}\n${tree}` : `${head}\n${tree}`;
+}
+
+function outcomeText(outcome: Outcome): string {
+  switch (outcome.kind) {
+    case 'changes':
+      return renderChanges(outcome.changes);
+    case 'app-closed':
+      return `The app "${outcome.app.name}" closed: it no longer has an accessibility tree.`;
+    case 'unwatched':
+      return 'No app is active, so what changed is not known.';
+  }
+}
+
+const actionText = (r: ActionResult): string => (r.outcome ? `${r.done}\n${outcomeText(r.outcome)}` : r.done);
+
+function matchesText(r: MatchesResult): string {
+  const partial = r.truncated ? '; the walk stopped at its node cap, narrow it with within=<ref>' : '';
+  const searched = `searched ${plural(r.searched, 'element')}${partial}`;
+  const head = `${plural(r.found.length, 'match', 'matches')} in ${r.title} ${dataNote(searched)}`;
+  if (r.found.length > 0) return `${head}:\n${renderMatches(r.found, r.maxResults)}`;
+  return r.includeHidden
+    ? head
+    : `${head}\nOnly elements on screen were searched; include_hidden: true also searches the rest (items of closed menus, other tabs).`;
+}
+
+function appsText(r: AppsResult): string {
+  if (r.apps.length === 0) return 'No running app exposes an accessibility tree.';
+  return r.apps
+    .map((a) => `- ${a.name} (pid ${a.pid})${a.bundleId ? ` ${a.bundleId}` : ''}${a.active ? ' active' : ''}`)
+    .join('\n');
+}
+
+function windowsText(r: WindowsResult): string {
+  const which = r.app === undefined ? '' : ` of ${JSON.stringify(r.app)}`;
+  const hidden = r.includeMinimized ? [] : ['minimized ones left out (include_minimized: true shows them)'];
+  const head = `${plural(r.windows.length, 'window')}${which}, front to back ${dataNote(...hidden)}`;
+  if (r.windows.length > 0) return `${head}:\n${r.windows.map((w) => `- ${windowState(w)}`).join('\n')}`;
+  return r.app === undefined
+    ? head
+    : `${head}. Apps with windows: ${r.appsWithWindows.join(', ') || 'none'}.`;
+}
+
+function clipboardText(r: ClipboardResult): string {
+  if (r.text === undefined) {
+    return r.types.length === 0
+      ? 'The clipboard is empty.'
+      : `The clipboard holds no text; it offers: ${r.types.join(', ')}.`;
+  }
+  const size =
+    r.chars > r.maxChars
+      ? `the first ${r.maxChars} of ${r.chars} characters (max_chars reads more)`
+      : plural(r.chars, 'character');
+  return `Clipboard text, ${size} ${dataNote(`types offered: ${r.types.join(', ') || 'none'}`)}:\n${r.text}`;
+}
+
+function clipboardHistoryText(r: ClipboardHistoryResult): string {
+  if (!r.enabled) {
+    return 'Clipboard history is off (MACPILOT_CLIPBOARD_HISTORY=off): macpilot keeps no record of what the clipboard held.';
+  }
+  const unwatched = r.live
+    ? []
+    : ['this helper cannot tell when the clipboard changes, so only what set_clipboard wrote is kept'];
+  if (r.entries.length === 0) {
+    const none =
+      r.total === 0
+        ? 'The clipboard history is empty: no text was copied since macpilot started watching or the clipboard was last cleared'
+        : `The clipboard history holds ${plural(r.total, 'text')}, none from offset ${r.offset} on`;
+    return `${[none, ...unwatched].join('; ')}.`;
+  }
+  const shown =
+    r.entries.length < r.total
+      ? `${r.offset + 1}-${r.offset + r.entries.length} of ${plural(r.total, 'text')}`
+      : plural(r.total, 'text');
+  const lines = r.entries.map((entry, i) => {
+    const cut =
+      entry.chars > Array.from(entry.text).length ? `the first ${Array.from(entry.text).length} of ` : '';
+    const time = new Date(entry.at).toISOString().slice(11, 19);
+    return `${r.offset + i + 1}. ${time} UTC, ${cut}${plural(entry.chars, 'character')}: ${JSON.stringify(entry.text)}`;
+  });
+  return `Clipboard history, ${shown}, newest first ${dataNote(...unwatched)}:\n${lines.join('\n')}`;
+}
+
+/**
+ * `- menuitemcheckbox "Wrap" [ref=e41] disabled not checked shortcut=Ctrl+W ▸`: role, name, ref, what a menu
+ * shows of an item. A check or radio item always says whether it is checked.
+ */
+function menuEntryLine(node: Walked, indent: number, hasSubmenu: boolean): string {
+  const flags = [
+    node.info.states.includes('disabled') ? 'disabled' : '',
+    checkedText(node),
+    shortcutText(node.info.shortcut),
+    hasSubmenu ? '▸' : '',
+  ].filter(Boolean);
+  const head = `${'  '.repeat(indent)}- ${node.role} ${JSON.stringify(shownName(node))} [ref=${node.ref}]`;
+  return [head, ...flags].join(' ');
+}
+
+function menuText(r: MenuResult): string {
+  const where = r.names.length === 0 ? 'The menu bar' : `The menu ${JSON.stringify(joinNames(r.names))}`;
+  const head = `${where} of "${r.app}" ${dataNote('▸ has a submenu')}:`;
+  const lines = r.lines.map((l) => menuEntryLine(l.node, l.level, l.hasSubmenu));
+  const tail = r.cut ? `\n(cut at ${r.maxLines} lines: list a submenu by its path)` : '';
+  return lines.length === 0 ? `${head}\n(no items)` : `${head}\n${lines.join('\n')}${tail}`;
+}
+
+/** "checked", "mixed", "not checked" for a check or radio item, else what the item's states say. */
+function checkedText(node: Walked): string {
+  const { states } = node.info;
+  const checkable = node.role === 'menuitemcheckbox' || node.role === 'menuitemradio';
+  const checked = states.includes('checked') ? 'checked' : states.includes('mixed') ? 'mixed' : '';
+  return checked || (checkable ? 'not checked' : '');
+}
+
+function menuItemText(r: MenuItemResult): string {
+  const { node } = r;
+  const { states, description, shortcut } = node.info;
+  const facts = [
+    states.includes('disabled') ? 'disabled' : 'enabled',
+    checkedText(node),
+    r.hasSubmenu ? 'has a submenu' : 'no submenu',
+  ].filter(Boolean);
+  return [
+    `${node.role} ${JSON.stringify(shownName(node))} [ref=${node.ref}]`,
+    `menu path: ${joinNames(r.names)}`,
+    `state: ${facts.join(', ')}`,
+    ...(shortcut ? [`shortcut: ${shortcut} (press_key takes it as written)`] : []),
+    ...(description ? [`description: ${JSON.stringify(description)}`] : []),
+    `element path: ${node.path}`,
+    dataNote(),
+  ].join('\n');
+}
+
+function recordingText(r: RecordingResult): string {
+  const which = r.app === undefined ? 'every app' : JSON.stringify(r.app);
+  if (r.state === 'started') {
+    return (
+      `Recording ${which}: the key presses and clicks made from now on become workflow steps; ` +
+      'stop_recording ends the recording and answers them. What is typed is kept in memory only, never logged.'
+    );
+  }
+  const steps = r.steps ?? [];
+  const lines = steps.map((step, i) => `${i}. ${step.tool} ${JSON.stringify(step.args)}`);
+  const leftOut = Object.entries(r.leftOut ?? {}).map(
+    ([why, count]) => `- ${plural(count, 'press', 'presses')} ${why}`,
+  );
+  const head =
+    `Recorded ${plural(r.events ?? 0, 'press', 'presses')} in ${which} over ${duration(r.elapsedMs ?? 0)}: ` +
+    `${plural(steps.length, 'step')} for run_workflow (pass "steps" as they are)`;
+  return [
+    steps.length === 0 ? `${head}.` : `${head} ${dataNote()}:`,
+    ...lines,
+    ...(leftOut.length > 0 ? ['Left out:', ...leftOut] : []),
+  ].join('\n');
+}
+
+const OCR_NOTE = 'read by OCR, which may misread';
+
+function screenTextText(r: TextResult): string {
+  const left =
+    r.dropped > 0
+      ? [`${plural(r.dropped, 'line')} read with confidence under ${r.minConfidence} left out`]
+      : [];
+  const head =
+    `${plural(r.lines.length, 'line')} of text on ${r.what}, screen area ${geometry(r.area)}; boxes in screen ` +
+    `points, confidence 0-1 ${dataNote(OCR_NOTE, ...left)}`;
+  if (r.lines.length === 0) return head;
+  const lines = r.lines.map(
+    (l) => `- ${JSON.stringify(l.text)} ${geometry(l.bounds)} ${l.confidence.toFixed(2)}`,
+  );
+  return `${head}:\n${lines.join('\n')}`;
+}
+
+function textMatchText(r: TextMatchResult): string {
+  const { match } = r;
+  return (
+    `${JSON.stringify(match.text)} on ${r.what}: ${geometry(match.bounds)}, centre ${match.centre.x},${match.centre.y} ` +
+    `(click_text clicks there), confidence ${match.confidence.toFixed(2)}, in the line ${JSON.stringify(match.line)} ` +
+    dataNote(OCR_NOTE)
+  );
+}

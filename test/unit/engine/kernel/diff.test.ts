@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { diffApp as changesOf, renderChanges } from '../../../../src/engine/kernel/diff.js';
+import { RefTable } from '../../../../src/engine/kernel/refs.js';
+import { annotate, type Walked } from '../../../../src/engine/kernel/tree.js';
+import type { ElementNode } from '../../../../src/helper/protocol.js';
+import { byId, el, mousepad, SECRET } from '../fixtures.js';
+
+const app = { pid: 4242, name: 'mousepad' };
+
+/** The diff as the agent reads it. */
+const diffApp = (before: Walked, after: Walked, maxLines?: number) =>
+  renderChanges(changesOf(before, after), maxLines);
+
+function pair(change: (root: ElementNode) => void): [Walked, Walked] {
+  const refs = new RefTable();
+  const at = (node: ElementNode) => annotate({ node, path: { app: 'mousepad', segments: [] }, app }, refs);
+  const before = at(mousepad());
+  const after = mousepad();
+  change(after);
+  return [before, at(after)];
+}
+
+describe('diffApp', () => {
+  it('says nothing changed for equal walks', () => {
+    expect(diffApp(...pair(() => {}))).toBe('Nothing changed in the app’s UI.');
+  });
+
+  it('matches by handle, not text: a renamed element is a change, a new one with an old name is an addition', () => {
+    const [before, after] = pair((root) => {
+      byId(root, 'mi-quit').name = 'Exit';
+      byId(root, 'menu-file').children?.push(el('menu item', 'New      ', { id: 'mi-new-2' }));
+    });
+    expect(diffApp(before, after).split('\n')).toEqual([
+      'Changes:',
+      '~ menuitem "Exit" [ref=e10] (was: menuitem "Quit" [ref=e10])',
+      '+ menuitem "New" [ref=e23]',
+    ]);
+  });
+
+  it('reports windows opened and closed by title, with the new window’s content but not the old one’s', () => {
+    const [before, after] = pair((root) => {
+      root.children = [
+        ...(root.children ?? []).filter((c) => c.id !== 'dlg'),
+        el('dialog', 'Save As', { id: 'save' }, [el('push button', 'Save', { id: 'save-btn' })]),
+      ];
+    });
+    expect(diffApp(before, after).split('\n')).toEqual([
+      'Changes:',
+      '+ opened: dialog "Save As" [ref=e23]',
+      '- closed: dialog "Unlock" [ref=e18]',
+      '+ button "Save" [ref=e24]',
+    ]);
+  });
+
+  it('shows state changes and removals, and never a secure value', () => {
+    const [before, after] = pair((root) => {
+      byId(root, 'menu-file').states = ['expanded'];
+      byId(root, 'pw').value = `${SECRET}-changed`;
+      const edit = byId(root, 'menu-edit');
+      edit.children = edit.children?.filter((c) => c.id !== 'mi-undo');
+    });
+    const out = diffApp(before, after);
+    expect(out.split('\n')).toEqual([
+      'Changes:',
+      '~ menu "File" [ref=e5] expanded (was: collapsed)',
+      '- menuitem "Undo" [ref=e12] disabled',
+    ]);
+    expect(out).not.toContain(SECRET);
+  });
+
+  it('caps the lines and counts the rest', () => {
+    const [before, after] = pair((root) => {
+      byId(root, 'status').children = Array.from({ length: 40 }, (_, i) => el('label', `Line ${i}`));
+    });
+    const lines = diffApp(before, after, 30).split('\n');
+    expect(lines).toHaveLength(32);
+    expect(lines.at(-1)).toBe('[10 more changes not shown; snapshot_ui shows the whole tree]');
+  });
+});

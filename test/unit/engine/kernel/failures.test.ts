@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { explain, helperFailure } from '../../../../src/engine/kernel/failures.js';
+import type { MacpilotError } from '../../../../src/errors.js';
+import { ClientErrorCode, HelperError } from '../../../../src/helper/errors.js';
+import { HelperErrorCode } from '../../../../src/helper/protocol.js';
+import { createLogger } from '../../../../src/log.js';
+import { errorResult } from '../../../../src/tools/errors.js';
+
+const codes = [...Object.values(HelperErrorCode), ...Object.values(ClientErrorCode)];
+
+describe('one error table', () => {
+  it.each(codes)('code %i reads the same from the engine and from a tool, with its hint', (code) => {
+    const error = new HelperError('ax.snapshot', code, 'it broke', { hint: 'try this' });
+    const engine = explain(error, 'take a snapshot') as MacpilotError;
+    const tool = errorResult(error, 'snapshot_ui', createLogger('silent')).content[0];
+    expect(engine.what).toBe('Could not take a snapshot');
+    expect(engine.why).toContain('it broke (try this)');
+    expect(engine.next).not.toBe('');
+    expect(tool).toMatchObject({ type: 'text' });
+    const text = (tool as { text: string }).text;
+    expect(text).toContain(`Why: ${engine.why}`);
+    expect(text).toContain(`Next: ${engine.next}`);
+  });
+
+  it('names what to do for the failures an agent can act on', () => {
+    const next = (code: number, apps?: string) =>
+      helperFailure(new HelperError('m', code, 'x'), undefined, apps).next;
+    expect(next(HelperErrorCode.Timeout)).toContain('modal dialog');
+    expect(next(HelperErrorCode.PermissionDenied)).toContain(
+      'System Settings > Privacy & Security > Accessibility',
+    );
+    expect(next(HelperErrorCode.NotAvailable)).toContain('check_permissions');
+    expect(next(HelperErrorCode.AppNotFound, 'mousepad (pid 4)')).toBe('running apps: mousepad (pid 4)');
+    expect(next(ClientErrorCode.HelperExited)).toContain('restarts by itself');
+  });
+
+  it('a code outside the protocol keeps its message; anything else passes through', () => {
+    const odd = explain(new HelperError('ax.perform', -1, 'strange')) as MacpilotError;
+    expect(odd.what).toBe('ax.perform failed');
+    expect(odd.why).toBe('strange');
+    const bug = new TypeError('oops');
+    expect(explain(bug)).toBe(bug);
+  });
+});

@@ -1,0 +1,233 @@
+import { describe, expect, it } from 'vitest';
+import { RefTable } from '../../../../src/engine/kernel/refs.js';
+import { type RenderOptions, renderSnapshot } from '../../../../src/engine/render/snapshot.js';
+import { annotate, type Walked, walk } from '../../../../src/engine/kernel/tree.js';
+import type { ElementNode } from '../../../../src/helper/protocol.js';
+import { calculator, el, mousepad, SECRET } from '../fixtures.js';
+
+const app = { pid: 4242, name: 'mousepad' };
+const options: RenderOptions = { depth: 20, maxNodes: 400, maxChars: 40_000, walkTruncated: false };
+
+function walked(node: ElementNode, refs = new RefTable()): Walked {
+  return annotate({ node, path: { app: 'mousepad', segments: [] }, app }, refs);
+}
+
+describe('renderSnapshot', () => {
+  it('renders one element a line, collapsing unnamed chrome and hiding secure values', () => {
+    const text = renderSnapshot(walked(mousepad()), options);
+    expect(text).toBe(
+      [
+        '- application "mousepad" [ref=e1]',
+        '  - window "Untitled 1 - Mousepad" [ref=e2] active',
+        '    - menubar [ref=e4]',
+        '      - menu "File" [ref=e5] collapsed',
+        '        - menuitem "New" [ref=e6]',
+        '        - menuitem "Open..." [ref=e7]',
+        '        - menuitem "Save As..." [ref=e8]',
+        '        - separator [ref=e9]',
+        '        - menuitem "Quit" [ref=e10]',
+        '      - menu "Edit" [ref=e11]',
+        '        - menuitem "Undo" [ref=e12] disabled',
+        '        - menuitemcheckbox "Word Wrap" [ref=e13] checked',
+        '    - textbox [ref=e16] focused multiline value="Hello world"',
+        '    - statusbar [ref=e17]',
+        '  - dialog "Unlock" [ref=e18]',
+        '    - text "Password:" [ref=e19]',
+        '    - textbox [ref=e20] secure',
+        '    - button "OK" [ref=e21]',
+        '    - button "Cancel" [ref=e22] disabled',
+      ].join('\n'),
+    );
+    expect(text).not.toContain(SECRET);
+  });
+
+  it('treats each secure marker (state, AX subrole, AT-SPI role) as secure', () => {
+    const fields = [
+      el('text', '', { states: ['secure'], value: SECRET }),
+      el('AXTextField', '', { subrole: 'AXSecureTextField', value: SECRET }),
+      el('password text', '', { value: SECRET }),
+    ];
+    for (const field of fields) {
+      const out = renderSnapshot(walked(el('application', 'a', {}, [field])), options);
+      expect(out).toContain('- textbox [ref=e2] secure');
+      expect(out).not.toContain(SECRET);
+    }
+  });
+
+  it('keeps refs stable across snapshots of a changed tree', () => {
+    const refs = new RefTable();
+    const first = walked(mousepad(), refs);
+    const tree = mousepad();
+    tree.children?.reverse();
+    const second = walked(tree, refs);
+    const refOf = (w: Walked, name: string) => [...walk(w)].find((n) => n.info.name === name)?.ref;
+    expect(refOf(second, 'OK')).toBe(refOf(first, 'OK'));
+    expect(refOf(second, 'Quit')).toBe('e10');
+    expect(refs.get('e21')?.path).toBe('app("mousepad")/dialog/button["OK"]');
+    expect(refs.get('e8')?.path).toBe(
+      'app("mousepad")/window[0]/menubar/menu["File"]/menuitem["Save As..."]',
+    );
+  });
+
+  it('cuts at max_nodes and says what was cut and how to see it', () => {
+    const text = renderSnapshot(walked(mousepad()), { ...options, maxNodes: 5 });
+    const lines = text.split('\n');
+    expect(lines).toHaveLength(6);
+    expect(lines[4]).toBe('        - menuitem "New" [ref=e6]');
+    expect(lines[5]).toMatch(/^\[cut: 14 elements beyond max_nodes=5/);
+    expect(lines[5]).toContain('snapshot_ui with ref=');
+    expect(lines[5]).toContain('find_elements');
+  });
+
+  it('enforces the character cap whatever max_nodes says', () => {
+    const many = el(
+      'application',
+      'big',
+      {},
+      Array.from({ length: 2000 }, (_, i) => el('push button', `Button number ${i}`)),
+    );
+    const text = renderSnapshot(walked(many), { ...options, maxNodes: 5000, maxChars: 10_000 });
+    expect(text.length).toBeLessThan(10_400);
+    expect(text.split('\n').at(-1)).toMatch(/\[cut: \d+ elements beyond max_nodes=5000 or the size cap/);
+  });
+
+  it('keeps default-capped output of a huge tree under 40 KB', () => {
+    const wide = (depth: number): ElementNode[] =>
+      Array.from({ length: 8 }, (_, i) =>
+        el(
+          'panel',
+          `A fairly long panel name number ${i} at depth ${depth}`,
+          {},
+          depth > 0 ? wide(depth - 1) : [],
+        ),
+      );
+    const text = renderSnapshot(walked(el('application', 'huge', {}, wide(4))), options);
+    expect(text.length).toBeLessThanOrEqual(40_000 + 400);
+    expect(text.split('\n')).toHaveLength(401);
+  });
+
+  it('reports elements below the depth cap and unexpanded refs', () => {
+    const tree = el('application', 'a', {}, [
+      el('frame', 'W', {}, [{ ...el('panel', 'Deep'), childCount: 7 }]),
+    ]);
+    const text = renderSnapshot(walked(tree), { ...options, depth: 2 });
+    expect(text.split('\n').at(-1)).toBe(
+      '[cut: 7 elements below depth 2; children not shown under e3. To see more: snapshot_ui with ref=e3 ' +
+        'for a subtree, a larger depth or max_nodes, or find_elements to search]',
+    );
+  });
+
+  it('says nothing was cut by leaving out the closing line', () => {
+    const text = renderSnapshot(walked(el('application', 'a', {}, [el('push button', 'B')])), options);
+    expect(text).not.toContain('[cut');
+  });
+
+  it('with a roles filter shows only those roles, hoisting the rest', () => {
+    const text = renderSnapshot(walked(mousepad()), {
+      ...options,
+      roles: new Set(['menu', 'menuitemcheckbox']),
+    });
+    expect(text).toBe(
+      [
+        '- application "mousepad" [ref=e1]',
+        '  - menu "File" [ref=e5] collapsed',
+        '  - menu "Edit" [ref=e11]',
+        '    - menuitemcheckbox "Word Wrap" [ref=e13] checked',
+      ].join('\n'),
+    );
+  });
+
+  it('cuts long values with their length and JSON-escapes them', () => {
+    const long = `line one\n"quoted"${'x'.repeat(500)}`;
+    const tree = el('application', 'a', {}, [el('text', 'Body', { value: long })]);
+    const line = renderSnapshot(walked(tree), options).split('\n')[1];
+    expect(line).toContain('value="line one\\n\\"quoted\\"xxx');
+    expect(line).toContain(`(cut: ${long.length} chars in all; get_element shows it all)`);
+  });
+
+  it('shows a collapsed-chrome container that has a state worth showing', () => {
+    const tree = el('application', 'a', {}, [el('panel', '', { states: ['selected'] }, [el('label', 'x')])]);
+    expect(renderSnapshot(walked(tree), options)).toContain('- group [ref=e2] selected\n    - text "x"');
+  });
+});
+
+describe('names from content in a snapshot', () => {
+  const calc = () => walked(calculator());
+  const lineOf = (root: Walked, id: string) => [...walk(root)].find((w) => w.info.id === id) as Walked;
+
+  it('names a button by its label, folds labels that repeat it, shows the description of an unnamed one', () => {
+    expect(renderSnapshot(calc(), options)).toBe(
+      [
+        '- application "calc" [ref=e1]',
+        '  - window "Calculator" [ref=e2]',
+        '    - button "7" [ref=e4]',
+        '    - button "π" [ref=e6]',
+        '    - button "x 2" [ref=e8]',
+        '      - text "x" [ref=e10]',
+        '      - text "2" [ref=e11]',
+        '    - button [ref=e12] description="Clear Display [Escape]"',
+        '    - textbox [ref=e13] value="0"',
+        '      - text "Result" [ref=e14]',
+      ].join('\n'),
+    );
+  });
+
+  it('keeps a folded label addressable: its ref and path stay, and paths name the button by its label', () => {
+    const root = calc();
+    expect(lineOf(root, 'lpi').path).toBe('app("mousepad")/window[0]/button["π"]/text');
+    expect(lineOf(root, 'l7').path).toBe('app("mousepad")/window[0]/button["7"]/text');
+    expect(lineOf(root, 'pi').path).toBe('app("mousepad")/window[0]/button["π"]');
+    expect(lineOf(root, 'clear').path).toBe('app("mousepad")/window[0]/button[3]');
+  });
+
+  it('keeps a label that adds to its parent’s line, or whose parent has no line', () => {
+    const tree = el('frame', 'w', {}, [
+      el('push button', 'Go', {}, [el('label', 'Go', { states: ['selected'] })]),
+      el('push button', 'Stop', {}, [el('label', 'Stop', {}, [el('image', 'icon')])]),
+    ]);
+    const text = renderSnapshot(walked(tree), options);
+    expect(text).toContain('- text "Go" [ref=e3] selected');
+    expect(text).toContain('- text "Stop" [ref=e5]');
+    const labelsOnly = renderSnapshot(walked(calculator()), { ...options, roles: new Set(['text']) });
+    expect(labelsOnly).toContain('- text "π"');
+    expect(labelsOnly).toContain('- text "7"');
+  });
+
+  it('shows a description only where there is no name', () => {
+    const tree = el('frame', 'w', {}, [
+      el('icon', '', { description: 'Warning' }),
+      el('push button', 'Save', { description: 'Save the file' }),
+    ]);
+    expect(renderSnapshot(walked(tree), options).split('\n').slice(1)).toEqual([
+      '  - image [ref=e2] description="Warning"',
+      '  - button "Save" [ref=e3]',
+    ]);
+  });
+});
+
+describe('paths in a walk', () => {
+  it('pass through unnamed containers, which are themselves addressed among their transparent siblings', () => {
+    const refs = new RefTable();
+    const tree = el('frame', 'Doc', {}, [
+      el('filler', '', {}, [el('menu bar', '', {}, [el('menu', 'File')])]),
+      el('panel', '', {}, [el('push button', 'OK'), el('push button', 'Cancel')]),
+      el('panel', '', {}, [el('menu bar', '', { states: ['offscreen'] })]),
+      el('push button', 'Help'),
+    ]);
+    const walked = annotate(
+      { node: tree, path: { app: 'x', segments: [] }, app: { pid: 1, name: 'x' } },
+      refs,
+    );
+    const paths = new Map([...walk(walked)].map((w) => [w.info.name || w.info.nativeRole, w.path]));
+    expect(walkedPaths(walked, 'menu bar')).toEqual(['app("x")/menubar[0]', 'app("x")/menubar[1]']);
+    expect(paths.get('File')).toBe('app("x")/menubar[0]/menu');
+    expect(paths.get('OK')).toBe('app("x")/button["OK"]');
+    expect(paths.get('Help')).toBe('app("x")/button["Help"]');
+    expect(paths.get('filler')).toBe('app("x")/generic');
+    expect(walkedPaths(walked, 'panel')).toEqual(['app("x")/group[0]', 'app("x")/group[1]']);
+  });
+});
+
+function walkedPaths(root: Walked, nativeRole: string): string[] {
+  return [...walk(root)].filter((w) => w.info.nativeRole === nativeRole).map((w) => w.path);
+}
