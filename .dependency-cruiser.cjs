@@ -5,7 +5,7 @@
  * each other: the settings, the toolsets, errors, text rules and the helper protocol.
  */
 const LEAVES =
-  '^src/(config|toolsets|modes|errors|untrusted|text|bounds|menu-path|log|version|keys|package-root|sharp)\\.ts$|^src/helper/(protocol|errors)\\.ts$';
+  '^src/(config|toolsets|modes|errors|untrusted|text|bounds|menu-path|log|version|keys|package-root|sharp)\\.ts$|^src/helper-client/(protocol|errors)\\.ts$';
 const ENTRY = '^src/(cli|serve|doctor)\\.ts$';
 
 /** `from` may not import anything in `to`. */
@@ -54,7 +54,7 @@ module.exports = {
       'engine-below-policy',
       'The engine knows no MCP, tools, policy, services or platform, and reaches the helper through HelperPort.',
       '^src/engine/',
-      `^src/(tools|mcp|policy|services|platforms)/|^src/helper/(client|rpc)\\.ts$|${ENTRY}`,
+      `^src/(tools|mcp|policy|services|platforms)/|^src/helper-client/(client|rpc)\\.ts$|${ENTRY}`,
     ),
     forbid(
       'services-beside-engine',
@@ -65,7 +65,7 @@ module.exports = {
     forbid(
       'helper-at-the-bottom',
       'The helper client and protocol import nothing above them.',
-      '^src/helper/',
+      '^src/helper-client/',
       `^src/(engine|tools|mcp|policy|services|platforms)/|${ENTRY}`,
     ),
     forbid(

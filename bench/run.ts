@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { missingPackages, startDesktop } from '../scripts/desktop.js';
-import { HelperClient } from '../src/helper/client.js';
+import { HelperClient } from '../src/helper-client/client.js';
 import { createLogger } from '../src/log.js';
 import { helperCommand } from '../src/platforms/index.js';
 import { CLI, type Macpilot, startMacpilot } from '../test/support/mcp.js';

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type MethodName, methods } from '../src/helper/protocol.js';
+import { type MethodName, methods } from '../src/helper-client/protocol.js';
 import type { Exchange } from '../test/support/protocol-recording.js';
 
 const FIXTURE = fileURLToPath(new URL('../test/fixtures/protocol/linux-helper.jsonl', import.meta.url));

@@ -1,5 +1,5 @@
 /** Rectangle rules shared by the engine and the platforms (screen points or image pixels alike). */
-import type { Bounds } from './helper/protocol.js';
+import type { Bounds } from './helper-client/protocol.js';
 
 /** The smallest box around all of `boxes` (at least one). */
 export function unionBounds(boxes: readonly Bounds[]): Bounds {

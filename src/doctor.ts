@@ -4,7 +4,7 @@
  */
 import type { Config } from './config.js';
 import { MacpilotError } from './errors.js';
-import { type Hello, HelperClient, type HelperCommand } from './helper/client.js';
+import { type Hello, HelperClient, type HelperCommand } from './helper-client/client.js';
 import { createLogger } from './log.js';
 import { helperCommand, platformServiceChecks } from './platforms/index.js';
 import { VERSION } from './version.js';

@@ -4,7 +4,7 @@
  * same key everywhere.
  */
 import { MacpilotError } from './errors.js';
-import type { Modifier } from './helper/protocol.js';
+import type { Modifier } from './helper-client/protocol.js';
 
 export interface KeyCodes {
   /** macOS virtual key code. */

@@ -5,9 +5,9 @@
 import type { Config } from './config.js';
 import { createEngine } from './engine/index.js';
 import type { HelperPort } from './engine/kernel/port.js';
-import { HelperClient } from './helper/client.js';
+import { HelperClient } from './helper-client/client.js';
 import { createLogger } from './log.js';
-import { AuditLog } from './policy/audit.js';
+import { AuditLog } from './policy/audit-log.js';
 import { AppPolicy } from './policy/apps.js';
 import { chooseApp } from './policy/choose-app.js';
 import { ConsentGuard } from './policy/consent.js';

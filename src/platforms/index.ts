@@ -1,7 +1,7 @@
 /** Which helper this machine runs, and how to start it. */
 import { join } from 'node:path';
 import { MacpilotError } from '../errors.js';
-import type { HelperCommand } from '../helper/client.js';
+import type { HelperCommand } from '../helper-client/client.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 import type { ServiceCheck, Services } from '../services/types.js';
 import { VERSION } from '../version.js';

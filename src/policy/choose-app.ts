@@ -6,7 +6,7 @@
  * No call in progress (a resource read) or no one to ask: the resolver's error lists the candidates with their
  * pids.
  */
-import type { AppInfo } from '../helper/protocol.js';
+import type { AppInfo } from '../helper-client/protocol.js';
 import { type AppCandidate, AppAmbiguous, describeCandidate } from '../engine/kernel/resolve.js';
 import { callScope } from './call-scope.js';
 

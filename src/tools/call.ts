@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Engine } from '../engine/index.js';
 import type { EngineResult } from '../engine/kernel/results.js';
-import type { HelperClient } from '../helper/client.js';
+import type { HelperClient } from '../helper-client/client.js';
 import type { Logger } from '../log.js';
 import type { ModelPort } from '../engine/features/visual.js';
 import { type AppPicks, inCallScope } from '../policy/call-scope.js';

@@ -2,7 +2,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { explain } from '../engine/kernel/failures.js';
 import { MacpilotError } from '../errors.js';
-import { HelperError } from '../helper/errors.js';
+import { HelperError } from '../helper-client/errors.js';
 import type { Logger } from '../log.js';
 
 export function errorResult(error: unknown, toolName: string, log: Logger): CallToolResult {

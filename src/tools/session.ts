@@ -1,6 +1,6 @@
 /** The session toolset (always on): what this server can do here and why not. */
 import { z } from 'zod';
-import type { Capability } from '../helper/protocol.js';
+import type { Capability } from '../helper-client/protocol.js';
 import type { ServiceCheck } from '../services/types.js';
 import { plural } from '../text.js';
 import { VERSION } from '../version.js';

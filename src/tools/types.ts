@@ -7,7 +7,7 @@ import type { StructuredOutput } from '../engine/render/json.js';
 import type { Baselines } from '../engine/testing/visual-diff.js';
 import type { ModelPort } from '../engine/features/visual.js';
 import type { EngineResult } from '../engine/kernel/results.js';
-import type { HelperClient } from '../helper/client.js';
+import type { HelperClient } from '../helper-client/client.js';
 import type { ServiceCheck, ServiceName, Services } from '../services/types.js';
 import type { ToolAnnotations, Toolset } from '../toolsets.js';
 import type { ActionHistory, Inverse } from './history.js';

@@ -1,7 +1,7 @@
 /** gnome-calculator (GTK4: no Collection, window-relative extents), launched through apps.launch. */
 import { execFileSync } from 'node:child_process';
 import { beforeAll, expect, inject, test } from 'vitest';
-import type { ElementNode } from '../../src/helper/protocol.js';
+import type { ElementNode } from '../../src/helper-client/protocol.js';
 import { eventually } from '../support/text.js';
 import { find, hitsAtCentre, snapshot, useHelper } from './helper.js';
 

@@ -1,7 +1,7 @@
 /** clipboard.read / write / clear against xclip, the usual command-line peer, on the test desktop. */
 import sharp from 'sharp';
 import { afterEach, expect, inject, test } from 'vitest';
-import { methods } from '../../src/helper/protocol.js';
+import { methods } from '../../src/helper-client/protocol.js';
 import { xclipOn } from '../support/xclip.js';
 import { useHelper } from './helper.js';
 

@@ -1,6 +1,6 @@
 /** observe.start / observe.changed: mousepad's UI changes reach the server as folded, content-free notifications. */
 import { beforeAll, expect, inject, test } from 'vitest';
-import type { ElementNode, NotificationParams } from '../../src/helper/protocol.js';
+import type { ElementNode, NotificationParams } from '../../src/helper-client/protocol.js';
 import { eventually } from '../support/text.js';
 import { find, snapshot, useHelper } from './helper.js';
 

@@ -1,6 +1,6 @@
 /** gtk3-demo (GTK3): snapshots, element detail, ancestors, hit testing, focus, actions, activate and quit. */
 import { beforeAll, expect, inject, test } from 'vitest';
-import { HelperErrorCode, methods } from '../../src/helper/protocol.js';
+import { HelperErrorCode, methods } from '../../src/helper-client/protocol.js';
 import { eventually } from '../support/text.js';
 import { failsWith, find, hitsAtCentre, measureSnapshot, nodes, snapshot, useHelper } from './helper.js';
 

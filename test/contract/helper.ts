@@ -1,9 +1,9 @@
 /** What the contract tests share: a HelperClient on the shared desktop, tree search, error and D-Bus checks. */
 import { execFileSync } from 'node:child_process';
 import { afterAll, expect } from 'vitest';
-import { HelperClient } from '../../src/helper/client.js';
-import { HelperError } from '../../src/helper/errors.js';
-import type { ElementNode } from '../../src/helper/protocol.js';
+import { HelperClient } from '../../src/helper-client/client.js';
+import { HelperError } from '../../src/helper-client/errors.js';
+import type { ElementNode } from '../../src/helper-client/protocol.js';
 import { createLogger } from '../../src/log.js';
 import { helperCommand } from '../../src/platforms/index.js';
 import { Processes, type Started } from '../support/processes.js';

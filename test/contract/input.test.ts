@@ -1,6 +1,6 @@
 /** Synthetic input over XTEST, checked through what the apps themselves report over AT-SPI. */
 import { expect, inject, test } from 'vitest';
-import type { ElementNode } from '../../src/helper/protocol.js';
+import type { ElementNode } from '../../src/helper-client/protocol.js';
 import { parseChord } from '../../src/keys.js';
 import { eventually, settled } from '../support/text.js';
 import { centre, find, snapshot, useHelper } from './helper.js';

@@ -1,6 +1,6 @@
 /** mousepad (GTK3, single instance): text in and out of the document, menus, value errors, quitting. */
 import { beforeAll, expect, inject, test } from 'vitest';
-import { type ElementNode, HelperErrorCode } from '../../src/helper/protocol.js';
+import { type ElementNode, HelperErrorCode } from '../../src/helper-client/protocol.js';
 import { failsWith, find, measureSnapshot, snapshot, textFromApp, useHelper } from './helper.js';
 
 const env = inject('desktopEnv');

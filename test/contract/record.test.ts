@@ -4,7 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { afterEach, expect, inject, test } from 'vitest';
-import { notifications, type RecordedInput } from '../../src/helper/protocol.js';
+import { notifications, type RecordedInput } from '../../src/helper-client/protocol.js';
 import { eventually } from '../support/text.js';
 import { useHelper } from './helper.js';
 

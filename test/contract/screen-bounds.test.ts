@@ -3,7 +3,7 @@
  * as ax.element reports, for GTK3 (screen coordinates) and GTK4 (window-relative, corrected per frame).
  */
 import { expect, inject, test } from 'vitest';
-import type { ElementNode } from '../../src/helper/protocol.js';
+import type { ElementNode } from '../../src/helper-client/protocol.js';
 import { nodes, useHelper } from './helper.js';
 
 const { helper, start } = useHelper(inject('desktopEnv'));

@@ -1,7 +1,7 @@
 /** screen.displays and screen.capture on the test desktop, with gtk3-demo's window on it. */
 import { execFileSync } from 'node:child_process';
 import { beforeAll, expect, inject, test } from 'vitest';
-import { type CaptureTarget, HelperErrorCode, methods } from '../../src/helper/protocol.js';
+import { type CaptureTarget, HelperErrorCode, methods } from '../../src/helper-client/protocol.js';
 import { colours, decode } from '../support/image.js';
 import { eventually } from '../support/text.js';
 import { windowOfPid } from '../support/xwindows.js';

@@ -1,6 +1,6 @@
 /** The handshake, result shapes, and the errors every caller must be able to rely on. */
 import { expect, inject, test } from 'vitest';
-import { HelperErrorCode, methods, PROTOCOL_VERSION } from '../../src/helper/protocol.js';
+import { HelperErrorCode, methods, PROTOCOL_VERSION } from '../../src/helper-client/protocol.js';
 import { failsWith, startHelper, useHelper } from './helper.js';
 
 const env = inject('desktopEnv');

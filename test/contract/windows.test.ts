@@ -1,7 +1,7 @@
 /** windows.* on openbox: listing, moving, resizing, minimizing, restoring, focusing and closing real windows. */
 import { beforeAll, expect, inject, test } from 'vitest';
 import { gone } from '../../scripts/process-group.js';
-import { HelperErrorCode, type WindowInfo } from '../../src/helper/protocol.js';
+import { HelperErrorCode, type WindowInfo } from '../../src/helper-client/protocol.js';
 import { eventually } from '../support/text.js';
 import { activeWindow, clientList, frameGeometry, netWmState } from '../support/xwindows.js';
 import { failsWith, useHelper } from './helper.js';

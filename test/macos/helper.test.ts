@@ -4,8 +4,8 @@
  * input and screenshots need grants a runner cannot give; they are covered by reading (docs/macos.md).
  */
 import { afterAll, describe, expect, test } from 'vitest';
-import { HelperClient } from '../../src/helper/client.js';
-import { PROTOCOL_VERSION } from '../../src/helper/protocol.js';
+import { HelperClient } from '../../src/helper-client/client.js';
+import { PROTOCOL_VERSION } from '../../src/helper-client/protocol.js';
 import { createLogger } from '../../src/log.js';
 import { helperCommand } from '../../src/platforms/index.js';
 import { VERSION } from '../../src/version.js';

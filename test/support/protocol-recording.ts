@@ -4,9 +4,9 @@
  * into the replay fixture the Swift types are checked against.
  */
 import { appendFileSync } from 'node:fs';
-import type { HelperClient } from '../../src/helper/client.js';
-import { HelperError } from '../../src/helper/errors.js';
-import { type NotificationName, notifications, PROTOCOL_VERSION } from '../../src/helper/protocol.js';
+import type { HelperClient } from '../../src/helper-client/client.js';
+import { HelperError } from '../../src/helper-client/errors.js';
+import { type NotificationName, notifications, PROTOCOL_VERSION } from '../../src/helper-client/protocol.js';
 
 export type Exchange =
   | { method: string; params: unknown; result: unknown }

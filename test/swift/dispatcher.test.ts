@@ -6,8 +6,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach, expect, test } from 'vitest';
-import { HelperClient } from '../../src/helper/client.js';
-import { ClientErrorCode, type HelperError } from '../../src/helper/errors.js';
+import { HelperClient } from '../../src/helper-client/client.js';
+import { ClientErrorCode, type HelperError } from '../../src/helper-client/errors.js';
 import { createLogger } from '../../src/log.js';
 
 const [command = '', ...args] = (process.env.MACPILOT_SWIFT_PROBE ?? '').split(' ').filter(Boolean);

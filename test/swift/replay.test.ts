@@ -4,7 +4,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
-import { type MethodName, methods, type NotificationName, notifications } from '../../src/helper/protocol.js';
+import {
+  type MethodName,
+  methods,
+  type NotificationName,
+  notifications,
+} from '../../src/helper-client/protocol.js';
 
 const file = process.env.MACPILOT_SWIFT_REPLAY;
 if (!file) throw new Error('MACPILOT_SWIFT_REPLAY is not set: run these tests with `npm run test:swift`');

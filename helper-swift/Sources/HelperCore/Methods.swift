@@ -1,6 +1,6 @@
 import Foundation
 
-/// One method of src/helper/protocol.ts: its name bound once to its params and result types, so a handler
+/// One method of src/helper-client/protocol.ts: its name bound once to its params and result types, so a handler
 /// registered with `dispatcher.on(AXSnapshot.self)` cannot pair the name with other types.
 public protocol RPCMethod {
     associatedtype Params: Codable & Sendable

@@ -1,6 +1,6 @@
 import Foundation
 
-// Codable mirrors of src/helper/protocol.ts: the same JSON keys, optional where the schema says optional.
+// Codable mirrors of src/helper-client/protocol.ts: the same JSON keys, optional where the schema says optional.
 // Synthesized encoding leaves nil optionals out, as the schema's `.optional()` expects; the two `.nullable()`
 // results (ax.focused, ax.elementAt) encode an explicit null.
 

@@ -14,7 +14,7 @@ public struct RPCError: Error, Equatable, Sendable {
     }
 }
 
-/// The error codes of src/helper/protocol.ts (`HelperErrorCode`) and the JSON-RPC codes the dispatcher uses.
+/// The error codes of src/helper-client/protocol.ts (`HelperErrorCode`) and the JSON-RPC codes the dispatcher uses.
 public enum ErrorCode {
     public static let parseError = -32700
     public static let invalidRequest = -32600

@@ -1,7 +1,7 @@
 import XCTest
 @testable import HelperCore
 
-/// JSON as the TypeScript side writes it (src/helper/protocol.ts), decoded and encoded back unchanged.
+/// JSON as the TypeScript side writes it (src/helper-client/protocol.ts), decoded and encoded back unchanged.
 final class ProtocolTests: XCTestCase {
     private func decode<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
         try JSONDecoder().decode(type, from: Data(json.utf8))

@@ -3,9 +3,9 @@
  * for their state, and an app's windows, open dialog, focused element and menu bar. What the observation front
  * ends (MCP resources, the CLI) read; apps the policy refuses for reading are left out, never shown.
  */
-import { HelperError, type CallOptions } from '../../helper/errors.js';
-import { HelperErrorCode } from '../../helper/protocol.js';
-import type { AppInfo, WindowInfo } from '../../helper/protocol.js';
+import { HelperError, type CallOptions } from '../../helper-client/errors.js';
+import { HelperErrorCode } from '../../helper-client/protocol.js';
+import type { AppInfo, WindowInfo } from '../../helper-client/protocol.js';
 import type { Elements } from './elements.js';
 import { appWalkStart, type Kernel } from '../kernel/kernel.js';
 import type { Menus } from './menus.js';

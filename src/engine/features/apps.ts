@@ -1,7 +1,7 @@
 /** The apps feature: list the running apps, and launch, activate or quit one. */
-import type { AppInfo } from '../../helper/protocol.js';
+import type { AppInfo } from '../../helper-client/protocol.js';
 import type { Kernel } from '../kernel/kernel.js';
-import type { CallOptions } from '../../helper/errors.js';
+import type { CallOptions } from '../../helper-client/errors.js';
 import type { ActionResult, AppsResult } from '../kernel/results.js';
 
 const LAUNCH_TIMEOUT_MS = 15_000;

@@ -4,7 +4,7 @@
  */
 import type { ClipboardHistory } from './clipboard-history.js';
 import type { Kernel } from '../kernel/kernel.js';
-import type { CallOptions } from '../../helper/errors.js';
+import type { CallOptions } from '../../helper-client/errors.js';
 import type { ActionResult, ClipboardResult } from '../kernel/results.js';
 import { plural } from '../../text.js';
 

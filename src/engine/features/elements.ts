@@ -3,7 +3,7 @@
  * point) and act on its elements (click, perform an action, set a value, focus).
  */
 import { MacpilotError } from '../../errors.js';
-import type { ElementNode, ElementValue } from '../../helper/protocol.js';
+import type { ElementNode, ElementValue } from '../../helper-client/protocol.js';
 import { clickAction, matchAction } from '../kernel/actions.js';
 import { findMatches, FIND_DEFAULTS, type MatchMode } from '../reading/find.js';
 import type { Prepared } from '../kernel/changes.js';
@@ -18,7 +18,7 @@ import {
 } from '../kernel/kernel.js';
 import { pause } from '../kernel/observer.js';
 import { childPath, parsePath, segmentFor } from '../kernel/paths.js';
-import type { CallOptions } from '../../helper/errors.js';
+import type { CallOptions } from '../../helper-client/errors.js';
 import type { RefEntry } from '../kernel/refs.js';
 import type {
   ActionResult,

@@ -6,7 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MacpilotError } from '../../errors.js';
-import { HelperError } from '../../helper/errors.js';
+import { HelperError } from '../../helper-client/errors.js';
 import {
   type Bounds,
   type ElementDetail,
@@ -19,12 +19,12 @@ import {
   type Params,
   PROTOCOL_VERSION,
   type Result,
-} from '../../helper/protocol.js';
+} from '../../helper-client/protocol.js';
 import { type Chord, codeFor, parseChord, parseModifier, type Platform } from '../../keys.js';
 import type { Prepared } from '../kernel/changes.js';
 import { helperFailure } from '../kernel/failures.js';
 import { entryLine, type Kernel, type Target } from '../kernel/kernel.js';
-import type { CallOptions } from '../../helper/errors.js';
+import type { CallOptions } from '../../helper-client/errors.js';
 import type { RefEntry } from '../kernel/refs.js';
 import { AppRefused } from '../kernel/resolve.js';
 import type { ActionResult } from '../kernel/results.js';

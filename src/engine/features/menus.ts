@@ -7,10 +7,10 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MacpilotError } from '../../errors.js';
-import type { AppInfo, ElementNode } from '../../helper/protocol.js';
+import type { AppInfo, ElementNode } from '../../helper-client/protocol.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { childPath, type ElementPath, isTransparent, parsePath, segmentFor } from '../kernel/paths.js';
-import type { CallOptions } from '../../helper/errors.js';
+import type { CallOptions } from '../../helper-client/errors.js';
 import type { AppRef } from '../kernel/refs.js';
 import type { ActionResult, MenuItemResult, MenuLine, MenuResult } from '../kernel/results.js';
 import { parseMenuPath } from '../../menu-path.js';

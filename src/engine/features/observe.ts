@@ -3,7 +3,7 @@
  * … changed to …), for clients that cannot subscribe to resources. It listens to the change feed, never polls;
  * with a filter (kinds of change, one element) it ends at the first change that matches.
  */
-import type { CallOptions } from '../../helper/errors.js';
+import type { CallOptions } from '../../helper-client/errors.js';
 import type { ChangeFeed, ChangeEvent } from '../kernel/feed.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { pause } from '../kernel/observer.js';

@@ -7,7 +7,7 @@
  * (one step with a repeat when the same key is pressed again). Platform-neutral: the recorder (recording.ts)
  * resolves what the helper sent into these events.
  */
-import type { Modifier, MouseButton, Point } from '../../helper/protocol.js';
+import type { Modifier, MouseButton, Point } from '../../helper-client/protocol.js';
 
 /** What a click landed on, as a path that replays. */
 export interface ClickTarget {

@@ -7,8 +7,8 @@
  */
 import { AsyncResource } from 'node:async_hooks';
 import { MacpilotError } from '../../errors.js';
-import type { CallOptions } from '../../helper/errors.js';
-import { PROTOCOL_VERSION, type AppInfo, type RecordedInput } from '../../helper/protocol.js';
+import type { CallOptions } from '../../helper-client/errors.js';
+import { PROTOCOL_VERSION, type AppInfo, type RecordedInput } from '../../helper-client/protocol.js';
 import { keyNamed, type Platform } from '../../keys.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { parsePath } from '../kernel/paths.js';

@@ -4,12 +4,12 @@
  * is inside it, in the direction its bounds point to (down, then up, when they say nothing).
  */
 import { MacpilotError } from '../../errors.js';
-import type { Bounds, ElementInfo } from '../../helper/protocol.js';
+import type { Bounds, ElementInfo } from '../../helper-client/protocol.js';
 import { entryLine, type Kernel, type Target } from '../kernel/kernel.js';
 import { isGone, isUnavailable } from '../kernel/failures.js';
 import { pause } from '../kernel/observer.js';
 import type { HelperPort } from '../kernel/port.js';
-import type { CallOptions } from '../../helper/errors.js';
+import type { CallOptions } from '../../helper-client/errors.js';
 import type { ActionResult } from '../kernel/results.js';
 import { roleOf } from '../kernel/roles.js';
 

@@ -2,7 +2,7 @@
  * Refs drawn on a screenshot: which elements of a walked app get a box and an "e12" label, and the SVG overlay
  * that draws them in image pixels.
  */
-import type { Bounds } from '../../helper/protocol.js';
+import type { Bounds } from '../../helper-client/protocol.js';
 import type { Role } from '../kernel/roles.js';
 import { type Walked, walk } from '../kernel/tree.js';
 

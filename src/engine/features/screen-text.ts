@@ -3,8 +3,8 @@
  * desktops, badly built apps): read_text's lines with their boxes in screen points, find_text's one match, and
  * click_text, a click at the centre of the matched words that answers what changed like every click.
  */
-import type { CallOptions } from '../../helper/errors.js';
-import type { MouseButton } from '../../helper/protocol.js';
+import type { CallOptions } from '../../helper-client/errors.js';
+import type { MouseButton } from '../../helper-client/protocol.js';
 import type { Input } from './input.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { ActionResult, TextMatchResult, TextResult } from '../kernel/results.js';

@@ -5,11 +5,17 @@
 import { stat, writeFile } from 'node:fs/promises';
 import { dirname, extname, isAbsolute } from 'node:path';
 import { MacpilotError } from '../../errors.js';
-import type { AppInfo, Bounds, CaptureTarget, ImageFormat, WindowInfo } from '../../helper/protocol.js';
+import type {
+  AppInfo,
+  Bounds,
+  CaptureTarget,
+  ImageFormat,
+  WindowInfo,
+} from '../../helper-client/protocol.js';
 import { loadSharp, SCREEN_PNG } from '../../sharp.js';
 import { dataNote } from '../../untrusted.js';
 import { appWalkStart, type Kernel } from '../kernel/kernel.js';
-import type { CallOptions } from '../../helper/errors.js';
+import type { CallOptions } from '../../helper-client/errors.js';
 import { roleOf } from '../kernel/roles.js';
 import { type Labelled, labelled, overlay } from './screen-annotate.js';
 import { labelOf } from '../kernel/tree.js';

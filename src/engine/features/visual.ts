@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { MacpilotError } from '../../errors.js';
-import type { CallOptions } from '../../helper/errors.js';
+import type { CallOptions } from '../../helper-client/errors.js';
 import { DATA_FENCE } from '../../untrusted.js';
 import { clip } from '../../text.js';
 import type { VisualAnswer, VisualResult } from '../kernel/results.js';

@@ -4,7 +4,7 @@
  * at the timeout (with what was last seen), or when the request is cancelled.
  */
 import { MacpilotError } from '../../errors.js';
-import type { AppInfo, ElementDetail } from '../../helper/protocol.js';
+import type { AppInfo, ElementDetail } from '../../helper-client/protocol.js';
 import { dataNote } from '../../untrusted.js';
 import { isAppNotFound, isGone } from '../kernel/failures.js';
 import { FIND_DEFAULTS, findMatches, type Query } from '../reading/find.js';
@@ -12,7 +12,7 @@ import { appWalkStart, type Kernel, type Target } from '../kernel/kernel.js';
 import { locatedLines } from '../render/line.js';
 import { isCallProblem } from '../kernel/resolve.js';
 import { pause } from '../kernel/observer.js';
-import type { CallOptions } from '../../helper/errors.js';
+import type { CallOptions } from '../../helper-client/errors.js';
 import type { RefEntry } from '../kernel/refs.js';
 import { parseRole, roleOf } from '../kernel/roles.js';
 import type { WaitResult } from '../kernel/results.js';

@@ -4,9 +4,9 @@
  * (front to back, minimized windows included). Every operation answers with the window's state afterwards.
  */
 import { MacpilotError } from '../../errors.js';
-import type { Bounds, WindowInfo } from '../../helper/protocol.js';
+import type { Bounds, WindowInfo } from '../../helper-client/protocol.js';
 import type { Kernel } from '../kernel/kernel.js';
-import type { CallOptions } from '../../helper/errors.js';
+import type { CallOptions } from '../../helper-client/errors.js';
 import type { ActionResult, WindowsResult } from '../kernel/results.js';
 import { clip, matchByName, matchTitle } from '../../text.js';
 

@@ -6,12 +6,12 @@
  * exactly what changed; otherwise the app is walked again.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AppInfo, ElementNode } from '../../helper/protocol.js';
+import type { AppInfo, ElementNode } from '../../helper-client/protocol.js';
 import { diffApp } from './diff.js';
 import { isGone } from './failures.js';
 import type { Observer, Touched } from './observer.js';
 import type { HelperPort } from './port.js';
-import type { CallOptions } from '../../helper/errors.js';
+import type { CallOptions } from '../../helper-client/errors.js';
 import type { RefTable } from './refs.js';
 import { LEVEL_MAX_NODES, type Resolver } from './resolve.js';
 import type { ActionResult } from './results.js';

@@ -3,8 +3,8 @@
  * a helper call can end with (the helper's and the client's); the compiler refuses a code without an entry.
  */
 import { MacpilotError } from '../../errors.js';
-import { ClientErrorCode, type ErrorCode, HelperError } from '../../helper/errors.js';
-import { HelperErrorCode } from '../../helper/protocol.js';
+import { ClientErrorCode, type ErrorCode, HelperError } from '../../helper-client/errors.js';
+import { HelperErrorCode } from '../../helper-client/protocol.js';
 
 export const isGone = (error: unknown): boolean =>
   error instanceof HelperError && error.code === HelperErrorCode.ElementGone;

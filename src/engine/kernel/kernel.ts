@@ -5,13 +5,13 @@
  * agent's words. Features (elements, apps, input, windows, menus, ...) receive a Kernel; none imports another.
  */
 import { MacpilotError } from '../../errors.js';
-import type { AppInfo, ElementDetail } from '../../helper/protocol.js';
+import type { AppInfo, ElementDetail } from '../../helper-client/protocol.js';
 import { Changes, type ChangeSettings, type Prepared } from './changes.js';
 import { explain, isAppNotFound, isGone } from './failures.js';
 import { Observer } from './observer.js';
 import { type ElementPath, parsePath } from './paths.js';
 import type { HelperPort } from './port.js';
-import type { CallOptions } from '../../helper/errors.js';
+import type { CallOptions } from '../../helper-client/errors.js';
 import { type AppRef, type RefEntry, type RefSighting, RefTable } from './refs.js';
 import { type AppChooser, type AppGate, describeApps, Resolver } from './resolve.js';
 import type { ActionResult } from './results.js';

@@ -4,7 +4,7 @@
  * (tree.ts annotate), and the resolver gives them to elements met without their children, so snapshots, find,
  * paths and refs all speak of the same names.
  */
-import type { ElementInfo, ElementNode } from '../../helper/protocol.js';
+import type { ElementInfo, ElementNode } from '../../helper-client/protocol.js';
 import { logicalChildren } from './paths.js';
 import { type Role, roleOf } from './roles.js';
 import { normalizeName } from '../../text.js';

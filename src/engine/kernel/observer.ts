@@ -4,8 +4,8 @@
  * and which elements the recent changes touched, so that actions can settle and waits can re-check when an
  * app's UI moves rather than on a timer, and a tree read earlier can be known current or patched.
  */
-import { ClientErrorCode, HelperError } from '../../helper/errors.js';
-import type { NotificationParams } from '../../helper/protocol.js';
+import { ClientErrorCode, HelperError } from '../../helper-client/errors.js';
+import type { NotificationParams } from '../../helper-client/protocol.js';
 import type { HelperPort } from './port.js';
 
 /** The kinds of events seen for each element, by handle. */

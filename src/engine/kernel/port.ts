@@ -1,12 +1,12 @@
 /** What the engine needs of a helper: typed calls. HelperClient satisfies it; tests pass a fake. */
-import type { CallOptions } from '../../helper/errors.js';
+import type { CallOptions } from '../../helper-client/errors.js';
 import type {
   MethodName,
   NotificationName,
   NotificationParams,
   Params,
   Result,
-} from '../../helper/protocol.js';
+} from '../../helper-client/protocol.js';
 
 export interface HelperPort {
   call<M extends MethodName>(method: M, params: Params<M>, options?: CallOptions): Promise<Result<M>>;

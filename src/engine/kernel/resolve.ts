@@ -3,7 +3,7 @@
  * elements met outside a walk (focus, hit tests) to paths and refs.
  */
 import { MacpilotError } from '../../errors.js';
-import type { AppInfo, ElementInfo, ElementNode } from '../../helper/protocol.js';
+import type { AppInfo, ElementInfo, ElementNode } from '../../helper-client/protocol.js';
 import {
   childPath,
   type ElementPath,
@@ -18,7 +18,7 @@ import {
 import { isGone } from './failures.js';
 import { namedBy, takesContentName } from './names.js';
 import type { HelperPort } from './port.js';
-import type { CallOptions } from '../../helper/errors.js';
+import type { CallOptions } from '../../helper-client/errors.js';
 import type { AppRef, RefTable } from './refs.js';
 import { type Role, roleOf } from './roles.js';
 import { clip, matchByName } from '../../text.js';

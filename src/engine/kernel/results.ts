@@ -3,7 +3,7 @@
  * results and JSON (render-json.ts), the CLI. A result never holds finished prose about app data; the
  * renderers decide how it reads and where the untrusted-data fence goes.
  */
-import type { AppInfo, Bounds, ElementDetail, WindowInfo } from '../../helper/protocol.js';
+import type { AppInfo, Bounds, ElementDetail, WindowInfo } from '../../helper-client/protocol.js';
 import type { AuditIssue, Level } from '../testing/accessibility-rules.js';
 import type { UiReading } from '../reading/patterns.js';
 import type { RecordedStep } from '../features/record-steps.js';

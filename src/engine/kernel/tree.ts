@@ -2,7 +2,7 @@
  * A walked tree with what the engine adds to each helper node: normalized role, ref and path. Every node gets a
  * ref (rendered or not), so that find, diff and later actions all speak of the same `eN`.
  */
-import type { ElementInfo, ElementNode } from '../../helper/protocol.js';
+import type { ElementInfo, ElementNode } from '../../helper-client/protocol.js';
 import {
   type ElementPath,
   formatPath,

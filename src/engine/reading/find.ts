@@ -5,7 +5,7 @@
  */
 
 import { MacpilotError } from '../../errors.js';
-import type { ElementInfo } from '../../helper/protocol.js';
+import type { ElementInfo } from '../../helper-client/protocol.js';
 import { elementLine } from '../render/line.js';
 import type { Role } from '../kernel/roles.js';
 import { normalizeName, plural } from '../../text.js';

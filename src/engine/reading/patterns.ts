@@ -5,7 +5,7 @@
  * remote desktop) the lines OCR reads off the app's window stand in for it: states and dialogs from their words,
  * with the words to click instead of refs.
  */
-import type { ElementState } from '../../helper/protocol.js';
+import type { ElementState } from '../../helper-client/protocol.js';
 import { normalizeName } from '../../text.js';
 import type { Role } from '../kernel/roles.js';
 import type { ScreenLine, ScreenWord } from './screen-lines.js';

@@ -4,7 +4,7 @@
  */
 import { readingOrder, unionBounds } from '../../bounds.js';
 import { MacpilotError } from '../../errors.js';
-import type { Bounds, RecognizedLine, RecognizedWord } from '../../helper/protocol.js';
+import type { Bounds, RecognizedLine, RecognizedWord } from '../../helper-client/protocol.js';
 import { clip, normalizeName, plural } from '../../text.js';
 import { dataNote } from '../../untrusted.js';
 import type { TextMatch } from '../kernel/results.js';

@@ -3,8 +3,8 @@
  * (`screen.recognizeText`); on Linux the server does, with tesseract.js (src/platforms/linux/ocr), handed to
  * createEngine by the entry point. Boxes are in the image's pixels; the engine maps them to screen points.
  */
-import type { CallOptions } from '../../helper/errors.js';
-import type { RecognizedLine } from '../../helper/protocol.js';
+import type { CallOptions } from '../../helper-client/errors.js';
+import type { RecognizedLine } from '../../helper-client/protocol.js';
 import type { HelperPort } from '../kernel/port.js';
 
 export interface TextRecognizer {

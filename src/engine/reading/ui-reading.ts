@@ -3,7 +3,7 @@
  * accessibility, a canvas), from the text OCR reads in its window. OCR costs 200-300 ms warm and seconds cold,
  * so it runs only then; when it fails, the reading says so and shows no patterns, and the read goes on.
  */
-import type { CallOptions } from '../../helper/errors.js';
+import type { CallOptions } from '../../helper-client/errors.js';
 import { isBlankApp, readUi, type UiReading } from './patterns.js';
 import type { AppRef } from '../kernel/refs.js';
 import { type ScreenText, TEXT_DEFAULTS } from '../features/screen-text.js';

@@ -1,5 +1,5 @@
 /** get_element's answer: everything about one element, one field a line. */
-import type { ElementDetail } from '../../helper/protocol.js';
+import type { ElementDetail } from '../../helper-client/protocol.js';
 import type { RefEntry } from '../kernel/refs.js';
 import { roleOf } from '../kernel/roles.js';
 import { isSecure } from '../kernel/tree.js';

@@ -3,7 +3,7 @@
  * steps' fields and the CLI's `--format json`. Secure values are left out, as in the text.
  */
 import { z } from 'zod';
-import type { ElementDetail, ElementInfo, WindowInfo } from '../../helper/protocol.js';
+import type { ElementDetail, ElementInfo, WindowInfo } from '../../helper-client/protocol.js';
 import { ENTRY_CHARS, HISTORY_LIMIT } from '../features/clipboard-history.js';
 import type { RefEntry } from '../kernel/refs.js';
 import { RULE_IDS, SEVERITIES } from '../testing/accessibility-rules.js';

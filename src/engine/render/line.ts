@@ -1,5 +1,5 @@
 /** One element as one line of text: `button "Save" [ref=e12] disabled`, `textbox "Name" [ref=e9] value="Ada"`. */
-import { ElementState } from '../../helper/protocol.js';
+import { ElementState } from '../../helper-client/protocol.js';
 import { clip, normalizeName } from '../../text.js';
 import { isSecure, type Walked } from '../kernel/tree.js';
 

@@ -3,8 +3,8 @@
  * pixels over it, and a Tab tour of its window, watching focus events) and answers their issues with a score.
  */
 import { MacpilotError } from '../../errors.js';
-import type { CallOptions } from '../../helper/errors.js';
-import type { Bounds } from '../../helper/protocol.js';
+import type { CallOptions } from '../../helper-client/errors.js';
+import type { Bounds } from '../../helper-client/protocol.js';
 import {
   auditScore,
   checkedElements,

@@ -3,7 +3,7 @@
  * focus stops of a Tab tour. Each rule names the WCAG success criterion it checks and the least conformance
  * level that includes it; the audit runs the rules of the level asked for. audit.ts gathers the inputs.
  */
-import type { Bounds } from '../../helper/protocol.js';
+import type { Bounds } from '../../helper-client/protocol.js';
 import type { Role } from '../kernel/roles.js';
 import { normalizeName, plural } from '../../text.js';
 import { type Walked, walk } from '../kernel/tree.js';

@@ -4,7 +4,7 @@
  * the app reports a change (Waits.until), and the answer is the last comparison: passed, or what differed.
  */
 import { MacpilotError } from '../../errors.js';
-import type { CallOptions } from '../../helper/errors.js';
+import type { CallOptions } from '../../helper-client/errors.js';
 import type { Elements } from '../features/elements.js';
 import type { MatchMode } from '../reading/find.js';
 import type { Kernel, Target } from '../kernel/kernel.js';

@@ -1,5 +1,5 @@
 /** Failures the helper reports: a HelperErrorCode, a message and a hint saying what to do next. */
-import { HelperErrorCode } from '../../helper/protocol.js';
+import { HelperErrorCode } from '../../helper-client/protocol.js';
 
 export class HelperFailure extends Error {
   constructor(

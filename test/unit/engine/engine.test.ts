@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { textEngine } from './text-engine.js';
 import type { MacpilotError } from '../../../src/errors.js';
-import { type ElementNode, HelperErrorCode } from '../../../src/helper/protocol.js';
+import { type ElementNode, HelperErrorCode } from '../../../src/helper-client/protocol.js';
 import { FakeHelper } from './fake-helper.js';
 import { failure } from './failure.js';
 import { byId, calculator, el, runningApps, SECRET } from './fixtures.js';

@@ -1,6 +1,6 @@
 /** A helper that serves hand-built trees: enough of the protocol for the engine, no desktop. */
 import type { HelperPort } from '../../../src/engine/kernel/port.js';
-import { HelperError } from '../../../src/helper/errors.js';
+import { HelperError } from '../../../src/helper-client/errors.js';
 import {
   type ElementDetail,
   type ElementInfo,
@@ -10,7 +10,7 @@ import {
   type MethodName,
   type Params,
   type Result,
-} from '../../../src/helper/protocol.js';
+} from '../../../src/helper-client/protocol.js';
 
 export interface FakeApp {
   pid: number;

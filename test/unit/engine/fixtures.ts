@@ -1,5 +1,5 @@
 /** Hand-built element trees shaped like real AT-SPI trees (mousepad, a password dialog). */
-import type { ElementNode, ElementState } from '../../../src/helper/protocol.js';
+import type { ElementNode, ElementState } from '../../../src/helper-client/protocol.js';
 
 export interface Extra {
   pid?: number;

@@ -1,5 +1,5 @@
 /** A FakeHelper that also speaks observe.start / observe.changed, with helper restarts on demand. */
-import { HelperError } from '../../../src/helper/errors.js';
+import { HelperError } from '../../../src/helper-client/errors.js';
 import {
   HelperErrorCode,
   type MethodName,
@@ -7,7 +7,7 @@ import {
   type NotificationParams,
   type Params,
   type Result,
-} from '../../../src/helper/protocol.js';
+} from '../../../src/helper-client/protocol.js';
 import { type FakeApp, FakeHelper } from './fake-helper.js';
 
 type Listener = (params: NotificationParams<'observe.changed'>) => void;

@@ -48,11 +48,14 @@ function write(path: string, text: string) {
 describe('import layers', () => {
   it('reports a cycle and an import from a lower layer to a higher one', async () => {
     write('src/tools/types.ts', 'export const tool = 1;\n');
-    write('src/engine/kernel.ts', "import { tool } from '../tools/types';\nexport const kernel = tool;\n");
+    write(
+      'src/engine/kernel/kernel.ts',
+      "import { tool } from '../tools/types';\nexport const kernel = tool;\n",
+    );
     write('src/engine/a.ts', "import { b } from './b';\nexport const a = () => b;\n");
     write('src/engine/b.ts', "import { a } from './a';\nexport const b = () => a;\n");
     const { found } = await violations(fixture);
-    expect(found).toContain('engine-below-policy: src/engine/kernel.ts → src/tools/types.ts');
+    expect(found).toContain('engine-below-policy: src/engine/kernel/kernel.ts → src/tools/types.ts');
     expect(found.some((v) => v.startsWith('no-circular: src/engine/a.ts'))).toBe(true);
   });
 

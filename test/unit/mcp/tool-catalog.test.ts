@@ -8,7 +8,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
 import { createEngine } from '../../../src/engine/index.js';
-import type { HelperClient } from '../../../src/helper/client.js';
+import type { HelperClient } from '../../../src/helper-client/client.js';
 import { createLogger } from '../../../src/log.js';
 import { createMcpServer } from '../../../src/mcp/server.js';
 import { Policy } from '../../../src/policy/pipeline.js';

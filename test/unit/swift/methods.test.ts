@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { methodNames, notifications } from '../../../src/helper/protocol.js';
+import { methodNames, notifications } from '../../../src/helper-client/protocol.js';
 import {
   type LiteralCall,
   callsWithFirstArgument,

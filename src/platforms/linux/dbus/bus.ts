@@ -4,7 +4,7 @@
  * back as plain JavaScript values (variants unwrapped), typed `unknown` for the callers to narrow.
  */
 import * as dbus from 'dbus-next';
-import { HelperErrorCode } from '../../../helper/protocol.js';
+import { HelperErrorCode } from '../../../helper-client/protocol.js';
 import { connectionOf } from './dbus-next-internals.js';
 import { type Lane, openLane, plain } from './direct.js';
 import { Peers } from './peer.js';

@@ -4,7 +4,7 @@
  * apps, and listings that ask every app, stay fast meanwhile. The helper itself asks the app again after a
  * back-off (doubling while it stays silent), and its first answer, an error reply too, ends the fail-fast.
  */
-import { HelperErrorCode } from '../../../helper/protocol.js';
+import { HelperErrorCode } from '../../../helper-client/protocol.js';
 import { HelperFailure } from '../errors.js';
 
 export const FIRST_BACKOFF_MS = 2000;

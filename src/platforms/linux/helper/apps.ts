@@ -1,14 +1,14 @@
 /** apps.*: the registry's applications, launching installed desktop entries, activating and quitting. */
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type AppInfo, HelperErrorCode, type Params, type Result } from '../../../helper/protocol.js';
-import { getChildren, getProps, getRoleName, getState, REGISTRY } from './atspi.js';
+import { type AppInfo, HelperErrorCode, type Params, type Result } from '../../../helper-client/protocol.js';
+import { getChildren, getProps, getRoleName, getState, REGISTRY } from './atspi/atspi.js';
 import { entryForProcess, listEntries, resolveEntry } from './desktop-entries.js';
 import { HelperFailure } from '../errors.js';
-import { handleOf, parseHandle, type Ref } from './handles.js';
+import { handleOf, parseHandle, type Ref } from './atspi/handles.js';
 import { binaryOf, isAlive, signal, waitForExit } from './process.js';
 import type { Session } from './session.js';
-import { has, State } from './states.js';
+import { has, State } from './atspi/states.js';
 
 export interface AppRoot {
   ref: Ref;

@@ -1,23 +1,28 @@
 /** The method table: each protocol method's handler, given parsed params. */
-import { HelperErrorCode, type MethodName, type Params, type Result } from '../../../helper/protocol.js';
-import { elementDetail, perform, setValue } from './actions.js';
-import { focus } from './focus.js';
+import {
+  HelperErrorCode,
+  type MethodName,
+  type Params,
+  type Result,
+} from '../../../helper-client/protocol.js';
+import { elementDetail, perform, setValue } from './atspi/actions.js';
+import { focus } from './atspi/focus.js';
 import { activate, launch, listApps, quit } from './apps.js';
-import { getState } from './atspi.js';
-import { clipboardOf } from './clipboard.js';
-import type { ReadContext } from './element.js';
+import { getState } from './atspi/atspi.js';
+import { clipboardOf } from './x11/clipboard.js';
+import type { ReadContext } from './atspi/element.js';
 import { DBusCallError, elementGone, goneOr, HelperFailure, isGone } from '../errors.js';
-import { startObserving } from './events.js';
-import { watchClipboard } from './clipboard-watch.js';
-import { parseHandle } from './handles.js';
+import { startObserving } from './atspi/events.js';
+import { watchClipboard } from './x11/clipboard-watch.js';
+import { parseHandle } from './atspi/handles.js';
 import { hello } from './hello.js';
-import * as input from './input.js';
-import { elementAt, focused } from './locate.js';
-import { startRecording, stopRecording } from './record.js';
-import { capture, displays } from './screen.js';
+import * as input from './x11/input.js';
+import { elementAt, focused } from './atspi/locate.js';
+import { startRecording, stopRecording } from './x11/record.js';
+import { capture, displays } from './x11/screen.js';
 import type { Session } from './session.js';
-import { ancestors, snapshot } from './tree.js';
-import { FrameOffsets } from './windows.js';
+import { ancestors, snapshot } from './atspi/tree.js';
+import { FrameOffsets } from './atspi/windows.js';
 import {
   closeWindow,
   focusWindow,
@@ -26,7 +31,7 @@ import {
   moveWindow,
   resizeWindow,
   restoreWindow,
-} from './window-ops.js';
+} from './x11/window-ops.js';
 
 type Handler<M extends MethodName> = (session: Session, params: Params<M>) => Promise<Result<M>>;
 type Handlers = { [M in MethodName]: Handler<M> };

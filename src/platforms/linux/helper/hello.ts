@@ -1,9 +1,9 @@
 /** system.hello: versions and what this machine offers, each with a reason a person can act on. */
-import { type Capability, PROTOCOL_VERSION, type Result } from '../../../helper/protocol.js';
-import { getChildren, REGISTRY } from './atspi.js';
+import { type Capability, PROTOCOL_VERSION, type Result } from '../../../helper-client/protocol.js';
+import { getChildren, REGISTRY } from './atspi/atspi.js';
 import { VERSION } from '../../../version.js';
-import { inputCapability } from './input.js';
-import { recordingCapability } from './record.js';
+import { inputCapability } from './x11/input.js';
+import { recordingCapability } from './x11/record.js';
 import type { Session } from './session.js';
 
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));

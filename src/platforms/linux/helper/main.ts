@@ -14,7 +14,7 @@ import {
   type MethodName,
   methodNames,
   methods,
-} from '../../../helper/protocol.js';
+} from '../../../helper-client/protocol.js';
 import { handlers } from './dispatch.js';
 import { DBusCallError, HelperFailure } from '../errors.js';
 import { Session } from './session.js';

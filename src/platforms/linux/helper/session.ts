@@ -3,12 +3,16 @@
  * facts that do not change while the app runs (pid, toolkit), and the elements' top-level windows, remembered
  * only while the app's events can say when they change.
  */
-import { HelperErrorCode, type NotificationName, type NotificationParams } from '../../../helper/protocol.js';
-import { getProperty } from './atspi.js';
+import {
+  HelperErrorCode,
+  type NotificationName,
+  type NotificationParams,
+} from '../../../helper-client/protocol.js';
+import { getProperty } from './atspi/atspi.js';
 import { type Bus, connectAccessibilityBus, pidOf } from '../dbus/bus.js';
 import { HelperFailure } from '../errors.js';
-import { handleOf, type Ref } from './handles.js';
-import { X11 } from './ewmh.js';
+import { handleOf, type Ref } from './atspi/handles.js';
+import { X11 } from './x11/ewmh.js';
 
 /** Sends a notification to the server. */
 export type Notify = <N extends NotificationName>(name: N, params: NotificationParams<N>) => void;

@@ -4,7 +4,7 @@
  * the pixels alone: cells mostly of darkish pixels that hold a few much lighter ones (glyphs), joined
  * into row-shaped areas.
  */
-import type { Bounds } from '../../../helper/protocol.js';
+import type { Bounds } from '../../../helper-client/protocol.js';
 
 /** A greyscale image: one byte per pixel, rows top to bottom. */
 export interface GreyImage {

@@ -4,7 +4,7 @@
  * have no line at all: so lines are rebuilt from the words' boxes alone. Image pixels throughout.
  */
 import { readingOrder, unionBounds } from '../../../bounds.js';
-import type { Bounds, RecognizedLine, RecognizedWord } from '../../../helper/protocol.js';
+import type { Bounds, RecognizedLine, RecognizedWord } from '../../../helper-client/protocol.js';
 
 /** A gap wider than this many line heights between two words starts a new line: a column or a control apart. */
 const GAP_IN_HEIGHTS = 1.5;

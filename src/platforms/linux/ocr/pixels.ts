@@ -3,7 +3,7 @@
  * two without cutting a line of text, and how tall a word really is (tesseract's word boxes sometimes take in a
  * neighbouring row's descenders or a tab's underline).
  */
-import type { Bounds, RecognizedWord } from '../../../helper/protocol.js';
+import type { Bounds, RecognizedWord } from '../../../helper-client/protocol.js';
 import type { GreyImage } from './dark-areas.js';
 
 /** A step between neighbouring pixels larger than this is an edge (a glyph's, a frame's). */

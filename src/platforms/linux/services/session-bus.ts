@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { MacpilotError } from '../../../errors.js';
-import { HelperErrorCode } from '../../../helper/protocol.js';
+import { HelperErrorCode } from '../../../helper-client/protocol.js';
 import type { Bus } from '../dbus/bus.js';
 import { HelperFailure } from '../errors.js';
 

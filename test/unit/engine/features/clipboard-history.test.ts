@@ -5,7 +5,7 @@ import { ENTRY_CHARS, HISTORY_LIMIT } from '../../../../src/engine/features/clip
 import type { HelperPort } from '../../../../src/engine/kernel/port.js';
 import { clipboardHistoryJson } from '../../../../src/engine/render/json.js';
 import { renderText } from '../../../../src/engine/render/text.js';
-import type { MethodName, Params, Result } from '../../../../src/helper/protocol.js';
+import type { MethodName, Params, Result } from '../../../../src/helper-client/protocol.js';
 
 /** A helper whose clipboard other apps write (copy) and that says so, as XFIXES makes the real one do. */
 function desktop(options: { watchable?: boolean; history?: boolean } = {}) {

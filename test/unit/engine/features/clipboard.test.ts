@@ -2,7 +2,7 @@
 import { expect, test } from 'vitest';
 import { type TextEngine, textEngine } from '../text-engine.js';
 import type { HelperPort } from '../../../../src/engine/kernel/port.js';
-import type { MethodName, Params, Result } from '../../../../src/helper/protocol.js';
+import type { MethodName, Params, Result } from '../../../../src/helper-client/protocol.js';
 
 function engineWith(contents: Result<'clipboard.read'>, writes: string[] = []): TextEngine {
   const port: HelperPort = {

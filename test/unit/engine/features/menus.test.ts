@@ -4,7 +4,13 @@ import { textEngine } from '../text-engine.js';
 import { parseMenuPath } from '../../../../src/menu-path.js';
 import type { HelperPort } from '../../../../src/engine/kernel/port.js';
 import { MacpilotError } from '../../../../src/errors.js';
-import type { ElementNode, MethodName, Params, Point, Result } from '../../../../src/helper/protocol.js';
+import type {
+  ElementNode,
+  MethodName,
+  Params,
+  Point,
+  Result,
+} from '../../../../src/helper-client/protocol.js';
 import { FakeHelper } from '../fake-helper.js';
 import { failure } from '../failure.js';
 import { byId, el, mousepad } from '../fixtures.js';

@@ -9,7 +9,7 @@ import { createEngine } from '../../../../src/engine/index.js';
 import type { HelperPort } from '../../../../src/engine/kernel/port.js';
 import { renderText } from '../../../../src/engine/render/text.js';
 import { AppRefused } from '../../../../src/engine/kernel/resolve.js';
-import type { MethodName, Params, RecordedInput, Result } from '../../../../src/helper/protocol.js';
+import type { MethodName, Params, RecordedInput, Result } from '../../../../src/helper-client/protocol.js';
 
 const APPS = [
   { pid: 10, name: 'gedit', id: 'root-10', active: true },

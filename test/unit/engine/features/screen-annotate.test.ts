@@ -15,8 +15,8 @@ import type {
   MethodName,
   Params,
   Result,
-} from '../../../../src/helper/protocol.js';
-import { fitted, toRgba } from '../../../../src/platforms/linux/helper/screen-pixels.js';
+} from '../../../../src/helper-client/protocol.js';
+import { fitted, toRgba } from '../../../../src/platforms/linux/helper/x11/screen-pixels.js';
 import { failure } from '../failure.js';
 import { el } from '../fixtures.js';
 import { temporaryFolder } from '../../../support/temp.js';

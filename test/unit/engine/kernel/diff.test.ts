@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { diffApp as changesOf, renderChanges } from '../../../../src/engine/kernel/diff.js';
 import { RefTable } from '../../../../src/engine/kernel/refs.js';
 import { annotate, type Walked } from '../../../../src/engine/kernel/tree.js';
-import type { ElementNode } from '../../../../src/helper/protocol.js';
+import type { ElementNode } from '../../../../src/helper-client/protocol.js';
 import { byId, el, mousepad, SECRET } from '../fixtures.js';
 
 const app = { pid: 4242, name: 'mousepad' };

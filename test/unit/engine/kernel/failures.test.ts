@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { explain, helperFailure } from '../../../../src/engine/kernel/failures.js';
 import type { MacpilotError } from '../../../../src/errors.js';
-import { ClientErrorCode, HelperError } from '../../../../src/helper/errors.js';
-import { HelperErrorCode } from '../../../../src/helper/protocol.js';
+import { ClientErrorCode, HelperError } from '../../../../src/helper-client/errors.js';
+import { HelperErrorCode } from '../../../../src/helper-client/protocol.js';
 import { createLogger } from '../../../../src/log.js';
 import { errorResult } from '../../../../src/tools/errors.js';
 

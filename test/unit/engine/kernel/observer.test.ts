@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type TextEngine, textEngine } from '../text-engine.js';
 import { Observer } from '../../../../src/engine/kernel/observer.js';
-import { ClientErrorCode, HelperError } from '../../../../src/helper/errors.js';
+import { ClientErrorCode, HelperError } from '../../../../src/helper-client/errors.js';
 import { FakeHelper } from '../fake-helper.js';
 import { byId, el, mousepad } from '../fixtures.js';
 import { EventedHelper, track } from '../observer-fake.js';

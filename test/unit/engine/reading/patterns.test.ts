@@ -10,7 +10,7 @@ import {
 import { RefTable } from '../../../../src/engine/kernel/refs.js';
 import { annotate, type Walked } from '../../../../src/engine/kernel/tree.js';
 import { createEngine } from '../../../../src/engine/index.js';
-import { type ElementNode, HelperErrorCode } from '../../../../src/helper/protocol.js';
+import { type ElementNode, HelperErrorCode } from '../../../../src/helper-client/protocol.js';
 import { FakeHelper } from '../fake-helper.js';
 import { el, runningApps } from '../fixtures.js';
 

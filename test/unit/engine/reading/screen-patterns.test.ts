@@ -8,7 +8,7 @@ import { createEngine } from '../../../../src/engine/index.js';
 import { appStateJson } from '../../../../src/engine/render/state.js';
 import { renderText } from '../../../../src/engine/render/text.js';
 import type { TextRecognizer } from '../../../../src/engine/reading/text-recognizer.js';
-import type { RecognizedLine } from '../../../../src/helper/protocol.js';
+import type { RecognizedLine } from '../../../../src/helper-client/protocol.js';
 import { FakeHelper } from '../fake-helper.js';
 import { el, runningApps } from '../fixtures.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RefTable } from '../../../../src/engine/kernel/refs.js';
 import { type RenderOptions, renderSnapshot } from '../../../../src/engine/render/snapshot.js';
 import { annotate, type Walked, walk } from '../../../../src/engine/kernel/tree.js';
-import type { ElementNode } from '../../../../src/helper/protocol.js';
+import type { ElementNode } from '../../../../src/helper-client/protocol.js';
 import { calculator, el, mousepad, SECRET } from '../fixtures.js';
 
 const app = { pid: 4242, name: 'mousepad' };

@@ -13,7 +13,7 @@ import {
 } from '../../../../src/engine/testing/accessibility-rules.js';
 import { RefTable } from '../../../../src/engine/kernel/refs.js';
 import { annotate, type Walked, walk } from '../../../../src/engine/kernel/tree.js';
-import type { Bounds, ElementNode, ElementState } from '../../../../src/helper/protocol.js';
+import type { Bounds, ElementNode, ElementState } from '../../../../src/helper-client/protocol.js';
 import { el } from '../fixtures.js';
 
 const box = (x: number, y: number, width: number, height: number): Bounds => ({ x, y, width, height });

@@ -4,7 +4,7 @@ import { compareExpectations, type Seen } from '../../../../src/engine/testing/a
 import { assertText } from '../../../../src/engine/render/testing.js';
 import { RefTable } from '../../../../src/engine/kernel/refs.js';
 import { annotate } from '../../../../src/engine/kernel/tree.js';
-import type { ElementNode } from '../../../../src/helper/protocol.js';
+import type { ElementNode } from '../../../../src/helper-client/protocol.js';
 import { el } from '../fixtures.js';
 
 const walked = (node: ElementNode) =>

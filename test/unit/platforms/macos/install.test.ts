@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MacpilotError } from '../../../../src/errors.js';
-import { HelperClient } from '../../../../src/helper/client.js';
+import { HelperClient } from '../../../../src/helper-client/client.js';
 import { createLogger } from '../../../../src/log.js';
 import { helperCommand } from '../../../../src/platforms/index.js';
 import { APP_NAME, binaryIn, installLocation, releaseAsset } from '../../../../src/platforms/macos/bundle.js';

@@ -1,6 +1,6 @@
 /** Apps that stopped answering: fail fast after one timeout, probe after a back-off, recover on any answer. */
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { HelperErrorCode } from '../../../../../src/helper/protocol.js';
+import { HelperErrorCode } from '../../../../../src/helper-client/protocol.js';
 import {
   FIRST_BACKOFF_MS,
   MAX_BACKOFF_MS,

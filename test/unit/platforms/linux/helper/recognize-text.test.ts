@@ -3,7 +3,7 @@
  * helper says so. (Not a contract test: the replay fixture needs a result for each method those call.)
  */
 import { expect, it } from 'vitest';
-import { HelperErrorCode } from '../../../../../src/helper/protocol.js';
+import { HelperErrorCode } from '../../../../../src/helper-client/protocol.js';
 import { HelperFailure } from '../../../../../src/platforms/linux/errors.js';
 import { handlers } from '../../../../../src/platforms/linux/helper/dispatch.js';
 import type { Session } from '../../../../../src/platforms/linux/helper/session.js';

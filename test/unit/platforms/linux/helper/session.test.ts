@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Session } from '../../../../../src/platforms/linux/helper/session.js';
-import type { Ref } from '../../../../../src/platforms/linux/helper/handles.js';
+import type { Ref } from '../../../../../src/platforms/linux/helper/atspi/handles.js';
 
 const APP = ':1.7';
 const button: Ref = { bus: APP, path: '/org/a11y/atspi/accessible/12' };

@@ -1,6 +1,6 @@
 /** A cancelled read_text does not run OCR when its turn comes (tesseract.js reads one image at a time). */
 import { expect, it } from 'vitest';
-import { ClientErrorCode, HelperError } from '../../../../../src/helper/errors.js';
+import { ClientErrorCode, HelperError } from '../../../../../src/helper-client/errors.js';
 import { TesseractRecognizer } from '../../../../../src/platforms/linux/ocr/tesseract.js';
 
 it('answers a call cancelled before its turn as cancelled, without starting the workers', async () => {

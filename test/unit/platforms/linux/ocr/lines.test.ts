@@ -1,6 +1,6 @@
 /** Words into lines for tesseract's answers, and a second reading's words merged into the first's. */
 import { describe, expect, it } from 'vitest';
-import type { RecognizedWord } from '../../../../../src/helper/protocol.js';
+import type { RecognizedWord } from '../../../../../src/helper-client/protocol.js';
 import { readingOrder } from '../../../../../src/bounds.js';
 import { groupWords, mergeRereads, unsure } from '../../../../../src/platforms/linux/ocr/lines.js';
 

@@ -1,0 +1,196 @@
+/** ax.element, ax.perform, ax.setValue: reading one element in full and acting on it. */
+import {
+  type ElementDetail,
+  type ElementValue,
+  HelperErrorCode,
+  type Result,
+} from '../../../../helper-client/protocol.js';
+import {
+  doAction,
+  getActionNames,
+  getAllProperties,
+  getAttributes,
+  getInterfaces,
+  getProps,
+  getState,
+  getText,
+  setProperty,
+  setTextContents,
+} from './atspi.js';
+import { type ReadContext, readInfo } from './element.js';
+import { goneOr, HelperFailure } from '../../errors.js';
+import { handleOf, type Ref } from './handles.js';
+import { has, SECURE_ROLE, State, TOGGLE_ROLES } from './states.js';
+import { frameOf, topFrame } from './tree.js';
+import { click, hasInput } from '../x11/input.js';
+import { windowForFrame } from './windows.js';
+import { until } from '../until.js';
+
+const SETTLE_MS = 1000;
+const TOGGLE_ACTIONS = ['toggle', 'click', 'press', 'activate'];
+
+export async function elementDetail(
+  ctx: ReadContext,
+  ref: Ref,
+  maxValueLength: number,
+): Promise<ElementDetail> {
+  try {
+    const readP = frameOf(ctx, ref).then((frame) => readInfo(ctx, ref, { maxValueLength, frame }));
+    const restP = Promise.all([getInterfaces(ctx.bus, ref), getAttributes(ctx.bus, ref)]);
+    restP.catch(() => {});
+    // The read decides whether the element exists; only then do the other answers count.
+    const read = await readP;
+    const [interfaces, attributes] = await restP;
+    const actions = interfaces.has('org.a11y.atspi.Action') ? await getActionNames(ctx.bus, ref) : [];
+    return { ...read.info, actions, attributes };
+  } catch (error) {
+    return goneOr(handleOf(ref), error);
+  }
+}
+
+/**
+ * GTK3 runs a modal dialog's loop inside the handler of the action that opened it, and the app answers no
+ * accessibility call until the dialog closes: an agent could then never reach the dialog. So a button's press
+ * is a real click at its centre, in its window brought to the front, whenever the button is on screen and
+ * synthetic input is available; DoAction remains for the rest (hidden menu items, no display).
+ */
+const CLICKABLE_ROLES = new Set(['push button', 'toggle button', 'check box', 'radio button', 'link']);
+const PRESS_ACTIONS = new Set(['click', 'press', 'activate', 'toggle', 'jump']);
+
+/**
+ * The X window of the element's top-level frame raised and active, so that synthetic input reaches it; false
+ * when there is no display, no such window, or it would not become active.
+ */
+export async function activateFrameOf(ctx: ReadContext, ref: Ref, pid: number): Promise<boolean> {
+  const [x11, top] = await Promise.all([ctx.session.x11IfAny(), topFrame(ctx, ref)]);
+  if (!x11 || !top) return false;
+  const frameName = (await getProps(ctx.bus, top)).name;
+  const window = windowForFrame(await x11.windowsOf(pid), frameName);
+  if (!window) return false;
+  if ((await x11.activeWindow()) === window.id) return true;
+  await x11.activate(window.id);
+  return until(async () => (await x11.activeWindow()) === window.id, SETTLE_MS);
+}
+
+async function pressWithPointer(ctx: ReadContext, ref: Ref): Promise<boolean> {
+  const [top, app, canType] = await Promise.all([
+    topFrame(ctx, ref),
+    ctx.session.app(ref.bus),
+    hasInput(ctx.session),
+  ]);
+  if (!top || !canType) return false;
+  const read = await readInfo(ctx, ref, { maxValueLength: 0, frame: app.gtk4 ? top : undefined });
+  const bounds = read.info.bounds;
+  if (!CLICKABLE_ROLES.has(read.role) || !bounds || read.info.states.includes('offscreen')) return false;
+  if (bounds.width <= 0 || bounds.height <= 0) return false;
+  if (!(await activateFrameOf(ctx, ref, read.info.pid))) return false;
+  const at = { x: bounds.x + bounds.width / 2, y: bounds.y + bounds.height / 2 };
+  await click(ctx.session, { at, button: 'left', count: 1, modifiers: [] });
+  return true;
+}
+
+export async function perform(ctx: ReadContext, ref: Ref, action: string): Promise<Result<'ax.perform'>> {
+  try {
+    const interfaces = await getInterfaces(ctx.bus, ref);
+    const names = interfaces.has('org.a11y.atspi.Action') ? await getActionNames(ctx.bus, ref) : [];
+    const index = names.findIndex((n) => n.toLowerCase() === action.trim().toLowerCase());
+    const name = names[index];
+    if (name === undefined) {
+      throw new HelperFailure(
+        HelperErrorCode.ActionFailed,
+        `the element has no action "${action}"`,
+        names.length > 0
+          ? `use one of its actions: ${names.join(', ')}`
+          : 'it has no actions; click it by position or act on its parent',
+      );
+    }
+    if (PRESS_ACTIONS.has(name.toLowerCase()) && (await pressWithPointer(ctx, ref)))
+      return { performed: name };
+    if (!(await doAction(ctx.bus, ref, index))) {
+      throw new HelperFailure(
+        HelperErrorCode.ActionFailed,
+        `the app refused the action "${name}"`,
+        'the element may be disabled or not ready; check its states and try again',
+      );
+    }
+    return { performed: name };
+  } catch (error) {
+    return goneOr(handleOf(ref), error);
+  }
+}
+
+const notSettable = (why: string, hint: string) =>
+  new HelperFailure(HelperErrorCode.ValueNotSettable, `cannot set this value: ${why}`, hint);
+
+async function setText(ctx: ReadContext, ref: Ref, role: string, interfaces: Set<string>, text: string) {
+  if (!interfaces.has('org.a11y.atspi.EditableText')) {
+    throw notSettable(`a ${role} does not hold editable text`, 'set text on a text field, or type into it');
+  }
+  const bits = await getState(ctx.bus, ref);
+  if (has(bits, State.READ_ONLY) || (!has(bits, State.EDITABLE) && role !== SECURE_ROLE)) {
+    throw notSettable(`the ${role} is read-only`, 'find an editable field');
+  }
+  if (!(await setTextContents(ctx.bus, ref, text))) {
+    throw notSettable('the app refused the text', 'type the text instead');
+  }
+  // Secure fields never yield their value, not even back to the caller.
+  return role === SECURE_ROLE ? {} : { value: await getText(ctx.bus, ref, -1) };
+}
+
+async function setNumber(ctx: ReadContext, ref: Ref, role: string, interfaces: Set<string>, value: number) {
+  if (!interfaces.has('org.a11y.atspi.Value')) {
+    throw notSettable(
+      `a ${role} has no numeric value`,
+      'use a string for text fields, a boolean for toggles',
+    );
+  }
+  const props = await getAllProperties(ctx.bus, ref, 'org.a11y.atspi.Value');
+  const min = Number(props.MinimumValue);
+  const max = Number(props.MaximumValue);
+  if ((Number.isFinite(min) && value < min) || (Number.isFinite(max) && value > max)) {
+    throw notSettable(`${value} is outside ${min}..${max}`, `use a number from ${min} to ${max}`);
+  }
+  await setProperty(ctx.bus, ref, 'org.a11y.atspi.Value', 'CurrentValue', ctx.bus.variant('d', value));
+  const after = await getAllProperties(ctx.bus, ref, 'org.a11y.atspi.Value');
+  return typeof after.CurrentValue === 'number' ? { value: after.CurrentValue } : {};
+}
+
+async function setToggle(
+  ctx: ReadContext,
+  ref: Ref,
+  role: string,
+  interfaces: Set<string>,
+  checked: boolean,
+) {
+  if (!TOGGLE_ROLES.has(role)) {
+    throw notSettable(
+      `a ${role} is not a toggle`,
+      'use a boolean only for check boxes, switches and toggle buttons',
+    );
+  }
+  const isChecked = async () => has(await getState(ctx.bus, ref), State.CHECKED);
+  if ((await isChecked()) === checked) return { value: checked };
+  const names = interfaces.has('org.a11y.atspi.Action') ? await getActionNames(ctx.bus, ref) : [];
+  const index = names.findIndex((n) => TOGGLE_ACTIONS.includes(n.toLowerCase()));
+  if (index < 0 || !(await doAction(ctx.bus, ref, index))) {
+    throw notSettable(`the ${role} has no toggle action`, 'click it instead');
+  }
+  await until(async () => (await isChecked()) === checked, SETTLE_MS);
+  return { value: await isChecked() };
+}
+
+export async function setValue(
+  ctx: ReadContext,
+  ref: Ref,
+  value: ElementValue,
+): Promise<Result<'ax.setValue'>> {
+  try {
+    const read = await readInfo(ctx, ref, { maxValueLength: 0, frame: undefined });
+    const interfaces = await getInterfaces(ctx.bus, ref);
+    if (typeof value === 'string') return await setText(ctx, ref, read.role, interfaces, value);
+    if (typeof value === 'number') return await setNumber(ctx, ref, read.role, interfaces, value);
+    return await setToggle(ctx, ref, read.role, interfaces, value);
+  } catch (error) {
+    return goneOr(handleOf(ref), error);
+  }
+}

@@ -1,0 +1,259 @@
+/**
+ * Reads one element into an ElementInfo with as few round trips as possible: properties, role and states go
+ * out together; children, value, bounds, a label fallback and a menu item's shortcut follow in one more parallel
+ * wave, only where the first wave says they are needed.
+ */
+import type { Bounds, ElementInfo, ElementValue } from '../../../../helper-client/protocol.js';
+import {
+  type Extents,
+  getChildren,
+  getActions,
+  getExtents,
+  getLabelledBy,
+  getProperty,
+  getProps,
+  getRoleName,
+  getState,
+  getText,
+  type Props,
+} from './atspi.js';
+import type { Bus } from '../../dbus/bus.js';
+import { elementGone, goneOr, isGone, isUnsupported } from '../../errors.js';
+import { handleOf, type Ref } from './handles.js';
+import type { AppFacts, Session } from '../session.js';
+import {
+  has,
+  isShowing,
+  normalizeStates,
+  SECURE_ROLE,
+  State,
+  type StateBits,
+  TOGGLE_ROLES,
+} from './states.js';
+import { type FrameOffsets, shift } from './windows.js';
+import { gtk4Name } from './names.js';
+import { shortcutOf } from './shortcuts.js';
+
+/** Roles whose value is their text (read through the Text interface). */
+const TEXT_ROLES = new Set(['text', 'entry', 'paragraph', 'terminal', 'document text', 'editbar']);
+/** Roles whose value is a number (the Value interface). */
+const VALUE_ROLES = new Set(['slider', 'spin button', 'progress bar', 'scroll bar', 'level bar', 'dial']);
+/** Form fields that often carry their name in a LABELLED_BY relation instead of Name. */
+const FIELD_ROLES = new Set(['text', 'entry', SECURE_ROLE, 'spin button', 'combo box', 'slider']);
+/** Roles whose key binding is a shortcut worth showing (menus have mnemonics only). */
+const SHORTCUT_ROLES = new Set(['menu item', 'check menu item', 'radio menu item']);
+/** Roles that are top-level windows. */
+export const WINDOW_ROLES = new Set(['frame', 'window', 'dialog', 'alert', 'file chooser']);
+
+const HIDDEN_COORD = -2147483648;
+
+export interface ReadContext {
+  bus: Bus;
+  session: Session;
+  offsets: FrameOffsets;
+}
+
+export interface ReadOptions {
+  maxValueLength: number;
+  /** Fetch the children's references (GetChildren) when the element has any. */
+  children: boolean;
+  /** Read the element even when it is not showing (otherwise only `hidden: true` comes back). */
+  includeHidden: boolean;
+  bounds: boolean;
+  /** The top-level frame the element lives in (needed for GTK4 bounds). */
+  frame: Ref | undefined;
+}
+
+export type NodeRead =
+  | { hidden: true }
+  | {
+      hidden: false;
+      info: ElementInfo;
+      children: Ref[];
+      role: string;
+      props: Props;
+      bits: StateBits;
+      /** The top-level frame the element's children live in: the element itself when it is one. */
+      frame: Ref | undefined;
+    };
+
+/** Code-point-safe truncation. */
+function truncate(text: string, max: number): { value: string; truncated: boolean } {
+  const points = Array.from(text);
+  return points.length > max
+    ? { value: points.slice(0, max).join(''), truncated: true }
+    : { value: text, truncated: false };
+}
+
+async function readValue(
+  bus: Bus,
+  ref: Ref,
+  role: string,
+  bits: StateBits,
+  maxValueLength: number,
+): Promise<{ value?: ElementValue; truncated?: boolean }> {
+  if (role === SECURE_ROLE) return {};
+  if (TOGGLE_ROLES.has(role)) return { value: has(bits, State.CHECKED) };
+  try {
+    if (VALUE_ROLES.has(role)) {
+      const current = await getProperty(bus, ref, 'org.a11y.atspi.Value', 'CurrentValue');
+      return typeof current === 'number' ? { value: current } : {};
+    }
+    if (TEXT_ROLES.has(role) && maxValueLength > 0) {
+      const { value, truncated } = truncate(await getText(bus, ref, maxValueLength + 1), maxValueLength);
+      return truncated ? { value, truncated } : { value };
+    }
+  } catch (error) {
+    if (isGone(error)) throw error;
+  }
+  return {};
+}
+
+/** The keyboard shortcut of the element's first action that has one. */
+async function readShortcut(bus: Bus, ref: Ref): Promise<string | undefined> {
+  try {
+    return (await getActions(bus, ref)).map((a) => shortcutOf(a.keyBinding)).find(Boolean);
+  } catch (error) {
+    if (isGone(error)) throw error;
+    return undefined;
+  }
+}
+
+async function labelName(bus: Bus, ref: Ref): Promise<string> {
+  try {
+    const labels = await getLabelledBy(bus, ref);
+    const names = await Promise.all(labels.map(async (label) => (await getProps(bus, label)).name));
+    return names.filter(Boolean).join(' ');
+  } catch (error) {
+    if (isGone(error)) throw error;
+    return '';
+  }
+}
+
+async function toBounds(
+  ctx: ReadContext,
+  extents: Extents,
+  app: AppFacts,
+  frame: Ref | undefined,
+): Promise<Bounds | undefined> {
+  if (extents.x === HIDDEN_COORD || extents.y === HIDDEN_COORD || extents.width < 0) return undefined;
+  if (!app.gtk4) return extents;
+  return frame ? shift(extents, await ctx.offsets.offset(frame, app.pid)) : undefined;
+}
+
+/**
+ * Wave one asks for everything the element may need at once (properties, role, states, and speculatively its
+ * children and extents: a leaf's empty GetChildren costs less than a second round trip); wave two reads a
+ * value or a label only where the role calls for one. `onChildren` hears the children (and the frame they live
+ * in) after wave one, so a walk can start on them while wave two is still out.
+ */
+export async function readNode(
+  ctx: ReadContext,
+  ref: Ref,
+  options: ReadOptions,
+  onChildren?: (children: Ref[], frame: Ref | undefined) => void,
+): Promise<NodeRead> {
+  const handle = handleOf(ref);
+  const { bus } = ctx;
+  try {
+    const swallow =
+      <T>(fallback: T) =>
+      (error: unknown) => {
+        if (isGone(error)) throw error;
+        return fallback;
+      };
+    const childrenP = options.children ? getChildren(bus, ref).catch(swallow<Ref[]>([])) : undefined;
+    const extentsP = options.bounds ? getExtents(bus, ref).catch(swallow(undefined)) : undefined;
+    childrenP?.catch(() => {});
+    extentsP?.catch(() => {});
+    const [props, role, bits, app] = await Promise.all([
+      getProps(bus, ref),
+      getRoleName(bus, ref),
+      getState(bus, ref),
+      ctx.session.app(ref.bus),
+    ]).catch((error: unknown) => {
+      // An object without the Accessible interface is no element.
+      throw isUnsupported(error) ? elementGone(handle) : error;
+    });
+    if (has(bits, State.DEFUNCT)) throw elementGone(handle);
+    if (!isShown(role, bits, app) && !options.includeHidden) return { hidden: true };
+
+    const frame = WINDOW_ROLES.has(role) ? ref : options.frame;
+    const [children, extents] = await Promise.all([childrenP ?? [], extentsP]);
+    onChildren?.(children, frame);
+    const info = await completeInfo(ctx, ref, { props, role, bits, app }, options.maxValueLength, {
+      extents,
+      frame,
+    });
+    return { hidden: false, info, children, role, props, bits, frame };
+  } catch (error) {
+    return goneOr(handle, error);
+  }
+}
+
+/** Whether a walk shows the element (GTK4 sets SHOWING on top-level windows only). */
+export const isShown = (role: string, bits: StateBits, app: AppFacts): boolean =>
+  role === 'application' || isShowing(bits, !app.gtk4);
+
+/** What the first wave read of an element: its Accessible properties, role, states, and its app. */
+export interface FirstWave {
+  props: Props;
+  role: string;
+  bits: StateBits;
+  app: AppFacts;
+}
+
+/**
+ * The element's ElementInfo from what the first wave read, plus the second wave: a value or a label only
+ * where the role calls for one, and its bounds when extents were read.
+ */
+export async function completeInfo(
+  ctx: ReadContext,
+  ref: Ref,
+  { props, role, bits, app }: FirstWave,
+  maxValueLength: number,
+  place: { extents: Extents | undefined; frame: Ref | undefined } = { extents: undefined, frame: undefined },
+): Promise<ElementInfo> {
+  const { bus } = ctx;
+  const { extents, frame } = place;
+  const [value, bounds, label, shortcut] = await Promise.all([
+    readValue(bus, ref, role, bits, maxValueLength),
+    extents && isShown(role, bits, app) && role !== 'application'
+      ? toBounds(ctx, extents, app, frame)
+      : undefined,
+    props.name === '' && FIELD_ROLES.has(role) ? labelName(bus, ref) : '',
+    SHORTCUT_ROLES.has(role) ? readShortcut(bus, ref) : undefined,
+  ]);
+  const info: ElementInfo = {
+    id: handleOf(ref),
+    nativeRole: role,
+    name: (app.gtk4 ? gtk4Name(props.name) : props.name) || label,
+    states: normalizeStates(bits, role, !app.gtk4),
+    childCount: props.childCount,
+    pid: app.pid,
+  };
+  if (value.value !== undefined) info.value = value.value;
+  if (value.truncated) info.valueTruncated = true;
+  if (props.description) info.description = props.description;
+  if (props.accessibleId) info.identifier = props.accessibleId;
+  if (bounds) info.bounds = bounds;
+  if (shortcut) info.shortcut = shortcut;
+  return info;
+}
+
+/** Reads an element that must be there, hidden or not. */
+export async function readInfo(
+  ctx: ReadContext,
+  ref: Ref,
+  options: Pick<ReadOptions, 'maxValueLength' | 'frame'> & { children?: boolean },
+) {
+  const read = await readNode(ctx, ref, {
+    maxValueLength: options.maxValueLength,
+    children: options.children ?? false,
+    includeHidden: true,
+    bounds: true,
+    frame: options.frame,
+  });
+  if (read.hidden) throw elementGone(handleOf(ref));
+  return read;
+}

@@ -1,0 +1,111 @@
+/**
+ * ax.focus: keyboard focus to an element. A window is raised and activated; an element gets AT-SPI's
+ * GrabFocus. GTK4 has no GrabFocus, so there focus travels the window's own focus chain with Ctrl+Tab (GTK's
+ * move-focus key, which text views do not take as a tab character) until it reaches the element: a click
+ * would also focus it, but it presses a button or toggles a check box, and focusing must change nothing else.
+ */
+import { type ElementNode, HelperErrorCode, type Result } from '../../../../helper-client/protocol.js';
+import { activateFrameOf } from './actions.js';
+import { getState, grabFocus } from './atspi.js';
+import { type ReadContext, readInfo, WINDOW_ROLES } from './element.js';
+import { goneOr, HelperFailure, isUnsupported } from '../../errors.js';
+import { handleOf, parseHandle, type Ref } from './handles.js';
+import { hasInput, key } from '../x11/input.js';
+import { has, State } from './states.js';
+import { snapshot, topFrame } from './tree.js';
+import { until } from '../until.js';
+import { windowForFrame } from './windows.js';
+
+const SETTLE_MS = 1000;
+/** How long one Ctrl+Tab may take to move the focus. */
+const STEP_MS = 200;
+const TAB_KEYSYM = 0xff09;
+/** Enough for the focusable elements of a large window. */
+const MAX_WALK = 3000;
+
+const focusedNow = async (ctx: ReadContext, ref: Ref) => has(await getState(ctx.bus, ref), State.FOCUSED);
+
+/** The elements of the element's window that can take focus: its focus chain, in some order. */
+async function focusables(ctx: ReadContext, ref: Ref): Promise<Ref[]> {
+  const top = await topFrame(ctx, ref);
+  if (!top) return [];
+  const walk = { depth: 64, maxNodes: MAX_WALK, includeHidden: false, maxValueLength: 0 };
+  const { root } = await snapshot(ctx, { root: handleOf(top), ...walk });
+  const found: Ref[] = [];
+  const visit = (node: ElementNode): void => {
+    if (node.states.includes('focusable') && !node.states.includes('disabled'))
+      found.push(parseHandle(node.id));
+    node.children?.forEach(visit);
+  };
+  visit(root);
+  return found;
+}
+
+/** Which of `chain` has focus now, if any. */
+async function holder(ctx: ReadContext, chain: readonly Ref[]): Promise<string | undefined> {
+  const focused = await Promise.all(chain.map((r) => focusedNow(ctx, r).catch(() => false)));
+  const at = chain[focused.indexOf(true)];
+  return at && handleOf(at);
+}
+
+/**
+ * Ctrl+Tab in the element's window until the element has focus, at most once round the focus chain. After
+ * each press it waits only until the focus has moved.
+ */
+async function focusByKeyboard(ctx: ReadContext, ref: Ref, pid: number): Promise<boolean> {
+  const cannot = (why: string, hint: string) => new HelperFailure(HelperErrorCode.ActionFailed, why, hint);
+  if (!(await hasInput(ctx.session)) || !(await activateFrameOf(ctx, ref, pid))) {
+    throw cannot(
+      'this app does not let accessibility clients move focus (GTK4 has no GrabFocus), and its window cannot be brought to the front for the keyboard',
+      'click the element, or perform its activate action',
+    );
+  }
+  const target = handleOf(ref);
+  const chain = await focusables(ctx, ref);
+  if (!chain.some((r) => handleOf(r) === target)) chain.push(ref);
+  let at = await holder(ctx, chain);
+  for (let step = 0; step <= chain.length; step++) {
+    await key(ctx.session, { code: TAB_KEYSYM, modifiers: ['control'], repeat: 1 });
+    await until(async () => {
+      const now = await holder(ctx, chain);
+      const moved = now !== undefined && now !== at;
+      if (moved) at = now;
+      return moved;
+    }, STEP_MS);
+    if (at === target) return true;
+  }
+  throw cannot(
+    `the element was not reached once round its window's focus chain (GTK4 has no GrabFocus; Ctrl+Tab moves focus there)`,
+    'click the element, or perform its activate action',
+  );
+}
+
+export async function focus(ctx: ReadContext, ref: Ref): Promise<Result<'ax.focus'>> {
+  try {
+    const read = await readInfo(ctx, ref, { maxValueLength: 0, frame: undefined });
+    if (WINDOW_ROLES.has(read.role)) {
+      const x11 = await ctx.session.x11();
+      const window = windowForFrame(await x11.windowsOf(read.info.pid), read.info.name);
+      if (!window) return { focused: false };
+      await x11.activate(window.id);
+      return { focused: await until(async () => (await x11.activeWindow()) === window.id, SETTLE_MS) };
+    }
+    if (!has(read.bits, State.FOCUSABLE)) {
+      throw new HelperFailure(
+        HelperErrorCode.ActionFailed,
+        `a ${read.role} cannot take keyboard focus`,
+        'focus a focusable element (a field, button or list) or click this one',
+      );
+    }
+    if (has(read.bits, State.FOCUSED)) return { focused: true };
+    try {
+      await grabFocus(ctx.bus, ref);
+    } catch (error) {
+      if (!isUnsupported(error)) throw error;
+      return { focused: await focusByKeyboard(ctx, ref, read.info.pid) };
+    }
+    return { focused: await until(() => focusedNow(ctx, ref), SETTLE_MS) };
+  } catch (error) {
+    return goneOr(handleOf(ref), error);
+  }
+}

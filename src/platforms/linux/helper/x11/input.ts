@@ -1,0 +1,349 @@
+/**
+ * Synthetic mouse and keyboard input over XTEST FakeInput. Every method answers after a round trip, so the X
+ * server has processed (and dispatched) every event it sent. One device per X connection; its operations run
+ * one at a time so that two requests never interleave their presses.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type * as x11 from 'x11';
+import {
+  type Capability,
+  HelperErrorCode,
+  type Modifier,
+  type MouseButton,
+  type Params,
+  type Point,
+  type Result,
+} from '../../../../helper-client/protocol.js';
+import { HelperFailure } from '../../errors.js';
+import type { X11 } from './ewmh.js';
+import { Keymap, type Stroke } from './input-keymap.js';
+import type { Session } from '../session.js';
+import { onX11 } from './x11-range.js';
+
+const BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
+const WHEEL = { up: 4, down: 5, left: 6, right: 7 } as const;
+
+/** X keysyms of the keys held for each modifier; "command" is the shortcut key, Control, on Linux. */
+const MODIFIER_KEYSYMS: Record<Exclude<Modifier, 'fn'>, number> = {
+  command: 0xffe3, // Control_L
+  control: 0xffe3,
+  option: 0xffe9, // Alt_L
+  shift: 0xffe1, // Shift_L
+  super: 0xffeb, // Super_L
+};
+const RETURN = 0xff0d;
+const TAB = 0xff09;
+/** Keysyms of Latin-1 characters are their code points; any other character has 0x01000000 + code point. */
+const UNICODE_KEYSYM = 0x01000000;
+
+/** Button1Mask to Button5Mask of a pointer's state. */
+const BUTTON_MASKS = 0x1f00;
+/** Longest wait for a frozen pointer to take the buttons' releases. */
+const FROZEN_POINTER_MS = 1000;
+const POLL_MS = 5;
+/** Well under the usual double-click time (GTK 400 ms), long enough for apps to see separate clicks. */
+const CLICK_GAP_MS = 40;
+/** Pointer steps of a smooth move or drag, at least this many so that drag thresholds are crossed. */
+const MIN_STEPS = 10;
+const STEP_MS = 10;
+/** Typed characters between round trips when there is no delay: the server keeps pace with the app. */
+const TYPE_BATCH = 64;
+/**
+ * Lent keycodes go back to NoSymbol once typing has been idle this long. Not at once: an app translates a key
+ * event with the map current when it reads the event, which can be after a prompt restore.
+ */
+const RESTORE_IDLE_MS = 1000;
+
+class Device {
+  private queue: Promise<unknown> = Promise.resolve();
+  private restoreTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly x11: X11,
+    private readonly xtest: x11.XTest,
+    readonly keymap: Keymap,
+  ) {}
+
+  /** Run one operation after the previous ones; answer once its events are processed. */
+  run<T>(operation: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(async () => {
+      clearTimeout(this.restoreTimer);
+      try {
+        const result = await operation();
+        await this.released();
+        return result;
+      } finally {
+        if (this.keymap.lending) this.scheduleRestore();
+      }
+    });
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  /**
+   * Wait until the server has processed every button release. A window manager's passive grab (openbox's
+   * click-to-focus) freezes the pointer until it replays the press, while key events flow on: keys typed right
+   * after a click would overtake it.
+   */
+  private async released(): Promise<void> {
+    const deadline = Date.now() + FROZEN_POINTER_MS;
+    while ((await this.pointer()).keyMask & BUTTON_MASKS && Date.now() < deadline) await sleep(POLL_MS);
+  }
+
+  private scheduleRestore(): void {
+    this.restoreTimer = setTimeout(() => {
+      void this.run(() => this.keymap.restore()).catch(() => {});
+    }, RESTORE_IDLE_MS);
+    this.restoreTimer.unref();
+  }
+
+  /** Only with a point onX11 accepted (a glide's points lie between two such points). */
+  moveTo(at: Point): void {
+    this.xtest.FakeInput(this.xtest.MotionNotify, 0, 0, this.x11.root, Math.round(at.x), Math.round(at.y));
+  }
+
+  button(button: number, down: boolean): void {
+    this.xtest.FakeInput(down ? this.xtest.ButtonPress : this.xtest.ButtonRelease, button, 0, 0, 0, 0);
+  }
+
+  key(keycode: number, down: boolean): void {
+    this.xtest.FakeInput(down ? this.xtest.KeyPress : this.xtest.KeyRelease, keycode, 0, 0, 0, 0);
+  }
+
+  /** Press the modifiers' keys, run `inside`, release them in reverse order, even if `inside` fails. */
+  async holding<T>(modifiers: readonly Modifier[], inside: () => Promise<T>): Promise<T> {
+    const keycodes = [...new Set(modifiers.map((m) => this.modifierKeycode(m)))];
+    for (const keycode of keycodes) this.key(keycode, true);
+    try {
+      return await inside();
+    } finally {
+      for (const keycode of keycodes.reverse()) this.key(keycode, false);
+    }
+  }
+
+  /** One key stroke, Shift added when the keysym is on the key's second level. */
+  async stroke(stroke: Stroke, times = 1): Promise<void> {
+    const shift = stroke.shift ? this.modifierKeycode('shift') : undefined;
+    if (shift !== undefined) this.key(shift, true);
+    for (let i = 0; i < times; i++) {
+      this.key(stroke.keycode, true);
+      this.key(stroke.keycode, false);
+    }
+    if (shift !== undefined) this.key(shift, false);
+  }
+
+  pointer(): Promise<x11.Pointer> {
+    return this.x11.x<x11.Pointer>((cb) => this.x11.client.QueryPointer(this.x11.root, cb));
+  }
+
+  sync(): Promise<void> {
+    return this.x11.sync();
+  }
+
+  private modifierKeycode(modifier: Modifier): number {
+    if (modifier === 'fn') {
+      throw new HelperFailure(
+        HelperErrorCode.InvalidParams,
+        'the fn modifier does not exist on X11: the keyboard handles it before the system sees a key',
+        'leave fn out; press the key fn would produce (e.g. "pageup" for fn+up)',
+      );
+    }
+    const stroke = this.keymap.mapped(MODIFIER_KEYSYMS[modifier]);
+    if (!stroke) {
+      throw new HelperFailure(
+        HelperErrorCode.NotAvailable,
+        `the keyboard map has no key for the ${modifier} modifier`,
+        'load a standard keyboard layout (setxkbmap us)',
+      );
+    }
+    return stroke.keycode;
+  }
+}
+
+const devices = new WeakMap<X11, Promise<Device>>();
+
+async function openDevice(x11: X11): Promise<Device> {
+  const [xtest, keymap] = await Promise.all([
+    x11.x<x11.XTest>((cb) => x11.client.require('xtest', cb)),
+    Keymap.load(x11),
+  ]);
+  return new Device(x11, xtest, keymap);
+}
+
+async function device(session: Session): Promise<Device> {
+  const display = await session.x11();
+  let opened = devices.get(display);
+  if (!opened) {
+    opened = openDevice(display).catch((error: unknown) => {
+      devices.delete(display);
+      throw new HelperFailure(
+        HelperErrorCode.NotAvailable,
+        `no synthetic input: the X server lacks the XTEST extension (${error instanceof Error ? error.message : String(error)})`,
+        'start the X server with XTEST enabled (Xorg and Xvfb enable it by default)',
+      );
+    });
+    devices.set(display, opened);
+  }
+  return opened;
+}
+
+const ok = {};
+
+/** Pointer positions from `from` to `to` over durationMs, at least MIN_STEPS of them when `always`. */
+async function glide(input: Device, from: Point, to: Point, durationMs: number, always: boolean) {
+  const steps = Math.max(always ? MIN_STEPS : 1, Math.round(durationMs / STEP_MS));
+  for (let i = 1; i <= steps; i++) {
+    const t = i / steps;
+    input.moveTo({ x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t });
+    await input.sync();
+    if (durationMs > 0) await sleep(durationMs / steps);
+  }
+}
+
+export async function click(session: Session, params: Params<'input.click'>): Promise<Result<'input.click'>> {
+  const at = onX11('point', params.at);
+  const input = await device(session);
+  return input.run(async () => {
+    input.moveTo(at);
+    await input.holding(params.modifiers, async () => {
+      for (let i = 0; i < params.count; i++) {
+        if (i > 0) {
+          await input.sync();
+          await sleep(CLICK_GAP_MS);
+        }
+        input.button(BUTTONS[params.button], true);
+        input.button(BUTTONS[params.button], false);
+      }
+    });
+    return ok;
+  });
+}
+
+export async function move(session: Session, params: Params<'input.move'>): Promise<Result<'input.move'>> {
+  const to = onX11('point', params.to);
+  const input = await device(session);
+  return input.run(async () => {
+    if (params.durationMs === 0) input.moveTo(to);
+    else await glide(input, toPoint(await input.pointer()), to, params.durationMs, false);
+    return ok;
+  });
+}
+
+export async function drag(session: Session, params: Params<'input.drag'>): Promise<Result<'input.drag'>> {
+  const from = onX11('start point', params.from);
+  const to = onX11('end point', params.to);
+  const input = await device(session);
+  const button = BUTTONS[params.button];
+  return input.run(async () => {
+    input.moveTo(from);
+    await input.holding(params.modifiers, async () => {
+      input.button(button, true);
+      try {
+        await glide(input, from, to, params.durationMs, true);
+      } finally {
+        input.button(button, false);
+      }
+    });
+    return ok;
+  });
+}
+
+export async function scroll(
+  session: Session,
+  params: Params<'input.scroll'>,
+): Promise<Result<'input.scroll'>> {
+  const at = onX11('point', params.at);
+  const input = await device(session);
+  return input.run(async () => {
+    input.moveTo(at);
+    const turns: [number, number][] = [
+      [params.dy > 0 ? WHEEL.down : WHEEL.up, Math.abs(params.dy)],
+      [params.dx > 0 ? WHEEL.right : WHEEL.left, Math.abs(params.dx)],
+    ];
+    for (const [button, steps] of turns) {
+      for (let i = 0; i < steps; i++) {
+        input.button(button, true);
+        input.button(button, false);
+      }
+    }
+    return ok;
+  });
+}
+
+const toPoint = (pointer: x11.Pointer): Point => ({ x: pointer.rootX, y: pointer.rootY });
+
+export async function pointer(session: Session): Promise<Result<'input.pointer'>> {
+  const input = await device(session);
+  return { at: toPoint(await input.pointer()) };
+}
+
+function keysymOf(codePoint: number, index: number): number {
+  if (codePoint === 0x0a || codePoint === 0x0d) return RETURN;
+  if (codePoint === 0x09) return TAB;
+  if (codePoint < 0x20 || (codePoint >= 0x7f && codePoint < 0xa0)) {
+    throw new HelperFailure(
+      HelperErrorCode.InvalidParams,
+      `character ${index + 1} of the text is a control character (U+${codePoint.toString(16).padStart(4, '0')}), which no key types`,
+      'type text without control characters; press_key presses keys such as backspace or escape',
+    );
+  }
+  return codePoint <= 0xff ? codePoint : UNICODE_KEYSYM + codePoint;
+}
+
+/** The text's keysyms; "\r\n" is one Return. Checked whole before any key is pressed. */
+function keysymsOf(text: string): number[] {
+  const characters = [...text.replaceAll('\r\n', '\n')];
+  return characters.map((c, i) => keysymOf(c.codePointAt(0) ?? 0, i));
+}
+
+export async function type(session: Session, params: Params<'input.type'>): Promise<Result<'input.type'>> {
+  const keysyms = keysymsOf(params.text);
+  const input = await device(session);
+  return input.run(async () => {
+    let typed = 0;
+    for (const run of input.keymap.runs(keysyms)) {
+      for (const stroke of await input.keymap.lend(run)) {
+        await input.stroke(stroke);
+        typed++;
+        if (params.delayMs > 0) {
+          await input.sync();
+          await sleep(params.delayMs);
+        } else if (typed % TYPE_BATCH === 0) await input.sync();
+      }
+    }
+    return { typed };
+  });
+}
+
+export async function key(session: Session, params: Params<'input.key'>): Promise<Result<'input.key'>> {
+  const input = await device(session);
+  return input.run(async () => {
+    const [stroke] = await input.keymap.lend([params.code]);
+    if (stroke) await input.holding(params.modifiers, () => input.stroke(stroke, params.repeat));
+    return ok;
+  });
+}
+
+/** For system.hello: whether XTEST is there. */
+/** Whether synthetic input works here (the XTEST device opens once per display). */
+export function hasInput(session: Session): Promise<boolean> {
+  return device(session).then(
+    () => true,
+    () => false,
+  );
+}
+
+export async function inputCapability(session: Session): Promise<Capability> {
+  try {
+    const display = await session.x11();
+    await device(session);
+    const xtest = await display.x<x11.XTest>((cb) => display.client.require('xtest', cb));
+    const [major, minor] = await display.x<[number, number]>((cb) => xtest.GetVersion(2, 2, cb));
+    return {
+      available: true,
+      detail: `XTEST ${major}.${minor} on X display ${session.env.DISPLAY}: mouse and keyboard input`,
+    };
+  } catch (error) {
+    return { available: false, detail: error instanceof Error ? error.message : String(error) };
+  }
+}

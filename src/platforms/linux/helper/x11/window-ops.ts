@@ -1,0 +1,167 @@
+/**
+ * windows.*: top-level windows as the window manager (EWMH) sees them, and the requests a pager makes of it.
+ * Every operation waits (bounded) until the window manager has applied it, then answers with a fresh read.
+ */
+import {
+  HelperErrorCode,
+  type Params,
+  type Result,
+  type WindowInfo,
+} from '../../../../helper-client/protocol.js';
+import { appRoots } from '../apps.js';
+import { HelperFailure } from '../../errors.js';
+import type { Rect, X11 } from './ewmh.js';
+import type { Session } from '../session.js';
+import { until } from '../until.js';
+import { onX11, sizeOnX11 } from './x11-range.js';
+
+/** Openbox applies a request within a few ms; a loaded machine may need far longer. */
+const APPLY_WAIT_MS = 2000;
+const CLOSE_WAIT_MS = 2000;
+
+/** What a listing shares among its windows: app names by pid, the active window. */
+interface Known {
+  appNames: Map<number, string>;
+  active: number | undefined;
+}
+
+async function known(session: Session, x11: X11): Promise<Known> {
+  const [roots, active] = await Promise.all([appRoots(session).catch(() => []), x11.activeWindow()]);
+  return { appNames: new Map(roots.map((r) => [r.pid, r.name])), active };
+}
+
+async function windowInfo(x11: X11, id: number, facts: Known): Promise<WindowInfo | undefined> {
+  const [frame, pids, title, instance, minimized] = await Promise.all([
+    x11.frameRect(id),
+    x11.cardinals(id, '_NET_WM_PID'),
+    x11.title(id),
+    x11.instanceName(id),
+    x11.hasState(id, '_NET_WM_STATE_HIDDEN'),
+  ]);
+  if (!frame) return undefined; // it closed while we read it
+  const pid = pids[0] ?? 0;
+  return {
+    id: String(id),
+    pid,
+    app: facts.appNames.get(pid) ?? instance,
+    title,
+    bounds: frame,
+    minimized,
+    focused: facts.active === id,
+  };
+}
+
+export async function listWindows(
+  session: Session,
+  params: Params<'windows.list'>,
+): Promise<Result<'windows.list'>> {
+  const x11 = await session.x11();
+  const [ids, facts] = await Promise.all([x11.clientWindows(), known(session, x11)]);
+  const infos = await Promise.all(ids.reverse().map((id) => windowInfo(x11, id, facts)));
+  const windows = infos.filter(
+    (w): w is WindowInfo =>
+      w !== undefined &&
+      (params.pid === undefined || w.pid === params.pid) &&
+      (params.includeMinimized || !w.minimized),
+  );
+  return { windows };
+}
+
+/** A managed window's X id, or a failure that says there is none by that id. */
+async function managed(x11: X11, id: string): Promise<number> {
+  if (!/^\d{1,10}$/.test(id)) {
+    throw new HelperFailure(
+      HelperErrorCode.InvalidParams,
+      `"${id}" is not a window id`,
+      'window ids are decimal numbers, as windows.list gives them',
+    );
+  }
+  const window = Number(id);
+  if (!(await x11.clientWindows()).includes(window)) {
+    throw new HelperFailure(
+      HelperErrorCode.ElementGone,
+      `no window has the id ${id}`,
+      'the window closed, or the id is not a top-level window; list the windows for current ids',
+    );
+  }
+  return window;
+}
+
+async function fresh(session: Session, x11: X11, window: number): Promise<WindowInfo> {
+  const info = await windowInfo(x11, window, await known(session, x11));
+  if (!info) {
+    throw new HelperFailure(
+      HelperErrorCode.ElementGone,
+      `the window ${window} closed`,
+      'list the windows for current ids',
+    );
+  }
+  return info;
+}
+
+type Op = (x11: X11, window: number) => Promise<void>;
+
+/** Run an operation on a managed window, wait until `applied` holds (bounded), answer with a fresh read. */
+async function operate(
+  session: Session,
+  id: string,
+  run: Op,
+  applied: (x11: X11, window: number) => Promise<boolean>,
+): Promise<{ window: WindowInfo }> {
+  const x11 = await session.x11();
+  const window = await managed(x11, id);
+  await run(x11, window);
+  await until(() => applied(x11, window), APPLY_WAIT_MS);
+  return { window: await fresh(session, x11, window) };
+}
+
+const isActive = async (x11: X11, window: number) => (await x11.activeWindow()) === window;
+
+const frameIs = (wanted: Partial<Rect>) => async (x11: X11, window: number) => {
+  const rect = await x11.frameRect(window);
+  return (
+    rect !== undefined && (Object.keys(wanted) as (keyof Rect)[]).every((key) => rect[key] === wanted[key])
+  );
+};
+
+export const focusWindow = (session: Session, params: Params<'windows.focus'>) =>
+  operate(session, params.id, (x11, w) => x11.activate(w), isActive);
+
+export async function moveWindow(session: Session, params: Params<'windows.move'>) {
+  const to = onX11("window's corner", params.to);
+  return operate(session, params.id, (x11, w) => x11.moveResize(w, to), frameIs(to));
+}
+
+export async function resizeWindow(session: Session, params: Params<'windows.resize'>) {
+  sizeOnX11(params.width, params.height);
+  const size = { width: params.width, height: params.height };
+  return operate(session, params.id, (x11, w) => x11.moveResize(w, size), frameIs(size));
+}
+
+export const minimizeWindow = (session: Session, params: Params<'windows.minimize'>) =>
+  operate(
+    session,
+    params.id,
+    (x11, w) => x11.iconify(w),
+    (x11, w) => x11.hasState(w, '_NET_WM_STATE_HIDDEN'),
+  );
+
+/** Activating an iconified window is how EWMH pagers restore it. */
+export const restoreWindow = (session: Session, params: Params<'windows.restore'>) =>
+  operate(
+    session,
+    params.id,
+    (x11, w) => x11.activate(w),
+    async (x11, w) => !(await x11.hasState(w, '_NET_WM_STATE_HIDDEN')) && (await isActive(x11, w)),
+  );
+
+export async function closeWindow(
+  session: Session,
+  params: Params<'windows.close'>,
+): Promise<Result<'windows.close'>> {
+  const x11 = await session.x11();
+  const window = await managed(x11, params.id);
+  await x11.closeWindow(window);
+  const closed = await until(async () => !(await x11.clientWindows()).includes(window), CLOSE_WAIT_MS);
+  return { closed };
+}

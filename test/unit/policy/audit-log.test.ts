@@ -1,0 +1,207 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { loadConfig } from '../../../src/config.js';
+import { RefTable } from '../../../src/engine/kernel/refs.js';
+import { MacpilotError } from '../../../src/errors.js';
+import { createLogger } from '../../../src/log.js';
+import { AuditLog, type AuditOptions } from '../../../src/policy/audit-log.js';
+import type { CallOutcome, ToolCall } from '../../../src/policy/pipeline.js';
+import { allTools } from '../../../src/tools/index.js';
+import { READ_ONLY, WRITE } from '../../../src/tools/types.js';
+import { temporaryFolder } from '../../support/temp.js';
+
+const SECRET = 'hunter2 correct horse';
+const silent = createLogger('silent');
+
+function setup(options: Partial<AuditOptions> = {}) {
+  const file = join(temporaryFolder('macpilot-audit-'), 'state', 'macpilot', 'audit.jsonl');
+  const refs = new RefTable();
+  const messages: unknown[] = [];
+  const clientLog = {
+    send: (level: string, logger: string, data: unknown) => {
+      messages.push({ level, logger, data });
+    },
+  };
+  const audit = new AuditLog({
+    file,
+    refs,
+    mode: 'full',
+    log: silent,
+    now: () => new Date('2026-11-21T12:00:00.000Z'),
+    ...options,
+  });
+  const call = (name: string, args: Record<string, unknown>, annotations = WRITE, toolset = 'ui'): ToolCall =>
+    ({
+      tool: { name, toolset, annotations },
+      args,
+      clientLog,
+      signal: new AbortController().signal,
+    }) as unknown as ToolCall;
+  const lines = () =>
+    readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  return { audit, file, refs, messages, call, lines };
+}
+
+const ok: CallOutcome = { ok: true, refused: false, durationMs: 12.4 };
+
+describe('AuditLog', () => {
+  test('a write action on a ref: tool, app, target role and name, outcome, the length of the value but not the value', () => {
+    const { audit, refs, file, messages, call, lines } = setup();
+    const { ref } = refs.issue('h1', {
+      path: 'app("Mousepad")/window[0]/textbox',
+      app: { pid: 42, name: 'Mousepad' },
+      label: 'textbox "Search"',
+    });
+    audit.settled(call('set_value', { ref, value: SECRET }), ok);
+    expect(lines()).toEqual([
+      {
+        time: '2026-11-21T12:00:00.000Z',
+        tool: 'set_value',
+        app: 'Mousepad',
+        target: { role: 'textbox', name: 'Search' },
+        outcome: 'ok',
+        duration_ms: 12,
+        value_length: SECRET.length,
+        flags: { mode: 'full' },
+      },
+    ]);
+    expect(readFileSync(file, 'utf8')).not.toContain('hunter2');
+    expect(messages).toEqual([{ level: 'info', logger: 'audit', data: lines()[0] }]);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  test('typed text, clipboard text and keys are recorded by length only; raw arguments never', () => {
+    const { audit, file, call } = setup();
+    audit.settled(call('type_text', { text: SECRET }, WRITE, 'input'), ok);
+    audit.settled(call('set_clipboard', { text: SECRET }, WRITE, 'clipboard'), ok);
+    audit.settled(call('press_key', { key: 'h' }, WRITE, 'input'), ok);
+    const content = readFileSync(file, 'utf8');
+    expect(content).not.toContain('hunter2');
+    expect(content).not.toContain('"args"');
+    expect(content).toContain(`"text_length":${SECRET.length}`);
+    expect(content).toContain('"key_length":1');
+  });
+
+  test('an error that quotes a content argument keeps it out of the log', () => {
+    const { audit, file, call, lines } = setup();
+    const failed = (what: string): CallOutcome => ({
+      ok: false,
+      refused: false,
+      durationMs: 3,
+      error: new MacpilotError({ what, why: '-', next: '-' }),
+    });
+    audit.settled(
+      call('click_text', { text: SECRET }, WRITE, 'screen'),
+      failed(`No text "${SECRET}" on screen`),
+    );
+    audit.settled(
+      call('type_text', { text: 'a "quoted" secret' }, WRITE, 'input'),
+      failed('Could not type "a \\"quoted\\" secret"'),
+    );
+    expect(readFileSync(file, 'utf8')).not.toContain('hunter2');
+    expect(readFileSync(file, 'utf8')).not.toContain('quoted');
+    expect(lines().map((line) => line.error)).toEqual([
+      'No text "[text]" on screen',
+      'Could not type "[text]"',
+    ]);
+  });
+
+  test('notification texts and scripts are recorded by length only', () => {
+    const { audit, file, call, lines } = setup();
+    audit.settled(
+      call('send_notification', { title: SECRET, subtitle: SECRET, message: `${SECRET}!` }, WRITE, 'system'),
+      ok,
+    );
+    audit.settled(call('run_applescript', { script: `say "${SECRET}"` }, WRITE, 'scripting'), ok);
+    expect(readFileSync(file, 'utf8')).not.toContain('hunter2');
+    expect(lines().map(({ time: _time, duration_ms: _ms, ...rest }) => rest)).toEqual([
+      {
+        tool: 'send_notification',
+        outcome: 'ok',
+        title_length: SECRET.length,
+        subtitle_length: SECRET.length,
+        message_length: SECRET.length + 1,
+        flags: { mode: 'full' },
+      },
+      { tool: 'run_applescript', outcome: 'ok', script_length: SECRET.length + 6, flags: { mode: 'full' } },
+    ]);
+  });
+
+  test('a path gives the app and the last element; an app tool its app; read-only tools are not logged', () => {
+    const { audit, call, lines } = setup();
+    audit.settled(call('click_element', { path: 'app("Mousepad")/window[0]/button["Save"]' }), ok);
+    audit.settled(call('quit_app', { name: 'Calculator' }, WRITE, 'apps'), ok);
+    audit.settled(call('snapshot_ui', { app: 'Mousepad' }, READ_ONLY), ok);
+    expect(lines().map(({ tool, app, target }) => ({ tool, app, target }))).toEqual([
+      { tool: 'click_element', app: 'Mousepad', target: { role: 'button', name: 'Save' } },
+      { tool: 'quit_app', app: 'Calculator', target: undefined },
+    ]);
+  });
+
+  test('take_screenshot is logged only when file_path makes it write a file', () => {
+    const { audit, call, lines } = setup();
+    const screenshot = allTools.find((tool) => tool.name === 'take_screenshot');
+    const shot = (args: Record<string, unknown>) => ({ ...call('take_screenshot', args), tool: screenshot });
+    audit.settled(shot({ app: 'Mousepad' }) as ToolCall, ok);
+    audit.settled(shot({ app: 'Mousepad', file_path: '/tmp/shot.png' }) as ToolCall, ok);
+    expect(lines().map(({ tool, app }) => ({ tool, app }))).toEqual([
+      { tool: 'take_screenshot', app: 'Mousepad' },
+    ]);
+  });
+
+  test('refused and failed calls: the outcome and the first line of the error; notes as flags', () => {
+    const { audit, call, lines } = setup();
+    const refusal = new MacpilotError({ what: 'click refused: rate limit', why: 'x', next: 'y' });
+    const refused = call('click', { x: 1, y: 2 }, WRITE, 'input');
+    refused.notes = { consent: 'declined' };
+    audit.settled(refused, { ok: false, refused: true, error: refusal, durationMs: 0 });
+    audit.settled(call('click', { x: 1, y: 2 }, WRITE, 'input'), {
+      ok: false,
+      refused: false,
+      error: new Error('boom\nstack'),
+      durationMs: 3,
+    });
+    expect(lines().map(({ outcome, error, flags }) => ({ outcome, error, flags }))).toEqual([
+      {
+        outcome: 'refused',
+        error: 'click refused: rate limit',
+        flags: { mode: 'full', consent: 'declined' },
+      },
+      { outcome: 'failed', error: 'boom', flags: { mode: 'full' } },
+    ]);
+  });
+
+  test('past its size the file is rotated to .1, .2, ... keeping a few', () => {
+    const { audit, file, call, lines } = setup({ maxBytes: 300, keep: 2 });
+    for (let i = 0; i < 12; i++) audit.settled(call('click', { x: i, y: 0 }, WRITE, 'input'), ok);
+    const dir = join(file, '..');
+    expect(readdirSync(dir).sort()).toEqual(['audit.jsonl', 'audit.jsonl.1', 'audit.jsonl.2']);
+    for (const name of readdirSync(dir)) expect(statSync(join(dir, name)).size).toBeLessThanOrEqual(300);
+    expect(lines().length).toBeGreaterThan(0);
+  });
+
+  test('an unwritable file does not fail the call; the MCP log message still goes out', () => {
+    const blocker = join(temporaryFolder('macpilot-audit-'), 'a-file');
+    writeFileSync(blocker, '');
+    const { audit, messages, call } = setup({ file: join(blocker, 'audit.jsonl') });
+    expect(() => audit.settled(call('click', { x: 1, y: 1 }, WRITE, 'input'), ok)).not.toThrow();
+    expect(messages).toHaveLength(1);
+  });
+});
+
+describe('the audit log setting', () => {
+  const home = temporaryFolder('macpilot-home-');
+
+  test('by default under the user state directory; MACPILOT_AUDIT_LOG names a file or turns it off', () => {
+    expect(loadConfig({}, {}, home).auditLog).toBe(join(home, '.local', 'state', 'macpilot', 'audit.jsonl'));
+    expect(loadConfig({}, { XDG_STATE_HOME: '/var/state' }, home).auditLog).toBe(
+      '/var/state/macpilot/audit.jsonl',
+    );
+    expect(loadConfig({}, { MACPILOT_AUDIT_LOG: '/tmp/a.jsonl' }, home).auditLog).toBe('/tmp/a.jsonl');
+    expect(loadConfig({}, { MACPILOT_AUDIT_LOG: 'off' }, home).auditLog).toBeUndefined();
+  });
+});
