@@ -50,7 +50,7 @@ describe('import layers', () => {
     write('src/tools/types.ts', 'export const tool = 1;\n');
     write(
       'src/engine/kernel/kernel.ts',
-      "import { tool } from '../tools/types';\nexport const kernel = tool;\n",
+      "import { tool } from '../../tools/types';\nexport const kernel = tool;\n",
     );
     write('src/engine/a.ts', "import { b } from './b';\nexport const a = () => b;\n");
     write('src/engine/b.ts', "import { a } from './a';\nexport const b = () => a;\n");
