@@ -19,3 +19,6 @@ export function readingOrder<T extends { bounds: Bounds }>(items: readonly T[]):
     return Math.abs(dy) <= tolerance ? a.bounds.x - b.bounds.x : dy;
   });
 }
+
+/** `x=40 y=30 640x480`. */
+export const geometry = (b: Bounds): string => `x=${b.x} y=${b.y} ${b.width}x${b.height}`;

@@ -13,3 +13,6 @@ export function parseMenuPath(text: string): string[] {
   }
   return names;
 }
+
+/** Names as a menu path: "File > Save As…". */
+export const joinNames = (names: readonly string[]): string => names.join(' > ');

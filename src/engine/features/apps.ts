@@ -3,11 +3,12 @@ import type { AppInfo } from '../../helper-client/protocol.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { CallOptions } from '../../helper-client/errors.js';
 import type { ActionResult, AppsResult } from '../kernel/results.js';
+import { appText, words, type Words } from '../kernel/words.js';
 
 const LAUNCH_TIMEOUT_MS = 15_000;
 const QUIT_TIMEOUT_MS = 5_000;
 
-const which = (app: { name: string; pid: number }) => `${app.name} (pid ${app.pid})`;
+const which = (app: { name: string; pid: number }): Words => words`${appText(app.name)} (pid ${app.pid})`;
 const appRef = (app: { name: string; pid: number }) => ({ name: app.name, pid: app.pid });
 
 export class Apps {
@@ -36,7 +37,9 @@ export class Apps {
         { name, timeoutMs },
         request,
       );
-      const done = alreadyRunning ? `${which(app)} was already running.` : `Launched ${which(app)}.`;
+      const done = alreadyRunning
+        ? words`${which(app)} was already running.`
+        : words`Launched ${which(app)}.`;
       return { kind: 'action', done, app: appRef(app) };
     });
   }
@@ -46,8 +49,8 @@ export class Apps {
       const app = await this.kernel.resolver.app(name, call);
       const { activated } = await this.kernel.port.call('apps.activate', { pid: app.pid }, call);
       const done = activated
-        ? `${which(app)} is now active.`
-        : `Asked ${which(app)} to come to the front, but it is not active.`;
+        ? words`${which(app)} is now active.`
+        : words`Asked ${which(app)} to come to the front, but it is not active.`;
       return { kind: 'action', done, app: appRef(app) };
     });
   }
@@ -58,9 +61,8 @@ export class Apps {
       const params = { pid: app.pid, force, timeoutMs: QUIT_TIMEOUT_MS };
       const { exited } = await this.kernel.port.call('apps.quit', params, call);
       const done = exited
-        ? `${which(app)} quit.`
-        : `${which(app)} did not quit within ${QUIT_TIMEOUT_MS / 1000} s: it may be asking to save (snapshot_ui shows its ` +
-          'dialogs); quit_app with force terminates it, losing unsaved work.';
+        ? words`${which(app)} quit.`
+        : words`${which(app)} did not quit within ${QUIT_TIMEOUT_MS / 1000} s: it may be asking to save (snapshot_ui shows its dialogs); quit_app with force terminates it, losing unsaved work.`;
       return { kind: 'action', done, app: appRef(app) };
     });
   }

@@ -7,6 +7,7 @@ import type { Kernel } from '../kernel/kernel.js';
 import type { CallOptions } from '../../helper-client/errors.js';
 import type { ActionResult, ClipboardResult } from '../kernel/results.js';
 import { plural } from '../../text.js';
+import { own } from '../kernel/words.js';
 
 export const CLIPBOARD_DEFAULTS = { maxChars: 20_000 } as const;
 
@@ -30,7 +31,9 @@ export class Clipboard {
     return this.kernel.guard('write the clipboard', async () => {
       await this.kernel.port.call('clipboard.write', { text }, call);
       this.history.add(text);
-      const done = `Copied ${plural(Array.from(text).length, 'character')} to the clipboard; other apps can paste it now.`;
+      const done = own(
+        `Copied ${plural(Array.from(text).length, 'character')} to the clipboard; other apps can paste it now.`,
+      );
       return { kind: 'action', done };
     });
   }
@@ -40,7 +43,7 @@ export class Clipboard {
       await this.kernel.port.call('clipboard.clear', {}, call);
       const forgot = this.history.enabled ? ', and macpilot forgot its clipboard history' : '';
       this.history.clear();
-      return { kind: 'action', done: `Cleared the clipboard: it is empty now${forgot}.` };
+      return { kind: 'action', done: own(`Cleared the clipboard: it is empty now${forgot}.`) };
     });
   }
 }

@@ -28,10 +28,11 @@ import type {
   SnapshotResult,
 } from '../kernel/results.js';
 import { parseRole, roleOf } from '../kernel/roles.js';
-import { SNAPSHOT_DEFAULTS } from '../render/snapshot.js';
+import { SNAPSHOT_DEFAULTS } from '../kernel/tree.js';
 import { matchTitle } from '../../text.js';
 import { labelOf } from '../kernel/tree.js';
 import type { UiReader } from '../reading/ui-reading.js';
+import { appText, entryWords, own, words } from '../kernel/words.js';
 
 export interface SnapshotOptions {
   app?: string;
@@ -128,7 +129,7 @@ export class Elements {
       const pid = app === undefined ? undefined : (await this.kernel.resolver.app(app, call)).pid;
       const { element } = await this.kernel.port.call('ax.focused', pid === undefined ? {} : { pid }, call);
       if (!element)
-        return { kind: 'located', none: `No element has keyboard focus${app ? ` in ${app}` : ''}.` };
+        return { kind: 'located', none: own(`No element has keyboard focus${app ? ` in ${app}` : ''}.`) };
       return { kind: 'located', node: await this.kernel.resolver.locate(element, call) };
     });
   }
@@ -136,7 +137,7 @@ export class Elements {
   async elementAt(x: number, y: number, call?: CallOptions): Promise<LocatedResult> {
     return this.kernel.guard(`find the element at ${x},${y}`, async () => {
       const { element } = await this.kernel.port.call('ax.elementAt', { x, y }, call);
-      if (!element) return { kind: 'located', none: `No accessible element is at ${x},${y}.` };
+      if (!element) return { kind: 'located', none: own(`No accessible element is at ${x},${y}.`) };
       return { kind: 'located', node: await this.kernel.resolver.locate(element, call) };
     });
   }
@@ -151,7 +152,7 @@ export class Elements {
       const click: Prepared = action
         ? async () => {
             await this.kernel.port.call('ax.perform', { id: entry.handle, action }, call);
-            return `Clicked ${entryLine(entry)} (its "${action}" action).`;
+            return words`Clicked ${entryWords(entry)} (its "${appText(action)}" action).`;
           }
         : this.input.clickElement(entry, detail, options, call);
       if (!detail.states.includes('disabled')) return click;
@@ -192,7 +193,7 @@ export class Elements {
       if (!matched) throw unknownAction(entry, action, detail.actions);
       return async () => {
         await this.kernel.port.call('ax.perform', { id: entry.handle, action: matched }, call);
-        return `Performed "${matched}" on ${entryLine(entry)}.`;
+        return words`Performed "${appText(matched)}" on ${entryWords(entry)}.`;
       };
     });
   }
@@ -201,7 +202,7 @@ export class Elements {
   async setValue(target: Target, value: ElementValue, call?: CallOptions): Promise<ActionResult> {
     return this.kernel.act(target, 'set the value of', call, (entry) => async () => {
       await this.kernel.port.call('ax.setValue', { id: entry.handle, value }, call);
-      return `Set the value of ${entryLine(entry)}.`;
+      return words`Set the value of ${entryWords(entry)}.`;
     });
   }
 
@@ -209,8 +210,8 @@ export class Elements {
     return this.kernel.act(target, 'focus', call, (entry) => async () => {
       const { focused } = await this.kernel.port.call('ax.focus', { id: entry.handle }, call);
       return focused
-        ? `Focused ${entryLine(entry)}.`
-        : `Asked to focus ${entryLine(entry)}, but the app does not report it focused.`;
+        ? words`Focused ${entryWords(entry)}.`
+        : words`Asked to focus ${entryWords(entry)}, but the app does not report it focused.`;
     });
   }
 

@@ -24,6 +24,7 @@ import { type Chord, codeFor, parseChord, parseModifier, type Platform } from '.
 import type { Prepared } from '../kernel/changes.js';
 import { helperFailure } from '../kernel/failures.js';
 import { entryLine, type Kernel, type Target } from '../kernel/kernel.js';
+import { entryWords, own, plainText, words, type Words } from '../kernel/words.js';
 import type { CallOptions } from '../../helper-client/errors.js';
 import type { RefEntry } from '../kernel/refs.js';
 import { AppRefused } from '../kernel/resolve.js';
@@ -37,7 +38,7 @@ export type Spot = LabelledPoint | Target;
 
 /** A screen point, with what is there in words when the caller knows (`the text "OK"`), for the answer. */
 export interface LabelledPoint extends Point {
-  label?: string;
+  label?: Words;
 }
 
 /** Pixels per wheel step: about three lines of text, what one notch scrolls in most apps. */
@@ -84,7 +85,8 @@ function centreOf(entry: RefEntry, detail: ElementDetail): Point {
 
 const isPoint = (spot: Spot): spot is LabelledPoint => 'x' in spot;
 const at = (p: Point) => `${Math.round(p.x)},${Math.round(p.y)}`;
-const place = (p: LabelledPoint) => (p.label === undefined ? at(p) : `${p.label} at ${at(p)}`);
+const place = (p: LabelledPoint): Words =>
+  p.label === undefined ? own(at(p)) : words`${p.label} at ${own(at(p))}`;
 
 /** "click", "right-click", "double-click", "triple-middle-click". */
 function clickName(button: MouseButton, count: number): string {
@@ -109,7 +111,7 @@ export class Input {
     const name = clickName(button, count);
     return this.onSpot(spot, name, call, (point, what) => async () => {
       await this.send('input.click', { at: point, button, count, modifiers }, call);
-      return `${capitalize(name)}ed ${what}${holding(modifiers)}.`;
+      return words`${own(`${capitalize(name)}ed`)} ${what}${own(holding(modifiers))}.`;
     });
   }
 
@@ -121,7 +123,7 @@ export class Input {
     const modifiers = (options.modifiers ?? []).map(parseModifier);
     return async () => {
       await this.send('input.click', { at: point, button, count, modifiers }, call);
-      return `${capitalize(clickName(button, count))}ed ${entryLine(entry)} at its centre (${at(point)})${holding(modifiers)}, with a synthetic click.`;
+      return words`${own(`${capitalize(clickName(button, count))}ed`)} ${entryWords(entry)} at its centre (${own(at(point))})${own(holding(modifiers))}, with a synthetic click.`;
     };
   }
 
@@ -136,13 +138,13 @@ export class Input {
     return this.onSpot(spot, verb, call, (point, what) => async () => {
       await this.send('input.move', { to: point, durationMs }, call);
       return verb === 'hover over'
-        ? `The pointer rests over ${what}.`
-        : `Moved the pointer to ${what}${smooth ? ' smoothly' : ''}.`;
+        ? words`The pointer rests over ${what}.`
+        : words`Moved the pointer to ${what}${own(smooth ? ' smoothly' : '')}.`;
     });
   }
 
   async drag(from: Spot, to: Spot, call?: CallOptions): Promise<ActionResult> {
-    const end = isPoint(to) ? { point: to, what: at(to) } : await this.element(to, call);
+    const end = isPoint(to) ? { point: to, what: own(at(to)) } : await this.element(to, call);
     return this.onSpot(from, 'drag from', call, (start, what) => async () => {
       const params = {
         from: start,
@@ -152,7 +154,7 @@ export class Input {
         durationMs: INPUT_DEFAULTS.dragMs,
       };
       await this.send('input.drag', params, call);
-      return `Dragged from ${what} to ${end.what}.`;
+      return words`Dragged from ${what} to ${end.what}.`;
     });
   }
 
@@ -170,7 +172,7 @@ export class Input {
     return this.onSpot(where, `scroll ${direction}`, call, (point, what) => async () => {
       const delta = { dx: vertical ? 0 : sign * steps, dy: vertical ? sign * steps : 0 };
       await this.send('input.scroll', { at: point, ...delta }, call);
-      return `Scrolled ${direction} ${plural(steps, 'wheel step')} (about ${steps * PX_PER_WHEEL_STEP} px) at ${what}.`;
+      return words`Scrolled ${own(direction)} ${own(plural(steps, 'wheel step'))} (about ${steps * PX_PER_WHEEL_STEP} px) at ${what}.`;
     });
   }
 
@@ -195,13 +197,13 @@ export class Input {
     if (!options.target) {
       return this.onFocus('type text', call, async () => {
         const done = await typing();
-        return `${capitalize(done.typed)} into the focused element${done.submitted}.`;
+        return own(`${capitalize(done.typed)} into the focused element${done.submitted}.`);
       });
     }
     return this.kernel.act(options.target, 'type into', call, (entry) => async () => {
       await this.focusAndWait(entry, call);
       const done = await typing();
-      return `Focused ${entryLine(entry)}, ${done.typed}${done.submitted}.`;
+      return words`Focused ${entryWords(entry)}, ${own(done.typed + done.submitted)}.`;
     });
   }
 
@@ -215,7 +217,7 @@ export class Input {
     const platform = await this.platformOf(call);
     return this.onFocus(`press ${chordName(chord)}`, call, async () => {
       await this.pressChord(chord, platform, repeat, call);
-      return `Pressed ${chordName(chord)}${repeat > 1 ? ` ${repeat} times` : ''}.`;
+      return own(`Pressed ${chordName(chord)}${repeat > 1 ? ` ${repeat} times` : ''}.`);
     });
   }
 
@@ -231,14 +233,14 @@ export class Input {
     spot: Spot,
     verb: string,
     call: CallOptions | undefined,
-    prepare: (point: Point, what: string) => Prepared,
+    prepare: (point: Point, what: Words) => Prepared,
   ): Promise<ActionResult> {
     if (!isPoint(spot)) {
       return this.kernel.act(spot, verb, call, (entry, detail) =>
-        prepare(centreOf(entry, detail), entryLine(entry)),
+        prepare(centreOf(entry, detail), entryWords(entry)),
       );
     }
-    return this.kernel.guard(`${verb} ${place(spot)}`, async () => {
+    return this.kernel.guard(`${verb} ${plainText(place(spot))}`, async () => {
       const point = { x: spot.x, y: spot.y };
       const { element } = await this.kernel.port.call('ax.elementAt', point, call);
       return this.observed(element, prepare(point, place(spot)), call);
@@ -273,9 +275,9 @@ export class Input {
     return { kind: 'action', done: await run(), outcome: { kind: 'unwatched' } };
   }
 
-  private async element(target: Target, call?: CallOptions): Promise<{ point: Point; what: string }> {
+  private async element(target: Target, call?: CallOptions): Promise<{ point: Point; what: Words }> {
     const { entry, detail } = await this.kernel.detail(target, 0, call);
-    return { point: centreOf(entry, detail), what: entryLine(entry) };
+    return { point: centreOf(entry, detail), what: entryWords(entry) };
   }
 
   /** Focus the element, then wait until the app reports it focused: keys typed sooner can land elsewhere. */

@@ -13,14 +13,13 @@ import { childPath, type ElementPath, isTransparent, parsePath, segmentFor } fro
 import type { CallOptions } from '../../helper-client/errors.js';
 import type { AppRef } from '../kernel/refs.js';
 import type { ActionResult, MenuItemResult, MenuLine, MenuResult } from '../kernel/results.js';
-import { parseMenuPath } from '../../menu-path.js';
-import type { Role } from '../kernel/roles.js';
-import { roleOf } from '../kernel/roles.js';
-import { NAME_CHARS } from '../render/line.js';
-import { clip, matchByName, normalizeName } from '../../text.js';
+import { joinNames, parseMenuPath } from '../../menu-path.js';
+import { MENU_ROLES, roleOf } from '../kernel/roles.js';
+import { shownName } from '../kernel/shown.js';
+import { matchByName, normalizeName } from '../../text.js';
 import { annotate, labelOf, type Walked } from '../kernel/tree.js';
+import { appText, own, words } from '../kernel/words.js';
 
-const MENU_ROLES: ReadonlySet<Role> = new Set(['menu', 'menuitem', 'menuitemcheckbox', 'menuitemradio']);
 /** Each step walks one level; pass-through nodes (see isPassThrough) are walked when met. */
 const STEP_MAX_NODES = 2_000;
 export const MENU_DEFAULTS = { depth: 1, maxDepth: 4, maxLines: 400 } as const;
@@ -52,8 +51,6 @@ const isPassThrough = (node: Walked): boolean =>
 export const hasSubmenu = (node: Walked): boolean => node.role === 'menu' || node.info.childCount > 0;
 
 /** The name as the menu shows it, padding trimmed. */
-export const shownName = (node: Walked): string => clip(node.info.name, NAME_CHARS);
-export const joinNames = (names: readonly string[]): string => names.join(' > ');
 
 export class Menus {
   constructor(private readonly kernel: Kernel) {}
@@ -116,7 +113,7 @@ export class Menus {
         scope,
         async () => {
           for (const entry of chain) await this.clickWhenShown(entry, call);
-          return `Clicked the menu item ${JSON.stringify(names)} [ref=${item.node.ref}].`;
+          return words`Clicked the menu item ${appText(JSON.stringify(names))} [ref=${own(item.node.ref)}].`;
         },
         call,
       );

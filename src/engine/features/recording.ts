@@ -15,11 +15,10 @@ import { parsePath } from '../kernel/paths.js';
 import { AppRefused } from '../kernel/resolve.js';
 import { type ClickTarget, foldSteps, type RecordedEvent } from './record-steps.js';
 import type { RecordingResult } from '../kernel/results.js';
-import type { Role } from '../kernel/roles.js';
 import type { Walked } from '../kernel/tree.js';
 import { pause } from '../kernel/observer.js';
+import { MENU_ROLES } from '../kernel/roles.js';
 
-const MENU_ROLES: ReadonlySet<Role> = new Set(['menu', 'menuitem', 'menuitemcheckbox', 'menuitemradio']);
 /** How long a menu opened by a recorded click may take to show its items, and how often it is looked at. */
 const MENU_SHOW_MS = 1_000;
 const MENU_POLL_MS = 40;

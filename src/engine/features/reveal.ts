@@ -12,6 +12,7 @@ import type { HelperPort } from '../kernel/port.js';
 import type { CallOptions } from '../../helper-client/errors.js';
 import type { ActionResult } from '../kernel/results.js';
 import { roleOf } from '../kernel/roles.js';
+import { entryWords, own, words } from '../kernel/words.js';
 
 /** Wheel steps per turn (about 150 px) and the most turns before giving up. */
 const STEPS_PER_TURN = 3;
@@ -83,7 +84,7 @@ export class Reveal {
       const { ancestors } = await port.call('ax.ancestors', { id }, call);
       const container = [...ancestors].reverse().find((a) => roleOf(a) === 'scrollarea' && a.bounds);
       const pane = container?.bounds;
-      if (inView(detail, pane)) return `${entryLine(entry)} is already in view.`;
+      if (inView(detail, pane)) return words`${entryWords(entry)} is already in view.`;
       const read = async () => (await port.call('ax.element', { id, maxValueLength: 0 }, call)).element;
 
       const byHelper = await port.call('ax.scrollIntoView', { id }, call).then(
@@ -93,7 +94,7 @@ export class Reveal {
           return false;
         },
       );
-      if (byHelper && inView(await read(), pane)) return `Scrolled ${entryLine(entry)} into view.`;
+      if (byHelper && inView(await read(), pane)) return words`Scrolled ${entryWords(entry)} into view.`;
       if (!container || !pane) {
         throw new MacpilotError({
           what: `Could not scroll ${entryLine(entry)} into view`,
@@ -111,7 +112,7 @@ export class Reveal {
           await port.call('input.scroll', { at, dx: 0, dy: sign * STEPS_PER_TURN }, call);
           turns++;
           if (inView(await read(), pane)) {
-            return `Scrolled ${sign > 0 ? 'down' : 'up'} (${turns} turns of the wheel) until ${entryLine(entry)} came into view.`;
+            return words`Scrolled ${own(sign > 0 ? 'down' : 'up')} (${turns} turns of the wheel) until ${entryWords(entry)} came into view.`;
           }
           const now = await movedFrom(position, () => scrollPosition(port, container.id, call), call);
           if (now === position) break;

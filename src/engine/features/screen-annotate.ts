@@ -3,31 +3,9 @@
  * that draws them in image pixels.
  */
 import type { Bounds } from '../../helper-client/protocol.js';
-import type { Role } from '../kernel/roles.js';
 import { type Walked, walk } from '../kernel/tree.js';
+import { INTERACTIVE_ROLES, FRAME_ROLES } from '../kernel/roles.js';
 
-/** Roles an agent acts on: always labelled when visible, named or not. */
-const INTERACTIVE: ReadonlySet<Role> = new Set<Role>([
-  'button',
-  'checkbox',
-  'radio',
-  'switch',
-  'textbox',
-  'searchbox',
-  'combobox',
-  'menuitem',
-  'menuitemcheckbox',
-  'menuitemradio',
-  'option',
-  'listitem',
-  'treeitem',
-  'tab',
-  'slider',
-  'spinbutton',
-  'link',
-]);
-/** Roles whose box is the window itself: a label on them says nothing. */
-const FRAMES: ReadonlySet<Role> = new Set<Role>(['application', 'window', 'dialog', 'alert']);
 /** More labels than this make the image unreadable; interactive elements are drawn first. */
 export const MAX_LABELS = 150;
 const COLOURS = ['#d7263d', '#1b998b', '#2e86ab', '#f46036', '#7b2cbf', '#c5283d', '#3a86ff', '#2a9d8f'];
@@ -57,14 +35,14 @@ export function labelled(tree: Walked, area: Bounds): { shown: Labelled[]; total
   const found: Labelled[] = [];
   for (const node of walk(tree)) {
     const { bounds } = node.info;
-    if (node.depth === 0 || !bounds || FRAMES.has(node.role)) continue;
-    if (!INTERACTIVE.has(node.role) && node.info.name.trim() === '') continue;
+    if (node.depth === 0 || !bounds || FRAME_ROLES.has(node.role)) continue;
+    if (!INTERACTIVE_ROLES.has(node.role) && node.info.name.trim() === '') continue;
     const visible = overlap(bounds, area);
     if (visible) found.push({ node, bounds: visible });
   }
   const ranked = [
-    ...found.filter((l) => INTERACTIVE.has(l.node.role)),
-    ...found.filter((l) => !INTERACTIVE.has(l.node.role)),
+    ...found.filter((l) => INTERACTIVE_ROLES.has(l.node.role)),
+    ...found.filter((l) => !INTERACTIVE_ROLES.has(l.node.role)),
   ];
   return { shown: ranked.slice(0, MAX_LABELS), total: found.length };
 }

@@ -12,6 +12,7 @@ import type { ScreenLine } from '../reading/screen-lines.js';
 import type { CaptureArea, Screen } from './screen.js';
 import { findInLines, pickMatch, type TextMatchMode, toScreenLines } from '../reading/text-match.js';
 import type { TextRecognizer } from '../reading/text-recognizer.js';
+import { appText, words } from '../kernel/words.js';
 
 export const TEXT_DEFAULTS = {
   /** Lines read with less confidence (0-1) are left out unless min_confidence says otherwise. */
@@ -66,7 +67,7 @@ export class ScreenText {
     const { match } = await this.kernel.guard(`find the text ${JSON.stringify(lookup.text)}`, () =>
       this.locate(lookup, call),
     );
-    const label = `the text ${JSON.stringify(match.text)}`;
+    const label = words`the text ${appText(JSON.stringify(match.text))}`;
     return this.input.click({ ...match.centre, label }, options, call);
   }
 

@@ -20,7 +20,8 @@ import { roleOf } from '../kernel/roles.js';
 import { type Labelled, labelled, overlay } from './screen-annotate.js';
 import { labelOf } from '../kernel/tree.js';
 import { clip, matchTitle, plural } from '../../text.js';
-import { geometry, type Windows } from './windows.js';
+import { geometry } from '../../bounds.js';
+import type { Windows } from './windows.js';
 
 export interface ScreenshotOptions {
   app?: string;

@@ -5,11 +5,9 @@
  */
 import { MacpilotError } from '../../errors.js';
 import type { AppInfo, ElementDetail } from '../../helper-client/protocol.js';
-import { dataNote } from '../../untrusted.js';
 import { isAppNotFound, isGone } from '../kernel/failures.js';
 import { FIND_DEFAULTS, findMatches, type Query } from '../reading/find.js';
 import { appWalkStart, type Kernel, type Target } from '../kernel/kernel.js';
-import { locatedLines } from '../render/line.js';
 import { isCallProblem } from '../kernel/resolve.js';
 import { pause } from '../kernel/observer.js';
 import type { CallOptions } from '../../helper-client/errors.js';
@@ -19,6 +17,7 @@ import type { WaitResult } from '../kernel/results.js';
 import { clip, duration, matchTitle, plural } from '../../text.js';
 import { isSecure, type Walked } from '../kernel/tree.js';
 import { WAIT_DEFAULTS, type WaitCondition } from './wait-conditions.js';
+import { appText, entryWords, mention, own, plainText, words, type Words } from '../kernel/words.js';
 
 export interface WaitOptions {
   condition: WaitCondition;
@@ -43,8 +42,8 @@ const WALK_VALUE_CHARS = 1_000;
 /** One look at the UI. */
 export interface Look {
   met: boolean;
-  /** What was seen: the element's lines on success, the last state on timeout. */
-  seen: string;
+  /** What was seen: the element on success, the last state on timeout. */
+  seen: Words;
   /** The element the condition is about, when one was seen. */
   element?: Walked;
   /** The app looked at, when known: its changes prompt the next look. */
@@ -56,9 +55,12 @@ export type Probe<L extends Look = Look> = (call?: CallOptions) => Promise<L>;
 export type Found =
   | { entry: RefEntry; detail: ElementDetail }
   /** Why it is not there; `label` names the element when it was known (by ref). */
-  | { missing: string; label?: string; pid?: number };
+  | { missing: string; label?: Words; pid?: number };
 
 const quote = (text: string) => JSON.stringify(clip(text, SHOWN_CHARS));
+
+const idleWords = (app: AppInfo): Words =>
+  words`${appText(JSON.stringify(app.name))} (pid ${app.pid}) is idle.`;
 
 const elapsed = (started: number) => duration(performance.now() - started);
 
@@ -84,7 +86,7 @@ export class Waits {
       }
       throw new MacpilotError({
         what: `Timed out after ${elapsed(started)} waiting for ${awaited}`,
-        why: `last seen: ${last.seen}`,
+        why: `last seen: ${plainText(last.seen)}`,
         next: nextStep(options.condition),
       });
     });
@@ -129,15 +131,15 @@ export class Waits {
       const maxMs = Math.max(0, timeoutMs - idleMs);
       const met = await observer.waitForQuiet(app.pid, { quietMs: idleMs, maxMs, signal });
       const changes = plural(observer.counter(app.pid) - mark, 'change');
-      return { met, seen: met ? `"${app.name}" (pid ${app.pid}) is idle.` : `it kept changing (${changes})` };
+      return { met, seen: met ? idleWords(app) : own(`it kept changing (${changes})`) };
     }
     const deadline = performance.now() + timeoutMs;
     let before = JSON.stringify(await this.walkApp(app, FIND_DEFAULTS.depth, call));
     for (;;) {
       await pause(Math.min(idleMs, Math.max(0, deadline - performance.now())), signal);
       const now = JSON.stringify(await this.walkApp(app, FIND_DEFAULTS.depth, call));
-      if (now === before) return { met: true, seen: `"${app.name}" (pid ${app.pid}) is idle.` };
-      if (performance.now() >= deadline) return { met: false, seen: 'its UI kept changing' };
+      if (now === before) return { met: true, seen: idleWords(app) };
+      if (performance.now() >= deadline) return { met: false, seen: own('its UI kept changing') };
       before = now;
     }
   }
@@ -177,13 +179,13 @@ export class Waits {
       const found = await this.element(target ?? {}, call);
       if ('missing' in found) {
         const gone = o.condition === 'disappears';
-        const seen = gone && found.label ? `${found.label} is gone.` : found.missing;
+        const seen = gone && found.label ? words`${found.label} is gone.` : [appText(found.missing)];
         return { met: gone, seen, pid: found.pid };
       }
       const { entry, detail } = found;
       const element = walkedOf(entry, detail);
       const pid = entry.app.pid;
-      const shown = () => locatedLines(element);
+      const shown = (): Words => [mention(element)];
       const offscreen = detail.states.includes('offscreen');
       const value = () => {
         if (isSecure(detail)) {
@@ -199,14 +201,14 @@ export class Waits {
         case 'appears':
           return {
             met: !offscreen,
-            seen: offscreen ? `${shown()} (there, but not on screen)` : shown(),
+            seen: offscreen ? words`${shown()} (there, but not on screen)` : shown(),
             pid,
             element,
           };
         case 'disappears':
           return {
             met: offscreen,
-            seen: offscreen ? `${shown()} (not on screen)` : `still there: ${shown()}`,
+            seen: offscreen ? words`${shown()} (not on screen)` : words`still there: ${shown()}`,
             pid,
             element,
           };
@@ -230,12 +232,12 @@ export class Waits {
       return await this.kernel.detail(target, VALUE_CHARS, call);
     } catch (error) {
       const pid = known?.app.pid;
-      const label = known && `${known.label} [ref=${known.ref}]`;
+      const label = known && entryWords(known);
       if (error instanceof MacpilotError && !isCallProblem(error)) {
         return { missing: `${error.what}: ${error.why}`, label, pid };
       }
       if (isGone(error) || isAppNotFound(error)) {
-        return { missing: `${label ?? 'the element'} is gone`, label, pid };
+        return { missing: `${label ? plainText(label) : 'the element'} is gone`, label, pid };
       }
       throw error;
     }
@@ -253,27 +255,41 @@ export class Waits {
 
   private async lookForMatches(appName: string | undefined, query: Query, want: boolean, call?: CallOptions) {
     const app = await this.app(appName, call);
-    if (typeof app === 'string') return { met: !want, seen: app };
+    if (typeof app === 'string') return { met: !want, seen: [appText(app)] };
     const tree = await this.walkApp(app, FIND_DEFAULTS.depth, call).catch(notThere);
-    if (!tree) return { met: !want, seen: `"${app.name}" (pid ${app.pid}) closed`, pid: app.pid };
+    if (!tree)
+      return {
+        met: !want,
+        seen: words`${appText(JSON.stringify(app.name))} (pid ${app.pid}) closed`,
+        pid: app.pid,
+      };
     const found = findMatches(tree, query).filter((n) => !n.info.states.includes('offscreen'));
     const [first] = found;
-    if (!first) return { met: !want, seen: `no element on screen matches in "${app.name}"`, pid: app.pid };
+    if (!first) {
+      return {
+        met: !want,
+        seen: words`no element on screen matches in "${appText(app.name)}"`,
+        pid: app.pid,
+      };
+    }
     const more = found.length > 1 ? `\n(${plural(found.length - 1, 'more element')} matched)` : '';
-    const lines = `${locatedLines(first)}\n${dataNote()}${more}`;
-    return { met: want, seen: want ? lines : `still there: ${lines}`, pid: app.pid, element: first };
+    const lines = words`${mention(first)}${own(more)}`;
+    return { met: want, seen: want ? lines : words`still there: ${lines}`, pid: app.pid, element: first };
   }
 
   private async lookAtWindows(appName: string | undefined, text: string, call?: CallOptions): Promise<Look> {
     const app = await this.app(appName, call);
-    if (typeof app === 'string') return { met: false, seen: app };
+    if (typeof app === 'string') return { met: false, seen: [appText(app)] };
     const tree = await this.walkApp(app, 1, call).catch(notThere);
     const windows = tree?.children ?? [];
     const [match] = matchTitle(windows, (w) => w.info.name, text);
-    if (match)
-      return { met: true, seen: `${locatedLines(match)}\n${dataNote()}`, pid: app.pid, element: match };
+    if (match) return { met: true, seen: [mention(match)], pid: app.pid, element: match };
     const titles = windows.map((w) => quote(w.info.name)).join(', ') || 'none';
-    return { met: false, seen: `the windows of "${app.name}" are: ${titles}`, pid: app.pid };
+    return {
+      met: false,
+      seen: words`the windows of "${appText(app.name)}" are: ${appText(titles)}`,
+      pid: app.pid,
+    };
   }
 
   private async walkApp(app: AppInfo, depth: number, call?: CallOptions): Promise<Walked> {

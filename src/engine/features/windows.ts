@@ -4,11 +4,12 @@
  * (front to back, minimized windows included). Every operation answers with the window's state afterwards.
  */
 import { MacpilotError } from '../../errors.js';
-import type { Bounds, WindowInfo } from '../../helper-client/protocol.js';
+import type { WindowInfo } from '../../helper-client/protocol.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { CallOptions } from '../../helper-client/errors.js';
 import type { ActionResult, WindowsResult } from '../kernel/results.js';
-import { clip, matchByName, matchTitle } from '../../text.js';
+import { matchByName, matchTitle } from '../../text.js';
+import { own, plainText, windowStateWords, windowWords, words } from '../kernel/words.js';
 
 /** Exactly one way of naming a window: `id`, or at least one of `app` and `title` (with `index` among matches). */
 export interface WindowTarget {
@@ -18,26 +19,15 @@ export interface WindowTarget {
   index?: number;
 }
 
-const TITLE_CHARS = 120;
 const LISTED = 20;
-
-export const geometry = (b: Bounds): string => `x=${b.x} y=${b.y} ${b.width}x${b.height}`;
-
-/** `window 41943047 "Untitled 1 - Mousepad" mousepad (pid 123)`. */
-const label = (w: WindowInfo): string =>
-  `window ${w.id} ${JSON.stringify(clip(w.title, TITLE_CHARS))} ${w.app} (pid ${w.pid})`;
-
-/** A window's label, frame and state: `window 4194 "Untitled" mousepad (pid 123) x=40 y=30 640x480 focused`. */
-export function windowState(w: WindowInfo): string {
-  const states = [w.focused ? 'focused' : '', w.minimized ? 'minimized' : ''].filter(Boolean);
-  return [label(w), geometry(w.bounds), ...states].join(' ');
-}
 
 const listOf = (windows: readonly WindowInfo[]): string =>
   windows.length === 0
     ? 'none'
-    : windows.slice(0, LISTED).map(label).join('; ') +
-      (windows.length > LISTED ? ` (+${windows.length - LISTED} more)` : '');
+    : windows
+        .slice(0, LISTED)
+        .map((w) => plainText(windowWords(w)))
+        .join('; ') + (windows.length > LISTED ? ` (+${windows.length - LISTED} more)` : '');
 
 /** Windows of an app: pid digits, else the app name (as list_apps shows it, or the program's window class). */
 function ofApp(windows: readonly WindowInfo[], app: string): WindowInfo[] {
@@ -76,9 +66,8 @@ export class Windows {
     return this.operate(target, 'focus', call, async (w) => {
       const { window } = await this.kernel.port.call('windows.focus', { id: w.id }, call);
       const done = window.focused
-        ? `Focused ${windowState(window)}`
-        : `Asked to focus ${label(window)}, but the window manager did not make it active (a modal dialog of ` +
-          `its app may hold the focus).\nNow: ${windowState(window)}`;
+        ? words`Focused ${windowStateWords(window)}`
+        : words`Asked to focus ${windowWords(window)}, but the window manager did not make it active (a modal dialog of its app may hold the focus).\nNow: ${windowStateWords(window)}`;
       return { kind: 'action', done, window };
     });
   }
@@ -90,7 +79,7 @@ export class Windows {
       const missed = b.x !== x || b.y !== y ? `; asked for x=${x} y=${y}, the window manager placed it` : '';
       return {
         kind: 'action',
-        done: `Moved ${label(window)}${missed}.\nNow: ${windowState(window)}`,
+        done: words`Moved ${windowWords(window)}${own(missed)}.\nNow: ${windowStateWords(window)}`,
         window,
       };
     });
@@ -112,7 +101,7 @@ export class Windows {
           : '';
       return {
         kind: 'action',
-        done: `Resized ${label(window)}${missed}.\nNow: ${windowState(window)}`,
+        done: words`Resized ${windowWords(window)}${own(missed)}.\nNow: ${windowStateWords(window)}`,
         window,
       };
     });
@@ -122,8 +111,8 @@ export class Windows {
     return this.operate(target, 'minimize', call, async (w) => {
       const { window } = await this.kernel.port.call('windows.minimize', { id: w.id }, call);
       const done = window.minimized
-        ? `Minimized ${windowState(window)}`
-        : `Asked to minimize ${label(window)}, but it is not minimized.\nNow: ${windowState(window)}`;
+        ? words`Minimized ${windowStateWords(window)}`
+        : words`Asked to minimize ${windowWords(window)}, but it is not minimized.\nNow: ${windowStateWords(window)}`;
       return { kind: 'action', done, window };
     });
   }
@@ -132,8 +121,8 @@ export class Windows {
     return this.operate(target, 'restore', call, async (w) => {
       const { window } = await this.kernel.port.call('windows.restore', { id: w.id }, call);
       const done = window.minimized
-        ? `Asked to restore ${label(window)}, but it is still minimized.\nNow: ${windowState(window)}`
-        : `Restored ${windowState(window)}`;
+        ? words`Asked to restore ${windowWords(window)}, but it is still minimized.\nNow: ${windowStateWords(window)}`
+        : words`Restored ${windowStateWords(window)}`;
       return { kind: 'action', done, window };
     });
   }
@@ -144,9 +133,8 @@ export class Windows {
       const run = async () => {
         const { closed } = await this.kernel.port.call('windows.close', { id: w.id }, call);
         return closed
-          ? `Closed ${label(w)}.`
-          : `Asked ${label(w)} to close, but it is still open: the app may be asking whether to save (the ` +
-              'changes below, or snapshot_ui, show its dialog).';
+          ? words`Closed ${windowWords(w)}.`
+          : words`Asked ${windowWords(w)} to close, but it is still open: the app may be asking whether to save (the changes below, or snapshot_ui, show its dialog).`;
       };
       const app = await this.kernel.resolver.app(String(w.pid), call).catch(() => undefined);
       const result: ActionResult = app

@@ -15,8 +15,9 @@ import type { CallOptions } from '../../helper-client/errors.js';
 import type { RefTable } from './refs.js';
 import { LEVEL_MAX_NODES, type Resolver } from './resolve.js';
 import type { ActionResult } from './results.js';
-import { SNAPSHOT_VALUE_CHARS } from '../render/snapshot.js';
+import { SNAPSHOT_VALUE_CHARS } from './tree.js';
 import { annotate } from './tree.js';
+import type { Words } from './words.js';
 
 /** What a post-action diff walks: the app, and the top-level window (or menu bar) holding the element. */
 export interface Scope {
@@ -25,7 +26,7 @@ export interface Scope {
 }
 
 /** An action checked and ready to run; it answers one sentence saying what it did. */
-export type Prepared = () => Promise<string>;
+export type Prepared = () => Promise<Words>;
 
 export interface ChangeSettings {
   /** Longest wait, after an action, for the UI to settle. */

@@ -1,15 +1,12 @@
 /**
  * What an action changed: two walks of the affected app compared by element identity (handle), not by text.
- * Top-level windows that opened or closed come first, then lines added (+), changed (~) and removed (-).
- * Elements inside a window that closed are not listed one by one; those inside one that opened are.
+ * Top-level windows that opened or closed come first, then elements added, changed (what a line shows of them
+ * differs) and removed. Elements inside a window that closed are not listed one by one; those inside one that
+ * opened are.
  */
-import { elementLine, lineExtras } from '../render/line.js';
 import type { Change } from './results.js';
-import { isChrome } from '../render/snapshot.js';
-import { plural } from '../../text.js';
+import { isChrome, sameShown } from './shown.js';
 import type { Walked } from './tree.js';
-
-export const DIFF_MAX_LINES = 30;
 
 const key = (node: Walked) => node.info.id;
 
@@ -23,12 +20,6 @@ function lines(app: Walked, skip: ReadonlySet<string>): Map<string, Walked> {
   };
   app.children.forEach(visit);
   return out;
-}
-
-function changeNote(before: Walked, after: Walked): string {
-  if (before.info.name !== after.info.name) return `(was: ${elementLine(before)})`;
-  const extras = lineExtras(before);
-  return `(was: ${extras.length > 0 ? extras.join(' ') : 'no states'})`;
 }
 
 /** The changes between two walks of one app, windows first. */
@@ -50,35 +41,8 @@ export function diffApp(before: Walked, after: Walked): Change[] {
     if (openedIds.has(id)) continue;
     const was = old.get(id);
     if (!was) out.push({ kind: 'added', node });
-    else if (elementLine(was) !== elementLine(node)) out.push({ kind: 'changed', node, was });
+    else if (!sameShown(was, node)) out.push({ kind: 'changed', node, was });
   }
   for (const [id, node] of old) if (!now.has(id)) out.push({ kind: 'removed', node });
   return out;
-}
-
-function changeLine(change: Change): string {
-  switch (change.kind) {
-    case 'opened':
-      return `+ opened: ${elementLine(change.node)}`;
-    case 'closed':
-      return `- closed: ${elementLine(change.node)}`;
-    case 'added':
-      return `+ ${elementLine(change.node)}`;
-    case 'changed':
-      return `~ ${elementLine(change.node)} ${changeNote(change.was as Walked, change.node)}`;
-    case 'removed':
-      return `- ${elementLine(change.node)}`;
-  }
-}
-
-/** The changes as the agent reads them: one line each, at most maxLines, or a line saying nothing changed. */
-export function renderChanges(changes: readonly Change[], maxLines = DIFF_MAX_LINES): string {
-  if (changes.length === 0) return 'Nothing changed in the app’s UI.';
-  const shown = changes.slice(0, maxLines).map(changeLine);
-  if (changes.length > maxLines) {
-    shown.push(
-      `[${plural(changes.length - maxLines, 'more change')} not shown; snapshot_ui shows the whole tree]`,
-    );
-  }
-  return ['Changes:', ...shown].join('\n');
 }

@@ -16,8 +16,9 @@ import { type AppRef, type RefEntry, type RefSighting, RefTable } from './refs.j
 import { type AppChooser, type AppGate, describeApps, Resolver } from './resolve.js';
 import type { ActionResult } from './results.js';
 import { roleOf } from './roles.js';
-import { SNAPSHOT_VALUE_CHARS } from '../render/snapshot.js';
+import { SNAPSHOT_VALUE_CHARS } from './tree.js';
 import { annotate, labelOf, type Walked } from './tree.js';
+import { entryWords, plainText } from './words.js';
 
 /** Exactly one of ref and path. */
 export interface Target {
@@ -55,7 +56,8 @@ export interface LabelledWalk {
 
 export const describeTarget = (target: Target): string => target.ref ?? target.path ?? 'an element';
 
-export const entryLine = (entry: RefEntry): string => `${entry.label} [ref=${entry.ref}]`;
+/** An element in an error message: `button "Save" [ref=e12]`. */
+export const entryLine = (entry: RefEntry): string => plainText(entryWords(entry));
 
 export class Kernel {
   readonly resolver: Resolver;

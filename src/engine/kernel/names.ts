@@ -6,34 +6,15 @@
  */
 import type { ElementInfo, ElementNode } from '../../helper-client/protocol.js';
 import { logicalChildren } from './paths.js';
-import { type Role, roleOf } from './roles.js';
+import { NAMED_FROM_CONTENT_ROLES, roleOf } from './roles.js';
 import { normalizeName } from '../../text.js';
-
-/** The ARIA roles whose name may come from their content; a textbox's or a window's never does. */
-const NAMED_FROM_CONTENT: ReadonlySet<Role> = new Set([
-  'button',
-  'checkbox',
-  'radio',
-  'switch',
-  'link',
-  'menuitem',
-  'menuitemcheckbox',
-  'menuitemradio',
-  'tab',
-  'option',
-  'treeitem',
-  'row',
-  'cell',
-  'columnheader',
-  'rowheader',
-  'heading',
-  'tooltip',
-]);
 
 /** An element without a name, of a role named from content, with children to take a name from. */
 export function takesContentName(element: ElementInfo): boolean {
   return (
-    element.childCount > 0 && normalizeName(element.name) === '' && NAMED_FROM_CONTENT.has(roleOf(element))
+    element.childCount > 0 &&
+    normalizeName(element.name) === '' &&
+    NAMED_FROM_CONTENT_ROLES.has(roleOf(element))
   );
 }
 

@@ -18,7 +18,7 @@
  * carries itself means that one, even when a sibling's labels say the same.
  */
 import { MacpilotError } from '../../errors.js';
-import { parseRole, type Role, roleOf } from './roles.js';
+import { CHROME_ROLES, parseRole, type Role, roleOf } from './roles.js';
 import { matchByName, normalizeName } from '../../text.js';
 
 export interface Segment {
@@ -40,11 +40,9 @@ export interface PathElement {
   states?: readonly string[];
 }
 
-const TRANSPARENT_ROLES: ReadonlySet<Role> = new Set(['generic', 'group', 'scrollarea']);
-
 /** An unnamed structural container: paths pass through it. */
 export function isTransparent(element: PathElement): boolean {
-  return TRANSPARENT_ROLES.has(roleOf(element)) && normalizeName(element.name) === '';
+  return CHROME_ROLES.has(roleOf(element)) && normalizeName(element.name) === '';
 }
 
 /**
@@ -57,7 +55,7 @@ export function logicalChildren<T extends PathElement & { children?: T[] }>(node
 
 /** A segment that names a transparent element: it is matched among its parent's own (raw) children. */
 export function isTransparentSegment(segment: Segment): boolean {
-  return TRANSPARENT_ROLES.has(segment.role) && segment.name === undefined;
+  return CHROME_ROLES.has(segment.role) && segment.name === undefined;
 }
 
 const isHidden = (element: PathElement): boolean => element.states?.includes('offscreen') === true;

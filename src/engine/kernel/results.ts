@@ -9,7 +9,8 @@ import type { UiReading } from '../reading/patterns.js';
 import type { RecordedStep } from '../features/record-steps.js';
 import type { ScreenLine } from '../reading/screen-lines.js';
 import type { AppRef, RefEntry } from './refs.js';
-import type { RenderOptions } from '../render/snapshot.js';
+import type { Role } from './roles.js';
+import type { Words } from './words.js';
 import type { Walked } from './tree.js';
 
 /** One line of a post-action diff: a top-level window that opened or closed, or an element added, changed, removed. */
@@ -30,8 +31,8 @@ export type Outcome =
 
 export interface ActionResult {
   kind: 'action';
-  /** One sentence: what was done ("Clicked button "7" [ref=e12] (its "click" action)."). */
-  done: string;
+  /** One sentence: what was done ("Clicked button "7" [ref=e12] (its "click" action)."), the app's text marked. */
+  done: Words;
   /** The element acted on. */
   target?: RefEntry;
   /** The window acted on, as it is afterwards. */
@@ -40,6 +41,17 @@ export interface ActionResult {
   app?: AppRef;
   /** What changed; absent for actions that watch nothing (windows, apps, the clipboard). */
   outcome?: Outcome;
+}
+
+/** How a snapshot's tree is shown: what was asked of the walk and how much of it fits in an answer. */
+export interface RenderOptions {
+  /** The depth the walk was asked for. */
+  depth: number;
+  maxNodes: number;
+  maxChars: number;
+  roles?: ReadonlySet<Role>;
+  /** The helper's node cap stopped the walk before depth did. */
+  walkTruncated: boolean;
 }
 
 export interface SnapshotResult {
@@ -75,7 +87,7 @@ export interface LocatedResult {
   kind: 'located';
   node?: Walked;
   /** Why there is none: "No element has keyboard focus in mousepad." */
-  none?: string;
+  none?: Words;
 }
 
 export interface AppsResult {
@@ -157,7 +169,7 @@ export interface WaitResult {
   awaited: string;
   elapsedMs: number;
   /** What was seen when the condition held. */
-  seen: string;
+  seen: Words;
   /** The element the condition is about, when one was seen. */
   element?: Walked;
 }

@@ -286,3 +286,108 @@ export function parseRole(token: string): Role {
 export function roleOf(element: { nativeRole: string; subrole?: string }): Role {
   return normalizeRole(element.nativeRole, element.subrole);
 }
+
+// --- Role sets: each named once, for one purpose. ---
+
+/** Roles that only structure others: unnamed, they get no line in a snapshot and no step in a path. */
+export const CHROME_ROLES: ReadonlySet<Role> = new Set(['generic', 'group', 'scrollarea']);
+
+/** A menu and its items. */
+export const MENU_ROLES: ReadonlySet<Role> = new Set([
+  'menu',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+]);
+
+/** Where a person types free text. */
+export const TEXT_INPUT_ROLES: ReadonlySet<Role> = new Set(['textbox', 'searchbox']);
+
+/** Controls that hold a setting (a settings pane is mostly these). */
+export const SETTING_ROLES: ReadonlySet<Role> = new Set([
+  'checkbox',
+  'switch',
+  'combobox',
+  'radio',
+  'slider',
+  'spinbutton',
+]);
+
+/** Everything a form asks a person to fill in: text inputs and settings. */
+export const FORM_INPUT_ROLES: ReadonlySet<Role> = new Set([...TEXT_INPUT_ROLES, ...SETTING_ROLES]);
+
+/** Containers of many like items. */
+export const COLLECTION_ROLES: ReadonlySet<Role> = new Set(['table', 'grid', 'tree', 'listbox', 'list']);
+
+/** Collections with rows (and columns). */
+export const TABLE_ROLES: ReadonlySet<Role> = new Set(['table', 'grid', 'tree']);
+
+/** Top-level windows and the dialogs and alerts over them: what a screen is read per. */
+export const WINDOW_ROLES: ReadonlySet<Role> = new Set(['window', 'dialog', 'alert']);
+
+/** Roles whose box is the whole window (the app's root too): a label drawn on them says nothing. */
+export const FRAME_ROLES: ReadonlySet<Role> = new Set(['application', ...WINDOW_ROLES]);
+
+/** Controls a person operates: each needs a name, a target size and keyboard access. */
+export const CONTROL_ROLES: ReadonlySet<Role> = new Set([
+  'button',
+  'checkbox',
+  'radio',
+  'switch',
+  'link',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'combobox',
+  'slider',
+  'spinbutton',
+  'tab',
+]);
+
+/** Roles an agent acts on: controls, text inputs and the items of lists, trees and tab lists. */
+export const INTERACTIVE_ROLES: ReadonlySet<Role> = new Set([
+  ...CONTROL_ROLES,
+  ...TEXT_INPUT_ROLES,
+  'option',
+  'listitem',
+  'treeitem',
+]);
+
+/** Controls that are their own Tab stop; radios and tabs take one stop per group, menu items none. */
+export const TAB_STOP_ROLES: ReadonlySet<Role> = new Set([
+  'button',
+  'checkbox',
+  'switch',
+  'link',
+  'combobox',
+  'slider',
+  'spinbutton',
+  ...TEXT_INPUT_ROLES,
+]);
+
+/** Controls that take one Tab stop per group. */
+export const GROUPED_TAB_STOP_ROLES: ReadonlySet<Role> = new Set(['radio', 'tab']);
+
+/** Text a person reads, whose contrast is measured. */
+export const READ_TEXT_ROLES: ReadonlySet<Role> = new Set(['text', 'heading', 'link', 'paragraph']);
+
+/** The ARIA roles whose name may come from their content; a textbox's or a window's never does. */
+export const NAMED_FROM_CONTENT_ROLES: ReadonlySet<Role> = new Set([
+  'button',
+  'checkbox',
+  'radio',
+  'switch',
+  'link',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'tab',
+  'option',
+  'treeitem',
+  'row',
+  'cell',
+  'columnheader',
+  'rowheader',
+  'heading',
+  'tooltip',
+]);

@@ -17,6 +17,18 @@ import type { AppRef, RefTable } from './refs.js';
 import { type Role, roleOf } from './roles.js';
 import { clip } from '../../text.js';
 
+/** Values a walk reads are cut here; snapshot lines cut them shorter still. */
+export const SNAPSHOT_VALUE_CHARS = 10_000;
+
+export const SNAPSHOT_DEFAULTS = {
+  /** Levels the walk goes below its root. */
+  depth: 20,
+  /** Lines, not counting collapsed chrome. About 50 characters a line: 20 KB, 5,000 tokens. */
+  maxNodes: 400,
+  /** A hard stop whatever the lines hold: 40 KB, about 10,000 tokens. */
+  maxChars: 40_000,
+} as const;
+
 export interface Walked {
   info: ElementInfo;
   role: Role;

@@ -6,9 +6,8 @@
 
 import { MacpilotError } from '../../errors.js';
 import type { ElementInfo } from '../../helper-client/protocol.js';
-import { elementLine } from '../render/line.js';
 import type { Role } from '../kernel/roles.js';
-import { normalizeName, plural } from '../../text.js';
+import { normalizeName } from '../../text.js';
 import { isSecure, type Walked, walk } from '../kernel/tree.js';
 
 export type MatchMode = 'contains' | 'exact' | 'regex';
@@ -115,16 +114,4 @@ export function findMatches(root: Walked, query: Query): Walked[] {
   const found = [...walk(root)].filter((node) => matches(node, compiled));
   const offscreen = (node: Walked) => node.info.states.includes('offscreen');
   return [...found.filter((n) => !offscreen(n)), ...found.filter(offscreen)];
-}
-
-/** The matches as snapshot lines, with a last line counting those left out. */
-export function renderMatches(found: readonly Walked[], maxResults: number): string {
-  const lines = found.slice(0, maxResults).map((node) => `- ${elementLine(node)}`);
-  const rest = found.length - maxResults;
-  if (rest > 0) {
-    lines.push(
-      `[${plural(rest, 'more element')} matched; raise max_results or narrow the query to see them]`,
-    );
-  }
-  return lines.join('\n');
 }

@@ -7,9 +7,16 @@
  */
 import type { ElementState } from '../../helper-client/protocol.js';
 import { normalizeName } from '../../text.js';
-import type { Role } from '../kernel/roles.js';
 import type { ScreenLine, ScreenWord } from './screen-lines.js';
 import { isSecure, labelOf, type Walked } from '../kernel/tree.js';
+import {
+  WINDOW_ROLES,
+  TEXT_INPUT_ROLES,
+  SETTING_ROLES,
+  FORM_INPUT_ROLES,
+  COLLECTION_ROLES,
+  TABLE_ROLES,
+} from '../kernel/roles.js';
 
 export const UI_PATTERNS = [
   'login_form',
@@ -69,30 +76,6 @@ export interface ReadOptions {
 /** An app whose walk found nothing below it (no accessibility, a canvas): only the screen tells what it shows. */
 export const isBlankApp = (tree: Walked): boolean =>
   tree.role === 'application' && tree.children.length === 0;
-
-/** An app's top-level elements that the rules read one at a time. */
-const SCOPE_ROLES: ReadonlySet<Role> = new Set(['window', 'dialog', 'alert']);
-const TEXT_INPUTS: ReadonlySet<Role> = new Set(['textbox', 'searchbox']);
-const SETTING_CONTROLS: ReadonlySet<Role> = new Set([
-  'checkbox',
-  'switch',
-  'combobox',
-  'radio',
-  'slider',
-  'spinbutton',
-]);
-const FORM_INPUTS: ReadonlySet<Role> = new Set([
-  'textbox',
-  'searchbox',
-  'combobox',
-  'spinbutton',
-  'checkbox',
-  'radio',
-  'switch',
-  'slider',
-]);
-const COLLECTIONS: ReadonlySet<Role> = new Set(['table', 'grid', 'tree', 'listbox', 'list']);
-const TABLES: ReadonlySet<Role> = new Set(['table', 'grid', 'tree']);
 
 const words = (...alternatives: string[]) => new RegExp(`^(${alternatives.join('|')})$`, 'i');
 const AFFIRM = words(
@@ -181,7 +164,7 @@ const isSheet = (node: Walked): boolean => node.info.nativeRole === 'AXSheet';
 /** A scope's elements; the sheets met inside it are left out and added to `sheets`. */
 function scopeOf(root: Walked, sheets?: Walked[]): Scope {
   const nodes = visibleNodes(root, sheets);
-  const inputs = nodes.filter((n) => TEXT_INPUTS.has(n.role) && editable(n));
+  const inputs = nodes.filter((n) => TEXT_INPUT_ROLES.has(n.role) && editable(n));
   const buttons = nodes.filter((n) => n.role === 'button');
   const inToolbars = new Set(nodes.filter((n) => n.role === 'toolbar').flatMap((node) => visibleNodes(node)));
   return {
@@ -193,18 +176,18 @@ function scopeOf(root: Walked, sheets?: Walked[]): Scope {
     // A text view that is not editable (a help text, a log) is no editor.
     editors: nodes.filter(
       (n) =>
-        ((TEXT_INPUTS.has(n.role) && has(n, 'multiline')) || n.role === 'document') &&
+        ((TEXT_INPUT_ROLES.has(n.role) && has(n, 'multiline')) || n.role === 'document') &&
         has(n, 'editable') &&
         !isSecure(n.info),
     ),
-    collections: nodes.filter((n) => COLLECTIONS.has(n.role)),
+    collections: nodes.filter((n) => COLLECTION_ROLES.has(n.role)),
   };
 }
 
 /** The windows and dialogs of an app's walk, or the walked element itself when it is not an app. */
 function scopesOf(tree: Walked): Scope[] {
   const frames =
-    tree.role === 'application' ? tree.children.filter((c) => SCOPE_ROLES.has(c.role) && visible(c)) : [];
+    tree.role === 'application' ? tree.children.filter((c) => WINDOW_ROLES.has(c.role) && visible(c)) : [];
   const roots = frames.length > 0 ? frames : [tree];
   const scopes: Scope[] = [];
   for (let root = roots.shift(); root; root = roots.shift()) scopes.push(scopeOf(root, roots));
@@ -226,7 +209,7 @@ const isDialog = (scope: Scope): boolean => scope.root.role === 'dialog' || scop
 /** A file chooser: a platform file chooser, a list of files, or a field for the file's name (a compact panel). */
 function fileBrowser(scope: Scope): boolean {
   const chooser = scope.nodes.some((n) => /file chooser|AXBrowser|AXOutline/i.test(n.info.nativeRole));
-  const files = scope.collections.some((c) => /\bfiles?\b/i.test(nameOf(c)) || TABLES.has(c.role));
+  const files = scope.collections.some((c) => /\bfiles?\b/i.test(nameOf(c)) || TABLE_ROLES.has(c.role));
   return chooser || files || scope.fields.some((f) => FILE_NAME_FIELD.test(nameOf(f)));
 }
 
@@ -273,7 +256,7 @@ const RULES: ReadonlyArray<[UiPattern, Rule]> = [
     (scope) => {
       const open = button(scope, OPEN);
       if (!open || !button(scope, DECLINE) || !fileBrowser(scope)) return undefined;
-      const files = scope.collections.find((c) => TABLES.has(c.role)) ?? scope.collections[0];
+      const files = scope.collections.find((c) => TABLE_ROLES.has(c.role)) ?? scope.collections[0];
       return [
         ...(files ? [step('files', 'read the files to pick one', 'snapshot_ui', files)] : []),
         ...click('open', 'open the selected file', open),
@@ -313,7 +296,7 @@ const RULES: ReadonlyArray<[UiPattern, Rule]> = [
   [
     'settings_page',
     (scope) => {
-      const controls = scope.nodes.filter((n) => SETTING_CONTROLS.has(n.role));
+      const controls = scope.nodes.filter((n) => SETTING_ROLES.has(n.role));
       const titled = SETTINGS_TITLE.test(nameOf(scope.root));
       if (controls.length < (titled ? 2 : 6) || controls.length < scope.fields.length) return undefined;
       return [step('controls', 'read the settings', 'snapshot_ui', scope.root)];
@@ -337,7 +320,7 @@ const RULES: ReadonlyArray<[UiPattern, Rule]> = [
     'table_view',
     (scope) => {
       const table = scope.collections.find(
-        (c) => TABLES.has(c.role) && (c.children.length > 0 || c.info.childCount > 0),
+        (c) => TABLE_ROLES.has(c.role) && (c.children.length > 0 || c.info.childCount > 0),
       );
       return table ? [step('table', 'read its rows', 'snapshot_ui', table)] : undefined;
     },
@@ -348,7 +331,7 @@ const RULES: ReadonlyArray<[UiPattern, Rule]> = [
       if (['login_form', 'file_save_dialog', 'file_open_dialog'].some((p) => found.has(p as UiPattern)))
         return undefined;
       const inputs = scope.nodes.filter(
-        (n) => FORM_INPUTS.has(n.role) && editable(n) && !has(n, 'multiline'),
+        (n) => FORM_INPUT_ROLES.has(n.role) && editable(n) && !has(n, 'multiline'),
       );
       const submit = button(scope, SUBMIT);
       if (inputs.length === 0 || (inputs.length < 2 && !submit) || (!submit && !isDialog(scope)))
@@ -372,7 +355,7 @@ const RULES: ReadonlyArray<[UiPattern, Rule]> = [
     (scope) => {
       const page = scope.nodes.find((n) => n.role === 'document');
       const address = scope.nodes.find(
-        (n) => (TEXT_INPUTS.has(n.role) || n.role === 'combobox') && ADDRESS_FIELD.test(nameOf(n)),
+        (n) => (TEXT_INPUT_ROLES.has(n.role) || n.role === 'combobox') && ADDRESS_FIELD.test(nameOf(n)),
       );
       const tabs = scope.nodes.some((n) => n.role === 'tablist' || n.role === 'tab');
       if (!page || !address || !tabs) return undefined;
@@ -529,23 +512,4 @@ export function readScreenText(tree: Walked, lines: readonly ScreenLine[]): UiRe
     return { patterns, state: 'modal_dialog', because };
   }
   return { patterns, state: 'idle', because: 'the screen text shows no dialog, progress or error' };
-}
-
-/**
- * One short line for a snapshot's header, or none when nothing was recognised and the app is idle:
- * `UI: file_save_dialog (name e44, save e116, cancel e115), text_editor (editor e19); state: modal_dialog`.
- */
-export function readingLine(reading: UiReading): string | undefined {
-  if (reading.patterns.length === 0 && reading.state === 'idle') return undefined;
-  const patterns = reading.patterns.map((p) => {
-    const refs = p.steps.map((s) =>
-      s.node
-        ? `${s.part} ${s.node.ref}`
-        : `${s.part} ${JSON.stringify(s.words.text)} at ${s.point.x},${s.point.y}`,
-    );
-    return refs.length > 0 ? `${p.pattern} (${refs.join(', ')})` : p.pattern;
-  });
-  return patterns.length > 0
-    ? `UI: ${patterns.join(', ')}; state: ${reading.state}`
-    : `UI state: ${reading.state}`;
 }

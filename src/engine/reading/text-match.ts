@@ -9,7 +9,7 @@ import { clip, normalizeName, plural } from '../../text.js';
 import { dataNote } from '../../untrusted.js';
 import type { TextMatch } from '../kernel/results.js';
 import type { ScreenLine, ScreenWord } from './screen-lines.js';
-import { geometry } from '../features/windows.js';
+import { geometry } from '../../bounds.js';
 
 /** Where a capture is on screen and its image pixels per screen point. */
 export interface CaptureGeometry {

@@ -31,6 +31,7 @@ import type {
 } from '../kernel/results.js';
 import { roleOf } from '../kernel/roles.js';
 import { isSecure, labelOf, type Walked } from '../kernel/tree.js';
+import { plainText } from '../kernel/words.js';
 
 const BoundsJson = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
 const ValueJson = z.union([z.string(), z.number(), z.boolean()]);
@@ -311,7 +312,7 @@ export function actionJson(r: ActionResult): z.infer<typeof ActionJson> {
   const outcome = r.outcome;
   const app = outcome && outcome.kind !== 'unwatched' ? outcome.app : r.app;
   return {
-    done: r.done,
+    done: plainText(r.done),
     ...(r.target
       ? { target: { ref: r.target.ref, label: r.target.label, path: r.target.path, app: r.target.app } }
       : {}),

@@ -13,39 +13,13 @@
  * characters, and a closing line says what was cut and how to see it.
  */
 import { elementLine, lineExtras } from './line.js';
-import type { Role } from '../kernel/roles.js';
+import type { RenderOptions } from '../kernel/results.js';
+import type { UiReading } from '../reading/patterns.js';
+import { isChrome } from '../kernel/shown.js';
 import { normalizeName, plural } from '../../text.js';
 import type { Walked } from '../kernel/tree.js';
 
-/** Values a walk reads are cut here; snapshot lines cut them shorter still. */
-export const SNAPSHOT_VALUE_CHARS = 10_000;
-
-export const SNAPSHOT_DEFAULTS = {
-  /** Levels the walk goes below its root. */
-  depth: 20,
-  /** Lines, not counting collapsed chrome. About 50 characters a line: 20 KB, 5,000 tokens. */
-  maxNodes: 400,
-  /** A hard stop whatever the lines hold: 40 KB, about 10,000 tokens. */
-  maxChars: 40_000,
-} as const;
-
-export interface RenderOptions {
-  /** The depth the walk was asked for. */
-  depth: number;
-  maxNodes: number;
-  maxChars: number;
-  roles?: ReadonlySet<Role>;
-  /** The helper's node cap stopped the walk before depth did. */
-  walkTruncated: boolean;
-}
-
-const CHROME: ReadonlySet<Role> = new Set(['generic', 'group', 'scrollarea']);
 const LISTED_REFS = 8;
-
-/** An element that only structures others: it gets no line. */
-export function isChrome(node: Walked): boolean {
-  return CHROME.has(node.role) && normalizeName(node.info.name) === '' && lineExtras(node).length === 0;
-}
 
 interface Cuts {
   beyondCap: number;
@@ -115,4 +89,23 @@ function closingLine(cuts: Cuts, options: RenderOptions): string | undefined {
     `[cut: ${parts.join('; ')}${under}. To see more: snapshot_ui with ref=${example} for a subtree, ` +
     'a larger depth or max_nodes, or find_elements to search]'
   );
+}
+
+/**
+ * One short line for a snapshot's header, or none when nothing was recognised and the app is idle:
+ * `UI: file_save_dialog (name e44, save e116, cancel e115), text_editor (editor e19); state: modal_dialog`.
+ */
+export function readingLine(reading: UiReading): string | undefined {
+  if (reading.patterns.length === 0 && reading.state === 'idle') return undefined;
+  const patterns = reading.patterns.map((p) => {
+    const refs = p.steps.map((s) =>
+      s.node
+        ? `${s.part} ${s.node.ref}`
+        : `${s.part} ${JSON.stringify(s.words.text)} at ${s.point.x},${s.point.y}`,
+    );
+    return refs.length > 0 ? `${p.pattern} (${refs.join(', ')})` : p.pattern;
+  });
+  return patterns.length > 0
+    ? `UI: ${patterns.join(', ')}; state: ${reading.state}`
+    : `UI state: ${reading.state}`;
 }

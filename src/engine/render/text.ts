@@ -3,14 +3,13 @@
  * (src/untrusted.ts) here, once per answer; secure values never reach a line (line.ts, detail.ts).
  */
 import { dataNote } from '../../untrusted.js';
+import { geometry } from '../../bounds.js';
+import { joinNames } from '../../menu-path.js';
 import { renderDetail } from './detail.js';
-import { renderChanges } from '../kernel/diff.js';
-import { renderMatches } from '../reading/find.js';
-import { locatedLines, shortcutText } from './line.js';
-import { joinNames, shownName } from '../features/menus.js';
-import { renderObserved } from '../features/observe.js';
+import { renderChanges } from './changes.js';
+import { elementLine, locatedLines, shortcutText, wordsText } from './line.js';
+import { renderObserved } from './observed.js';
 import { assertText, auditText, visualDiffText } from './testing.js';
-import { readingLine } from '../reading/patterns.js';
 import type {
   ActionResult,
   AppsResult,
@@ -28,10 +27,12 @@ import type {
   TextResult,
   WindowsResult,
 } from '../kernel/results.js';
-import { renderSnapshot } from './snapshot.js';
+import { readingLine, renderSnapshot } from './snapshot.js';
+import { shownName } from '../kernel/shown.js';
+import { carriesAppText, windowStateWords } from '../kernel/words.js';
 import { duration, plural } from '../../text.js';
 import { labelOf, type Walked } from '../kernel/tree.js';
-import { geometry, windowState } from '../features/windows.js';
+import type { Words } from '../kernel/words.js';
 
 export function renderText(result: EngineResult): string {
   switch (result.kind) {
@@ -44,7 +45,7 @@ export function renderText(result: EngineResult): string {
     case 'element':
       return `${renderDetail(result.entry, result.detail)}\n${dataNote()}`;
     case 'located':
-      return result.node ? `${locatedLines(result.node)}\n${dataNote()}` : (result.none ?? '');
+      return result.node ? `${locatedLines(result.node)}\n${dataNote()}` : wordsText(result.none ?? []);
     case 'apps':
       return appsText(result);
     case 'windows':
@@ -58,7 +59,7 @@ export function renderText(result: EngineResult): string {
     case 'menu-item':
       return menuItemText(result);
     case 'wait':
-      return `Done after ${duration(result.elapsedMs)}: ${result.awaited}.\n${result.seen}`;
+      return `Done after ${duration(result.elapsedMs)}: ${result.awaited}.\n${fenced(result.seen)}`;
     case 'observed':
       return renderObserved(result, dataNote());
     case 'assert':
@@ -125,7 +126,16 @@ function outcomeText(outcome: Outcome): string {
   }
 }
 
-const actionText = (r: ActionResult): string => (r.outcome ? `${r.done}\n${outcomeText(r.outcome)}` : r.done);
+/** What was done, what changed, and the fence when either carries the app's text. */
+function actionText(r: ActionResult): string {
+  const lines = [wordsText(r.done)];
+  if (r.outcome) lines.push(outcomeText(r.outcome));
+  const appData = carriesAppText(r.done) || (r.outcome?.kind === 'changes' && r.outcome.changes.length > 0);
+  return appData ? [...lines, dataNote()].join('\n') : lines.join('\n');
+}
+
+/** Words on their lines, followed by the fence when they carry the app's text. */
+const fenced = (w: Words): string => (carriesAppText(w) ? `${wordsText(w)}\n${dataNote()}` : wordsText(w));
 
 function matchesText(r: MatchesResult): string {
   const partial = r.truncated ? '; the walk stopped at its node cap, narrow it with within=<ref>' : '';
@@ -137,18 +147,32 @@ function matchesText(r: MatchesResult): string {
     : `${head}\nOnly elements on screen were searched; include_hidden: true also searches the rest (items of closed menus, other tabs).`;
 }
 
+/** The matches as snapshot lines, with a last line counting those left out. */
+export function renderMatches(found: readonly Walked[], maxResults: number): string {
+  const lines = found.slice(0, maxResults).map((node) => `- ${elementLine(node)}`);
+  const rest = found.length - maxResults;
+  if (rest > 0) {
+    lines.push(
+      `[${plural(rest, 'more element')} matched; raise max_results or narrow the query to see them]`,
+    );
+  }
+  return lines.join('\n');
+}
+
 function appsText(r: AppsResult): string {
   if (r.apps.length === 0) return 'No running app exposes an accessibility tree.';
-  return r.apps
-    .map((a) => `- ${a.name} (pid ${a.pid})${a.bundleId ? ` ${a.bundleId}` : ''}${a.active ? ' active' : ''}`)
-    .join('\n');
+  const lines = r.apps.map(
+    (a) => `- ${a.name} (pid ${a.pid})${a.bundleId ? ` ${a.bundleId}` : ''}${a.active ? ' active' : ''}`,
+  );
+  return `${plural(r.apps.length, 'running app')} with an accessibility tree ${dataNote()}:\n${lines.join('\n')}`;
 }
 
 function windowsText(r: WindowsResult): string {
   const which = r.app === undefined ? '' : ` of ${JSON.stringify(r.app)}`;
   const hidden = r.includeMinimized ? [] : ['minimized ones left out (include_minimized: true shows them)'];
   const head = `${plural(r.windows.length, 'window')}${which}, front to back ${dataNote(...hidden)}`;
-  if (r.windows.length > 0) return `${head}:\n${r.windows.map((w) => `- ${windowState(w)}`).join('\n')}`;
+  const lines = r.windows.map((w) => `- ${wordsText(windowStateWords(w))}`);
+  if (r.windows.length > 0) return `${head}:\n${lines.join('\n')}`;
   return r.app === undefined
     ? head
     : `${head}. Apps with windows: ${r.appsWithWindows.join(', ') || 'none'}.`;

@@ -4,10 +4,16 @@
  * level that includes it; the audit runs the rules of the level asked for. audit.ts gathers the inputs.
  */
 import type { Bounds } from '../../helper-client/protocol.js';
-import type { Role } from '../kernel/roles.js';
 import { normalizeName, plural } from '../../text.js';
 import { type Walked, walk } from '../kernel/tree.js';
 import type { Raster } from './raster.js';
+import {
+  CONTROL_ROLES,
+  TEXT_INPUT_ROLES,
+  TAB_STOP_ROLES,
+  GROUPED_TAB_STOP_ROLES,
+  READ_TEXT_ROLES,
+} from '../kernel/roles.js';
 
 export type Severity = 'critical' | 'serious' | 'moderate' | 'minor';
 export const SEVERITIES: readonly Severity[] = ['critical', 'serious', 'moderate', 'minor'];
@@ -74,38 +80,6 @@ interface Rule {
   criterion: string;
   check(input: AuditInput): Omit<AuditIssue, 'rule' | 'criterion'>[];
 }
-
-/** Controls a person operates: each needs a name, a target size and keyboard access. */
-const CONTROLS: ReadonlySet<Role> = new Set([
-  'button',
-  'checkbox',
-  'radio',
-  'switch',
-  'link',
-  'menuitem',
-  'menuitemcheckbox',
-  'menuitemradio',
-  'combobox',
-  'slider',
-  'spinbutton',
-  'tab',
-]);
-const FIELDS: ReadonlySet<Role> = new Set(['textbox', 'searchbox']);
-/** Controls that are their own Tab stop; radios and tabs take one stop per group, menu items none. */
-const TAB_STOPS: ReadonlySet<Role> = new Set([
-  'button',
-  'checkbox',
-  'switch',
-  'link',
-  'combobox',
-  'slider',
-  'spinbutton',
-  'textbox',
-  'searchbox',
-]);
-const GROUPED_TAB_STOPS: ReadonlySet<Role> = new Set(['radio', 'tab']);
-/** Text a person reads, whose contrast is measured. */
-const TEXT_ROLES: ReadonlySet<Role> = new Set(['text', 'heading', 'link', 'paragraph']);
 
 const has = (node: Walked, state: string) => (node.info.states as string[]).includes(state);
 const named = (node: Walked) => normalizeName(node.info.name) !== '';
@@ -223,7 +197,7 @@ export function textContrasts(
 ): { node: Walked; contrast: Contrast }[] {
   if (!pixels) return [];
   return [...withAncestors(root)]
-    .filter(([n, above]) => TEXT_ROLES.has(n.role) && named(n) && enabled(n) && above.every(enabled))
+    .filter(([n, above]) => READ_TEXT_ROLES.has(n.role) && named(n) && enabled(n) && above.every(enabled))
     .flatMap(([node]) => {
       const contrast = sized(node.info.bounds) ? measureContrast(pixels, node.info.bounds) : undefined;
       return contrast ? [{ node, contrast }] : [];
@@ -270,7 +244,7 @@ export function tabStops(root: Walked): Walked[] {
       has(n, 'focusable') &&
       enabled(n) &&
       sized(n.info.bounds) &&
-      (TAB_STOPS.has(n.role) || GROUPED_TAB_STOPS.has(n.role)),
+      (TAB_STOP_ROLES.has(n.role) || GROUPED_TAB_STOP_ROLES.has(n.role)),
   );
 }
 
@@ -295,7 +269,7 @@ function keyboardFindings(root: Walked, tour: TabTour): KeyboardFindings {
   for (const parent of walk(root)) for (const child of parent.children) parents.set(child, parent);
   const unreached = tabStops(root).filter((node) => {
     if (isReached(node)) return false;
-    if (!GROUPED_TAB_STOPS.has(node.role)) return true;
+    if (!GROUPED_TAB_STOP_ROLES.has(node.role)) return true;
     // One radio of a group, one tab of a tab list, is the group's Tab stop: arrows move within it.
     const siblings = parents.get(node)?.children ?? [];
     return !siblings.some((sibling) => sibling.role === node.role && isReached(sibling));
@@ -313,7 +287,7 @@ const RULES: readonly Rule[] = [
     criterion: '4.1.2 Name, Role, Value (A)',
     check: ({ root }) =>
       [...walk(root)]
-        .filter((n) => CONTROLS.has(n.role) && !named(n))
+        .filter((n) => CONTROL_ROLES.has(n.role) && !named(n))
         .map((node) =>
           described(node)
             ? {
@@ -339,7 +313,7 @@ const RULES: readonly Rule[] = [
       [...withAncestors(root)]
         // An image inside a named control is decoration of that control.
         .filter(([n]) => n.role === 'image' && !named(n) && !described(n))
-        .filter(([, above]) => !above.some((a) => CONTROLS.has(a.role) && named(a)))
+        .filter(([, above]) => !above.some((a) => CONTROL_ROLES.has(a.role) && named(a)))
         .map(([node]) => ({
           node,
           severity: 'serious',
@@ -353,7 +327,7 @@ const RULES: readonly Rule[] = [
     criterion: '3.3.2 Labels or Instructions (A)',
     check: ({ root }) =>
       [...walk(root)]
-        .filter((n) => FIELDS.has(n.role) && !named(n))
+        .filter((n) => TEXT_INPUT_ROLES.has(n.role) && !named(n))
         .map((node) => ({
           node,
           severity: 'serious',
@@ -369,7 +343,7 @@ const RULES: readonly Rule[] = [
       [...walk(root)].flatMap((parent) => {
         const groups = new Map<string, Walked[]>();
         for (const child of parent.children) {
-          if (!(CONTROLS.has(child.role) || FIELDS.has(child.role)) || !named(child)) continue;
+          if (!(CONTROL_ROLES.has(child.role) || TEXT_INPUT_ROLES.has(child.role)) || !named(child)) continue;
           const key = `${child.role}\n${normalizeName(child.info.name).toLowerCase()}`;
           groups.set(key, [...(groups.get(key) ?? []), child]);
         }
@@ -416,7 +390,7 @@ const RULES: readonly Rule[] = [
     criterion: '2.5.8 Target Size (Minimum) (AA)',
     check: ({ root, level }) => {
       const minimum = level === 'AAA' ? 44 : 24;
-      const targets = [...walk(root)].filter((n) => CONTROLS.has(n.role) && sized(n.info.bounds));
+      const targets = [...walk(root)].filter((n) => CONTROL_ROLES.has(n.role) && sized(n.info.bounds));
       return targets.flatMap((node) => {
         const b = node.info.bounds as Bounds;
         if (b.width >= minimum && b.height >= minimum) return [];
@@ -540,10 +514,10 @@ export function auditScore(issues: readonly AuditIssue[], checked: number): numb
 export function checkedElements(root: Walked): number {
   return [...walk(root)].filter(
     (n) =>
-      CONTROLS.has(n.role) ||
-      FIELDS.has(n.role) ||
+      CONTROL_ROLES.has(n.role) ||
+      TEXT_INPUT_ROLES.has(n.role) ||
       n.role === 'image' ||
-      TEXT_ROLES.has(n.role) ||
+      READ_TEXT_ROLES.has(n.role) ||
       has(n, 'focusable'),
   ).length;
 }

@@ -12,10 +12,11 @@ import { isAppNotFound, isGone } from '../kernel/failures.js';
 import { isCallProblem } from '../kernel/resolve.js';
 import type { AssertFailure, AssertResult, AssertValue } from '../kernel/results.js';
 import { parseRole } from '../kernel/roles.js';
-import { isSecure, labelOf, type Walked } from '../kernel/tree.js';
+import { isSecure, type Walked } from '../kernel/tree.js';
 import { normalizeName } from '../../text.js';
 import { type Look, walkedOf, type Waits } from '../features/wait.js';
 import { WAIT_DEFAULTS } from '../features/wait-conditions.js';
+import { appText, mention, plainText } from '../kernel/words.js';
 
 /** What a test may expect of an element, as assert_element takes it. */
 export interface Expectations {
@@ -157,7 +158,7 @@ export class Asserts {
       const failures = compareExpectations(seen, expect);
       return {
         met: failures.length === 0,
-        seen: seen.element ? labelOf(seen.element.role, seen.element.info.name) : seen.why,
+        seen: seen.element ? [mention(seen.element)] : [appText(seen.why)],
         element: seen.element,
         pid: seen.element?.info.pid,
         failures,
@@ -172,7 +173,7 @@ export class Asserts {
       kind: 'assert',
       subject,
       element: last.element,
-      missing: last.element ? undefined : last.seen,
+      missing: last.element ? undefined : plainText(last.seen),
       checked,
       failures: last.failures,
       elapsedMs: performance.now() - started,

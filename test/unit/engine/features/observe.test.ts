@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { categoryOf, renderObserved } from '../../../../src/engine/features/observe.js';
+import { categoryOf } from '../../../../src/engine/features/observe.js';
+import { renderObserved } from '../../../../src/engine/render/observed.js';
 import type { ObservedResult } from '../../../../src/engine/kernel/results.js';
 
 describe('observe_changes', () => {

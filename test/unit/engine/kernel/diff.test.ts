@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { diffApp as changesOf, renderChanges } from '../../../../src/engine/kernel/diff.js';
+import { diffApp as changesOf } from '../../../../src/engine/kernel/diff.js';
+import { renderChanges } from '../../../../src/engine/render/changes.js';
 import { RefTable } from '../../../../src/engine/kernel/refs.js';
 import { annotate, type Walked } from '../../../../src/engine/kernel/tree.js';
 import type { ElementNode } from '../../../../src/helper-client/protocol.js';

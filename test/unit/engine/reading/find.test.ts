@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compileTest, findMatches, renderMatches } from '../../../../src/engine/reading/find.js';
+import { compileTest, findMatches } from '../../../../src/engine/reading/find.js';
+import { renderMatches } from '../../../../src/engine/render/text.js';
 import { RefTable } from '../../../../src/engine/kernel/refs.js';
 import { annotate } from '../../../../src/engine/kernel/tree.js';
 import { MacpilotError } from '../../../../src/errors.js';

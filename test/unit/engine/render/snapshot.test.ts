@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RefTable } from '../../../../src/engine/kernel/refs.js';
-import { type RenderOptions, renderSnapshot } from '../../../../src/engine/render/snapshot.js';
+import { renderSnapshot } from '../../../../src/engine/render/snapshot.js';
+import { type RenderOptions } from '../../../../src/engine/kernel/results.js';
 import { annotate, type Walked, walk } from '../../../../src/engine/kernel/tree.js';
 import type { ElementNode } from '../../../../src/helper-client/protocol.js';
 import { calculator, el, mousepad, SECRET } from '../fixtures.js';

@@ -1,0 +1,76 @@
+/**
+ * Sentences the engine answers with, kept as parts: macpilot's own words, and the text that came from an app (a
+ * name, a value, a title) marked as such. Only render/ turns them into an answer, and it fences the app's text
+ * as data there; an error message may join them plainly (plainText).
+ */
+import { geometry } from '../../bounds.js';
+import { clip } from '../../text.js';
+import type { WindowInfo } from '../../helper-client/protocol.js';
+import type { RefEntry } from './refs.js';
+import { labelOf, type Walked } from './tree.js';
+
+/** Text an app gave: data, never instructions. */
+export interface AppText {
+  readonly appText: string;
+}
+
+/** An element the sentence is about: the renderer shows it as its line and path. */
+export interface ElementMention {
+  readonly element: Walked;
+}
+
+export type Words = readonly (string | AppText | ElementMention)[];
+
+/** What words`` interpolates: the app's text, numbers, or other words. A bare string is refused by the types. */
+type Part = AppText | ElementMention | number | Words;
+
+export const appText = (text: string): AppText => ({ appText: text });
+
+export const mention = (element: Walked): ElementMention => ({ element });
+
+/** words`Clicked ${entryWords(entry)} at ${x},${y}.` */
+export function words(strings: TemplateStringsArray, ...parts: readonly Part[]): Words {
+  const out: (string | AppText | ElementMention)[] = [];
+  strings.forEach((text, i) => {
+    if (text) out.push(text);
+    if (i >= parts.length) return;
+    const part = parts[i] as Part;
+    if (typeof part === 'number') out.push(String(part));
+    else if (Array.isArray(part)) out.push(...(part as Words));
+    else out.push(part as AppText | ElementMention);
+  });
+  return out;
+}
+
+/** macpilot's own words, composed elsewhere: never text from an app. */
+export const own = (text: string): Words => [text];
+
+export const carriesAppText = (w: Words): boolean => w.some((part) => typeof part !== 'string');
+
+/** The words as one string, with nothing marked, an element by its label and ref: for error messages and JSON. */
+export const plainText = (w: Words): string =>
+  w
+    .map((part) => {
+      if (typeof part === 'string') return part;
+      if ('appText' in part) return part.appText;
+      return `${labelOf(part.element.role, part.element.info.name)} [ref=${part.element.ref}]`;
+    })
+    .join('');
+
+/** `button "Save" [ref=e12]`: an element by its label (the app's words) and its ref. */
+export const entryWords = (entry: Pick<RefEntry, 'label' | 'ref'>): Words => [
+  appText(entry.label),
+  ` [ref=${entry.ref}]`,
+];
+
+const TITLE_CHARS = 120;
+
+/** `window 41943047 "Untitled 1 - Mousepad" mousepad (pid 123)`. */
+export const windowWords = (w: WindowInfo): Words =>
+  words`window ${own(w.id)} ${appText(JSON.stringify(clip(w.title, TITLE_CHARS)))} ${appText(w.app)} (pid ${w.pid})`;
+
+/** A window's label, frame and state: `window 4194 "Untitled" mousepad (pid 123) x=40 y=30 640x480 focused`. */
+export function windowStateWords(w: WindowInfo): Words {
+  const states = [w.focused ? 'focused' : '', w.minimized ? 'minimized' : ''].filter(Boolean);
+  return words`${windowWords(w)} ${own([geometry(w.bounds), ...states].join(' '))}`;
+}

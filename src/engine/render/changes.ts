@@ -1,0 +1,43 @@
+/**
+ * What an action changed, as the agent reads it: windows that opened or closed first, then lines added (+),
+ * changed (~, with what the line was) and removed (-); at most DIFF_MAX_LINES of them.
+ */
+import { elementLine, lineExtras } from './line.js';
+import type { Change } from '../kernel/results.js';
+import { plural } from '../../text.js';
+import type { Walked } from '../kernel/tree.js';
+
+export const DIFF_MAX_LINES = 30;
+
+function changeNote(before: Walked, after: Walked): string {
+  if (before.info.name !== after.info.name) return `(was: ${elementLine(before)})`;
+  const extras = lineExtras(before);
+  return `(was: ${extras.length > 0 ? extras.join(' ') : 'no states'})`;
+}
+
+function changeLine(change: Change): string {
+  switch (change.kind) {
+    case 'opened':
+      return `+ opened: ${elementLine(change.node)}`;
+    case 'closed':
+      return `- closed: ${elementLine(change.node)}`;
+    case 'added':
+      return `+ ${elementLine(change.node)}`;
+    case 'changed':
+      return `~ ${elementLine(change.node)} ${changeNote(change.was as Walked, change.node)}`;
+    case 'removed':
+      return `- ${elementLine(change.node)}`;
+  }
+}
+
+/** The changes as the agent reads them: one line each, at most maxLines, or a line saying nothing changed. */
+export function renderChanges(changes: readonly Change[], maxLines = DIFF_MAX_LINES): string {
+  if (changes.length === 0) return 'Nothing changed in the app’s UI.';
+  const shown = changes.slice(0, maxLines).map(changeLine);
+  if (changes.length > maxLines) {
+    shown.push(
+      `[${plural(changes.length - maxLines, 'more change')} not shown; snapshot_ui shows the whole tree]`,
+    );
+  }
+  return ['Changes:', ...shown].join('\n');
+}
