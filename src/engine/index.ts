@@ -25,7 +25,7 @@ import { VisualDiffs } from './testing/visual-diff.js';
 import { Visual } from './features/visual.js';
 import { ScreenText } from './features/screen-text.js';
 import { helperRecognizer, type TextRecognizer } from './reading/text-recognizer.js';
-import { UiReader } from './reading/ui-reading.js';
+import { UiReader } from './features/ui-reading.js';
 import { Waits } from './features/wait.js';
 import { Windows } from './features/windows.js';
 

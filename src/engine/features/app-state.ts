@@ -13,7 +13,7 @@ import { BUSY, type UiReading } from '../reading/patterns.js';
 import { AppRefused } from '../kernel/resolve.js';
 import { roleOf } from '../kernel/roles.js';
 import type { Walked } from '../kernel/tree.js';
-import type { UiReader } from '../reading/ui-reading.js';
+import type { UiReader } from './ui-reading.js';
 
 /** active: frontmost; background: has a window on screen; minimized: only minimized windows; windowless. */
 export type AppActivity = 'active' | 'background' | 'minimized' | 'windowless';

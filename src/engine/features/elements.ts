@@ -31,7 +31,7 @@ import { parseRole, roleOf } from '../kernel/roles.js';
 import { SNAPSHOT_DEFAULTS } from '../kernel/tree.js';
 import { matchTitle } from '../../text.js';
 import { labelOf } from '../kernel/tree.js';
-import type { UiReader } from '../reading/ui-reading.js';
+import type { UiReader } from './ui-reading.js';
 import { appText, entryWords, own, words } from '../kernel/words.js';
 
 export interface SnapshotOptions {

@@ -8,7 +8,7 @@ import type { MouseButton } from '../../helper-client/protocol.js';
 import type { Input } from './input.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { ActionResult, TextMatchResult, TextResult } from '../kernel/results.js';
-import type { ScreenLine } from '../reading/screen-lines.js';
+import type { ScreenLine } from '../kernel/screen-lines.js';
 import type { CaptureArea, Screen } from './screen.js';
 import { findInLines, pickMatch, type TextMatchMode, toScreenLines } from '../reading/text-match.js';
 import type { TextRecognizer } from '../reading/text-recognizer.js';

@@ -7,7 +7,7 @@ import type { AppInfo, Bounds, ElementDetail, WindowInfo } from '../../helper-cl
 import type { AuditIssue, Level } from '../testing/accessibility-rules.js';
 import type { UiReading } from '../reading/patterns.js';
 import type { RecordedStep } from '../features/record-steps.js';
-import type { ScreenLine } from '../reading/screen-lines.js';
+import type { ScreenLine } from './screen-lines.js';
 import type { AppRef, RefEntry } from './refs.js';
 import type { Role } from './roles.js';
 import type { Words } from './words.js';

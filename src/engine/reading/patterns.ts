@@ -7,7 +7,7 @@
  */
 import type { ElementState } from '../../helper-client/protocol.js';
 import { normalizeName } from '../../text.js';
-import type { ScreenLine, ScreenWord } from './screen-lines.js';
+import type { ScreenLine, ScreenWord } from '../kernel/screen-lines.js';
 import { isSecure, labelOf, type Walked } from '../kernel/tree.js';
 import {
   WINDOW_ROLES,

@@ -8,7 +8,7 @@ import type { Bounds, RecognizedLine, RecognizedWord } from '../../helper-client
 import { clip, normalizeName, plural } from '../../text.js';
 import { dataNote } from '../../untrusted.js';
 import type { TextMatch } from '../kernel/results.js';
-import type { ScreenLine, ScreenWord } from './screen-lines.js';
+import type { ScreenLine, ScreenWord } from '../kernel/screen-lines.js';
 import { geometry } from '../../bounds.js';
 
 /** Where a capture is on screen and its image pixels per screen point. */

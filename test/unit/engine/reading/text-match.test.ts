@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MacpilotError } from '../../../../src/errors.js';
 import { DATA_FENCE, dataNote } from '../../../../src/untrusted.js';
 import type { RecognizedLine } from '../../../../src/helper-client/protocol.js';
-import type { ScreenLine, ScreenWord } from '../../../../src/engine/reading/screen-lines.js';
+import type { ScreenLine, ScreenWord } from '../../../../src/engine/kernel/screen-lines.js';
 import {
   findInLines,
   pickMatch,
