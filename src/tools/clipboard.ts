@@ -1,5 +1,5 @@
 /** The clipboard toolset: read, write and clear the system clipboard (text). */
-import { ENTRY_CHARS, HISTORY_LIMIT } from '../engine/features/clipboard-history.js';
+import { ENTRY_CHARS, HISTORY_LIMIT } from '../engine/kernel/results.js';
 import { structured } from '../engine/render/json.js';
 import { z } from 'zod';
 import { previousClipboard } from './inverses.js';

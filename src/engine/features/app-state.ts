@@ -9,39 +9,17 @@ import type { AppInfo, WindowInfo } from '../../helper-client/protocol.js';
 import type { Elements } from './elements.js';
 import { appWalkStart, type Kernel } from '../kernel/kernel.js';
 import type { Menus } from './menus.js';
-import { BUSY, type UiReading } from '../reading/patterns.js';
+import { BUSY } from '../reading/patterns.js';
 import { AppRefused } from '../kernel/resolve.js';
 import { roleOf } from '../kernel/roles.js';
-import type { Walked } from '../kernel/tree.js';
 import type { UiReader } from './ui-reading.js';
-
-/** active: frontmost; background: has a window on screen; minimized: only minimized windows; windowless. */
-export type AppActivity = 'active' | 'background' | 'minimized' | 'windowless';
-
-export interface AppOverview {
-  app: AppInfo;
-  state: AppActivity;
-  windows: WindowInfo[];
-}
-
-export interface DesktopResult {
-  kind: 'desktop';
-  apps: AppOverview[];
-}
-
-export interface AppStateResult {
-  kind: 'app-state';
-  app: AppInfo;
-  state: AppActivity;
-  windows: WindowInfo[];
-  /** The top-level dialog or alert the app shows, if any (by title). */
-  dialog?: { role: string; title: string };
-  focused?: Walked;
-  /** The menu bar's menus, when the app has a menu bar. */
-  menuBar?: string[];
-  /** The UI patterns its windows show and the state they put it in. */
-  ui: UiReading;
-}
+import type {
+  UiReading,
+  AppActivity,
+  AppOverview,
+  DesktopResult,
+  AppStateResult,
+} from '../kernel/results.js';
 
 /** An app that does not answer a one-element read this fast is busy (a walk of it would only wait longer). */
 export const BUSY_AFTER_MS = 500;

@@ -9,12 +9,12 @@
 import { createHash } from 'node:crypto';
 import type { ChangeFeed } from '../kernel/feed.js';
 import type { HelperPort } from '../kernel/port.js';
-import type { ClipboardEntry, ClipboardHistoryResult } from '../kernel/results.js';
-
-/** Entries kept; the oldest is dropped past it. */
-export const HISTORY_LIMIT = 50;
-/** Characters kept of each text (get_clipboard reads the current one whole). */
-export const ENTRY_CHARS = 2_000;
+import {
+  type ClipboardEntry,
+  type ClipboardHistoryResult,
+  HISTORY_LIMIT,
+  ENTRY_CHARS,
+} from '../kernel/results.js';
 
 export class ClipboardHistory {
   private entries: ClipboardEntry[] = [];

@@ -8,6 +8,7 @@
  * resolves what the helper sent into these events.
  */
 import type { Modifier, MouseButton, Point } from '../../helper-client/protocol.js';
+import type { RecordedStep } from '../kernel/results.js';
 
 /** What a click landed on, as a path that replays. */
 export interface ClickTarget {
@@ -42,12 +43,6 @@ export type RecordedEvent =
       time: number;
       leftOut?: string;
     };
-
-/** A run_workflow step. */
-export interface RecordedStep {
-  tool: string;
-  args: Record<string, unknown>;
-}
 
 export interface FoldedSteps {
   steps: RecordedStep[];

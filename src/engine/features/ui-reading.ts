@@ -4,7 +4,8 @@
  * so it runs only then; when it fails, the reading says so and shows no patterns, and the read goes on.
  */
 import type { CallOptions } from '../../helper-client/errors.js';
-import { isBlankApp, readUi, type UiReading } from '../reading/patterns.js';
+import type { UiReading } from '../kernel/results.js';
+import { isBlankApp, readUi } from '../reading/patterns.js';
 import type { AppRef } from '../kernel/refs.js';
 import { type ScreenText, TEXT_DEFAULTS } from './screen-text.js';
 import type { Walked } from '../kernel/tree.js';

@@ -4,10 +4,7 @@
  * renderers decide how it reads and where the untrusted-data fence goes.
  */
 import type { AppInfo, Bounds, ElementDetail, WindowInfo } from '../../helper-client/protocol.js';
-import type { AuditIssue, Level } from '../testing/accessibility-rules.js';
-import type { UiReading } from '../reading/patterns.js';
-import type { RecordedStep } from '../features/record-steps.js';
-import type { ScreenLine } from './screen-lines.js';
+import type { ScreenLine, ScreenWord } from './screen-lines.js';
 import type { AppRef, RefEntry } from './refs.js';
 import type { Role } from './roles.js';
 import type { Words } from './words.js';
@@ -379,3 +376,125 @@ export type EngineResult =
   | RecordingResult
   | TextResult
   | TextMatchResult;
+
+// --- What the results above are made of, and their limits: read where results are rendered. ---
+
+export type Severity = 'critical' | 'serious' | 'moderate' | 'minor';
+export const SEVERITIES: readonly Severity[] = ['critical', 'serious', 'moderate', 'minor'];
+export type Level = 'A' | 'AA' | 'AAA';
+export const LEVELS: readonly Level[] = ['A', 'AA', 'AAA'];
+
+export const RULE_IDS = [
+  'control-name',
+  'image-alt',
+  'field-label',
+  'duplicate-name',
+  'focusable-offscreen',
+  'target-size',
+  'text-contrast',
+  'keyboard-unreachable',
+  'keyboard-trap',
+] as const;
+export type RuleId = (typeof RULE_IDS)[number];
+
+export interface AuditIssue {
+  rule: RuleId;
+  severity: Severity;
+  /** The WCAG success criterion, e.g. "4.1.2 Name, Role, Value (A)". */
+  criterion: string;
+  /** The element at fault (for a focus trap, the first element of the trap). */
+  node: Walked;
+  /** What is wrong, in words. */
+  problem: string;
+  /** How to fix it. */
+  fix: string;
+}
+
+export const UI_PATTERNS = [
+  'login_form',
+  'file_save_dialog',
+  'file_open_dialog',
+  'confirmation_dialog',
+  'error_alert',
+  'settings_page',
+  'search_interface',
+  'table_view',
+  'form',
+  'text_editor',
+  'browser_main',
+  'progress_indicator',
+] as const;
+export type UiPattern = (typeof UI_PATTERNS)[number];
+
+/** One word for the app: most pressing first when several hold (see `stateOf`). */
+export const UI_STATES = ['idle', 'loading', 'error', 'auth_required', 'busy', 'modal_dialog'] as const;
+export type UiState = (typeof UI_STATES)[number];
+
+/**
+ * A next step a pattern suggests: a tool and the element it would take, or, for a pattern read off the screen,
+ * the words it would take and the point at their centre (click there: a text shown twice, as a question's verb
+ * and its button, would make click_text ask which).
+ */
+export type Suggestion = {
+  /** A short word for the element's part in the pattern: "confirm", "cancel", "name", "editor". */
+  part: string;
+  /** What the step does, in words. */
+  action: string;
+  tool: string;
+} & (
+  | { node: Walked; words?: undefined; point?: undefined }
+  | { words: ScreenWord; point: { x: number; y: number }; node?: undefined }
+);
+
+export interface DetectedPattern {
+  pattern: UiPattern;
+  /** The window, dialog or element the pattern was seen in. */
+  at: Walked;
+  steps: Suggestion[];
+}
+
+export interface UiReading {
+  patterns: DetectedPattern[];
+  state: UiState;
+  /** Why the state is what it is, in words ("a modal dialog is open: dialog "Save As" [ref=e39]"). */
+  because: string;
+}
+
+/** A run_workflow step. */
+export interface RecordedStep {
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+/** active: frontmost; background: has a window on screen; minimized: only minimized windows; windowless. */
+export type AppActivity = 'active' | 'background' | 'minimized' | 'windowless';
+
+export interface AppOverview {
+  app: AppInfo;
+  state: AppActivity;
+  windows: WindowInfo[];
+}
+
+export interface DesktopResult {
+  kind: 'desktop';
+  apps: AppOverview[];
+}
+
+export interface AppStateResult {
+  kind: 'app-state';
+  app: AppInfo;
+  state: AppActivity;
+  windows: WindowInfo[];
+  /** The top-level dialog or alert the app shows, if any (by title). */
+  dialog?: { role: string; title: string };
+  focused?: Walked;
+  /** The menu bar's menus, when the app has a menu bar. */
+  menuBar?: string[];
+  /** The UI patterns its windows show and the state they put it in. */
+  ui: UiReading;
+}
+
+/** Entries kept; the oldest is dropped past it. */
+export const HISTORY_LIMIT = 50;
+/** Characters kept of each text (get_clipboard reads the current one whole). */
+export const ENTRY_CHARS = 2_000;

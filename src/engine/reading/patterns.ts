@@ -17,56 +17,7 @@ import {
   COLLECTION_ROLES,
   TABLE_ROLES,
 } from '../kernel/roles.js';
-
-export const UI_PATTERNS = [
-  'login_form',
-  'file_save_dialog',
-  'file_open_dialog',
-  'confirmation_dialog',
-  'error_alert',
-  'settings_page',
-  'search_interface',
-  'table_view',
-  'form',
-  'text_editor',
-  'browser_main',
-  'progress_indicator',
-] as const;
-export type UiPattern = (typeof UI_PATTERNS)[number];
-
-/** One word for the app: most pressing first when several hold (see `stateOf`). */
-export const UI_STATES = ['idle', 'loading', 'error', 'auth_required', 'busy', 'modal_dialog'] as const;
-export type UiState = (typeof UI_STATES)[number];
-
-/**
- * A next step a pattern suggests: a tool and the element it would take, or, for a pattern read off the screen,
- * the words it would take and the point at their centre (click there: a text shown twice, as a question's verb
- * and its button, would make click_text ask which).
- */
-export type Suggestion = {
-  /** A short word for the element's part in the pattern: "confirm", "cancel", "name", "editor". */
-  part: string;
-  /** What the step does, in words. */
-  action: string;
-  tool: string;
-} & (
-  | { node: Walked; words?: undefined; point?: undefined }
-  | { words: ScreenWord; point: { x: number; y: number }; node?: undefined }
-);
-
-export interface DetectedPattern {
-  pattern: UiPattern;
-  /** The window, dialog or element the pattern was seen in. */
-  at: Walked;
-  steps: Suggestion[];
-}
-
-export interface UiReading {
-  patterns: DetectedPattern[];
-  state: UiState;
-  /** Why the state is what it is, in words ("a modal dialog is open: dialog "Save As" [ref=e39]"). */
-  because: string;
-}
+import type { UiPattern, Suggestion, DetectedPattern, UiReading } from '../kernel/results.js';
 
 export interface ReadOptions {
   /** What OCR read in the app's window; used only for an app whose tree has nothing below its root. */

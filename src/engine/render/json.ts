@@ -4,30 +4,32 @@
  */
 import { z } from 'zod';
 import type { ElementDetail, ElementInfo, WindowInfo } from '../../helper-client/protocol.js';
-import { ENTRY_CHARS, HISTORY_LIMIT } from '../features/clipboard-history.js';
 import type { RefEntry } from '../kernel/refs.js';
-import { RULE_IDS, SEVERITIES } from '../testing/accessibility-rules.js';
 import { auditSummary, diffPercentage } from './testing.js';
-import type {
-  ActionResult,
-  AssertResult,
-  AuditResult,
-  VisualDiffResult,
-  AppsResult,
-  Change,
-  ClipboardHistoryResult,
-  ClipboardResult,
-  ElementResult,
-  EngineResult,
-  LocatedResult,
-  MatchesResult,
-  SnapshotResult,
-  VisualResult,
-  RecordingResult,
-  TextMatchResult,
-  TextResult,
-  WaitResult,
-  WindowsResult,
+import {
+  type ActionResult,
+  type AssertResult,
+  type AuditResult,
+  type VisualDiffResult,
+  type AppsResult,
+  type Change,
+  type ClipboardHistoryResult,
+  type ClipboardResult,
+  type ElementResult,
+  type EngineResult,
+  type LocatedResult,
+  type MatchesResult,
+  type SnapshotResult,
+  type VisualResult,
+  type RecordingResult,
+  type TextMatchResult,
+  type TextResult,
+  type WaitResult,
+  type WindowsResult,
+  RULE_IDS,
+  SEVERITIES,
+  ENTRY_CHARS,
+  HISTORY_LIMIT,
 } from '../kernel/results.js';
 import { roleOf } from '../kernel/roles.js';
 import { isSecure, labelOf, type Walked } from '../kernel/tree.js';

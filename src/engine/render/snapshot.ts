@@ -13,8 +13,7 @@
  * characters, and a closing line says what was cut and how to see it.
  */
 import { elementLine, lineExtras } from './line.js';
-import type { RenderOptions } from '../kernel/results.js';
-import type { UiReading } from '../reading/patterns.js';
+import type { RenderOptions, UiReading } from '../kernel/results.js';
 import { isChrome } from '../kernel/shown.js';
 import { normalizeName, plural } from '../../text.js';
 import type { Walked } from '../kernel/tree.js';

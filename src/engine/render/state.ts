@@ -4,8 +4,14 @@
  */
 import { z } from 'zod';
 import { DATA_FENCE } from '../../untrusted.js';
-import type { AppOverview, AppStateResult, DesktopResult } from '../features/app-state.js';
-import { type DetectedPattern, UI_PATTERNS, UI_STATES } from '../reading/patterns.js';
+import {
+  type DetectedPattern,
+  UI_PATTERNS,
+  UI_STATES,
+  type AppOverview,
+  type AppStateResult,
+  type DesktopResult,
+} from '../kernel/results.js';
 import { ElementJson, elementJson, WindowJson, windowJson } from './json.js';
 
 const AppActivityJson = z.enum(['active', 'background', 'minimized', 'windowless']);

@@ -1,7 +1,12 @@
 /** The testing toolset's results as text: assertions, visual diffs and accessibility audits. */
-import { SEVERITIES } from '../testing/accessibility-rules.js';
 import { locatedLines } from './line.js';
-import type { AssertResult, AssertValue, AuditResult, VisualDiffResult } from '../kernel/results.js';
+import {
+  type AssertResult,
+  type AssertValue,
+  type AuditResult,
+  type VisualDiffResult,
+  SEVERITIES,
+} from '../kernel/results.js';
 import { duration, plural } from '../../text.js';
 import { labelOf } from '../kernel/tree.js';
 

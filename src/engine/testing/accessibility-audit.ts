@@ -8,7 +8,6 @@ import type { Bounds } from '../../helper-client/protocol.js';
 import {
   auditScore,
   checkedElements,
-  type Level,
   readTour,
   runRules,
   type TabTour,
@@ -19,7 +18,7 @@ import type { Elements } from '../features/elements.js';
 import type { Input } from '../features/input.js';
 import type { Kernel, WalkStart } from '../kernel/kernel.js';
 import { pause } from '../kernel/observer.js';
-import type { AuditResult } from '../kernel/results.js';
+import type { AuditResult, Level } from '../kernel/results.js';
 import type { Screen } from '../features/screen.js';
 import { type Walked, walk } from '../kernel/tree.js';
 import { decodePng } from './raster.js';

@@ -14,37 +14,14 @@ import {
   GROUPED_TAB_STOP_ROLES,
   READ_TEXT_ROLES,
 } from '../kernel/roles.js';
-
-export type Severity = 'critical' | 'serious' | 'moderate' | 'minor';
-export const SEVERITIES: readonly Severity[] = ['critical', 'serious', 'moderate', 'minor'];
-export type Level = 'A' | 'AA' | 'AAA';
-const LEVELS: readonly Level[] = ['A', 'AA', 'AAA'];
-
-export const RULE_IDS = [
-  'control-name',
-  'image-alt',
-  'field-label',
-  'duplicate-name',
-  'focusable-offscreen',
-  'target-size',
-  'text-contrast',
-  'keyboard-unreachable',
-  'keyboard-trap',
-] as const;
-export type RuleId = (typeof RULE_IDS)[number];
-
-export interface AuditIssue {
-  rule: RuleId;
-  severity: Severity;
-  /** The WCAG success criterion, e.g. "4.1.2 Name, Role, Value (A)". */
-  criterion: string;
-  /** The element at fault (for a focus trap, the first element of the trap). */
-  node: Walked;
-  /** What is wrong, in words. */
-  problem: string;
-  /** How to fix it. */
-  fix: string;
-}
+import {
+  type Severity,
+  SEVERITIES,
+  type Level,
+  LEVELS,
+  type RuleId,
+  type AuditIssue,
+} from '../kernel/results.js';
 
 /** The screen's pixels over the audited area, to measure text contrast. */
 export interface AuditPixels {

@@ -1,7 +1,7 @@
 /** The clipboard history's rules: order, dedupe, cap, clear, off, paging, and how it reads. */
 import { expect, test } from 'vitest';
 import { createEngine, type Engine } from '../../../../src/engine/index.js';
-import { ENTRY_CHARS, HISTORY_LIMIT } from '../../../../src/engine/features/clipboard-history.js';
+import { ENTRY_CHARS, HISTORY_LIMIT } from '../../../../src/engine/kernel/results.js';
 import type { HelperPort } from '../../../../src/engine/kernel/port.js';
 import { clipboardHistoryJson } from '../../../../src/engine/render/json.js';
 import { renderText } from '../../../../src/engine/render/text.js';

@@ -1,6 +1,7 @@
 /** UI patterns and app states read from made-up trees shaped like AT-SPI's, and the snapshot header line. */
 import { describe, expect, it } from 'vitest';
-import { BUSY, readScreenText, readUi, type UiReading } from '../../../../src/engine/reading/patterns.js';
+import type { UiReading } from '../../../../src/engine/kernel/results.js';
+import { BUSY, readScreenText, readUi } from '../../../../src/engine/reading/patterns.js';
 import { readingLine } from '../../../../src/engine/render/snapshot.js';
 import { RefTable } from '../../../../src/engine/kernel/refs.js';
 import { annotate, type Walked } from '../../../../src/engine/kernel/tree.js';

@@ -1,5 +1,6 @@
 /** Each audit rule on a made-up tree: what it reports, and what it leaves alone. */
 import { describe, expect, it } from 'vitest';
+import type { RuleId } from '../../../../src/engine/kernel/results.js';
 import {
   auditScore,
   type AuditInput,
@@ -7,7 +8,6 @@ import {
   contrastRatio,
   measureContrast,
   readTour,
-  type RuleId,
   runRules,
   type TabTour,
 } from '../../../../src/engine/testing/accessibility-rules.js';
