@@ -6,7 +6,11 @@
  */
 const LEAVES =
   '^src/(config|toolsets|modes|errors|untrusted|text|bounds|menu-path|log|version|keys|package-root|sharp)\\.ts$|^src/helper-client/(protocol|errors)\\.ts$';
-const ENTRY = '^src/(cli|serve|doctor)\\.ts$';
+const ENTRY = '^src/(cli|serve|doctor|runtime)\\.ts$|^src/(cli|setup)/';
+/** The engine's rooms, lowest first: each imports only the rooms before it (docs/architecture.md). */
+const ENGINE = '^src/engine/';
+const engineRoom = (room, above, comment) =>
+  forbid(`engine-${room}`, comment, `${ENGINE}${room}/`, `${ENGINE}(${above.join('|')})/|${ENGINE}index\\.ts$`);
 
 /** `from` may not import anything in `to`. */
 const forbid = (name, comment, from, to) => ({
@@ -55,6 +59,25 @@ module.exports = {
       'The engine knows no MCP, tools, policy, services or platform, and reaches the helper through HelperPort.',
       '^src/engine/',
       `^src/(tools|mcp|policy|services|platforms)/|^src/helper-client/(client|rpc)\\.ts$|${ENTRY}`,
+    ),
+    engineRoom(
+      'kernel',
+      ['reading', 'features', 'testing', 'render'],
+      'The kernel imports no other room of the engine.',
+    ),
+    engineRoom('reading', ['features', 'testing', 'render'], 'Readings of a tree build on the kernel alone.'),
+    engineRoom('features', ['testing', 'render'], 'Features answer data; they never render it.'),
+    engineRoom('testing', ['render'], 'The testing tools answer data; they never render it.'),
+    engineRoom(
+      'render',
+      ['reading', 'features', 'testing'],
+      'Renderers read results and the kernel only (the types they need live in kernel/results.ts).',
+    ),
+    forbid(
+      'tools-through-the-engine',
+      'Tools reach the helper through the engine (and its app gate), never through the client.',
+      '^src/tools/',
+      '^src/helper-client/(client|rpc)\\.ts$',
     ),
     forbid(
       'services-beside-engine',

@@ -8,7 +8,7 @@ import type { HelperPort } from './engine/kernel/port.js';
 import { HelperClient } from './helper-client/client.js';
 import { createLogger } from './log.js';
 import { AuditLog } from './policy/audit-log.js';
-import { AppPolicy } from './policy/apps.js';
+import { AppPolicy, appGate } from './policy/apps.js';
 import { chooseApp } from './policy/choose-app.js';
 import { ConsentGuard } from './policy/consent.js';
 import { ModeGuard } from './policy/mode.js';
@@ -22,18 +22,23 @@ import {
 } from './platforms/index.js';
 import type { ToolDependencies } from './tools/call.js';
 
+/** What the tools share, and the helper client itself, which only the entry point that made it closes. */
+export interface Runtime extends ToolDependencies {
+  helper: HelperClient;
+}
+
 /** `port`: how the engine reaches the helper (the MCP server times each call through it). */
 export function createRuntime(
   config: Config,
   port: (helper: HelperPort) => HelperPort = (helper) => helper,
-): ToolDependencies {
+): Runtime {
   const log = createLogger(config.logLevel);
   const helper = new HelperClient({ helper: helperCommand({ helperPath: config.helperPath }), log });
   const apps = new AppPolicy(config);
   const engine = createEngine(
     port(helper),
     { clipboardHistory: config.clipboardHistory, recognizer: platformTextRecognizer() },
-    (app, access) => apps.check(app, access),
+    appGate(apps),
     chooseApp,
   );
   const policy = new Policy([

@@ -73,10 +73,10 @@ export async function holdClipboard(): Promise<number> {
 }
 
 /** Resolves once the clipboard no longer holds `text`, or cannot be read any more. */
-async function ownerChanged({ engine, helper }: ToolDependencies, text: string): Promise<void> {
+async function ownerChanged({ engine }: ToolDependencies, text: string): Promise<void> {
   await new Promise<void>((resolve) => {
     const check = () =>
-      helper.call('clipboard.read', {}).then(
+      engine.kernel.port.call('clipboard.read', {}).then(
         (now) => now.text !== text && resolve(),
         () => resolve(),
       );

@@ -15,7 +15,7 @@ import { clipboardJson } from '../engine/render/json.js';
 import { appStateJson, desktopJson } from '../engine/render/state.js';
 import { renderText } from '../engine/render/text.js';
 import { MacpilotError } from '../errors.js';
-import type { HelperClient } from '../helper-client/client.js';
+import type { HelperStatus } from '../engine/kernel/port.js';
 import { HelperError } from '../helper-client/errors.js';
 import { withAccess } from '../policy/apps.js';
 import { DATA_FENCE } from '../untrusted.js';
@@ -24,7 +24,8 @@ import type { Completer, Completers } from './completions.js';
 
 export interface ResourceDependencies {
   config: Config;
-  helper: HelperClient;
+  /** The helper's handshake and process, for reports; calls go through the engine. */
+  helper: HelperStatus;
   engine: Engine;
 }
 

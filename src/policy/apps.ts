@@ -4,8 +4,8 @@
  * call in progress (read for tools annotated readOnlyHint, write for the rest), which the MCP server sets per
  * call through `withAccess`.
  */
-import { AppRefused } from '../engine/kernel/resolve.js';
-import { type Access, callScope, inCallScope } from './call-scope.js';
+import { type AppGate, AppRefused } from '../engine/kernel/resolve.js';
+import { type Access, accessOfCall, inCallScope } from './call-scope.js';
 
 export type { Access } from './call-scope.js';
 
@@ -54,6 +54,15 @@ export interface NamedApp {
   pid?: number;
 }
 
+/**
+ * The engine's gate for this policy: the access the engine names (an action asked about), else the access of the
+ * tool call in progress.
+ */
+export const appGate =
+  (policy: AppPolicy): AppGate =>
+  (app, access) =>
+    policy.check(app, access ?? accessOfCall());
+
 /** Run `work` as a call with this access; the engine's checks read it. */
 export function withAccess<T>(access: Access, work: () => Promise<T>): Promise<T> {
   return inCallScope({ access }, work);
@@ -88,7 +97,7 @@ export class AppPolicy {
   }
 
   /** Refuses, naming the app and the setting that would allow it, when the current call may not use `app`. */
-  check(named: NamedApp, access: Access = callScope()?.access ?? 'write'): void {
+  check(named: NamedApp, access: Access): void {
     const app = this.withBundleId(named);
     const which = `"${app.name}"${app.bundleId ? ` (${app.bundleId})` : ''}`;
     if (matches(this.denied, app)) {

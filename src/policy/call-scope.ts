@@ -32,3 +32,15 @@ export function inCallScope<T>(part: CallScope, work: () => Promise<T>): Promise
 export function callScope(): CallScope | undefined {
   return scope.getStore();
 }
+
+/**
+ * The access of the tool call in progress. An app checked outside any call is a mistake in macpilot, not a call
+ * to let through as a read or a write: it fails loudly.
+ */
+export function accessOfCall(): Access {
+  const access = scope.getStore()?.access;
+  if (access === undefined) {
+    throw new Error('an app was checked outside any tool call, so its access (read or write) is unknown');
+  }
+  return access;
+}

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Engine } from '../engine/index.js';
 import type { EngineResult } from '../engine/kernel/results.js';
-import type { HelperClient } from '../helper-client/client.js';
+import type { HelperStatus } from '../engine/kernel/port.js';
 import type { Logger } from '../log.js';
 import type { ModelPort } from '../engine/features/visual.js';
 import { type AppPicks, inCallScope } from '../policy/call-scope.js';
@@ -27,7 +27,8 @@ import type { ToolContext, ToolDefinition } from './types.js';
 export interface ToolDependencies {
   config: Config;
   log: Logger;
-  helper: HelperClient;
+  /** The helper's handshake and process, for reports; calls go through the engine. */
+  helper: HelperStatus;
   engine: Engine;
   policy: Policy;
   services: Services;

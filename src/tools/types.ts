@@ -7,14 +7,15 @@ import type { StructuredOutput } from '../engine/render/json.js';
 import type { Baselines } from '../engine/testing/visual-diff.js';
 import type { ModelPort } from '../engine/features/visual.js';
 import type { EngineResult } from '../engine/kernel/results.js';
-import type { HelperClient } from '../helper-client/client.js';
+import type { HelperStatus } from '../engine/kernel/port.js';
 import type { ServiceCheck, ServiceName, Services } from '../services/types.js';
 import type { ToolAnnotations, Toolset } from '../toolsets.js';
 import type { ActionHistory, Inverse } from './history.js';
 
 export interface ToolContext {
   engine: Engine;
-  helper: HelperClient;
+  /** The helper's handshake and process, for reports; calls go through the engine. */
+  helper: HelperStatus;
   config: Config;
   /** What this platform offers beyond the accessibility tree (system, audio, file manager, scripts...). */
   services: Services;

@@ -1,4 +1,4 @@
-/** What the engine needs of a helper: typed calls. HelperClient satisfies it; tests pass a fake. */
+/** What the engine needs of a helper, and what front ends may read of it. HelperClient satisfies both; tests pass fakes. */
 import type { CallOptions } from '../../helper-client/errors.js';
 import type {
   MethodName,
@@ -17,4 +17,15 @@ export interface HelperPort {
   ): () => void;
   /** Called after each handshake with a (re)started helper: subscriptions are renewed here. */
   onReady?(listener: () => void): () => void;
+}
+
+/**
+ * What a front end reads of the helper beside the engine (session_info, the status resource): its handshake and
+ * its process. Tools get this, never the client itself: every call they make goes through the engine and its
+ * app gate.
+ */
+export interface HelperStatus {
+  hello(options?: CallOptions): Promise<Result<'system.hello'>>;
+  /** The helper process's id; undefined while none runs. */
+  pid(): Promise<number | undefined>;
 }

@@ -46,17 +46,29 @@ function write(path: string, text: string) {
 }
 
 describe('import layers', () => {
-  it('reports a cycle and an import from a lower layer to a higher one', async () => {
+  it('reports a cycle, an import from a lower layer to a higher one, a tool using the helper client and a feature rendering', async () => {
     write('src/tools/types.ts', 'export const tool = 1;\n');
     write(
       'src/engine/kernel/kernel.ts',
       "import { tool } from '../../tools/types';\nexport const kernel = tool;\n",
     );
     write('src/engine/a.ts', "import { b } from './b';\nexport const a = () => b;\n");
+    write('src/helper-client/client.ts', 'export class HelperClient {}\n');
+    write(
+      'src/tools/session.ts',
+      "import { HelperClient } from '../helper-client/client';\nexport const c = HelperClient;\n",
+    );
+    write('src/engine/render/text.ts', 'export const renderText = 1;\n');
+    write(
+      'src/engine/features/clicks.ts',
+      "import { renderText } from '../render/text';\nexport const t = renderText;\n",
+    );
     write('src/engine/b.ts', "import { a } from './a';\nexport const b = () => a;\n");
     const { found } = await violations(fixture);
     expect(found).toContain('engine-below-policy: src/engine/kernel/kernel.ts → src/tools/types.ts');
     expect(found.some((v) => v.startsWith('no-circular: src/engine/a.ts'))).toBe(true);
+    expect(found).toContain('tools-through-the-engine: src/tools/session.ts → src/helper-client/client.ts');
+    expect(found).toContain('engine-features: src/engine/features/clicks.ts → src/engine/render/text.ts');
   });
 
   it('finds none in src, having followed its imports', async () => {

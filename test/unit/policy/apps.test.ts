@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { textEngine } from '../engine/text-engine.js';
 
-const gate = (policy: AppPolicy) => (app: NamedApp) => policy.check(app);
 import type { HelperPort } from '../../../src/engine/kernel/port.js';
-import { AppPolicy, type NamedApp, withAccess } from '../../../src/policy/apps.js';
+import { AppPolicy, appGate, withAccess } from '../../../src/policy/apps.js';
 import { FakeHelper } from '../engine/fake-helper.js';
 import { failure } from '../engine/failure.js';
 import { mousepad, runningApps } from '../engine/fixtures.js';
@@ -67,7 +66,7 @@ describe('the engine asks the app policy', () => {
     const { app, other } = runningApps();
     const helper = new FakeHelper([app, other]);
     helper.actions.set('ok', ['click']);
-    return { helper, engine: textEngine(helper, { settleMs: 0, pollMs: 0 }, (a) => policy.check(a)) };
+    return { helper, engine: textEngine(helper, { settleMs: 0, pollMs: 0 }, appGate(policy)) };
   }
 
   it('refuses a snapshot of a denied app, naming the setting, and serves the others', async () => {
@@ -89,7 +88,7 @@ describe('the engine asks the app policy', () => {
     const app = { pid: 9, name: 'xterm', active: true, root: mousepad() };
     const helper = new FakeHelper([app]);
     helper.actions.set('ok', ['click']);
-    const engine = textEngine(helper, { settleMs: 0, pollMs: 0 }, gate(new AppPolicy()));
+    const engine = textEngine(helper, { settleMs: 0, pollMs: 0 }, appGate(new AppPolicy()));
     const snapshot = await withAccess('read', () => engine.snapshot({ app: 'xterm' }));
     const ref = snapshot
       .split('\n')
@@ -110,7 +109,7 @@ describe('the engine asks the app policy', () => {
           ? Promise.resolve({ platform: 'linux' } as never)
           : helper.call(method, params),
     };
-    const engine = textEngine(port, { settleMs: 0, pollMs: 0 }, gate(new AppPolicy()));
+    const engine = textEngine(port, { settleMs: 0, pollMs: 0 }, appGate(new AppPolicy()));
     const click = await failure(withAccess('write', () => engine.input.click({ x: 10, y: 50 })));
     expect(click.what).toBe('"xterm" may be read but not acted on');
     const key = await failure(withAccess('write', () => engine.input.pressKey('enter', [], 1)));
