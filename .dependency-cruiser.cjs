@@ -10,7 +10,12 @@ const ENTRY = '^src/(cli|serve|doctor|runtime)\\.ts$|^src/(cli|setup)/';
 /** The engine's rooms, lowest first: each imports only the rooms before it (docs/architecture.md). */
 const ENGINE = '^src/engine/';
 const engineRoom = (room, above, comment) =>
-  forbid(`engine-${room}`, comment, `${ENGINE}${room}/`, `${ENGINE}(${above.join('|')})/|${ENGINE}index\\.ts$`);
+  forbid(
+    `engine-${room}`,
+    comment,
+    `${ENGINE}${room}/`,
+    `${ENGINE}(${above.join('|')})/|${ENGINE}index\\.ts$`,
+  );
 
 /** `from` may not import anything in `to`. */
 const forbid = (name, comment, from, to) => ({
