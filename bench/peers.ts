@@ -17,7 +17,7 @@ export type Env = Record<string, string>;
 
 const FOLDER = join(homedir(), '.cache', 'macpilot', 'bench-peers');
 const MODULES = join(FOLDER, 'node_modules');
-/** Pinned, so that a run compares against the versions DESIGN.md names. */
+/** Pinned, so that a run compares against the versions docs/performance.md names. */
 const PACKAGES = {
   'computer-use-mcp': '1.8.0',
   'agent-device': '0.21.5',

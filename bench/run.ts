@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: macpilot's figures next to a peer's, measured in the same run on a private headless desktop,
- * for each performance budget of DESIGN.md. `npm run bench -- --record` also writes the table into
+ * for each performance budget of docs/performance.md. `npm run bench -- --record` also writes the table into
  * docs/performance.md with the date and the machine; `--only=ocr,screenshots` runs just those sections (their
  * names are the `section` calls below).
  */

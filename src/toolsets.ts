@@ -1,5 +1,5 @@
 /**
- * The toolsets of DESIGN.md's catalog, declared once: what each is for, whether it is on by default, and the
+ * The toolsets of the tool catalog (README.md lists them), declared once: what each is for, whether it is on by default, and the
  * properties the policy reads (the least mode it runs in, whether its calls run scripts, ...). Tools inherit
  * their toolset (src/tools); `MACPILOT_TOOLSETS` / `--toolsets` pick among them. Also the small description of
  * a tool that the policy reads, so that the policy need not know the tool definitions.

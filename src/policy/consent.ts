@@ -1,5 +1,5 @@
 /**
- * Human consent (DESIGN: ask the human, not the agent, before destructive actions). A tool annotated
+ * Human consent (ask the human, not the agent, before destructive actions: docs/architecture.md). A tool annotated
  * destructiveHint asks in every mode; in safe mode, so does any write action whose target is named like a
  * destructive one. The human answers through MCP elicitation (or at the CLI's terminal); no tool argument can
  * answer for them.

@@ -1,5 +1,5 @@
 /**
- * Every tool call passes here (DESIGN.md: src/policy). Guards run in order before the call and may refuse it by
+ * Every tool call passes here (docs/architecture.md, the policy). Guards run in order before the call and may refuse it by
  * throwing a MacpilotError (the agent reads why and what would allow it); each may hand back a release function
  * (a concurrency slot, say) and learns how the call ended.
  */

@@ -50,7 +50,7 @@ test('menu items in closed menus are found with include_hidden, by the name a pe
   expect(all).toMatch(/menuitem "Save As\.\.\..*\[ref=e\d+\]/);
   const ref = refOf(all, /"Save As/);
 
-  // The path DESIGN.md shows, typed as a person would: role aliases, "…" for "...", no toolkit panels.
+  // A path typed as a person would: role aliases, "…" for "...", no toolkit panels.
   const typed = 'app("mousepad")/window[0]/menu_bar/menu_item["File"]/menu_item["Save As…"]';
   const wrongRole = await macpilot.call('get_element', { path: typed });
   expect(wrongRole.isError).toBe(true);

@@ -41,7 +41,7 @@ describe('formatPath / parsePath', () => {
     expect(parsePath(text)).toEqual(path);
   });
 
-  it('accepts role aliases, as DESIGN writes them', () => {
+  it('accepts role aliases, as people write them', () => {
     expect(parsePath('app("Mousepad")/window[0]/menu_bar/menu_item["File"]').segments).toEqual([
       { role: 'window', index: 0 },
       { role: 'menubar' },
