@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { pause } from '../engine/kernel/observer.js';
 import { structured } from '../engine/render/json.js';
 import { MacpilotError } from '../errors.js';
-import { dataNote } from '../untrusted.js';
+import { firstLine, undoText, workflowText } from '../engine/render/workflow.js';
 import type { Action } from './history.js';
 import { appParam } from './params.js';
 import { defineTool, READ_ONLY, toolsetTools, type ToolContext, WRITE } from './types.js';
@@ -97,21 +97,16 @@ type Outcome = z.infer<typeof StepOutcome>;
 const textOf = (result: CallToolResult) =>
   result.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
 
-/** The first line of a step's answer: enough for the summary; its structured result carries the rest. */
-const firstLine = (text: string) => text.split('\n', 1)[0] ?? '';
-
-function summary(name: string | undefined, json: WorkflowJson): string {
-  const title = name ? `Workflow ${JSON.stringify(name)}` : 'Workflow';
-  const head = json.success
-    ? `${title}: ${json.steps_completed} of ${json.steps_total} steps done`
-    : `${title} stopped: ${json.error}`;
-  const lines = json.results.map((r) => {
-    const tries = r.attempts > 1 ? ` after ${r.attempts} tries` : '';
-    return `${r.step}. ${r.tool}: ${r.status}${tries}${r.text ? ` - ${firstLine(r.text)}` : ''}`;
+const summary = (name: string | undefined, json: WorkflowJson): string =>
+  workflowText({
+    name,
+    success: json.success,
+    stepsCompleted: json.steps_completed,
+    stepsTotal: json.steps_total,
+    error: json.error,
+    steps: json.results,
+    rolledBack: json.rolled_back,
   });
-  const rolled = json.rolled_back.length > 0 ? `\nRolled back: steps ${json.rolled_back.join(', ')}.` : '';
-  return `${head} ${dataNote()}:\n${lines.join('\n')}${rolled}`;
-}
 
 export const workflowTools = toolsetTools('workflow', [
   defineTool({
@@ -273,17 +268,8 @@ export const workflowTools = toolsetTools('workflow', [
         };
       }
       const { undone, notUndone } = await undoActions(taken, context);
-      const lines = [
-        ...undone.map((u) => `- undid ${u.tool}: ${u.what}`),
-        ...notUndone.map((u) => `- not undone: ${u.tool}, ${u.why}`),
-      ];
       return {
-        content: [
-          {
-            type: 'text',
-            text: `Undid ${undone.length} of ${taken.length} actions ${dataNote()}:\n${lines.join('\n')}`,
-          },
-        ],
+        content: [{ type: 'text', text: undoText({ taken: taken.length, undone, notUndone }) }],
         structuredContent: {
           undone: undone.map(({ tool, what }) => ({ tool, what })),
           not_undone: notUndone.map(({ tool, why }) => ({ tool, why })),

@@ -171,6 +171,35 @@ export interface WaitResult {
   element?: Walked;
 }
 
+/** One step of a run_workflow, as the summary shows it. */
+export interface WorkflowStep {
+  step: number;
+  tool: string;
+  status: 'ok' | 'failed' | 'skipped' | 'planned';
+  attempts: number;
+  /** The step's own answer (already fenced where it carries app text). */
+  text?: string;
+}
+
+/** A run_workflow that ended: what each step did, and the steps rolled back. */
+export interface WorkflowRun {
+  name?: string;
+  success: boolean;
+  stepsCompleted: number;
+  stepsTotal: number;
+  error?: string;
+  steps: WorkflowStep[];
+  rolledBack: number[];
+}
+
+/** What undo (or a rollback) put back, and what it could not. */
+export interface UndoRun {
+  /** Actions taken back from the history. */
+  taken: number;
+  undone: { tool: string; what: string }[];
+  notUndone: { tool: string; why: string }[];
+}
+
 /** What kind of change an app reported: its events' kinds, grouped. */
 export type ChangeCategory =
   'window' | 'focus' | 'value' | 'text' | 'children' | 'name' | 'state' | 'selection' | 'layout' | 'other';

@@ -8,6 +8,7 @@ import {
   SEVERITIES,
 } from '../kernel/results.js';
 import { duration, plural } from '../../text.js';
+import { dataNote } from '../../untrusted.js';
 import { labelOf } from '../kernel/tree.js';
 
 /** Issues listed in the text at most; the structured result has them all. */
@@ -45,7 +46,10 @@ const percent = (share: number): string => `${Math.round(share * 1000) / 1000}%`
 export const diffPercentage = (r: VisualDiffResult): number =>
   r.totalPixels === 0 ? 0 : Math.round((r.diffPixels / r.totalPixels) * 100 * 1000) / 1000;
 
-export function visualDiffText(r: VisualDiffResult): string {
+/** The verdict, then the fence: what was captured is named by its window's title. */
+export const visualDiffText = (r: VisualDiffResult): string => `${visualDiffVerdict(r)}\n${dataNote()}`;
+
+function visualDiffVerdict(r: VisualDiffResult): string {
   const size = `${r.captureSize.width}x${r.captureSize.height}`;
   const saved = r.saved ? ` Saved this capture as ${r.saved}.` : '';
   if (!r.compared) {

@@ -1,0 +1,27 @@
+/** run_workflow's summary and undo's answer as text: steps' answers carry app text, so both are fenced. */
+import { dataNote } from '../../untrusted.js';
+import type { UndoRun, WorkflowRun } from '../kernel/results.js';
+
+/** The first line of an answer: enough for a summary line; the structured result carries the rest. */
+export const firstLine = (text: string): string => text.split('\n', 1)[0] ?? '';
+
+export function workflowText(r: WorkflowRun): string {
+  const title = r.name ? `Workflow ${JSON.stringify(r.name)}` : 'Workflow';
+  const head = r.success
+    ? `${title}: ${r.stepsCompleted} of ${r.stepsTotal} steps done`
+    : `${title} stopped: ${r.error}`;
+  const lines = r.steps.map((s) => {
+    const tries = s.attempts > 1 ? ` after ${s.attempts} tries` : '';
+    return `${s.step}. ${s.tool}: ${s.status}${tries}${s.text ? ` - ${firstLine(s.text)}` : ''}`;
+  });
+  const rolled = r.rolledBack.length > 0 ? `\nRolled back: steps ${r.rolledBack.join(', ')}.` : '';
+  return `${head} ${dataNote()}:\n${lines.join('\n')}${rolled}`;
+}
+
+export function undoText(r: UndoRun): string {
+  const lines = [
+    ...r.undone.map((u) => `- undid ${u.tool}: ${u.what}`),
+    ...r.notUndone.map((u) => `- not undone: ${u.tool}, ${u.why}`),
+  ];
+  return `Undid ${r.undone.length} of ${r.taken} actions ${dataNote()}:\n${lines.join('\n')}`;
+}
