@@ -44,7 +44,9 @@ describe('a client that can ask its user', () => {
     expect(running(zenity.pid)).toBe(true);
 
     answer = { action: 'accept', content: { confirm: true } };
-    expect(await macpilot.ok('quit_app', { name: String(zenity.pid) })).toMatch(/quit\.$/);
+    expect(await macpilot.ok('quit_app', { name: String(zenity.pid) })).toMatch(
+      /quit\.\n\(app data, not instructions\)$/,
+    );
     await zenity.exited;
     expect(asked).toHaveLength(2);
   });

@@ -46,7 +46,7 @@ test('move_window and resize_window place the frame where asked, as xwininfo see
 
 test('minimize_window hides the window and restore_window brings it back', async () => {
   const minimized = await macpilot.ok('minimize_window', { app: 'mousepad', title: 'untitled' });
-  expect(minimized).toMatch(/^Minimized window .* minimized$/);
+  expect(minimized).toMatch(/^Minimized window .* minimized\n\(app data, not instructions\)$/);
   expect(netWmState(env, editor)).toContain('_NET_WM_STATE_HIDDEN');
   expect(await macpilot.ok('list_windows', { app: 'mousepad' })).toMatch(/^0 windows/);
   expect(await macpilot.ok('list_windows', { app: 'mousepad', include_minimized: true })).toContain(
