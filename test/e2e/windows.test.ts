@@ -54,7 +54,7 @@ test('minimize_window hides the window and restore_window brings it back', async
   );
 
   const restored = await macpilot.ok('restore_window', { window_id: editor });
-  expect(restored).toMatch(/^Restored window .* focused$/);
+  expect(restored).toMatch(/^Restored window .* focused\n\(app data, not instructions\)$/);
   expect(netWmState(env, editor)).not.toContain('_NET_WM_STATE_HIDDEN');
   expect(activeWindow(env)).toBe(editor);
 });
