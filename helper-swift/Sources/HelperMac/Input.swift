@@ -25,6 +25,7 @@ enum Input {
             try post(mouse(.mouseMoved, at, .left), flags: flags)
             // The click state tells apps which click of a double or triple click each press is.
             for state in 1...p.count {
+                try Task.checkCancellation()
                 try post(mouse(buttons.down, at, buttons.button, clickState: state), flags: flags)
                 try post(mouse(buttons.up, at, buttons.button, clickState: state), flags: flags)
             }
@@ -74,6 +75,7 @@ enum Input {
             let at = cgPoint(p.at)
             try post(mouse(.mouseMoved, at, .left), flags: [])
             for step in 0..<max(abs(p.dy), abs(p.dx)) {
+                try Task.checkCancellation()
                 let vertical = step < abs(p.dy) ? Int32(-p.dy.signum()) : 0
                 let horizontal = step < abs(p.dx) ? Int32(-p.dx.signum()) : 0
                 let event = CGEvent(
@@ -97,6 +99,8 @@ enum Input {
             try await queue.run {
                 let gap = p.delayMs > 0 ? Double(p.delayMs) : Keystroke.chunkPauseMs
                 for (index, stroke) in strokes.enumerated() {
+                    // A cancelled request stops between two keys, whatever the gap.
+                    try Task.checkCancellation()
                     if index > 0 { try await pause(milliseconds: gap) }
                     switch stroke.kind {
                     case .text(let units): try postText(units)
@@ -113,6 +117,7 @@ enum Input {
         try await run {
             let flags = eventFlags(p.modifiers)
             for _ in 0..<p.repeatCount {
+                try Task.checkCancellation()
                 try postKey(CGKeyCode(p.code), flags: flags)
             }
         }

@@ -29,7 +29,7 @@ import type { CallOptions } from '../../helper-client/errors.js';
 import type { RefEntry } from '../kernel/refs.js';
 import { AppRefused } from '../kernel/resolve.js';
 import type { ActionResult } from '../kernel/results.js';
-import { plural } from '../../text.js';
+import { duration, plural } from '../../text.js';
 
 type InputMethod = Extract<MethodName, `input.${string}`>;
 
@@ -51,6 +51,15 @@ export const INPUT_DEFAULTS = {
   focusWaitMs: 2000,
   focusPollMs: 25,
 } as const;
+
+/**
+ * The longest an action may be asked to take (its keys × its delay): a longer one is refused up front with its
+ * estimate and how to split it, so that no call runs on for minutes after its answer was given up on.
+ */
+export const MAX_ACTION_MS = 60_000;
+/** What the helper gets beyond an action's own duration to answer it: a typed key costs it about this much. */
+const KEY_COST_MS = 1;
+const ANSWER_MARGIN_MS = 15_000;
 
 export type Direction = 'up' | 'down' | 'left' | 'right';
 
@@ -177,6 +186,18 @@ export class Input {
   }
 
   async typeText(options: TypeOptions, call?: CallOptions): Promise<ActionResult> {
+    const characters = Array.from(options.text).length;
+    const delayMs = options.delayMs ?? 0;
+    const expectedMs = characters * delayMs;
+    if (expectedMs > MAX_ACTION_MS) {
+      const perCall = Math.floor(MAX_ACTION_MS / delayMs);
+      throw new MacpilotError({
+        what: `Typing ${plural(characters, 'character')} ${delayMs} ms apart would take ${duration(expectedMs)}`,
+        why: `one action may take at most ${duration(MAX_ACTION_MS)}, so that it answers while it can still be watched and stopped`,
+        next: `type the text in parts of at most ${perCall} characters (one type_text call each), or lower delay_ms`,
+      });
+    }
+    const typingCall = { ...call, timeoutMs: characters * (delayMs + KEY_COST_MS) + ANSWER_MARGIN_MS };
     const platform = await this.platformOf(call);
     // "command" is Control on Linux: one chord selects all on both platforms.
     const selectAll = parseChord('command+a');
@@ -185,11 +206,7 @@ export class Input {
         await this.pressChord(selectAll, platform, 1, call);
         await this.pressChord(parseChord('backspace'), platform, 1, call);
       }
-      const { typed } = await this.send(
-        'input.type',
-        { text: options.text, delayMs: options.delayMs ?? 0 },
-        call,
-      );
+      const { typed } = await this.send('input.type', { text: options.text, delayMs }, typingCall);
       if (options.submit) await this.pressChord(parseChord('enter'), platform, 1, call);
       const steps = [options.clearFirst ? 'cleared it, ' : '', `typed ${plural(typed, 'character')}`];
       return { typed: steps.join(''), submitted: options.submit ? ' and pressed Enter' : '' };

@@ -33,7 +33,12 @@ import {
   restoreWindow,
 } from './x11/window-ops.js';
 
-type Handler<M extends MethodName> = (session: Session, params: Params<M>) => Promise<Result<M>>;
+/** `signal` aborts when the server cancels the request: long work stops between its steps. */
+type Handler<M extends MethodName> = (
+  session: Session,
+  params: Params<M>,
+  signal: AbortSignal,
+) => Promise<Result<M>>;
 type Handlers = { [M in MethodName]: Handler<M> };
 
 /** Whether a handle still names an object with the Accessible interface. */
@@ -114,13 +119,13 @@ export const handlers: Handlers = {
     on(session, params.id, async () => focus(await context(session), parseHandle(params.id))),
   'observe.start': (session) => startObserving(session),
   'ax.scrollIntoView': noScrollIntoView,
-  'input.click': (session, params) => input.click(session, params),
-  'input.move': (session, params) => input.move(session, params),
-  'input.drag': (session, params) => input.drag(session, params),
-  'input.scroll': (session, params) => input.scroll(session, params),
+  'input.click': (session, params, signal) => input.click(session, params, signal),
+  'input.move': (session, params, signal) => input.move(session, params, signal),
+  'input.drag': (session, params, signal) => input.drag(session, params, signal),
+  'input.scroll': (session, params, signal) => input.scroll(session, params, signal),
   'input.pointer': (session) => input.pointer(session),
-  'input.type': (session, params) => input.type(session, params),
-  'input.key': (session, params) => input.key(session, params),
+  'input.type': (session, params, signal) => input.type(session, params, signal),
+  'input.key': (session, params, signal) => input.key(session, params, signal),
   'screen.displays': (session) => displays(session),
   'screen.capture': (session, params) => capture(session, params),
   'screen.recognizeText': noTextRecognition,

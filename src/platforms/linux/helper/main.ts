@@ -3,6 +3,7 @@
  * behind it. Only protocol goes to stdout; diagnostics go to stderr and never carry text, values or secrets.
  */
 import {
+  type CancellationToken,
   createMessageConnection,
   ResponseError,
   StreamMessageReader,
@@ -15,6 +16,7 @@ import {
   methodNames,
   methods,
 } from '../../../helper-client/protocol.js';
+import { ClientErrorCode } from '../../../helper-client/errors.js';
 import { handlers } from './dispatch.js';
 import { DBusCallError, HelperFailure } from '../errors.js';
 import { Session } from './session.js';
@@ -53,7 +55,7 @@ const session = new Session(
 );
 
 for (const name of methodNames) {
-  connection.onRequest(name, async (raw: unknown) => {
+  connection.onRequest(name, async (raw: unknown, token: CancellationToken) => {
     const parsed = methods[name].params.safeParse(raw ?? {});
     if (!parsed.success) {
       const issues = parsed.error.issues
@@ -63,11 +65,17 @@ for (const name of methodNames) {
         hint: `send params that match the ${name} schema in protocol.ts`,
       });
     }
+    // $/cancelRequest (the server's client cancelled the call, or gave up on it) aborts the handler's work.
+    const stop = new AbortController();
+    const listening = token.onCancellationRequested(() => stop.abort());
     try {
-      const handler = handlers[name] as (s: Session, p: unknown) => Promise<unknown>;
-      return await handler(session, parsed.data);
+      const handler = handlers[name] as (s: Session, p: unknown, signal: AbortSignal) => Promise<unknown>;
+      return await handler(session, parsed.data, stop.signal);
     } catch (error) {
+      if (stop.signal.aborted) return new ResponseError(ClientErrorCode.Cancelled, `${name} was cancelled`);
       return toResponseError(name as MethodName, error);
+    } finally {
+      listening.dispose();
     }
   });
 }

@@ -48,6 +48,8 @@ const MIN_STEPS = 10;
 const STEP_MS = 10;
 /** Typed characters between round trips when there is no delay: the server keeps pace with the app. */
 const TYPE_BATCH = 64;
+/** Repeated keys or wheel steps between round trips, each a point where a cancel stops them. */
+const REPEAT_BATCH = 16;
 /**
  * Lent keycodes go back to NoSymbol once typing has been idle this long. Not at once: an app translates a key
  * event with the map current when it reads the event, which can be after a prompt restore.
@@ -64,9 +66,13 @@ class Device {
     readonly keymap: Keymap,
   ) {}
 
-  /** Run one operation after the previous ones; answer once its events are processed. */
-  run<T>(operation: () => Promise<T>): Promise<T> {
+  /**
+   * Run one operation after the previous ones; answer once its events are processed. One cancelled while it
+   * waited for its turn does not run at all.
+   */
+  run<T>(operation: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     const next = this.queue.then(async () => {
+      signal?.throwIfAborted();
       clearTimeout(this.restoreTimer);
       try {
         const result = await operation();
@@ -121,15 +127,22 @@ class Device {
     }
   }
 
-  /** One key stroke, Shift added when the keysym is on the key's second level. */
-  async stroke(stroke: Stroke, times = 1): Promise<void> {
+  /** One key stroke, Shift added when the keysym is on the key's second level; repeats stop on `signal`. */
+  async stroke(stroke: Stroke, times = 1, signal?: AbortSignal): Promise<void> {
     const shift = stroke.shift ? this.modifierKeycode('shift') : undefined;
     if (shift !== undefined) this.key(shift, true);
-    for (let i = 0; i < times; i++) {
-      this.key(stroke.keycode, true);
-      this.key(stroke.keycode, false);
+    try {
+      for (let i = 0; i < times; i++) {
+        if (i > 0 && i % REPEAT_BATCH === 0) {
+          await this.sync();
+          signal?.throwIfAborted();
+        }
+        this.key(stroke.keycode, true);
+        this.key(stroke.keycode, false);
+      }
+    } finally {
+      if (shift !== undefined) this.key(shift, false);
     }
-    if (shift !== undefined) this.key(shift, false);
   }
 
   pointer(): Promise<x11.Pointer> {
@@ -190,17 +203,29 @@ async function device(session: Session): Promise<Device> {
 const ok = {};
 
 /** Pointer positions from `from` to `to` over durationMs, at least MIN_STEPS of them when `always`. */
-async function glide(input: Device, from: Point, to: Point, durationMs: number, always: boolean) {
+async function glide(
+  input: Device,
+  from: Point,
+  to: Point,
+  durationMs: number,
+  always: boolean,
+  signal: AbortSignal | undefined,
+) {
   const steps = Math.max(always ? MIN_STEPS : 1, Math.round(durationMs / STEP_MS));
   for (let i = 1; i <= steps; i++) {
+    signal?.throwIfAborted();
     const t = i / steps;
     input.moveTo({ x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t });
     await input.sync();
-    if (durationMs > 0) await sleep(durationMs / steps);
+    if (durationMs > 0) await sleep(durationMs / steps, undefined, { signal });
   }
 }
 
-export async function click(session: Session, params: Params<'input.click'>): Promise<Result<'input.click'>> {
+export async function click(
+  session: Session,
+  params: Params<'input.click'>,
+  signal?: AbortSignal,
+): Promise<Result<'input.click'>> {
   const at = onX11('point', params.at);
   const input = await device(session);
   return input.run(async () => {
@@ -209,27 +234,35 @@ export async function click(session: Session, params: Params<'input.click'>): Pr
       for (let i = 0; i < params.count; i++) {
         if (i > 0) {
           await input.sync();
-          await sleep(CLICK_GAP_MS);
+          await sleep(CLICK_GAP_MS, undefined, { signal });
         }
         input.button(BUTTONS[params.button], true);
         input.button(BUTTONS[params.button], false);
       }
     });
     return ok;
-  });
+  }, signal);
 }
 
-export async function move(session: Session, params: Params<'input.move'>): Promise<Result<'input.move'>> {
+export async function move(
+  session: Session,
+  params: Params<'input.move'>,
+  signal?: AbortSignal,
+): Promise<Result<'input.move'>> {
   const to = onX11('point', params.to);
   const input = await device(session);
   return input.run(async () => {
     if (params.durationMs === 0) input.moveTo(to);
-    else await glide(input, toPoint(await input.pointer()), to, params.durationMs, false);
+    else await glide(input, toPoint(await input.pointer()), to, params.durationMs, false, signal);
     return ok;
-  });
+  }, signal);
 }
 
-export async function drag(session: Session, params: Params<'input.drag'>): Promise<Result<'input.drag'>> {
+export async function drag(
+  session: Session,
+  params: Params<'input.drag'>,
+  signal?: AbortSignal,
+): Promise<Result<'input.drag'>> {
   const from = onX11('start point', params.from);
   const to = onX11('end point', params.to);
   const input = await device(session);
@@ -239,18 +272,19 @@ export async function drag(session: Session, params: Params<'input.drag'>): Prom
     await input.holding(params.modifiers, async () => {
       input.button(button, true);
       try {
-        await glide(input, from, to, params.durationMs, true);
+        await glide(input, from, to, params.durationMs, true, signal);
       } finally {
         input.button(button, false);
       }
     });
     return ok;
-  });
+  }, signal);
 }
 
 export async function scroll(
   session: Session,
   params: Params<'input.scroll'>,
+  signal?: AbortSignal,
 ): Promise<Result<'input.scroll'>> {
   const at = onX11('point', params.at);
   const input = await device(session);
@@ -262,12 +296,16 @@ export async function scroll(
     ];
     for (const [button, steps] of turns) {
       for (let i = 0; i < steps; i++) {
+        if (i > 0 && i % REPEAT_BATCH === 0) {
+          await input.sync();
+          signal?.throwIfAborted();
+        }
         input.button(button, true);
         input.button(button, false);
       }
     }
     return ok;
-  });
+  }, signal);
 }
 
 const toPoint = (pointer: x11.Pointer): Point => ({ x: pointer.rootX, y: pointer.rootY });
@@ -296,32 +334,42 @@ function keysymsOf(text: string): number[] {
   return characters.map((c, i) => keysymOf(c.codePointAt(0) ?? 0, i));
 }
 
-export async function type(session: Session, params: Params<'input.type'>): Promise<Result<'input.type'>> {
+/** Types the text a key at a time; a cancel stops it between two keys (a delay is cut short too). */
+export async function type(
+  session: Session,
+  params: Params<'input.type'>,
+  signal?: AbortSignal,
+): Promise<Result<'input.type'>> {
   const keysyms = keysymsOf(params.text);
   const input = await device(session);
   return input.run(async () => {
     let typed = 0;
     for (const run of input.keymap.runs(keysyms)) {
       for (const stroke of await input.keymap.lend(run)) {
+        signal?.throwIfAborted();
         await input.stroke(stroke);
         typed++;
         if (params.delayMs > 0) {
           await input.sync();
-          await sleep(params.delayMs);
+          await sleep(params.delayMs, undefined, { signal });
         } else if (typed % TYPE_BATCH === 0) await input.sync();
       }
     }
     return { typed };
-  });
+  }, signal);
 }
 
-export async function key(session: Session, params: Params<'input.key'>): Promise<Result<'input.key'>> {
+export async function key(
+  session: Session,
+  params: Params<'input.key'>,
+  signal?: AbortSignal,
+): Promise<Result<'input.key'>> {
   const input = await device(session);
   return input.run(async () => {
     const [stroke] = await input.keymap.lend([params.code]);
-    if (stroke) await input.holding(params.modifiers, () => input.stroke(stroke, params.repeat));
+    if (stroke) await input.holding(params.modifiers, () => input.stroke(stroke, params.repeat, signal));
     return ok;
-  });
+  }, signal);
 }
 
 /** For system.hello: whether XTEST is there. */

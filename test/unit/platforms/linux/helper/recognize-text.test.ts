@@ -9,7 +9,11 @@ import { handlers } from '../../../../../src/platforms/linux/helper/dispatch.js'
 import type { Session } from '../../../../../src/platforms/linux/helper/session.js';
 
 it('answers NotAvailable, saying that the server reads text on Linux and pointing to read_text', async () => {
-  const answer = handlers['screen.recognizeText']({} as Session, { data: 'iVBORw0KGgo=' });
+  const answer = handlers['screen.recognizeText'](
+    {} as Session,
+    { data: 'iVBORw0KGgo=' },
+    new AbortController().signal,
+  );
   const error = await answer.then(
     () => undefined,
     (e: unknown) => e,

@@ -1,0 +1,86 @@
+/**
+ * A cancelled action stops: typing cancelled by the client (its AbortSignal, or its request timeout) stops in the
+ * helper between two keys, the next input call is served at once, and an action asked to run longer than a
+ * minute is refused before it starts.
+ */
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { expect, inject, test } from 'vitest';
+import { useMacpilot } from '../support/mcp.js';
+import { refOf } from '../support/text.js';
+
+const { macpilot, launch } = useMacpilot(inject('desktopEnv'));
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The editor's text as get_element reports it. */
+async function textOf(ref: string): Promise<string> {
+  const value = /^value: (.*)$/m.exec(await macpilot.ok('get_element', { ref }))?.[1];
+  return value === undefined ? '' : (JSON.parse(value) as string);
+}
+
+async function emptyEditor(): Promise<string> {
+  const pid = await launch('mousepad');
+  const editor = refOf(
+    await macpilot.ok('find_elements', { app: String(pid), role: 'textbox' }),
+    /multiline/,
+  );
+  await macpilot.ok('focus_element', { ref: editor });
+  await macpilot.ok('press_key', { key: 'a', modifiers: ['ctrl'] });
+  await macpilot.ok('press_key', { key: 'BackSpace' });
+  return editor;
+}
+
+test('typing cancelled by the client stops between two keys, and the next key is served at once', async () => {
+  const editor = await emptyEditor();
+  const text = 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMN';
+  const stop = new AbortController();
+  const started = performance.now();
+  const typing = macpilot.client.callTool(
+    { name: 'type_text', arguments: { ref: editor, text, delay_ms: 200 } },
+    CallToolResultSchema,
+    { signal: stop.signal },
+  );
+  await pause(1200);
+  stop.abort();
+  await expect(typing).rejects.toThrow();
+  const cancelledAfter = performance.now() - started;
+
+  const pressStarted = performance.now();
+  const pressed = await macpilot.call('press_key', { key: 'End' });
+  const pressMs = performance.now() - pressStarted;
+  expect(pressed.isError, pressed.text).toBe(false);
+
+  const atCancel = await textOf(editor);
+  await pause(1000); // five more keys' worth of time: nothing may arrive
+  const later = await textOf(editor);
+  expect(later).toBe(atCancel);
+  expect(text.startsWith(later), later).toBe(true);
+  // 200 ms a key: at most the keys due before the cancel, and one in flight.
+  expect(later.length).toBeLessThanOrEqual(Math.ceil(cancelledAfter / 200) + 1);
+  expect(later.length).toBeGreaterThan(0);
+  console.log(
+    `cancel: ${later.length} of ${text.length} keys typed; press_key after it ${Math.round(pressMs)} ms`,
+  );
+});
+
+test('typing the client gave up on (its request timeout) stops too', async () => {
+  const editor = await emptyEditor();
+  const typing = macpilot.client.callTool(
+    { name: 'type_text', arguments: { ref: editor, text: 'xyz', delay_ms: 1000 } },
+    CallToolResultSchema,
+    { timeout: 1500 },
+  );
+  await expect(typing).rejects.toThrow(/timed out/i);
+  await pause(2000); // past the third key's time
+  const typed = await textOf(editor);
+  expect(['x', 'xy']).toContain(typed);
+});
+
+test('an action longer than a minute is refused with its estimate and how to split it; input stays free', async () => {
+  const refused = await macpilot.call('type_text', { text: 'a'.repeat(5000), delay_ms: 1000 });
+  expect(refused.isError).toBe(true);
+  expect(refused.text).toContain('Typing 5000 characters 1000 ms apart would take 5000.0 s');
+  expect(refused.text).toContain('parts of at most 60 characters');
+  const pressed = await macpilot.call('press_key', { key: 'End' });
+  expect(pressed.isError, pressed.text).toBe(false);
+});
