@@ -2,6 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { availableTools, enabledTools, ToolSession, type ToolDependencies } from '../tools/call.js';
 import type { ToolDefinition } from '../tools/types.js';
 import { VERSION } from '../version.js';
@@ -98,10 +99,17 @@ export function createMcpServer(deps: ToolDependencies): McpServer {
     };
     const run = runner(tool);
     if (tool.task) {
+      // The SDK answers a task-augmented call whose arguments fail its validation with a tool result where a
+      // task is due, which the client cannot read. So the SDK takes any object, and the task itself checks the
+      // arguments: a bad one ends it failed, its message naming the argument (tools/list shows tool.input).
       server.experimental.tasks.registerToolTask(
         tool.name,
-        { ...config, execution: { taskSupport: 'optional' } },
-        toolTask(tool.title, (args, extra) => run(args, extra)),
+        { ...config, inputSchema: ANY_ARGUMENTS, execution: { taskSupport: 'optional' } },
+        toolTask(tool.title, (args, extra) => {
+          const parsed = tool.input.safeParse(args ?? {});
+          if (!parsed.success) return Promise.resolve(invalidArguments(tool.name, parsed.error));
+          return run(parsed.data, extra);
+        }),
       );
     } else {
       server.registerTool(tool.name, config, run);
@@ -129,3 +137,10 @@ function endOnClose(server: McpServer): AbortSignal {
   };
   return ended.signal;
 }
+
+const ANY_ARGUMENTS = z.object({}).loose();
+
+const invalidArguments = (name: string, error: z.ZodError): CallToolResult => ({
+  content: [{ type: 'text', text: `Invalid arguments for ${name}: ${z.prettifyError(error)}` }],
+  isError: true,
+});

@@ -73,3 +73,24 @@ test('a cancelled task stops its work', async () => {
   await macpilot.client.setLoggingLevel('info');
   await processes.stop(zenity.pid);
 });
+
+test('a task-augmented call with a bad argument ends as a failed task naming the argument; a plain call names it too', async () => {
+  const { task } = await startTask({ condition: 'app_idle', timeout_ms: 'soon' });
+  await expect
+    .poll(async () => (await macpilot.client.experimental.tasks.getTask(task.taskId)).status, {
+      timeout: 10_000,
+    })
+    .toBe('failed');
+  const result = await macpilot.client.request(
+    { method: 'tasks/result', params: { taskId: task.taskId } },
+    CallToolResultSchema,
+  );
+  const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+  expect(result.isError).toBe(true);
+  expect(text).toContain('Invalid arguments for wait_for');
+  expect(text).toContain('timeout_ms');
+
+  const plain = await macpilot.call('wait_for', { condition: 'app_idle', timeout_ms: 'soon' });
+  expect(plain.isError).toBe(true);
+  expect(plain.text).toContain('timeout_ms');
+});
