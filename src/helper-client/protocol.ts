@@ -70,6 +70,8 @@ export const ElementState = z
     'busy',
     'active',
     'minimized',
+    /** The dialog's default button: the one Enter presses. */
+    'default',
   ])
   .meta({ id: 'ElementState' });
 export type ElementState = z.infer<typeof ElementState>;

@@ -182,6 +182,20 @@ describe('UI patterns and state', () => {
     ]);
   });
 
+  test('a question with labels of its own is a confirmation_dialog by its structure; its confirm step answers it', async () => {
+    const args = ['--question', '--ok-label', 'Approve', '--cancel-label', 'Reject', '--text', 'Ship it?'];
+    const question = await zenity(macpilot, processes, args, '"Reject"');
+    const snapshot = await macpilot.ok('snapshot_ui', { app: question.app });
+    const approve = refOf(snapshot, /button "Approve"/);
+    const reject = refOf(snapshot, /button "Reject"/);
+    const { header } = await seen(question.app);
+    expect(header).toBe(
+      `UI: confirmation_dialog (confirm ${approve}, cancel ${reject}); state: modal_dialog`,
+    );
+    await macpilot.ok('click_element', { ref: approve });
+    expect(await question.exited).toBe(0);
+  });
+
   test('zenity --error is an error_alert and puts the app in the error state', async () => {
     const error = await zenity(macpilot, processes, ['--error', '--text', 'The disk is full'], '"OK"');
     const { header, state, patterns } = await seen(error.app);

@@ -53,6 +53,8 @@ public struct Point: Codable, Equatable, Sendable {
 public enum ElementState: String, Codable, CaseIterable, Sendable {
     case focused, focusable, disabled, selected, selectable, checked, mixed, pressed, expanded, collapsed
     case editable, readonly, multiline, offscreen, secure, modal, required, invalid, busy, active, minimized
+    /// The dialog's default button: the one Enter presses.
+    case `default`
 }
 
 /// Text, number or toggle state, encoded as a plain JSON string, number or boolean.

@@ -168,6 +168,23 @@ function nameField(scope: Scope): Walked | undefined {
   return scope.fields.find((f) => /\b(name|save as|file)\b/i.test(nameOf(f))) ?? scope.fields[0];
 }
 
+/**
+ * A question's two answers, read from its structure: the default button (the one Enter presses) confirms, and of
+ * two buttons the other declines. Words settle what structure leaves open: a toolkit that marks no default, or a
+ * third button.
+ */
+function confirmationButtons(buttons: readonly Walked[]): { affirm?: Walked; decline?: Walked } {
+  const marked = buttons.filter((b) => has(b, 'default'));
+  const byDefault = marked.length === 1 ? marked[0] : undefined;
+  const rest = buttons.filter((b) => b !== byDefault);
+  const decline =
+    rest.find((b) => DECLINE.test(nameOf(b))) ?? (byDefault && rest.length === 1 ? rest[0] : undefined);
+  const others = buttons.filter((b) => b !== decline);
+  const affirm =
+    byDefault ?? others.find((b) => AFFIRM.test(nameOf(b))) ?? (others.length === 1 ? others[0] : undefined);
+  return { affirm, decline };
+}
+
 /** More buttons than this outside toolbars, and a multi-line field is a keypad's display, not an editor. */
 const MAX_EDITOR_BUTTONS = 12;
 
@@ -221,11 +238,7 @@ const RULES: ReadonlyArray<[UiPattern, Rule]> = [
       if (!isDialog(scope) || found.has('file_save_dialog') || found.has('file_open_dialog'))
         return undefined;
       if (scope.fields.length > 0 || scope.buttons.length < 2 || scope.buttons.length > 3) return undefined;
-      const decline = button(scope, DECLINE);
-      // The button that is not the way out confirms, when there are only two.
-      const others = scope.buttons.filter((b) => b !== decline);
-      const affirm =
-        others.find((b) => AFFIRM.test(nameOf(b))) ?? (others.length === 1 ? others[0] : undefined);
+      const { affirm, decline } = confirmationButtons(scope.buttons);
       if (!affirm || !decline) return undefined;
       return [...click('confirm', 'confirm', affirm), ...click('cancel', 'decline', decline)];
     },

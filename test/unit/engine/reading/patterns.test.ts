@@ -137,6 +137,24 @@ describe('patterns', () => {
       'cancel click_element button "No"',
     ]);
     expect(reading.state).toBe('modal_dialog');
+    // Labels no word list knows: the default button confirms, the other declines.
+    const custom = read(
+      app(
+        el('dialog', 'Question', {}, [
+          label('Ship the release now?'),
+          button('Reject'),
+          el('push button', 'Approve', { states: ['focusable', 'default'] }),
+        ]),
+      ),
+    );
+    expect(steps(custom, 'confirmation_dialog')).toEqual([
+      'confirm click_element button "Approve"',
+      'cancel click_element button "Reject"',
+    ]);
+    // Without a default button, such labels say nothing: no pattern rather than a guess.
+    expect(
+      patterns(app(el('dialog', 'Question', {}, [label('Ship?'), button('Reject'), button('Approve')]))),
+    ).toEqual([]);
     // Four buttons, or only one, is not a yes-or-no question.
     const four = ['Yes', 'No', 'Maybe', 'Later'].map((n) => button(n));
     expect(patterns(app(el('dialog', 'Question', {}, four)))).toEqual([]);

@@ -24,6 +24,7 @@ export const State = {
   INDETERMINATE: 32,
   REQUIRED: 33,
   INVALID_ENTRY: 36,
+  IS_DEFAULT: 39,
   READ_ONLY: 43,
 } as const;
 
@@ -95,5 +96,6 @@ export function normalizeStates(bits: StateBits, role: string, showingReliable: 
   add(State.BUSY, 'busy');
   add(State.ACTIVE, 'active');
   add(State.ICONIFIED, 'minimized');
+  add(State.IS_DEFAULT, 'default');
   return out;
 }
