@@ -6,7 +6,17 @@
  * on Ctrl-C. MACPILOT_KEEP_DESKTOP=1 keeps its folder (with each process's log) after it stops.
  */
 import { type ChildProcess, execFileSync, type StdioOptions, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -143,7 +153,7 @@ export async function startDesktop(options: { windowManager?: boolean } = {}): P
     for (const hide of ['NO_AT_BRIDGE', 'GTK_A11Y', 'WAYLAND_DISPLAY', 'AT_SPI_BUS_ADDRESS'])
       delete env[hide];
 
-    start('dbus-daemon', ['--session', '--nofork', `--address=unix:path=${busPath}`], env);
+    start('dbus-daemon', ['--nofork', `--config-file=${sessionBusConfig(runtimeDir, busPath)}`], env);
     await waitFor('the session bus', () => existsSync(busPath), 10000);
     // Started here rather than by the first app, so that we own it and stop it.
     start('/usr/libexec/at-spi-bus-launcher', ['--launch-immediately'], env);
@@ -200,4 +210,43 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
   setInterval(() => {}, 1 << 30);
+}
+
+/** Where Debian's packages put the D-Bus services a session bus may start on demand. */
+const SERVICE_DIRS = ['/usr/local/share/dbus-1/services', '/usr/share/dbus-1/services'];
+/** Names no service of the desktop may take by activation: the tests start the daemon they test themselves. */
+const NOT_ACTIVATED = new Set(['org.freedesktop.Notifications']);
+
+/**
+ * The session bus's configuration: the standard session bus, except that the services it may start on demand
+ * are the installed ones less NOT_ACTIVATED. With a notification daemon such as dunst installed, the standard
+ * bus would start it for the first notification, behind the back of a test of "no daemon in the session".
+ */
+function sessionBusConfig(runtimeDir: string, busPath: string): string {
+  const services = join(runtimeDir, 'dbus-services');
+  mkdirSync(services);
+  for (const dir of SERVICE_DIRS.filter((d) => existsSync(d))) {
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.service'))) {
+      const name = /^Name=(.*)$/m.exec(readFileSync(join(dir, file), 'utf8'))?.[1]?.trim();
+      if (name === undefined || NOT_ACTIVATED.has(name) || existsSync(join(services, file))) continue;
+      symlinkSync(join(dir, file), join(services, file));
+    }
+  }
+  const config = join(runtimeDir, 'session-bus.conf');
+  writeFileSync(
+    config,
+    `<busconfig>
+  <type>session</type>
+  <listen>unix:path=${busPath}</listen>
+  <auth>EXTERNAL</auth>
+  <servicedir>${services}</servicedir>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+`,
+  );
+  return config;
 }
