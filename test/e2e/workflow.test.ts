@@ -123,8 +123,8 @@ test('one run_workflow saves a mousepad document through File > Save As…, the 
       { tool: 'set_value', args: { ref: '{{step_0.element.ref}}', value: 'written by one workflow' } },
       { tool: 'click_menu_item', args: { app: 'mousepad', path: 'File > Save As…' } },
       { tool: 'get_focused_element', args: { app: 'mousepad' } },
-      // The chooser completes what is typed in its name field; Enter confirms once it has settled.
-      { tool: 'set_value', args: { ref: '{{step_3.element.ref}}', value: file }, wait_after_ms: 500 },
+      // set_value answers once the chooser has enabled its Save button: Enter may follow at once.
+      { tool: 'set_value', args: { ref: '{{step_3.element.ref}}', value: file } },
       { tool: 'press_key', args: { key: 'enter' } },
     ],
   });

@@ -59,6 +59,23 @@ export const CHANGE_DEFAULTS: ChangeSettings = {
   diffDepth: 20,
 };
 
+/** The longest an answer waits for a dialog to enable its default button (see Changes.pendingDefault). */
+const DEFAULT_BUTTON_MS = 400;
+
+/** The default buttons the window `top` (the app, when undefined) shows disabled. */
+function disabledDefaults(app: ElementNode, top: string | undefined): ElementNode[] {
+  const window = top === undefined ? app : app.children?.find((c) => c.id === top);
+  const found: ElementNode[] = [];
+  const stack = window ? [window] : [];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    const { states } = node;
+    if (states.includes('default') && states.includes('disabled') && !states.includes('offscreen'))
+      found.push(node);
+    if (node.children) stack.push(...node.children);
+  }
+  return found;
+}
+
 interface AppWalk {
   node: ElementNode;
   /** For comparing walks while the UI settles. */
@@ -309,10 +326,72 @@ export class Changes {
         if (!this.inPlace(pid, mark))
           await this.observer.waitForQuiet(pid, { quietMs: structureQuietMs, maxMs: maxMs(), signal });
       }
-      if (moved || this.observer.reportsChanges(pid))
-        return (await this.patched(scope, before, call)) ?? this.appWalk(scope, before, call);
+      if (moved || this.observer.reportsChanges(pid)) {
+        const after = await this.read(scope, before, call);
+        return (await this.pendingDefault(scope, after, call)) ?? after;
+      }
     }
     return this.poll(scope, before, call);
+  }
+
+  private async read(scope: Scope, before: AppWalk, call?: CallOptions): Promise<AppWalk> {
+    return (await this.patched(scope, before, call)) ?? this.appWalk(scope, before, call);
+  }
+
+  /**
+   * The state the next action most often depends on: whether a dialog's default button (what Enter presses) is
+   * enabled. An app may decide it a while after its other reactions have quieted (GTK's file chooser checks a
+   * typed name about 100 ms later, its Save disabled meanwhile). While the window shows its default button
+   * disabled, the answer waits up to DEFAULT_BUTTON_MS, reading that button again at each change the app reports,
+   * until it is enabled; an app that keeps it disabled costs that wait once per action.
+   */
+  private async pendingDefault(
+    scope: Scope,
+    after: AppWalk,
+    call?: CallOptions,
+  ): Promise<AppWalk | undefined> {
+    const { pid } = scope.app;
+    if (disabledDefaults(after.node, scope.top).length === 0) return undefined;
+    const deadline = performance.now() + DEFAULT_BUTTON_MS;
+    let walk = after;
+    for (let left = DEFAULT_BUTTON_MS; left > 0; left = deadline - performance.now()) {
+      const sinceCounter = this.observer.counter(pid);
+      const changed = await this.observer.waitForChange(pid, {
+        sinceCounter,
+        timeoutMs: left,
+        signal: call?.signal,
+      });
+      if (!changed) break;
+      walk = await this.withDefaultsRead(walk, scope.top, call);
+      if (disabledDefaults(walk.node, scope.top).length === 0) break;
+    }
+    return walk === after ? undefined : walk;
+  }
+
+  /**
+   * `after` with its disabled default buttons read again, nothing else: a walk of a large dialog again would
+   * cost more than the wait. It keeps the counter of `after`, so it never stands in for a walk later.
+   */
+  private async withDefaultsRead(
+    after: AppWalk,
+    top: string | undefined,
+    call?: CallOptions,
+  ): Promise<AppWalk> {
+    const level = { depth: 0, maxNodes: 1, includeHidden: false, maxValueLength: SNAPSHOT_VALUE_CHARS };
+    const reads = await Promise.all(
+      disabledDefaults(after.node, top).map((n) =>
+        this.port.call('ax.snapshot', { ...level, root: n.id }, call).then(
+          ({ root }) => root,
+          (error: unknown) => {
+            if (isGone(error)) return undefined;
+            throw error;
+          },
+        ),
+      ),
+    );
+    const fresh = new Map(reads.flatMap((root) => (root ? [[root.id, root] as const] : [])));
+    const node = replaced(after.node, fresh);
+    return { ...after, node, json: JSON.stringify(node) };
   }
 
   /** Whether the app's events since `counter` named their elements and changed each only in place. */
