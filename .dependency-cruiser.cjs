@@ -6,7 +6,7 @@
  */
 const LEAVES =
   '^src/(config|toolsets|modes|errors|untrusted|text|bounds|menu-path|log|version|keys|package-root|sharp)\\.ts$|^src/helper-client/(protocol|errors)\\.ts$';
-const ENTRY = '^src/(cli|serve|doctor|runtime)\\.ts$|^src/(cli|setup)/';
+const ENTRY = '^src/(cli|serve|doctor|runtime|control)\\.ts$|^src/(cli|setup)/';
 /** The engine's rooms, lowest first: each imports only the rooms before it (docs/architecture.md). */
 const ENGINE = '^src/engine/';
 const engineRoom = (room, above, comment) =>

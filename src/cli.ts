@@ -87,6 +87,11 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'doctor':
       return doctor(format);
+    case 'stop':
+    case 'resume': {
+      const { deskCommand } = await import('./cli/desk.js');
+      return deskCommand(command.name, values.minutes as string | undefined);
+    }
     case 'install-helper': {
       const { installHelper } = await import('./platforms/index.js');
       process.stdout.write(`${await installHelper()}\n`);

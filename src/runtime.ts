@@ -9,6 +9,7 @@ import { HelperClient } from './helper-client/client.js';
 import { createLogger } from './log.js';
 import { AuditLog } from './policy/audit-log.js';
 import { AppPolicy, appGate } from './policy/apps.js';
+import { Desk } from './policy/desk.js';
 import { chooseApp } from './policy/choose-app.js';
 import { ConsentGuard } from './policy/consent.js';
 import { ModeGuard } from './policy/mode.js';
@@ -41,7 +42,9 @@ export function createRuntime(
     appGate(apps),
     chooseApp,
   );
+  const desk = new Desk();
   const policy = new Policy([
+    desk,
     new ModeGuard(config.mode),
     new RateLimiter(config.rateLimits),
     new ConsentGuard(config, engine.kernel),
@@ -53,6 +56,7 @@ export function createRuntime(
     helper,
     engine,
     policy,
+    desk,
     services: platformServices(),
     serviceChecks: platformServiceChecks(),
   };

@@ -1,6 +1,7 @@
 /** `macpilot serve`: the MCP server over stdio, or over Streamable HTTP with --http, until its client goes away. */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { loadConfig } from './config.js';
+import { listenForControl } from './control.js';
 import { timedPort } from './mcp/call-log.js';
 import { createMcpServer } from './mcp/server.js';
 import { createRuntime } from './runtime.js';
@@ -14,6 +15,12 @@ export async function serve(flags: {
   const config = loadConfig({ toolsets: flags.toolsets, port: flags.port, host: flags.host });
   const runtime = createRuntime(config, timedPort);
   const { log, helper } = runtime;
+  const stopListening = await listenForControl(runtime.desk, log).catch((error: unknown) => {
+    log.warn(
+      `macpilot stop cannot reach this server: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return () => {};
+  });
   const newServer = () => createMcpServer(runtime);
   let stopServing = async (): Promise<void> => {};
 
@@ -24,6 +31,7 @@ export async function serve(flags: {
     log.debug(`shutting down: ${why}`);
     const forced = setTimeout(() => process.exit(0), 3000);
     forced.unref();
+    stopListening();
     await stopServing().catch(() => {});
     await Promise.all([helper.close().catch(() => {}), runtime.engine.close().catch(() => {})]);
     process.exit(0);

@@ -4,6 +4,7 @@
  * fast. What a tool command does is in tool-commands.ts, loaded when one runs.
  */
 import { MODES } from '../modes.js';
+import { DEFAULT_PAUSE_MS } from '../policy/desk.js';
 import { CLIENTS } from '../setup/clients.js';
 import { WAIT_CONDITIONS, WAIT_DEFAULTS } from '../engine/features/wait-conditions.js';
 
@@ -316,6 +317,32 @@ export const COMMANDS: readonly CommandSpec[] = [
       'Claude Code is configured with `claude mcp add-json --scope user` when the claude command is on the PATH, ' +
       'else in ~/.claude.json; the others in their JSON files, keeping the servers already there.',
     example: 'macpilot setup claude-code --mode safe',
+  },
+  {
+    name: 'stop',
+    args: '[--minutes N]',
+    summary: 'stop every macpilot server of yours: cancel what agents are doing and pause their actions',
+    positionals: [0, 0],
+    options: [
+      {
+        name: 'minutes',
+        value: 'N',
+        help: `how long actions stay paused (default ${DEFAULT_PAUSE_MS / 60_000}; \`macpilot resume\` ends it sooner)`,
+      },
+    ],
+    kind: 'own',
+    details:
+      'Every call in flight, in every session of every macpilot server of this user, is cancelled (typing stops ' +
+      'between two keys, held keys and buttons are let go), and actions are answered "paused by the person at ' +
+      'the desk" until the pause ends; reading the screen goes on.',
+  },
+  {
+    name: 'resume',
+    args: '',
+    summary: 'let agents act again after `macpilot stop`',
+    positionals: [0, 0],
+    options: [],
+    kind: 'own',
   },
   {
     name: 'install-helper',

@@ -14,6 +14,7 @@ import type { ModelPort } from '../engine/features/visual.js';
 import { type AppPicks, inCallScope } from '../policy/call-scope.js';
 import { isListed } from '../policy/mode.js';
 import type { ClientLog, Human, Policy } from '../policy/pipeline.js';
+import { type Desk, StoppedAtTheDesk } from '../policy/desk.js';
 import type { ServiceCheck, Services } from '../services/types.js';
 import { isWrite } from '../toolsets.js';
 import { errorResult } from './errors.js';
@@ -31,6 +32,8 @@ export interface ToolDependencies {
   helper: HelperStatus;
   engine: Engine;
   policy: Policy;
+  /** The person's stop and pause over every call (`macpilot stop`). */
+  desk: Desk;
   services: Services;
   /** What check_permissions reports of the services, for the enabled toolsets. */
   serviceChecks: readonly ServiceCheck[];
@@ -114,6 +117,14 @@ export class ToolSession {
 
   /** As run, with the engine result the reply was rendered from (the CLI renders it its own way). */
   async answer(tool: ToolDefinition, args: unknown, options: CallOptions): Promise<ToolAnswer> {
+    return this.deps.desk.run(options.signal, async (signal) => {
+      const answer = await this.answered(tool, args, { ...options, signal });
+      const stopped = signal.aborted && signal.reason instanceof StoppedAtTheDesk;
+      return stopped ? { result: errorResult(signal.reason, tool.name, this.deps.log) } : answer;
+    });
+  }
+
+  private async answered(tool: ToolDefinition, args: unknown, options: CallOptions): Promise<ToolAnswer> {
     const { deps, history, baselines } = this;
     const context: ToolContext = {
       ...deps,

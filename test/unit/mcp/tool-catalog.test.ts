@@ -13,6 +13,7 @@ import { createLogger } from '../../../src/log.js';
 import { createMcpServer } from '../../../src/mcp/server.js';
 import { Policy } from '../../../src/policy/pipeline.js';
 import { platformServiceChecks, platformServices } from '../../../src/platforms/index.js';
+import { Desk } from '../../../src/policy/desk.js';
 
 async function listTools(settings: Record<string, string>, platform: NodeJS.Platform = 'linux') {
   const config = loadConfig({}, { MACPILOT_TOOLSETS: 'all', ...settings }, '/nonexistent');
@@ -23,6 +24,7 @@ async function listTools(settings: Record<string, string>, platform: NodeJS.Plat
     helper,
     engine: createEngine({ call: () => Promise.reject(new Error('no helper in this test')) }),
     policy: new Policy(),
+    desk: new Desk(),
     services: platformServices(platform),
     serviceChecks: platformServiceChecks(platform),
   });

@@ -7,6 +7,7 @@ import { Policy } from '../../../src/policy/pipeline.js';
 import { type ToolDependencies, ToolSession } from '../../../src/tools/call.js';
 import { type ToolDefinition, READ_ONLY, WRITE } from '../../../src/tools/types.js';
 import { MacpilotError } from '../../../src/errors.js';
+import { Desk } from '../../../src/policy/desk.js';
 
 const write: ToolDefinition = {
   name: 'set_thing',
@@ -27,6 +28,7 @@ function session(mode: Mode = 'full') {
   const deps = {
     log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
     policy: new Policy([new ModeGuard(mode)]),
+    desk: new Desk(),
   } as unknown as ToolDependencies;
   const human = {
     unreachable: () => 'nobody here',

@@ -1,0 +1,38 @@
+/** `macpilot stop` and `macpilot resume`: the person's kill switch over every macpilot server of theirs. */
+import { sendToServers } from '../control.js';
+import { plural } from '../text.js';
+import { UsageError } from './usage-error.js';
+
+export async function deskCommand(name: 'stop' | 'resume', minutes: string | undefined): Promise<number> {
+  if (name === 'resume' && minutes !== undefined) throw new UsageError('resume takes no --minutes');
+  const pauseMs = minutes === undefined ? undefined : minutesOf(minutes);
+  const reports = await sendToServers(
+    name === 'stop'
+      ? { command: 'stop', ...(pauseMs === undefined ? {} : { pauseMs }) }
+      : { command: 'resume' },
+  );
+  if (reports.length === 0) {
+    process.stdout.write('No macpilot server of yours is running: nothing to stop or resume.\n');
+    return 0;
+  }
+  const servers = plural(reports.length, 'macpilot server');
+  if (name === 'resume') {
+    process.stdout.write(`Resumed ${servers}: agents may act again.\n`);
+    return 0;
+  }
+  const cancelled = reports.reduce((sum, r) => sum + r.cancelled, 0);
+  const until = new Date(Math.max(...reports.map((r) => r.pausedUntil))).toTimeString().slice(0, 5);
+  process.stdout.write(
+    `Stopped ${servers}: ${plural(cancelled, 'call')} cancelled; actions paused until ${until} ` +
+      '(`macpilot resume` ends the pause sooner).\n',
+  );
+  return 0;
+}
+
+function minutesOf(text: string): number {
+  const minutes = Number(text);
+  if (!Number.isFinite(minutes) || minutes < 0 || minutes > 24 * 60) {
+    throw new UsageError(`--minutes is a number of minutes from 0 to 1440, not "${text}"`);
+  }
+  return Math.round(minutes * 60_000);
+}

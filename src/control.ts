@@ -1,0 +1,131 @@
+/**
+ * The kill switch a person can reach: every macpilot server of this user listens on a socket of its own in a
+ * folder only the user can open (`$XDG_RUNTIME_DIR/macpilot`, else `<tmp>/macpilot-<uid>`); `macpilot stop` and
+ * `macpilot resume` speak to each of them. One JSON line each way: the command, then the server's report.
+ */
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { Logger } from './log.js';
+import type { Desk } from './policy/desk.js';
+
+const Command = z.discriminatedUnion('command', [
+  z.object({ command: z.literal('stop'), pauseMs: z.number().int().min(0).optional() }),
+  z.object({ command: z.literal('resume') }),
+]);
+export type ControlCommand = z.infer<typeof Command>;
+
+const Report = z.object({
+  pid: z.number().int(),
+  cancelled: z.number().int(),
+  /** Date.now() when actions may run again; 0 when they may now. */
+  pausedUntil: z.number(),
+});
+export type ControlReport = z.infer<typeof Report>;
+
+/** How long `macpilot stop` waits for one server to answer. */
+const ANSWER_MS = 3000;
+
+const uid = () => process.getuid?.() ?? 0;
+
+/**
+ * The folder of the sockets (MACPILOT_CONTROL_DIR sets another, for a group of servers of their own), made private
+ * to the user; refused when someone else owns it.
+ */
+export function controlFolder(env: NodeJS.ProcessEnv = process.env): string {
+  const folder = env.MACPILOT_CONTROL_DIR
+    ? env.MACPILOT_CONTROL_DIR
+    : env.XDG_RUNTIME_DIR
+      ? join(env.XDG_RUNTIME_DIR, 'macpilot')
+      : join(tmpdir(), `macpilot-${uid()}`);
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const stat = lstatSync(folder);
+  if (!stat.isDirectory() || stat.uid !== uid()) {
+    throw new Error(`${folder} is not a folder of this user's: the kill switch will not use it`);
+  }
+  chmodSync(folder, 0o700);
+  return folder;
+}
+
+/** Listens for stop and resume on this server's socket; the returned function stops listening. */
+export async function listenForControl(desk: Desk, log: Logger): Promise<() => void> {
+  const socket = join(controlFolder(), `${process.pid}.sock`);
+  rmSync(socket, { force: true });
+  const server = createServer((connection) => {
+    let text = '';
+    connection.setEncoding('utf8');
+    connection.on('error', () => {});
+    connection.on('data', (chunk: string) => {
+      text += chunk;
+      if (!text.includes('\n') && text.length < 1000) return;
+      const parsed = Command.safeParse(safeJson(text.split('\n')[0] ?? ''));
+      if (!parsed.success) {
+        connection.end();
+        return;
+      }
+      const report = answer(desk, parsed.data);
+      log.info(
+        `the person at the desk ran macpilot ${parsed.data.command}: ${report.cancelled} calls cancelled`,
+      );
+      connection.end(`${JSON.stringify(report)}\n`);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socket, () => resolve());
+  });
+  chmodSync(socket, 0o600);
+  server.unref();
+  const remove = () => rmSync(socket, { force: true });
+  process.once('exit', remove);
+  return () => {
+    server.close();
+    remove();
+  };
+}
+
+function answer(desk: Desk, command: ControlCommand): ControlReport {
+  if (command.command === 'resume') {
+    desk.resume();
+    return { pid: process.pid, cancelled: 0, pausedUntil: 0 };
+  }
+  return { pid: process.pid, ...desk.stop(command.pauseMs) };
+}
+
+/** Sends `command` to every server of this user; sockets no server answers on are removed. */
+export async function sendToServers(command: ControlCommand): Promise<ControlReport[]> {
+  const folder = controlFolder();
+  const sockets = readdirSync(folder).filter((name) => /^\d+\.sock$/.test(name));
+  const answers = await Promise.all(sockets.map((name) => ask(join(folder, name), command)));
+  return answers.filter((report): report is ControlReport => report !== undefined);
+}
+
+function ask(socket: string, command: ControlCommand): Promise<ControlReport | undefined> {
+  return new Promise((resolve) => {
+    let text = '';
+    const connection = createConnection(socket);
+    const timer = setTimeout(() => connection.destroy(), ANSWER_MS);
+    connection.setEncoding('utf8');
+    connection.on('connect', () => connection.write(`${JSON.stringify(command)}\n`));
+    connection.on('data', (chunk: string) => (text += chunk));
+    connection.on('error', (error: NodeJS.ErrnoException) => {
+      // Nobody listens there any more: a server that ended without removing its socket.
+      if (error.code === 'ECONNREFUSED' && existsSync(socket)) rmSync(socket, { force: true });
+    });
+    connection.on('close', () => {
+      clearTimeout(timer);
+      const parsed = Report.safeParse(safeJson(text.split('\n')[0] ?? ''));
+      resolve(parsed.success ? parsed.data : undefined);
+    });
+  });
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * The person at the desk over every agent of this server. `macpilot stop` (src/control.ts) cancels every call in
+ * flight, in every session, and pauses actions (write calls) until `macpilot resume` or the end of the pause;
+ * reading goes on. A cancelled input call stops between two keys in the helper and lets go of what it held.
+ */
+import { MacpilotError } from '../errors.js';
+import { isWrite } from '../toolsets.js';
+import type { Guard, ToolCall } from './pipeline.js';
+
+/** How long `macpilot stop` pauses actions when it names no time. */
+export const DEFAULT_PAUSE_MS = 10 * 60_000;
+/** The longest pause: a forgotten stop ends by itself. */
+export const MAX_PAUSE_MS = 24 * 60 * 60_000;
+
+export interface StopReport {
+  /** Calls in flight that were cancelled. */
+  cancelled: number;
+  /** Date.now() when actions may run again. */
+  pausedUntil: number;
+}
+
+/** What a call that `macpilot stop` cut short answers, whatever the work it stopped said. */
+export class StoppedAtTheDesk extends MacpilotError {}
+
+export class Desk implements Guard {
+  private stops = new AbortController();
+  private pausedUntil = 0;
+  private readonly inFlight = new Set<symbol>();
+
+  /** Runs one tool call: its signal is also aborted by a stop. */
+  async run<T>(callSignal: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const id = Symbol('call');
+    this.inFlight.add(id);
+    try {
+      return await work(AbortSignal.any([callSignal, this.stops.signal]));
+    } finally {
+      this.inFlight.delete(id);
+    }
+  }
+
+  stop(pauseMs = DEFAULT_PAUSE_MS): StopReport {
+    const cancelled = this.inFlight.size;
+    this.pausedUntil = Date.now() + Math.min(Math.max(0, pauseMs), MAX_PAUSE_MS);
+    this.stops.abort(new StoppedAtTheDesk(pausedError(this.pausedUntil)));
+    this.stops = new AbortController();
+    return { cancelled, pausedUntil: this.pausedUntil };
+  }
+
+  resume(): void {
+    this.pausedUntil = 0;
+  }
+
+  /** Date.now() when actions may run again; undefined when they may now. */
+  paused(): number | undefined {
+    return this.pausedUntil > Date.now() ? this.pausedUntil : undefined;
+  }
+
+  admit(call: ToolCall): Promise<undefined> {
+    const until = this.paused();
+    if (until === undefined || !isWrite(call.tool, call.args)) return Promise.resolve(undefined);
+    return Promise.reject(new MacpilotError(pausedError(until, call.tool.name)));
+  }
+}
+
+function pausedError(until: number, tool?: string) {
+  const time = new Date(until).toTimeString().slice(0, 5);
+  return {
+    what: tool
+      ? `${tool} was not run: paused by the person at the desk`
+      : 'Stopped by the person at the desk',
+    why: `they ran \`macpilot stop\`: actions are paused until ${time} or until they run \`macpilot resume\``,
+    next: 'wait, and ask the person before acting again; reading the screen still works',
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * The kill switch: `macpilot stop` reaches the server, cancels the typing in flight (the text stops growing), and
+ * actions are answered "paused by the person at the desk" while reading goes on; `macpilot resume` lets them run.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, inject, test } from 'vitest';
+import { CLI, useMacpilot } from '../support/mcp.js';
+import { refOf } from '../support/text.js';
+
+const control = mkdtempSync(join(tmpdir(), 'macpilot-control-'));
+afterAll(() => rmSync(control, { recursive: true, force: true }));
+const env = { ...inject('desktopEnv'), MACPILOT_CONTROL_DIR: control };
+const { macpilot, launch } = useMacpilot(env);
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const cli = (...args: string[]) =>
+  execFileSync(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
+
+async function textOf(ref: string): Promise<string> {
+  const value = /^value: (.*)$/m.exec(await macpilot.ok('get_element', { ref }))?.[1];
+  return value === undefined ? '' : (JSON.parse(value) as string);
+}
+
+test('macpilot stop cancels the typing in flight and pauses actions until macpilot resume', async () => {
+  const pid = await launch('mousepad');
+  const editor = refOf(
+    await macpilot.ok('find_elements', { app: String(pid), role: 'textbox' }),
+    /multiline/,
+  );
+  expect(readdirSync(control)).toHaveLength(1); // this server's socket
+
+  const text = 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMN';
+  const typing = macpilot.call('type_text', { ref: editor, text, delay_ms: 200 });
+  await pause(1200);
+  const stopped = cli('stop', '--minutes', '5');
+  expect(stopped).toMatch(/^Stopped 1 macpilot server: 1 call cancelled; actions paused until \d\d:\d\d/);
+  const answer = await typing;
+  expect(answer.isError).toBe(true);
+  expect(answer.text).toContain('Stopped by the person at the desk');
+
+  const atStop = await textOf(editor);
+  await pause(800);
+  expect(await textOf(editor)).toBe(atStop);
+  expect(atStop.length).toBeLessThan(text.length);
+
+  const refused = await macpilot.call('press_key', { key: 'End' });
+  expect(refused.isError).toBe(true);
+  expect(refused.text).toContain('press_key was not run: paused by the person at the desk');
+  expect(refused.text).toContain('macpilot resume');
+  expect((await macpilot.call('snapshot_ui', { app: String(pid) })).isError).toBe(false);
+
+  expect(cli('resume')).toBe('Resumed 1 macpilot server: agents may act again.\n');
+  const pressed = await macpilot.call('press_key', { key: 'End' });
+  expect(pressed.isError, pressed.text).toBe(false);
+});
+
+test('with no server running, stop says so', () => {
+  const empty = mkdtempSync(join(tmpdir(), 'macpilot-control-'));
+  try {
+    const out = execFileSync(process.execPath, [CLI, 'stop'], {
+      env: { ...process.env, MACPILOT_CONTROL_DIR: empty },
+      encoding: 'utf8',
+    });
+    expect(out).toBe('No macpilot server of yours is running: nothing to stop or resume.\n');
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
+  }
+});
