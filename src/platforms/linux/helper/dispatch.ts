@@ -95,8 +95,8 @@ export const handlers: Handlers = {
   'apps.launch': (session, params) => launch(session, params),
   'apps.activate': (session, params) => activate(session, params.pid),
   'apps.quit': (session, params) => quit(session, params),
-  'ax.snapshot': (session, params) =>
-    on(session, params.root, async () => snapshot(await context(session), params)),
+  'ax.snapshot': (session, params, signal) =>
+    on(session, params.root, async () => snapshot({ ...(await context(session)), signal }, params)),
   'ax.element': (session, params) =>
     on(session, params.id, async () => ({
       element: await elementDetail(await context(session), parseHandle(params.id), params.maxValueLength),

@@ -51,6 +51,8 @@ export interface ReadContext {
   bus: Bus;
   session: Session;
   offsets: FrameOffsets;
+  /** Aborted when the server cancels the request: a long walk stops between its rounds. */
+  signal?: AbortSignal;
 }
 
 export interface ReadOptions {

@@ -238,6 +238,8 @@ async function walkSnapshot(
     let start = 0;
     // A chunk is at most the remaining node budget; hidden elements drop out, so read more until it is spent.
     while (start < level.length && nodeCount < params.maxNodes) {
+      // A walk the server cancelled stops between two rounds of reads.
+      ctx.signal?.throwIfAborted();
       const chunk = level.slice(start, start + (params.maxNodes - nodeCount));
       start += chunk.length;
       const reads = await Promise.all(chunk.map((p) => reader.read(p.ref, p.depth, p.frame)));
