@@ -84,3 +84,50 @@ test('an action longer than a minute is refused with its estimate and how to spl
   const pressed = await macpilot.call('press_key', { key: 'End' });
   expect(pressed.isError, pressed.text).toBe(false);
 });
+
+test('a sequence of schema-valid extremes on every input tool leaves every input tool answering at once', async () => {
+  const editor = await emptyEditor();
+  const { x, y } = { x: 640, y: 400 };
+  const extremes: [string, Record<string, unknown>][] = [
+    ['click', { x: 32767, y: 32767, count: 3, button: 'middle', modifiers: ['ctrl', 'alt', 'shift'] }],
+    ['click', { x: -32768, y: -32768 }],
+    ['click', { x: 100_000, y: -100_000 }],
+    ['double_click', { x: 32767, y: 0 }],
+    ['move_mouse', { x: -100_000, y: 100_000, smooth: true }],
+    ['move_mouse', { x: 32767, y: 32767, smooth: true }],
+    ['hover', { x: 0, y: 32767 }],
+    ['drag', { from: { x: 32767, y: 32767 }, to: { x: -32768, y: -32768 } }],
+    ['scroll', { direction: 'down', amount: 50_000, x, y }],
+    ['scroll', { direction: 'left', amount: 50_000, x: 100_000, y: 100_000 }],
+    ['press_key', { key: 'Left', repeat: 100, modifiers: ['shift'] }],
+    ['type_text', { ref: editor, text: 'x'.repeat(2000) }],
+    ['type_text', { text: 'y'.repeat(100_000), delay_ms: 1000 }], // refused: a day's typing
+    ['press_key', { key: 'nosuchkey' }],
+  ];
+  for (const [name, args] of extremes) {
+    const answer = await macpilot.client.callTool({ name, arguments: args }, CallToolResultSchema, {
+      timeout: 60_000,
+    });
+    expect(answer.content, `${name} ${JSON.stringify(args).slice(0, 80)}`).toBeDefined();
+  }
+  // mousepad has thousands of keys and wheel steps to digest; what is timed below is macpilot, not that.
+  await macpilot.ok('wait_for', { condition: 'app_idle', app: 'mousepad', timeout_ms: 60_000 });
+  const after: Record<string, number> = {};
+  const quick: [string, Record<string, unknown>][] = [
+    ['click', { x, y }],
+    ['move_mouse', { x, y }],
+    ['scroll', { direction: 'up', amount: 50, x, y }],
+    ['press_key', { key: 'End' }],
+    ['type_text', { text: 'z' }],
+    ['drag', { from: { x, y }, to: { x: x + 5, y } }],
+  ];
+  for (const [name, args] of quick) {
+    const started = performance.now();
+    const answer = await macpilot.call(name, args);
+    after[name] = Math.round(performance.now() - started);
+    expect(answer.isError, `${name}: ${answer.text}`).toBe(false);
+  }
+  console.log(`after the extremes, ms: ${JSON.stringify(after)}`);
+  // The lane wedged by a long action made every input call wait out the helper's 15 s limit.
+  for (const [name, ms] of Object.entries(after)) expect(ms, name).toBeLessThan(3000);
+}, 240_000);
