@@ -108,7 +108,8 @@ export function createMcpServer(deps: ToolDependencies): McpServer {
         toolTask(tool.title, (args, extra) => {
           const parsed = tool.input.safeParse(args ?? {});
           if (!parsed.success) return Promise.resolve(invalidArguments(tool.name, parsed.error));
-          return run(parsed.data, extra);
+          // A task outlives its request, not its session: the session's end stops its work too.
+          return run(parsed.data, { ...extra, signal: AbortSignal.any([extra.signal, sessionEnd]) });
         }),
       );
     } else {
