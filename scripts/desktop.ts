@@ -232,14 +232,21 @@ function sessionBusConfig(runtimeDir: string, busPath: string): string {
       symlinkSync(join(dir, file), join(services, file));
     }
   }
-  const config = join(runtimeDir, 'session-bus.conf');
+  return writeBusConfig(join(runtimeDir, 'session-bus.conf'), busPath, services);
+}
+
+/**
+ * A session bus configuration at `file`: listening on the socket `busPath`, open to every local client of the
+ * user, starting on demand only the services in `services` (none without it). Returns `file`.
+ */
+export function writeBusConfig(file: string, busPath: string, services?: string): string {
+  const servicedir = services === undefined ? '' : `\n  <servicedir>${services}</servicedir>`;
   writeFileSync(
-    config,
+    file,
     `<busconfig>
   <type>session</type>
   <listen>unix:path=${busPath}</listen>
-  <auth>EXTERNAL</auth>
-  <servicedir>${services}</servicedir>
+  <auth>EXTERNAL</auth>${servicedir}
   <policy context="default">
     <allow send_destination="*" eavesdrop="true"/>
     <allow eavesdrop="true"/>
@@ -248,5 +255,5 @@ function sessionBusConfig(runtimeDir: string, busPath: string): string {
 </busconfig>
 `,
   );
-  return config;
+  return file;
 }

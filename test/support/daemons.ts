@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { writeBusConfig } from '../../scripts/desktop.js';
 import type { Processes } from './processes.js';
 import { eventually } from './text.js';
 
@@ -110,24 +111,8 @@ export async function startPulseAudio(processes: Processes, env: NodeJS.ProcessE
  * daemon or file manager exists. Returns its address.
  */
 export async function startBareBus(processes: Processes, dir: string): Promise<string> {
-  const config = join(dir, 'bare-bus.conf');
   const socket = join(dir, 'bare-bus');
-  writeFileSync(
-    config,
-    `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:path=${socket}</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-`,
-  );
+  const config = writeBusConfig(join(dir, 'bare-bus.conf'), socket);
   processes.start('dbus-daemon', ['--nofork', `--config-file=${config}`]);
   const address = `unix:path=${socket}`;
   await eventually('the bare session bus', async () => {
