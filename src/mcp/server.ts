@@ -3,7 +3,13 @@ import { fileURLToPath } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { availableTools, enabledTools, ToolSession, type ToolDependencies } from '../tools/call.js';
+import {
+  availableTools,
+  enabledTools,
+  invalidArguments,
+  ToolSession,
+  type ToolDependencies,
+} from '../tools/call.js';
 import type { ToolDefinition } from '../tools/types.js';
 import { VERSION } from '../version.js';
 import { ServerLog } from './call-log.js';
@@ -140,8 +146,3 @@ function endOnClose(server: McpServer): AbortSignal {
 }
 
 const ANY_ARGUMENTS = z.object({}).loose();
-
-const invalidArguments = (name: string, error: z.ZodError): CallToolResult => ({
-  content: [{ type: 'text', text: `Invalid arguments for ${name}: ${z.prettifyError(error)}` }],
-  isError: true,
-});

@@ -25,21 +25,20 @@ export class StoppedAtTheDesk extends MacpilotError {}
 export class Desk implements Guard {
   private stops = new AbortController();
   private pausedUntil = 0;
-  private readonly inFlight = new Set<symbol>();
+  private inFlight = 0;
 
   /** Runs one tool call: its signal is also aborted by a stop. */
   async run<T>(callSignal: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    const id = Symbol('call');
-    this.inFlight.add(id);
+    this.inFlight++;
     try {
       return await work(AbortSignal.any([callSignal, this.stops.signal]));
     } finally {
-      this.inFlight.delete(id);
+      this.inFlight--;
     }
   }
 
   stop(pauseMs = DEFAULT_PAUSE_MS): StopReport {
-    const cancelled = this.inFlight.size;
+    const cancelled = this.inFlight;
     this.pausedUntil = Date.now() + Math.min(Math.max(0, pauseMs), MAX_PAUSE_MS);
     this.stops.abort(new StoppedAtTheDesk(pausedError(this.pausedUntil)));
     this.stops = new AbortController();

@@ -190,7 +190,13 @@ export class ToolSession {
     }
     if (tool.nested === false) return refusal(`${name} cannot be called from within another tool call.`);
     const parsed = tool.input.safeParse(args);
-    if (!parsed.success) return refusal(`Invalid arguments for ${name}: ${z.prettifyError(parsed.error)}`);
+    if (!parsed.success) return invalidArguments(name, parsed.error);
     return this.run(tool, parsed.data, options);
   }
 }
+
+/** The answer to a call whose arguments do not fit the tool's schema, naming each bad one. */
+export const invalidArguments = (name: string, error: z.ZodError): CallToolResult => ({
+  content: [{ type: 'text', text: `Invalid arguments for ${name}: ${z.prettifyError(error)}` }],
+  isError: true,
+});

@@ -56,7 +56,7 @@ export const INPUT_DEFAULTS = {
  * The longest an action may be asked to take (its keys × its delay): a longer one is refused up front with its
  * estimate and how to split it, so that no call runs on for minutes after its answer was given up on.
  */
-export const MAX_ACTION_MS = 60_000;
+const MAX_ACTION_MS = 60_000;
 /** What the helper gets beyond an action's own duration to answer it: a typed key costs it about this much. */
 const KEY_COST_MS = 1;
 const ANSWER_MARGIN_MS = 15_000;

@@ -17,7 +17,16 @@ import type { WaitResult } from '../kernel/results.js';
 import { clip, duration, matchTitle, plural } from '../../text.js';
 import { isSecure, type Walked } from '../kernel/tree.js';
 import { WAIT_DEFAULTS, type WaitCondition } from './wait-conditions.js';
-import { appText, entryWords, mention, own, plainText, words, type Words } from '../kernel/words.js';
+import {
+  appText,
+  appWords,
+  entryWords,
+  mention,
+  own,
+  plainText,
+  words,
+  type Words,
+} from '../kernel/words.js';
 
 export interface WaitOptions {
   condition: WaitCondition;
@@ -59,8 +68,7 @@ export type Found =
 
 const quote = (text: string) => JSON.stringify(clip(text, SHOWN_CHARS));
 
-const idleWords = (app: AppInfo): Words =>
-  words`${appText(JSON.stringify(app.name))} (pid ${app.pid}) is idle.`;
+const idleWords = (app: AppInfo): Words => words`${appWords(app)} is idle.`;
 
 const elapsed = (started: number) => duration(performance.now() - started);
 
@@ -260,7 +268,7 @@ export class Waits {
     if (!tree)
       return {
         met: !want,
-        seen: words`${appText(JSON.stringify(app.name))} (pid ${app.pid}) closed`,
+        seen: words`${appWords(app)} closed`,
         pid: app.pid,
       };
     const found = findMatches(tree, query).filter((n) => !n.info.states.includes('offscreen'));

@@ -15,8 +15,7 @@ import type { CallOptions } from '../../helper-client/errors.js';
 import type { RefTable } from './refs.js';
 import { LEVEL_MAX_NODES, type Resolver } from './resolve.js';
 import type { ActionResult } from './results.js';
-import { SNAPSHOT_VALUE_CHARS } from './tree.js';
-import { annotate } from './tree.js';
+import { annotate, SNAPSHOT_VALUE_CHARS } from './tree.js';
 import type { Words } from './words.js';
 
 /** What a post-action diff walks: the app, and the top-level window (or menu bar) holding the element. */
@@ -62,18 +61,14 @@ export const CHANGE_DEFAULTS: ChangeSettings = {
 /** The longest an answer waits for a dialog to enable its default button (see Changes.pendingDefault). */
 const DEFAULT_BUTTON_MS = 400;
 
+/** A default button (what Enter presses) shown disabled. */
+const isDisabledDefault = ({ states }: ElementNode): boolean =>
+  states.includes('default') && states.includes('disabled') && !states.includes('offscreen');
+
 /** The default buttons the window `top` (the app, when undefined) shows disabled. */
 function disabledDefaults(app: ElementNode, top: string | undefined): ElementNode[] {
   const window = top === undefined ? app : app.children?.find((c) => c.id === top);
-  const found: ElementNode[] = [];
-  const stack = window ? [window] : [];
-  for (let node = stack.pop(); node; node = stack.pop()) {
-    const { states } = node;
-    if (states.includes('default') && states.includes('disabled') && !states.includes('offscreen'))
-      found.push(node);
-    if (node.children) stack.push(...node.children);
-  }
-  return found;
+  return window ? [...nodesOf(window).values()].filter(isDisabledDefault) : [];
 }
 
 interface AppWalk {
@@ -283,17 +278,14 @@ export class Changes {
       if (![...kinds].every(isLocal)) return undefined;
       if (nodes.has(id)) reread.push(id);
     }
-    const level = { depth: 0, maxNodes: 1, includeHidden: false, maxValueLength: SNAPSHOT_VALUE_CHARS };
-    const reads = await Promise.all(
-      reread.map((id) => this.port.call('ax.snapshot', { ...level, root: id }, call)),
-    ).catch((error: unknown) => {
-      if (isGone(error)) return undefined;
-      throw error;
-    });
-    // Children that came or went without an event: the events did not tell everything.
-    if (!reads || reads.some(({ root }) => root.childCount !== nodes.get(root.id)?.childCount))
+    const fresh = await this.readAlone(reread, call);
+    // An element gone, or children that came or went without an event: the events did not tell everything.
+    if (
+      fresh.size < reread.length ||
+      [...fresh.values()].some((root) => root.childCount !== nodes.get(root.id)?.childCount)
+    )
       return undefined;
-    const node = replaced(before.node, new Map(reads.map(({ root }) => [root.id, root])));
+    const node = replaced(before.node, fresh);
     return { node, json: JSON.stringify(node), counter, layout, truncated: false };
   }
 
@@ -327,15 +319,11 @@ export class Changes {
           await this.observer.waitForQuiet(pid, { quietMs: structureQuietMs, maxMs: maxMs(), signal });
       }
       if (moved || this.observer.reportsChanges(pid)) {
-        const after = await this.read(scope, before, call);
+        const after = (await this.patched(scope, before, call)) ?? (await this.appWalk(scope, before, call));
         return (await this.pendingDefault(scope, after, call)) ?? after;
       }
     }
     return this.poll(scope, before, call);
-  }
-
-  private async read(scope: Scope, before: AppWalk, call?: CallOptions): Promise<AppWalk> {
-    return (await this.patched(scope, before, call)) ?? this.appWalk(scope, before, call);
   }
 
   /**
@@ -343,7 +331,9 @@ export class Changes {
    * enabled. An app may decide it a while after its other reactions have quieted (GTK's file chooser checks a
    * typed name about 100 ms later, its Save disabled meanwhile). While the window shows its default button
    * disabled, the answer waits up to DEFAULT_BUTTON_MS, reading that button again at each change the app reports,
-   * until it is enabled; an app that keeps it disabled costs that wait once per action.
+   * until it is enabled; an app that keeps it disabled costs that wait once per action. Only those buttons are
+   * read again (a walk of a large dialog would cost more than the wait), and the tree keeps the counter of
+   * `after`, so it never stands in for a walk later.
    */
   private async pendingDefault(
     scope: Scope,
@@ -351,10 +341,11 @@ export class Changes {
     call?: CallOptions,
   ): Promise<AppWalk | undefined> {
     const { pid } = scope.app;
-    if (disabledDefaults(after.node, scope.top).length === 0) return undefined;
+    let pending = disabledDefaults(after.node, scope.top);
+    if (pending.length === 0) return undefined;
     const deadline = performance.now() + DEFAULT_BUTTON_MS;
-    let walk = after;
-    for (let left = DEFAULT_BUTTON_MS; left > 0; left = deadline - performance.now()) {
+    let node = after.node;
+    for (let left = DEFAULT_BUTTON_MS; left > 0 && pending.length > 0; left = deadline - performance.now()) {
       const sinceCounter = this.observer.counter(pid);
       const changed = await this.observer.waitForChange(pid, {
         sinceCounter,
@@ -362,25 +353,22 @@ export class Changes {
         signal: call?.signal,
       });
       if (!changed) break;
-      walk = await this.withDefaultsRead(walk, scope.top, call);
-      if (disabledDefaults(walk.node, scope.top).length === 0) break;
+      const fresh = await this.readAlone(
+        pending.map((n) => n.id),
+        call,
+      );
+      node = replaced(node, fresh);
+      pending = [...fresh.values()].filter(isDisabledDefault);
     }
-    return walk === after ? undefined : walk;
+    return node === after.node ? undefined : { ...after, node, json: JSON.stringify(node) };
   }
 
-  /**
-   * `after` with its disabled default buttons read again, nothing else: a walk of a large dialog again would
-   * cost more than the wait. It keeps the counter of `after`, so it never stands in for a walk later.
-   */
-  private async withDefaultsRead(
-    after: AppWalk,
-    top: string | undefined,
-    call?: CallOptions,
-  ): Promise<AppWalk> {
+  /** Each element read again on its own, without its children, by handle; those gone are left out. */
+  private async readAlone(ids: readonly string[], call?: CallOptions): Promise<Map<string, ElementNode>> {
     const level = { depth: 0, maxNodes: 1, includeHidden: false, maxValueLength: SNAPSHOT_VALUE_CHARS };
     const reads = await Promise.all(
-      disabledDefaults(after.node, top).map((n) =>
-        this.port.call('ax.snapshot', { ...level, root: n.id }, call).then(
+      ids.map((id) =>
+        this.port.call('ax.snapshot', { ...level, root: id }, call).then(
           ({ root }) => root,
           (error: unknown) => {
             if (isGone(error)) return undefined;
@@ -389,9 +377,7 @@ export class Changes {
         ),
       ),
     );
-    const fresh = new Map(reads.flatMap((root) => (root ? [[root.id, root] as const] : [])));
-    const node = replaced(after.node, fresh);
-    return { ...after, node, json: JSON.stringify(node) };
+    return new Map(reads.flatMap((root) => (root ? [[root.id, root] as const] : [])));
   }
 
   /** Whether the app's events since `counter` named their elements and changed each only in place. */

@@ -10,8 +10,8 @@ import { CHROME_ROLES } from './roles.js';
 import { isSecure, type Walked } from './tree.js';
 
 /** A line shows at most this much of a name, and of a value. */
-export const NAME_CHARS = 150;
-export const VALUE_CHARS = 200;
+const NAME_CHARS = 150;
+const VALUE_CHARS = 200;
 
 /** States that describe nearly every control and are not worth a token on each line. */
 const UNSHOWN_STATES: ReadonlySet<ElementState> = new Set(['focusable', 'selectable', 'editable']);
@@ -48,7 +48,7 @@ function shownValue(value: unknown, truncated: boolean, name: string): Pick<Show
   return { value: value.slice(0, VALUE_CHARS), valueCut: { total: value.length, over: truncated } };
 }
 
-export const showsNothing = (shown: Shown): boolean =>
+const showsNothing = (shown: Shown): boolean =>
   shown.states.length === 0 &&
   shown.value === undefined &&
   shown.shortcut === undefined &&

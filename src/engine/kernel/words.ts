@@ -47,21 +47,28 @@ export const own = (text: string): Words => [text];
 
 export const carriesAppText = (w: Words): boolean => w.some((part) => typeof part !== 'string');
 
-/** The words as one string, with nothing marked, an element by its label and ref: for error messages and JSON. */
-export const plainText = (w: Words): string =>
+/** The words as one string, the app's text as it is (nothing marked), each element as `element` writes it. */
+export const joinWords = (w: Words, element: (node: Walked) => string): string =>
   w
     .map((part) => {
       if (typeof part === 'string') return part;
-      if ('appText' in part) return part.appText;
-      return `${labelOf(part.element.role, part.element.info.name)} [ref=${part.element.ref}]`;
+      return 'appText' in part ? part.appText : element(part.element);
     })
     .join('');
+
+/** The words as one string, an element by its label and ref: for error messages and JSON. */
+export const plainText = (w: Words): string =>
+  joinWords(w, (node) => `${labelOf(node.role, node.info.name)} [ref=${node.ref}]`);
 
 /** `button "Save" [ref=e12]`: an element by its label (the app's words) and its ref. */
 export const entryWords = (entry: Pick<RefEntry, 'label' | 'ref'>): Words => [
   appText(entry.label),
   ` [ref=${entry.ref}]`,
 ];
+
+/** `"mousepad" (pid 42)`. */
+export const appWords = (app: { name: string; pid: number }): Words =>
+  words`${appText(JSON.stringify(app.name))} (pid ${app.pid})`;
 
 const TITLE_CHARS = 120;
 

@@ -1,7 +1,7 @@
 /** One element as one line of text: `button "Save" [ref=e12] disabled`, `textbox "Name" [ref=e9] value="Ada"`. */
 import { type Shown, shownName, shownOf } from '../kernel/shown.js';
 import type { Walked } from '../kernel/tree.js';
-import type { Words } from '../kernel/words.js';
+import { joinWords, type Words } from '../kernel/words.js';
 
 export function elementLine(node: Walked): string {
   const name = shownName(node);
@@ -36,10 +36,4 @@ function valueText({ value, valueCut }: Shown): string {
 export const locatedLines = (node: Walked): string => `- ${elementLine(node)}\npath: ${node.path}`;
 
 /** The engine's words as text: the app's text as it is (the caller places the fence), an element as its lines. */
-export const wordsText = (w: Words): string =>
-  w
-    .map((part) => {
-      if (typeof part === 'string') return part;
-      return 'appText' in part ? part.appText : locatedLines(part.element);
-    })
-    .join('');
+export const wordsText = (w: Words): string => joinWords(w, locatedLines);

@@ -29,10 +29,9 @@ import type {
 } from '../kernel/results.js';
 import { readingLine, renderSnapshot } from './snapshot.js';
 import { shownName } from '../kernel/shown.js';
-import { carriesAppText, windowStateWords } from '../kernel/words.js';
+import { carriesAppText, windowStateWords, type Words } from '../kernel/words.js';
 import { duration, plural } from '../../text.js';
 import { labelOf, type Walked } from '../kernel/tree.js';
-import type { Words } from '../kernel/words.js';
 
 export function renderText(result: EngineResult): string {
   switch (result.kind) {

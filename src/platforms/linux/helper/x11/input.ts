@@ -133,16 +133,20 @@ class Device {
     if (shift !== undefined) this.key(shift, true);
     try {
       for (let i = 0; i < times; i++) {
-        if (i > 0 && i % REPEAT_BATCH === 0) {
-          await this.sync();
-          signal?.throwIfAborted();
-        }
+        await this.checkpoint(i, signal);
         this.key(stroke.keycode, true);
         this.key(stroke.keycode, false);
       }
     } finally {
       if (shift !== undefined) this.key(shift, false);
     }
+  }
+
+  /** Every REPEAT_BATCH repeats: a round trip, then a cancel stops the repeats there. */
+  async checkpoint(repeat: number, signal: AbortSignal | undefined): Promise<void> {
+    if (repeat === 0 || repeat % REPEAT_BATCH !== 0) return;
+    await this.sync();
+    signal?.throwIfAborted();
   }
 
   pointer(): Promise<x11.Pointer> {
@@ -296,10 +300,7 @@ export async function scroll(
     ];
     for (const [button, steps] of turns) {
       for (let i = 0; i < steps; i++) {
-        if (i > 0 && i % REPEAT_BATCH === 0) {
-          await input.sync();
-          signal?.throwIfAborted();
-        }
+        await input.checkpoint(i, signal);
         input.button(button, true);
         input.button(button, false);
       }
