@@ -35,7 +35,8 @@ export interface ChangeSettings {
   /**
    * With change events: how long the app must go without one before the tree after the action is read, when
    * its events so far changed elements only in place (text, states, names); more than the helpers' fold
-   * interval (10 ms), within which a second notification cannot come.
+   * interval (10 ms), within which a second notification cannot come. It is the floor: an app whose changes
+   * went on after an answer gets the window it showed it needs (Observer.quietWindow).
    */
   quietMs: number;
   /** The same when its events added, removed, showed or hid elements, or opened or closed a window. */
@@ -154,6 +155,7 @@ export class Changes {
       (events && remembered && this.current(remembered) && remembered.walk) ||
       (await this.appWalk(scope, undefined, call));
     const mark = events ? this.observer.counter(pid) : undefined;
+    this.observer.acting(pid);
     const done = await run();
     const after = await this.settle(scope, before, mark, call).catch((error: unknown) => {
       if (isGone(error)) return undefined;
@@ -313,17 +315,28 @@ export class Changes {
       });
       if (moved) {
         const maxMs = () => settleMs - (performance.now() - started);
-        await this.observer.waitForQuiet(pid, { quietMs, maxMs: maxMs(), signal });
+        await this.quiet(pid, quietMs, maxMs(), signal);
         // An app that opens a window or rebuilds a part of it takes longer between its steps.
-        if (!this.inPlace(pid, mark))
-          await this.observer.waitForQuiet(pid, { quietMs: structureQuietMs, maxMs: maxMs(), signal });
+        if (!this.inPlace(pid, mark)) await this.quiet(pid, structureQuietMs, maxMs(), signal);
       }
       if (moved || this.observer.reportsChanges(pid)) {
         const after = (await this.patched(scope, before, call)) ?? (await this.appWalk(scope, before, call));
-        return (await this.pendingDefault(scope, after, call)) ?? after;
+        const settled = (await this.pendingDefault(scope, after, call)) ?? after;
+        this.observer.answered(pid);
+        return settled;
       }
     }
     return this.poll(scope, before, call);
+  }
+
+  /**
+   * Wait until the app has been quiet for its quiet window (`floorMs`, or what the app taught longer). An app
+   * that stays busy through a window longer than the floor changes on its own and is given the floor from then on.
+   */
+  private async quiet(pid: number, floorMs: number, maxMs: number, signal?: AbortSignal): Promise<void> {
+    const quietMs = this.observer.quietWindow(pid, floorMs);
+    const quieted = await this.observer.waitForQuiet(pid, { quietMs, maxMs, signal });
+    if (!quieted && quietMs > floorMs) this.observer.restless(pid);
   }
 
   /**

@@ -18,10 +18,26 @@ interface Activity {
   lastChange: number;
   /** The elements each recent notification named, by its counter; undefined: it named none. */
   touches: Map<number, NotificationParams<'observe.changed'>['elements']>;
+  /** The quiet window this app's reactions have shown they need beyond the caller's floor (ms). */
+  learnedQuietMs: number;
+  /** Set when an action was answered: performance.now() of the last change before that answer. */
+  answeredAfter?: number;
+  /** The app once stayed busy through a learned window: it changes on its own, so nothing is learned from it. */
+  restless: boolean;
 }
 
 /** Notifications per app whose elements are kept: past them, what changed since an old counter is unknown. */
 const KEPT_TOUCHES = 256;
+
+/**
+ * The longest a learned quiet window grows. A change that comes later than this after the one before it is not
+ * the same reaction going on; an app that needs more is busy, and the settle cap decides for it.
+ */
+const LEARNED_QUIET_CAP_MS = 200;
+/** A learned window is that gap with this margin: the next reaction may pause a little longer. */
+const LEARNED_MARGIN = 1.25;
+/** Each answer the app did not prove early shrinks the learned window by this factor, back toward the floor. */
+const LEARNED_DECAY = 0.8;
 
 export interface QuietOptions {
   /** How long the app must go without a change. */
@@ -123,6 +139,40 @@ export class Observer {
     return this.activity.has(pid);
   }
 
+  /**
+   * How long the app must be quiet before an action's answer is read: `floorMs`, or longer when this app showed
+   * that it pauses longer within one reaction (a change came soon after an earlier answer, with no new action
+   * in between). What was learned decays with each answer that no late change followed.
+   */
+  quietWindow(pid: number, floorMs: number): number {
+    const activity = this.activity.get(pid);
+    if (!activity || activity.restless) return floorMs;
+    return Math.max(floorMs, Math.round(activity.learnedQuietMs));
+  }
+
+  /** An action is about to run on the app: its own changes are not late ones of the previous answer. */
+  acting(pid: number): void {
+    const activity = this.activity.get(pid);
+    if (activity?.answeredAfter === undefined) return;
+    activity.answeredAfter = undefined;
+    activity.learnedQuietMs *= LEARNED_DECAY;
+  }
+
+  /** An action on the app was answered: a change that still follows its reaction teaches a longer window. */
+  answered(pid: number): void {
+    this.acting(pid);
+    const activity = this.activity.get(pid);
+    if (activity) activity.answeredAfter = activity.lastChange;
+  }
+
+  /** The app went on changing through a learned quiet window: it is busy on its own, so learn nothing from it. */
+  restless(pid: number): void {
+    const activity = this.activity.get(pid);
+    if (!activity) return;
+    activity.restless = true;
+    activity.learnedQuietMs = 0;
+  }
+
   /** Resolves true once the app has been quiet for quietMs, false if maxMs passes first. */
   async waitForQuiet(pid: number, options: QuietOptions): Promise<boolean> {
     const deadline = performance.now() + options.maxMs;
@@ -169,10 +219,20 @@ export class Observer {
   private record({ pid, kinds, elements }: NotificationParams<'observe.changed'>): void {
     let activity = this.activity.get(pid);
     if (!activity || kinds.some((kind) => kind.startsWith('window:'))) this.layoutCounter++;
-    activity ??= { counter: 0, lastChange: 0, touches: new Map() };
+    activity ??= { counter: 0, lastChange: 0, touches: new Map(), learnedQuietMs: 0, restless: false };
     this.activity.set(pid, activity);
+    const now = performance.now();
+    if (activity.answeredAfter !== undefined) {
+      const gap = now - activity.answeredAfter;
+      if (gap <= LEARNED_QUIET_CAP_MS)
+        activity.learnedQuietMs = Math.min(
+          LEARNED_QUIET_CAP_MS,
+          Math.max(activity.learnedQuietMs, gap * LEARNED_MARGIN),
+        );
+      activity.answeredAfter = undefined;
+    }
     activity.counter++;
-    activity.lastChange = performance.now();
+    activity.lastChange = now;
     activity.touches.set(activity.counter, elements);
     activity.touches.delete(activity.counter - KEPT_TOUCHES);
     for (const listener of [...(this.listeners.get(pid) ?? [])]) listener();

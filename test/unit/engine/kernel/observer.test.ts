@@ -121,6 +121,56 @@ describe('waitForQuiet', () => {
   });
 });
 
+describe('the quiet window an app teaches', () => {
+  it('grows to the pause an app showed after an answer, and decays with answers nothing followed', async () => {
+    const helper = new EventedHelper([]);
+    const observer = new Observer(helper);
+    helper.emit(PID);
+    expect(observer.quietWindow(PID, 20)).toBe(20);
+    observer.answered(PID);
+    await vi.advanceTimersByTimeAsync(80);
+    helper.emit(PID); // the reaction went on 80 ms after the change the answer waited out
+    expect(observer.quietWindow(PID, 20)).toBe(100);
+    expect(observer.quietWindow(PID, 150)).toBe(150);
+    observer.acting(PID);
+    observer.answered(PID);
+    observer.acting(PID); // nothing came after that answer
+    expect(observer.quietWindow(PID, 20)).toBe(80);
+  });
+
+  it("learns nothing from the next action's own changes, nor from a change long after", async () => {
+    const helper = new EventedHelper([]);
+    const observer = new Observer(helper);
+    helper.emit(PID);
+    observer.answered(PID);
+    await vi.advanceTimersByTimeAsync(60);
+    observer.acting(PID);
+    helper.emit(PID);
+    expect(observer.quietWindow(PID, 20)).toBe(20);
+    observer.answered(PID);
+    await vi.advanceTimersByTimeAsync(1000);
+    helper.emit(PID);
+    expect(observer.quietWindow(PID, 20)).toBe(20);
+  });
+
+  it('is capped, and an app found busy on its own is given the floor from then on', async () => {
+    const helper = new EventedHelper([]);
+    const observer = new Observer(helper);
+    helper.emit(PID);
+    for (let i = 0; i < 3; i++) {
+      observer.answered(PID);
+      await vi.advanceTimersByTimeAsync(190);
+      helper.emit(PID);
+    }
+    expect(observer.quietWindow(PID, 20)).toBe(200);
+    observer.restless(PID);
+    observer.answered(PID);
+    await vi.advanceTimersByTimeAsync(100);
+    helper.emit(PID);
+    expect(observer.quietWindow(PID, 20)).toBe(20);
+  });
+});
+
 describe('actions settle on change events', () => {
   function setup() {
     const app = { pid: PID, name: 'mousepad', active: true, root: mousepad() };
@@ -165,6 +215,24 @@ describe('actions settle on change events', () => {
     };
     const { text } = await clickOk(helper, engine);
     expect(text).toContain('"Wrong password" [ref=');
+  });
+
+  it('an app whose reaction went on after an answer is waited for longer at the next action', async () => {
+    const { helper, engine, app } = setup();
+    helper.emit(PID);
+    let clicks = 0;
+    helper.onPerform = () => {
+      clicks++;
+      helper.touch(PID, 'lbl', ['object:property-change:accessible-name']);
+      setTimeout(() => {
+        byId(app.root, 'lbl').name = `Wrong password ${clicks}`;
+        helper.touch(PID, 'lbl', ['object:property-change:accessible-name']);
+      }, 60);
+    };
+    const first = await clickOk(helper, engine);
+    expect(first.text).not.toContain('Wrong password 1');
+    const second = await clickOk(helper, engine);
+    expect(second.text).toContain('"Wrong password 2" [ref=');
   });
 
   it('an app that reports changes but sent none after the action did not change: no walk after it', async () => {
