@@ -49,6 +49,8 @@ test('typing cancelled by the client stops between two keys, and the next key is
   const pressed = await macpilot.call('press_key', { key: 'End' });
   const pressMs = performance.now() - pressStarted;
   expect(pressed.isError, pressed.text).toBe(false);
+  // Measured 137-148 ms; the bound is loose for loaded machines, and a lane still typing would take seconds.
+  expect(pressMs).toBeLessThan(1000);
 
   const atCancel = await textOf(editor);
   await pause(1000); // five more keys' worth of time: nothing may arrive
@@ -129,5 +131,5 @@ test('a sequence of schema-valid extremes on every input tool leaves every input
   }
   console.log(`after the extremes, ms: ${JSON.stringify(after)}`);
   // The lane wedged by a long action made every input call wait out the helper's 15 s limit.
-  for (const [name, ms] of Object.entries(after)) expect(ms, name).toBeLessThan(3000);
+  for (const [name, ms] of Object.entries(after)) expect(ms, name).toBeLessThan(1000);
 }, 240_000);

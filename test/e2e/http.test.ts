@@ -7,11 +7,12 @@ import { request } from 'node:http';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { stopGroup } from '../../scripts/process-group.js';
 import { connect, type HttpServer, startHttp } from '../support/http-server.js';
 import { Processes } from '../support/processes.js';
-import { eventually } from '../support/text.js';
+import { eventually, refOf } from '../support/text.js';
 
 const env = inject('desktopEnv');
 const TOKEN = 'e2e-http-token-0123456789';
@@ -140,8 +141,11 @@ describe('without a token, on loopback', () => {
 describe('with MACPILOT_HTTP_TOKEN', () => {
   let server: HttpServer;
   const processes = new Processes(env);
+  /** One mousepad for the describe: a second one would hand its window to the first and exit. */
+  let pid: number;
   beforeAll(async () => {
     server = await startHttp(env, { MACPILOT_HTTP_TOKEN: TOKEN });
+    pid = processes.start('mousepad').pid;
   });
   afterAll(async () => {
     await stopGroup(server.pid);
@@ -158,7 +162,6 @@ describe('with MACPILOT_HTTP_TOKEN', () => {
   });
 
   test('with the token, list_apps through the SDK HTTP client shows a running app', async () => {
-    const { pid } = processes.start('mousepad');
     const { client } = await connect(server.url, TOKEN);
     await eventually(`list_apps showing mousepad (pid ${pid})`, async () => {
       const result = (await client.callTool({ name: 'list_apps', arguments: {} })) as CallToolResult;
@@ -167,6 +170,50 @@ describe('with MACPILOT_HTTP_TOKEN', () => {
       return text.includes(`mousepad (pid ${pid})`) ? true : undefined;
     });
     await client.close();
+  });
+
+  test("typing in a session that ends stops between two keys; another session's input is served at once", async () => {
+    const typist = await connect(server.url, TOKEN);
+    const reader = await connect(server.url, TOKEN);
+    const call = async (client: Client, name: string, args: Record<string, unknown>) => {
+      const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+      expect(result.isError, `${name}: ${text}`).not.toBe(true);
+      return text;
+    };
+    const editorOf = (client: Client) =>
+      eventually("mousepad's editor", async () =>
+        refOf(await call(client, 'find_elements', { app: String(pid), role: 'textbox' }), /multiline/),
+      );
+    const typed = async () => {
+      const value = /^value: (.*)$/m.exec(await call(reader.client, 'get_element', { ref: readerEditor }))?.[1];
+      return value === undefined ? '' : (JSON.parse(value) as string);
+    };
+    const editor = await editorOf(typist.client);
+    const readerEditor = await editorOf(reader.client);
+    await call(typist.client, 'focus_element', { ref: editor });
+    const text = 'abcdefghijklmnopqrstuvwxyz0123';
+    const started = performance.now();
+    const typing = typist.client
+      .callTool({ name: 'type_text', arguments: { ref: editor, text, delay_ms: 200 } })
+      .catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    await typist.transport.terminateSession();
+    const endedAfter = performance.now() - started;
+    await typist.client.close();
+    await typing;
+    const pressStarted = performance.now();
+    await call(reader.client, 'press_key', { key: 'End' });
+    const pressMs = performance.now() - pressStarted;
+    const atEnd = await typed();
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // five more keys' worth
+    const later = await typed();
+    expect(later).toBe(atEnd);
+    expect(text.startsWith(later), later).toBe(true);
+    expect(later.length).toBeGreaterThan(0);
+    expect(later.length).toBeLessThanOrEqual(Math.ceil(endedAfter / 200) + 1);
+    expect(pressMs).toBeLessThan(1000);
+    await reader.client.close();
   });
 
   test('SIGTERM ends the server cleanly', async () => {
