@@ -43,6 +43,8 @@ export interface RateLimits {
   writesPerSecond: number;
   /** Calls of the tools of toolsets that run scripts. */
   scriptsPerMinute: number;
+  /** The longest one action may be asked to take (typing: its characters × its delay), in seconds. */
+  actionSeconds: number;
 }
 
 export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = {
@@ -51,6 +53,7 @@ export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = {
   concurrent: 8,
   writesPerSecond: 10,
   scriptsPerMinute: 10,
+  actionSeconds: 60,
 };
 
 /** The setting names of MACPILOT_RATE_LIMITS (`calls_per_second=20,...`). */
@@ -60,6 +63,7 @@ export const RATE_LIMIT_KEYS: Readonly<Record<string, keyof RateLimits>> = {
   concurrent: 'concurrent',
   writes_per_second: 'writesPerSecond',
   scripts_per_minute: 'scriptsPerMinute',
+  action_seconds: 'actionSeconds',
 };
 
 export const RATE_LIMITS_SETTING = 'MACPILOT_RATE_LIMITS';

@@ -38,7 +38,11 @@ export function createRuntime(
   const apps = new AppPolicy(config);
   const engine = createEngine(
     port(helper),
-    { clipboardHistory: config.clipboardHistory, recognizer: platformTextRecognizer() },
+    {
+      clipboardHistory: config.clipboardHistory,
+      recognizer: platformTextRecognizer(),
+      longestActionMs: config.rateLimits.actionSeconds * 1000,
+    },
     appGate(apps),
     chooseApp,
   );

@@ -36,6 +36,8 @@ export type EngineOptions = Partial<ChangeSettings> & {
   clipboardHistory?: boolean;
   /** What reads text on screen; default: the helper (Vision on macOS). */
   recognizer?: TextRecognizer;
+  /** The longest one action may be asked to take (MACPILOT_RATE_LIMITS action_seconds); default 60 s. */
+  longestActionMs?: number;
 };
 
 export interface Engine {
@@ -72,9 +74,15 @@ export function createEngine(
   gate?: AppGate,
   choose?: AppChooser,
 ): Engine {
-  const { refLimits, clipboardHistory = true, recognizer = helperRecognizer(port), ...changes } = options;
+  const {
+    refLimits,
+    clipboardHistory = true,
+    recognizer = helperRecognizer(port),
+    longestActionMs,
+    ...changes
+  } = options;
   const kernel = new Kernel(port, { ...CHANGE_DEFAULTS, ...changes }, gate, new RefTable(refLimits), choose);
-  const input = new Input(kernel);
+  const input = new Input(kernel, longestActionMs);
   const windows = new Windows(kernel);
   const screen = new Screen(kernel, windows);
   const text = new ScreenText(kernel, screen, input, recognizer);

@@ -186,7 +186,9 @@ describe('with MACPILOT_HTTP_TOKEN', () => {
         refOf(await call(client, 'find_elements', { app: String(pid), role: 'textbox' }), /multiline/),
       );
     const typed = async () => {
-      const value = /^value: (.*)$/m.exec(await call(reader.client, 'get_element', { ref: readerEditor }))?.[1];
+      const value = /^value: (.*)$/m.exec(
+        await call(reader.client, 'get_element', { ref: readerEditor }),
+      )?.[1];
       return value === undefined ? '' : (JSON.parse(value) as string);
     };
     const editor = await editorOf(typist.client);

@@ -53,10 +53,10 @@ export const INPUT_DEFAULTS = {
 } as const;
 
 /**
- * The longest an action may be asked to take (its keys × its delay): a longer one is refused up front with its
- * estimate and how to split it, so that no call runs on for minutes after its answer was given up on.
+ * The longest an action may be asked to take (its keys × its delay) by default: a longer one is refused up front
+ * with its estimate and how to split it, so that no call runs on for minutes after its answer was given up on.
  */
-const MAX_ACTION_MS = 60_000;
+const LONGEST_ACTION_MS = 60_000;
 /** What the helper gets beyond an action's own duration to answer it: a typed key costs it about this much. */
 const KEY_COST_MS = 1;
 const ANSWER_MARGIN_MS = 15_000;
@@ -111,7 +111,10 @@ const chordName = (chord: Chord) => [...chord.modifiers, chord.key.name].join('+
 export class Input {
   private platform: Promise<Platform> | undefined;
 
-  constructor(private readonly kernel: Kernel) {}
+  constructor(
+    private readonly kernel: Kernel,
+    private readonly longestActionMs = LONGEST_ACTION_MS,
+  ) {}
 
   async click(spot: Spot, options: ClickOptions = {}, call?: CallOptions): Promise<ActionResult> {
     const button = options.button ?? 'left';
@@ -189,11 +192,11 @@ export class Input {
     const characters = Array.from(options.text).length;
     const delayMs = options.delayMs ?? 0;
     const expectedMs = characters * delayMs;
-    if (expectedMs > MAX_ACTION_MS) {
-      const perCall = Math.floor(MAX_ACTION_MS / delayMs);
+    if (expectedMs > this.longestActionMs) {
+      const perCall = Math.floor(this.longestActionMs / delayMs);
       throw new MacpilotError({
         what: `Typing ${plural(characters, 'character')} ${delayMs} ms apart would take ${duration(expectedMs)}`,
-        why: `one action may take at most ${duration(MAX_ACTION_MS)}, so that it answers while it can still be watched and stopped`,
+        why: `one action may take at most ${duration(this.longestActionMs)} (MACPILOT_RATE_LIMITS action_seconds), so that it answers while it can still be watched and stopped`,
         next: `type the text in parts of at most ${perCall} characters (one type_text call each), or lower delay_ms`,
       });
     }

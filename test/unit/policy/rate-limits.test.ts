@@ -24,6 +24,7 @@ const generous: RateLimits = {
   concurrent: 1000,
   writesPerSecond: 1000,
   scriptsPerMinute: 1000,
+  actionSeconds: 60,
 };
 
 function limiter(limits: Partial<RateLimits>) {

@@ -1,0 +1,25 @@
+/** Typing longer than the longest action allowed is refused before any key is sent. */
+import { expect, test } from 'vitest';
+import { createEngine } from '../../../../src/engine/index.js';
+import type { HelperPort } from '../../../../src/engine/kernel/port.js';
+import type { MethodName, Result } from '../../../../src/helper-client/protocol.js';
+
+test('typing longer than action_seconds is refused with its estimate and the longest part, nothing sent', async () => {
+  const sent: string[] = [];
+  const port: HelperPort = {
+    call: async <M extends MethodName>(method: M) => {
+      sent.push(method);
+      return {} as Result<M>;
+    },
+  };
+  const engine = createEngine(port, { longestActionMs: 5000 });
+  await expect(engine.input.typeText({ text: 'a'.repeat(11), delayMs: 500 })).rejects.toMatchObject({
+    what: 'Typing 11 characters 500 ms apart would take 5.5 s',
+    why: expect.stringContaining('at most 5.0 s (MACPILOT_RATE_LIMITS action_seconds)'),
+    next: expect.stringContaining('parts of at most 10 characters'),
+  });
+  await expect(engine.input.typeText({ text: '😀'.repeat(501), delayMs: 10 })).rejects.toThrow(
+    /Typing 501 characters 10 ms apart/,
+  );
+  expect(sent).toEqual([]);
+});
