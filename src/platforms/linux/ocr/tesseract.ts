@@ -78,6 +78,11 @@ interface AreaTask {
 
 const WORKERS = 2;
 
+/** Stops a read between its phases once its call is cancelled (a worker's job itself cannot be stopped). */
+function checkpoint(call: CallOptions | undefined): void {
+  if (call?.signal?.aborted) throw new HelperError('', ClientErrorCode.Cancelled, 'the request was cancelled');
+}
+
 export class TesseractRecognizer {
   private workers: Promise<Tesseract.Worker[]> | undefined;
   /** The images read one after the other: each switches the workers' page segmentation between its phases. */
@@ -89,15 +94,13 @@ export class TesseractRecognizer {
   recognize(png: Buffer, call?: CallOptions): Promise<RecognizedLine[]> {
     const turn = this.queue.then(async () => {
       // A call cancelled while it waited for its turn does not hold up the ones behind it for seconds.
-      if (call?.signal?.aborted) {
-        throw new HelperError('', ClientErrorCode.Cancelled, 'the request was cancelled');
-      }
+      checkpoint(call);
       const workers = await this.ready();
       try {
-        return await this.readImage(workers, png);
+        return await this.readImage(workers, png, call);
       } catch (error) {
-        // A worker that failed may be dead: the next call starts fresh ones.
-        await this.close();
+        // A worker that failed may be dead: the next call starts fresh ones. A cancelled read left them well.
+        if (!call?.signal?.aborted) await this.close();
         throw error;
       }
     });
@@ -105,7 +108,11 @@ export class TesseractRecognizer {
     return turn;
   }
 
-  private async readImage(workers: readonly Tesseract.Worker[], png: Buffer): Promise<RecognizedLine[]> {
+  private async readImage(
+    workers: readonly Tesseract.Worker[],
+    png: Buffer,
+    call: CallOptions | undefined,
+  ): Promise<RecognizedLine[]> {
     const sharp = await loadSharp();
     const grey = await sharp(png).greyscale().raw().toBuffer({ resolveWithObject: true });
     const image: GreyImage = { width: grey.info.width, height: grey.info.height, data: grey.data };
@@ -125,6 +132,7 @@ export class TesseractRecognizer {
     await nextTurn();
     const darkAreas = darkTextAreas(image);
     const first = (await Promise.all(reading)).flatMap((read) => read.words);
+    checkpoint(call); // the second readings are as long again
     // Dark areas are light text on dark: inverted. A word's area is inverted where its background is dark, and
     // left out when its middle is in an area already taken (read with it).
     const dark = darkAreas
