@@ -107,16 +107,18 @@ export const handlers: Handlers = {
     })),
   'ax.focused': async (session, params) => ({ element: await focused(await context(session), params.pid) }),
   'ax.elementAt': async (session, params) => ({ element: await elementAt(await context(session), params) }),
-  'ax.perform': (session, params) =>
+  'ax.perform': (session, params, signal) =>
     on(session, params.id, async () =>
-      perform(await context(session), parseHandle(params.id), params.action),
+      perform({ ...(await context(session)), signal }, parseHandle(params.id), params.action),
     ),
-  'ax.setValue': (session, params) =>
+  'ax.setValue': (session, params, signal) =>
     on(session, params.id, async () =>
-      setValue(await context(session), parseHandle(params.id), params.value),
+      setValue({ ...(await context(session)), signal }, parseHandle(params.id), params.value),
     ),
-  'ax.focus': (session, params) =>
-    on(session, params.id, async () => focus(await context(session), parseHandle(params.id))),
+  'ax.focus': (session, params, signal) =>
+    on(session, params.id, async () =>
+      focus({ ...(await context(session)), signal }, parseHandle(params.id)),
+    ),
   'observe.start': (session) => startObserving(session),
   'ax.scrollIntoView': noScrollIntoView,
   'input.click': (session, params, signal) => input.click(session, params, signal),

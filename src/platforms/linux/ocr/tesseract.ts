@@ -80,7 +80,8 @@ const WORKERS = 2;
 
 /** Stops a read between its phases once its call is cancelled (a worker's job itself cannot be stopped). */
 function checkpoint(call: CallOptions | undefined): void {
-  if (call?.signal?.aborted) throw new HelperError('', ClientErrorCode.Cancelled, 'the request was cancelled');
+  if (call?.signal?.aborted)
+    throw new HelperError('', ClientErrorCode.Cancelled, 'the request was cancelled');
 }
 
 export class TesseractRecognizer {

@@ -69,7 +69,7 @@ export async function activateFrameOf(ctx: ReadContext, ref: Ref, pid: number): 
   if (!window) return false;
   if ((await x11.activeWindow()) === window.id) return true;
   await x11.activate(window.id);
-  return until(async () => (await x11.activeWindow()) === window.id, SETTLE_MS);
+  return until(async () => (await x11.activeWindow()) === window.id, SETTLE_MS, ctx.signal);
 }
 
 async function pressWithPointer(ctx: ReadContext, ref: Ref): Promise<boolean> {
@@ -175,7 +175,7 @@ async function setToggle(
   if (index < 0 || !(await doAction(ctx.bus, ref, index))) {
     throw notSettable(`the ${role} has no toggle action`, 'click it instead');
   }
-  await until(async () => (await isChecked()) === checked, SETTLE_MS);
+  await until(async () => (await isChecked()) === checked, SETTLE_MS, ctx.signal);
   return { value: await isChecked() };
 }
 

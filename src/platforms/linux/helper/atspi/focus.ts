@@ -66,12 +66,16 @@ async function focusByKeyboard(ctx: ReadContext, ref: Ref, pid: number): Promise
   let at = await holder(ctx, chain);
   for (let step = 0; step <= chain.length; step++) {
     await key(ctx.session, { code: TAB_KEYSYM, modifiers: ['control'], repeat: 1 });
-    await until(async () => {
-      const now = await holder(ctx, chain);
-      const moved = now !== undefined && now !== at;
-      if (moved) at = now;
-      return moved;
-    }, STEP_MS);
+    await until(
+      async () => {
+        const now = await holder(ctx, chain);
+        const moved = now !== undefined && now !== at;
+        if (moved) at = now;
+        return moved;
+      },
+      STEP_MS,
+      ctx.signal,
+    );
     if (at === target) return true;
   }
   throw cannot(
@@ -88,7 +92,9 @@ export async function focus(ctx: ReadContext, ref: Ref): Promise<Result<'ax.focu
       const window = windowForFrame(await x11.windowsOf(read.info.pid), read.info.name);
       if (!window) return { focused: false };
       await x11.activate(window.id);
-      return { focused: await until(async () => (await x11.activeWindow()) === window.id, SETTLE_MS) };
+      return {
+        focused: await until(async () => (await x11.activeWindow()) === window.id, SETTLE_MS, ctx.signal),
+      };
     }
     if (!has(read.bits, State.FOCUSABLE)) {
       throw new HelperFailure(
@@ -104,7 +110,7 @@ export async function focus(ctx: ReadContext, ref: Ref): Promise<Result<'ax.focu
       if (!isUnsupported(error)) throw error;
       return { focused: await focusByKeyboard(ctx, ref, read.info.pid) };
     }
-    return { focused: await until(() => focusedNow(ctx, ref), SETTLE_MS) };
+    return { focused: await until(() => focusedNow(ctx, ref), SETTLE_MS, ctx.signal) };
   } catch (error) {
     return goneOr(handleOf(ref), error);
   }

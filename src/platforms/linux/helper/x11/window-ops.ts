@@ -107,11 +107,12 @@ async function operate(
   id: string,
   run: Op,
   applied: (x11: X11, window: number) => Promise<boolean>,
+  signal: AbortSignal | undefined,
 ): Promise<{ window: WindowInfo }> {
   const x11 = await session.x11();
   const window = await managed(x11, id);
   await run(x11, window);
-  await until(() => applied(x11, window), APPLY_WAIT_MS);
+  await until(() => applied(x11, window), APPLY_WAIT_MS, signal);
   return { window: await fresh(session, x11, window) };
 }
 
@@ -124,44 +125,51 @@ const frameIs = (wanted: Partial<Rect>) => async (x11: X11, window: number) => {
   );
 };
 
-export const focusWindow = (session: Session, params: Params<'windows.focus'>) =>
-  operate(session, params.id, (x11, w) => x11.activate(w), isActive);
+export const focusWindow = (session: Session, params: Params<'windows.focus'>, signal?: AbortSignal) =>
+  operate(session, params.id, (x11, w) => x11.activate(w), isActive, signal);
 
-export async function moveWindow(session: Session, params: Params<'windows.move'>) {
+export async function moveWindow(session: Session, params: Params<'windows.move'>, signal?: AbortSignal) {
   const to = onX11("window's corner", params.to);
-  return operate(session, params.id, (x11, w) => x11.moveResize(w, to), frameIs(to));
+  return operate(session, params.id, (x11, w) => x11.moveResize(w, to), frameIs(to), signal);
 }
 
-export async function resizeWindow(session: Session, params: Params<'windows.resize'>) {
+export async function resizeWindow(session: Session, params: Params<'windows.resize'>, signal?: AbortSignal) {
   sizeOnX11(params.width, params.height);
   const size = { width: params.width, height: params.height };
-  return operate(session, params.id, (x11, w) => x11.moveResize(w, size), frameIs(size));
+  return operate(session, params.id, (x11, w) => x11.moveResize(w, size), frameIs(size), signal);
 }
 
-export const minimizeWindow = (session: Session, params: Params<'windows.minimize'>) =>
+export const minimizeWindow = (session: Session, params: Params<'windows.minimize'>, signal?: AbortSignal) =>
   operate(
     session,
     params.id,
     (x11, w) => x11.iconify(w),
     (x11, w) => x11.hasState(w, '_NET_WM_STATE_HIDDEN'),
+    signal,
   );
 
 /** Activating an iconified window is how EWMH pagers restore it. */
-export const restoreWindow = (session: Session, params: Params<'windows.restore'>) =>
+export const restoreWindow = (session: Session, params: Params<'windows.restore'>, signal?: AbortSignal) =>
   operate(
     session,
     params.id,
     (x11, w) => x11.activate(w),
     async (x11, w) => !(await x11.hasState(w, '_NET_WM_STATE_HIDDEN')) && (await isActive(x11, w)),
+    signal,
   );
 
 export async function closeWindow(
   session: Session,
   params: Params<'windows.close'>,
+  signal?: AbortSignal,
 ): Promise<Result<'windows.close'>> {
   const x11 = await session.x11();
   const window = await managed(x11, params.id);
   await x11.closeWindow(window);
-  const closed = await until(async () => !(await x11.clientWindows()).includes(window), CLOSE_WAIT_MS);
+  const closed = await until(
+    async () => !(await x11.clientWindows()).includes(window),
+    CLOSE_WAIT_MS,
+    signal,
+  );
   return { closed };
 }
