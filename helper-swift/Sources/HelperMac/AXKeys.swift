@@ -46,6 +46,9 @@ enum AXKey {
     static let focusedUIElement = AttributeKey<AXUIElement>("AXFocusedUIElement") { AX.element($0) }
     static let focusedWindow = AttributeKey<AXUIElement>("AXFocusedWindow") { AX.element($0) }
     static let closeButton = AttributeKey<AXUIElement>("AXCloseButton") { AX.element($0) }
+    /// An element's window; a window's default button (what Return presses).
+    static let window = AttributeKey<AXUIElement>("AXWindow") { AX.element($0) }
+    static let defaultButton = AttributeKey<AXUIElement>("AXDefaultButton") { AX.element($0) }
     static let children = AttributeKey<[AXUIElement]>("AXChildren") { $0 as? [AXUIElement] }
     static let windows = AttributeKey<[AXUIElement]>("AXWindows") { $0 as? [AXUIElement] }
 }

@@ -29,7 +29,10 @@ enum AXTree {
     /// thousands of rows costs only what is kept.
     private static func walk(_ root: AXUIElement, _ params: SnapshotParams) throws -> SnapshotResult {
         let bounds = params.includeBounds ?? false
-        let top = Node(try ElementReader.read(root, maxValueLength: params.maxValueLength, bounds: bounds).info)
+        let defaults = ElementReader.DefaultButtons()
+        let top = Node(
+            try ElementReader.read(root, maxValueLength: params.maxValueLength, bounds: bounds, defaults: defaults).info
+        )
         var level: [(node: Node, element: AXUIElement)] = [(top, root)]
         var nodeCount = 1
         var truncated = false
@@ -49,7 +52,7 @@ enum AXTree {
                     index += chunk.count
                     if node.children == nil { node.children = [] }
                     for kid in chunk {
-                        guard let read = try child(kid, params, bounds) else { continue }
+                        guard let read = try child(kid, params, bounds, defaults) else { continue }
                         let kept = Node(read.info)
                         node.children?.append(kept)
                         next.append((kept, kid))
@@ -67,10 +70,13 @@ enum AXTree {
     private static func child(
         _ element: AXUIElement,
         _ params: SnapshotParams,
-        _ bounds: Bool
+        _ bounds: Bool,
+        _ defaults: ElementReader.DefaultButtons
     ) throws -> ElementReader.Read? {
         do {
-            let read = try ElementReader.read(element, maxValueLength: params.maxValueLength, bounds: bounds)
+            let read = try ElementReader.read(
+                element, maxValueLength: params.maxValueLength, bounds: bounds, defaults: defaults
+            )
             return read.hidden && !params.includeHidden ? nil : read
         } catch let error as RPCError where error.code == ErrorCode.elementGone {
             return nil

@@ -15,7 +15,7 @@ enum ElementReader {
         AXKey.selected.name, AXKey.expanded.name, AXKey.disclosing.name, AXKey.hidden.name, AXKey.minimized.name,
         AXKey.modal.name, AXKey.main.name, AXKey.frontmost.name, AXKey.menuItemMarkChar.name, AXKey.required.name,
         AXKey.elementBusy.name, AXKey.position.name, AXKey.size.name, AXKey.menuItemCmdChar.name,
-        AXKey.menuItemCmdModifiers.name,
+        AXKey.menuItemCmdModifiers.name, AXKey.window.name,
     ]
 
     /// Roles whose AXValue is their checked state: 0 off, 1 on, 2 mixed (switches and toggles are subroles).
@@ -34,6 +34,22 @@ enum ElementReader {
     /// AXValue 1 means open.
     private static let disclosureTriangle = "AXDisclosureTriangle"
 
+    /// The default buttons of the windows met during one walk, each window asked once (AXDefaultButton).
+    final class DefaultButtons {
+        private var known: [(window: AXUIElement, button: AXUIElement?)] = []
+
+        func isDefault(_ button: AXUIElement, in window: AXUIElement) -> Bool {
+            let defaultButton: AXUIElement?
+            if let entry = known.first(where: { CFEqual($0.window, window) }) {
+                defaultButton = entry.button
+            } else {
+                defaultButton = try? AX.read(window, AXKey.defaultButton)
+                known.append((window, defaultButton))
+            }
+            return defaultButton.map { CFEqual($0, button) } ?? false
+        }
+    }
+
     struct Read {
         let info: ElementInfo
         /// AXHidden: left out of snapshots unless includeHidden.
@@ -44,10 +60,17 @@ enum ElementReader {
         try read(element, maxValueLength: maxValueLength, bounds: true).info
     }
 
-    static func read(_ element: AXUIElement, maxValueLength: Int, bounds: Bool) throws -> Read {
+    /// `defaults`: shared by the reads of one walk, so that each window's default button is asked for once.
+    static func read(
+        _ element: AXUIElement,
+        maxValueLength: Int,
+        bounds: Bool,
+        defaults: DefaultButtons = DefaultButtons()
+    ) throws -> Read {
         let attributes = try AX.attributes(element, batch)
         let role = attributes[AXKey.role] ?? "AXUnknown"
         let subrole = attributes[AXKey.subrole]
+        let isDefault = role == "AXButton" && attributes[AXKey.window].map { defaults.isDefault(element, in: $0) } == true
         let raw = try rawValue(element, role: role, subrole: subrole, maxValueLength: maxValueLength)
         let childCount = try AX.count(element, AXKey.children)
 
@@ -75,7 +98,7 @@ enum ElementReader {
             valueTruncated: truncated ? true : nil,
             description: description,
             identifier: attributes[AXKey.identifier].flatMap { $0.isEmpty ? nil : $0 },
-            states: states(attributes, role: role, subrole: subrole, toggle: toggle),
+            states: states(attributes, role: role, subrole: subrole, toggle: toggle) + (isDefault ? [.default] : []),
             bounds: bounds ? AX.bounds(attributes) : nil,
             shortcut: shortcut(attributes),
             childCount: childCount,
