@@ -33,6 +33,19 @@ export interface Config {
   clipboardHistory: boolean;
   /** Where the file settings came from, if anywhere. */
   configFile?: string;
+  /** Where each setting came from (a flag, the environment, the config file, or its default), for refusals. */
+  origins: Record<SettingName, SettingOrigin>;
+}
+
+/** The settings, by the name the config file gives them. */
+export type SettingName = keyof RawSettings;
+
+/** Where a setting's value came from, in words a person can act on. */
+export interface SettingOrigin {
+  /** "the environment variable MACPILOT_MODE", "\"mode\" in /home/ann/.config/macpilot/config.json", ... */
+  where: string;
+  /** How to give the setting `value` there instead ("set MACPILOT_MODE=full in ..."). */
+  change(value: string): string;
 }
 
 export interface RateLimits {
@@ -83,7 +96,18 @@ const FileConfig = z
     host: z.string().optional(),
     port: z.union([z.string(), z.number()]).optional(),
     httpToken: z.string().optional(),
-    rateLimits: z.string().optional(),
+    rateLimits: z
+      .union([z.string(), z.record(z.string(), z.union([z.number(), z.string()]))], {
+        error: 'expected "calls_per_second=20,concurrent=8" or {"calls_per_second": 20, "concurrent": 8}',
+      })
+      .optional()
+      .transform((value) =>
+        value === undefined || typeof value === 'string'
+          ? value
+          : Object.entries(value)
+              .map(([name, amount]) => `${name}=${amount}`)
+              .join(','),
+      ),
     auditLog: z.string().optional(),
     mode: z.string().optional(),
     denyApps: z.union([z.string(), z.array(z.string())]).optional(),
@@ -138,7 +162,13 @@ function readConfigFile(path: string, required: boolean): RawSettings & { path?:
     throw new ConfigError(`${path}: not valid JSON (${(error as Error).message})`);
   }
   const parsed = FileConfig.safeParse(json);
-  if (!parsed.success) throw new ConfigError(`${path}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const key = issue?.path.length ? `"${issue.path.join('.')}": ` : '';
+    throw new ConfigError(
+      `${path}: ${key}${issue?.message ?? 'invalid'} (docs/configuration.md shows each key with an example)`,
+    );
+  }
   return { ...parsed.data, path };
 }
 
@@ -148,10 +178,9 @@ export function loadConfig(
   home: string = homedir(),
 ): Config {
   const explicitFile = env.MACPILOT_CONFIG;
-  const file = readConfigFile(
-    explicitFile ?? join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'macpilot', 'config.json'),
-    explicitFile !== undefined,
-  );
+  const filePath =
+    explicitFile ?? join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'macpilot', 'config.json');
+  const file = readConfigFile(filePath, explicitFile !== undefined);
   const fromEnv: RawSettings = {
     toolsets: env.MACPILOT_TOOLSETS,
     helperPath: env.MACPILOT_HELPER_PATH,
@@ -167,15 +196,23 @@ export function loadConfig(
     consent: env.MACPILOT_CONSENT,
     clipboardHistory: env.MACPILOT_CLIPBOARD_HISTORY,
   };
+  const givenBy = (key: SettingName): Given => {
+    if (flags[key] !== undefined) return 'flag';
+    if (fromEnv[key] !== undefined && fromEnv[key] !== '') return 'env';
+    return file[key] !== undefined ? 'file' : 'default';
+  };
   const pick = <K extends keyof RawSettings>(
     key: K,
   ): { value: RawSettings[K]; source: string } | undefined => {
-    if (flags[key] !== undefined) return { value: flags[key], source: `--${key}` };
-    if (fromEnv[key] !== undefined && fromEnv[key] !== '')
-      return { value: fromEnv[key], source: envName[key] };
-    if (file[key] !== undefined) return { value: file[key], source: `${file.path} (${key})` };
+    const given = givenBy(key);
+    if (given === 'flag') return { value: flags[key], source: `--${key}` };
+    if (given === 'env') return { value: fromEnv[key], source: envName[key] };
+    if (given === 'file') return { value: file[key], source: `${file.path} (${key})` };
     return undefined;
   };
+  const origins = Object.fromEntries(
+    (Object.keys(envName) as SettingName[]).map((key) => [key, originOf(key, givenBy(key), filePath)]),
+  ) as Record<SettingName, SettingOrigin>;
 
   const toolsets = pick('toolsets');
   const logLevel = pick('logLevel');
@@ -201,7 +238,41 @@ export function loadConfig(
       : { ...DEFAULT_RATE_LIMITS },
     auditLog: auditLog === 'off' ? undefined : auditLog,
     configFile: file.path,
+    origins,
   };
+}
+
+type Given = 'flag' | 'env' | 'file' | 'default';
+
+const USUAL_CONFIG_FILE = '~/.config/macpilot/config.json';
+
+/** A setting left at its default, with the config file at its usual place. */
+export const defaultOrigin = (key: SettingName): SettingOrigin => originOf(key, 'default', USUAL_CONFIG_FILE);
+
+/** A setting given in the environment: what guards assume of a value they are given without its origin. */
+export const environmentOrigin = (key: SettingName): SettingOrigin => originOf(key, 'env', USUAL_CONFIG_FILE);
+
+/** Where `key` was given, and how a person gives it another value there; a default is changed in either place. */
+function originOf(key: SettingName, given: Given, file: string): SettingOrigin {
+  const variable = envName[key];
+  const inFile = (value: string) => `"${key}": ${JSON.stringify(value)} in ${file}`;
+  switch (given) {
+    case 'flag':
+      return { where: `the flag --${key}`, change: (value) => `start macpilot with --${key} ${value}` };
+    case 'env':
+      return {
+        where: `the environment variable ${variable}`,
+        change: (value) =>
+          `set ${variable}=${value} where macpilot is started (the MCP client's server entry or your shell)`,
+      };
+    case 'file':
+      return { where: `"${key}" in ${file}`, change: (value) => `set ${inFile(value)}` };
+    case 'default':
+      return {
+        where: `the default of ${variable}`,
+        change: (value) => `set ${variable}=${value} where macpilot is started, or ${inFile(value)}`,
+      };
+  }
 }
 
 /** `calls_per_second=20,concurrent=4`: the limits named, each a positive integer; the others keep their default. */

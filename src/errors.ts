@@ -2,17 +2,38 @@
  * A failure an agent can act on: what failed, why, and what to do next. Tools turn it into an isError result;
  * anything else thrown is a bug and is reported as such.
  */
+export interface FailureParts {
+  what: string;
+  why: string;
+  next: string;
+  /**
+   * What kind of failure, in snake_case ("element_not_found"): what records that must not quote the sentences
+   * (which may hold what the agent typed) keep instead, as the audit log does. Default "failed".
+   */
+  kind?: string;
+  /** The call's arguments it is about, by name ("ref", "text"), when known. */
+  concerns?: readonly string[];
+  /** A setting of the person's refused the call (a mode, a limit, the app list, a pause): not a failure. */
+  refusal?: boolean;
+}
+
 export class MacpilotError extends Error {
   readonly what: string;
   readonly why: string;
   readonly next: string;
+  readonly kind: string;
+  readonly concerns: readonly string[];
+  readonly refusal: boolean;
 
-  constructor(parts: { what: string; why: string; next: string }, options?: { cause?: unknown }) {
+  constructor(parts: FailureParts, options?: { cause?: unknown }) {
     super(`${parts.what}: ${parts.why}`, options);
     this.name = 'MacpilotError';
     this.what = parts.what;
     this.why = parts.why;
     this.next = parts.next;
+    this.kind = parts.kind ?? 'failed';
+    this.concerns = parts.concerns ?? [];
+    this.refusal = parts.refusal ?? false;
   }
 
   /** The three parts as the agent reads them. */
@@ -20,3 +41,6 @@ export class MacpilotError extends Error {
     return `${this.what}.\nWhy: ${this.why}\nNext: ${this.next}`;
   }
 }
+
+/** Whether a setting of the person's refused the call (it never ran, or stopped before acting). */
+export const isRefusal = (error: unknown): boolean => error instanceof MacpilotError && error.refusal;

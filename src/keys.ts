@@ -187,6 +187,8 @@ export function parseKey(name: string): Key {
       what: `Unknown key ${JSON.stringify(name)}`,
       why: `the key names are: ${listing()}`,
       next: 'use one of those names, or type_text for text and characters not listed',
+      kind: 'unknown_key',
+      concerns: ['key'],
     });
   }
   return { name: canonical, ...codes };
@@ -206,6 +208,8 @@ export function parseModifier(name: string): Modifier {
       what: `Unknown modifier ${JSON.stringify(name)}`,
       why: `the modifiers are: ${Object.keys(MODIFIER_ALIASES).join(', ')}`,
       next: 'write a chord as modifiers and one key joined by "+", e.g. "ctrl+shift+s" or "cmd+z"',
+      kind: 'unknown_modifier',
+      concerns: ['key', 'modifiers'],
     });
   }
   return modifier;
@@ -227,6 +231,8 @@ export function parseChord(chord: string, extra: readonly string[] = []): Chord 
       what: `No key in ${JSON.stringify(chord)}`,
       why: 'a chord is modifiers and one key joined by "+"',
       next: 'write e.g. "ctrl+s", "cmd+shift+z" or just "enter"',
+      kind: 'no_key',
+      concerns: ['key'],
     });
   }
   const modifiers: Modifier[] = [];

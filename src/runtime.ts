@@ -35,13 +35,20 @@ export function createRuntime(
 ): Runtime {
   const log = createLogger(config.logLevel);
   const helper = new HelperClient({ helper: helperCommand({ helperPath: config.helperPath }), log });
-  const apps = new AppPolicy(config);
+  const apps = new AppPolicy({
+    denyApps: config.denyApps,
+    allowApps: config.allowApps,
+    origins: config.origins,
+  });
   const engine = createEngine(
     port(helper),
     {
       clipboardHistory: config.clipboardHistory,
       recognizer: platformTextRecognizer(),
-      longestActionMs: config.rateLimits.actionSeconds * 1000,
+      longestAction: {
+        ms: config.rateLimits.actionSeconds * 1000,
+        setBy: `action_seconds of ${config.origins.rateLimits.where}`,
+      },
     },
     appGate(apps),
     chooseApp,
@@ -49,8 +56,8 @@ export function createRuntime(
   const desk = new Desk();
   const policy = new Policy([
     desk,
-    new ModeGuard(config.mode),
-    new RateLimiter(config.rateLimits),
+    new ModeGuard(config.mode, config.origins.mode),
+    new RateLimiter(config.rateLimits, undefined, config.origins.rateLimits),
     new ConsentGuard(config, engine.kernel),
     new AuditLog({ file: config.auditLog, mode: config.mode, refs: engine.kernel.refs, log }),
   ]);

@@ -12,7 +12,7 @@ import { ClipboardHistory } from './features/clipboard-history.js';
 import { Elements } from './features/elements.js';
 import { ChangeFeed } from './kernel/feed.js';
 import { Observations } from './features/observe.js';
-import { Input } from './features/input.js';
+import { Input, type LongestAction } from './features/input.js';
 import { Kernel } from './kernel/kernel.js';
 import { Menus } from './features/menus.js';
 import { Recorder } from './features/recording.js';
@@ -36,8 +36,8 @@ export type EngineOptions = Partial<ChangeSettings> & {
   clipboardHistory?: boolean;
   /** What reads text on screen; default: the helper (Vision on macOS). */
   recognizer?: TextRecognizer;
-  /** The longest one action may be asked to take (MACPILOT_RATE_LIMITS action_seconds); default 60 s. */
-  longestActionMs?: number;
+  /** The longest one action may be asked to take, and the setting that says so; default 60 s. */
+  longestAction?: LongestAction;
 };
 
 export interface Engine {
@@ -78,11 +78,11 @@ export function createEngine(
     refLimits,
     clipboardHistory = true,
     recognizer = helperRecognizer(port),
-    longestActionMs,
+    longestAction,
     ...changes
   } = options;
   const kernel = new Kernel(port, { ...CHANGE_DEFAULTS, ...changes }, gate, new RefTable(refLimits), choose);
-  const input = new Input(kernel, longestActionMs);
+  const input = new Input(kernel, longestAction);
   const windows = new Windows(kernel);
   const screen = new Screen(kernel, windows);
   const text = new ScreenText(kernel, screen, input, recognizer);

@@ -4,6 +4,7 @@
  * call in progress (read for tools annotated readOnlyHint, write for the rest), which the MCP server sets per
  * call through `withAccess`.
  */
+import { defaultOrigin, environmentOrigin, type SettingName, type SettingOrigin } from '../config.js';
 import { type AppGate, AppRefused } from '../engine/kernel/resolve.js';
 import { type Access, accessOfCall, inCallScope } from './call-scope.js';
 
@@ -46,6 +47,8 @@ export interface AppPolicySettings {
   denyApps?: readonly string[];
   /** MACPILOT_ALLOW_APPS; when set, only these apps. */
   allowApps?: readonly string[];
+  /** Where the two lists came from; default: their defaults. */
+  origins?: Pick<Record<SettingName, SettingOrigin>, 'denyApps' | 'allowApps'>;
 }
 
 export interface NamedApp {
@@ -84,6 +87,8 @@ export class AppPolicy {
   private readonly writeDenied: ReadonlySet<string>;
   private readonly allowed?: ReadonlySet<string>;
   private readonly defaults: boolean;
+  private readonly denyOrigin: SettingOrigin;
+  private readonly allowOrigin: SettingOrigin;
   /** Bundle ids of the apps checked so far, by pid: a ref knows its app's pid and name only. */
   private readonly bundleIds = new Map<number, string>();
 
@@ -94,6 +99,10 @@ export class AppPolicy {
     this.denied = normalize(this.defaults ? [...DEFAULT_DENIED, ...own] : own);
     this.writeDenied = normalize(this.defaults ? DEFAULT_WRITE_DENIED : []);
     this.allowed = settings.allowApps && normalize(settings.allowApps);
+    this.denyOrigin =
+      settings.origins?.denyApps ??
+      (this.defaults ? defaultOrigin('denyApps') : environmentOrigin('denyApps'));
+    this.allowOrigin = settings.origins?.allowApps ?? environmentOrigin('allowApps');
   }
 
   /** Refuses, naming the app and the setting that would allow it, when the current call may not use `app`. */
@@ -105,24 +114,24 @@ export class AppPolicy {
         `${which} is off limits`,
         this.defaults && matches(DEFAULT_DENIED_SET, app)
           ? 'it is a credential manager, denied by default'
-          : 'it is listed in MACPILOT_DENY_APPS',
+          : `it is listed in ${this.denyOrigin.where}`,
         this.defaults && matches(DEFAULT_DENIED_SET, app)
-          ? 'only a human can allow it: set MACPILOT_DENY_APPS (which replaces the default list; "none" for an empty list) in the environment or the config file'
-          : 'only a human can allow it: remove it from MACPILOT_DENY_APPS (MACPILOT_ALLOW_APPS does not override a deny)',
+          ? `only a human can allow it: give a deny list of your own, which replaces the default lists ("none" for an empty one): ${this.denyOrigin.change('none')}`
+          : `only a human can allow it: remove it from ${this.denyOrigin.where} (an allow list does not override a deny)`,
       );
     }
     if (access === 'write' && matches(this.writeDenied, app)) {
       throw refusal(
         `${which} may be read but not acted on`,
         'terminals and system settings are denied for writing by default',
-        'only a human can allow it: set MACPILOT_DENY_APPS (which replaces the default lists; "none" for an empty list) in the environment or the config file',
+        `only a human can allow it: give a deny list of your own, which replaces the default lists ("none" for an empty one): ${this.denyOrigin.change('none')}`,
       );
     }
     if (this.allowed && !matches(this.allowed, app)) {
       throw refusal(
         `${which} is off limits`,
-        'MACPILOT_ALLOW_APPS is set and does not list it',
-        'only a human can allow it: add its name or bundle id to MACPILOT_ALLOW_APPS',
+        `${this.allowOrigin.where} lists the only apps allowed, and not this one`,
+        `only a human can allow it: add its name or bundle id to ${this.allowOrigin.where}`,
       );
     }
   }
@@ -134,4 +143,5 @@ export class AppPolicy {
   }
 }
 
-const refusal = (what: string, why: string, next: string) => new AppRefused({ what, why, next });
+const refusal = (what: string, why: string, next: string) =>
+  new AppRefused({ what, why, next, kind: 'app_off_limits', refusal: true });

@@ -10,6 +10,8 @@ import { isWrite, toolsetOf } from '../toolsets.js';
 import type { RefTable } from '../engine/kernel/refs.js';
 import { parsePath } from '../engine/kernel/paths.js';
 import { MacpilotError } from '../errors.js';
+import { helperFailure } from '../engine/kernel/failures.js';
+import { HelperError } from '../helper-client/errors.js';
 import type { Logger } from '../log.js';
 import type { CallOutcome, Guard, ToolCall } from './pipeline.js';
 
@@ -19,8 +21,13 @@ export interface AuditEntry {
   app?: string;
   target?: { role: string; name?: string };
   outcome: 'ok' | 'refused' | 'failed';
-  /** The first line of what failed or refused. */
+  /**
+   * What kind of failure or refusal ("unknown_ref", "not_in_mode"), never its sentence: a message may quote what
+   * was typed or asked for.
+   */
   error?: string;
+  /** The arguments the failure is about, by name ("path", "key"), when known. */
+  error_arguments?: string[];
   duration_ms: number;
   /** `text_length`, `value_length`, `key_length`: how much was typed, set or pressed, never what. */
   [length: `${string}_length`]: number;
@@ -30,7 +37,6 @@ export interface AuditEntry {
 
 /** Arguments whose content is the user's data: only their length is recorded. */
 const CONTENT_ARGS = ['text', 'value', 'key', 'title', 'message', 'subtitle', 'script'] as const;
-const ERROR_CHARS = 200;
 
 export interface AuditOptions {
   /** The JSONL file; undefined: MCP log messages only. */
@@ -78,15 +84,16 @@ export class AuditLog implements Guard {
       duration_ms: Math.round(outcome.durationMs),
       flags: { mode: this.options.mode, ...call.notes },
     };
-    let error = outcome.ok ? undefined : firstLine(outcome.error);
     for (const name of CONTENT_ARGS) {
       const value = args[name];
       if (value === undefined || value === null) continue;
       entry[`${name}_length`] = String(value).length;
-      // An error may quote what it was given ('No text "..." on screen'): that text stays out of the log too.
-      if (error !== undefined) error = withheld(error, String(value), name);
     }
-    if (error) entry.error = error;
+    if (!outcome.ok) {
+      const { kind, concerns } = failureOf(outcome.error);
+      entry.error = kind;
+      if (concerns.length > 0) entry.error_arguments = [...concerns];
+    }
     return entry;
   }
 
@@ -139,16 +146,10 @@ function parseLabel(label: string): { role: string; name?: string } {
   return { role: label.slice(0, space), name: String(name) };
 }
 
-/** `text` with every appearance of `value` (as given or JSON-quoted) replaced by `[name]`. */
-function withheld(text: string, value: string, name: string): string {
-  if (value === '') return text;
-  const quoted = JSON.stringify(value).slice(1, -1);
-  return text.replaceAll(value, `[${name}]`).replaceAll(quoted, `[${name}]`);
-}
-
-function firstLine(error: unknown): string | undefined {
-  if (error === undefined) return undefined;
-  const text =
-    error instanceof MacpilotError ? error.what : error instanceof Error ? error.message : String(error);
-  return (text.split('\n', 1)[0] ?? '').slice(0, ERROR_CHARS);
+/** A failure as its kind and the arguments it concerns: what a record may keep of it. */
+function failureOf(error: unknown): { kind: string; concerns: readonly string[] } {
+  if (error === undefined) return { kind: 'failed', concerns: [] }; // the tool answered with an error
+  if (error instanceof HelperError) return helperFailure(error);
+  if (error instanceof MacpilotError) return error;
+  return { kind: 'internal_error', concerns: [] };
 }

@@ -4,7 +4,7 @@
  * destructive one. The human answers through MCP elicitation (or at the CLI's terminal); no tool argument can
  * answer for them.
  */
-import type { Consent } from '../config.js';
+import { type Consent, defaultOrigin, type SettingName, type SettingOrigin } from '../config.js';
 import type { Mode } from '../modes.js';
 import type { HelperPort } from '../engine/kernel/port.js';
 import type { RefTable } from '../engine/kernel/refs.js';
@@ -16,12 +16,11 @@ import type { Guard, ToolCall } from './pipeline.js';
 
 const DESTRUCTIVE = /\b(delete|remove|erase|empty trash|quit|close|format|reset|send|buy|purchase|pay)\b/i;
 
-const CONFIG_HINT =
-  'a human can let such actions run without asking by setting MACPILOT_CONSENT=allow (or "consent": "allow" in the config file) and restarting macpilot';
-
 export interface ConsentSettings {
   mode: Mode;
   consent: Consent;
+  /** Where the consent setting came from; default: its default. */
+  origins?: Pick<Record<SettingName, SettingOrigin>, 'consent'>;
 }
 
 /** Where the guard learns the names of targets: refs the session issued, and the element keys would reach. */
@@ -49,7 +48,9 @@ export class ConsentGuard implements Guard {
       throw new MacpilotError({
         what: `${action} needs a human's consent`,
         why: unreachable,
-        next: `do it another way or ask the user to do it; ${CONFIG_HINT}`,
+        next: `do it another way or ask the user to do it; a human can let such actions run without asking: ${(this.settings.origins?.consent ?? defaultOrigin('consent')).change('allow')}, then restart macpilot`,
+        kind: 'consent_unreachable',
+        refusal: true,
       });
     }
     const answer = await call.human.confirm({ action, detail }, call.signal);
@@ -60,6 +61,8 @@ export class ConsentGuard implements Guard {
       what: `The user did not allow: ${action}`,
       why: answer === 'cancel' ? 'they dismissed the question' : 'they declined',
       next: 'do not retry it; ask the user what they want instead',
+      kind: 'declined_by_person',
+      refusal: true,
     });
   }
 

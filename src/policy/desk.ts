@@ -40,7 +40,7 @@ export class Desk implements Guard {
   stop(pauseMs = DEFAULT_PAUSE_MS): StopReport {
     const cancelled = this.inFlight;
     this.pausedUntil = Date.now() + Math.min(Math.max(0, pauseMs), MAX_PAUSE_MS);
-    this.stops.abort(new StoppedAtTheDesk(pausedError(this.pausedUntil)));
+    this.stops.abort(new StoppedAtTheDesk({ ...pausedError(this.pausedUntil), kind: 'stopped_at_the_desk' }));
     this.stops = new AbortController();
     return { cancelled, pausedUntil: this.pausedUntil };
   }
@@ -57,7 +57,9 @@ export class Desk implements Guard {
   admit(call: ToolCall): Promise<undefined> {
     const until = this.paused();
     if (until === undefined || !isWrite(call.tool, call.args)) return Promise.resolve(undefined);
-    return Promise.reject(new MacpilotError(pausedError(until, call.tool.name)));
+    return Promise.reject(
+      new MacpilotError({ ...pausedError(until, call.tool.name), kind: 'paused_at_the_desk', refusal: true }),
+    );
   }
 }
 

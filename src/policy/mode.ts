@@ -3,6 +3,7 @@
  * its lowest mode up (scripting: full only, since a script can do anything the user can). tools/list shows
  * only what the mode runs.
  */
+import { environmentOrigin, type SettingOrigin } from '../config.js';
 import { MacpilotError } from '../errors.js';
 import { type Mode, modeAllows } from '../modes.js';
 import { type ToolMeta, toolsetOf, writingArgs } from '../toolsets.js';
@@ -14,21 +15,31 @@ export const isListed = (tool: Pick<ToolMeta, 'toolset' | 'annotations'>, mode: 
 
 const WHY: Record<Mode, string> = {
   full: '',
-  safe: 'macpilot runs with MACPILOT_MODE=safe, which leaves out scripts: a script can do anything the user can',
-  'read-only': 'macpilot runs with MACPILOT_MODE=read-only, where only tools that change nothing run',
+  safe: 'which leaves out scripts: a script can do anything the user can',
+  'read-only': 'where only tools that change nothing run',
 };
 
 export class ModeGuard implements Guard {
-  constructor(private readonly mode: Mode) {}
+  constructor(
+    private readonly mode: Mode,
+    private readonly origin: SettingOrigin = environmentOrigin('mode'),
+  ) {}
+
+  /** "macpilot runs in read-only mode (set by ...), where ..." */
+  private why(): string {
+    return `macpilot runs in ${this.mode} mode (set by ${this.origin.where}), ${WHY[this.mode]}`;
+  }
 
   admit(call: ToolCall): Promise<undefined> {
     if (isListed(call.tool, this.mode)) return this.admitArguments(call);
-    const allowing = toolsetOf(call.tool.toolset).lowestMode === 'full' ? 'full' : 'safe or full';
+    const lowest = toolsetOf(call.tool.toolset).lowestMode === 'full' ? 'full' : 'safe';
     return Promise.reject(
       new MacpilotError({
         what: `${call.tool.name} is not available in ${this.mode} mode`,
-        why: WHY[this.mode],
-        next: `only a human can allow it: set MACPILOT_MODE=${allowing} (or "mode" in the config file) and restart macpilot`,
+        why: this.why(),
+        next: `only a human can allow it: ${this.origin.change(lowest)}${lowest === 'safe' ? ' (or full)' : ''}, then restart macpilot`,
+        kind: 'not_in_mode',
+        refusal: true,
       }),
     );
   }
@@ -42,8 +53,11 @@ export class ModeGuard implements Guard {
     return Promise.reject(
       new MacpilotError({
         what: `${call.tool.name} with ${named} is not available in read-only mode`,
-        why: `${changes}, and ${WHY['read-only']}`,
-        next: `call it without ${named}; only a human can allow writing: set MACPILOT_MODE=safe or full and restart macpilot`,
+        why: `${changes}, and ${this.why()}`,
+        next: `call it without ${named}; only a human can allow writing: ${this.origin.change('safe')} (or full), then restart macpilot`,
+        kind: 'writes_in_read_only_mode',
+        concerns: writing.map(([name]) => name),
+        refusal: true,
       }),
     );
   }

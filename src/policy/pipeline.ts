@@ -4,6 +4,7 @@
  * (a concurrency slot, say) and learns how the call ended.
  */
 import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import { isRefusal } from '../errors.js';
 import type { ToolMeta } from '../toolsets.js';
 
 /** Log messages to the client, at or above the level it asked for. */
@@ -47,7 +48,7 @@ export interface CallOutcome {
   ok: boolean;
   /** What failed, when the call failed (a MacpilotError, a helper error, or a bug). */
   error?: unknown;
-  /** A guard refused the call: it never ran. */
+  /** A guard, or a setting checked while it ran (the app list), refused the call: it did not act. */
   refused: boolean;
   durationMs: number;
 }
@@ -79,6 +80,7 @@ export class Policy {
       settle({ ok: !failed(result) });
       return result;
     } catch (error) {
+      admitted &&= !isRefusal(error);
       settle({ ok: false, error });
       throw error;
     }

@@ -3,7 +3,7 @@
  * scripts per minute. A call over a limit is refused at once with how long to wait; nothing is queued, so a
  * hammering agent never blocks the server. Windows slide over the times of admitted calls; no timers run.
  */
-import { RATE_LIMITS_SETTING, type RateLimits } from '../config.js';
+import { environmentOrigin, type RateLimits, type SettingOrigin } from '../config.js';
 import { MacpilotError } from '../errors.js';
 import { isWrite, toolsetOf } from '../toolsets.js';
 import type { Guard, ToolCall } from './pipeline.js';
@@ -44,6 +44,7 @@ export class RateLimiter implements Guard {
   constructor(
     private readonly limits: RateLimits,
     private readonly now: () => number = () => performance.now(),
+    private readonly origin: SettingOrigin = environmentOrigin('rateLimits'),
   ) {
     this.calls = [
       new SlidingWindow(limits.callsPerSecond, SECOND, `${limits.callsPerSecond} calls per second`),
@@ -64,7 +65,7 @@ export class RateLimiter implements Guard {
   async admit(call: ToolCall): Promise<() => void> {
     const now = this.now();
     if (this.running >= this.limits.concurrent) {
-      throw overLimit(call, `${this.limits.concurrent} calls at once`, CONCURRENT_RETRY_MS);
+      throw overLimit(this.origin, call, `${this.limits.concurrent} calls at once`, CONCURRENT_RETRY_MS);
     }
     const windows = [
       ...this.calls,
@@ -73,7 +74,7 @@ export class RateLimiter implements Guard {
     ];
     for (const window of windows) {
       const wait = window.waitMs(now);
-      if (wait > 0) throw overLimit(call, window.describe, wait);
+      if (wait > 0) throw overLimit(this.origin, call, window.describe, wait);
     }
     for (const window of windows) window.record(now);
     this.running += 1;
@@ -86,10 +87,17 @@ export class RateLimiter implements Guard {
   }
 }
 
-function overLimit(call: ToolCall, limit: string, retryAfterMs: number): MacpilotError {
+function overLimit(
+  origin: SettingOrigin,
+  call: ToolCall,
+  limit: string,
+  retryAfterMs: number,
+): MacpilotError {
   return new MacpilotError({
     what: `${call.tool.name} refused: rate limit of ${limit} reached; retry after ${retryAfterMs} ms`,
     why: `macpilot admits at most ${limit} (retry_after_ms: ${retryAfterMs})`,
-    next: `wait ${retryAfterMs} ms and call again; a human can raise the limit with ${RATE_LIMITS_SETTING}`,
+    next: `wait ${retryAfterMs} ms and call again; a human can raise the limit (set by ${origin.where}): ${origin.change('calls_per_second=40')}`,
+    kind: 'rate_limited',
+    refusal: true,
   });
 }

@@ -39,7 +39,7 @@ describe('MACPILOT_MODE=read-only', () => {
     const refused = await macpilot.call('press_key', { key: 'enter' });
     expect(refused.isError).toBe(true);
     expect(refused.text).toContain('press_key is not available in read-only mode');
-    expect(refused.text).toContain('MACPILOT_MODE=safe or full');
+    expect(refused.text).toContain('set MACPILOT_MODE=safe where macpilot is started');
     expect(await macpilot.ok('list_apps')).not.toBe('');
   });
 

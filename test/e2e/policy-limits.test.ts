@@ -83,3 +83,67 @@ describe('audit log', () => {
     expect(JSON.stringify(messages)).not.toMatch(/swordfish|opensesame/);
   });
 });
+
+/** The audit file's lines, parsed. */
+const auditLines = (file: string) =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+describe('audit log of refusals', () => {
+  const auditFile = join(temporaryFolder('macpilot-audit-refused-'), 'audit.jsonl');
+  const { macpilot } = useMacpilot({
+    ...desktopEnv,
+    MACPILOT_AUDIT_LOG: auditFile,
+    MACPILOT_MODE: 'read-only',
+  });
+
+  test('calls refused by the mode are "refused", by kind; a one-letter and a common-word secret leave no trace', async () => {
+    // Read-only mode lists no write tool; called by name anyway, each is refused before it runs.
+    for (const [name, args] of [
+      ['press_key', { key: 'a' }],
+      ['type_text', { text: 'on' }],
+    ] as const) {
+      const refused = await macpilot.call(name, args);
+      expect(refused.isError, refused.text).toBe(true);
+    }
+    const lines = auditLines(auditFile);
+    expect(lines.map(({ tool, outcome, error }) => ({ tool, outcome, error }))).toEqual([
+      { tool: 'press_key', outcome: 'refused', error: 'not_in_mode' },
+      { tool: 'type_text', outcome: 'refused', error: 'not_in_mode' },
+    ]);
+    expect(lines[0]?.key_length).toBe(1);
+    expect(lines[1]?.text_length).toBe(2);
+    for (const line of lines) {
+      // Nothing quoted or masked: a sentence with every "a" (or "on") replaced shows what was typed.
+      expect(JSON.stringify(line)).not.toMatch(/"a"|"on"|\[key\]|\[text\]|not available/);
+      expect(String(line.error)).toMatch(/^[a-z_]+$/);
+    }
+  });
+});
+
+describe('audit log of the app list', () => {
+  const auditFile = join(temporaryFolder('macpilot-audit-apps-'), 'audit.jsonl');
+  const { macpilot, processes } = useMacpilot({
+    ...desktopEnv,
+    MACPILOT_AUDIT_LOG: auditFile,
+    MACPILOT_DENY_APPS: 'zenity',
+  });
+
+  test('an action on a denied app is logged as refused, by kind', async () => {
+    processes.start('zenity', ['--entry', '--title', 'macpilot deny', '--text', 'Secret?']);
+    const refused = await eventually('the refusal', async () => {
+      const out = await macpilot.call('type_text', { path: 'app("zenity")/dialog/textbox', text: 'on' });
+      return out.isError && out.text.includes('off limits') ? out : undefined;
+    });
+    expect(refused.text).toContain('MACPILOT_DENY_APPS');
+    const last = auditLines(auditFile).at(-1);
+    expect(last).toMatchObject({
+      tool: 'type_text',
+      outcome: 'refused',
+      error: 'app_off_limits',
+      text_length: 2,
+    });
+  });
+});

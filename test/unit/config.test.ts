@@ -77,3 +77,37 @@ describe('loadConfig', () => {
     );
   });
 });
+
+describe('where each setting came from', () => {
+  test('a refusal can name the flag, the variable or the file (with its path) that set it', () => {
+    const file = withFile({ denyApps: ['mousepad'], mode: 'read-only' });
+    const config = loadConfig(
+      { toolsets: 'ui' },
+      { MACPILOT_CONFIG: file, MACPILOT_CONSENT: 'ask' },
+      emptyHome,
+    );
+    expect(config.origins.denyApps.where).toBe(`"denyApps" in ${file}`);
+    expect(config.origins.mode.change('full')).toBe(`set "mode": "full" in ${file}`);
+    expect(config.origins.consent.where).toBe('the environment variable MACPILOT_CONSENT');
+    expect(config.origins.toolsets.where).toBe('the flag --toolsets');
+    expect(config.origins.allowApps.where).toBe('the default of MACPILOT_ALLOW_APPS');
+    expect(config.origins.allowApps.change('mousepad')).toBe(
+      `set MACPILOT_ALLOW_APPS=mousepad where macpilot is started, or "allowApps": "mousepad" in ${file}`,
+    );
+  });
+
+  test('rateLimits in the file may be an object; a wrong type names the key and the accepted forms', () => {
+    const config = loadConfig(
+      {},
+      { MACPILOT_CONFIG: withFile({ rateLimits: { calls_per_second: 40, action_seconds: 120 } }) },
+      emptyHome,
+    );
+    expect(config.rateLimits).toMatchObject({ callsPerSecond: 40, actionSeconds: 120, concurrent: 8 });
+    expect(() => loadConfig({}, { MACPILOT_CONFIG: withFile({ rateLimits: [1] }) }, emptyHome)).toThrow(
+      /config\.json: "rateLimits": expected "calls_per_second=20,concurrent=8" or \{"calls_per_second": 20, "concurrent": 8\} \(docs\/configuration\.md/,
+    );
+    expect(() => loadConfig({}, { MACPILOT_CONFIG: withFile({ mode: 3 }) }, emptyHome)).toThrow(
+      /config\.json: "mode": .*expected string/i,
+    );
+  });
+});

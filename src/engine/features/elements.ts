@@ -181,6 +181,7 @@ export class Elements {
           what: `${entryLine(entry)} is disabled`,
           why: `the app keeps it disabled (waited ${ENABLE_WAIT_MS} ms), so a click would do nothing`,
           next: 'do what enables it first (fill in what it needs, select something), or wait_for it to be enabled',
+          kind: 'element_disabled',
         });
       }
       await pause(ENABLE_POLL_MS, call?.signal);
@@ -274,5 +275,7 @@ function unknownAction(entry: RefEntry, wanted: string, actions: readonly string
     what: `${entryLine(entry)} has no action ${JSON.stringify(wanted)}`,
     why: `its actions are: ${actions.length > 0 ? actions.join(', ') : 'none'}`,
     next: actions.length > 0 ? 'use one of its actions' : 'use set_value, focus_element, or click_element',
+    kind: 'no_such_action',
+    concerns: ['action'],
   });
 }

@@ -56,7 +56,16 @@ export const INPUT_DEFAULTS = {
  * The longest an action may be asked to take (its keys × its delay) by default: a longer one is refused up front
  * with its estimate and how to split it, so that no call runs on for minutes after its answer was given up on.
  */
-const LONGEST_ACTION_MS = 60_000;
+const LONGEST_ACTION: LongestAction = {
+  ms: 60_000,
+  setBy: 'action_seconds of MACPILOT_RATE_LIMITS',
+};
+
+/** The longest one action may be asked to take, and the setting that says so, in a person's words. */
+export interface LongestAction {
+  ms: number;
+  setBy: string;
+}
 /** What the helper gets beyond an action's own duration to answer it: a typed key costs it about this much. */
 const KEY_COST_MS = 1;
 const ANSWER_MARGIN_MS = 15_000;
@@ -113,7 +122,7 @@ export class Input {
 
   constructor(
     private readonly kernel: Kernel,
-    private readonly longestActionMs = LONGEST_ACTION_MS,
+    private readonly longestAction = LONGEST_ACTION,
   ) {}
 
   async click(spot: Spot, options: ClickOptions = {}, call?: CallOptions): Promise<ActionResult> {
@@ -192,12 +201,15 @@ export class Input {
     const characters = Array.from(options.text).length;
     const delayMs = options.delayMs ?? 0;
     const expectedMs = characters * delayMs;
-    if (expectedMs > this.longestActionMs) {
-      const perCall = Math.floor(this.longestActionMs / delayMs);
+    const { ms: longestMs, setBy } = this.longestAction;
+    if (expectedMs > longestMs) {
+      const perCall = Math.floor(longestMs / delayMs);
       throw new MacpilotError({
         what: `Typing ${plural(characters, 'character')} ${delayMs} ms apart would take ${duration(expectedMs)}`,
-        why: `one action may take at most ${duration(this.longestActionMs)} (MACPILOT_RATE_LIMITS action_seconds), so that it answers while it can still be watched and stopped`,
+        why: `one action may take at most ${duration(longestMs)} (${setBy}), so that it answers while it can still be watched and stopped`,
         next: `type the text in parts of at most ${perCall} characters (one type_text call each), or lower delay_ms`,
+        kind: 'action_too_long',
+        concerns: ['text', 'delay_ms'],
       });
     }
     const typingCall = { ...call, timeoutMs: characters * (delayMs + KEY_COST_MS) + ANSWER_MARGIN_MS };

@@ -24,6 +24,8 @@ const PERMISSION_NEXT =
 const RESTART_NEXT = 'retry (the helper restarts by itself); if it keeps failing, run `macpilot doctor`';
 
 interface Advice {
+  /** The failure's kind, for records that keep no sentences (MacpilotError.kind). */
+  kind: string;
   /** What failed, when no caller said what it was doing. */
   what: string;
   /** Put before the helper's message in `why`. */
@@ -34,46 +36,71 @@ interface Advice {
 
 const ADVICE = {
   [HelperErrorCode.ElementGone]: {
+    kind: 'element_gone',
     what: 'The element is gone',
     next: 'take a new snapshot_ui or use find_elements to get a fresh ref',
   },
   [HelperErrorCode.AppNotFound]: {
+    kind: 'app_not_running',
     what: 'The app is not running',
     next: (apps) => (apps ? `running apps: ${apps}` : 'list_apps shows the running apps'),
   },
   [HelperErrorCode.ActionFailed]: {
+    kind: 'action_failed',
     what: 'The action failed',
     next: 'get_element lists the actions the element has; it may be disabled or hidden',
   },
   [HelperErrorCode.ValueNotSettable]: {
+    kind: 'value_not_settable',
     what: 'The value cannot be set',
     next: 'focus the element and use type_text, or use perform_action with one of its actions',
   },
   [HelperErrorCode.NotAvailable]: {
+    kind: 'not_available',
     what: 'Not available here',
     context: 'a capability is missing here: ',
     next: 'call check_permissions to see what is missing (a person can run `macpilot doctor`)',
   },
-  [HelperErrorCode.PermissionDenied]: { what: 'Not permitted', next: PERMISSION_NEXT },
+  [HelperErrorCode.PermissionDenied]: {
+    kind: 'permission_missing',
+    what: 'Not permitted',
+    next: PERMISSION_NEXT,
+  },
   [HelperErrorCode.Timeout]: {
+    kind: 'app_timed_out',
     what: 'The app did not answer in time',
     next: 'the app may be busy or showing a modal dialog; wait and retry, or snapshot its windows',
   },
   [HelperErrorCode.InvalidParams]: {
+    kind: 'helper_refused_request',
     what: 'The helper refused the request',
     next: 'check the arguments; take a fresh snapshot_ui if the UI has changed',
   },
   [HelperErrorCode.Failed]: {
+    kind: 'helper_failed',
     what: 'The helper failed',
     next: 'retry once; if it fails again, take a snapshot_ui to check the element',
   },
-  [ClientErrorCode.HelperExited]: { what: 'The platform helper stopped', next: RESTART_NEXT },
+  [ClientErrorCode.HelperExited]: {
+    kind: 'helper_stopped',
+    what: 'The platform helper stopped',
+    next: RESTART_NEXT,
+  },
   [ClientErrorCode.VersionMismatch]: {
+    kind: 'helper_mismatch',
     what: 'The platform helper does not match',
     next: 'reinstall macpilot so that the server and its helper come from the same release, then run `macpilot doctor`',
   },
-  [ClientErrorCode.BadResponse]: { what: 'The platform helper answered wrongly', next: RESTART_NEXT },
-  [ClientErrorCode.Cancelled]: { what: 'Cancelled', next: 'nothing: the request was cancelled' },
+  [ClientErrorCode.BadResponse]: {
+    kind: 'helper_answered_wrongly',
+    what: 'The platform helper answered wrongly',
+    next: RESTART_NEXT,
+  },
+  [ClientErrorCode.Cancelled]: {
+    kind: 'cancelled',
+    what: 'Cancelled',
+    next: 'nothing: the request was cancelled',
+  },
 } satisfies Record<ErrorCode, Advice>;
 
 const adviceFor = (code: number): Advice | undefined => (ADVICE as Record<number, Advice>)[code];
@@ -81,6 +108,7 @@ const adviceFor = (code: number): Advice | undefined => (ADVICE as Record<number
 /** A HelperError as a MacpilotError whose `what` is given, or else the table's. */
 export function helperFailure(error: HelperError, what?: string, runningApps?: string): MacpilotError {
   const advice = adviceFor(error.code) ?? {
+    kind: 'helper_failed',
     what: `${error.method || 'The helper'} failed`,
     next: 'check the arguments; take a fresh snapshot_ui if the UI has changed',
   };
@@ -90,6 +118,7 @@ export function helperFailure(error: HelperError, what?: string, runningApps?: s
       what: what ?? advice.what,
       why: `${advice.context ?? ''}${error.message}${hint}`,
       next: typeof advice.next === 'function' ? advice.next(runningApps) : advice.next,
+      kind: advice.kind,
     },
     { cause: error },
   );

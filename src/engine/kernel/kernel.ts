@@ -97,6 +97,7 @@ export class Kernel {
         what: 'No single element named',
         why: 'an element is named by exactly one of ref (e.g. "e12") or path',
         next: 'give a ref from snapshot_ui or find_elements, or a path from get_element',
+        kind: 'no_single_target',
       });
     }
     if (target.path !== undefined) {
@@ -120,6 +121,8 @@ export class Kernel {
         ? 'this session issued it long ago and has since forgotten it (it keeps the most recent refs)'
         : 'this session never issued that ref (refs come from snapshot_ui, find_elements, get_focused_element and element_at)',
       next: 'take a snapshot_ui or use find_elements, then use a ref from its answer',
+      kind: 'unknown_ref',
+      concerns: ['ref'],
     });
   }
 
@@ -150,6 +153,8 @@ export class Kernel {
           what: `${seen.ref} (${seen.label}) is gone`,
           why: `its element went away, and its path ${seen.path} no longer leads to exactly one element: ${error.what.toLowerCase()}; ${error.why}`,
           next: error.next,
+          kind: 'element_gone',
+          concerns: ['ref'],
         },
         { cause: error },
       );

@@ -196,6 +196,8 @@ class PathParser {
         what: 'Malformed path',
         why: `at character ${start + 1}: ${error.what.toLowerCase()}`,
         next: error.next,
+        kind: 'malformed_path',
+        concerns: ['path'],
       });
     }
   }
@@ -240,6 +242,8 @@ class PathParser {
       what: 'Malformed path',
       why: `at character ${this.at + 1}: expected ${expected}, found ${found}`,
       next: `write ${GRAMMAR}; or take the path from get_element`,
+      kind: 'malformed_path',
+      concerns: ['path'],
     });
   }
 }

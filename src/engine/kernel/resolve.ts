@@ -243,6 +243,8 @@ export class Resolver {
         what: 'No element at this path',
         why: `${where}, and nothing there matches; there now: ${listChildren(children)}`,
         next: 'take a snapshot_ui or use find_elements to find the element as it is now, then act by its ref',
+        kind: 'no_element_at_path',
+        concerns: ['path'],
       });
     }
     const candidates = found.slice(0, LISTED).map((c) => {
@@ -253,6 +255,8 @@ export class Resolver {
       what: `The path matches ${found.length} elements, so the action was refused`,
       why: `${where}, which matches: ${candidates.join('; ')}`,
       next: 'act on one of these refs, or add a name or an index to that segment of the path',
+      kind: 'path_ambiguous',
+      concerns: ['path'],
     });
   }
 
@@ -329,6 +333,7 @@ function appError(
       what: query === undefined ? 'Several apps are active' : `Several apps match ${JSON.stringify(query)}`,
       why: `${candidates ? candidates.map(describeCandidate).join(', ') : describeApps(found)} all match`,
       next: 'name the app by its pid',
+      kind: 'app_ambiguous',
     });
   }
   return new MacpilotError({
@@ -338,5 +343,6 @@ function appError(
         ? 'no app is in front (or it exposes no accessibility tree)'
         : 'no running app with an accessibility tree has that name, bundle id or pid',
     next: `name one of the running apps: ${describeApps(apps)}; or launch_app it first`,
+    kind: 'app_not_running',
   });
 }

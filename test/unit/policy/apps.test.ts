@@ -44,7 +44,7 @@ describe('AppPolicy', () => {
   it('MACPILOT_DENY_APPS replaces the default lists; "none" empties them', () => {
     const own = new AppPolicy({ denyApps: ['Mousepad'] });
     expect(refusal(own, { name: 'mousepad' }, 'read')).toMatch(
-      /"mousepad" is off limits\nit is listed in MACPILOT_DENY_APPS\n.*remove it from MACPILOT_DENY_APPS/,
+      /"mousepad" is off limits\nit is listed in the environment variable MACPILOT_DENY_APPS\n.*remove it from the environment variable MACPILOT_DENY_APPS/,
     );
     expect(refusal(own, { name: 'Keychain Access' }, 'read')).toBeUndefined();
     const none = new AppPolicy({ denyApps: ['none'] });
@@ -55,7 +55,7 @@ describe('AppPolicy', () => {
     const policy = new AppPolicy({ allowApps: ['org.xfce.mousepad', 'Keychain Access'] });
     expect(refusal(policy, { name: 'Mousepad', bundleId: 'org.xfce.mousepad' }, 'write')).toBeUndefined();
     expect(refusal(policy, { name: 'gtk3-demo' }, 'read')).toMatch(
-      /MACPILOT_ALLOW_APPS is set and does not list it/,
+      /the environment variable MACPILOT_ALLOW_APPS lists the only apps allowed, and not this one/,
     );
     expect(refusal(policy, { name: 'Keychain Access' }, 'read')).toMatch(/off limits/);
   });
@@ -126,7 +126,9 @@ describe('the engine asks the app policy', () => {
       ?.match(/ref=(e\d+)/)?.[1];
     expect(await withAccess('write', () => engine.click({ ref }))).toContain('Clicked');
     const other = await failure(withAccess('read', () => engine.snapshot({ app: 'gtk3-demo' })));
-    expect(other.why).toBe('MACPILOT_ALLOW_APPS is set and does not list it');
+    expect(other.why).toBe(
+      'the environment variable MACPILOT_ALLOW_APPS lists the only apps allowed, and not this one',
+    );
   });
 
   it('refuses to launch a denied app by the name given', async () => {

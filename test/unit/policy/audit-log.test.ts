@@ -4,6 +4,8 @@ import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
 import { RefTable } from '../../../src/engine/kernel/refs.js';
 import { MacpilotError } from '../../../src/errors.js';
+import { HelperError } from '../../../src/helper-client/errors.js';
+import { HelperErrorCode } from '../../../src/helper-client/protocol.js';
 import { createLogger } from '../../../src/log.js';
 import { AuditLog, type AuditOptions } from '../../../src/policy/audit-log.js';
 import type { CallOutcome, ToolCall } from '../../../src/policy/pipeline.js';
@@ -86,28 +88,55 @@ describe('AuditLog', () => {
     expect(content).toContain('"key_length":1');
   });
 
-  test('an error that quotes a content argument keeps it out of the log', () => {
+  test('a failure is recorded by its kind and the arguments it concerns, never its sentence', () => {
     const { audit, file, call, lines } = setup();
-    const failed = (what: string): CallOutcome => ({
-      ok: false,
-      refused: false,
-      durationMs: 3,
-      error: new MacpilotError({ what, why: '-', next: '-' }),
-    });
+    const failed = (error: unknown): CallOutcome => ({ ok: false, refused: false, durationMs: 3, error });
     audit.settled(
       call('click_text', { text: SECRET }, WRITE, 'screen'),
-      failed(`No text "${SECRET}" on screen`),
+      failed(new MacpilotError({ what: `No text "${SECRET}" on screen`, why: '-', next: '-' })),
+    );
+    // One letter and a common word: masking them in a sentence would garble it and give them away.
+    audit.settled(
+      call('press_key', { key: 'a' }, WRITE, 'input'),
+      failed(
+        new MacpilotError({
+          what: 'press_key is not available in read-only mode',
+          why: '-',
+          next: '-',
+          kind: 'not_in_mode',
+          refusal: true,
+        }),
+      ),
     );
     audit.settled(
-      call('type_text', { text: 'a "quoted" secret' }, WRITE, 'input'),
-      failed('Could not type "a \\"quoted\\" secret"'),
+      call('type_text', { text: 'on', ref: 'e99' }, WRITE, 'input'),
+      failed(
+        new MacpilotError({
+          what: 'Unknown ref "e99"',
+          why: '-',
+          next: '-',
+          kind: 'unknown_ref',
+          concerns: ['ref'],
+        }),
+      ),
     );
+    audit.settled(
+      call('press_key', { key: 'on' }, WRITE, 'input'),
+      failed(new HelperError('input.key', HelperErrorCode.Timeout, 'on did not answer')),
+    );
+    audit.settled(call('type_text', { text: 'on' }, WRITE, 'input'), failed(new Error('on: boom')));
     expect(readFileSync(file, 'utf8')).not.toContain('hunter2');
-    expect(readFileSync(file, 'utf8')).not.toContain('quoted');
-    expect(lines().map((line) => line.error)).toEqual([
-      'No text "[text]" on screen',
-      'Could not type "[text]"',
+    expect(lines().map(({ error, error_arguments }) => ({ error, error_arguments }))).toEqual([
+      { error: 'failed', error_arguments: undefined },
+      { error: 'not_in_mode', error_arguments: undefined },
+      { error: 'unknown_ref', error_arguments: ['ref'] },
+      { error: 'app_timed_out', error_arguments: undefined },
+      { error: 'internal_error', error_arguments: undefined },
     ]);
+    for (const line of lines()) {
+      const values = JSON.stringify(line);
+      expect(values).not.toMatch(/"a"|"on"|\[key\]|\[text\]|read-only mode/);
+    }
   });
 
   test('notification texts and scripts are recorded by length only', () => {
@@ -153,9 +182,15 @@ describe('AuditLog', () => {
     ]);
   });
 
-  test('refused and failed calls: the outcome and the first line of the error; notes as flags', () => {
+  test('refused and failed calls: the outcome and the kind of the error; notes as flags', () => {
     const { audit, call, lines } = setup();
-    const refusal = new MacpilotError({ what: 'click refused: rate limit', why: 'x', next: 'y' });
+    const refusal = new MacpilotError({
+      what: 'click refused: rate limit',
+      why: 'x',
+      next: 'y',
+      kind: 'rate_limited',
+      refusal: true,
+    });
     const refused = call('click', { x: 1, y: 2 }, WRITE, 'input');
     refused.notes = { consent: 'declined' };
     audit.settled(refused, { ok: false, refused: true, error: refusal, durationMs: 0 });
@@ -168,10 +203,10 @@ describe('AuditLog', () => {
     expect(lines().map(({ outcome, error, flags }) => ({ outcome, error, flags }))).toEqual([
       {
         outcome: 'refused',
-        error: 'click refused: rate limit',
+        error: 'rate_limited',
         flags: { mode: 'full', consent: 'declined' },
       },
-      { outcome: 'failed', error: 'boom', flags: { mode: 'full' } },
+      { outcome: 'failed', error: 'internal_error', flags: { mode: 'full' } },
     ]);
   });
 

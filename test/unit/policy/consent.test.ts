@@ -158,7 +158,9 @@ describe('ModeGuard', () => {
     const error = await failure(
       new ModeGuard('read-only').admit(call('click_element', { ref: 'e1' }, server)),
     );
-    expect(error.next).toMatch(/MACPILOT_MODE=safe or full/);
+    expect(error.next).toMatch(
+      /set MACPILOT_MODE=safe where macpilot is started .* \(or full\), then restart macpilot/,
+    );
     await new ModeGuard('read-only').admit(call('snapshot_ui', {}, server));
     await new ModeGuard('full').admit(call('click_element', { ref: 'e1' }, server));
   });
@@ -170,8 +172,10 @@ describe('ModeGuard', () => {
       new ModeGuard('read-only').admit(call('take_screenshot', { file_path: '/tmp/shot.png' }, server)),
     );
     expect(error.what).toBe('take_screenshot with file_path is not available in read-only mode');
-    expect(error.why).toMatch(/^file_path writes the image to a new file, and .*MACPILOT_MODE=read-only/);
-    expect(error.next).toMatch(/without file_path.*MACPILOT_MODE=safe or full/);
+    expect(error.why).toMatch(
+      /^file_path writes the image to a new file, and .*read-only mode \(set by the environment variable MACPILOT_MODE\)/,
+    );
+    expect(error.next).toMatch(/without file_path.*set MACPILOT_MODE=safe where .* \(or full\)/);
     await new ModeGuard('safe').admit(call('take_screenshot', { file_path: '/tmp/shot.png' }, server));
   });
 });

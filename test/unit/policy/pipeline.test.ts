@@ -57,3 +57,30 @@ test('a refusal stops the call before it runs and releases what was taken', asyn
     'settled c ok=false',
   ]);
 });
+
+test('a setting that refuses while the call runs (the app list) is recorded as a refusal; another failure is not', async () => {
+  const outcomes: CallOutcome[] = [];
+  const policy = new Policy([
+    { admit: async () => undefined, settled: (_c, outcome) => outcomes.push(outcome) },
+  ]);
+  const offLimits = new MacpilotError({ what: 'off limits', why: '-', next: '-', refusal: true });
+  await expect(
+    policy.run(
+      call,
+      () => Promise.reject(offLimits),
+      () => false,
+    ),
+  ).rejects.toBe(offLimits);
+  const broken = new MacpilotError({ what: 'broken', why: '-', next: '-' });
+  await expect(
+    policy.run(
+      call,
+      () => Promise.reject(broken),
+      () => false,
+    ),
+  ).rejects.toBe(broken);
+  expect(outcomes.map(({ ok, refused }) => ({ ok, refused }))).toEqual([
+    { ok: false, refused: true },
+    { ok: false, refused: false },
+  ]);
+});
