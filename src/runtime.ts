@@ -45,6 +45,8 @@ export function createRuntime(
     {
       clipboardHistory: config.clipboardHistory,
       recognizer: platformTextRecognizer(),
+      // Safe and read-only modes: what the app lists hide stays hidden in pixels too, unless a screenshot asks.
+      blackOutHidden: config.mode !== 'full',
       longestAction: {
         ms: config.rateLimits.actionSeconds * 1000,
         setBy: `action_seconds of ${config.origins.rateLimits.where}`,

@@ -36,6 +36,8 @@ export type EngineOptions = Partial<ChangeSettings> & {
   clipboardHistory?: boolean;
   /** What reads text on screen; default: the helper (Vision on macOS). */
   recognizer?: TextRecognizer;
+  /** Paint black in captures the windows of apps the person's app lists hide (default false). */
+  blackOutHidden?: boolean;
   /** The longest one action may be asked to take, and the setting that says so; default 60 s. */
   longestAction?: LongestAction;
 };
@@ -79,12 +81,13 @@ export function createEngine(
     clipboardHistory = true,
     recognizer = helperRecognizer(port),
     longestAction,
+    blackOutHidden = false,
     ...changes
   } = options;
   const kernel = new Kernel(port, { ...CHANGE_DEFAULTS, ...changes }, gate, new RefTable(refLimits), choose);
   const input = new Input(kernel, longestAction);
   const windows = new Windows(kernel);
-  const screen = new Screen(kernel, windows);
+  const screen = new Screen(kernel, windows, blackOutHidden);
   const text = new ScreenText(kernel, screen, input, recognizer);
   const reader = new UiReader(text);
   const elements = new Elements(kernel, input, reader);

@@ -77,6 +77,12 @@ export const screenTools = toolsetTools('screen', [
           .boolean()
           .optional()
           .describe('Also read the text on the captured area (OCR, as read_text does) and list its lines.'),
+        black_out_hidden: z
+          .boolean()
+          .optional()
+          .describe(
+            "Paint black the windows of apps the person's app lists hide; default true in safe and read-only mode.",
+          ),
       })
       .refine(...oneCaptureArea),
     // Read-only unless file_path is given: read-only mode then refuses the call.
@@ -94,6 +100,7 @@ export const screenTools = toolsetTools('screen', [
           maxWidth: args.max_width,
           annotate: args.annotate,
           filePath: args.file_path,
+          blackOutHidden: args.black_out_hidden,
         },
         { signal },
       );

@@ -11,11 +11,18 @@ const env = inject('desktopEnv');
 describe('MACPILOT_DENY_APPS=mousepad', () => {
   const { macpilot, processes, start } = useMacpilot({ ...env, MACPILOT_DENY_APPS: 'mousepad' });
 
-  test('snapshot_ui of mousepad is refused, naming the app and the setting; gtk3-demo still works', async () => {
+  test('mousepad is left out of the lists, and snapshot_ui of it is refused, naming the app and the setting; gtk3-demo still works', async () => {
     const mousepad = processes.start('mousepad');
-    await eventually('mousepad in list_apps', async () =>
-      (await macpilot.ok('list_apps')).includes(`pid ${mousepad.pid}`) ? true : undefined,
-    );
+    const apps = await eventually('list_apps counting mousepad as hidden', async () => {
+      const listed = await macpilot.ok('list_apps');
+      return listed.includes("1 app hidden by the person's app lists.") ? listed : undefined;
+    });
+    expect(apps).not.toContain('mousepad');
+    const windows = await eventually('list_windows counting its window as hidden', async () => {
+      const listed = await macpilot.ok('list_windows');
+      return listed.includes("hidden by the person's app lists") ? listed : undefined;
+    });
+    expect(windows).not.toMatch(/mousepad|Untitled/);
     const refused = await macpilot.call('snapshot_ui', { app: String(mousepad.pid) });
     expect(refused.isError).toBe(true);
     expect(refused.text).toMatch(/"mousepad".* is off limits/i);

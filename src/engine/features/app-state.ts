@@ -10,7 +10,6 @@ import type { Elements } from './elements.js';
 import { appWalkStart, type Kernel } from '../kernel/kernel.js';
 import type { Menus } from './menus.js';
 import { BUSY } from '../reading/patterns.js';
-import { AppRefused } from '../kernel/resolve.js';
 import { roleOf } from '../kernel/roles.js';
 import type { UiReader } from './ui-reading.js';
 import type {
@@ -43,14 +42,11 @@ export class AppStates {
   /** The running apps the policy lets the current call read, with their windows (minimized ones too). */
   async desktop(call?: CallOptions): Promise<DesktopResult> {
     return this.kernel.guard('list the running apps', async () => {
-      const [apps, { windows }] = await Promise.all([
-        this.kernel.resolver.apps(call),
-        this.kernel.port.call('windows.list', { includeMinimized: true }, call),
+      const [{ apps, hidden }, { windows }] = await Promise.all([
+        this.kernel.resolver.visibleApps(call),
+        this.kernel.resolver.visibleWindows(true, call),
       ]);
-      return {
-        kind: 'desktop',
-        apps: apps.filter((app) => this.readable(app)).map((app) => this.overview(app, windows)),
-      };
+      return { kind: 'desktop', apps: apps.map((app) => this.overview(app, windows)), hidden };
     });
   }
 
@@ -59,7 +55,7 @@ export class AppStates {
     const app = await this.kernel.guard('find the app', () => this.kernel.resolver.app(name, call));
     return this.kernel.guard(`read the state of "${app.name}"`, async () => {
       const [{ windows: all }, top, focused, menus, ui] = await Promise.all([
-        this.kernel.port.call('windows.list', { includeMinimized: true }, call),
+        this.kernel.resolver.visibleWindows(true, call),
         this.kernel.resolver.logicalChildren(app.id, call),
         this.elements.focused(app.name, call).catch(() => undefined),
         this.menus.list(app.name, undefined, 1, call).catch(() => undefined),
@@ -100,15 +96,5 @@ export class AppStates {
   private overview(app: AppInfo, windows: readonly WindowInfo[]): AppOverview {
     const own = windows.filter((w) => w.pid === app.pid);
     return { app, state: activity(app, own), windows: own };
-  }
-
-  private readable(app: AppInfo): boolean {
-    try {
-      this.kernel.gate(app);
-      return true;
-    } catch (error) {
-      if (error instanceof AppRefused) return false;
-      throw error;
-    }
   }
 }

@@ -17,7 +17,7 @@ export class Apps {
   async list(call?: CallOptions): Promise<AppsResult> {
     return this.kernel.guard('list the running apps', async () => ({
       kind: 'apps',
-      apps: await this.kernel.resolver.apps(call),
+      ...(await this.kernel.resolver.visibleApps(call)),
     }));
   }
 

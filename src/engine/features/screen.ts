@@ -36,6 +36,8 @@ export interface ScreenshotOptions {
   annotate?: boolean;
   /** Write the image here instead of returning it: absolute, in an existing folder, never overwriting. */
   filePath?: string;
+  /** Paint black the windows of apps the person's app lists hide; default: the engine's setting. */
+  blackOutHidden?: boolean;
 }
 
 /** What a capture covers: one of a display, a region, or an app's / a window's frame. */
@@ -95,10 +97,19 @@ interface Subject {
   app: () => Promise<AppInfo | undefined>;
 }
 
+/** Whether two areas overlap. */
+const overlaps = (a: Bounds, b: Bounds): boolean =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
 export class Screen {
+  /**
+   * `blackOutHidden`: paint black, in every capture, the windows of apps the person's app lists hide (their
+   * pixels would show what the lists keep from agents); a screenshot may ask otherwise.
+   */
   constructor(
     private readonly kernel: Kernel,
     private readonly windows: Windows,
+    private readonly blackOutHidden = false,
   ) {}
 
   async listDisplays(call?: CallOptions): Promise<string> {
@@ -121,28 +132,42 @@ export class Screen {
       const subject = await this.subject(options, call);
       const maxLongEdge = options.maxWidth ?? (file ? FILE_MAX_EDGE : SCREENSHOT_DEFAULTS.maxWidth);
       const quality = options.quality ?? SCREENSHOT_DEFAULTS.quality;
-      // Annotations are drawn on a lossless image and encoded once, in the format asked for.
-      const captureFormat = options.annotate ? 'png' : format;
+      const hiddenFrames = await this.hiddenFrames(call);
+      const blackOut = (options.blackOutHidden ?? this.blackOutHidden) && hiddenFrames.length > 0;
+      // Annotations and black areas are drawn on a lossless image, then encoded once in the format asked for.
+      const captureFormat = options.annotate || blackOut ? 'png' : format;
       const shot = await this.kernel.port.call(
         'screen.capture',
         { target: subject.target, format: captureFormat, quality, maxLongEdge },
         call,
       );
-      // The helper's base64 goes out as it came, unless refs are drawn on the image.
+      const inShot = hiddenFrames.filter((frame) => overlaps(frame, shot.bounds));
+      // The helper's base64 goes out as it came, unless something is drawn on the image.
       let base64 = shot.data;
       let legend = '';
       let drawn: Drawn | undefined;
+      const covered = blackOut && inShot.length > 0 ? await paintBlack(shot, inShot) : undefined;
       if (options.annotate) {
-        const png = Buffer.from(shot.data, 'base64');
+        const png = covered ?? Buffer.from(shot.data, 'base64');
         const annotated = await this.annotated(png, shot, subject, format, quality, call);
         base64 = annotated.data.toString('base64');
         legend = `\n${annotated.legend}`;
         drawn = annotated.drawn;
+      } else if (covered) {
+        base64 = (await encode(covered, format, quality)).toString('base64');
       }
+      const hiddenNote =
+        inShot.length === 0
+          ? ''
+          : ` ${plural(inShot.length, 'window')} of apps the person's app lists hide ${
+              covered
+                ? `${inShot.length === 1 ? 'is' : 'are'} painted black.`
+                : 'may show in its pixels (black_out_hidden: true paints them black).'
+            }`;
       const head =
         `${shot.width}x${shot.height} ${format.toUpperCase()} of ${subject.what}, screen area ${geometry(shot.bounds)}, ` +
         `scale ${round(shot.scale)} image pixels per screen point. To map an image point to the screen: ` +
-        `screen = image / ${round(shot.scale)} + (${shot.bounds.x}, ${shot.bounds.y}).`;
+        `screen = image / ${round(shot.scale)} + (${shot.bounds.x}, ${shot.bounds.y}).${hiddenNote}`;
       if (file) {
         const data = Buffer.from(base64, 'base64');
         await writeNew(file.path, data);
@@ -165,7 +190,17 @@ export class Screen {
       call,
     );
     const { width, height, bounds, scale } = shot;
-    return { png: Buffer.from(shot.data, 'base64'), width, height, bounds, scale, what: subject.what };
+    const inShot = this.blackOutHidden
+      ? (await this.hiddenFrames(call)).filter((frame) => overlaps(frame, bounds))
+      : [];
+    const png = inShot.length > 0 ? await paintBlack(shot, inShot) : Buffer.from(shot.data, 'base64');
+    return { png, width, height, bounds, scale, what: subject.what };
+  }
+
+  /** The frames, in screen points, of the windows on screen whose apps the person's app lists hide. */
+  private async hiddenFrames(call?: CallOptions): Promise<Bounds[]> {
+    const { hidden } = await this.kernel.resolver.visibleWindows(false, call);
+    return hidden.filter((w) => !w.minimized).map((w) => w.bounds);
   }
 
   // --- what to capture ---
@@ -238,8 +273,8 @@ export class Screen {
     wanted: string | number | undefined,
     call?: CallOptions,
   ): Promise<WindowInfo | undefined> {
-    const { windows } = await this.kernel.port.call('windows.list', { includeMinimized: true }, call);
-    if (windows.length === 0) return undefined;
+    const { windows, hidden } = await this.kernel.resolver.visibleWindows(true, call);
+    if (windows.length === 0 && hidden.length === 0) return undefined;
     const byId = windows.find((w) => w.id === wanted);
     if (byId) return byId;
     const scope = app === undefined ? {} : { app: String(app.pid) };
@@ -291,7 +326,7 @@ export class Screen {
     const svg = overlay(found?.shown ?? [], shot, shot.bounds, shot.scale);
     const sharp = await loadSharp();
     const image = sharp(png).composite([{ input: Buffer.from(svg), top: 0, left: 0 }]);
-    const data = await (format === 'png' ? image.png(SCREEN_PNG) : image.jpeg({ quality })).toBuffer();
+    const data = await encoded(image, format, quality);
     const mapping = { width: shot.width, height: shot.height, bounds: shot.bounds, scale: shot.scale };
     if (!app || !found) {
       return {
@@ -328,6 +363,33 @@ export class Screen {
 }
 
 const round = (n: number): number => Math.round(n * 10000) / 10000;
+
+type SharpImage = ReturnType<Awaited<ReturnType<typeof loadSharp>>>;
+
+const encoded = (image: SharpImage, format: ImageFormat, quality: number): Promise<Buffer> =>
+  (format === 'png' ? image.png(SCREEN_PNG) : image.jpeg({ quality })).toBuffer();
+
+async function encode(png: Buffer, format: ImageFormat, quality: number): Promise<Buffer> {
+  return encoded((await loadSharp())(png), format, quality);
+}
+
+/** A capture's PNG with `areas` (screen points) painted black, clipped to the image. */
+async function paintBlack(
+  shot: { data: string; width: number; height: number; bounds: Bounds; scale: number },
+  areas: readonly Bounds[],
+): Promise<Buffer> {
+  const sharp = await loadSharp();
+  const boxes = areas.flatMap((area) => {
+    const left = Math.max(0, Math.floor((area.x - shot.bounds.x) * shot.scale));
+    const top = Math.max(0, Math.floor((area.y - shot.bounds.y) * shot.scale));
+    const right = Math.min(shot.width, Math.ceil((area.x + area.width - shot.bounds.x) * shot.scale));
+    const bottom = Math.min(shot.height, Math.ceil((area.y + area.height - shot.bounds.y) * shot.scale));
+    if (right <= left || bottom <= top) return [];
+    const create = { width: right - left, height: bottom - top, channels: 3 as const, background: 'black' };
+    return [{ input: { create }, left, top }];
+  });
+  return sharp(Buffer.from(shot.data, 'base64')).composite(boxes).png(SCREEN_PNG).toBuffer();
+}
 const kilobytes = (bytes: number): string => `${Math.max(1, Math.round(bytes / 1024))} KB`;
 
 /** The file's path and format, checked before anything is captured. */

@@ -55,10 +55,17 @@ export class Windows {
   ): Promise<WindowsResult> {
     return this.kernel.guard('list the windows', async () => {
       const includeMinimized = options.includeMinimized ?? false;
-      const { windows: all } = await this.kernel.port.call('windows.list', { includeMinimized }, call);
+      const { windows: all, hidden } = await this.kernel.resolver.visibleWindows(includeMinimized, call);
       const windows = options.app === undefined ? all : ofApp(all, options.app);
       const appsWithWindows = [...new Set(all.map((w) => w.app))];
-      return { kind: 'windows', windows, app: options.app, includeMinimized, appsWithWindows };
+      return {
+        kind: 'windows',
+        windows,
+        app: options.app,
+        includeMinimized,
+        appsWithWindows,
+        hidden: hidden.length,
+      };
     });
   }
 
@@ -157,7 +164,7 @@ export class Windows {
 
   /** The one window a target names, or an error listing what there is. */
   async resolve(target: WindowTarget, call?: CallOptions): Promise<WindowInfo> {
-    const { windows } = await this.kernel.port.call('windows.list', { includeMinimized: true }, call);
+    const { windows } = await this.kernel.resolver.visibleWindows(true, call);
     if (target.id !== undefined) {
       const found = windows.find((w) => w.id === target.id);
       if (found) return found;

@@ -198,7 +198,10 @@ export class Kernel {
       return await work();
     } catch (error) {
       const running = isAppNotFound(error)
-        ? await this.resolver.apps().then(describeApps, () => undefined)
+        ? await this.resolver.visibleApps().then(
+            ({ apps }) => describeApps(apps),
+            () => undefined,
+          )
         : undefined;
       throw explain(error, doing, running);
     }

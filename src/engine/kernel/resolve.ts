@@ -3,7 +3,7 @@
  * elements met outside a walk (focus, hit tests) to paths and refs.
  */
 import { MacpilotError } from '../../errors.js';
-import type { AppInfo, ElementInfo, ElementNode } from '../../helper-client/protocol.js';
+import type { AppInfo, ElementInfo, ElementNode, WindowInfo } from '../../helper-client/protocol.js';
 import {
   childPath,
   type ElementPath,
@@ -96,8 +96,17 @@ export class Resolver {
 
   /** Whether an action (a write) may target this app, whatever the access of the call in progress. */
   mayActOn(app: { name: string; bundleId?: string; pid?: number }): boolean {
+    return this.allows(app, 'write');
+  }
+
+  /** Whether agents may see this app at all: the person's app lists hide those they may not read. */
+  mayRead(app: { name: string; bundleId?: string; pid?: number }): boolean {
+    return this.allows(app, 'read');
+  }
+
+  private allows(app: { name: string; bundleId?: string; pid?: number }, access: 'read' | 'write'): boolean {
     try {
-      this.gate(app, 'write');
+      this.gate(app, access);
       return true;
     } catch (error) {
       if (error instanceof AppRefused) return false;
@@ -105,14 +114,45 @@ export class Resolver {
     }
   }
 
+  /** Every running app with an accessibility tree, those the app lists hide included: not for agents' eyes. */
   async apps(call?: CallOptions): Promise<AppInfo[]> {
     return (await this.port.call('apps.list', {}, call)).apps;
   }
 
+  /** The running apps agents may see, and how many the person's app lists hide. */
+  async visibleApps(call?: CallOptions): Promise<{ apps: AppInfo[]; hidden: number }> {
+    const all = await this.apps(call);
+    const apps = all.filter((app) => this.mayRead(app));
+    return { apps, hidden: all.length - apps.length };
+  }
+
+  /**
+   * The windows agents may see (minimized ones when asked), front to back, and those the app lists hide (not
+   * for agents' eyes): a window is hidden when its app, by its accessibility name or by the window's own app
+   * name, may not be read.
+   */
+  async visibleWindows(
+    includeMinimized: boolean,
+    call?: CallOptions,
+  ): Promise<{ windows: WindowInfo[]; hidden: WindowInfo[] }> {
+    const [{ windows: all }, apps] = await Promise.all([
+      this.port.call('windows.list', { includeMinimized }, call),
+      this.apps(call),
+    ]);
+    const byPid = new Map(apps.map((app) => [app.pid, app]));
+    const seen = (w: WindowInfo) => {
+      const app = byPid.get(w.pid);
+      return (!app || this.mayRead(app)) && this.mayRead({ name: w.app, pid: w.pid });
+    };
+    return { windows: all.filter(seen), hidden: all.filter((w) => !seen(w)) };
+  }
+
   /** An app by name (case-insensitive), bundle id or pid; absent: the active app. */
   async app(query: string | undefined, call?: CallOptions): Promise<AppInfo> {
-    const apps = await this.apps(call);
-    const found = query === undefined ? apps.filter((a) => a.active) : pickApps(apps, query);
+    const all = await this.apps(call);
+    // An app the lists hide is refused when named (the person's setting, said), never offered in a list.
+    const apps = all.filter((app) => this.mayRead(app));
+    const found = query === undefined ? all.filter((a) => a.active) : pickApps(all, query);
     if (found.length === 1 && found[0]) {
       this.gate(found[0]);
       return found[0];

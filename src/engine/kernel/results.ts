@@ -90,6 +90,8 @@ export interface LocatedResult {
 export interface AppsResult {
   kind: 'apps';
   apps: AppInfo[];
+  /** Running apps the person's app lists hide from agents. */
+  hidden: number;
 }
 
 export interface WindowsResult {
@@ -100,6 +102,8 @@ export interface WindowsResult {
   includeMinimized: boolean;
   /** Apps that have windows, when the filter matched none. */
   appsWithWindows: string[];
+  /** Windows of apps the person's app lists hide from agents. */
+  hidden: number;
 }
 
 export interface ClipboardResult {
@@ -507,6 +511,8 @@ export interface AppOverview {
 export interface DesktopResult {
   kind: 'desktop';
   apps: AppOverview[];
+  /** Running apps the person's app lists hide from agents. */
+  hidden: number;
 }
 
 export interface AppStateResult {

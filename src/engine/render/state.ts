@@ -12,7 +12,7 @@ import {
   type AppStateResult,
   type DesktopResult,
 } from '../kernel/results.js';
-import { ElementJson, elementJson, WindowJson, windowJson } from './json.js';
+import { ElementJson, elementJson, HiddenByPolicy, hiddenJson, WindowJson, windowJson } from './json.js';
 
 const AppActivityJson = z.enum(['active', 'background', 'minimized', 'windowless']);
 
@@ -27,7 +27,11 @@ const AppOverviewJson = z.object({
   windows: z.array(WindowJson),
 });
 
-export const DesktopJson = z.object({ note: z.literal(DATA_FENCE), apps: z.array(AppOverviewJson) });
+export const DesktopJson = z.object({
+  note: z.literal(DATA_FENCE),
+  apps: z.array(AppOverviewJson),
+  hidden_by_policy: HiddenByPolicy,
+});
 
 const PatternJson = z.object({
   pattern: z.enum(UI_PATTERNS),
@@ -86,6 +90,7 @@ const overviewJson = (o: AppOverview): z.infer<typeof AppOverviewJson> => ({
 export const desktopJson = (r: DesktopResult): z.infer<typeof DesktopJson> => ({
   note: DATA_FENCE,
   apps: r.apps.map(overviewJson),
+  ...hiddenJson(r.hidden),
 });
 
 export const appStateJson = (r: AppStateResult): z.infer<typeof AppStateJson> => ({

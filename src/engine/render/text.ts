@@ -158,12 +158,18 @@ export function renderMatches(found: readonly Walked[], maxResults: number): str
   return lines.join('\n');
 }
 
+/** "2 apps hidden by the person's app lists.", or nothing. */
+const hiddenLine = (hidden: number, what: string): string[] =>
+  hidden > 0 ? [`${plural(hidden, what)} hidden by the person's app lists.`] : [];
+
 function appsText(r: AppsResult): string {
-  if (r.apps.length === 0) return 'No running app exposes an accessibility tree.';
+  const hidden = hiddenLine(r.hidden, 'app');
+  if (r.apps.length === 0) return ['No running app exposes an accessibility tree.', ...hidden].join('\n');
   const lines = r.apps.map(
     (a) => `- ${a.name} (pid ${a.pid})${a.bundleId ? ` ${a.bundleId}` : ''}${a.active ? ' active' : ''}`,
   );
-  return `${plural(r.apps.length, 'running app')} with an accessibility tree ${dataNote()}:\n${lines.join('\n')}`;
+  const head = `${plural(r.apps.length, 'running app')} with an accessibility tree ${dataNote()}:`;
+  return [head, ...lines, ...hidden].join('\n');
 }
 
 function windowsText(r: WindowsResult): string {
@@ -171,10 +177,11 @@ function windowsText(r: WindowsResult): string {
   const hidden = r.includeMinimized ? [] : ['minimized ones left out (include_minimized: true shows them)'];
   const head = `${plural(r.windows.length, 'window')}${which}, front to back ${dataNote(...hidden)}`;
   const lines = r.windows.map((w) => `- ${wordsText(windowStateWords(w))}`);
-  if (r.windows.length > 0) return `${head}:\n${lines.join('\n')}`;
-  return r.app === undefined
-    ? head
-    : `${head}. Apps with windows: ${r.appsWithWindows.join(', ') || 'none'}.`;
+  const hiddenWindows = hiddenLine(r.hidden, 'window');
+  if (r.windows.length > 0) return [`${head}:`, ...lines, ...hiddenWindows].join('\n');
+  const none =
+    r.app === undefined ? head : `${head}. Apps with windows: ${r.appsWithWindows.join(', ') || 'none'}.`;
+  return [none, ...hiddenWindows].join('\n');
 }
 
 function clipboardText(r: ClipboardResult): string {

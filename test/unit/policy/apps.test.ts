@@ -76,6 +76,36 @@ describe('the engine asks the app policy', () => {
     expect(await withAccess('read', () => engine.snapshot({ app: 'gtk3-demo' }))).toContain('gtk3-demo');
   });
 
+  it('hides a denied app and its windows from the lists, saying how many, and never names it in an error', async () => {
+    const { helper, engine } = setup(new AppPolicy({ denyApps: ['org.xfce.mousepad'] }));
+    const bounds = { x: 0, y: 0, width: 100, height: 100 };
+    const window = {
+      pid: 4242,
+      app: 'mousepad',
+      title: 'passwords.kdbx',
+      bounds,
+      minimized: false,
+      focused: true,
+    };
+    helper.windows = [
+      { ...window, id: '1' },
+      { ...window, id: '2', pid: 7, app: 'gtk3-demo', title: 'Demo', focused: false },
+    ];
+    const apps = await withAccess('read', () => engine.listApps());
+    expect(apps).toContain('gtk3-demo (pid 7)');
+    expect(apps).not.toContain('mousepad');
+    expect(apps).toContain("1 app hidden by the person's app lists.");
+    const windows = await withAccess('read', () => engine.engine.windows.list({}));
+    expect(windows.windows.map((w) => w.title)).toEqual(['Demo']);
+    expect(windows.hidden).toBe(1);
+    // A denied window cannot be named by its id either.
+    const byId = await failure(withAccess('write', () => engine.engine.windows.focus({ id: '1' })));
+    expect(text(byId)).not.toContain('passwords.kdbx');
+    const missing = await failure(withAccess('read', () => engine.snapshot({ app: 'nosuchapp' })));
+    expect(text(missing)).toContain('gtk3-demo');
+    expect(text(missing)).not.toContain('mousepad');
+  });
+
   it('refuses a path into a denied app', async () => {
     const { engine } = setup(new AppPolicy({ denyApps: ['mousepad'] }));
     const error = await failure(

@@ -19,7 +19,7 @@ const write: ToolDefinition = {
   inverse: async () => ({ tool: 'set_thing', args: { value: 'before' }, what: 'the value before' }),
   handle: async (args) => {
     if (args.fail) throw new MacpilotError({ what: 'It failed', why: 'asked to', next: 'do not' });
-    return { kind: 'apps', apps: [] };
+    return { kind: 'apps', apps: [], hidden: 0 };
   },
 };
 const read: ToolDefinition = { ...write, name: 'read_thing', annotations: READ_ONLY, inverse: undefined };
@@ -49,7 +49,7 @@ describe('ToolSession', () => {
   it('answers the reply and the engine result it was rendered from, and records a write with its inverse', async () => {
     const tools = session();
     const done = await tools.answer(write, { value: 'x' }, { signal });
-    expect(done.answer).toEqual({ kind: 'apps', apps: [] });
+    expect(done.answer).toEqual({ kind: 'apps', apps: [], hidden: 0 });
     expect(done.result.content).toEqual([
       { type: 'text', text: 'No running app exposes an accessibility tree.' },
     ]);

@@ -80,8 +80,8 @@ const samples: { [K in EngineResult['kind']]: Extract<EngineResult, { kind: K }>
   },
   element: { kind: 'element', entry, detail: info },
   located: { kind: 'located', node },
-  apps: { kind: 'apps', apps: [{ id: 'a', name: INJECTION, pid: 42, active: true }] },
-  windows: { kind: 'windows', windows: [window], includeMinimized: false, appsWithWindows: [] },
+  apps: { kind: 'apps', apps: [{ id: 'a', name: INJECTION, pid: 42, active: true }], hidden: 2 },
+  windows: { kind: 'windows', windows: [window], includeMinimized: false, appsWithWindows: [], hidden: 1 },
   clipboard: {
     kind: 'clipboard',
     text: INJECTION,
