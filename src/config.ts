@@ -3,7 +3,7 @@
  * (`MACPILOT_CONFIG` or ~/.config/macpilot/config.json). Unknown or malformed values fail at start-up with a
  * message naming the setting and what it accepts.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -225,7 +225,7 @@ export function loadConfig(
   }
   return {
     toolsets: toolsets ? parseToolsets(toolsets.value ?? '', toolsets.source) : [...DEFAULT_TOOLSETS],
-    helperPath: pick('helperPath')?.value as string | undefined,
+    helperPath: helperPathOf(pick('helperPath')),
     logLevel: (logLevel?.value as LogLevel | undefined) ?? 'warn',
     http: httpSettings(pick('host'), pick('port'), pick('httpToken')),
     mode: oneOf(pick('mode'), MODES, 'mode') ?? 'full',
@@ -240,6 +240,26 @@ export function loadConfig(
     configFile: file.path,
     origins,
   };
+}
+
+/** A helper given by path: it must be there, and a binary must be executable. */
+function helperPathOf(
+  setting: { value: string | undefined; source: string } | undefined,
+): string | undefined {
+  if (setting?.value === undefined) return undefined;
+  const path = setting.value;
+  const use =
+    'give the path of a macpilot helper (a .js file, an executable or a .app bundle), or unset it to use the bundled one';
+  if (!existsSync(path)) throw new ConfigError(`${setting.source}: ${path} does not exist; ${use}`);
+  const bundle = path.replace(/\/+$/, '').endsWith('.app');
+  if (!path.endsWith('.js') && !bundle) {
+    try {
+      accessSync(path, constants.X_OK);
+    } catch {
+      throw new ConfigError(`${setting.source}: ${path} is not executable (chmod +x it); ${use}`);
+    }
+  }
+  return path;
 }
 
 type Given = 'flag' | 'env' | 'file' | 'default';

@@ -37,11 +37,13 @@ describe('loadConfig', () => {
   });
 
   test('flags override the environment, which overrides the file', () => {
-    const file = withFile({ toolsets: ['apps'], logLevel: 'debug', helperPath: '/opt/file-helper' });
-    const env = { MACPILOT_CONFIG: file, MACPILOT_TOOLSETS: 'ui', MACPILOT_HELPER_PATH: '/opt/env-helper' };
+    const file = withFile({ toolsets: ['apps'], logLevel: 'debug', helperPath: '/nonexistent/file-helper' });
+    const envHelper = join(temporaryFolder('macpilot-helper-'), 'helper.js');
+    writeFileSync(envHelper, '');
+    const env = { MACPILOT_CONFIG: file, MACPILOT_TOOLSETS: 'ui', MACPILOT_HELPER_PATH: envHelper };
     const config = loadConfig({ toolsets: 'session' }, env, emptyHome);
     expect(config.toolsets).toEqual(['session']);
-    expect(config.helperPath).toBe('/opt/env-helper');
+    expect(config.helperPath).toBe(envHelper);
     expect(config.logLevel).toBe('debug');
     expect(config.configFile).toBe(file);
   });
@@ -110,4 +112,15 @@ describe('where each setting came from', () => {
       /config\.json: "mode": .*expected string/i,
     );
   });
+});
+
+test('a helper path that is missing or not executable stops macpilot at start, saying so', () => {
+  expect(() => loadConfig({}, { MACPILOT_HELPER_PATH: '/nonexistent/macpilot-helper' }, emptyHome)).toThrow(
+    'MACPILOT_HELPER_PATH: /nonexistent/macpilot-helper does not exist; give the path of a macpilot helper',
+  );
+  const binary = join(temporaryFolder('macpilot-helper-'), 'macpilot-helper');
+  writeFileSync(binary, '', { mode: 0o644 });
+  expect(() => loadConfig({}, { MACPILOT_HELPER_PATH: binary }, emptyHome)).toThrow(
+    `MACPILOT_HELPER_PATH: ${binary} is not executable (chmod +x it)`,
+  );
 });
