@@ -41,6 +41,13 @@ async function main(argv: string[]): Promise<number> {
   }
   // No command, or only options: serve, as MCP clients configured before the commands existed start it.
   const named = first === undefined || first.startsWith('-') ? 'serve' : first;
+  // A reader that stops early (`macpilot doctor | head -1`) is not an error of the command's.
+  if (named !== 'serve') {
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+      process.exit(0);
+    });
+  }
   const command = commandNamed(named);
   if (!command) {
     process.stderr.write(`macpilot: unknown command "${named}"\n\n${usage()}`);
@@ -60,7 +67,7 @@ async function main(argv: string[]): Promise<number> {
   if (positionals.length < least || positionals.length > most) {
     const count = least === most ? `${least}` : `${least} to ${most}`;
     throw new UsageError(
-      `${command.name} takes ${count} arguments, not ${positionals.length}: ${command.args}`,
+      `${command.name} takes ${count} argument${most === 1 ? '' : 's'}, not ${positionals.length}: ${command.args}`,
     );
   }
   const format = (values.format ?? 'text') as Format;
@@ -76,6 +83,12 @@ async function main(argv: string[]): Promise<number> {
   }
   switch (command.name) {
     case 'serve': {
+      const httpOnly = ['port', 'host'].filter((name) => values[name] !== undefined);
+      if (httpOnly.length > 0 && !values.http) {
+        throw new UsageError(
+          `${httpOnly.map((name) => `--${name}`).join(' and ')} ${httpOnly.length > 1 ? 'are' : 'is'} for serving HTTP: add --http (without it, macpilot serves MCP on stdin/stdout)`,
+        );
+      }
       const { serve } = await import('./serve.js');
       await serve({
         toolsets: values.toolsets as string | undefined,

@@ -3,7 +3,7 @@
  * its stdout, stderr and exit code. Where the commands and the MCP tools must agree (the paths a tree prints),
  * an MCP session on the same desktop says what the tools show.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -216,12 +216,32 @@ describe('exit codes and output streams', () => {
       ['screenshot', '--region', '1,2,3'],
       ['clipboard', 'paste'],
       ['completion', 'tcsh'],
+      ['serve', '--port', '7433'],
+      ['click'],
     ]) {
       const done = await run(...args);
       expect(done.code, `macpilot ${args.join(' ')}: ${done.stderr}`).toBe(2);
       expect(done.stdout).toBe('');
       expect(done.stderr).toMatch(/^macpilot: /);
     }
+    expect((await run('serve', '--port', '7433')).stderr).toContain(
+      '--port is for serving HTTP: add --http (without it, macpilot serves MCP on stdin/stdout)',
+    );
+    expect((await run('click')).stderr).toContain('click takes 1 argument, not 0');
+  });
+
+  test('a reader that stops after the first line ends the command quietly, exit 0', async () => {
+    const child = spawn(process.execPath, [CLI, 'doctor'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const first = await new Promise<string>((resolve) =>
+      child.stdout.once('data', (chunk) => resolve(String(chunk))),
+    );
+    child.stdout.destroy(); // as `| head -1` closes the pipe
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(first).not.toBe('');
+    expect(stderr).not.toMatch(/EPIPE|Error/);
+    expect(code).toBe(0);
   });
 
   test('failures exit 1 with what, why and next on stderr', async () => {
