@@ -133,8 +133,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     kind: 'tool',
     tools: ['get_element'],
     details:
-      `${PATH_NOTE} With -, the path comes from the JSON of another command on stdin: an element's path, or ` +
-      'the only match of `find --format json`.',
+      `${PATH_NOTE} With -, the path comes from the JSON of another command on stdin: an element's path (get), ` +
+      'the element a `wait` saw, the target of an action (click, set, type), or the only match of `find`.',
     example: `macpilot get 'app("zenity")/dialog/button["OK"]'`,
   },
   {

@@ -40,8 +40,9 @@ function elementPath(path: string): string {
 }
 
 /**
- * The element path in what a command printed with --format json: an element's own `path`, or the path of the
- * only match of a search (several are refused with their paths, as an ambiguous path is).
+ * The element path in what a command printed with --format json: an element's own `path`, the element a wait
+ * saw (`element`) or an action targeted (`target`), or the path of the only match of a search (several are
+ * refused with their paths, as an ambiguous path is).
  */
 export function pathInJson(json: string): string {
   let parsed: unknown;
@@ -50,8 +51,14 @@ export function pathInJson(json: string): string {
   } catch {
     throw new UsageError('get - reads the JSON of a --format json answer on stdin, and this is not JSON');
   }
-  const { path, matches } = (parsed ?? {}) as { path?: unknown; matches?: ({ path?: unknown } | null)[] };
-  if (typeof path === 'string') return path;
+  const { path, element, target, matches } = (parsed ?? {}) as {
+    path?: unknown;
+    element?: { path?: unknown } | null;
+    target?: { path?: unknown } | null;
+    matches?: ({ path?: unknown } | null)[];
+  };
+  const named = [path, element?.path, target?.path].find((p) => typeof p === 'string');
+  if (typeof named === 'string') return named;
   const paths = (Array.isArray(matches) ? matches : [])
     .map((m) => m?.path)
     .filter((p) => typeof p === 'string');

@@ -133,6 +133,13 @@ describe('get -', () => {
     expect(pathInJson(JSON.stringify({ scope: 'x', matches: [{ path: OK }], total: 1 }))).toBe(OK);
   });
 
+  it('takes the element a wait saw and the target of an action', () => {
+    const wait = { awaited: 'the button', elapsed_ms: 40, element: { ref: 'e3', path: OK } };
+    expect(pathInJson(JSON.stringify(wait))).toBe(OK);
+    const click = { done: 'Clicked', target: { ref: 'e3', label: 'button "OK"', path: OK }, changes: [] };
+    expect(pathInJson(JSON.stringify(click))).toBe(OK);
+  });
+
   it('refuses several matches with their paths, no element, and what is not JSON', () => {
     const two = JSON.stringify({ matches: [{ path: OK }, { path: `${OK}[1]` }] });
     expect(() => pathInJson(two)).toThrow(`2 matches; get takes one of their paths: ${OK}; ${OK}[1]`);
