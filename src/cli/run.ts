@@ -6,6 +6,8 @@
 import { z } from 'zod';
 import { loadConfig } from '../config.js';
 import { snapshotJson } from '../engine/render/json.js';
+import { renderText } from '../engine/render/text.js';
+import { PERSON } from '../engine/render/vocabulary.js';
 import { createRuntime } from '../runtime.js';
 import {
   availableTools,
@@ -77,7 +79,10 @@ export async function runToolCommand(
 
   try {
     const answered = await command(invocation, call);
-    const text = withPaths(textOf(answered), runtime.engine.kernel.refs);
+    // The engine's result in a person's words; a tool that answered in its own words, or an error, with paths.
+    const text = answered.answer
+      ? renderText(answered.answer, PERSON)
+      : withPaths(textOf(answered), runtime.engine.kernel.refs);
     const failed = answered.result.isError === true;
     if (failed) output.err(`macpilot ${name}: ${text}\n`);
     else output.out(format === 'json' ? `${JSON.stringify(jsonOf(answered, text), null, 2)}\n` : `${text}\n`);

@@ -19,10 +19,15 @@ export interface ElementMention {
   readonly element: Walked;
 }
 
-export type Words = readonly (string | AppText | ElementMention)[];
+/** An element the sentence names in passing: its label (the app's words), then its ref or path, as the reader holds them. */
+export interface EntryMention {
+  readonly entry: Pick<RefEntry, 'label' | 'ref' | 'path'>;
+}
+
+export type Words = readonly (string | AppText | ElementMention | EntryMention)[];
 
 /** What words`` interpolates: the app's text, numbers, or other words. A bare string is refused by the types. */
-type Part = AppText | ElementMention | number | Words;
+type Part = AppText | ElementMention | EntryMention | number | Words;
 
 export const appText = (text: string): AppText => ({ appText: text });
 
@@ -30,14 +35,14 @@ export const mention = (element: Walked): ElementMention => ({ element });
 
 /** words`Clicked ${entryWords(entry)} at ${x},${y}.` */
 export function words(strings: TemplateStringsArray, ...parts: readonly Part[]): Words {
-  const out: (string | AppText | ElementMention)[] = [];
+  const out: (string | AppText | ElementMention | EntryMention)[] = [];
   strings.forEach((text, i) => {
     if (text) out.push(text);
     if (i >= parts.length) return;
     const part = parts[i] as Part;
     if (typeof part === 'number') out.push(String(part));
     else if (Array.isArray(part)) out.push(...(part as Words));
-    else out.push(part as AppText | ElementMention);
+    else out.push(part as AppText | ElementMention | EntryMention);
   });
   return out;
 }
@@ -47,12 +52,23 @@ export const own = (text: string): Words => [text];
 
 export const carriesAppText = (w: Words): boolean => w.some((part) => typeof part !== 'string');
 
-/** The words as one string, the app's text as it is (nothing marked), each element as `element` writes it. */
-export const joinWords = (w: Words, element: (node: Walked) => string): string =>
+/** An element named in passing as an agent holds it: `button "Save" [ref=e12]`. */
+const byRef = (entry: EntryMention['entry']): string => `${entry.label} [ref=${entry.ref}]`;
+
+/**
+ * The words as one string, the app's text as it is (nothing marked), each element as `element` writes it and
+ * each element named in passing as `entry` does (by default with its ref).
+ */
+export const joinWords = (
+  w: Words,
+  element: (node: Walked) => string,
+  entry: (entry: EntryMention['entry']) => string = byRef,
+): string =>
   w
     .map((part) => {
       if (typeof part === 'string') return part;
-      return 'appText' in part ? part.appText : element(part.element);
+      if ('appText' in part) return part.appText;
+      return 'entry' in part ? entry(part.entry) : element(part.element);
     })
     .join('');
 
@@ -60,11 +76,8 @@ export const joinWords = (w: Words, element: (node: Walked) => string): string =
 export const plainText = (w: Words): string =>
   joinWords(w, (node) => `${labelOf(node.role, node.info.name)} [ref=${node.ref}]`);
 
-/** `button "Save" [ref=e12]`: an element by its label (the app's words) and its ref. */
-export const entryWords = (entry: Pick<RefEntry, 'label' | 'ref'>): Words => [
-  appText(entry.label),
-  ` [ref=${entry.ref}]`,
-];
+/** `button "Save" [ref=e12]` for an agent: an element by its label (the app's words) and its ref (or path). */
+export const entryWords = (entry: EntryMention['entry']): Words => [{ entry }];
 
 /** `"mousepad" (pid 42)`. */
 export const appWords = (app: { name: string; pid: number }): Words =>

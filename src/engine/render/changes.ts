@@ -6,38 +6,41 @@ import { elementLine, lineExtras } from './line.js';
 import type { Change } from '../kernel/results.js';
 import { plural } from '../../text.js';
 import type { Walked } from '../kernel/tree.js';
+import { AGENT, type Vocabulary } from './vocabulary.js';
 
 export const DIFF_MAX_LINES = 30;
 
-function changeNote(before: Walked, after: Walked): string {
-  if (before.info.name !== after.info.name) return `(was: ${elementLine(before)})`;
-  const extras = lineExtras(before);
+function changeNote(before: Walked, after: Walked, v: Vocabulary): string {
+  if (before.info.name !== after.info.name) return `(was: ${elementLine(before, v)})`;
+  const extras = lineExtras(before, v);
   return `(was: ${extras.length > 0 ? extras.join(' ') : 'no states'})`;
 }
 
-function changeLine(change: Change): string {
+function changeLine(change: Change, v: Vocabulary): string {
   switch (change.kind) {
     case 'opened':
-      return `+ opened: ${elementLine(change.node)}`;
+      return `+ opened: ${elementLine(change.node, v)}`;
     case 'closed':
-      return `- closed: ${elementLine(change.node)}`;
+      return `- closed: ${elementLine(change.node, v)}`;
     case 'added':
-      return `+ ${elementLine(change.node)}`;
+      return `+ ${elementLine(change.node, v)}`;
     case 'changed':
-      return `~ ${elementLine(change.node)} ${changeNote(change.was as Walked, change.node)}`;
+      return `~ ${elementLine(change.node, v)} ${changeNote(change.was as Walked, change.node, v)}`;
     case 'removed':
-      return `- ${elementLine(change.node)}`;
+      return `- ${elementLine(change.node, v)}`;
   }
 }
 
 /** The changes as the agent reads them: one line each, at most maxLines, or a line saying nothing changed. */
-export function renderChanges(changes: readonly Change[], maxLines = DIFF_MAX_LINES): string {
+export function renderChanges(
+  changes: readonly Change[],
+  maxLines = DIFF_MAX_LINES,
+  v: Vocabulary = AGENT,
+): string {
   if (changes.length === 0) return 'Nothing changed in the app’s UI.';
-  const shown = changes.slice(0, maxLines).map(changeLine);
+  const shown = changes.slice(0, maxLines).map((change) => changeLine(change, v));
   if (changes.length > maxLines) {
-    shown.push(
-      `[${plural(changes.length - maxLines, 'more change')} not shown; snapshot_ui shows the whole tree]`,
-    );
+    shown.push(`[${plural(changes.length - maxLines, 'more change')} not shown; ${v.readTree}]`);
   }
   return ['Changes:', ...shown].join('\n');
 }

@@ -3,16 +3,17 @@ import type { ElementDetail } from '../../helper-client/protocol.js';
 import type { RefEntry } from '../kernel/refs.js';
 import { roleOf } from '../kernel/roles.js';
 import { isSecure } from '../kernel/tree.js';
+import { AGENT, type Vocabulary } from './vocabulary.js';
 
 /** Attributes that can carry a field's text; left out for secure fields. */
 const TEXTUAL = /value|text|content/i;
 
-export function renderDetail(entry: RefEntry, d: ElementDetail): string {
+export function renderDetail(entry: RefEntry, d: ElementDetail, v: Vocabulary = AGENT): string {
   const secure = isSecure(d);
   const native = d.subrole ? `${d.nativeRole}, ${d.subrole}` : d.nativeRole;
   const attributes = Object.entries(d.attributes).filter(([key]) => !(secure && TEXTUAL.test(key)));
   const lines = [
-    `ref: ${entry.ref}`,
+    v.refs ? `ref: ${entry.ref}` : undefined,
     `path: ${entry.path}`,
     `role: ${roleOf(d)} (native: ${native})`,
     `name: ${JSON.stringify(d.name)}`,

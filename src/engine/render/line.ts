@@ -2,19 +2,20 @@
 import { type Shown, shownName, shownOf } from '../kernel/shown.js';
 import type { Walked } from '../kernel/tree.js';
 import { joinWords, type Words } from '../kernel/words.js';
+import { AGENT, type Vocabulary } from './vocabulary.js';
 
-export function elementLine(node: Walked): string {
+export function elementLine(node: Walked, v: Vocabulary = AGENT): string {
   const name = shownName(node);
   const head = name === '' ? [node.role] : [node.role, JSON.stringify(name)];
-  return [...head, `[ref=${node.ref}]`, ...lineExtras(node)].join(' ');
+  return [...head, v.tag(node), ...lineExtras(node, v)].join(' ');
 }
 
 /** The words a line shows after the ref (kernel/shown.ts says which facts). */
-export function lineExtras(node: Walked): string[] {
+export function lineExtras(node: Walked, v: Vocabulary = AGENT): string[] {
   const shown = shownOf(node);
   return [
     ...shown.states,
-    valueText(shown),
+    valueText(shown, v),
     shortcutText(shown.shortcut),
     shown.description ? `description=${JSON.stringify(shown.description)}` : '',
   ].filter(Boolean);
@@ -24,16 +25,22 @@ export function lineExtras(node: Walked): string[] {
 export const shortcutText = (shortcut: string | undefined): string =>
   shortcut ? `shortcut=${shortcut}` : '';
 
-function valueText({ value, valueCut }: Shown): string {
+function valueText({ value, valueCut }: Shown, v: Vocabulary): string {
   if (value === undefined) return '';
   if (typeof value === 'number') return `value=${value}`;
   if (!valueCut) return `value=${JSON.stringify(value)}`;
   const total = valueCut.over ? `over ${valueCut.total}` : `${valueCut.total}`;
-  return `value=${JSON.stringify(value)}… (cut: ${total} chars in all; get_element shows it all)`;
+  return `value=${JSON.stringify(value)}… (cut: ${total} chars in all; ${v.readValue})`;
 }
 
 /** An element met alone (focused, at a point, awaited): its line and its path. */
-export const locatedLines = (node: Walked): string => `- ${elementLine(node)}\npath: ${node.path}`;
+export const locatedLines = (node: Walked, v: Vocabulary = AGENT): string =>
+  v.refs ? `- ${elementLine(node, v)}\npath: ${node.path}` : `- ${elementLine(node, v)}`;
 
 /** The engine's words as text: the app's text as it is (the caller places the fence), an element as its lines. */
-export const wordsText = (w: Words): string => joinWords(w, locatedLines);
+export const wordsText = (w: Words, v: Vocabulary = AGENT): string =>
+  joinWords(
+    w,
+    (node) => locatedLines(node, v),
+    (entry) => `${entry.label} ${v.tag(entry)}`,
+  );

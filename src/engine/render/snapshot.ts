@@ -17,6 +17,7 @@ import type { RenderOptions, UiReading } from '../kernel/results.js';
 import { isChrome } from '../kernel/shown.js';
 import { normalizeName, plural } from '../../text.js';
 import type { Walked } from '../kernel/tree.js';
+import { AGENT, type Vocabulary } from './vocabulary.js';
 
 const LISTED_REFS = 8;
 
@@ -24,7 +25,7 @@ interface Cuts {
   beyondCap: number;
   belowDepth: number;
   notWalked: number;
-  unexpanded: string[];
+  unexpanded: Walked[];
 }
 
 /** A leaf label whose line would repeat the line above it: same text as the name there, nothing of its own. */
@@ -35,7 +36,7 @@ export function isFoldedLabel(node: Walked, lineAbove: Walked): boolean {
   return node.children.length === 0 && !node.unexpanded && lineExtras(node).every((e) => above.includes(e));
 }
 
-export function renderSnapshot(root: Walked, options: RenderOptions): string {
+export function renderSnapshot(root: Walked, options: RenderOptions, v: Vocabulary = AGENT): string {
   const lines: string[] = [];
   const cuts: Cuts = { beyondCap: 0, belowDepth: 0, notWalked: 0, unexpanded: [] };
   let chars = 0;
@@ -46,7 +47,7 @@ export function renderSnapshot(root: Walked, options: RenderOptions): string {
     const listed = options.roles ? options.roles.has(node.role) : !isChrome(node);
     const shown = !lineAbove || (listed && !isFoldedLabel(node, lineAbove));
     if (shown) {
-      const line = full ? '' : `${'  '.repeat(level)}- ${elementLine(node)}`;
+      const line = full ? '' : `${'  '.repeat(level)}- ${elementLine(node, v)}`;
       full ||= lines.length >= options.maxNodes || chars + line.length + 1 > options.maxChars;
       if (full) cuts.beyondCap++;
       else {
@@ -59,17 +60,17 @@ export function renderSnapshot(root: Walked, options: RenderOptions): string {
   };
   visit(root, 0);
 
-  const closing = closingLine(cuts, options);
+  const closing = closingLine(cuts, options, v);
   return closing ? [...lines, closing].join('\n') : lines.join('\n');
 }
 
 function noteUnexpanded(node: Walked, options: RenderOptions, cuts: Cuts, full: boolean): void {
   if (node.depth >= options.depth) cuts.belowDepth += node.info.childCount;
   else cuts.notWalked += node.info.childCount;
-  if (!full) cuts.unexpanded.push(node.ref);
+  if (!full) cuts.unexpanded.push(node);
 }
 
-function closingLine(cuts: Cuts, options: RenderOptions): string | undefined {
+function closingLine(cuts: Cuts, options: RenderOptions, v: Vocabulary): string | undefined {
   const parts: string[] = [];
   if (cuts.belowDepth > 0) parts.push(`${plural(cuts.belowDepth, 'element')} below depth ${options.depth}`);
   if (cuts.notWalked > 0) {
@@ -77,29 +78,28 @@ function closingLine(cuts: Cuts, options: RenderOptions): string | undefined {
     parts.push(`${plural(cuts.notWalked, 'element')} not walked${why}`);
   }
   if (cuts.beyondCap > 0) {
-    parts.push(`${plural(cuts.beyondCap, 'element')} beyond max_nodes=${options.maxNodes} or the size cap`);
+    parts.push(`${plural(cuts.beyondCap, 'element')} beyond ${v.lineCap(options.maxNodes)} or the size cap`);
   }
   if (parts.length === 0) return undefined;
-  const shown = cuts.unexpanded.slice(0, LISTED_REFS).join(', ');
+  const shown = cuts.unexpanded
+    .slice(0, LISTED_REFS)
+    .map((node) => v.name(node))
+    .join(', ');
   const more = cuts.unexpanded.length > LISTED_REFS ? ` (+${cuts.unexpanded.length - LISTED_REFS} more)` : '';
   const under = shown ? `; children not shown under ${shown}${more}` : '';
-  const example = cuts.unexpanded[0] ?? 'eN';
-  return (
-    `[cut: ${parts.join('; ')}${under}. To see more: snapshot_ui with ref=${example} for a subtree, ` +
-    'a larger depth or max_nodes, or find_elements to search]'
-  );
+  return `[cut: ${parts.join('; ')}${under}. To see more: ${v.readMore(cuts.unexpanded[0])}]`;
 }
 
 /**
  * One short line for a snapshot's header, or none when nothing was recognised and the app is idle:
  * `UI: file_save_dialog (name e44, save e116, cancel e115), text_editor (editor e19); state: modal_dialog`.
  */
-export function readingLine(reading: UiReading): string | undefined {
+export function readingLine(reading: UiReading, v: Vocabulary = AGENT): string | undefined {
   if (reading.patterns.length === 0 && reading.state === 'idle') return undefined;
   const patterns = reading.patterns.map((p) => {
     const refs = p.steps.map((s) =>
       s.node
-        ? `${s.part} ${s.node.ref}`
+        ? `${s.part} ${v.name(s.node)}`
         : `${s.part} ${JSON.stringify(s.words.text)} at ${s.point.x},${s.point.y}`,
     );
     return refs.length > 0 ? `${p.pattern} (${refs.join(', ')})` : p.pattern;

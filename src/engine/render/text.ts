@@ -28,37 +28,39 @@ import type {
   WindowsResult,
 } from '../kernel/results.js';
 import { readingLine, renderSnapshot } from './snapshot.js';
+import { AGENT, type Vocabulary } from './vocabulary.js';
 import { shownName } from '../kernel/shown.js';
 import { carriesAppText, windowStateWords, type Words } from '../kernel/words.js';
 import { duration, plural } from '../../text.js';
 import { labelOf, type Walked } from '../kernel/tree.js';
 
-export function renderText(result: EngineResult): string {
+/** `v`: the reader's words (vocabulary.ts): an agent's (refs, tools, arguments) or a person's at the CLI. */
+export function renderText(result: EngineResult, v: Vocabulary = AGENT): string {
   switch (result.kind) {
     case 'action':
-      return actionText(result);
+      return actionText(result, v);
     case 'snapshot':
-      return snapshotText(result);
+      return snapshotText(result, v);
     case 'matches':
-      return matchesText(result);
+      return matchesText(result, v);
     case 'element':
-      return `${renderDetail(result.entry, result.detail)}\n${dataNote()}`;
+      return `${renderDetail(result.entry, result.detail, v)}\n${dataNote()}`;
     case 'located':
-      return result.node ? `${locatedLines(result.node)}\n${dataNote()}` : wordsText(result.none ?? []);
+      return result.node ? `${locatedLines(result.node, v)}\n${dataNote()}` : wordsText(result.none ?? [], v);
     case 'apps':
       return appsText(result);
     case 'windows':
-      return windowsText(result);
+      return windowsText(result, v);
     case 'clipboard':
       return clipboardText(result);
     case 'clipboard-history':
       return clipboardHistoryText(result);
     case 'menu':
-      return menuText(result);
+      return menuText(result, v);
     case 'menu-item':
-      return menuItemText(result);
+      return menuItemText(result, v);
     case 'wait':
-      return `Done after ${duration(result.elapsedMs)}: ${result.awaited}.\n${fenced(result.seen)}`;
+      return `Done after ${duration(result.elapsedMs)}: ${result.awaited}.\n${fenced(result.seen, v)}`;
     case 'observed':
       return renderObserved(result, dataNote());
     case 'assert':
@@ -74,7 +76,7 @@ export function renderText(result: EngineResult): string {
     case 'text':
       return screenTextText(result);
     case 'text-match':
-      return textMatchText(result);
+      return textMatchText(result, v);
   }
 }
 
@@ -107,17 +109,17 @@ function visualText(r: VisualResult): string {
 }
 
 /** The title, the UI patterns and state in one line when there is something to say, then the tree. */
-function snapshotText(r: SnapshotResult): string {
-  const reading = readingLine(r.ui);
+function snapshotText(r: SnapshotResult, v: Vocabulary): string {
+  const reading = readingLine(r.ui, v);
   const head = `${r.title} ${dataNote()}:`;
-  const tree = renderSnapshot(r.tree, r.render);
+  const tree = renderSnapshot(r.tree, r.render, v);
   return reading ? `${head}\n${reading}\n${tree}` : `${head}\n${tree}`;
 }
 
-function outcomeText(outcome: Outcome): string {
+function outcomeText(outcome: Outcome, v: Vocabulary): string {
   switch (outcome.kind) {
     case 'changes':
-      return renderChanges(outcome.changes);
+      return renderChanges(outcome.changes, undefined, v);
     case 'app-closed':
       return `The app "${outcome.app.name}" closed: it no longer has an accessibility tree.`;
     case 'unwatched':
@@ -126,35 +128,32 @@ function outcomeText(outcome: Outcome): string {
 }
 
 /** What was done, what changed, and the fence when either carries the app's text. */
-function actionText(r: ActionResult): string {
-  const lines = [wordsText(r.done)];
-  if (r.outcome) lines.push(outcomeText(r.outcome));
+function actionText(r: ActionResult, v: Vocabulary): string {
+  const lines = [wordsText(r.done, v)];
+  if (r.outcome) lines.push(outcomeText(r.outcome, v));
   const appData = carriesAppText(r.done) || (r.outcome?.kind === 'changes' && r.outcome.changes.length > 0);
   return appData ? [...lines, dataNote()].join('\n') : lines.join('\n');
 }
 
 /** Words on their lines, followed by the fence when they carry the app's text. */
-const fenced = (w: Words): string => (carriesAppText(w) ? `${wordsText(w)}\n${dataNote()}` : wordsText(w));
+const fenced = (w: Words, v: Vocabulary): string =>
+  carriesAppText(w) ? `${wordsText(w, v)}\n${dataNote()}` : wordsText(w, v);
 
-function matchesText(r: MatchesResult): string {
-  const partial = r.truncated ? '; the walk stopped at its node cap, narrow it with within=<ref>' : '';
+function matchesText(r: MatchesResult, v: Vocabulary): string {
+  const partial = r.truncated ? `; the walk stopped at its node cap, ${v.narrowSearch}` : '';
   const searched = `searched ${plural(r.searched, 'element')}${partial}`;
   const head = `${plural(r.found.length, 'match', 'matches')} in ${r.title} ${dataNote(searched)}`;
-  if (r.found.length > 0) return `${head}:\n${renderMatches(r.found, r.maxResults)}`;
+  if (r.found.length > 0) return `${head}:\n${renderMatches(r.found, r.maxResults, v)}`;
   return r.includeHidden
     ? head
-    : `${head}\nOnly elements on screen were searched; include_hidden: true also searches the rest (items of closed menus, other tabs).`;
+    : `${head}\nOnly elements on screen were searched; ${v.searchHidden} (items of closed menus, other tabs).`;
 }
 
 /** The matches as snapshot lines, with a last line counting those left out. */
-export function renderMatches(found: readonly Walked[], maxResults: number): string {
-  const lines = found.slice(0, maxResults).map((node) => `- ${elementLine(node)}`);
+export function renderMatches(found: readonly Walked[], maxResults: number, v: Vocabulary = AGENT): string {
+  const lines = found.slice(0, maxResults).map((node) => `- ${elementLine(node, v)}`);
   const rest = found.length - maxResults;
-  if (rest > 0) {
-    lines.push(
-      `[${plural(rest, 'more element')} matched; raise max_results or narrow the query to see them]`,
-    );
-  }
+  if (rest > 0) lines.push(`[${plural(rest, 'more element')} matched; ${v.moreMatches}]`);
   return lines.join('\n');
 }
 
@@ -172,11 +171,11 @@ function appsText(r: AppsResult): string {
   return [head, ...lines, ...hidden].join('\n');
 }
 
-function windowsText(r: WindowsResult): string {
+function windowsText(r: WindowsResult, v: Vocabulary): string {
   const which = r.app === undefined ? '' : ` of ${JSON.stringify(r.app)}`;
-  const hidden = r.includeMinimized ? [] : ['minimized ones left out (include_minimized: true shows them)'];
+  const hidden = r.includeMinimized ? [] : [`minimized ones left out (${v.listMinimized})`];
   const head = `${plural(r.windows.length, 'window')}${which}, front to back ${dataNote(...hidden)}`;
-  const lines = r.windows.map((w) => `- ${wordsText(windowStateWords(w))}`);
+  const lines = r.windows.map((w) => `- ${wordsText(windowStateWords(w), v)}`);
   const hiddenWindows = hiddenLine(r.hidden, 'window');
   if (r.windows.length > 0) return [`${head}:`, ...lines, ...hiddenWindows].join('\n');
   const none =
@@ -228,21 +227,21 @@ function clipboardHistoryText(r: ClipboardHistoryResult): string {
  * `- menuitemcheckbox "Wrap" [ref=e41] disabled not checked shortcut=Ctrl+W ▸`: role, name, ref, what a menu
  * shows of an item. A check or radio item always says whether it is checked.
  */
-function menuEntryLine(node: Walked, indent: number, hasSubmenu: boolean): string {
+function menuEntryLine(node: Walked, indent: number, hasSubmenu: boolean, v: Vocabulary): string {
   const flags = [
     node.info.states.includes('disabled') ? 'disabled' : '',
     checkedText(node),
     shortcutText(node.info.shortcut),
     hasSubmenu ? '▸' : '',
   ].filter(Boolean);
-  const head = `${'  '.repeat(indent)}- ${node.role} ${JSON.stringify(shownName(node))} [ref=${node.ref}]`;
+  const head = `${'  '.repeat(indent)}- ${node.role} ${JSON.stringify(shownName(node))} ${v.tag(node)}`;
   return [head, ...flags].join(' ');
 }
 
-function menuText(r: MenuResult): string {
+function menuText(r: MenuResult, v: Vocabulary): string {
   const where = r.names.length === 0 ? 'The menu bar' : `The menu ${JSON.stringify(joinNames(r.names))}`;
   const head = `${where} of "${r.app}" ${dataNote('▸ has a submenu')}:`;
-  const lines = r.lines.map((l) => menuEntryLine(l.node, l.level, l.hasSubmenu));
+  const lines = r.lines.map((l) => menuEntryLine(l.node, l.level, l.hasSubmenu, v));
   const tail = r.cut ? `\n(cut at ${r.maxLines} lines: list a submenu by its path)` : '';
   return lines.length === 0 ? `${head}\n(no items)` : `${head}\n${lines.join('\n')}${tail}`;
 }
@@ -255,7 +254,7 @@ function checkedText(node: Walked): string {
   return checked || (checkable ? 'not checked' : '');
 }
 
-function menuItemText(r: MenuItemResult): string {
+function menuItemText(r: MenuItemResult, v: Vocabulary): string {
   const { node } = r;
   const { states, description, shortcut } = node.info;
   const facts = [
@@ -264,10 +263,10 @@ function menuItemText(r: MenuItemResult): string {
     r.hasSubmenu ? 'has a submenu' : 'no submenu',
   ].filter(Boolean);
   return [
-    `${node.role} ${JSON.stringify(shownName(node))} [ref=${node.ref}]`,
+    `${node.role} ${JSON.stringify(shownName(node))} ${v.tag(node)}`,
     `menu path: ${joinNames(r.names)}`,
     `state: ${facts.join(', ')}`,
-    ...(shortcut ? [`shortcut: ${shortcut} (press_key takes it as written)`] : []),
+    ...(shortcut ? [`shortcut: ${shortcut} (${v.pressKey} takes it as written)`] : []),
     ...(description ? [`description: ${JSON.stringify(description)}`] : []),
     `element path: ${node.path}`,
     dataNote(),
@@ -314,11 +313,11 @@ function screenTextText(r: TextResult): string {
   return `${head}:\n${lines.join('\n')}`;
 }
 
-function textMatchText(r: TextMatchResult): string {
+function textMatchText(r: TextMatchResult, v: Vocabulary): string {
   const { match } = r;
   return (
     `${JSON.stringify(match.text)} on ${r.what}: ${geometry(match.bounds)}, centre ${match.centre.x},${match.centre.y} ` +
-    `(click_text clicks there), confidence ${match.confidence.toFixed(2)}, in the line ${JSON.stringify(match.line)} ` +
+    `(${v.clickText}), confidence ${match.confidence.toFixed(2)}, in the line ${JSON.stringify(match.line)} ` +
     dataNote(OCR_NOTE)
   );
 }

@@ -1,0 +1,78 @@
+/**
+ * The words a rendering uses for what its reader does next. An agent holds refs and calls tools with arguments;
+ * a person at the terminal names elements by path and runs macpilot's commands with flags. Both read the same
+ * renderers; only these words differ. PERSON's commands and flags are the CLI's (src/cli/commands.ts; a unit
+ * test checks each exists there).
+ */
+
+/** An element a reader may name again. */
+interface Nameable {
+  ref: string;
+  path: string;
+}
+
+export interface Vocabulary {
+  /** Whether the reader holds refs (a line ends with `[ref=e12]`) or paths. */
+  refs: boolean;
+  /** Where a line names its element for later: `[ref=e12]`, or `at app("x")/button["OK"]`. */
+  tag(node: Nameable): string;
+  /** An element named in a list: `e12`, or its path. */
+  name(node: Nameable): string;
+  /** How to read a cut value in full. */
+  readValue: string;
+  /** How to read the whole tree. */
+  readTree: string;
+  /** How to see more of a cut tree. */
+  readMore(example: Nameable | undefined): string;
+  /** The cap a tree's lines were cut at. */
+  lineCap(maxNodes: number): string;
+  /** How to narrow a search that reached its walk's cap. */
+  narrowSearch: string;
+  /** How to see more matches. */
+  moreMatches: string;
+  /** How to search elements off screen too. */
+  searchHidden: string;
+  /** How to list minimized windows too. */
+  listMinimized: string;
+  /** How to compare two readings of an app. */
+  compareReadings: string;
+  /** How to click where a text was read. */
+  clickText: string;
+  /** What presses a key. */
+  pressKey: string;
+}
+
+export const AGENT: Vocabulary = {
+  refs: true,
+  tag: (node) => `[ref=${node.ref}]`,
+  name: (node) => node.ref,
+  readValue: 'get_element shows it all',
+  readTree: 'snapshot_ui shows the whole tree',
+  readMore: (example) =>
+    `snapshot_ui with ref=${example?.ref ?? 'eN'} for a subtree, a larger depth or max_nodes, or find_elements to search`,
+  lineCap: (maxNodes) => `max_nodes=${maxNodes}`,
+  narrowSearch: 'narrow it with within=<ref>',
+  moreMatches: 'raise max_results or narrow the query to see them',
+  searchHidden: 'include_hidden: true also searches the rest',
+  listMinimized: 'include_minimized: true shows them',
+  compareReadings: 'Compare two snapshot_ui calls instead.',
+  clickText: 'click_text clicks there',
+  pressKey: 'press_key',
+};
+
+export const PERSON: Vocabulary = {
+  refs: false,
+  tag: (node) => `at ${node.path}`,
+  name: (node) => node.path,
+  readValue: '`macpilot get <path>` shows it all',
+  readTree: '`macpilot tree <app>` shows the whole tree',
+  readMore: () => '`macpilot tree <app> --depth N` or `--all`, or `macpilot find` to search',
+  lineCap: () => 'the line cap (--all raises it)',
+  narrowSearch: 'narrow it with --app and --role',
+  moreMatches: 'narrow the search with --app and --role to see them',
+  searchHidden: '--all also searches the rest',
+  listMinimized: '--minimized shows them',
+  compareReadings: 'Compare two `macpilot tree` outputs instead.',
+  clickText: '`macpilot click x,y` clicks there',
+  pressKey: '`macpilot key`',
+};
