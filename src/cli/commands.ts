@@ -60,7 +60,9 @@ export const HELP: OptionSpec = { name: 'help', short: 'h', help: 'show this hel
 
 const PATH_NOTE =
   'A path names an element as the tree prints it, e.g. app("mousepad")/window[0]/menubar/menu["File"]; quote ' +
-  'it for the shell. A path that matches several elements is refused with the candidates.';
+  'it for the shell. When several running apps share a name, paths name the app by its pid, e.g. ' +
+  'app(1118)/dialog/button["OK"], and a path by the shared name asks at the terminal which app is meant. A path ' +
+  'that matches several elements is refused with the candidates.';
 
 const FOCUS_NOTE =
   'The focused element is in the active app, which is often the terminal you type the command in (the default ' +

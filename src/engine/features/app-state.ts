@@ -88,7 +88,7 @@ export class AppStates {
       if (error instanceof HelperError && error.code === HelperErrorCode.Timeout) return BUSY;
       throw error;
     }
-    const start = appWalkStart(app);
+    const start = appWalkStart(app, this.kernel.resolver.rootPath(app));
     const { tree } = await this.kernel.walk(start, STATE_WALK, call);
     return this.reader.read(tree, start.app, call);
   }

@@ -230,7 +230,7 @@ export class Elements {
     }
     const app = await this.kernel.resolver.app(options.app, call);
     const appRef = { pid: app.pid, name: app.name };
-    const appPath = { app: app.name, segments: [] };
+    const appPath = this.kernel.resolver.rootPath(app);
     const title = `"${app.name}" (pid ${app.pid})`;
     if (options.window === undefined) return { start: { handle: app.id, path: appPath, app: appRef }, title };
     const windows = await this.kernel.resolver.children(app.id, false, call);

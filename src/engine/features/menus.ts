@@ -243,7 +243,7 @@ export class Menus {
   private async menuBar(app: string, call?: CallOptions): Promise<MenuBar> {
     const resolver = this.kernel.resolver;
     const appInfo = await resolver.app(app, call);
-    const appPath: ElementPath = { app: appInfo.name, segments: [] };
+    const appPath: ElementPath = resolver.rootPath(appInfo);
     const top = await resolver.logicalChildren(appInfo.id, call);
     const found = this.barAmong(top, appPath);
     if (found) return { bar: this.entryAt(found, appInfo), appInfo };

@@ -357,7 +357,11 @@ export class Screen {
       maxValueLength: 0,
       includeBounds: true,
     };
-    const { tree } = await this.kernel.walk(appWalkStart(app), limits, call);
+    const { tree } = await this.kernel.walk(
+      appWalkStart(app, this.kernel.resolver.rootPath(app)),
+      limits,
+      call,
+    );
     return labelled(tree, area);
   }
 }

@@ -307,7 +307,7 @@ export class Waits {
       includeHidden: false,
       maxValueLength: WALK_VALUE_CHARS,
     };
-    return (await this.kernel.walk(appWalkStart(app), limits, call)).tree;
+    return (await this.kernel.walk(appWalkStart(app, this.kernel.resolver.rootPath(app)), limits, call)).tree;
   }
 }
 

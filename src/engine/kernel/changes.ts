@@ -165,7 +165,7 @@ export class Changes {
     const app = { pid: scope.app.pid, name: scope.app.name };
     if (!after) return { kind: 'action', done, outcome: { kind: 'app-closed', app } };
     if (events) this.remember(key, scope, after);
-    const path = { app: scope.app.name, segments: [] };
+    const path = this.resolver.rootPath(scope.app);
     const changes = diffApp(
       annotate({ node: before.node, path, app }, this.refs),
       annotate({ node: after.node, path, app }, this.refs),

@@ -33,10 +33,13 @@ export interface WalkStart {
   app: AppRef;
 }
 
-/** A walk of a whole app, from its root. */
-export const appWalkStart = (app: AppInfo): WalkStart => ({
+/** A walk of a whole app, from its root (`resolver.rootPath` gives the path of it agents can name again). */
+export const appWalkStart = (
+  app: AppInfo,
+  path: ElementPath = { app: app.name, segments: [] },
+): WalkStart => ({
   handle: app.id,
-  path: { app: app.name, segments: [] },
+  path,
   app: { pid: app.pid, name: app.name },
 });
 

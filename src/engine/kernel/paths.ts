@@ -1,7 +1,7 @@
 /**
  * Replayable element paths: `app("Mousepad")/window[0]/menubar/menu["File"]/menuitem["Save As…"]`.
  *
- *   path    := 'app(' string ')' ( '/' segment )*
+ *   path    := 'app(' ( string | pid ) ')' ( '/' segment )*
  *   segment := role [ '[' string ']' ] [ '[' index ']' ]
  *
  * `string` is a JSON string literal, `index` is 0-based among the siblings that match the role (and the name,
@@ -28,9 +28,16 @@ export interface Segment {
 }
 
 export interface ElementPath {
+  /** The app's name; with a pid, the pid's digits. */
   app: string;
+  /** The app by its process id: `app(1118)`, what a path names when several running apps share a name. */
+  pid?: number;
   segments: Segment[];
 }
+
+/** The root of an app's paths: by name, or by pid when another running app has the same name. */
+export const appPath = (app: { name: string; pid: number }, nameShared: boolean): ElementPath =>
+  nameShared ? { app: String(app.pid), pid: app.pid, segments: [] } : { app: app.name, segments: [] };
 
 /** What paths need of an element. */
 export interface PathElement {
@@ -61,7 +68,7 @@ export function isTransparentSegment(segment: Segment): boolean {
 const isHidden = (element: PathElement): boolean => element.states?.includes('offscreen') === true;
 
 const GRAMMAR =
-  'a path is app("Name") followed by /role, /role[index], /role["name"] or /role["name"][index] segments ' +
+  'a path is app("Name") (or app(1234), the app by its pid) followed by /role, /role[index], /role["name"] or /role["name"][index] segments ' +
   '(names are JSON strings, indexes count from 0), e.g. app("Mousepad")/window[0]/menubar/menu["File"]/menuitem["Save As…"]';
 
 export function formatSegment(segment: Segment): string {
@@ -71,11 +78,12 @@ export function formatSegment(segment: Segment): string {
 }
 
 export function formatPath(path: ElementPath): string {
-  return [`app(${JSON.stringify(path.app)})`, ...path.segments.map(formatSegment)].join('/');
+  const app = path.pid === undefined ? JSON.stringify(path.app) : String(path.pid);
+  return [`app(${app})`, ...path.segments.map(formatSegment)].join('/');
 }
 
 export function childPath(parent: ElementPath, segment: Segment): ElementPath {
-  return { app: parent.app, segments: [...parent.segments, segment] };
+  return { ...parent, segments: [...parent.segments, segment] };
 }
 
 /** Siblings in the order indexes count them: visible ones first, each group in document order. */
@@ -153,7 +161,8 @@ class PathParser {
   parse(): ElementPath {
     this.skipSpaces();
     this.expect('app(');
-    const app = this.string();
+    const pid = this.peek('"') ? undefined : this.pid();
+    const app = pid === undefined ? this.string() : String(pid);
     this.expect(')');
     const segments: Segment[] = [];
     this.skipSpaces();
@@ -162,7 +171,7 @@ class PathParser {
       segments.push(this.segment());
       this.skipSpaces();
     }
-    return { app, segments };
+    return pid === undefined ? { app, segments } : { app, pid, segments };
   }
 
   private segment(): Segment {
@@ -213,6 +222,13 @@ class PathParser {
     } catch {
       this.fail('a valid JSON string (check its escapes)');
     }
+  }
+
+  private pid(): number {
+    const digits = /^[1-9]\d{0,9}/.exec(this.text.slice(this.at))?.[0];
+    if (!digits) this.fail('a JSON string name such as "Mousepad", or a pid such as 1118');
+    this.at += digits.length;
+    return Number(digits);
   }
 
   private index(): number {

@@ -14,6 +14,7 @@ import {
   matchSegment,
   type Segment,
   segmentFor,
+  appPath,
 } from './paths.js';
 import { isGone } from './failures.js';
 import { namedBy, takesContentName } from './names.js';
@@ -82,6 +83,9 @@ export interface AppCandidate {
 export type AppChooser = (query: string, candidates: readonly AppCandidate[]) => Promise<AppInfo | undefined>;
 
 export class Resolver {
+  /** The apps at the last look: whether a name is shared, for the paths printed (rootPath). */
+  private lastApps: readonly AppInfo[] = [];
+
   constructor(
     private readonly port: HelperPort,
     private readonly refs: RefTable,
@@ -116,7 +120,16 @@ export class Resolver {
 
   /** Every running app with an accessibility tree, those the app lists hide included: not for agents' eyes. */
   async apps(call?: CallOptions): Promise<AppInfo[]> {
-    return (await this.port.call('apps.list', {}, call)).apps;
+    const { apps } = await this.port.call('apps.list', {}, call);
+    this.lastApps = apps;
+    return apps;
+  }
+
+  /** The root of the app's paths: `app(1118)` when another app of its name ran at the last look, else by name. */
+  rootPath(app: { name: string; pid: number }): ElementPath {
+    const lower = app.name.toLowerCase();
+    const shared = this.lastApps.some((other) => other.pid !== app.pid && other.name.toLowerCase() === lower);
+    return appPath(app, shared);
   }
 
   /** The running apps agents may see, and how many the person's app lists hide. */
@@ -230,13 +243,10 @@ export class Resolver {
    * Issues no ref for what it finds: the caller decides whether that is a new ref or a re-pointed one.
    */
   async path(path: ElementPath, call?: CallOptions): Promise<Resolved> {
-    const apps = await this.apps(call);
-    const matched = matchByName(apps, (a) => a.name, path.app);
-    const appInfo = matched[0];
-    if (matched.length !== 1 || !appInfo) throw appError(path.app, matched, apps);
-    this.gate(appInfo);
+    const appInfo =
+      path.pid === undefined ? await this.app(path.app, call) : await this.app(String(path.pid), call);
     const app = { pid: appInfo.pid, name: appInfo.name };
-    let atPath: ElementPath = { app: appInfo.name, segments: [] };
+    let atPath: ElementPath = this.rootPath(appInfo);
     let at: Resolved = {
       handle: appInfo.id,
       path: formatPath(atPath),
@@ -337,7 +347,7 @@ export class Resolver {
       self = siblings.find((s) => s.id === (chain[i + 1] as ElementInfo).id) as ElementInfo;
       segments.push([...(segments[step.from] as Segment[]), segmentFor(self, siblings)]);
     }
-    const path = { app: appInfo.name, segments: segments[chain.length - 1] as Segment[] };
+    const path = { ...this.rootPath(appInfo), segments: segments[chain.length - 1] as Segment[] };
     const node = { ...info, name: self.name };
     return annotate({ node, path, app: { pid: appInfo.pid, name: appInfo.name } }, this.refs);
   }
@@ -372,7 +382,7 @@ function appError(
     return new AppAmbiguous({
       what: query === undefined ? 'Several apps are active' : `Several apps match ${JSON.stringify(query)}`,
       why: `${candidates ? candidates.map(describeCandidate).join(', ') : describeApps(found)} all match`,
-      next: 'name the app by its pid',
+      next: `name the app by its pid (in a path: app(${found[0]?.pid})/…)`,
       kind: 'app_ambiguous',
     });
   }

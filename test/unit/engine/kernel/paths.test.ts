@@ -54,6 +54,17 @@ describe('formatPath / parsePath', () => {
     expect(parsePath('app("gtk3-demo")')).toEqual({ app: 'gtk3-demo', segments: [] });
   });
 
+  it('names an app by its pid, and writes it back that way', () => {
+    const byPid = parsePath('app(1118)/dialog/button["OK"]');
+    expect(byPid).toEqual({
+      app: '1118',
+      pid: 1118,
+      segments: [{ role: 'dialog' }, { role: 'button', name: 'OK' }],
+    });
+    expect(formatPath(byPid)).toBe('app(1118)/dialog/button["OK"]');
+    expect(() => parsePath('app(0)')).toThrow(/a pid such as 1118/);
+  });
+
   it.each([
     ['window[0]', 'at character 1', '"app("'],
     ['app(Mousepad)', 'at character 5', 'JSON string'],

@@ -1,0 +1,60 @@
+/**
+ * Two running apps of one name: the paths macpilot prints name the app by its pid, and every path it prints is
+ * one it accepts; a path by name is answered by the app chooser (at a terminal, the person picks).
+ */
+import { describe, expect, it } from 'vitest';
+import { createEngine } from '../../../../src/engine/index.js';
+import type { AppChooser } from '../../../../src/engine/kernel/resolve.js';
+import { FakeHelper } from '../fake-helper.js';
+import { el } from '../fixtures.js';
+
+function question(pid: number) {
+  return el('application', 'zenity', { id: `app${pid}`, pid }, [
+    el('dialog', 'Question', { id: `dlg${pid}`, pid }, [
+      el('push button', 'OK', { id: `ok${pid}`, pid }),
+      el('push button', 'Cancel', { id: `cancel${pid}`, pid }),
+    ]),
+  ]);
+}
+
+function twoZenities(choose?: AppChooser) {
+  const helper = new FakeHelper([
+    { pid: 11, name: 'zenity', active: true, root: question(11) },
+    { pid: 22, name: 'zenity', active: false, root: question(22) },
+  ]);
+  helper.actions.set('ok22', ['click']);
+  return { helper, engine: createEngine(helper, { settleMs: 0, pollMs: 0 }, undefined, choose) };
+}
+
+describe('paths when two apps share a name', () => {
+  it('a tree of one prints pid paths, and each printed path leads back to its element', async () => {
+    const { engine } = twoZenities();
+    const tree = await engine.elements.snapshot({ app: '22' });
+    if (tree.kind !== 'snapshot') throw new Error(tree.kind);
+    const button = tree.tree.children[0]?.children[0];
+    expect(button?.path).toBe('app(22)/dialog/button["OK"]');
+    const got = await engine.elements.getElement({ path: button?.path ?? '' });
+    expect(got).toMatchObject({ kind: 'element', entry: { app: { pid: 22 } } });
+  });
+
+  it('a path by pid acts on that app', async () => {
+    const { engine, helper } = twoZenities();
+    await engine.elements.click({ path: 'app(22)/dialog/button["OK"]' });
+    expect(helper.calls.find((c) => c.method === 'ax.perform')?.params).toMatchObject({ id: 'ok22' });
+  });
+
+  it('a path by the shared name asks the chooser, and without one names the candidates and the pid form', async () => {
+    const picked: string[] = [];
+    const { engine } = twoZenities(async (query, candidates) => {
+      picked.push(query);
+      return candidates.find((c) => c.app.pid === 22)?.app;
+    });
+    const got = await engine.elements.getElement({ path: 'app("zenity")/dialog/button["OK"]' });
+    expect(picked).toEqual(['zenity']);
+    expect(got).toMatchObject({ kind: 'element', entry: { path: 'app(22)/dialog/button["OK"]' } });
+    const refused = await twoZenities()
+      .engine.elements.getElement({ path: 'app("zenity")/dialog' })
+      .catch((error: unknown) => error as Error);
+    expect(String(refused)).toMatch(/Several apps match "zenity"/);
+  });
+});
