@@ -56,7 +56,7 @@ async function main(argv: string[]): Promise<number> {
   // setup reads its own arguments and answers its own --help and usage errors (src/setup).
   if (command.name === 'setup') {
     const { setup } = await import('./setup/index.js');
-    return setup(rest);
+    return setup(rest, undefined, commandHelp(command));
   }
   const { values, positionals } = parse(command, named === first ? rest : argv);
   if (values.help) {

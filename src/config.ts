@@ -206,12 +206,15 @@ export function loadConfig(
   ): { value: RawSettings[K]; source: string } | undefined => {
     const given = givenBy(key);
     if (given === 'flag') return { value: flags[key], source: `--${key}` };
-    if (given === 'env') return { value: fromEnv[key], source: envName[key] };
+    if (given === 'env') return { value: fromEnv[key], source: SETTING_VARIABLES[key] };
     if (given === 'file') return { value: file[key], source: `${file.path} (${key})` };
     return undefined;
   };
   const origins = Object.fromEntries(
-    (Object.keys(envName) as SettingName[]).map((key) => [key, originOf(key, givenBy(key), filePath)]),
+    (Object.keys(SETTING_VARIABLES) as SettingName[]).map((key) => [
+      key,
+      originOf(key, givenBy(key), filePath),
+    ]),
   ) as Record<SettingName, SettingOrigin>;
 
   const toolsets = pick('toolsets');
@@ -274,7 +277,7 @@ export const environmentOrigin = (key: SettingName): SettingOrigin => originOf(k
 
 /** Where `key` was given, and how a person gives it another value there; a default is changed in either place. */
 function originOf(key: SettingName, given: Given, file: string): SettingOrigin {
-  const variable = envName[key];
+  const variable = SETTING_VARIABLES[key];
   const inFile = (value: string) => `"${key}": ${JSON.stringify(value)} in ${file}`;
   switch (given) {
     case 'flag':
@@ -324,7 +327,7 @@ function defaultAuditLog(env: NodeJS.ProcessEnv, home: string): string {
   return join(base, 'macpilot', 'audit.jsonl');
 }
 
-const envName: Record<keyof RawSettings, string> = {
+export const SETTING_VARIABLES: Record<SettingName, string> = {
   toolsets: 'MACPILOT_TOOLSETS',
   helperPath: 'MACPILOT_HELPER_PATH',
   logLevel: 'MACPILOT_LOG_LEVEL',

@@ -5,7 +5,8 @@
  */
 import { MODES } from '../modes.js';
 import { DEFAULT_PAUSE_MS } from '../policy/desk.js';
-import { CLIENTS } from '../setup/clients.js';
+import { CLIENTS, PROJECT_FILES } from '../setup/clients.js';
+import { TOOLSET_NAMES } from '../toolsets.js';
 import { WAIT_CONDITIONS, WAIT_DEFAULTS } from '../engine/features/wait-conditions.js';
 
 export interface OptionSpec {
@@ -310,9 +311,15 @@ export const COMMANDS: readonly CommandSpec[] = [
       {
         name: 'toolsets',
         value: 'LIST',
-        help: 'comma-separated toolsets or "all": the server\'s MACPILOT_TOOLSETS',
+        help: `comma-separated toolsets or "all": the server's MACPILOT_TOOLSETS (${TOOLSET_NAMES.join(', ')})`,
       },
-      { name: 'project', value: 'DIR', help: "that project's configuration file instead of the user's" },
+      {
+        name: 'project',
+        value: 'DIR',
+        help: `that project's file instead of the user's: ${Object.entries(PROJECT_FILES)
+          .map(([client, file]) => `${(file?.path ?? []).join('/')} (${client})`)
+          .join(', ')}`,
+      },
     ],
     kind: 'own',
     details:

@@ -2,13 +2,15 @@
 import { VERSION } from '../version.js';
 import { COMMANDS, type CommandSpec, optionsOf, type OptionSpec } from './commands.js';
 
-const ENVIRONMENT = `Environment: MACPILOT_TOOLSETS, MACPILOT_HELPER_PATH, MACPILOT_LOG_LEVEL (debug|info|warn|error|silent),
-MACPILOT_HTTP_TOKEN (every HTTP request must carry "Authorization: Bearer <token>"),
-MACPILOT_RATE_LIMITS (e.g. "calls_per_second=20,concurrent=8"), MACPILOT_AUDIT_LOG (a file, or "off"),
+const ENVIRONMENT = `Environment: MACPILOT_TOOLSETS (what serve offers agents; the commands here use every toolset),
+MACPILOT_HELPER_PATH, MACPILOT_LOG_LEVEL (debug|info|warn|error|silent), MACPILOT_CLIPBOARD_HISTORY (on|off),
+MACPILOT_HTTP_PORT and MACPILOT_HTTP_HOST (serve --http), MACPILOT_HTTP_TOKEN (every HTTP request must carry
+"Authorization: Bearer <token>"),
+MACPILOT_RATE_LIMITS (e.g. "calls_per_second=20,concurrent=8,action_seconds=60"), MACPILOT_AUDIT_LOG (a file, or "off"),
 MACPILOT_MODE (full|safe|read-only), MACPILOT_DENY_APPS and MACPILOT_ALLOW_APPS (comma-separated app names or
 bundle ids; MACPILOT_DENY_APPS replaces the default list, "none" empties it), MACPILOT_CONSENT (ask|allow),
-MACPILOT_CONFIG (a JSON file; default ~/.config/macpilot/config.json). Flags override the environment, which
-overrides the file.`;
+MACPILOT_CONFIG (a JSON file; default ~/.config/macpilot/config.json; docs/configuration.md). Flags override the
+environment, which overrides the file.`;
 
 const EXITS =
   'Exit codes: 0 done, 1 failed (the message says what, why and what to do), 2 usage error, 130 interrupted.';

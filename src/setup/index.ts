@@ -10,27 +10,9 @@ import { parseArgs } from 'node:util';
 import { ConfigError, parseToolsets } from '../config.js';
 import { MacpilotError } from '../errors.js';
 import { MODES, type Mode } from '../modes.js';
-import { TOOLSET_NAMES } from '../toolsets.js';
 import { CLIENTS, type ClientId, fileClient, isClient, type Machine, PROJECT_FILES } from './clients.js';
 import { applyJsonChange, backUp, planJsonChange } from './json-file.js';
 import { SERVER_NAME, type ServerEntry, serverEntry } from './launch.js';
-
-export const SETUP_USAGE = `Usage: macpilot setup <${CLIENTS.join(' | ')}> [--dry-run] [--mode M] [--toolsets LIST]
-                      [--project DIR]
-
-Adds macpilot to the client's MCP configuration (a backup of the file first; other servers are kept) and says
-how to undo it. Claude Code is configured with \`claude mcp add-json --scope user\` when the claude command is
-on the PATH, else in ~/.claude.json.
-
-Options:
-  --dry-run         print what would be written or run, and change nothing
-  --mode M          ${MODES.join(' | ')}: the server's MACPILOT_MODE
-  --toolsets LIST   comma-separated toolsets or "all": the server's MACPILOT_TOOLSETS
-                    (${TOOLSET_NAMES.join(', ')})
-  --project DIR     that project's file instead of the user's: ${Object.entries(PROJECT_FILES)
-    .map(([client, { path }]) => `${join(...path)} (${client})`)
-    .join(', ')}
-`;
 
 export interface SetupContext extends Machine {
   out: (text: string) => void;
@@ -102,18 +84,25 @@ function parseRequest(argv: string[], context: SetupContext): SetupRequest | 'he
   };
 }
 
-/** Runs `macpilot setup`; answers the exit code: 0 done, 1 failed, 2 usage. */
-export async function setup(argv: string[], context: SetupContext = defaultContext()): Promise<number> {
+/**
+ * Runs `macpilot setup`; answers the exit code: 0 done, 1 failed, 2 usage. `usage`: its help, which the CLI makes
+ * from the command table (src/cli/commands.ts), as for every command.
+ */
+export async function setup(
+  argv: string[],
+  context: SetupContext = defaultContext(),
+  usage = 'macpilot setup --help shows the usage.\n',
+): Promise<number> {
   let request;
   try {
     request = parseRequest(argv, context);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    context.err(`macpilot setup: ${error.message}\n\n${SETUP_USAGE}`);
+    context.err(`macpilot setup: ${error.message}\n\n${usage}`);
     return 2;
   }
   if (request === 'help') {
-    context.out(SETUP_USAGE);
+    context.out(usage);
     return 0;
   }
   try {
@@ -176,12 +165,22 @@ function throughClaude(claude: string, { dryRun, server }: SetupRequest, context
   const settings = fileClient('claude-code', context);
   const settingsFile = settings.file;
   const json = JSON.stringify(settings.entry(server));
-  const replacing = hasUserServer(settingsFile);
+  const previous = userServer(settingsFile);
+  const replacing = previous !== undefined;
+  const remove = ['mcp', 'remove', '--scope', 'user', SERVER_NAME];
   const commands = [
-    ...(replacing ? [['mcp', 'remove', '--scope', 'user', SERVER_NAME]] : []),
+    ...(replacing ? [remove] : []),
     ['mcp', 'add-json', '--scope', 'user', SERVER_NAME, json],
   ];
-  const shown = commands.map((args) => `claude ${args.map(shellQuote).join(' ')}`).join('\n');
+  const command = (args: string[]) => `claude ${args.map(shellQuote).join(' ')}`;
+  const shown = commands.map(command).join('\n');
+  // Undoing a replacement puts the old entry back; undoing an addition removes it.
+  const undo = [
+    remove,
+    ...(replacing ? [['mcp', 'add-json', '--scope', 'user', SERVER_NAME, JSON.stringify(previous)]] : []),
+  ]
+    .map(command)
+    .join(' && ');
   if (dryRun) {
     context.out(`Would run:\n${shown}\nNothing was changed (--dry-run).\n`);
     return;
@@ -193,18 +192,19 @@ function throughClaude(claude: string, { dryRun, server }: SetupRequest, context
       `It runs: ${describeServer(server)}\n` +
       (backup === undefined ? '' : `Backup of ${settingsFile} before the change: ${backup}\n`) +
       `Next: run \`claude mcp list\` to check that it connects.\n` +
-      `Undo: claude mcp remove --scope user ${SERVER_NAME}\n`,
+      `Undo: ${undo}\n`,
   );
 }
 
-function hasUserServer(settingsFile: string): boolean {
+/** The entry Claude Code's user scope has for macpilot now, if any. */
+function userServer(settingsFile: string): unknown {
   try {
     const settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as {
       mcpServers?: Record<string, unknown>;
     };
-    return settings.mcpServers?.[SERVER_NAME] !== undefined;
+    return settings.mcpServers?.[SERVER_NAME];
   } catch {
-    return false;
+    return undefined;
   }
 }
 

@@ -49,6 +49,14 @@ export function planJsonChange(
     try {
       config = JSON.parse(before);
     } catch (error) {
+      // VS Code and Cursor read JSON with comments and trailing commas; rewriting such a file would drop them.
+      if (/^\s*\/\/|\/\*/m.test(before) || /,\s*[}\]]/.test(before)) {
+        throw new MacpilotError({
+          what: `Cannot add macpilot to ${file}`,
+          why: 'it has comments or trailing commas (JSON with comments, which its client reads), and rewriting it would drop them',
+          next: `add this under "${key}" by hand, then restart the client: ${JSON.stringify({ [name]: entry })}`,
+        });
+      }
       throw unusable(file, `it is not valid JSON (${(error as Error).message})`);
     }
   }

@@ -40,7 +40,7 @@ const claude = (env: NodeJS.ProcessEnv, ...args: string[]) => run(join(BIN, 'cla
 const macpilotLine = (listing: string) => listing.split('\n').find((line) => line.startsWith('macpilot:'));
 
 describe('macpilot setup claude-code', () => {
-  test('through `claude mcp add-json`: claude mcp list shows macpilot Connected; a rerun replaces it; undo removes it', async () => {
+  test('through `claude mcp add-json`: claude mcp list shows macpilot Connected; a rerun replaces it; its undo restores the old entry', async () => {
     const env = userEnv(true);
     const setup = await run(process.execPath, [CLI, 'setup', 'claude-code', '--mode', 'safe'], env);
     expect(setup.stderr).toBe('');
@@ -63,9 +63,23 @@ describe('macpilot setup claude-code', () => {
     expect(again.stdout).toMatch(/^Backup of .*\.claude\.json before the change: .*\.bak$/m);
     const relisted = await claude(env, 'mcp', 'list');
     expect(relisted.stdout.split('\n').filter((line) => line.startsWith('macpilot:'))).toHaveLength(1);
+    const storedNow = () =>
+      (
+        JSON.parse(readFileSync(join(env.HOME ?? '', '.claude.json'), 'utf8')) as {
+          mcpServers: Record<string, { env?: Record<string, string> }>;
+        }
+      ).mcpServers.macpilot;
+    expect(storedNow()?.env).toBeUndefined();
 
-    const undo = await claude(env, 'mcp', 'remove', '--scope', 'user', 'macpilot');
-    expect(undo.code, undo.stderr).toBe(0);
+    // The undo printed after a replacement puts the safe-mode entry back, as a person would run it.
+    const undoLine = /^Undo: (.*)$/m.exec(again.stdout)?.[1] ?? '';
+    expect(undoLine).toContain('claude mcp add-json');
+    const undone = await run('/bin/sh', ['-c', undoLine], env);
+    expect(undone.code, undone.stderr).toBe(0);
+    expect(storedNow()?.env).toEqual({ MACPILOT_MODE: 'safe' });
+
+    const removed = await claude(env, 'mcp', 'remove', '--scope', 'user', 'macpilot');
+    expect(removed.code, removed.stderr).toBe(0);
     expect(macpilotLine((await claude(env, 'mcp', 'list')).stdout)).toBeUndefined();
   });
 

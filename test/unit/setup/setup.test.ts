@@ -1,4 +1,6 @@
 /** `macpilot setup` on client configuration files in a temporary home: what it writes, keeps, backs up, refuses. */
+import { commandHelp } from '../../../src/cli/help.js';
+import { COMMANDS } from '../../../src/cli/commands.js';
 import {
   existsSync,
   lstatSync,
@@ -41,7 +43,9 @@ async function run(
     err: (text) => (err += text),
     entry: (settings) => serverEntry(settings, PACKAGE, NODE),
   };
-  return { code: await setup(argv, context), out, err, home };
+  const setupCommand = COMMANDS.find((c) => c.name === 'setup');
+  if (!setupCommand) throw new Error('no setup command');
+  return { code: await setup(argv, context, commandHelp(setupCommand)), out, err, home };
 }
 
 function writeJson(path: string, value: unknown): string {
@@ -180,7 +184,7 @@ describe('macpilot setup', () => {
 
   test('a file that is not a JSON object is left alone: exit 1, no backup, the reason', async () => {
     for (const [text, why] of [
-      ['{ "mcpServers": { // a comment\n } }', 'not valid JSON'],
+      ['{ "mcpServers": { "a": 1 ', 'not valid JSON'],
       ['[1, 2]', 'does not hold a JSON object'],
       ['{ "mcpServers": [] }', '"mcpServers" is not an object'],
     ] as const) {
@@ -194,6 +198,20 @@ describe('macpilot setup', () => {
       expect(err).toContain('it was left as it was');
       expect(readFileSync(file, 'utf8')).toBe(text);
       expect(readdirSync(dirname(file))).toEqual(['mcp.json']);
+    }
+  });
+
+  test('a file with comments or trailing commas (JSONC) is left alone, with the entry to add by hand', async () => {
+    for (const text of ['{\n  // my servers\n  "servers": {}\n}', '{ "servers": { "a": {}, } }']) {
+      const home = temporaryFolder('macpilot-setup-home-');
+      const file = join(home, '.config', 'Code', 'User', 'mcp.json');
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, text);
+      const { code, err } = await run(['vscode'], { home });
+      expect(code).toBe(1);
+      expect(err).toContain('comments or trailing commas');
+      expect(err).toMatch(/add this under "servers" by hand, then restart the client: \{"macpilot":\{/);
+      expect(readFileSync(file, 'utf8')).toBe(text);
     }
   });
 
