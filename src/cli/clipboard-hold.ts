@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import type { ToolDependencies } from '../tools/call.js';
 import type { Format } from './commands.js';
-import { runToolCommand } from './run.js';
+import { type Output, runToolCommand } from './run.js';
 import type { Invocation } from './tool-commands.js';
 
 /** Set in the child's environment: it is the holder, and its parent sends the command. */
@@ -61,7 +61,13 @@ export async function holdClipboard(): Promise<number> {
     process.once('message', (message) => resolve(message as Request)),
   );
   const reply: Reply = { code: 0, out: '', err: '' };
-  const output = { out: (text: string) => (reply.out += text), err: (text: string) => (reply.err += text) };
+  const output: Output = {
+    out: (text) => (reply.out += text),
+    err: (text) => (reply.err += text),
+    image: () => {
+      throw new Error('the clipboard command prints no image');
+    },
+  };
   return runToolCommand('clipboard', invocation, format, {
     output,
     after: async (runtime, code) => {

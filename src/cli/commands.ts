@@ -229,7 +229,9 @@ export const COMMANDS: readonly CommandSpec[] = [
         name: 'output',
         short: 'o',
         value: 'FILE',
-        help: 'the new file to write (default: macpilot-screenshot-<time>.png here); never overwritten',
+        help:
+          'the new file to write (default: macpilot-screenshot-<time>.png here), never overwritten; "-": the PNG ' +
+          'to stdout (read-only mode writes no file)',
       },
       FORMAT,
     ],

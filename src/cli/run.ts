@@ -3,8 +3,7 @@
  * limits, consent asked at the terminal, audit), the command's tool calls, and their answer printed as text
  * (refs named by their paths) or JSON. Exit code 0, 1 when the call failed, 2 when the command line was wrong.
  */
-import { z } from 'zod';
-import { loadConfig } from '../config.js';
+import { type Config, loadConfig } from '../config.js';
 import { snapshotJson } from '../engine/render/json.js';
 import { renderText } from '../engine/render/text.js';
 import { PERSON } from '../engine/render/vocabulary.js';
@@ -19,18 +18,21 @@ import {
 import type { Format } from './commands.js';
 import { withPaths } from './paths-text.js';
 import { Spinner, terminalHuman } from './terminal.js';
-import { type Call, type Invocation, TOOL_COMMANDS } from './tool-commands.js';
+import { argumentProblems, type Call, type Invocation, TOOL_COMMANDS } from './tool-commands.js';
 import { UsageError } from './usage-error.js';
 
 /** Where a command's output goes: the terminal, or (the clipboard holder) its parent. */
 export interface Output {
   out(text: string): void;
   err(text: string): void;
+  /** Bytes for stdout (`screenshot -o -`). */
+  image(data: Buffer): void;
 }
 
 const TERMINAL: Output = {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
+  image: (data) => process.stdout.write(data),
 };
 
 export interface RunOptions {
@@ -48,7 +50,7 @@ export async function runToolCommand(
   const command = TOOL_COMMANDS[name];
   if (!command) throw new Error(`no tool command ${name}`);
   // Every toolset: toolsets choose what an agent is shown, and the person at the terminal asked for this one.
-  const config = loadConfig({ toolsets: 'all' });
+  const config = personLimits(loadConfig({ toolsets: 'all' }));
   const runtime = createRuntime(config);
   const spinner = new Spinner();
   const session = new ToolSession(runtime, {
@@ -68,7 +70,7 @@ export async function runToolCommand(
       return { result: { content: [{ type: 'text', text }], isError: true } };
     }
     const parsed = tool.input.safeParse(args);
-    if (!parsed.success) throw new UsageError(z.prettifyError(parsed.error));
+    if (!parsed.success) throw new UsageError(argumentProblems(name, parsed.error));
     spinner.start(tool.title);
     try {
       return await session.answer(tool, parsed.data, { signal: interrupted.signal });
@@ -84,8 +86,14 @@ export async function runToolCommand(
       ? renderText(answered.answer, PERSON)
       : withPaths(textOf(answered), runtime.engine.kernel.refs);
     const failed = answered.result.isError === true;
+    const image = answered.result.content.find((part) => part.type === 'image');
     if (failed) output.err(`macpilot ${name}: ${text}\n`);
-    else output.out(format === 'json' ? `${JSON.stringify(jsonOf(answered, text), null, 2)}\n` : `${text}\n`);
+    else if (image && invocation.values.output === '-') {
+      // `screenshot -o -`: the image alone on stdout, what it shows on stderr.
+      output.image(Buffer.from(image.data, 'base64'));
+      output.err(`${text}\n`);
+    } else
+      output.out(format === 'json' ? `${JSON.stringify(jsonOf(answered, text), null, 2)}\n` : `${text}\n`);
     // Ctrl-C cancels the call in flight; the shell's convention for a command it interrupted is 128 + SIGINT.
     const code = interrupted.signal.aborted ? 130 : failed ? 1 : 0;
     await after?.(runtime, code);
@@ -95,6 +103,23 @@ export async function runToolCommand(
     spinner.stop();
     await Promise.all([runtime.helper.close().catch(() => {}), runtime.engine.close().catch(() => {})]);
   }
+}
+
+/**
+ * One command is one person's request, run in a process of its own: the counts per second and per minute, which
+ * hold back an agent's bursts, would only refuse the command's own lookups (`type --into` reads the field before
+ * typing), so they do not apply here; calls at once, scripts per minute, action_seconds and the rest of the
+ * policy do.
+ */
+function personLimits(config: Config): Config {
+  const unlimited = Number.MAX_SAFE_INTEGER;
+  const rateLimits = {
+    ...config.rateLimits,
+    callsPerSecond: unlimited,
+    callsPerMinute: unlimited,
+    writesPerSecond: unlimited,
+  };
+  return { ...config, rateLimits };
 }
 
 const textOf = (answered: ToolAnswer): string =>

@@ -4,6 +4,7 @@
  * element first, in the same session.
  */
 import { resolve } from 'node:path';
+import type { z } from 'zod';
 import { parsePath } from '../engine/kernel/paths.js';
 import { MacpilotError } from '../errors.js';
 import type { ToolAnswer } from '../tools/call.js';
@@ -110,6 +111,56 @@ function screenshotFile(output: string | undefined): string {
   return resolve(`macpilot-screenshot-${stamp}.png`);
 }
 
+/** How a tool's argument is given on the command line, by the tool argument's name; `wait` has its own. */
+const GIVEN_AS: Readonly<Record<string, string>> = {
+  text: 'the text',
+  key: 'the key',
+  path: 'the path',
+  value: 'the value',
+  condition: 'the condition',
+  app: '--app',
+  role: '--role',
+  name: '--name',
+  depth: '--depth',
+  repeat: '--repeat',
+  button: '--button',
+  window: '--window',
+  region: '--region',
+  file_path: '--output',
+  include_hidden: '--all',
+  include_minimized: '--minimized',
+  timeout_ms: '--timeout',
+  idle_ms: '--idle',
+};
+const WAIT_GIVEN_AS: Readonly<Record<string, string>> = { text: '--text' };
+
+/** Why the command line's values do not fit the tool, each in the command's words: "the text is empty". */
+export function argumentProblems(command: string, error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const argument = String(issue.path[0] ?? '');
+      const named =
+        (command === 'wait' ? WAIT_GIVEN_AS[argument] : undefined) ?? GIVEN_AS[argument] ?? argument;
+      return `${command}: ${named} ${problem(issue)}`;
+    })
+    .join('\n');
+}
+
+function problem(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'too_small') {
+    if (issue.origin === 'string')
+      return issue.minimum === 1 ? 'is empty' : `needs at least ${issue.minimum} characters`;
+    return `must be at least ${issue.minimum}`;
+  }
+  if (issue.code === 'too_big') {
+    return issue.origin === 'string'
+      ? `is longer than ${issue.maximum} characters`
+      : `must be at most ${issue.maximum}`;
+  }
+  if (issue.code === 'invalid_type' && issue.input === undefined) return 'is missing';
+  return issue.message.charAt(0).toLowerCase() + issue.message.slice(1);
+}
+
 export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
   apps: (_input, call) => call('list_apps', {}),
 
@@ -186,7 +237,8 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
         width: Number(area[3]),
         height: Number(area[4]),
       },
-      file_path: screenshotFile(text(values.output)),
+      // "-": the image comes back in the answer, and the command writes it to stdout.
+      file_path: values.output === '-' ? undefined : screenshotFile(text(values.output)),
     });
   },
 

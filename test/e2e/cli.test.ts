@@ -118,14 +118,29 @@ describe('acting on zenity by path', () => {
     });
     const path = AT_PATH.exec(field)?.[1] ?? '';
     expect(path).toMatch(/^app\("zenity"\)\/.*textbox/);
-    const set = await ok('set', path, 'Ada Lovelace');
+    const set = await ok('set', path, 'to be replaced');
     expect(set).toContain(`at ${path}`);
+    // type --into reads the field, then types: two calls of one command, which a limit of one a second
+    // (meant for an agent's bursts) does not refuse.
+    const typed = await runWith(
+      { settings: { MACPILOT_RATE_LIMITS: 'calls_per_second=1' } },
+      'type',
+      'Ada Lovelace',
+      '--into',
+      path,
+      '--clear',
+    );
+    expect(typed, typed.stderr).toMatchObject({ code: 0, stderr: '' });
 
     const found = JSON.parse(await ok('find', 'OK', '--app', app, '--role', 'button', '--format', 'json'));
     const button = (found as { matches: ElementJson[] }).matches.find((m) => m.name === 'OK');
     expect(button?.path).toMatch(PATH);
-    const clicked = await ok('click', button?.path ?? '');
-    expect(clicked).toMatch(/^Clicked button "OK" at app\("zenity"\)/);
+    const clicked = JSON.parse(await ok('click', button?.path ?? '', '--format', 'json')) as {
+      done: string;
+      changes: { path: string }[];
+    };
+    expect(clicked.done).toMatch(/^Clicked button "OK"/);
+    for (const change of clicked.changes) expect(change.path).toMatch(/^app\("zenity"\)/);
 
     expect(await zenity.exited).toBe(0);
     expect(zenity.stdout()).toBe('Ada Lovelace\n');
@@ -201,6 +216,21 @@ describe('screenshot', () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/never overwrite/);
   });
+
+  test('-o - writes the PNG to stdout, which read-only mode allows (it writes no file)', async () => {
+    const child = spawn(process.execPath, [CLI, 'screenshot', '-o', '-'], {
+      env: { ...env, MACPILOT_MODE: 'read-only' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain('Screenshot:');
+    expect(await sharp(Buffer.concat(chunks)).metadata()).toMatchObject({ format: 'png' });
+  });
 });
 
 describe('exit codes and output streams', () => {
@@ -218,6 +248,7 @@ describe('exit codes and output streams', () => {
       ['completion', 'tcsh'],
       ['serve', '--port', '7433'],
       ['click'],
+      ['find', ''],
     ]) {
       const done = await run(...args);
       expect(done.code, `macpilot ${args.join(' ')}: ${done.stderr}`).toBe(2);
@@ -228,6 +259,7 @@ describe('exit codes and output streams', () => {
       '--port is for serving HTTP: add --http (without it, macpilot serves MCP on stdin/stdout)',
     );
     expect((await run('click')).stderr).toContain('click takes 1 argument, not 0');
+    expect((await run('find', '')).stderr).toContain('macpilot: find: the text is empty');
   });
 
   test('a reader that stops after the first line ends the command quietly, exit 0', async () => {

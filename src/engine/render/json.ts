@@ -92,6 +92,7 @@ export const WindowJson = z.object({
 export const ChangeJson = z.object({
   change: z.enum(['opened', 'closed', 'added', 'changed', 'removed']),
   ref: z.string(),
+  path: z.string().describe('Where it is (was, for removed ones): what tools take instead of a ref.'),
   role: z.string(),
   name: z.string(),
 });
@@ -315,6 +316,7 @@ export const windowJson = (w: WindowInfo): z.infer<typeof WindowJson> => ({
 const changeJson = (c: Change): z.infer<typeof ChangeJson> => ({
   change: c.kind,
   ref: c.node.ref,
+  path: c.node.path,
   role: c.node.role,
   name: c.node.info.name,
 });

@@ -147,3 +147,25 @@ describe('get -', () => {
     expect(() => pathInJson('button "OK"')).toThrow(/not JSON/);
   });
 });
+
+describe("a command line's values that do not fit the tool", () => {
+  it("are named in the command's words, not the tool's", async () => {
+    const { z } = await import('zod');
+    const { argumentProblems } = await import('../../../src/cli/tool-commands.js');
+    const schema = z.object({
+      text: z.string().min(1),
+      timeout_ms: z.number().max(300_000).optional(),
+      repeat: z.number().min(1).optional(),
+    });
+    const find = schema.safeParse({ text: '' });
+    expect(find.success || argumentProblems('find', find.error)).toBe('find: the text is empty');
+    const wait = schema.safeParse({ text: '', timeout_ms: 400_000 });
+    expect(wait.success || argumentProblems('wait', wait.error)).toBe(
+      'wait: --text is empty\nwait: --timeout must be at most 300000',
+    );
+    const key = schema.safeParse({ repeat: 0 });
+    expect(key.success || argumentProblems('key', key.error)).toBe(
+      'key: the text is missing\nkey: --repeat must be at least 1',
+    );
+  });
+});

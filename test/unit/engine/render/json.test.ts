@@ -73,7 +73,7 @@ describe('structured results', () => {
     });
   });
 
-  it('an action: what was done, the target, and each change with its ref', async () => {
+  it('an action: what was done, the target, and each change with its ref and path', async () => {
     const { engine, helper, app } = setup();
     helper.onPerform = () => {
       byId(app.root, 'dlg').name = 'Unlocked';
@@ -85,7 +85,13 @@ describe('structured results', () => {
     expect(json.watched).toBe(true);
     expect(json.app_closed).toBe(false);
     expect(json.changes).toEqual([
-      { change: 'changed', ref: expect.stringMatching(/^e\d+$/), role: 'dialog', name: 'Unlocked' },
+      {
+        change: 'changed',
+        ref: expect.stringMatching(/^e\d+$/),
+        path: 'app("mousepad")/dialog',
+        role: 'dialog',
+        name: 'Unlocked',
+      },
     ]);
     expect(renderText(result)).toContain(`~ dialog "Unlocked" [ref=${json.changes[0]?.ref}]`);
   });
