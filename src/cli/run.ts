@@ -18,7 +18,13 @@ import {
 import type { Format } from './commands.js';
 import { withPaths } from './paths-text.js';
 import { Spinner, terminalHuman } from './terminal.js';
-import { argumentProblems, type Call, type Invocation, TOOL_COMMANDS } from './tool-commands.js';
+import {
+  argumentProblems,
+  type Call,
+  inPersonWords,
+  type Invocation,
+  TOOL_COMMANDS,
+} from './tool-commands.js';
 import { UsageError } from './usage-error.js';
 
 /** Where a command's output goes: the terminal, or (the clipboard holder) its parent. */
@@ -84,7 +90,7 @@ export async function runToolCommand(
     // The engine's result in a person's words; a tool that answered in its own words, or an error, with paths.
     const text = answered.answer
       ? renderText(answered.answer, PERSON)
-      : withPaths(textOf(answered), runtime.engine.kernel.refs);
+      : inPersonWords(withPaths(textOf(answered), runtime.engine.kernel.refs));
     const failed = answered.result.isError === true;
     const image = answered.result.content.find((part) => part.type === 'image');
     if (failed) output.err(`macpilot ${name}: ${text}\n`);

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { parsePath } from '../engine/kernel/paths.js';
 import { MacpilotError } from '../errors.js';
 import type { ToolAnswer } from '../tools/call.js';
+import { COMMANDS } from './commands.js';
 import { UsageError } from './usage-error.js';
 
 export interface Invocation {
@@ -133,6 +134,25 @@ const GIVEN_AS: Readonly<Record<string, string>> = {
   idle_ms: '--idle',
 };
 const WAIT_GIVEN_AS: Readonly<Record<string, string>> = { text: '--text' };
+
+/**
+ * A failure's sentence (an agent's words: tools and their arguments) in a person's: the tools the commands call
+ * as those commands, and the arguments they have flags for as the flags.
+ */
+export function inPersonWords(text: string): string {
+  const commandOf = new Map<string, string>();
+  for (const command of COMMANDS) {
+    for (const tool of command.tools ?? []) if (!commandOf.has(tool)) commandOf.set(tool, command.name);
+  }
+  let out = text;
+  for (const [argument, given] of Object.entries(GIVEN_AS)) {
+    if (!argument.includes('_') || !given.startsWith('--')) continue;
+    out = out.replace(new RegExp(`\\b${argument}(?:: true|=\\S+)?`, 'g'), given);
+  }
+  return out.replace(/\b[a-z]+(?:_[a-z]+)+\b/g, (word) =>
+    commandOf.has(word) && commandOf.get(word) !== word ? `\`macpilot ${commandOf.get(word)}\`` : word,
+  );
+}
 
 /** Why the command line's values do not fit the tool, each in the command's words: "the text is empty". */
 export function argumentProblems(command: string, error: z.ZodError): string {

@@ -160,6 +160,7 @@ describe('acting on zenity by path', () => {
     expect(refused.stderr).toMatch(/matches 2 elements/);
     expect(refused.stderr).toContain(`${dialog}/button["Yes"]`);
     expect(refused.stderr).toContain(`${dialog}/button["No"]`);
+    expect(refused.stderr).not.toMatch(/\be\d+\b|refs/);
     await processes.stop(zenity.pid);
   });
 });

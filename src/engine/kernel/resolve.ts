@@ -299,12 +299,12 @@ export class Resolver {
     }
     const candidates = found.slice(0, LISTED).map((c) => {
       const entry = this.refs.issue(c.id, resolvedAt(c, childPath(parent, segmentFor(c, children)), app));
-      return `${entry.ref} ${entry.label} at ${entry.path}`;
+      return `${entry.label} [ref=${entry.ref}]`;
     });
     return new MacpilotError({
       what: `The path matches ${found.length} elements, so the action was refused`,
       why: `${where}, which matches: ${candidates.join('; ')}`,
-      next: 'act on one of these refs, or add a name or an index to that segment of the path',
+      next: 'act on one of these, or add a name or an index to that segment of the path',
       kind: 'path_ambiguous',
       concerns: ['path'],
     });

@@ -169,3 +169,18 @@ describe("a command line's values that do not fit the tool", () => {
     );
   });
 });
+
+describe("a failure's sentence at the terminal", () => {
+  it('names commands and flags where the agent reads tools and arguments', async () => {
+    const { inPersonWords } = await import('../../../src/cli/tool-commands.js');
+    expect(
+      inPersonWords(
+        'Timed out after 5 s waiting for a button: raise timeout_ms, or take a snapshot_ui; include_hidden: true also searches hidden ones; get_element shows it',
+      ),
+    ).toBe(
+      'Timed out after 5 s waiting for a button: raise --timeout, or take a `macpilot tree`; --all also searches hidden ones; `macpilot get` shows it',
+    );
+    // A tool without a command keeps its name.
+    expect(inPersonWords('launch_app it first')).toBe('launch_app it first');
+  });
+});
