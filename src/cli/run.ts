@@ -93,7 +93,7 @@ export async function runToolCommand(
       : inPersonWords(withPaths(textOf(answered), runtime.engine.kernel.refs));
     const failed = answered.result.isError === true;
     const image = answered.result.content.find((part) => part.type === 'image');
-    if (failed) output.err(`macpilot ${name}: ${text}\n`);
+    if (failed) output.err(`macpilot ${name}: ${text}${afterFailure(name, text)}\n`);
     else if (image && invocation.values.output === '-') {
       // `screenshot -o -`: the image alone on stdout, what it shows on stderr.
       output.image(Buffer.from(image.data, 'base64'));
@@ -109,6 +109,15 @@ export async function runToolCommand(
     spinner.stop();
     await Promise.all([runtime.helper.close().catch(() => {}), runtime.engine.close().catch(() => {})]);
   }
+}
+
+/** What a person can do instead, where the tool's advice does not fit a command. */
+function afterFailure(command: string, text: string): string {
+  // The tool says "call it without file_path"; the command writes a file unless told to write to stdout.
+  if (command === 'screenshot' && text.includes('read-only mode')) {
+    return '\n`macpilot screenshot -o -` writes the image to stdout instead, which read-only mode allows.';
+  }
+  return '';
 }
 
 /**

@@ -231,6 +231,9 @@ describe('screenshot', () => {
     expect(code, stderr).toBe(0);
     expect(stderr).toContain('Screenshot:');
     expect(await sharp(Buffer.concat(chunks)).metadata()).toMatchObject({ format: 'png' });
+    const toFile = await runWith({ settings: { MACPILOT_MODE: 'read-only' } }, 'screenshot');
+    expect(toFile.code).toBe(1);
+    expect(toFile.stderr).toContain('`macpilot screenshot -o -` writes the image to stdout instead');
   });
 });
 
