@@ -97,7 +97,11 @@ export const COMMANDS: readonly CommandSpec[] = [
     summary: 'print the accessibility tree of an app (default: the active app), each element with its path',
     positionals: [0, 1],
     options: [
-      { name: 'depth', value: 'N', help: 'levels to show (default 20)' },
+      {
+        name: 'depth',
+        value: 'N',
+        help: 'levels to show under the app, as printed (default: the whole tree, to 20 levels of the walk)',
+      },
       {
         name: 'all',
         help: 'also elements not on screen (closed menus, other tabs), and up to 5000 lines instead of 400',

@@ -79,6 +79,9 @@ async function standardInput(): Promise<string> {
   return text;
 }
 
+/** The deepest walk snapshot_ui takes. */
+const MAX_WALK_DEPTH = 64;
+
 const NUMBER = String.raw`-?\d+(?:\.\d+)?`;
 const POINT = new RegExp(`^(${NUMBER}),(${NUMBER})$`);
 const REGION = new RegExp(`^(${NUMBER}),(${NUMBER}),(${NUMBER}),(${NUMBER})$`);
@@ -187,12 +190,18 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
   windows: ({ positionals: [app], values }, call) =>
     call('list_windows', { app, include_minimized: values.minimized === true || undefined }),
 
-  tree: ({ positionals: [app], values }, call) =>
-    call('snapshot_ui', {
+  tree: async ({ positionals: [app], values }, call) => {
+    // --depth counts the levels a person sees; the walk also goes through the unnamed wrappers it leaves out.
+    const levels = integer(values.depth, 'depth');
+    const answered = await call('snapshot_ui', {
       app,
-      depth: integer(values.depth, 'depth'),
+      depth: levels === undefined ? undefined : Math.min(MAX_WALK_DEPTH, levels * 4 + 4),
       ...(values.all === true ? { include_hidden: true, max_nodes: 5000 } : {}),
-    }),
+    });
+    if (levels !== undefined && answered.answer?.kind === 'snapshot')
+      answered.answer.render.maxLevel = levels + 1;
+    return answered;
+  },
 
   find: ({ positionals: [query], values }, call) =>
     call('find_elements', {

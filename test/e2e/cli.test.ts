@@ -78,8 +78,15 @@ describe('macpilot tree', () => {
     expect(tree).toMatch(/^ {4}- menubar at app\("mousepad"\)\/window\[0\]\/menubar$/m);
     expect(tree).not.toMatch(/ref=e\d/);
 
+    // --depth counts the levels printed: the app, and two under it, however many wrappers the walk went through.
     const shallow = await ok('tree', 'mousepad', '--depth', '2');
     expect(shallow.split('\n').length).toBeLessThan(lines.length);
+    const indents = shallow
+      .split('\n')
+      .filter((line) => /^\s*- /.test(line))
+      .map((line) => (line.length - line.trimStart().length) / 2);
+    expect(Math.max(...indents)).toBe(2);
+    expect(shallow).toMatch(/^ {4}- menubar at /m);
     const json = JSON.parse(await ok('tree', 'mousepad', '--format', 'json')) as {
       tree: ElementJson & { children: unknown[] };
     };

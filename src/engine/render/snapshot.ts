@@ -46,6 +46,11 @@ export function renderSnapshot(root: Walked, options: RenderOptions, v: Vocabula
   const visit = (node: Walked, level: number, lineAbove?: Walked): void => {
     const listed = options.roles ? options.roles.has(node.role) : !isChrome(node);
     const shown = !lineAbove || (listed && !isFoldedLabel(node, lineAbove));
+    if (shown && options.maxLevel !== undefined && level >= options.maxLevel) {
+      cuts.belowDepth += size(node);
+      if (lineAbove && !full && !cuts.unexpanded.includes(lineAbove)) cuts.unexpanded.push(lineAbove);
+      return;
+    }
     if (shown) {
       const line = full ? '' : `${'  '.repeat(level)}- ${elementLine(node, v)}`;
       full ||= lines.length >= options.maxNodes || chars + line.length + 1 > options.maxChars;
@@ -64,6 +69,10 @@ export function renderSnapshot(root: Walked, options: RenderOptions, v: Vocabula
   return closing ? [...lines, closing].join('\n') : lines.join('\n');
 }
 
+/** The elements under and including `node`, those not walked included. */
+const size = (node: Walked): number =>
+  1 + (node.unexpanded ? node.info.childCount : node.children.reduce((n, child) => n + size(child), 0));
+
 function noteUnexpanded(node: Walked, options: RenderOptions, cuts: Cuts, full: boolean): void {
   if (node.depth >= options.depth) cuts.belowDepth += node.info.childCount;
   else cuts.notWalked += node.info.childCount;
@@ -72,7 +81,10 @@ function noteUnexpanded(node: Walked, options: RenderOptions, cuts: Cuts, full: 
 
 function closingLine(cuts: Cuts, options: RenderOptions, v: Vocabulary): string | undefined {
   const parts: string[] = [];
-  if (cuts.belowDepth > 0) parts.push(`${plural(cuts.belowDepth, 'element')} below depth ${options.depth}`);
+  if (cuts.belowDepth > 0)
+    parts.push(
+      `${plural(cuts.belowDepth, 'element')} below depth ${options.maxLevel === undefined ? options.depth : options.maxLevel - 1}`,
+    );
   if (cuts.notWalked > 0) {
     const why = options.walkTruncated ? " (the walk's node cap was reached)" : '';
     parts.push(`${plural(cuts.notWalked, 'element')} not walked${why}`);
