@@ -200,17 +200,6 @@ export async function startDesktop(options: { windowManager?: boolean } = {}): P
   }
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const desktop = await startDesktop();
-  for (const key of ['DISPLAY', 'DBUS_SESSION_BUS_ADDRESS', 'XDG_RUNTIME_DIR', 'GSETTINGS_BACKEND', 'HOME']) {
-    console.log(`export ${key}='${desktop.env[key]}'`);
-  }
-  console.log('# desktop running; Ctrl-C stops it');
-  const shutdown = () => void desktop.stop().then(() => process.exit(0));
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
-  setInterval(() => {}, 1 << 30);
-}
 
 /** Where Debian's packages put the D-Bus services a session bus may start on demand. */
 const SERVICE_DIRS = ['/usr/local/share/dbus-1/services', '/usr/share/dbus-1/services'];
@@ -256,4 +245,17 @@ export function writeBusConfig(file: string, busPath: string, services?: string)
 `,
   );
   return file;
+}
+
+// Last: run as a script, everything above is initialized (a const below it would not be yet).
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const desktop = await startDesktop();
+  for (const key of ['DISPLAY', 'DBUS_SESSION_BUS_ADDRESS', 'XDG_RUNTIME_DIR', 'GSETTINGS_BACKEND', 'HOME']) {
+    console.log(`export ${key}='${desktop.env[key]}'`);
+  }
+  console.log('# desktop running; Ctrl-C stops it');
+  const shutdown = () => void desktop.stop().then(() => process.exit(0));
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+  setInterval(() => {}, 1 << 30);
 }

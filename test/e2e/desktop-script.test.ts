@@ -1,0 +1,29 @@
+/** `npx tsx scripts/desktop.ts`, as README's "Try it" runs it: it prints the desktop's environment and stops on SIGTERM. */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from 'vitest';
+
+const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('../../scripts/desktop.ts', import.meta.url));
+
+test('prints the exports of a running desktop, then stops it and removes its folder on SIGTERM', async () => {
+  const child = spawn(TSX, [SCRIPT], { stdio: ['ignore', 'pipe', 'pipe'], detached: false });
+  let out = '';
+  let err = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      if (out.includes('# desktop running')) resolve();
+    });
+    void exited.then(() => reject(new Error(`the script ended first:\n${out}\n${err}`)));
+  });
+  const runtime = /^export XDG_RUNTIME_DIR='(.*)'$/m.exec(out)?.[1] ?? '';
+  expect(out).toMatch(/^export DISPLAY=':\d+'$/m);
+  expect(existsSync(runtime)).toBe(true);
+  child.kill('SIGTERM');
+  expect(await exited).toBe(0);
+  expect(existsSync(runtime)).toBe(false);
+}, 60_000);
