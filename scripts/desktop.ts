@@ -200,7 +200,6 @@ export async function startDesktop(options: { windowManager?: boolean } = {}): P
   }
 }
 
-
 /** Where Debian's packages put the D-Bus services a session bus may start on demand. */
 const SERVICE_DIRS = ['/usr/local/share/dbus-1/services', '/usr/share/dbus-1/services'];
 /** Names no service of the desktop may take by activation: the tests start the daemon they test themselves. */
