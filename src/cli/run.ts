@@ -5,6 +5,7 @@
  */
 import { type Config, loadConfig } from '../config.js';
 import { snapshotJson } from '../engine/render/json.js';
+import { wordsText } from '../engine/render/line.js';
 import { renderText } from '../engine/render/text.js';
 import { PERSON } from '../engine/render/vocabulary.js';
 import { createRuntime } from '../runtime.js';
@@ -142,7 +143,11 @@ const textOf = (answered: ToolAnswer): string =>
 
 /** The tool's structured result; a tree's walked elements; else the text, as {"text": ...}. */
 function jsonOf(answered: ToolAnswer, text: string): unknown {
-  if (answered.result.structuredContent) return answered.result.structuredContent;
+  const structured = answered.result.structuredContent;
+  // An action's `done` names its element by ref for an agent; a person's JSON names it by path.
+  if (structured && answered.answer?.kind === 'action')
+    return { ...structured, done: wordsText(answered.answer.done, PERSON) };
+  if (structured) return structured;
   if (answered.answer?.kind === 'snapshot') return snapshotJson(answered.answer);
   return { text };
 }

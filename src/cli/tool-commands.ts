@@ -198,8 +198,12 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
       depth: levels === undefined ? undefined : Math.min(MAX_WALK_DEPTH, levels * 4 + 4),
       ...(values.all === true ? { include_hidden: true, max_nodes: 5000 } : {}),
     });
-    if (levels !== undefined && answered.answer?.kind === 'snapshot')
-      answered.answer.render.maxLevel = levels + 1;
+    if (answered.answer?.kind === 'snapshot') {
+      const { render } = answered.answer;
+      if (levels !== undefined) render.maxLevel = levels + 1;
+      // The size cap keeps an agent's context small; a person who asked for everything reads it all.
+      if (values.all === true) render.maxChars = Number.MAX_SAFE_INTEGER;
+    }
     return answered;
   },
 

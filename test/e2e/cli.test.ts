@@ -87,6 +87,10 @@ describe('macpilot tree', () => {
       .map((line) => (line.length - line.trimStart().length) / 2);
     expect(Math.max(...indents)).toBe(2);
     expect(shallow).toMatch(/^ {4}- menubar at /m);
+    // --all: every element walked (up to 5000), not cut at the size that keeps an agent's context small.
+    const all = await ok('tree', 'mousepad', '--all');
+    expect(all).not.toContain('size cap');
+    expect(all.split('\n').length).toBeGreaterThan(lines.length);
     const json = JSON.parse(await ok('tree', 'mousepad', '--format', 'json')) as {
       tree: ElementJson & { children: unknown[] };
     };
@@ -146,7 +150,8 @@ describe('acting on zenity by path', () => {
       done: string;
       changes: { path: string }[];
     };
-    expect(clicked.done).toMatch(/^Clicked button "OK"/);
+    expect(clicked.done).toMatch(/^Clicked button "OK" at app\("zenity"\)/);
+    expect(clicked.done).not.toMatch(/ref=/);
     for (const change of clicked.changes) expect(change.path).toMatch(/^app\("zenity"\)/);
 
     expect(await zenity.exited).toBe(0);

@@ -18,7 +18,7 @@ import { MENU_ROLES, roleOf } from '../kernel/roles.js';
 import { shownName } from '../kernel/shown.js';
 import { matchByName, normalizeName } from '../../text.js';
 import { annotate, labelOf, type Walked } from '../kernel/tree.js';
-import { appText, own, words } from '../kernel/words.js';
+import { entryWords, words } from '../kernel/words.js';
 
 /** Each step walks one level; pass-through nodes (see isPassThrough) are walked when met. */
 const STEP_MAX_NODES = 2_000;
@@ -113,7 +113,9 @@ export class Menus {
         scope,
         async () => {
           for (const entry of chain) await this.clickWhenShown(entry, call);
-          return words`Clicked the menu item ${appText(JSON.stringify(names))} [ref=${own(item.node.ref)}].`;
+          const { ref, path } = item.node;
+          const label = JSON.stringify(names);
+          return words`Clicked the menu item ${entryWords({ label, ref, path })}.`;
         },
         call,
       );

@@ -67,7 +67,7 @@ export const PERSON: Vocabulary = {
   readValue: '`macpilot get <path>` shows it all',
   readTree: '`macpilot tree <app>` shows the whole tree',
   readMore: () => '`macpilot tree <app> --depth N` or `--all`, or `macpilot find` to search',
-  lineCap: () => 'the line cap (--all raises it)',
+  lineCap: () => 'the line cap (--all shows up to 5000 lines)',
   narrowSearch: 'narrow it with --app and --role',
   moreMatches: 'narrow the search with --app and --role to see them',
   searchHidden: '--all also searches the rest',
