@@ -88,14 +88,20 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+const APP_LIST = 'expected "1Password,KeePassXC" or ["1Password", "KeePassXC"] (app names or bundle ids)';
+
 const FileConfig = z
   .object({
-    toolsets: z.union([z.string(), z.array(z.string())]).optional(),
-    helperPath: z.string().optional(),
-    logLevel: z.string().optional(),
-    host: z.string().optional(),
-    port: z.union([z.string(), z.number()]).optional(),
-    httpToken: z.string().optional(),
+    toolsets: z
+      .union([z.string(), z.array(z.string())], {
+        error: `expected "ui,apps" or ["ui", "apps"] (toolsets: ${TOOLSET_NAMES.join(', ')}, or "all")`,
+      })
+      .optional(),
+    helperPath: z.string({ error: 'expected the path of a helper, as a string' }).optional(),
+    logLevel: z.string({ error: `expected one of ${LOG_LEVELS.map((l) => `"${l}"`).join(', ')}` }).optional(),
+    host: z.string({ error: 'expected an IP address or a host name, as a string' }).optional(),
+    port: z.union([z.string(), z.number()], { error: 'expected a port number, 0 to 65535' }).optional(),
+    httpToken: z.string({ error: 'expected a secret of 16 or more characters, as a string' }).optional(),
     rateLimits: z
       .union([z.string(), z.record(z.string(), z.union([z.number(), z.string()]))], {
         error: 'expected "calls_per_second=20,concurrent=8" or {"calls_per_second": 20, "concurrent": 8}',
@@ -108,12 +114,12 @@ const FileConfig = z
               .map(([name, amount]) => `${name}=${amount}`)
               .join(','),
       ),
-    auditLog: z.string().optional(),
-    mode: z.string().optional(),
-    denyApps: z.union([z.string(), z.array(z.string())]).optional(),
-    allowApps: z.union([z.string(), z.array(z.string())]).optional(),
-    consent: z.string().optional(),
-    clipboardHistory: z.string().optional(),
+    auditLog: z.string({ error: 'expected a file path, or "off"' }).optional(),
+    mode: z.string({ error: `expected one of ${MODES.map((m) => `"${m}"`).join(', ')}` }).optional(),
+    denyApps: z.union([z.string(), z.array(z.string())], { error: APP_LIST }).optional(),
+    allowApps: z.union([z.string(), z.array(z.string())], { error: APP_LIST }).optional(),
+    consent: z.string({ error: 'expected "ask" or "allow"' }).optional(),
+    clipboardHistory: z.string({ error: 'expected "on" or "off"' }).optional(),
   })
   .loose();
 

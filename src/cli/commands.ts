@@ -349,7 +349,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     details:
       'Every call in flight, in every session of every macpilot server of this user, is cancelled (typing stops ' +
       'between two keys, held keys and buttons are let go), and actions are answered "paused by the person at ' +
-      'the desk" until the pause ends; reading the screen goes on.',
+      'the desk" until the pause ends; reading the screen goes on. It reaches servers (`macpilot serve`, what MCP ' +
+      'clients start); the commands you run here are yours and are not paused.',
   },
   {
     name: 'resume',

@@ -109,7 +109,10 @@ describe('where each setting came from', () => {
       /config\.json: "rateLimits": expected "calls_per_second=20,concurrent=8" or \{"calls_per_second": 20, "concurrent": 8\} \(docs\/configuration\.md/,
     );
     expect(() => loadConfig({}, { MACPILOT_CONFIG: withFile({ mode: 3 }) }, emptyHome)).toThrow(
-      /config\.json: "mode": .*expected string/i,
+      /config\.json: "mode": expected one of "full", "safe", "read-only"/,
+    );
+    expect(() => loadConfig({}, { MACPILOT_CONFIG: withFile({ denyApps: 5 }) }, emptyHome)).toThrow(
+      /config\.json: "denyApps": expected "1Password,KeePassXC" or \["1Password", "KeePassXC"\]/,
     );
   });
 });
