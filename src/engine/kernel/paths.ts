@@ -257,7 +257,7 @@ class PathParser {
     throw new MacpilotError({
       what: 'Malformed path',
       why: `at character ${this.at + 1}: expected ${expected}, found ${found}`,
-      next: `write ${GRAMMAR}; or take the path from get_element`,
+      next: `fix it (${GRAMMAR}), or take the path from get_element`,
       kind: 'malformed_path',
       concerns: ['path'],
     });
