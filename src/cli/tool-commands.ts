@@ -147,7 +147,8 @@ export function inPersonWords(text: string): string {
   for (const command of COMMANDS) {
     for (const tool of command.tools ?? []) if (!commandOf.has(tool)) commandOf.set(tool, command.name);
   }
-  let out = text;
+  // Each command is a process of its own: a setting changed applies to the next one, with nothing to restart.
+  let out = text.replace(/,? (?:then|and) restart(?:ing)? macpilot/g, '');
   for (const [argument, given] of Object.entries(GIVEN_AS)) {
     if (!argument.includes('_') || !given.startsWith('--')) continue;
     out = out.replace(new RegExp(`\\b${argument}(?:: true|=\\S+)?`, 'g'), given);

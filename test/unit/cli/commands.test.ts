@@ -180,6 +180,9 @@ describe("a failure's sentence at the terminal", () => {
     ).toBe(
       'Timed out after 5 s waiting for a button: raise --timeout, or take a `macpilot tree`; --all also searches hidden ones; `macpilot get` shows it',
     );
+    expect(inPersonWords('set MACPILOT_MODE=full where macpilot is started, then restart macpilot')).toBe(
+      'set MACPILOT_MODE=full where macpilot is started',
+    );
     // A tool without a command keeps its name.
     expect(inPersonWords('launch_app it first')).toBe('launch_app it first');
   });
