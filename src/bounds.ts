@@ -22,3 +22,7 @@ export function readingOrder<T extends { bounds: Bounds }>(items: readonly T[]):
 
 /** `x=40 y=30 640x480`. */
 export const geometry = (b: Bounds): string => `x=${b.x} y=${b.y} ${b.width}x${b.height}`;
+
+/** Whether two areas overlap. */
+export const overlaps = (a: Bounds, b: Bounds): boolean =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;

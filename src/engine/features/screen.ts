@@ -20,7 +20,7 @@ import { roleOf } from '../kernel/roles.js';
 import { type Labelled, labelled, overlay } from './screen-annotate.js';
 import { labelOf } from '../kernel/tree.js';
 import { clip, matchTitle, plural } from '../../text.js';
-import { geometry } from '../../bounds.js';
+import { geometry, overlaps } from '../../bounds.js';
 import type { Windows } from './windows.js';
 
 export interface ScreenshotOptions {
@@ -96,10 +96,6 @@ interface Subject {
   what: string;
   app: () => Promise<AppInfo | undefined>;
 }
-
-/** Whether two areas overlap. */
-const overlaps = (a: Bounds, b: Bounds): boolean =>
-  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 export class Screen {
   /**

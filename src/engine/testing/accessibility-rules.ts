@@ -4,6 +4,7 @@
  * level that includes it; the audit runs the rules of the level asked for. audit.ts gathers the inputs.
  */
 import type { Bounds } from '../../helper-client/protocol.js';
+import { overlaps } from '../../bounds.js';
 import { normalizeName, plural } from '../../text.js';
 import { type Walked, walk } from '../kernel/tree.js';
 import type { Raster } from './raster.js';
@@ -69,9 +70,6 @@ function* withAncestors(node: Walked, above: Walked[] = []): Generator<[Walked, 
   yield [node, above];
   for (const child of node.children) yield* withAncestors(child, [...above, node]);
 }
-
-const overlaps = (a: Bounds, b: Bounds) =>
-  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /** Distance from a point to a rectangle (0 inside it). */
 function distance(x: number, y: number, r: Bounds): number {
