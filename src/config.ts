@@ -22,6 +22,8 @@ export interface Config {
   denyApps?: string[];
   /** MACPILOT_ALLOW_APPS: when set, only these apps. */
   allowApps?: string[];
+  /** MACPILOT_LIST_DENIED_APPS: agents see the names and window titles of the apps the lists deny (default off). */
+  listDeniedApps: boolean;
   /** ask (default): destructive actions ask the human through elicitation; allow: they run without asking. */
   consent: Consent;
   rateLimits: RateLimits;
@@ -118,6 +120,7 @@ const FileConfig = z
     mode: z.string({ error: `expected one of ${MODES.map((m) => `"${m}"`).join(', ')}` }).optional(),
     denyApps: z.union([z.string(), z.array(z.string())], { error: APP_LIST }).optional(),
     allowApps: z.union([z.string(), z.array(z.string())], { error: APP_LIST }).optional(),
+    listDeniedApps: z.string({ error: 'expected "on" or "off"' }).optional(),
     consent: z.string({ error: 'expected "ask" or "allow"' }).optional(),
     clipboardHistory: z.string({ error: 'expected "on" or "off"' }).optional(),
   })
@@ -136,6 +139,7 @@ interface RawSettings {
   mode?: string;
   denyApps?: string | string[];
   allowApps?: string | string[];
+  listDeniedApps?: string;
   consent?: string;
   clipboardHistory?: string;
 }
@@ -199,6 +203,7 @@ export function loadConfig(
     mode: env.MACPILOT_MODE,
     denyApps: env.MACPILOT_DENY_APPS,
     allowApps: env.MACPILOT_ALLOW_APPS,
+    listDeniedApps: env.MACPILOT_LIST_DENIED_APPS,
     consent: env.MACPILOT_CONSENT,
     clipboardHistory: env.MACPILOT_CLIPBOARD_HISTORY,
   };
@@ -240,6 +245,7 @@ export function loadConfig(
     mode: oneOf(pick('mode'), MODES, 'mode') ?? 'full',
     denyApps: appList(pick('denyApps')),
     allowApps: appList(pick('allowApps')),
+    listDeniedApps: oneOf(pick('listDeniedApps'), ON_OFF, 'setting') === 'on',
     consent: oneOf(pick('consent'), CONSENTS, 'consent') ?? 'ask',
     clipboardHistory: oneOf(pick('clipboardHistory'), ON_OFF, 'clipboard history setting') !== 'off',
     rateLimits: rateLimits
@@ -345,6 +351,7 @@ export const SETTING_VARIABLES: Record<SettingName, string> = {
   mode: 'MACPILOT_MODE',
   denyApps: 'MACPILOT_DENY_APPS',
   allowApps: 'MACPILOT_ALLOW_APPS',
+  listDeniedApps: 'MACPILOT_LIST_DENIED_APPS',
   consent: 'MACPILOT_CONSENT',
   clipboardHistory: 'MACPILOT_CLIPBOARD_HISTORY',
 };

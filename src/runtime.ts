@@ -38,6 +38,7 @@ export function createRuntime(
   const apps = new AppPolicy({
     denyApps: config.denyApps,
     allowApps: config.allowApps,
+    listDenied: config.listDeniedApps,
     origins: config.origins,
   });
   const engine = createEngine(

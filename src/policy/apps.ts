@@ -47,6 +47,8 @@ export interface AppPolicySettings {
   denyApps?: readonly string[];
   /** MACPILOT_ALLOW_APPS; when set, only these apps. */
   allowApps?: readonly string[];
+  /** MACPILOT_LIST_DENIED_APPS: denied apps' names and window titles are listed (they stay unreadable). */
+  listDenied?: boolean;
   /** Where the two lists came from; default: their defaults. */
   origins?: Pick<Record<SettingName, SettingOrigin>, 'denyApps' | 'allowApps'>;
 }
@@ -87,6 +89,7 @@ export class AppPolicy {
   private readonly writeDenied: ReadonlySet<string>;
   private readonly allowed?: ReadonlySet<string>;
   private readonly defaults: boolean;
+  private readonly listDenied: boolean;
   private readonly denyOrigin: SettingOrigin;
   private readonly allowOrigin: SettingOrigin;
   /** Bundle ids of the apps checked so far, by pid: a ref knows its app's pid and name only. */
@@ -95,6 +98,7 @@ export class AppPolicy {
   constructor(settings: AppPolicySettings = {}) {
     const deny = settings.denyApps ?? [];
     this.defaults = settings.denyApps === undefined;
+    this.listDenied = settings.listDenied ?? false;
     const own = deny.filter((name) => name.trim().toLowerCase() !== 'none');
     this.denied = normalize(this.defaults ? [...DEFAULT_DENIED, ...own] : own);
     this.writeDenied = normalize(this.defaults ? DEFAULT_WRITE_DENIED : []);
@@ -106,7 +110,9 @@ export class AppPolicy {
   }
 
   /** Refuses, naming the app and the setting that would allow it, when the current call may not use `app`. */
-  check(named: NamedApp, access: Access): void {
+  check(named: NamedApp, wanted: Access | 'list'): void {
+    if (wanted === 'list' && this.listDenied) return;
+    const access = wanted === 'list' ? 'read' : wanted;
     const app = this.withBundleId(named);
     const which = `"${app.name}"${app.bundleId ? ` (${app.bundleId})` : ''}`;
     if (matches(this.denied, app)) {

@@ -68,6 +68,16 @@ describe('loadConfig', () => {
     );
   });
 
+  test('MACPILOT_LIST_DENIED_APPS: off by default, on from the environment or the file', () => {
+    expect(loadConfig({}, {}, emptyHome).listDeniedApps).toBe(false);
+    expect(loadConfig({}, { MACPILOT_LIST_DENIED_APPS: 'on' }, emptyHome).listDeniedApps).toBe(true);
+    const file = withFile({ listDeniedApps: 'on' });
+    expect(loadConfig({}, { MACPILOT_CONFIG: file }, emptyHome).listDeniedApps).toBe(true);
+    expect(() => loadConfig({}, { MACPILOT_LIST_DENIED_APPS: 'yes' }, emptyHome)).toThrow(
+      new ConfigError('MACPILOT_LIST_DENIED_APPS: unknown setting "yes"; valid: on, off'),
+    );
+  });
+
   test('bad files and values are refused with the setting named', () => {
     expect(() => loadConfig({}, { MACPILOT_CONFIG: '/nonexistent/macpilot.json' }, emptyHome)).toThrow(
       /MACPILOT_CONFIG: \/nonexistent\/macpilot.json does not exist/,

@@ -44,7 +44,7 @@ export class AppStates {
     return this.kernel.guard('list the running apps', async () => {
       const [{ apps, hidden }, { windows }] = await Promise.all([
         this.kernel.resolver.visibleApps(call),
-        this.kernel.resolver.visibleWindows(true, call),
+        this.kernel.resolver.visibleWindows(true, call, true),
       ]);
       return { kind: 'desktop', apps: apps.map((app) => this.overview(app, windows)), hidden };
     });

@@ -55,7 +55,11 @@ export class Windows {
   ): Promise<WindowsResult> {
     return this.kernel.guard('list the windows', async () => {
       const includeMinimized = options.includeMinimized ?? false;
-      const { windows: all, hidden } = await this.kernel.resolver.visibleWindows(includeMinimized, call);
+      const { windows: all, hidden } = await this.kernel.resolver.visibleWindows(
+        includeMinimized,
+        call,
+        true,
+      );
       const windows = options.app === undefined ? all : ofApp(all, options.app);
       const appsWithWindows = [...new Set(all.map((w) => w.app))];
       return {

@@ -50,11 +50,12 @@ const listChildren = (children: readonly ElementNode[]): string => {
 
 /**
  * Refuses (throws an AppRefused) when the call in progress may not use this app (see src/policy/apps.ts), or, with
- * `access`, when a call of that access may not: a terminal may be read, not acted on.
+ * `access`, when a call of that access may not: a terminal may be read, not acted on; a denied app may be listed
+ * (its name and window titles shown) only when the person allows it.
  */
 export type AppGate = (
   app: { name: string; bundleId?: string; pid?: number },
-  access?: 'read' | 'write',
+  access?: 'list' | 'read' | 'write',
 ) => void;
 
 /** An app the call in progress may not use: an AppGate's refusal, not a failure to find the app. */
@@ -108,7 +109,15 @@ export class Resolver {
     return this.allows(app, 'read');
   }
 
-  private allows(app: { name: string; bundleId?: string; pid?: number }, access: 'read' | 'write'): boolean {
+  /** Whether agents may see this app's name and window titles in lists. */
+  mayList(app: { name: string; bundleId?: string; pid?: number }): boolean {
+    return this.allows(app, 'list');
+  }
+
+  private allows(
+    app: { name: string; bundleId?: string; pid?: number },
+    access: 'list' | 'read' | 'write',
+  ): boolean {
     try {
       this.gate(app, access);
       return true;
@@ -132,30 +141,32 @@ export class Resolver {
     return appPath(app, shared);
   }
 
-  /** The running apps agents may see, and how many the person's app lists hide. */
+  /** The running apps agents may see listed, and how many the person's app lists hide. */
   async visibleApps(call?: CallOptions): Promise<{ apps: AppInfo[]; hidden: number }> {
     const all = await this.apps(call);
-    const apps = all.filter((app) => this.mayRead(app));
+    const apps = all.filter((app) => this.mayList(app));
     return { apps, hidden: all.length - apps.length };
   }
 
   /**
    * The windows agents may see (minimized ones when asked), front to back, and those the app lists hide (not
    * for agents' eyes): a window is hidden when its app, by its accessibility name or by the window's own app
-   * name, may not be read.
+   * name, may not be read; or, for a list (`listing`), may not be listed.
    */
   async visibleWindows(
     includeMinimized: boolean,
     call?: CallOptions,
+    listing = false,
   ): Promise<{ windows: WindowInfo[]; hidden: WindowInfo[] }> {
     const [{ windows: all }, apps] = await Promise.all([
       this.port.call('windows.list', { includeMinimized }, call),
       this.apps(call),
     ]);
     const byPid = new Map(apps.map((app) => [app.pid, app]));
+    const may = (app: { name: string; pid: number }) => (listing ? this.mayList(app) : this.mayRead(app));
     const seen = (w: WindowInfo) => {
       const app = byPid.get(w.pid);
-      return (!app || this.mayRead(app)) && this.mayRead({ name: w.app, pid: w.pid });
+      return (!app || may(app)) && may({ name: w.app, pid: w.pid });
     };
     return { windows: all.filter(seen), hidden: all.filter((w) => !seen(w)) };
   }

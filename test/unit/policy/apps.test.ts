@@ -106,6 +106,26 @@ describe('the engine asks the app policy', () => {
     expect(text(missing)).not.toContain('mousepad');
   });
 
+  it('with MACPILOT_LIST_DENIED_APPS on, lists a denied app and its windows, and still refuses to read or act on them', async () => {
+    const { helper, engine } = setup(new AppPolicy({ denyApps: ['org.xfce.mousepad'], listDenied: true }));
+    const bounds = { x: 0, y: 0, width: 100, height: 100 };
+    helper.windows = [
+      { id: '1', pid: 4242, app: 'mousepad', title: 'notes.txt', bounds, minimized: false, focused: true },
+    ];
+    const apps = await withAccess('read', () => engine.listApps());
+    expect(apps).toContain('mousepad');
+    expect(apps).not.toContain('hidden');
+    const windows = await withAccess('read', () => engine.engine.windows.list({}));
+    expect(windows.windows.map((w) => w.title)).toEqual(['notes.txt']);
+    expect(windows.hidden).toBe(0);
+    expect(text(await failure(withAccess('read', () => engine.snapshot({ app: 'mousepad' }))))).toMatch(
+      /off limits/,
+    );
+    expect(text(await failure(withAccess('write', () => engine.engine.windows.focus({ id: '1' }))))).toMatch(
+      /No window has the id/,
+    );
+  });
+
   it('refuses a path into a denied app', async () => {
     const { engine } = setup(new AppPolicy({ denyApps: ['mousepad'] }));
     const error = await failure(

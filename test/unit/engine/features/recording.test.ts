@@ -58,7 +58,7 @@ function desktop() {
       return () => (ready = undefined);
     },
   };
-  const gate = (app: { name: string }, asked?: 'read' | 'write') => {
+  const gate = (app: { name: string }, asked?: 'list' | 'read' | 'write') => {
     if (app.name === 'seahorse')
       throw new AppRefused({ what: 'seahorse is off limits', why: 'denied', next: '-' });
     if (app.name === 'xterm' && (asked ?? access.getStore()) !== 'read') {
