@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { type CommandSpec, commandNamed, type Format, FORMATS, optionsOf } from './cli/commands.js';
 import { commandHelp, usage } from './cli/help.js';
-import { UsageError } from './cli/usage-error.js';
+import { USAGE_EXIT, UsageError } from './cli/usage-error.js';
 import { MacpilotError } from './errors.js';
 import { VERSION } from './version.js';
 
@@ -51,7 +51,7 @@ async function main(argv: string[]): Promise<number> {
   const command = commandNamed(named);
   if (!command) {
     process.stderr.write(`macpilot: unknown command "${named}"\n\n${usage()}`);
-    return 2;
+    return USAGE_EXIT;
   }
   // setup reads its own arguments and answers its own --help and usage errors (src/setup).
   if (command.name === 'setup') {
@@ -148,11 +148,11 @@ main(process.argv.slice(2)).then(
       process.stderr.write(
         `macpilot: ${(error as Error).message}\n(macpilot --help, or macpilot <command> --help)\n`,
       );
-      process.exit(2);
+      process.exit(USAGE_EXIT);
     }
     // A failure that says what, why and what to do (install-helper's, a platform without a helper): exit 1.
     if (error instanceof MacpilotError) {
-      process.stderr.write(`macpilot: ${error.render()}\n`);
+      process.stderr.write(`macpilot: ${error.renderForPerson()}\n`);
       process.exit(1);
     }
     process.stderr.write(`macpilot: ${error instanceof Error ? error.stack : String(error)}\n`);

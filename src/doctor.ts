@@ -98,7 +98,7 @@ export async function doctor(config: Config, write: (line: string) => void): Pro
   const recording = hello.capabilities.recording;
   if (recording) {
     write(
-      `recording (start_recording only): ${recording.available ? 'available' : 'not available'} (${recording.detail})`,
+      `recording (only an agent's recording of your input uses it): ${recording.available ? 'available' : 'not available'} (${recording.detail})`,
     );
     if (!recording.available) write(`  how: ${RECORDING_FIXES[hello.platform]}`);
   }

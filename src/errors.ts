@@ -15,6 +15,11 @@ export interface FailureParts {
   concerns?: readonly string[];
   /** A setting of the person's refused the call (a mode, a limit, the app list, a pause): not a failure. */
   refusal?: boolean;
+  /**
+   * The parts as told to a person who ran the command at a terminal, where they differ from an agent's: the
+   * person is the one asked and the one who answers, and they give flags where an agent gives arguments.
+   */
+  person?: Partial<Pick<FailureParts, 'what' | 'why' | 'next'>>;
 }
 
 export class MacpilotError extends Error {
@@ -24,6 +29,7 @@ export class MacpilotError extends Error {
   readonly kind: string;
   readonly concerns: readonly string[];
   readonly refusal: boolean;
+  readonly person: Partial<Pick<FailureParts, 'what' | 'why' | 'next'>>;
 
   constructor(parts: FailureParts, options?: { cause?: unknown }) {
     super(`${parts.what}: ${parts.why}`, options);
@@ -34,11 +40,18 @@ export class MacpilotError extends Error {
     this.kind = parts.kind ?? 'failed';
     this.concerns = parts.concerns ?? [];
     this.refusal = parts.refusal ?? false;
+    this.person = parts.person ?? {};
   }
 
   /** The three parts as the agent reads them. */
   render(): string {
     return `${this.what}.\nWhy: ${this.why}\nNext: ${this.next}`;
+  }
+
+  /** The three parts as a person at a terminal reads them: each in their words where it has them. */
+  renderForPerson(): string {
+    const { what = this.what, why = this.why, next = this.next } = this.person;
+    return `${what}.\nWhy: ${why}\nNext: ${next}`;
   }
 }
 

@@ -82,6 +82,26 @@ export const COMMANDS: readonly CommandSpec[] = [
     example: 'macpilot apps --format json',
   },
   {
+    name: 'launch',
+    args: '<app>',
+    summary: 'start an app (by name, or desktop / bundle id) and wait until its accessibility tree is there',
+    positionals: [1, 1],
+    options: [FORMAT],
+    kind: 'tool',
+    tools: ['launch_app'],
+    example: 'macpilot launch mousepad',
+  },
+  {
+    name: 'displays',
+    args: '',
+    summary: 'list the displays: their ids, where they are on the screen, their size and scale',
+    positionals: [0, 0],
+    options: [FORMAT],
+    kind: 'tool',
+    tools: ['list_displays'],
+    example: 'macpilot displays',
+  },
+  {
     name: 'windows',
     args: '[app]',
     summary: 'list the top-level windows, front to back (of one app)',
@@ -222,13 +242,18 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'screenshot',
-    args: '[--app A | --window ID | --region x,y,w,h] [-o file.png]',
+    args: '[--app A | --window ID | --region x,y,w,h | --display ID] [-o file.png]',
     summary: 'save a PNG (or .jpg) of the screen, an app window, a window or a region',
     positionals: [0, 0],
     options: [
       { ...APP, help: "the app's front-most window" },
       { name: 'window', value: 'ID', help: 'a window: its id (`macpilot windows`), or part of its title' },
       { name: 'region', value: 'x,y,w,h', help: 'a screen area in points' },
+      { name: 'display', value: 'ID', help: 'a whole display: its id (`macpilot displays`)' },
+      {
+        name: 'black-out',
+        help: 'paint black the windows of apps the app lists hide (default in safe and read-only mode)',
+      },
       {
         name: 'output',
         short: 'o',

@@ -8,7 +8,9 @@ import { snapshotJson } from '../engine/render/json.js';
 import { wordsText } from '../engine/render/line.js';
 import { renderText } from '../engine/render/text.js';
 import { PERSON } from '../engine/render/vocabulary.js';
+import { MacpilotError } from '../errors.js';
 import { createRuntime } from '../runtime.js';
+import { TOOLSET_NAMES } from '../toolsets.js';
 import {
   availableTools,
   enabledTools,
@@ -26,7 +28,7 @@ import {
   type Invocation,
   TOOL_COMMANDS,
 } from './tool-commands.js';
-import { UsageError } from './usage-error.js';
+import { USAGE_EXIT, UsageError } from './usage-error.js';
 
 /** Where a command's output goes: the terminal, or (the clipboard holder) its parent. */
 export interface Output {
@@ -57,7 +59,8 @@ export async function runToolCommand(
   const command = TOOL_COMMANDS[name];
   if (!command) throw new Error(`no tool command ${name}`);
   // Every toolset: toolsets choose what an agent is shown, and the person at the terminal asked for this one.
-  const config = personLimits(loadConfig({ toolsets: 'all' }));
+  // The settings are read as the server reads them first, so a wrong toolset in the file is still reported.
+  const config = personLimits({ ...loadConfig(), toolsets: [...TOOLSET_NAMES] });
   const runtime = createRuntime(config);
   const spinner = new Spinner();
   const session = new ToolSession(runtime, {
@@ -78,7 +81,7 @@ export async function runToolCommand(
     }
     const parsed = tool.input.safeParse(args);
     if (!parsed.success) throw new UsageError(argumentProblems(name, parsed.error));
-    spinner.start(tool.title);
+    spinner.start(`macpilot ${name}`);
     try {
       return await session.answer(tool, parsed.data, { signal: interrupted.signal });
     } finally {
@@ -89,12 +92,15 @@ export async function runToolCommand(
   try {
     const answered = await command(invocation, call);
     // The engine's result in a person's words; a tool that answered in its own words, or an error, with paths.
-    const text = answered.answer
-      ? renderText(answered.answer, PERSON)
-      : inPersonWords(withPaths(textOf(answered), runtime.engine.kernel.refs));
+    const { answer, failure } = answered;
+    const text = answer
+      ? renderText(answer, PERSON)
+      : inPersonWords(
+          withPaths(failure ? failureText(name, failure) : textOf(answered), runtime.engine.kernel.refs),
+        );
     const failed = answered.result.isError === true;
     const image = answered.result.content.find((part) => part.type === 'image');
-    if (failed) output.err(`macpilot ${name}: ${text}${afterFailure(name, text)}\n`);
+    if (failed) output.err(`macpilot ${name}: ${text}\n`);
     else if (image && invocation.values.output === '-') {
       // `screenshot -o -`: the image alone on stdout, what it shows on stderr.
       output.image(Buffer.from(image.data, 'base64'));
@@ -102,7 +108,13 @@ export async function runToolCommand(
     } else
       output.out(format === 'json' ? `${JSON.stringify(jsonOf(answered, text), null, 2)}\n` : `${text}\n`);
     // Ctrl-C cancels the call in flight; the shell's convention for a command it interrupted is 128 + SIGINT.
-    const code = interrupted.signal.aborted ? 130 : failed ? 1 : 0;
+    const code = interrupted.signal.aborted
+      ? 130
+      : failure?.kind === 'invalid_arguments'
+        ? USAGE_EXIT
+        : failed
+          ? 1
+          : 0;
     await after?.(runtime, code);
     return code;
   } finally {
@@ -112,13 +124,18 @@ export async function runToolCommand(
   }
 }
 
-/** What a person can do instead, where the tool's advice does not fit a command. */
-function afterFailure(command: string, text: string): string {
+/** A failure as the person who ran `command` reads it: where the tool's advice does not fit the command, the command's. */
+function failureText(command: string, failure: MacpilotError): string {
   // The tool says "call it without file_path"; the command writes a file unless told to write to stdout.
-  if (command === 'screenshot' && text.includes('read-only mode')) {
-    return '\n`macpilot screenshot -o -` writes the image to stdout instead, which read-only mode allows.';
+  if (command === 'screenshot' && failure.kind === 'writes_in_read_only_mode') {
+    return new MacpilotError({
+      what: 'Writing a screenshot file is not available in read-only mode',
+      // The mode guard's why is "<the arguments> write..., and <where the mode was set>"; the second half holds.
+      why: `it writes the image to a file unless given -o -, and ${failure.why.replace(/^[^,]*, and /, '')}`,
+      next: '`macpilot screenshot -o -` writes the image to stdout instead, which read-only mode allows',
+    }).renderForPerson();
   }
-  return '';
+  return failure.renderForPerson();
 }
 
 /**

@@ -131,6 +131,8 @@ const GIVEN_AS: Readonly<Record<string, string>> = {
   window: '--window',
   region: '--region',
   file_path: '--output',
+  black_out_hidden: '--black-out',
+  display: '--display',
   include_hidden: '--all',
   include_minimized: '--minimized',
   timeout_ms: '--timeout',
@@ -187,6 +189,10 @@ function problem(issue: z.core.$ZodIssue): string {
 
 export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
   apps: (_input, call) => call('list_apps', {}),
+
+  launch: ({ positionals: [app] }, call) => call('launch_app', { name: app }),
+
+  displays: (_input, call) => call('list_displays', {}),
 
   windows: ({ positionals: [app], values }, call) =>
     call('list_windows', { app, include_minimized: values.minimized === true || undefined }),
@@ -265,6 +271,8 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
     return call('take_screenshot', {
       app: text(values.app),
       window: text(values.window),
+      display: text(values.display),
+      black_out_hidden: values['black-out'] === true || undefined,
       region: area && {
         x: Number(area[1]),
         y: Number(area[2]),

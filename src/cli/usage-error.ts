@@ -2,3 +2,6 @@
 export class UsageError extends Error {
   override name = 'UsageError';
 }
+
+/** The exit code of a command line that was wrong. */
+export const USAGE_EXIT = 2;

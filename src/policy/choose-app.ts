@@ -36,6 +36,11 @@ export async function chooseApp(
       what: `Several apps match ${JSON.stringify(query)}, and the user did not pick one`,
       why: `${candidates.map(describeCandidate).join(', ')} all match; ${answer.action === 'cancel' ? 'they dismissed the question' : 'they declined'}`,
       next: 'name the app by its pid, or ask the user which one they mean',
+      person: {
+        what: `Several apps match ${JSON.stringify(query)}, and none was picked`,
+        why: `${candidates.map(describeCandidate).join(', ')} all match`,
+        next: 'name the app by its pid: --app 1118, or app(1118) in a path (`macpilot apps` shows the pids)',
+      },
     });
   }
   asker.picks.set(key, pid);

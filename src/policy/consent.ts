@@ -45,12 +45,16 @@ export class ConsentGuard implements Guard {
     const unreachable = call.human.unreachable();
     if (unreachable !== undefined) {
       note('unavailable');
+      const allowAlways = (this.settings.origins?.consent ?? defaultOrigin('consent')).change('allow');
       throw new MacpilotError({
         what: `${action} needs a human's consent`,
         why: unreachable,
-        next: `do it another way or ask the user to do it; a human can let such actions run without asking: ${(this.settings.origins?.consent ?? defaultOrigin('consent')).change('allow')}, then restart macpilot`,
+        next: `do it another way or ask the user to do it; a human can let such actions run without asking: ${allowAlways}, then restart macpilot`,
         kind: 'consent_unreachable',
         refusal: true,
+        person: {
+          next: `run the command at a terminal to be asked, or allow it in advance with --yes; to never be asked: ${allowAlways}`,
+        },
       });
     }
     const answer = await call.human.confirm({ action, detail }, call.signal);
@@ -63,6 +67,11 @@ export class ConsentGuard implements Guard {
       next: 'do not retry it; ask the user what they want instead',
       kind: 'declined_by_person',
       refusal: true,
+      person: {
+        what: `Not done: you did not allow ${action}`,
+        why: answer === 'cancel' ? 'the question was dismissed' : 'you answered no',
+        next: 'nothing was changed; run the command again to be asked again',
+      },
     });
   }
 

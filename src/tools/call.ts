@@ -6,6 +6,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Config } from '../config.js';
+import type { MacpilotError } from '../errors.js';
 import type { Engine } from '../engine/index.js';
 import type { EngineResult } from '../engine/kernel/results.js';
 import type { HelperStatus } from '../engine/kernel/port.js';
@@ -17,7 +18,7 @@ import type { ClientLog, Human, Policy } from '../policy/pipeline.js';
 import { type Desk, StoppedAtTheDesk } from '../policy/desk.js';
 import type { ServiceCheck, Services } from '../services/types.js';
 import { isWrite } from '../toolsets.js';
-import { errorResult } from './errors.js';
+import { failedAnswer } from './errors.js';
 import { Baselines } from '../engine/testing/visual-diff.js';
 import { ActionHistory } from './history.js';
 import { allTools } from './index.js';
@@ -83,6 +84,8 @@ export interface CallOptions {
 export interface ToolAnswer {
   result: CallToolResult;
   answer?: EngineResult;
+  /** Why the call failed, when it threw: the CLI tells it in a person's words. */
+  failure?: MacpilotError;
 }
 
 export class ToolSession {
@@ -120,7 +123,7 @@ export class ToolSession {
     return this.deps.desk.run(options.signal, async (signal) => {
       const answer = await this.answered(tool, args, { ...options, signal });
       const stopped = signal.aborted && signal.reason instanceof StoppedAtTheDesk;
-      return stopped ? { result: errorResult(signal.reason, tool.name, this.deps.log) } : answer;
+      return stopped ? failedAnswer(signal.reason, tool.name, this.deps.log) : answer;
     });
   }
 
@@ -175,7 +178,7 @@ export class ToolSession {
         ),
       );
     } catch (error) {
-      return { result: errorResult(error, tool.name, deps.log) };
+      return failedAnswer(error, tool.name, deps.log);
     }
   }
 

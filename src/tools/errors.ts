@@ -5,17 +5,24 @@ import { MacpilotError } from '../errors.js';
 import { HelperError } from '../helper-client/errors.js';
 import type { Logger } from '../log.js';
 
-export function errorResult(error: unknown, toolName: string, log: Logger): CallToolResult {
+/** A failed call's answer: the result the agent reads, and the failure itself for a person's rendering. */
+export function failedAnswer(
+  error: unknown,
+  toolName: string,
+  log: Logger,
+): { result: CallToolResult; failure: MacpilotError } {
+  const failure = asFailure(error, toolName, log);
+  return { result: { content: [{ type: 'text', text: failure.render() }], isError: true }, failure };
+}
+
+/** Any error as a MacpilotError; one that is not already is a bug, logged as such. */
+function asFailure(error: unknown, toolName: string, log: Logger): MacpilotError {
   const explained = error instanceof HelperError ? explain(error) : error;
-  let failure: MacpilotError;
-  if (explained instanceof MacpilotError) failure = explained;
-  else {
-    log.error(`${toolName}: unexpected failure: ${error instanceof Error ? error.stack : String(error)}`);
-    failure = new MacpilotError({
-      what: `${toolName} failed unexpectedly`,
-      why: error instanceof Error ? error.message : String(error),
-      next: 'this is a bug in macpilot; the server keeps running, so retry or try another way',
-    });
-  }
-  return { content: [{ type: 'text', text: failure.render() }], isError: true };
+  if (explained instanceof MacpilotError) return explained;
+  log.error(`${toolName}: unexpected failure: ${error instanceof Error ? error.stack : String(error)}`);
+  return new MacpilotError({
+    what: `${toolName} failed unexpectedly`,
+    why: error instanceof Error ? error.message : String(error),
+    next: 'this is a bug in macpilot; the server keeps running, so retry or try another way',
+  });
 }

@@ -195,6 +195,14 @@ afterAll(() => {
   for (const pid of clipboardHolders()) process.kill(pid);
 });
 
+test('launch starts an app and waits until the next command can read it', async () => {
+  const launched = await ok('launch', 'gnome-calculator');
+  const pid = Number(/pid (\d+)/.exec(launched)?.[1]);
+  expect(pid, launched).toBeGreaterThan(0);
+  processes.track(pid);
+  expect(await ok('tree', String(pid), '--depth', '2')).toMatch(/calculator/i);
+});
+
 describe('clipboard', () => {
   test('set outlives its command (a holder owns it until another owner), get reads it, clear ends the holder', async () => {
     expect(await ok('clipboard', 'set', 'first ✓')).toMatch(/^Copied 7 characters/);
@@ -245,7 +253,22 @@ describe('screenshot', () => {
     expect(await sharp(Buffer.concat(chunks)).metadata()).toMatchObject({ format: 'png' });
     const toFile = await runWith({ settings: { MACPILOT_MODE: 'read-only' } }, 'screenshot');
     expect(toFile.code).toBe(1);
-    expect(toFile.stderr).toContain('`macpilot screenshot -o -` writes the image to stdout instead');
+    expect(toFile.stderr).toContain('Writing a screenshot file is not available in read-only mode');
+    expect(toFile.stderr).toContain('Next: `macpilot screenshot -o -` writes the image to stdout instead');
+    expect(toFile.stderr).not.toMatch(/file_path|--output/);
+  });
+
+  test('--display names a display that `macpilot displays` lists; --black-out is taken', async () => {
+    const display = /^- (\S+).*: x=\d+ y=\d+ (\d+)x\d+ points/m.exec(await ok('displays'));
+    expect(display).not.toBeNull();
+    const [, id = '', width = ''] = display ?? [];
+    const file = join(folder, 'display.png');
+    expect(await ok('screenshot', '--display', id, '--black-out', '-o', file)).toContain(`File: ${file}`);
+    expect((await sharp(file).metadata()).width).toBe(Number(width));
+    const wrong = await run('screenshot', '--display', 'no-such-display');
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('`macpilot displays`');
+    expect(wrong.stderr).not.toContain('list_displays');
   });
 });
 
@@ -265,17 +288,29 @@ describe('exit codes and output streams', () => {
       ['serve', '--port', '7433'],
       ['click'],
       ['find', ''],
+      ['wait', 'appears'],
+      ['wait', 'text_appears', '--app', 'mousepad'],
     ]) {
       const done = await run(...args);
       expect(done.code, `macpilot ${args.join(' ')}: ${done.stderr}`).toBe(2);
       expect(done.stdout).toBe('');
-      expect(done.stderr).toMatch(/^macpilot: /);
+      expect(done.stderr).toMatch(/^macpilot(?: [a-z]+)?: /);
     }
     expect((await run('serve', '--port', '7433')).stderr).toContain(
       '--port is for serving HTTP: add --http (without it, macpilot serves MCP on stdin/stdout)',
     );
     expect((await run('click')).stderr).toContain('click takes 1 argument, not 0');
     expect((await run('find', '')).stderr).toContain('macpilot: find: the text is empty');
+    // The commands use every toolset, and still refuse a config file whose toolsets are wrong.
+    const config = join(folder, 'bad-toolsets.json');
+    writeFileSync(config, JSON.stringify({ toolsets: 'ui,nonsense' }));
+    const bad = await runWith({ settings: { MACPILOT_CONFIG: config } }, 'apps');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(`${config} (toolsets): unknown toolset "nonsense"`);
+    // A wait without what to wait for names the command's flags, never the tool's arguments.
+    const wait = (await run('wait', 'appears')).stderr;
+    expect(wait).toContain('appears needs a path or --text / --role / --name');
+    expect(wait).not.toMatch(/\bref\b|timeout_ms|wait_for/);
   });
 
   test('a reader that stops after the first line ends the command quietly, exit 0', async () => {

@@ -39,7 +39,9 @@ describe('macpilot doctor', () => {
       expect(output).toMatch(new RegExp(`^${label}: available \\(.+\\)$`, 'm'));
     }
     expect(output).toContain(`X display ${env.DISPLAY}`);
-    expect(output).toMatch(/^recording \(start_recording only\): available \(.*X RECORD extension\)$/m);
+    expect(output).toMatch(
+      /^recording \(only an agent's recording of your input uses it\): available \(.*X RECORD extension\)$/m,
+    );
     expect(output).toContain('Optional, for the system, finder and screen toolsets:');
     expect(output).toMatch(
       /^OCR: available \(tesseract\.js with Debian's tessdata_fast English model \(.+\)\)$/m,
@@ -85,7 +87,9 @@ describe('macpilot doctor', () => {
     expect(output).toMatch(/^input: MISSING \(.*\)\n {2}fix: .*XTEST/m);
     expect(output).toMatch(/^screen capture: MISSING \(.*\)\n {2}fix: set DISPLAY/m);
     // Recording is optional: reported with how to get it, not counted as missing.
-    expect(output).toMatch(/^recording \(start_recording only\): not available \(.*\)\n {2}how: .*RECORD/m);
+    expect(output).toMatch(
+      /^recording \(only an agent's recording of your input uses it\): not available \(.*\)\n {2}how: .*RECORD/m,
+    );
     expect(output).toContain('Missing: accessibility, display, input, screen capture.');
     expect(code).toBe(1);
   });

@@ -80,7 +80,12 @@ export class Waits {
     return this.kernel.guard(`wait for ${awaited}`, async () => {
       const timeoutMs = options.timeoutMs ?? WAIT_DEFAULTS.timeoutMs;
       if (!(timeoutMs >= 0 && timeoutMs <= WAIT_DEFAULTS.maxTimeoutMs)) {
-        throw invalid(`timeout_ms must be between 0 and ${WAIT_DEFAULTS.maxTimeoutMs}`, options.condition);
+        const most = WAIT_DEFAULTS.maxTimeoutMs;
+        throw invalid(
+          options.condition,
+          `timeout_ms must be between 0 and ${most}`,
+          `--timeout must be between 0 and ${most}`,
+        );
       }
       const started = performance.now();
       const { condition } = options;
@@ -156,28 +161,34 @@ export class Waits {
   private probe(condition: Exclude<WaitCondition, 'app_idle'>, o: WaitOptions): Probe {
     const target = targetOf(o);
     const query = queryOf(o);
-    const needs = (what: string, ok: boolean) => {
-      if (!ok) throw invalid(`${condition} needs ${what}`, condition);
+    const needs = (what: string, flags: string, ok: boolean) => {
+      if (!ok) throw invalid(condition, `${condition} needs ${what}`, `${condition} needs ${flags}`);
     };
     switch (condition) {
       case 'appears':
       case 'disappears': {
         const want = condition === 'appears';
-        needs('exactly one of ref, path, or a query (text, role, name)', (target !== undefined) !== !!query);
+        needs(
+          'exactly one of ref, path, or a query (text, role, name)',
+          'a path or --text / --role / --name, not both',
+          (target !== undefined) !== !!query,
+        );
         return query ? (call) => this.lookForMatches(o.app, query, want, call) : this.elementProbe(target, o);
       }
       case 'value_equals':
       case 'value_contains':
       case 'enabled':
       case 'focused':
-        needs('exactly one of ref or path', target !== undefined);
-        if (condition.startsWith('value_')) needs('text (the value to wait for)', o.text !== undefined);
+        needs('exactly one of ref or path', 'a path', target !== undefined);
+        if (condition.startsWith('value_')) {
+          needs('text (the value to wait for)', '--text (the value to wait for)', o.text !== undefined);
+        }
         return this.elementProbe(target, o);
       case 'text_appears':
-        needs('text', o.text !== undefined);
+        needs('text', '--text', o.text !== undefined);
         return (call) => this.lookForMatches(o.app, { text: o.text, match: 'contains' }, true, call);
       case 'window_title':
-        needs('text (part of the title)', o.text !== undefined);
+        needs('text (part of the title)', '--text (part of the title)', o.text !== undefined);
         return (call) => this.lookAtWindows(o.app, o.text ?? '', call);
     }
   }
@@ -329,7 +340,9 @@ export const walkedOf = (entry: RefEntry, detail: ElementDetail): Walked => ({
 });
 
 function targetOf(o: WaitOptions): Target | undefined {
-  if (o.ref !== undefined && o.path !== undefined) throw invalid('give ref or path, not both', o.condition);
+  if (o.ref !== undefined && o.path !== undefined) {
+    throw invalid(o.condition, 'give ref or path, not both', 'give one path');
+  }
   if (o.ref !== undefined) return { ref: o.ref };
   if (o.path !== undefined) return { path: o.path };
   return undefined;
@@ -380,7 +393,8 @@ export function describeWait(o: WaitOptions): string {
   }
 }
 
-function invalid(why: string, condition: WaitCondition): MacpilotError {
+/** Inputs a wait can never work with, in an agent's words (arguments) and a person's (`macpilot wait` flags). */
+function invalid(condition: WaitCondition, why: string, personWhy: string): MacpilotError {
   return new MacpilotError({
     what: `Cannot wait for ${condition}`,
     why,
@@ -388,6 +402,14 @@ function invalid(why: string, condition: WaitCondition): MacpilotError {
       'appears / disappears take a ref, a path, or text / role / name; value_equals and value_contains take a ' +
       'ref or path and text; enabled and focused a ref or path; text_appears and window_title text; app_idle ' +
       'only the app',
+    kind: 'invalid_arguments',
+    person: {
+      why: personWhy,
+      next:
+        'appears / disappears take a path, or --text / --role / --name; value_equals and value_contains a path ' +
+        'and --text; enabled and focused a path; text_appears and window_title --text; app_idle only --app ' +
+        '(`macpilot wait --help` shows them all)',
+    },
   });
 }
 

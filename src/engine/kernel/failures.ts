@@ -69,7 +69,7 @@ const ADVICE = {
   [HelperErrorCode.Timeout]: {
     kind: 'app_timed_out',
     what: 'The app did not answer in time',
-    next: 'the app may be busy or showing a modal dialog; wait and retry, or snapshot its windows',
+    next: 'the app may be busy or showing a modal dialog; wait and retry, or read its windows again with snapshot_ui',
   },
   [HelperErrorCode.InvalidParams]: {
     kind: 'helper_refused_request',

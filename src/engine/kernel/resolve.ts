@@ -303,7 +303,7 @@ export class Resolver {
       return new MacpilotError({
         what: 'No element at this path',
         why: `${where}, and nothing there matches; there now: ${listChildren(children)}`,
-        next: 'take a snapshot_ui or use find_elements to find the element as it is now, then act by its ref',
+        next: 'take a snapshot_ui or use find_elements to find the element as it is now, then act on what it shows',
         kind: 'no_element_at_path',
         concerns: ['path'],
       });

@@ -183,7 +183,12 @@ describe("a failure's sentence at the terminal", () => {
     expect(inPersonWords('set MACPILOT_MODE=full where macpilot is started, then restart macpilot')).toBe(
       'set MACPILOT_MODE=full where macpilot is started',
     );
-    // A tool without a command keeps its name.
-    expect(inPersonWords('launch_app it first')).toBe('launch_app it first');
+    // Every tool a failure sends a person to has a command, and every argument it names a flag.
+    expect(inPersonWords('name one of the running apps; or launch_app it first')).toBe(
+      'name one of the running apps; or `macpilot launch` it first',
+    );
+    expect(inPersonWords('use an id from list_displays (black_out_hidden: true paints them black)')).toBe(
+      'use an id from `macpilot displays` (--black-out paints them black)',
+    );
   });
 });

@@ -87,6 +87,10 @@ describe('ConsentGuard', () => {
     const quit = call('quit_app', { name: 'zenity' }, declined.server);
     const error = await failure(guard('full').admit(quit));
     expect(error.what).toBe('The user did not allow: quit an app (zenity)');
+    // At a terminal the person asked is the one who reads the failure.
+    expect(error.renderForPerson()).toBe(
+      'Not done: you did not allow quit an app (zenity).\nWhy: you answered no\nNext: nothing was changed; run the command again to be asked again',
+    );
     expect(quit.notes).toEqual({ consent: 'declined' });
     const unchecked = client({ action: 'accept', content: { confirm: false } });
     await failure(guard('full').admit(call('close_window', { title: 'Notes' }, unchecked.server)));

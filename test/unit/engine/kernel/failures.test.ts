@@ -4,7 +4,7 @@ import type { MacpilotError } from '../../../../src/errors.js';
 import { ClientErrorCode, HelperError } from '../../../../src/helper-client/errors.js';
 import { HelperErrorCode } from '../../../../src/helper-client/protocol.js';
 import { createLogger } from '../../../../src/log.js';
-import { errorResult } from '../../../../src/tools/errors.js';
+import { failedAnswer } from '../../../../src/tools/errors.js';
 
 const codes = [...Object.values(HelperErrorCode), ...Object.values(ClientErrorCode)];
 
@@ -12,7 +12,7 @@ describe('one error table', () => {
   it.each(codes)('code %i reads the same from the engine and from a tool, with its hint', (code) => {
     const error = new HelperError('ax.snapshot', code, 'it broke', { hint: 'try this' });
     const engine = explain(error, 'take a snapshot') as MacpilotError;
-    const tool = errorResult(error, 'snapshot_ui', createLogger('silent')).content[0];
+    const tool = failedAnswer(error, 'snapshot_ui', createLogger('silent')).result.content[0];
     expect(engine.what).toBe('Could not take a snapshot');
     expect(engine.why).toContain('it broke (try this)');
     expect(engine.next).not.toBe('');
