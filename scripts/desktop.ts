@@ -1,6 +1,6 @@
 /**
- * A private headless desktop: Xvfb + session D-Bus + AT-SPI bus + openbox, with its own display number and
- * XDG_RUNTIME_DIR. Every process it starts leads its own process group; stop() signals exactly those groups.
+ * A private headless desktop: Xvfb (or, for two monitors, Xorg's dummy driver) + session D-Bus + AT-SPI bus +
+ * openbox, with its own display number and XDG_RUNTIME_DIR. Every process it starts leads its own process group; stop() signals exactly those groups.
  *
  * As a script (`npx tsx scripts/desktop.ts`) it starts a desktop, prints the environment to use it, and stops it
  * on Ctrl-C. MACPILOT_KEEP_DESKTOP=1 keeps its folder (with each process's log) after it stops.
@@ -82,7 +82,76 @@ function succeeds(command: string, args: string[], env: NodeJS.ProcessEnv): bool
   }
 }
 
-export async function startDesktop(options: { windowManager?: boolean } = {}): Promise<Desktop> {
+/**
+ * Two 1280x800 monitors side by side: LEFT at 0,0 (primary) and RIGHT at 1280,0, as RandR 1.5 monitors over one
+ * 2560x800 output, which is what GTK, window managers and macpilot read. Xvfb cannot report monitors at an
+ * origin other than 0,0; Xorg's dummy driver can (it needs root).
+ */
+export const TWO_MONITORS = [
+  { name: 'LEFT', x: 0, y: 0, width: 1280, height: 800 },
+  { name: 'RIGHT', x: 1280, y: 0, width: 1280, height: 800 },
+] as const;
+
+/** Xorg with the dummy driver and no input devices of the host (it must not take this machine's keyboard). */
+const DUMMY_XORG_CONF = `Section "ServerFlags"
+  Option "AutoAddDevices" "false"
+  Option "AutoEnableDevices" "false"
+  Option "DontVTSwitch" "true"
+EndSection
+Section "Device"
+  Identifier "dummy"
+  Driver "dummy"
+  VideoRam 256000
+EndSection
+Section "Monitor"
+  Identifier "monitor"
+  HorizSync 5.0-1000.0
+  VertRefresh 5.0-200.0
+EndSection
+Section "Screen"
+  Identifier "screen"
+  Device "dummy"
+  Monitor "monitor"
+  DefaultDepth 24
+  SubSection "Display"
+    Depth 24
+    Virtual 2560 800
+  EndSubSection
+EndSection
+`;
+
+/** The X server's arguments and how to finish setting it up once it runs. */
+function xServer(runtimeDir: string, monitors: 1 | 2): { command: string; args: string[] } {
+  const common = ['-displayfd', '3', '-nolisten', 'tcp', '-noreset'];
+  if (monitors === 1) return { command: 'Xvfb', args: ['-screen', '0', '1280x800x24', ...common] };
+  const config = join(runtimeDir, 'xorg.conf');
+  const configDir = join(runtimeDir, 'xorg.conf.d');
+  writeFileSync(config, DUMMY_XORG_CONF);
+  mkdirSync(configDir);
+  const log = join(runtimeDir, 'Xorg.log');
+  return { command: 'Xorg', args: ['-config', config, '-configdir', configDir, '-logfile', log, ...common] };
+}
+
+/** One mode over the whole screen (one CRTC, so the pointer reaches everywhere), cut into the two monitors. */
+function splitIntoMonitors(env: NodeJS.ProcessEnv): void {
+  const xrandr = (...args: string[]) => execFileSync('xrandr', args, { env, timeout: 5000, stdio: 'pipe' });
+  xrandr('--newmode', '2560x800dual', '174.25', '2560', '2608', '2640', '2720', '800', '803', '809', '838');
+  xrandr('--addmode', 'DUMMY0', '2560x800dual');
+  xrandr('--output', 'DUMMY0', '--mode', '2560x800dual', '--primary');
+  for (const [i, m] of TWO_MONITORS.entries()) {
+    // A size in millimetres as well (338x211: about 96 dpi), else RandR takes the monitor for 0 mm wide.
+    const geometry = `${m.width}/338x${m.height}/211+${m.x}+${m.y}`;
+    xrandr('--setmonitor', m.name, geometry, i === 0 ? 'DUMMY0' : 'none');
+  }
+}
+
+export async function startDesktop(
+  options: { windowManager?: boolean; monitors?: 1 | 2 } = {},
+): Promise<Desktop> {
+  const monitors = options.monitors ?? 1;
+  if (monitors === 2 && process.getuid?.() !== 0) {
+    throw new Error('desktop: two monitors need Xorg with the dummy driver, which runs as root only');
+  }
   const missing = missingPackages();
   if (missing.length > 0) {
     throw new Error(
@@ -120,16 +189,10 @@ export async function startDesktop(options: { windowManager?: boolean } = {}): P
     // Xvfb picks a free display itself and writes its number to the file we give it as fd 3. Without -noreset
     // it resets whenever its last client leaves, and a client connecting meanwhile (openbox) fails.
     const displayFile = join(runtimeDir, 'display');
-    start(
-      'Xvfb',
-      ['-displayfd', '3', '-screen', '0', '1280x800x24', '-nolisten', 'tcp', '-noreset'],
-      process.env,
-      {
-        fd3: openSync(displayFile, 'w'),
-      },
-    );
+    const server = xServer(runtimeDir, monitors);
+    start(server.command, server.args, process.env, { fd3: openSync(displayFile, 'w') });
     await waitFor(
-      'Xvfb to choose a display',
+      `${server.command} to choose a display`,
       () => readFileSync(displayFile, 'utf8').trim().length > 0,
       10000,
     );
@@ -152,6 +215,7 @@ export async function startDesktop(options: { windowManager?: boolean } = {}): P
     };
     for (const hide of ['NO_AT_BRIDGE', 'GTK_A11Y', 'WAYLAND_DISPLAY', 'AT_SPI_BUS_ADDRESS'])
       delete env[hide];
+    if (monitors === 2) splitIntoMonitors(env);
 
     start('dbus-daemon', ['--nofork', `--config-file=${sessionBusConfig(runtimeDir, busPath)}`], env);
     await waitFor('the session bus', () => existsSync(busPath), 10000);

@@ -165,7 +165,9 @@ export class Input {
   }
 
   async drag(from: Spot, to: Spot, call?: CallOptions): Promise<ActionResult> {
-    const end = isPoint(to) ? { point: to, what: own(at(to)) } : await this.element(to, call);
+    const end = isPoint(to)
+      ? { point: to, what: await this.kernel.guard('drag', () => this.onDisplay(to, 'The drop point', call)) }
+      : await this.element(to, call);
     return this.onSpot(from, 'drag from', call, (start, what) => async () => {
       const params = {
         from: start,
@@ -274,9 +276,16 @@ export class Input {
     }
     return this.kernel.guard(`${verb} ${plainText(place(spot))}`, async () => {
       const point = { x: spot.x, y: spot.y };
+      const what = await this.onDisplay(spot, 'The point', call);
       const { element } = await this.kernel.port.call('ax.elementAt', point, call);
-      return this.observed(element, prepare(point, place(spot)), call);
+      return this.observed(element, prepare(point, what), call);
     });
+  }
+
+  /** A point named in an answer, with its display when there are several; refused when it is on none. */
+  private async onDisplay(spot: LabelledPoint, what: string, call?: CallOptions): Promise<Words> {
+    const { display, several } = await this.kernel.displays.at(spot, what, call);
+    return several ? words`${place(spot)} ${own(`(on display ${display.id})`)}` : place(spot);
   }
 
   /** Act on whatever has keyboard focus, and report what changed in its app. */

@@ -110,7 +110,7 @@ export class Screen {
 
   async listDisplays(call?: CallOptions): Promise<string> {
     return this.kernel.guard('list the displays', async () => {
-      const { displays } = await this.kernel.port.call('screen.displays', {}, call);
+      const displays = await this.kernel.displays.list(call);
       const lines = displays.map(
         (d) =>
           `- ${d.id}${d.name && d.name !== d.id ? ` "${d.name}"` : ''}${d.primary ? ' (primary)' : ''}: ` +
@@ -215,7 +215,7 @@ export class Screen {
       return { target: { region }, what: `the region ${geometry(region)}`, app: () => this.activeApp(call) };
     }
     if (byWindow) return this.windowSubject(options.app, options.window, call);
-    const { displays } = await this.kernel.port.call('screen.displays', {}, call);
+    const displays = await this.kernel.displays.list(call);
     const chosen =
       display === undefined ? displays.find((d) => d.primary) : displays.find((d) => d.id === display);
     if (!chosen) {

@@ -8,6 +8,7 @@ import { MacpilotError } from '../../errors.js';
 import type { AppInfo, ElementDetail } from '../../helper-client/protocol.js';
 import { Changes, type ChangeSettings, type Prepared } from './changes.js';
 import { explain, isAppNotFound, isGone } from './failures.js';
+import { Displays } from './displays.js';
 import { Observer } from './observer.js';
 import { type ElementPath, parsePath } from './paths.js';
 import type { HelperPort } from './port.js';
@@ -67,6 +68,8 @@ export class Kernel {
   readonly observer: Observer;
   /** Runs actions between two walks of their app and reports what changed. */
   readonly changes: Changes;
+  /** Where the displays are: every point given is checked against them. */
+  readonly displays: Displays;
 
   constructor(
     readonly port: HelperPort,
@@ -79,6 +82,7 @@ export class Kernel {
   ) {
     this.resolver = new Resolver(port, this.refs, gate, choose);
     this.observer = new Observer(port);
+    this.displays = new Displays(port);
     this.changes = new Changes(port, this.refs, this.resolver, this.observer, settings);
   }
 

@@ -38,6 +38,9 @@ export class FakeHelper implements HelperPort {
   /** The window manager's windows; screen.capture answers an image of one of them, at 2 pixels per point. */
   windows: WindowInfo[] = [];
 
+  /** One 1280x800 display unless a test gives others. */
+  displays = [{ id: 'd1', bounds: { x: 0, y: 0, width: 1280, height: 800 }, scale: 1, primary: true }];
+
   constructor(readonly apps: FakeApp[]) {}
 
   async call<M extends MethodName>(method: M, params: Params<M>): Promise<Result<M>> {
@@ -72,6 +75,7 @@ export class FakeHelper implements HelperPort {
     }),
     'ax.snapshot': (p) => walk(this.locate(p.root).node, p),
     'windows.list': () => ({ windows: this.windows }),
+    'screen.displays': () => ({ displays: this.displays }),
     'screen.capture': (p) => {
       const { target } = p;
       const window = 'window' in target ? this.windows.find((w) => w.id === target.window) : undefined;

@@ -14,6 +14,7 @@ import {
 import type { X11 } from './ewmh.js';
 import { HelperFailure } from '../../errors.js';
 import { encode, type PixelLayout, toRgba } from './screen-pixels.js';
+import { randrMonitors } from './randr-monitors.js';
 import { withScreenImage } from './screen-shm.js';
 import type { Session } from '../session.js';
 
@@ -36,10 +37,27 @@ const screenBounds = (screen: x11.Screen): Bounds => ({
   height: screen.pixel_height,
 });
 
-/** Active CRTCs as displays, named by their first output; empty when RandR is absent or reports none. */
+/**
+ * The displays RandR reports: its 1.5 monitors where the server has them (what windows are placed in), else the
+ * active CRTCs, named by their first output; empty when RandR is absent or reports none.
+ */
 async function randrDisplays(x: X11): Promise<DisplayInfo[]> {
   const randr = await x.x<x11.RandR>((cb) => x.client.require('randr', cb)).catch(() => undefined);
   if (!randr) return [];
+  const monitors = (await randrMonitors(x, randr).catch(() => undefined)) ?? [];
+  if (monitors.length > 0) {
+    const primary = Math.max(
+      0,
+      monitors.findIndex((m) => m.primary),
+    );
+    return monitors.map((m, i) => ({
+      id: m.name,
+      name: m.name,
+      bounds: m.bounds,
+      scale: 1,
+      primary: i === primary,
+    }));
+  }
   const resources = await x.x<x11.ScreenResources>((cb) => randr.GetScreenResourcesCurrent(x.root, cb));
   const stamp = resources.config_timestamp;
   const [primary, crtcs] = await Promise.all([

@@ -44,6 +44,8 @@ declare module 'x11' {
   }
 
   export interface RandR {
+    majorOpcode: number;
+    QueryVersion(major: number, minor: number, cb: Callback<[number, number]>): void;
     GetScreenResourcesCurrent(window: number, cb: Callback<ScreenResources>): void;
     GetCrtcInfo(crtc: number, configTimestamp: number, cb: Callback<CrtcInfo>): void;
     GetOutputInfo(output: number, configTimestamp: number, cb: Callback<OutputInfo>): void;
