@@ -12,6 +12,9 @@ export interface Stroke {
   shift: boolean;
 }
 
+/** Told of each change the map makes itself, before the server announces it to every client (MappingNotify). */
+export type OwnChange = (firstKeycode: number, count: number) => void;
+
 export class Keymap {
   private readonly strokes = new Map<number, Stroke>();
   private readonly spares: number[] = [];
@@ -23,6 +26,7 @@ export class Keymap {
     private readonly first: number,
     /** The map as the server has it, one row of keysyms per keycode from `first`. */
     private readonly rows: number[][],
+    private readonly ownChange: OwnChange,
   ) {
     rows.forEach((row, i) => {
       const keycode = first + i;
@@ -37,10 +41,20 @@ export class Keymap {
     });
   }
 
-  static async load(x11: X11): Promise<Keymap> {
+  /**
+   * The map as the server has it now. After a change of layout, keycodes the `previous` map lent and that still
+   * hold what it lent are emptied again (a new layout that uses such a keycode for a key of its own keeps it).
+   */
+  static async load(x11: X11, ownChange: OwnChange, previous?: Keymap): Promise<Keymap> {
     const { min_keycode: first, max_keycode: last } = x11.client.display;
     const rows = await x11.x<number[][]>((cb) => x11.client.GetKeyboardMapping(first, last - first + 1, cb));
-    return new Keymap(x11, first, rows);
+    const leftovers = [...(previous?.lent ?? [])]
+      .filter(([keysym, keycode]) => rows[keycode - first]?.[0] === keysym)
+      .map(([, keycode]) => keycode);
+    for (const keycode of leftovers) rows[keycode - first]?.fill(0);
+    const keymap = new Keymap(x11, first, rows, ownChange);
+    if (leftovers.length > 0) await keymap.send(leftovers);
+    return keymap;
   }
 
   /** The keysyms a key types plain and with Shift (0: none), as the map stood when loaded. */
@@ -143,6 +157,7 @@ export class Keymap {
     const low = Math.min(...keycodes);
     const high = Math.max(...keycodes);
     const span = this.rows.slice(low - this.first, high - this.first + 1);
+    this.ownChange(low, span.length);
     this.x11.client.ChangeKeyboardMapping(low, span[0]?.length ?? 0, span.flat());
     await this.x11.sync();
   }

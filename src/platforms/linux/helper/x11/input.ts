@@ -55,16 +55,55 @@ const REPEAT_BATCH = 16;
  * event with the map current when it reads the event, which can be after a prompt restore.
  */
 const RESTORE_IDLE_MS = 1000;
+/**
+ * A text with more characters the layout lacks than there are spare keycodes (Latin text under a Russian
+ * layout) is typed in runs; before a run lends a keycode again, the app gets this long to read the keys typed
+ * with it, which it translates with the map current when it reads them.
+ */
+const RELEND_SETTLE_MS = 150;
+
+/** MappingNotify's request for a change of the keyboard map (0: modifiers, 2: pointer buttons). */
+const MAPPING_KEYBOARD = 1;
+
+interface MappingNotify {
+  name?: string;
+  request?: number;
+  firstKeyCode?: number;
+  count?: number;
+}
 
 class Device {
   private queue: Promise<unknown> = Promise.resolve();
   private restoreTimer: NodeJS.Timeout | undefined;
+  private map: Keymap | undefined;
+  /** Another client changed the keyboard map (setxkbmap, a layout switch): read it again before the next key. */
+  private stale = false;
+  /** Changes of the map's own not yet announced by the server, as "first:count". */
+  private readonly own: string[] = [];
 
   constructor(
     private readonly x11: X11,
     private readonly xtest: x11.XTest,
-    readonly keymap: Keymap,
-  ) {}
+  ) {
+    x11.client.on('event', (event: MappingNotify) => {
+      if (event.name !== 'MappingNotify' || event.request !== MAPPING_KEYBOARD) return;
+      const i = this.own.indexOf(`${event.firstKeyCode}:${event.count}`);
+      if (i >= 0) this.own.splice(i, 1);
+      else this.stale = true;
+    });
+  }
+
+  get keymap(): Keymap {
+    if (!this.map) throw new Error('the keyboard map is read when the device opens');
+    return this.map;
+  }
+
+  /** Read the keyboard map as the server has it now. */
+  async loadKeymap(): Promise<void> {
+    this.stale = false;
+    const ownChange = (first: number, count: number) => this.own.push(`${first}:${count}`);
+    this.map = await Keymap.load(this.x11, ownChange, this.map);
+  }
 
   /**
    * Run one operation after the previous ones; answer once its events are processed. One cancelled while it
@@ -74,6 +113,7 @@ class Device {
     const next = this.queue.then(async () => {
       signal?.throwIfAborted();
       clearTimeout(this.restoreTimer);
+      if (this.stale) await this.loadKeymap();
       try {
         const result = await operation();
         await this.released();
@@ -180,11 +220,10 @@ class Device {
 const devices = new WeakMap<X11, Promise<Device>>();
 
 async function openDevice(x11: X11): Promise<Device> {
-  const [xtest, keymap] = await Promise.all([
-    x11.x<x11.XTest>((cb) => x11.client.require('xtest', cb)),
-    Keymap.load(x11),
-  ]);
-  return new Device(x11, xtest, keymap);
+  const xtest = await x11.x<x11.XTest>((cb) => x11.client.require('xtest', cb));
+  const device = new Device(x11, xtest);
+  await device.loadKeymap();
+  return device;
 }
 
 async function device(session: Session): Promise<Device> {
@@ -345,7 +384,12 @@ export async function type(
   const input = await device(session);
   return input.run(async () => {
     let typed = 0;
-    for (const run of input.keymap.runs(keysyms)) {
+    for (const [i, run] of input.keymap.runs(keysyms).entries()) {
+      // A new run lends keycodes again that the last one used: the app must have read those keys first.
+      if (i > 0) {
+        await input.sync();
+        await sleep(RELEND_SETTLE_MS, undefined, { signal });
+      }
       for (const stroke of await input.keymap.lend(run)) {
         signal?.throwIfAborted();
         await input.stroke(stroke);

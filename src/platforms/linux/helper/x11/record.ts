@@ -18,6 +18,9 @@ import { X11 } from './ewmh.js';
 import { Keymap } from './input-keymap.js';
 import type { Session } from '../session.js';
 
+/** The recorder reads the keyboard map and never changes it. */
+const READ_ONLY = () => {};
+
 /** Core event codes, the range of device events the context records. */
 const KEY_PRESS = 2;
 const KEY_RELEASE = 3;
@@ -147,7 +150,7 @@ class Recording {
     let [plain, shifted] = this.keymap.levels(detail);
     if (plain === 0) {
       // A key the map lacked when it was read: a tool like xdotool lends keycodes to the characters it types.
-      this.keymap = await Keymap.load(this.control);
+      this.keymap = await Keymap.load(this.control, READ_ONLY);
       [plain, shifted] = this.keymap.levels(detail);
     }
     const modifier = MODIFIER_KEYS.get(plain);
@@ -219,7 +222,7 @@ async function begin(session: Session): Promise<Recording> {
   const data = await X11.connect(session.env.DISPLAY ?? '');
   const forget = session.onClose(() => data.close());
   try {
-    const [dataRecord, keymap] = await Promise.all([requireRecord(data), Keymap.load(control)]);
+    const [dataRecord, keymap] = await Promise.all([requireRecord(data), Keymap.load(control, READ_ONLY)]);
     const context = control.client.AllocID();
     record.CreateContext(
       context,
