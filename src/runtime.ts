@@ -57,6 +57,7 @@ export function createRuntime(
     chooseApp,
   );
   const desk = new Desk();
+  desk.onStop(() => void engine.held.releaseAll().catch(() => {}));
   const policy = new Policy([
     desk,
     new ModeGuard(config.mode, config.origins.mode),

@@ -12,6 +12,7 @@ import { ClipboardHistory } from './features/clipboard-history.js';
 import { Elements } from './features/elements.js';
 import { ChangeFeed } from './kernel/feed.js';
 import { Observations } from './features/observe.js';
+import { HeldInput } from './features/held-input.js';
 import { Input, type LongestAction } from './features/input.js';
 import { Kernel } from './kernel/kernel.js';
 import { Menus } from './features/menus.js';
@@ -47,6 +48,8 @@ export interface Engine {
   readonly elements: Elements;
   readonly apps: Apps;
   readonly input: Input;
+  /** Buttons and keys held down across calls, by session. */
+  readonly held: HeldInput;
   readonly windows: Windows;
   readonly screen: Screen;
   readonly visual: Visual;
@@ -100,6 +103,7 @@ export function createEngine(
     elements,
     apps: new Apps(kernel),
     input,
+    held: new HeldInput(input, port),
     windows,
     screen,
     visual: new Visual(screen),

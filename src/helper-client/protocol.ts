@@ -403,6 +403,18 @@ export const methods = {
     }),
     z.object({}),
   ),
+  'input.button': method(
+    'Press (down) or release one mouse button and leave it so, at a point (the pointer moves there first) or ' +
+      'where the pointer is. The helper releases what it holds when it exits.',
+    z.object({ button: MouseButton, down: z.boolean(), at: Point.optional() }),
+    z.object({}),
+  ),
+  'input.hold': method(
+    'Press (down) or release one key and leave it so: a key by `code` (as input.key) or a modifier key, one ' +
+      'of the two. The helper releases what it holds when it exits.',
+    z.object({ code: z.number().int().min(0).optional(), modifier: Modifier.optional(), down: z.boolean() }),
+    z.object({}),
+  ),
   'screen.displays': method(
     'The displays, their bounds in points and their scale.',
     Empty,

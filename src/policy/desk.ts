@@ -26,6 +26,12 @@ export class Desk implements Guard {
   private stops = new AbortController();
   private pausedUntil = 0;
   private inFlight = 0;
+  private readonly stopListeners: (() => void)[] = [];
+
+  /** `listener` runs at each stop (held keys and buttons are released there). */
+  onStop(listener: () => void): void {
+    this.stopListeners.push(listener);
+  }
 
   /** Runs one tool call: its signal is also aborted by a stop. */
   async run<T>(callSignal: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
@@ -42,6 +48,7 @@ export class Desk implements Guard {
     this.pausedUntil = Date.now() + Math.min(Math.max(0, pauseMs), MAX_PAUSE_MS);
     this.stops.abort(new StoppedAtTheDesk({ ...pausedError(this.pausedUntil), kind: 'stopped_at_the_desk' }));
     this.stops = new AbortController();
+    for (const listener of this.stopListeners) listener();
     return { cancelled, pausedUntil: this.pausedUntil };
   }
 

@@ -104,6 +104,8 @@ export class ToolSession {
     private readonly options: SessionOptions,
   ) {
     this.sessionEnd = options.sessionEnd ?? new AbortController().signal;
+    // What the session held down is let go with it.
+    this.sessionEnd.addEventListener('abort', () => void this.letGo(), { once: true });
     this.names = options.listed.map((tool) => tool.name);
     this.byName = new Map(options.available.map((tool) => [tool.name, tool]));
   }
@@ -139,6 +141,7 @@ export class ToolSession {
       baselines,
       roots: async () => this.options.roots?.(options.signal),
       sessionEnd: this.sessionEnd,
+      holder: this,
       model: this.options.model?.(),
       progress: options.progress ?? (() => {}),
     };
@@ -179,7 +182,19 @@ export class ToolSession {
       );
     } catch (error) {
       return failedAnswer(error, tool.name, deps.log);
+    } finally {
+      // A cancelled call stops what the session does, held keys and buttons included.
+      if (options.signal?.aborted) await this.letGo();
     }
+  }
+
+  /** Release the buttons and keys the session holds down. */
+  private async letGo(): Promise<void> {
+    await this.deps.engine.held.releaseAll(this).catch((error: unknown) => {
+      this.deps.log.warn(
+        `releasing held input failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    });
   }
 
   /** A tool called by name, as an agent calls it: input validated as tools/call validates, then run. */

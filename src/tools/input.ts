@@ -1,10 +1,13 @@
 /** The input toolset: synthetic mouse and keyboard, at screen points or at an element's centre. */
 import { structured } from '../engine/render/json.js';
 import { z } from 'zod';
-import { INPUT_DEFAULTS, PX_PER_WHEEL_STEP, type Spot } from '../engine/features/input.js';
+import type { HeldPart } from '../engine/features/held-input.js';
+import { heldKeyNamed, INPUT_DEFAULTS, PX_PER_WHEEL_STEP, type Spot } from '../engine/features/input.js';
+import { describeDisplay } from '../engine/kernel/displays.js';
+import type { MouseButton } from '../helper-client/protocol.js';
 import { refParam } from './params.js';
 import { previousValue } from './inverses.js';
-import { defineTool, toolsetTools, WRITE } from './types.js';
+import { defineTool, READ_ONLY, toolsetTools, WRITE } from './types.js';
 
 const coordinate = z.number().min(-100_000).max(100_000);
 const point = {
@@ -32,6 +35,36 @@ const spotInput = z
 function spotOf(args: { x?: number; y?: number; ref?: string }): Spot {
   return args.ref !== undefined ? { ref: args.ref } : { x: args.x ?? 0, y: args.y ?? 0 };
 }
+
+/** mouse_down and mouse_up: a button, and a point or none (where the pointer is). */
+const heldButtonInput = z
+  .object({
+    button: z.enum(['left', 'right', 'middle']).optional().describe('Default left.'),
+    x: point.x.optional(),
+    y: point.y.optional(),
+  })
+  .refine((a) => (a.x === undefined) === (a.y === undefined), { message: 'give both x and y, or neither' });
+
+const buttonPart = (args: { button?: MouseButton }): HeldPart => ({
+  kind: 'button',
+  button: args.button ?? 'left',
+});
+const optionalSpot = (args: { x?: number; y?: number }): Spot | undefined =>
+  args.x === undefined || args.y === undefined ? undefined : { x: args.x, y: args.y };
+
+const heldKeyInput = z.object({
+  key: z
+    .string()
+    .min(1)
+    .max(32)
+    .describe('One key: a modifier ("shift", "ctrl", "alt", "cmd") or a key press_key names ("w", "space").'),
+});
+
+const CursorJson = z.object({
+  x: z.number(),
+  y: z.number(),
+  display: z.string().nullable().describe('The id of the display the pointer is on (list_displays).'),
+});
 
 const endpoint = z
   .union([z.object(point).strict(), z.object({ ref: refParam }).strict()])
@@ -190,5 +223,72 @@ export const inputTools = toolsetTools('input', [
     annotations: WRITE,
     handle: (args, { engine, signal }) =>
       engine.input.pressKey(args.key, args.modifiers ?? [], args.repeat ?? 1, { signal }),
+  }),
+  defineTool({
+    name: 'mouse_down',
+    title: 'Press a mouse button and hold it',
+    description:
+      'Press a mouse button at a screen point (the pointer moves there first) or where the pointer is, and ' +
+      'leave it down: mouse_up releases it. For drags the agent steers itself, or a press held while keys are ' +
+      `pressed. Held buttons are listed in session_info and released when the session ends. ${INPUT_NOTE}`,
+    input: heldButtonInput,
+    output: structured.action,
+    annotations: WRITE,
+    handle: (args, { engine, holder, signal }) =>
+      engine.held.press(buttonPart(args), holder, optionalSpot(args), { signal }),
+  }),
+  defineTool({
+    name: 'mouse_up',
+    title: 'Release a held mouse button',
+    description:
+      'Release a button mouse_down pressed, at a screen point (the pointer moves there first) or where the ' +
+      `pointer is. A button this session does not hold is left alone, and the answer says so. ${INPUT_NOTE}`,
+    input: heldButtonInput,
+    output: structured.action,
+    annotations: WRITE,
+    handle: (args, { engine, holder, signal }) =>
+      engine.held.release(buttonPart(args), holder, optionalSpot(args), { signal }),
+  }),
+  defineTool({
+    name: 'key_down',
+    title: 'Press a key and hold it',
+    description:
+      'Press one key and leave it down across calls: a modifier (shift, control, option/alt, command, super) ' +
+      'for shift-clicks and the like, or any key press_key names (a game key). key_up releases it; held keys ' +
+      'are listed in session_info and released when the session ends.',
+    input: heldKeyInput,
+    output: structured.action,
+    annotations: WRITE,
+    handle: (args, { engine, holder, signal }) =>
+      engine.held.press({ kind: 'key', key: heldKeyNamed(args.key) }, holder, undefined, { signal }),
+  }),
+  defineTool({
+    name: 'key_up',
+    title: 'Release a held key',
+    description:
+      'Release a key key_down pressed. A key this session does not hold is left alone, and the answer says so.',
+    input: heldKeyInput,
+    output: structured.action,
+    annotations: WRITE,
+    handle: (args, { engine, holder, signal }) =>
+      engine.held.release({ kind: 'key', key: heldKeyNamed(args.key) }, holder, undefined, { signal }),
+  }),
+  defineTool({
+    name: 'get_cursor_position',
+    title: 'Where the pointer is',
+    description:
+      'The pointer position in screen points (the space of element bounds, clicks and screenshots) and the ' +
+      'display it is on.',
+    input: z.object({}),
+    output: { schema: CursorJson },
+    annotations: READ_ONLY,
+    handle: async (_args, { engine, signal }) => {
+      const { at, display } = await engine.input.pointer({ signal });
+      const on = display ? `display ${describeDisplay(display)}` : 'no display';
+      return {
+        content: [{ type: 'text', text: `The pointer is at ${at.x},${at.y} (screen points), on ${on}.` }],
+        structuredContent: { x: at.x, y: at.y, display: display?.id ?? null },
+      };
+    },
   }),
 ]);

@@ -42,12 +42,14 @@ export const sessionTools = toolsetTools('session', [
   defineTool({
     name: 'session_info',
     title: 'Session info',
-    description: 'Server and helper versions, platform, enabled toolsets and tools.',
+    description:
+      'Server and helper versions, platform, enabled toolsets and tools, the recording and what the session holds down.',
     input: z.object({}),
     annotations: READ_ONLY,
-    handle: async (_args, { engine, helper, config, services, enabledTools, history, signal }) => {
+    handle: async (_args, { engine, helper, config, services, enabledTools, history, holder, signal }) => {
       const hello = await helper.hello({ signal });
       const recording = engine.recorder.status;
+      const held = engine.held.heldBy(holder);
       return [
         `macpilot ${VERSION} on ${hello.platform} (Node ${process.versions.node})`,
         `helper: ${hello.helperVersion}, protocol ${hello.protocolVersion}, pid ${(await helper.pid()) ?? 'none'}`,
@@ -59,6 +61,7 @@ export const sessionTools = toolsetTools('session', [
         recording
           ? `recording: ${recording.app === undefined ? 'every app' : JSON.stringify(recording.app)} since ${new Date(recording.startedAt).toISOString()}, ${plural(recording.events, 'press', 'presses')} so far (stop_recording ends it)`
           : 'recording: none',
+        `held down: ${held.length > 0 ? `${held.join(', ')} (mouse_up / key_up release them)` : 'nothing'}`,
       ].join('\n');
     },
   }),

@@ -47,6 +47,8 @@ export interface ToolContext {
   model?: ModelPort;
   /** Aborted when the MCP session that makes the call ends (what it started, such as a recording, ends too). */
   sessionEnd: AbortSignal;
+  /** The session, as the holder of the buttons and keys it holds down (engine.held). */
+  holder: object;
 }
 
 /** A tool as its file declares it; its toolset is given once for the file's tools (toolsetTools). */

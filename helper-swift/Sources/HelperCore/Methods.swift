@@ -119,6 +119,16 @@ public enum InputKey: RPCMethod {
     public typealias Result = Empty
     public static let name = "input.key"
 }
+public enum InputButton: RPCMethod {
+    public typealias Params = ButtonParams
+    public typealias Result = Empty
+    public static let name = "input.button"
+}
+public enum InputHold: RPCMethod {
+    public typealias Params = HoldParams
+    public typealias Result = Empty
+    public static let name = "input.hold"
+}
 public enum ScreenDisplays: RPCMethod {
     public typealias Params = Empty
     public typealias Result = DisplaysResult
@@ -245,6 +255,8 @@ public let allMethods: [any RPCMethod.Type] = [
     InputPointer.self,
     InputType.self,
     InputKey.self,
+    InputButton.self,
+    InputHold.self,
     ScreenDisplays.self,
     ScreenCapture.self,
     ScreenRecognizeText.self,

@@ -646,6 +646,28 @@ public struct KeyParams: Codable, Sendable, ValidatedParams {
     }
 }
 
+public struct ButtonParams: Codable, Sendable {
+    public var button: MouseButton
+    public var down: Bool
+    /// Where to press or release; absent: where the pointer is.
+    public var at: Point?
+}
+
+public struct HoldParams: Codable, Sendable, ValidatedParams {
+    /// A macOS virtual key code (src/keys.ts), or
+    public var code: Int?
+    /// a modifier key: one of the two.
+    public var modifier: Modifier?
+    public var down: Bool
+
+    public func validate() throws {
+        try require((code == nil) != (modifier == nil), "input.hold takes a code or a modifier, one of the two")
+        if let code {
+            try require(code >= 0 && code <= Int(UInt16.max), "code must be a virtual key code, got \(code)")
+        }
+    }
+}
+
 // MARK: - screen
 
 public struct DisplaysResult: Codable, Sendable {

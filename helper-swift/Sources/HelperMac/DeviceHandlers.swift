@@ -11,6 +11,8 @@ func registerDeviceHandlers(_ dispatcher: Dispatcher) {
     dispatcher.on(InputPointer.self) { _ in try Input.pointer() }
     dispatcher.on(InputType.self) { p in try await Input.type(p) }
     dispatcher.on(InputKey.self) { p in try await Input.key(p) }
+    dispatcher.on(InputButton.self) { p in try await Input.button(p) }
+    dispatcher.on(InputHold.self) { p in try await Input.hold(p) }
 
     dispatcher.on(ScreenDisplays.self) { _ in try await Screen.displays() }
     dispatcher.on(ScreenCapture.self) { p in try await Screen.capture(p) }

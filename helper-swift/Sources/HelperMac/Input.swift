@@ -5,9 +5,59 @@ import HelperCore
 
 /// input.*: synthetic mouse and keyboard events through CGEvent, posted at the HID tap, so that they reach
 /// whatever is under the pointer or has keyboard focus as a real device's would. One operation at a time, so
-/// that two requests never interleave their presses. Modifiers travel as the events' flags: no modifier key is
-/// pressed on its own, so a failed request never leaves one held down.
+/// that two requests never interleave their presses. Modifiers travel as the events' flags; only input.button
+/// and input.hold leave anything down, and what they hold is released when the helper exits
+/// (releaseHeldInput).
 enum Input {
+    /// What input.button and input.hold left down.
+    fileprivate static let held = HeldDown()
+
+    /// kVK_Shift, kVK_Control, kVK_Option, kVK_Command, kVK_Function (Carbon's Events.h).
+    private static func keyCode(of modifier: Modifier) -> CGKeyCode {
+        switch modifier {
+        case .shift: 0x38
+        case .control: 0x3B
+        case .option: 0x3A
+        case .command, .super: 0x37
+        case .fn: 0x3F
+        }
+    }
+
+    static func button(_ p: ButtonParams) async throws -> Empty {
+        try await run {
+            let buttons = ButtonEvents.of(p.button)
+            let at = try p.at.map(cgPoint) ?? pointerLocation()
+            if p.at != nil { try post(mouse(.mouseMoved, at, .left), flags: []) }
+            try post(mouse(p.down ? buttons.down : buttons.up, at, buttons.button, clickState: 1), flags: [])
+            held.set(button: p.button, down: p.down)
+        }
+    }
+
+    static func hold(_ p: HoldParams) async throws -> Empty {
+        try await run {
+            let code = p.modifier.map(keyCode(of:)) ?? CGKeyCode(p.code ?? 0)
+            if let modifier = p.modifier { held.set(modifier: modifier, down: p.down) }
+            let event = CGEvent(keyboardEventSource: nil, virtualKey: code, keyDown: p.down)
+            // A modifier key's own event carries the flags as they are after it (shift down: maskShift).
+            try post(event, flags: [])
+            if p.modifier == nil { held.set(key: code, down: p.down) }
+        }
+    }
+
+    /// Release everything input.button and input.hold left down (the helper is exiting).
+    static func releaseHeld() {
+        let (buttons, keys, modifiers) = held.takeAll()
+        for code in keys { try? post(CGEvent(keyboardEventSource: nil, virtualKey: code, keyDown: false), flags: []) }
+        for modifier in modifiers {
+            try? post(CGEvent(keyboardEventSource: nil, virtualKey: keyCode(of: modifier), keyDown: false), flags: [])
+        }
+        if let at = try? pointerLocation() {
+            for button in buttons {
+                let events = ButtonEvents.of(button)
+                try? post(mouse(events.up, at, events.button, clickState: 1), flags: [])
+            }
+        }
+    }
     private static let queue = SerialQueue()
 
     /// Pointer steps of a smooth move or drag, at least this many in a drag so that drag thresholds are crossed.
@@ -35,13 +85,16 @@ enum Input {
     static func move(_ p: MoveParams) async throws -> Empty {
         try await run {
             let to = cgPoint(p.to)
+            // With a button held (input.button), a move is a drag to the app.
+            let moving = held.buttons.last.map(ButtonEvents.of) ?? ButtonEvents.of(.left)
+            let type: CGEventType = held.buttons.isEmpty ? .mouseMoved : moving.dragged
             if p.durationMs == 0 {
-                try post(mouse(.mouseMoved, to, .left), flags: [])
+                try post(mouse(type, to, moving.button), flags: [])
                 return
             }
             let steps = max(1, Int((Double(p.durationMs) / stepMilliseconds).rounded()))
             try await glide(from: try pointerLocation(), to: to, steps: steps, durationMs: p.durationMs) { point in
-                try post(mouse(.mouseMoved, point, .left), flags: [])
+                try post(mouse(type, point, moving.button), flags: [])
             }
         }
     }
@@ -185,11 +238,13 @@ enum Input {
         return event
     }
 
+    /// Posts with `flags` and those of the modifier keys input.hold holds down (a held shift makes a click a
+    /// shift-click).
     private static func post(_ event: CGEvent?, flags: CGEventFlags) throws {
         guard let event else {
             throw RPCError(ErrorCode.failed, "the system did not create the input event", hint: "try again")
         }
-        event.flags = flags
+        event.flags = flags.union(eventFlags(held.modifiers))
         event.post(tap: .cghidEventTap)
     }
 
@@ -225,5 +280,45 @@ enum Input {
             try await pause(milliseconds: Double(durationMs) / Double(steps))
         }
     }
+}
+/// Buttons, keys and modifiers left down, safe to read from the stdin thread at exit.
+final class HeldDown: @unchecked Sendable {
+    private let lock = NSLock()
+    private var heldButtons: [MouseButton] = []
+    private var keys: [CGKeyCode] = []
+    private var heldModifiers: [Modifier] = []
+
+    var modifiers: [Modifier] { lock.withLock { heldModifiers } }
+    var buttons: [MouseButton] { lock.withLock { heldButtons } }
+
+    func set(button: MouseButton, down: Bool) {
+        lock.withLock { heldButtons = update(heldButtons, button, down) }
+    }
+
+    func set(key: CGKeyCode, down: Bool) {
+        lock.withLock { keys = update(keys, key, down) }
+    }
+
+    func set(modifier: Modifier, down: Bool) {
+        lock.withLock { heldModifiers = update(heldModifiers, modifier, down) }
+    }
+
+    /// Everything held, last pressed first, and nothing held from now on.
+    func takeAll() -> ([MouseButton], [CGKeyCode], [Modifier]) {
+        lock.withLock {
+            defer { heldButtons = []; keys = []; heldModifiers = [] }
+            return (heldButtons.reversed(), keys.reversed(), heldModifiers.reversed())
+        }
+    }
+
+    private func update<T: Equatable>(_ list: [T], _ item: T, _ down: Bool) -> [T] {
+        let without = list.filter { $0 != item }
+        return down ? without + [item] : without
+    }
+}
+
+/// Called by the helper's main before it exits: nothing an agent held down stays pressed.
+public func releaseHeldInput() {
+    Input.releaseHeld()
 }
 #endif

@@ -23,6 +23,9 @@ registerMacHandlers(dispatcher)
 
 let reader = Thread {
     dispatcher.run()
+    #if canImport(ApplicationServices)
+    releaseHeldInput()
+    #endif
     exit(0)
 }
 reader.name = "stdin"

@@ -9,6 +9,7 @@ import { MacpilotError } from '../../errors.js';
 import { HelperError } from '../../helper-client/errors.js';
 import {
   type Bounds,
+  type DisplayInfo,
   type ElementDetail,
   type ElementInfo,
   HelperErrorCode,
@@ -20,7 +21,15 @@ import {
   PROTOCOL_VERSION,
   type Result,
 } from '../../helper-client/protocol.js';
-import { type Chord, codeFor, parseChord, parseModifier, type Platform } from '../../keys.js';
+import {
+  type Chord,
+  codeFor,
+  type Key,
+  parseChord,
+  parseKey,
+  parseModifier,
+  type Platform,
+} from '../../keys.js';
 import type { Prepared } from '../kernel/changes.js';
 import { helperFailure } from '../kernel/failures.js';
 import { entryLine, type Kernel, type Target } from '../kernel/kernel.js';
@@ -32,6 +41,20 @@ import type { ActionResult } from '../kernel/results.js';
 import { duration, plural } from '../../text.js';
 
 type InputMethod = Extract<MethodName, `input.${string}`>;
+
+/** A key held down across calls: a modifier key, or any key src/keys.ts names. */
+export type HeldKey = { name: string } & ({ modifier: Modifier } | { key: Key });
+
+/** A key to hold by name: a modifier by any of its names, else a key as press_key names it. */
+export function heldKeyNamed(name: string): HeldKey {
+  try {
+    const modifier = parseModifier(name);
+    return { name: modifier, modifier };
+  } catch {
+    const key = parseKey(name);
+    return { name: key.name, key };
+  }
+}
 
 /** A screen point, or an element whose centre is meant. */
 export type Spot = LabelledPoint | Target;
@@ -255,6 +278,60 @@ export class Input {
     });
   }
 
+  /** Where the pointer is, and the display it is on (none when it sits between displays). */
+  async pointer(call?: CallOptions): Promise<{ at: Point; display: DisplayInfo | undefined }> {
+    const { at } = await this.send('input.pointer', {}, call);
+    const display = await this.kernel.displays.at(at, 'The pointer', call).then(
+      (found) => found.display,
+      () => undefined,
+    );
+    return { at, display };
+  }
+
+  /**
+   * Press (down) or release one mouse button and leave it so, at a point or where the pointer is, reporting
+   * what changed under it.
+   */
+  async button(
+    button: MouseButton,
+    down: boolean,
+    spot: Spot | undefined,
+    call?: CallOptions,
+  ): Promise<ActionResult> {
+    const where = spot ?? (await this.send('input.pointer', {}, call)).at;
+    const verb = `${down ? 'press' : 'release'} the ${button} button`;
+    return this.onSpot(where, verb, call, (point, what) => async () => {
+      await this.send('input.button', { button, down, at: point }, call);
+      return words`${own(down ? 'Pressed' : 'Released')} the ${own(button)} button at ${what}.`;
+    });
+  }
+
+  /**
+   * Release a held button (where the pointer is) or key, sending only that: no app is looked at or gated, as
+   * letting go must work whatever is under the pointer or focused.
+   */
+  async letGo(part: { button: MouseButton } | { key: HeldKey }, call?: CallOptions): Promise<void> {
+    if ('button' in part) {
+      await this.send('input.button', { button: part.button, down: false }, call);
+      return;
+    }
+    await this.send('input.hold', await this.holdParams(part.key, false, call), call);
+  }
+
+  private async holdParams(key: HeldKey, down: boolean, call?: CallOptions): Promise<Params<'input.hold'>> {
+    if ('modifier' in key) return { modifier: key.modifier, down };
+    return { code: codeFor(key.key, await this.platformOf(call)), down };
+  }
+
+  /** Press (down) or release one key and leave it so, reporting what changed in the app with keyboard focus. */
+  async hold(key: HeldKey, down: boolean, call?: CallOptions): Promise<ActionResult> {
+    const params = await this.holdParams(key, down, call);
+    return this.onFocus(`${down ? 'press' : 'release'} ${key.name}`, call, async () => {
+      await this.send('input.hold', params, call);
+      return own(`${down ? 'Pressed' : 'Released'} ${key.name}.`);
+    });
+  }
+
   /** Press a chord once without watching what it changes: one step of a long tour (the audit's Tab presses). */
   async tap(chord: string, call?: CallOptions): Promise<void> {
     await this.pressChord(parseChord(chord), await this.platformOf(call), 1, call);
@@ -346,7 +423,7 @@ export class Input {
     await this.send('input.key', { code, modifiers: chord.modifiers, repeat }, call);
   }
 
-  private platformOf(call?: CallOptions): Promise<Platform> {
+  platformOf(call?: CallOptions): Promise<Platform> {
     if (!this.platform) {
       const asking = this.kernel.port
         .call('system.hello', { protocolVersion: PROTOCOL_VERSION, client: 'macpilot-input' }, call)

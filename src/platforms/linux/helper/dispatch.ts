@@ -128,6 +128,8 @@ export const handlers: Handlers = {
   'input.pointer': (session) => input.pointer(session),
   'input.type': (session, params, signal) => input.type(session, params, signal),
   'input.key': (session, params, signal) => input.key(session, params, signal),
+  'input.button': (session, params, signal) => input.button(session, params, signal),
+  'input.hold': (session, params, signal) => input.hold(session, params, signal),
   'screen.displays': (session) => displays(session),
   'screen.capture': (session, params) => capture(session, params),
   'screen.recognizeText': noTextRecognition,

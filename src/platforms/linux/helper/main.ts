@@ -2,6 +2,7 @@
  * The Linux helper: JSON-RPC 2.0 on stdin/stdout (Content-Length framing), AT-SPI over D-Bus and a little X11
  * behind it. Only protocol goes to stdout; diagnostics go to stderr and never carry text, values or secrets.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type CancellationToken,
   createMessageConnection,
@@ -20,6 +21,7 @@ import { ClientErrorCode } from '../../../helper-client/errors.js';
 import { handlers } from './dispatch.js';
 import { DBusCallError, HelperFailure } from '../errors.js';
 import { Session } from './session.js';
+import { releaseHeld } from './x11/input.js';
 
 const log = (message: string) => process.stderr.write(`[macpilot-helper] ${message}\n`);
 
@@ -80,12 +82,21 @@ for (const name of methodNames) {
   });
 }
 
-const shutdown = () => {
+/** How long an exiting helper waits for the X server to take the releases of what it held. */
+const RELEASE_MS = 1000;
+
+let exiting = false;
+const shutdown = async () => {
+  if (exiting) return;
+  exiting = true;
+  // Nothing an agent held down stays pressed after the helper (or the server above it) is gone.
+  await Promise.race([releaseHeld(session).catch(() => {}), sleep(RELEASE_MS)]);
   session.close();
   process.exit(0);
 };
-process.stdin.on('end', shutdown);
-process.stdin.on('close', shutdown);
-connection.onClose(shutdown);
-process.on('SIGTERM', shutdown);
+const exit = () => void shutdown();
+process.stdin.on('end', exit);
+process.stdin.on('close', exit);
+connection.onClose(exit);
+process.on('SIGTERM', exit);
 connection.listen();

@@ -38,6 +38,7 @@ const UNICODE_KEYSYM = 0x01000000;
 
 /** Button1Mask to Button5Mask of a pointer's state. */
 const BUTTON_MASKS = 0x1f00;
+const buttonMask = (button: number) => 1 << (7 + button);
 /** Longest wait for a frozen pointer to take the buttons' releases. */
 const FROZEN_POINTER_MS = 1000;
 const POLL_MS = 5;
@@ -80,6 +81,9 @@ class Device {
   private stale = false;
   /** Changes of the map's own not yet announced by the server, as "first:count". */
   private readonly own: string[] = [];
+  /** Buttons and keycodes pressed by input.button and input.hold and not released yet. */
+  readonly heldButtons = new Set<number>();
+  readonly heldKeys = new Set<number>();
 
   constructor(
     private readonly x11: X11,
@@ -132,8 +136,19 @@ class Device {
    * after a click would overtake it.
    */
   private async released(): Promise<void> {
+    // Buttons held on purpose (input.button) stay down.
+    const held = [...this.heldButtons].reduce((mask, button) => mask | buttonMask(button), 0);
+    const pressed = BUTTON_MASKS & ~held;
     const deadline = Date.now() + FROZEN_POINTER_MS;
-    while ((await this.pointer()).keyMask & BUTTON_MASKS && Date.now() < deadline) await sleep(POLL_MS);
+    while ((await this.pointer()).keyMask & pressed && Date.now() < deadline) await sleep(POLL_MS);
+  }
+
+  /** Release every button and key held on purpose, keys last pressed first. */
+  releaseHeld(): void {
+    for (const keycode of [...this.heldKeys].reverse()) this.key(keycode, false);
+    for (const button of this.heldButtons) this.button(button, false);
+    this.heldKeys.clear();
+    this.heldButtons.clear();
   }
 
   private scheduleRestore(): void {
@@ -197,7 +212,7 @@ class Device {
     return this.x11.sync();
   }
 
-  private modifierKeycode(modifier: Modifier): number {
+  modifierKeycode(modifier: Modifier): number {
     if (modifier === 'fn') {
       throw new HelperFailure(
         HelperErrorCode.InvalidParams,
@@ -415,6 +430,64 @@ export async function key(
     if (stroke) await input.holding(params.modifiers, () => input.stroke(stroke, params.repeat, signal));
     return ok;
   }, signal);
+}
+
+/** Press or release a mouse button and leave it so; the helper releases it when it exits. */
+export async function button(
+  session: Session,
+  params: Params<'input.button'>,
+  signal?: AbortSignal,
+): Promise<Result<'input.button'>> {
+  const at = params.at === undefined ? undefined : onX11('point', params.at);
+  const input = await device(session);
+  const code = BUTTONS[params.button];
+  return input.run(async () => {
+    if (at) input.moveTo(at);
+    input.button(code, params.down);
+    if (params.down) input.heldButtons.add(code);
+    else input.heldButtons.delete(code);
+    return ok;
+  }, signal);
+}
+
+/** Press or release a key (by keysym) or a modifier key and leave it so; released when the helper exits. */
+export async function hold(
+  session: Session,
+  params: Params<'input.hold'>,
+  signal?: AbortSignal,
+): Promise<Result<'input.hold'>> {
+  if ((params.code === undefined) === (params.modifier === undefined)) {
+    throw new HelperFailure(
+      HelperErrorCode.InvalidParams,
+      'input.hold takes a code or a modifier, one of the two',
+      'send either code or modifier',
+    );
+  }
+  const input = await device(session);
+  return input.run(async () => {
+    const { modifier } = params;
+    let keycode: number;
+    if (modifier !== undefined) keycode = input.modifierKeycode(modifier);
+    else {
+      // A keysym the layout lacks is lent a keycode, as for typing.
+      const [stroke] = await input.keymap.lend([params.code ?? 0]);
+      keycode = stroke?.keycode ?? 0;
+    }
+    input.key(keycode, params.down);
+    if (params.down) input.heldKeys.add(keycode);
+    else input.heldKeys.delete(keycode);
+    return ok;
+  }, signal);
+}
+
+/** Release what input.button and input.hold left pressed (the helper is exiting); waits for the server. */
+export async function releaseHeld(session: Session): Promise<void> {
+  const display = await session.x11();
+  const opened = devices.get(display);
+  if (!opened) return;
+  const input = await opened;
+  input.releaseHeld();
+  await input.sync();
 }
 
 /** For system.hello: whether XTEST is there. */
