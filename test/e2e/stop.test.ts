@@ -33,6 +33,9 @@ test('macpilot stop cancels the typing in flight and pauses actions until macpil
   expect(readdirSync(control)).toHaveLength(1); // this server's socket
 
   const text = 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMN';
+  // A key the agent holds down is let go at the stop too.
+  await macpilot.ok('key_down', { key: 'shift' });
+  expect(await macpilot.ok('session_info')).toContain('held down: shift');
   const typing = macpilot.call('type_text', { ref: editor, text, delay_ms: 200 });
   await pause(1200);
   const stopped = cli('stop', '--minutes', '5');
@@ -46,6 +49,7 @@ test('macpilot stop cancels the typing in flight and pauses actions until macpil
   expect(await textOf(editor)).toBe(atStop);
   expect(atStop.length).toBeLessThan(text.length);
 
+  expect(await macpilot.ok('session_info')).toContain('held down: nothing');
   const refused = await macpilot.call('press_key', { key: 'End' });
   expect(refused.isError).toBe(true);
   expect(refused.text).toContain('press_key was not run: paused by the person at the desk');
