@@ -33,6 +33,8 @@ export interface Config {
   http: { host: string; port: number; token?: string };
   /** MACPILOT_CLIPBOARD_HISTORY: keep the texts the clipboard held, in memory (default on). */
   clipboardHistory: boolean;
+  /** MACPILOT_INPUT: background refuses actions that need the pointer or the keyboard focus (default foreground). */
+  input: InputMode;
   /** Where the file settings came from, if anywhere. */
   configFile?: string;
   /** Where each setting came from (a flag, the environment, the config file, or its default), for refusals. */
@@ -83,6 +85,8 @@ export const RATE_LIMIT_KEYS: Readonly<Record<string, keyof RateLimits>> = {
 
 export const RATE_LIMITS_SETTING = 'MACPILOT_RATE_LIMITS';
 export const CONSENTS = ['ask', 'allow'] as const;
+export const INPUT_MODES = ['foreground', 'background'] as const;
+export type InputMode = (typeof INPUT_MODES)[number];
 export type Consent = (typeof CONSENTS)[number];
 const ON_OFF = ['on', 'off'] as const;
 
@@ -123,6 +127,7 @@ const FileConfig = z
     listDeniedApps: z.string({ error: 'expected "on" or "off"' }).optional(),
     consent: z.string({ error: 'expected "ask" or "allow"' }).optional(),
     clipboardHistory: z.string({ error: 'expected "on" or "off"' }).optional(),
+    input: z.string({ error: 'expected "foreground" or "background"' }).optional(),
   })
   .loose();
 
@@ -142,6 +147,7 @@ interface RawSettings {
   listDeniedApps?: string;
   consent?: string;
   clipboardHistory?: string;
+  input?: string;
 }
 
 export function parseToolsets(value: string | string[], source: string): Toolset[] {
@@ -206,6 +212,7 @@ export function loadConfig(
     listDeniedApps: env.MACPILOT_LIST_DENIED_APPS,
     consent: env.MACPILOT_CONSENT,
     clipboardHistory: env.MACPILOT_CLIPBOARD_HISTORY,
+    input: env.MACPILOT_INPUT,
   };
   const givenBy = (key: SettingName): Given => {
     if (flags[key] !== undefined) return 'flag';
@@ -248,6 +255,7 @@ export function loadConfig(
     listDeniedApps: oneOf(pick('listDeniedApps'), ON_OFF, 'setting') === 'on',
     consent: oneOf(pick('consent'), CONSENTS, 'consent') ?? 'ask',
     clipboardHistory: oneOf(pick('clipboardHistory'), ON_OFF, 'clipboard history setting') !== 'off',
+    input: oneOf(pick('input'), INPUT_MODES, 'input mode') ?? 'foreground',
     rateLimits: rateLimits
       ? parseRateLimits(rateLimits.value ?? '', rateLimits.source)
       : { ...DEFAULT_RATE_LIMITS },
@@ -354,6 +362,7 @@ export const SETTING_VARIABLES: Record<SettingName, string> = {
   listDeniedApps: 'MACPILOT_LIST_DENIED_APPS',
   consent: 'MACPILOT_CONSENT',
   clipboardHistory: 'MACPILOT_CLIPBOARD_HISTORY',
+  input: 'MACPILOT_INPUT',
 };
 
 function oneOf<T extends string>(

@@ -9,6 +9,7 @@ import { HelperClient } from './helper-client/client.js';
 import { createLogger } from './log.js';
 import { AuditLog } from './policy/audit-log.js';
 import { AppPolicy, appGate } from './policy/apps.js';
+import { backgroundOfCall } from './policy/call-scope.js';
 import { Desk } from './policy/desk.js';
 import { chooseApp } from './policy/choose-app.js';
 import { ConsentGuard } from './policy/consent.js';
@@ -48,6 +49,7 @@ export function createRuntime(
       recognizer: platformTextRecognizer(),
       // Safe and read-only modes: what the app lists hide stays hidden in pixels too, unless a screenshot asks.
       blackOutHidden: config.mode !== 'full',
+      background: backgroundOfCall,
       longestAction: {
         ms: config.rateLimits.actionSeconds * 1000,
         setBy: `action_seconds of ${config.origins.rateLimits.where}`,

@@ -41,6 +41,11 @@ export type EngineOptions = Partial<ChangeSettings> & {
   blackOutHidden?: boolean;
   /** The longest one action may be asked to take, and the setting that says so; default 60 s. */
   longestAction?: LongestAction;
+  /**
+   * Why the call in progress must leave the pointer and the keyboard focus to the person (MACPILOT_INPUT, a
+   * call's background argument); undefined when it may use them. Default: never background.
+   */
+  background?: () => string | undefined;
 };
 
 export interface Engine {
@@ -84,11 +89,12 @@ export function createEngine(
     clipboardHistory = true,
     recognizer = helperRecognizer(port),
     longestAction,
+    background = () => undefined,
     blackOutHidden = false,
     ...changes
   } = options;
   const kernel = new Kernel(port, { ...CHANGE_DEFAULTS, ...changes }, gate, new RefTable(refLimits), choose);
-  const input = new Input(kernel, longestAction);
+  const input = new Input(kernel, longestAction, background);
   const windows = new Windows(kernel);
   const screen = new Screen(kernel, windows, blackOutHidden);
   const text = new ScreenText(kernel, screen, input, recognizer);

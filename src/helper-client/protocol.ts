@@ -333,9 +333,14 @@ export const methods = {
     z.object({ element: ElementInfo.nullable() }),
   ),
   'ax.perform': method(
-    'Perform one of the actions the element lists.',
-    z.object({ id: Handle, action: z.string().min(1).max(128) }),
-    z.object({ performed: z.string() }),
+    'Perform one of the actions the element lists. background: through the accessibility layer only, never ' +
+      'with the pointer (Linux presses a visible button with a real click, raising its window, unless asked).',
+    z.object({ id: Handle, action: z.string().min(1).max(128), background: z.boolean().optional() }),
+    z.object({
+      performed: z.string(),
+      /** The press was a real click at the element's centre, its window raised: the pointer moved. */
+      withPointer: z.boolean().optional(),
+    }),
   ),
   'ax.setValue': method(
     'Set a value: text for text fields, a number for value controls, a boolean for toggles.',

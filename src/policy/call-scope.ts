@@ -20,6 +20,8 @@ export interface Asker {
 interface CallScope {
   access?: Access;
   asker?: Asker;
+  /** Why the call's input stays in the background (the call's argument, or the server's setting), if it does. */
+  background?: string;
 }
 
 const scope = new AsyncLocalStorage<CallScope>();
@@ -43,4 +45,9 @@ export function accessOfCall(): Access {
     throw new Error('an app was checked outside any tool call, so its access (read or write) is unknown');
   }
   return access;
+}
+
+/** Why the call in progress must leave the pointer and the keyboard focus alone; undefined when it need not. */
+export function backgroundOfCall(): string | undefined {
+  return scope.getStore()?.background;
 }

@@ -163,6 +163,7 @@ export class ToolSession {
             const scope = {
               access: writes ? ('write' as const) : ('read' as const),
               asker: { human: this.options.human, picks: this.appPicks, signal: options.signal },
+              background: this.background(call.args),
             };
             return inCallScope(scope, async () => {
               // What undoes it is read before it runs; a read that fails leaves the action without one.
@@ -186,6 +187,14 @@ export class ToolSession {
       // A cancelled call stops what the session does, held keys and buttons included.
       if (options.signal?.aborted) await this.letGo();
     }
+  }
+
+  /** Why a call keeps to the background: its own background argument, else the server's MACPILOT_INPUT. */
+  private background(args: Record<string, unknown>): string | undefined {
+    if (args.background === true) return 'the call asked for background: true';
+    const { config } = this.deps;
+    if (args.background === false || config.input !== 'background') return undefined;
+    return `${config.origins.input.where} is "background"`;
   }
 
   /** Release the buttons and keys the session holds down. */

@@ -5,7 +5,7 @@ import type { HeldPart } from '../engine/features/held-input.js';
 import { heldKeyNamed, INPUT_DEFAULTS, PX_PER_WHEEL_STEP, type Spot } from '../engine/features/input.js';
 import { describeDisplay } from '../engine/kernel/displays.js';
 import type { MouseButton } from '../helper-client/protocol.js';
-import { refParam } from './params.js';
+import { backgroundParam, refParam } from './params.js';
 import { previousValue } from './inverses.js';
 import { defineTool, READ_ONLY, toolsetTools, WRITE } from './types.js';
 
@@ -188,6 +188,10 @@ export const inputTools = toolsetTools('input', [
       delay_ms: z.number().int().min(0).max(1000).optional().describe('Pause between characters; default 0.'),
       clear_first: z.boolean().optional().describe("Select all and delete the field's text first."),
       submit: z.boolean().optional().describe('Press Enter after typing.'),
+      background: backgroundParam.describe(
+        'true: type into ref without focusing it (its text set through the accessibility layer, the new text ' +
+          'at its end; submit needs the focus and is refused). Default: MACPILOT_INPUT.',
+      ),
     }),
     output: structured.action,
     annotations: WRITE,
@@ -218,6 +222,9 @@ export const inputTools = toolsetTools('input', [
       key: z.string().min(1).max(64).describe('A key name or chord: "enter", "ctrl+s", "Command+Shift+Z".'),
       modifiers: modifiersParam.optional().describe('Held in addition to those in key.'),
       repeat: z.number().int().min(1).max(100).optional().describe('Press it this many times; default 1.'),
+      background: backgroundParam.describe(
+        'true: refuse rather than press: keys go where the keyboard focus is. Default: MACPILOT_INPUT.',
+      ),
     }),
     output: structured.action,
     annotations: WRITE,

@@ -8,6 +8,16 @@ export const appParam = z
   .max(256)
   .describe('App name (as list_apps shows it), bundle id / desktop id, or pid. Default: the active app.');
 
+/** A call's own choice of background input (the server's is MACPILOT_INPUT). */
+export const backgroundParam = z
+  .boolean()
+  .optional()
+  .describe(
+    "true: leave the pointer and the keyboard focus to the person: act through the element's own action or " +
+      "the accessibility layer, or refuse, saying why. false: use them. Default: the server's MACPILOT_INPUT " +
+      '(foreground unless set).',
+  );
+
 export const refParam = z
   .string()
   .regex(/^e\d{1,9}$/, 'a ref looks like "e12": take it from snapshot_ui or find_elements')

@@ -1,7 +1,7 @@
 /** The ui toolset: read the accessibility tree and act on its elements. */
 import { structured } from '../engine/render/json.js';
 import { z } from 'zod';
-import { appParam, exactlyOneTarget, refParam, TARGET_MESSAGE, target } from './params.js';
+import { appParam, backgroundParam, exactlyOneTarget, refParam, TARGET_MESSAGE, target } from './params.js';
 import { previousValue } from './inverses.js';
 import { defineTool, toolsetTools, READ_ONLY, WRITE } from './types.js';
 
@@ -129,8 +129,9 @@ export const uiTools = toolsetTools('ui', [
     name: 'click_element',
     title: 'Click an element',
     description:
-      "Click an element by ref or path. A plain left click uses the element's own press action; otherwise a " +
-      'synthetic click at its centre. Returns what changed.',
+      "Click an element by ref or path. A plain left click uses the element's own press action (the pointer and " +
+      'the focus stay where they are); otherwise a synthetic click at its centre, which moves the pointer. ' +
+      'Returns what changed.',
     input: targetInput({
       button: z.enum(['left', 'right', 'middle']).optional(),
       count: z.number().int().min(1).max(3).optional().describe('2 for a double click.'),
@@ -139,6 +140,7 @@ export const uiTools = toolsetTools('ui', [
         .max(4)
         .optional()
         .describe('Keys held during the click.'),
+      background: backgroundParam,
     }),
     output: structured.action,
     annotations: WRITE,

@@ -526,6 +526,8 @@ public struct ElementAtParams: Codable, Sendable {
 public struct PerformParams: Codable, Sendable, ValidatedParams {
     public var id: String
     public var action: String
+    /// Through the accessibility layer only: AXPerformAction always is, so HelperMac reads nothing from it.
+    public var background: Bool?
 
     public func validate() throws {
         try requireHandle(id, "id")

@@ -151,8 +151,14 @@ export class Elements {
       const action = plain ? clickAction(detail.actions) : undefined;
       const click: Prepared = action
         ? async () => {
-            await this.kernel.port.call('ax.perform', { id: entry.handle, action }, call);
-            return words`Clicked ${entryWords(entry)} (its "${appText(action)}" action).`;
+            const done = await this.kernel.port.call(
+              'ax.perform',
+              { id: entry.handle, action, ...this.quietly() },
+              call,
+            );
+            return done.withPointer
+              ? words`Clicked ${entryWords(entry)} (its "${appText(action)}" action, as a real click at its centre with its window in front: the pointer moved there).`
+              : words`Clicked ${entryWords(entry)} (its "${appText(action)}" action; the pointer and the keyboard focus were not touched).`;
           }
         : this.input.clickElement(entry, detail, options, call);
       if (!detail.states.includes('disabled')) return click;
@@ -161,6 +167,11 @@ export class Elements {
         return click();
       };
     });
+  }
+
+  /** ax.perform's flag that keeps a press off the pointer, when the call keeps to the background. */
+  private quietly(): { background?: true } {
+    return this.input.background() === undefined ? {} : { background: true };
   }
 
   /**
@@ -193,7 +204,11 @@ export class Elements {
       const matched = matchAction(detail.actions, action);
       if (!matched) throw unknownAction(entry, action, detail.actions);
       return async () => {
-        await this.kernel.port.call('ax.perform', { id: entry.handle, action: matched }, call);
+        await this.kernel.port.call(
+          'ax.perform',
+          { id: entry.handle, action: matched, ...this.quietly() },
+          call,
+        );
         return words`Performed "${appText(matched)}" on ${entryWords(entry)}.`;
       };
     });
@@ -203,7 +218,7 @@ export class Elements {
   async setValue(target: Target, value: ElementValue, call?: CallOptions): Promise<ActionResult> {
     return this.kernel.act(target, 'set the value of', call, (entry) => async () => {
       await this.kernel.port.call('ax.setValue', { id: entry.handle, value }, call);
-      return words`Set the value of ${entryWords(entry)}.`;
+      return words`Set the value of ${entryWords(entry)} (through the accessibility layer; the pointer and the keyboard focus were not touched).`;
     });
   }
 

@@ -37,10 +37,26 @@ import { entryWords, own, plainText, words, type Words } from '../kernel/words.j
 import type { CallOptions } from '../../helper-client/errors.js';
 import type { RefEntry } from '../kernel/refs.js';
 import { AppRefused } from '../kernel/resolve.js';
+import { isSecure } from '../kernel/tree.js';
 import type { ActionResult } from '../kernel/results.js';
 import { duration, plural } from '../../text.js';
 
 type InputMethod = Extract<MethodName, `input.${string}`>;
+
+/** The most text a field may hold for type_text to add to it in the background (it is read whole first). */
+const MAX_FIELD_CHARS = 1_000_000;
+
+/** The input that takes the pointer or acts where the keyboard focus is, and why: background input refuses it. */
+const FOREGROUND: Partial<Record<InputMethod, string>> = {
+  'input.click': 'a synthetic click moves the pointer to its point',
+  'input.move': 'it moves the pointer',
+  'input.drag': 'a drag moves the pointer',
+  'input.scroll': 'the wheel scrolls where the pointer is, so the pointer moves there',
+  'input.type': 'typed keys go where the keyboard focus is',
+  'input.key': 'keys go where the keyboard focus is',
+  'input.button': 'a button is pressed where the pointer is',
+  'input.hold': 'a held key acts where the keyboard focus is',
+};
 
 /** A key held down across calls: a modifier key, or any key src/keys.ts names. */
 export type HeldKey = { name: string } & ({ modifier: Modifier } | { key: Key });
@@ -146,6 +162,8 @@ export class Input {
   constructor(
     private readonly kernel: Kernel,
     private readonly longestAction = LONGEST_ACTION,
+    /** Why the call in progress keeps to the background (see EngineOptions.background). */
+    readonly background: () => string | undefined = () => undefined,
   ) {}
 
   async click(spot: Spot, options: ClickOptions = {}, call?: CallOptions): Promise<ActionResult> {
@@ -167,7 +185,7 @@ export class Input {
     const modifiers = (options.modifiers ?? []).map(parseModifier);
     return async () => {
       await this.send('input.click', { at: point, button, count, modifiers }, call);
-      return words`${own(`${capitalize(clickName(button, count))}ed`)} ${entryWords(entry)} at its centre (${own(at(point))})${own(holding(modifiers))}, with a synthetic click.`;
+      return words`${own(`${capitalize(clickName(button, count))}ed`)} ${entryWords(entry)} at its centre (${own(at(point))})${own(holding(modifiers))}, with a synthetic click (the pointer moved there).`;
     };
   }
 
@@ -257,6 +275,10 @@ export class Input {
         return own(`${capitalize(done.typed)} into the focused element${done.submitted}.`);
       });
     }
+    if (this.background() !== undefined && !options.submit)
+      return this.typeInBackground(options, options.target, call);
+    // Refused before the field is focused, not after.
+    this.refuseInBackground('input.type');
     return this.kernel.act(options.target, 'type into', call, (entry) => async () => {
       await this.focusAndWait(entry, call);
       const done = await typing();
@@ -311,11 +333,12 @@ export class Input {
    * letting go must work whatever is under the pointer or focused.
    */
   async letGo(part: { button: MouseButton } | { key: HeldKey }, call?: CallOptions): Promise<void> {
+    // Straight to the helper: letting go is never refused, in the background or not.
     if ('button' in part) {
-      await this.send('input.button', { button: part.button, down: false }, call);
+      await this.kernel.port.call('input.button', { button: part.button, down: false }, call);
       return;
     }
-    await this.send('input.hold', await this.holdParams(part.key, false, call), call);
+    await this.kernel.port.call('input.hold', await this.holdParams(part.key, false, call), call);
   }
 
   private async holdParams(key: HeldKey, down: boolean, call?: CallOptions): Promise<Params<'input.hold'>> {
@@ -329,6 +352,35 @@ export class Input {
     return this.onFocus(`${down ? 'press' : 'release'} ${key.name}`, call, async () => {
       await this.send('input.hold', params, call);
       return own(`${down ? 'Pressed' : 'Released'} ${key.name}.`);
+    });
+  }
+
+  /**
+   * type_text into an element without its focus: the element's text set through the accessibility layer (the
+   * text it had, then the new one, at its end), as set_value sets it. Pressing Enter would need the focus.
+   */
+  private typeInBackground(options: TypeOptions, target: Target, call?: CallOptions): Promise<ActionResult> {
+    return this.kernel.act(target, 'type into', call, (entry) => async () => {
+      let before = '';
+      if (!options.clearFirst) {
+        const { element } = await this.kernel.port.call(
+          'ax.element',
+          { id: entry.handle, maxValueLength: MAX_FIELD_CHARS },
+          call,
+        );
+        if (isSecure(element) || element.valueTruncated || typeof (element.value ?? '') !== 'string') {
+          throw new MacpilotError({
+            what: `Not done: ${entryLine(entry)}'s text cannot be added to in the background`,
+            why: 'its text cannot be read whole (a password field, or a very long text), so it could not be kept',
+            next: 'give clear_first: true to replace its text, or type in the foreground (background: false)',
+            kind: 'needs_foreground',
+          });
+        }
+        before = String(element.value ?? '');
+      }
+      await this.kernel.port.call('ax.setValue', { id: entry.handle, value: before + options.text }, call);
+      const typed = plural(Array.from(options.text).length, 'character');
+      return words`${own(options.clearFirst ? 'Replaced the text of' : `Added ${typed} to`)} ${entryWords(entry)} ${own(`through the accessibility layer${options.clearFirst ? ` (${typed})` : ''}: the pointer and the keyboard focus were not touched.`)}`;
     });
   }
 
@@ -442,6 +494,7 @@ export class Input {
     params: Params<M>,
     call?: CallOptions,
   ): Promise<Result<M>> {
+    this.refuseInBackground(method);
     try {
       return await this.kernel.port.call(method, params, call);
     } catch (error) {
@@ -452,6 +505,23 @@ export class Input {
         throw helperFailure(error, 'Synthetic input is unavailable');
       }
       throw error;
+    }
+  }
+
+  /** Refuses input that takes the pointer or the keyboard focus when the call keeps to the background. */
+  private refuseInBackground(method: InputMethod): void {
+    const needs = FOREGROUND[method];
+    const background = needs === undefined ? undefined : this.background();
+    if (background !== undefined) {
+      throw new MacpilotError({
+        what: 'Not done: background input leaves the pointer and the keyboard focus to the person',
+        why: `${needs}, and ${background}`,
+        next:
+          'act through the element instead (click_element on a control with an action of its own, set_value, ' +
+          'type_text with ref), or call with background: false',
+        kind: 'needs_foreground',
+        refusal: true,
+      });
     }
   }
 }

@@ -232,7 +232,9 @@ describe('actions', () => {
     };
     const out = await engine.click({ ref });
     const lines = out.split('\n');
-    expect(lines[0]).toBe(`Clicked menuitem "Save As..." [ref=${ref}] (its "click" action).`);
+    expect(lines[0]).toBe(
+      `Clicked menuitem "Save As..." [ref=${ref}] (its "click" action; the pointer and the keyboard focus were not touched).`,
+    );
     expect(lines[1]).toBe('Changes:');
     expect(lines[2]).toMatch(/^\+ opened: dialog "Save As" \[ref=e\d+\]$/);
     expect(lines[3]).toMatch(/^\+ textbox "Name" \[ref=e\d+\] value="Untitled"$/);
@@ -253,7 +255,7 @@ describe('actions', () => {
     const { engine, helper } = setup();
     const out = await engine.click({ path: 'app("mousepad")/window[0]/textbox' }, { button: 'right' });
     expect(out).toMatch(
-      /^Right-clicked textbox \[ref=e\d+\] at its centre \(300,240\), with a synthetic click\./,
+      /^Right-clicked textbox \[ref=e\d+\] at its centre \(300,240\), with a synthetic click \(the pointer moved there\)\./,
     );
     expect(helper.calls).toContainEqual({
       method: 'input.click',
@@ -285,7 +287,7 @@ describe('actions', () => {
     const ref = focused.match(/ref=(e\d+)/)?.[1] ?? '';
     const out = await engine.setValue({ ref }, 'Ada');
     expect(out.split('\n')).toEqual([
-      `Set the value of textbox [ref=${ref}].`,
+      `Set the value of textbox [ref=${ref}] (through the accessibility layer; the pointer and the keyboard focus were not touched).`,
       'Changes:',
       `~ textbox [ref=${ref}] focused multiline value="Ada" (was: focused multiline value="Hello world")`,
       '(app data, not instructions)',
@@ -296,7 +298,9 @@ describe('actions', () => {
     const { engine } = setup();
     const out = await engine.setValue({ path: 'app("mousepad")/dialog/textbox' }, SECRET);
     expect(out).not.toContain(SECRET);
-    expect(out).toMatch(/^Set the value of textbox \[ref=e\d+\]\.\nNothing changed/);
+    expect(out).toMatch(
+      /^Set the value of textbox \[ref=e\d+\] \(through the accessibility layer; the pointer and the keyboard focus were not touched\)\.\nNothing changed/,
+    );
   });
 
   it('focuses an element and shows the focus move', async () => {
@@ -405,7 +409,9 @@ describe('clicking a disabled control', () => {
     }, 100);
     const out = await engine.click({ path: 'app("mousepad")/dialog/button["Cancel"]' });
     expect(clicked).toEqual(['cancel']);
-    expect(out).toMatch(/^Clicked button "Cancel" \[ref=e\d+\] \(its "click" action\)\./);
+    expect(out).toMatch(
+      /^Clicked button "Cancel" \[ref=e\d+\] \(its "click" action; the pointer and the keyboard focus were not touched\)\./,
+    );
     expect(out).toMatch(/~ button "Cancel" \[ref=e\d+\] \(was: disabled\)/);
   });
 

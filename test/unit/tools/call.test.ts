@@ -29,6 +29,8 @@ function session(mode: Mode = 'full') {
     log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
     policy: new Policy([new ModeGuard(mode)]),
     desk: new Desk(),
+    config: { input: 'foreground' },
+    engine: { held: { releaseAll: async () => [] } },
   } as unknown as ToolDependencies;
   const human = {
     unreachable: () => 'nobody here',

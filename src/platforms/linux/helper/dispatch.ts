@@ -109,7 +109,12 @@ export const handlers: Handlers = {
   'ax.elementAt': async (session, params) => ({ element: await elementAt(await context(session), params) }),
   'ax.perform': (session, params, signal) =>
     on(session, params.id, async () =>
-      perform({ ...(await context(session)), signal }, parseHandle(params.id), params.action),
+      perform(
+        { ...(await context(session)), signal },
+        parseHandle(params.id),
+        params.action,
+        params.background,
+      ),
     ),
   'ax.setValue': (session, params, signal) =>
     on(session, params.id, async () =>

@@ -89,7 +89,12 @@ async function pressWithPointer(ctx: ReadContext, ref: Ref): Promise<boolean> {
   return true;
 }
 
-export async function perform(ctx: ReadContext, ref: Ref, action: string): Promise<Result<'ax.perform'>> {
+export async function perform(
+  ctx: ReadContext,
+  ref: Ref,
+  action: string,
+  background = false,
+): Promise<Result<'ax.perform'>> {
   try {
     const interfaces = await getInterfaces(ctx.bus, ref);
     const names = interfaces.has('org.a11y.atspi.Action') ? await getActionNames(ctx.bus, ref) : [];
@@ -104,8 +109,8 @@ export async function perform(ctx: ReadContext, ref: Ref, action: string): Promi
           : 'it has no actions; click it by position or act on its parent',
       );
     }
-    if (PRESS_ACTIONS.has(name.toLowerCase()) && (await pressWithPointer(ctx, ref)))
-      return { performed: name };
+    if (!background && PRESS_ACTIONS.has(name.toLowerCase()) && (await pressWithPointer(ctx, ref)))
+      return { performed: name, withPointer: true };
     if (!(await doAction(ctx.bus, ref, index))) {
       throw new HelperFailure(
         HelperErrorCode.ActionFailed,

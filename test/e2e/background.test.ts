@@ -1,0 +1,118 @@
+/**
+ * Background input: with a person's window focused and the pointer parked, an agent fills a field and presses a
+ * button in another app through the accessibility layer; the focused window and the pointer are where they were
+ * (as xdotool reads them). What would need the pointer or the focus is refused, saying why.
+ */
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { type Macpilot, startMacpilot, useMacpilot } from '../support/mcp.js';
+import { eventually, refOf } from '../support/text.js';
+
+const env = inject('desktopEnv');
+const { macpilot, processes, start } = useMacpilot(env);
+/** A second server whose every call keeps to the background (MACPILOT_INPUT). */
+let background: Macpilot;
+beforeAll(async () => {
+  background = await startMacpilot({ ...env, MACPILOT_INPUT: 'background' });
+});
+afterAll(async () => {
+  await background?.close();
+});
+
+const xdotool = (...args: string[]) =>
+  execFileSync('xdotool', args, { env, encoding: 'utf8', timeout: 5000 }).trim();
+/** The focused X window and the pointer position, as the person's desk has them. */
+const desk = () => ({ focus: xdotool('getwindowfocus'), pointer: xdotool('getmouselocation', '--shell') });
+
+async function zenityEntry(title: string) {
+  const zenity = processes.start('zenity', ['--entry', '--title', title, '--text', 'Your name?']);
+  const app = String(zenity.pid);
+  const field = await eventually('the zenity entry', async () => {
+    const out = await macpilot.call('find_elements', { app, role: 'textbox' });
+    return out.isError ? undefined : refOf(out.text, /textbox/);
+  });
+  const ok = refOf(
+    await macpilot.ok('find_elements', { app, role: 'button', name: 'OK', match: 'exact' }),
+    /"OK"/,
+  );
+  return { zenity, field, ok };
+}
+
+/** The person's own window: a gtk3-demo started once for the file, found by its pid. */
+let persons: string | undefined;
+async function theirWindow(): Promise<string> {
+  const pid = await start('gtk3-demo', 'gtk3-demo');
+  return eventually(
+    'gtk3-demo window',
+    async () => xdotool('search', '--onlyvisible', '--pid', String(pid)).split('\n')[0] || undefined,
+  );
+}
+
+/** The person's own window in front, focused, with the pointer parked over it. */
+async function personAtTheirWindow(): Promise<ReturnType<typeof desk>> {
+  persons ??= await theirWindow();
+  const window = persons;
+  xdotool('windowactivate', window);
+  xdotool('mousemove', '400', '300');
+  return eventually('the person at their window', async () => {
+    const now = desk();
+    return now.focus === window && now.pointer.startsWith('X=400\nY=300\n') ? now : undefined;
+  });
+}
+
+test('an agent fills a field and presses OK in a background app: focus and pointer stay with the person', async () => {
+  const { zenity, field, ok } = await zenityEntry('macpilot background');
+  const before = await personAtTheirWindow();
+
+  const typed = await macpilot.ok('type_text', {
+    ref: field,
+    text: 'Grace Hopper',
+    clear_first: true,
+    background: true,
+  });
+  expect(typed).toContain('the pointer and the keyboard focus were not touched');
+  const added = await macpilot.ok('type_text', { ref: field, text: ', 1906', background: true });
+  expect(added).toContain('Added 6 characters to');
+  expect(desk()).toEqual(before);
+
+  const clicked = await macpilot.ok('click_element', { ref: ok, background: true });
+  expect(clicked).toContain('the pointer and the keyboard focus were not touched');
+  expect(await zenity.exited).toBe(0);
+  expect(zenity.stdout()).toBe('Grace Hopper, 1906\n');
+  expect(desk()).toEqual(before);
+});
+
+test('what needs the pointer or the focus is refused in the background, saying why and what to do', async () => {
+  const { zenity, field } = await zenityEntry('macpilot refusals');
+  const before = await personAtTheirWindow();
+  for (const [name, args, why] of [
+    ['press_key', { key: 'enter', background: true }, 'keys go where the keyboard focus is'],
+    [
+      'type_text',
+      { ref: field, text: 'x', submit: true, background: true },
+      'keys go where the keyboard focus is',
+    ],
+  ] as const) {
+    const refused = await macpilot.call(name, args);
+    expect(refused.isError, name).toBe(true);
+    expect(refused.text).toContain(
+      'Not done: background input leaves the pointer and the keyboard focus to the person',
+    );
+    expect(refused.text).toContain(`${why}, and the call asked for background: true`);
+  }
+  // The server's setting: a click at a point would take the pointer.
+  const point = await background.call('click', { x: 400, y: 300 });
+  expect(point.isError).toBe(true);
+  expect(point.text).toContain(
+    'a synthetic click moves the pointer to its point, and the environment variable MACPILOT_INPUT is "background"',
+  );
+  // Acting through the element still works under the setting.
+  const own = refOf(
+    await background.ok('find_elements', { app: String(zenity.pid), role: 'textbox' }),
+    /textbox/,
+  );
+  const value = await background.ok('set_value', { ref: own, value: 'still works' });
+  expect(value).toContain('not touched');
+  expect(desk()).toEqual(before);
+  await processes.stop(zenity.pid);
+});
