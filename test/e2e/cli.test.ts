@@ -98,6 +98,32 @@ describe('macpilot tree', () => {
     expect(json.tree.children.length).toBeGreaterThan(0);
   });
 
+  test('every path tree --all prints is one get accepts, named containers included (zenity --forms)', async () => {
+    const zenity = processes.start('zenity', [
+      '--forms',
+      '--title',
+      'macpilot forms',
+      '--add-entry=Name',
+      '--add-password=Pass',
+    ]);
+    await eventually('the zenity form', async () => {
+      const tree = await run('tree', String(zenity.pid));
+      return tree.code === 0 && tree.stdout.includes('textbox') ? true : undefined;
+    });
+    const json = JSON.parse(await ok('tree', String(zenity.pid), '--all', '--format', 'json')) as {
+      tree: { path: string; children?: unknown[] };
+    };
+    const paths: string[] = [];
+    const collect = (node: { path: string; children?: unknown[] }) => {
+      paths.push(node.path);
+      for (const child of node.children ?? []) collect(child as typeof node);
+    };
+    collect(json.tree);
+    expect(paths.filter((path) => path.endsWith('/dialog/group["Forms dialog"]'))).toHaveLength(1);
+    for (const path of paths) expect((await run('get', path)).code, path).toBe(0);
+    await processes.stop(zenity.pid);
+  });
+
   test('find --format json parses, and each match path round-trips into get', async () => {
     const found = JSON.parse(
       await ok('find', 'File', '--app', 'mousepad', '--role', 'menu', '--format', 'json'),

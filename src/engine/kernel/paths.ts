@@ -122,7 +122,8 @@ export function segmentsFor<T extends PathElement>(siblings: readonly T[]): Segm
     const [nameIndex, nameTotal] = byName[i] as [number, number];
     let segment: Segment;
     if (role === 'window') segment = { role, index: roleIndex };
-    else if (roleTotal === 1) segment = { role };
+    // A chrome role without a name is how a path names a transparent element: a named one keeps its name.
+    else if (roleTotal === 1 && !(CHROME_ROLES.has(role) && name !== '')) segment = { role };
     else if (name === '') segment = { role, index: roleIndex };
     else segment = nameTotal === 1 ? { role, name } : { role, name, index: nameIndex };
     segments.set(sibling, segment);

@@ -147,6 +147,18 @@ describe('segmentFor', () => {
   });
 });
 
+describe('a named container', () => {
+  it('keeps its name in its segment even alone of its role: a bare "group" names a transparent one', () => {
+    const siblings = [item('panel', 'Forms dialog'), item('push button', 'OK')];
+    const segment = segmentFor(siblings[0] as (typeof siblings)[0], siblings);
+    expect(segment).toEqual({ role: 'group', name: 'Forms dialog' });
+    expect(formatPath({ app: 'zenity', segments: [{ role: 'dialog' }, segment] })).toBe(
+      'app("zenity")/dialog/group["Forms dialog"]',
+    );
+    expect(matchSegment(siblings, segment)).toEqual([siblings[0]]);
+  });
+});
+
 describe('visible siblings first', () => {
   const shown = (nativeRole: string, name: string) => ({ nativeRole, name, states: [] as string[] });
   const hidden = (nativeRole: string, name: string) => ({ nativeRole, name, states: ['offscreen'] });
