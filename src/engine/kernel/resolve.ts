@@ -176,7 +176,11 @@ export class Resolver {
     const all = await this.apps(call);
     // An app the lists hide is refused when named (the person's setting, said), never offered in a list.
     const apps = all.filter((app) => this.mayRead(app));
-    const found = query === undefined ? all.filter((a) => a.active) : pickApps(all, query);
+    const matching = query === undefined ? all.filter((a) => a.active) : pickApps(all, query);
+    // Apps the lists hide are never offered as a choice, nor named in an error: among several of one name,
+    // only the readable ones count; when none is, the first is refused as off limits.
+    const readable = matching.filter((app) => this.mayRead(app));
+    const found = matching.length > 1 ? (readable.length > 0 ? readable : matching.slice(0, 1)) : matching;
     if (found.length === 1 && found[0]) {
       this.gate(found[0]);
       return found[0];

@@ -5,7 +5,7 @@ import type { HelperPort } from '../../../src/engine/kernel/port.js';
 import { AppPolicy, appGate, withAccess } from '../../../src/policy/apps.js';
 import { FakeHelper } from '../engine/fake-helper.js';
 import { failure } from '../engine/failure.js';
-import { mousepad, runningApps } from '../engine/fixtures.js';
+import { el, mousepad, runningApps } from '../engine/fixtures.js';
 
 const text = (e: { what: string; why: string; next: string }) => `${e.what}\n${e.why}\n${e.next}`;
 
@@ -124,6 +124,27 @@ describe('the engine asks the app policy', () => {
     expect(text(await failure(withAccess('write', () => engine.engine.windows.focus({ id: '1' }))))).toMatch(
       /No window has the id/,
     );
+  });
+
+  it('never offers two denied apps of one name as a choice, nor names their pids or windows', async () => {
+    const { app, other } = runningApps();
+    const twin = { ...other, pid: 8, root: el('application', 'gtk3-demo', { id: 'twin', pid: 8 }) };
+    const helper = new FakeHelper([app, other, twin]);
+    const bounds = { x: 0, y: 0, width: 100, height: 100 };
+    helper.windows = [
+      { id: '1', pid: 7, app: 'gtk3-demo', title: 'Secret A', bounds, minimized: false, focused: false },
+      { id: '2', pid: 8, app: 'gtk3-demo', title: 'Secret B', bounds, minimized: false, focused: false },
+    ];
+    const policy = new AppPolicy({ denyApps: ['gtk3-demo'] });
+    const engine = textEngine(helper, { settleMs: 0, pollMs: 0 }, appGate(policy));
+    const refused = text(await failure(withAccess('read', () => engine.snapshot({ app: 'gtk3-demo' }))));
+    expect(refused).toMatch(/"gtk3-demo" is off limits/);
+    expect(refused).not.toMatch(/Secret|pid 7|pid 8|Several/);
+    // One of the two allowed by pid-free means: a deny of the other's bundle id leaves the readable one, chosen.
+    const one = new AppPolicy({ denyApps: ['org.example.twin'] });
+    const withBundle = new FakeHelper([app, other, { ...twin, bundleId: 'org.example.twin' }]);
+    const picked = textEngine(withBundle, { settleMs: 0, pollMs: 0 }, appGate(one));
+    expect(await withAccess('read', () => picked.snapshot({ app: 'gtk3-demo' }))).toContain('pid 7');
   });
 
   it('refuses a path into a denied app', async () => {
