@@ -3,6 +3,7 @@
  * the engine through the factory); requests pass the Host and Origin checks (DNS rebinding), then the bearer
  * token when one is set, before the transport reads a byte of the body.
  */
+import { MacpilotError } from '../errors.js';
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
@@ -163,9 +164,13 @@ export async function serveHttp(options: HttpOptions): Promise<HttpEndpoint> {
   sweep.unref();
 
   await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
+    const failed = (error: NodeJS.ErrnoException) => {
+      clearInterval(sweep);
+      reject(listenFailure(error, options.host, options.port));
+    };
+    http.once('error', failed);
     http.listen(options.port, options.host, () => {
-      http.off('error', reject);
+      http.off('error', failed);
       resolve();
     });
   });
@@ -182,4 +187,22 @@ export async function serveHttp(options: HttpOptions): Promise<HttpEndpoint> {
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/** Why the server could not listen, in words a person acts on (the port is taken, the address is not this machine's). */
+function listenFailure(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  const where = `${host}:${port}`;
+  const known: Record<string, [string, string]> = {
+    EADDRINUSE: [
+      `${where} is already in use by another program`,
+      'give another port with --port (0: any free port), or stop what uses it',
+    ],
+    EADDRNOTAVAIL: [
+      `${host} is not an address of this machine`,
+      'give one of its addresses with --host (127.0.0.1 by default)',
+    ],
+    EACCES: [`this user may not listen on ${where}`, 'give a port above 1023 with --port'],
+  };
+  const [why, next] = known[error.code ?? ''] ?? [error.message, 'check --host and --port'];
+  return new MacpilotError({ what: 'Cannot serve HTTP', why, next, kind: 'listen_failed' });
 }

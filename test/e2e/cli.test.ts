@@ -5,6 +5,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, inject, test } from 'vitest';
@@ -314,6 +315,7 @@ describe('exit codes and output streams', () => {
       ['serve', '--port', '7433'],
       ['click'],
       ['find', ''],
+      ['clipboard', 'set'],
       ['wait', 'appears'],
       ['wait', 'text_appears', '--app', 'mousepad'],
     ]) {
@@ -337,6 +339,22 @@ describe('exit codes and output streams', () => {
     const wait = (await run('wait', 'appears')).stderr;
     expect(wait).toContain('appears needs a path or --text / --role / --name');
     expect(wait).not.toMatch(/\bref\b|timeout_ms|wait_for/);
+  });
+
+  test('serve --http on a port in use says so, without a stack trace, exit 1', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const done = await run('serve', '--http', '--port', String(port));
+      expect(done.code).toBe(1);
+      expect(done.stderr).toContain(
+        `Cannot serve HTTP.\nWhy: 127.0.0.1:${port} is already in use by another program`,
+      );
+      expect(done.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      taken.close();
+    }
   });
 
   test('a reader that stops after the first line ends the command quietly, exit 0', async () => {
