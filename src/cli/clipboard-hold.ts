@@ -27,7 +27,10 @@ interface Reply {
 }
 
 export const needsHolder = (command: string, positionals: readonly string[]): boolean =>
-  process.platform === 'linux' && command === 'clipboard' && positionals[0] === 'set' && positionals.length === 2;
+  process.platform === 'linux' &&
+  command === 'clipboard' &&
+  positionals[0] === 'set' &&
+  positionals.length === 2;
 
 /** The parent: starts the holder, hands it the command, prints its answer. */
 export async function setThroughHolder(invocation: Invocation, format: Format): Promise<number> {

@@ -273,6 +273,7 @@ export class Screen {
     if (windows.length === 0 && hidden.length === 0) return undefined;
     const byId = windows.find((w) => w.id === wanted);
     if (byId) return byId;
+    if (typeof wanted === 'string') await this.kernel.resolver.refuseDeniedWindow(wanted, call);
     const scope = app === undefined ? {} : { app: String(app.pid) };
     // A title, else an index; the front-most window of the app when neither is given.
     const named = typeof wanted === 'string' ? { title: wanted } : { index: wanted ?? 0 };

@@ -55,11 +55,11 @@ export class Windows {
   ): Promise<WindowsResult> {
     return this.kernel.guard('list the windows', async () => {
       const includeMinimized = options.includeMinimized ?? false;
-      const { windows: all, hidden } = await this.kernel.resolver.visibleWindows(
-        includeMinimized,
-        call,
-        true,
-      );
+      const {
+        windows: all,
+        hidden,
+        offLimits,
+      } = await this.kernel.resolver.visibleWindows(includeMinimized, call, true);
       const windows = options.app === undefined ? all : ofApp(all, options.app);
       const appsWithWindows = [...new Set(all.map((w) => w.app))];
       return {
@@ -69,6 +69,7 @@ export class Windows {
         includeMinimized,
         appsWithWindows,
         hidden: hidden.length,
+        offLimits: offLimits.filter((id) => windows.some((w) => w.id === id)),
       };
     });
   }
@@ -172,6 +173,7 @@ export class Windows {
     if (target.id !== undefined) {
       const found = windows.find((w) => w.id === target.id);
       if (found) return found;
+      await this.kernel.resolver.refuseDeniedWindow(target.id, call);
       throw new MacpilotError({
         what: `No window has the id ${JSON.stringify(target.id)}`,
         why: `it closed, or the id is not one list_windows gave; the windows now: ${listOf(windows)}`,

@@ -142,33 +142,47 @@ export class Resolver {
   }
 
   /** The running apps agents may see listed, and how many the person's app lists hide. */
-  async visibleApps(call?: CallOptions): Promise<{ apps: AppInfo[]; hidden: number }> {
+  async visibleApps(call?: CallOptions): Promise<{ apps: AppInfo[]; hidden: number; offLimits: number[] }> {
     const all = await this.apps(call);
     const apps = all.filter((app) => this.mayList(app));
-    return { apps, hidden: all.length - apps.length };
+    const offLimits = apps.filter((app) => !this.mayRead(app)).map((app) => app.pid);
+    return { apps, hidden: all.length - apps.length, offLimits };
   }
 
   /**
    * The windows agents may see (minimized ones when asked), front to back, and those the app lists hide (not
    * for agents' eyes): a window is hidden when its app, by its accessibility name or by the window's own app
-   * name, may not be read; or, for a list (`listing`), may not be listed.
+   * name, may not be read; or, for a list (`listing`), may not be listed. `offLimits`: the ids of the windows
+   * shown whose apps may not be read (a list that shows denied apps, MACPILOT_LIST_DENIED_APPS).
    */
   async visibleWindows(
     includeMinimized: boolean,
     call?: CallOptions,
     listing = false,
-  ): Promise<{ windows: WindowInfo[]; hidden: WindowInfo[] }> {
+  ): Promise<{ windows: WindowInfo[]; hidden: WindowInfo[]; offLimits: string[] }> {
     const [{ windows: all }, apps] = await Promise.all([
       this.port.call('windows.list', { includeMinimized }, call),
       this.apps(call),
     ]);
     const byPid = new Map(apps.map((app) => [app.pid, app]));
-    const may = (app: { name: string; pid: number }) => (listing ? this.mayList(app) : this.mayRead(app));
-    const seen = (w: WindowInfo) => {
+    const may = (w: WindowInfo, check: (app: { name: string; pid: number }) => boolean) => {
       const app = byPid.get(w.pid);
-      return (!app || may(app)) && may({ name: w.app, pid: w.pid });
+      return (!app || check(app)) && check({ name: w.app, pid: w.pid });
     };
-    return { windows: all.filter(seen), hidden: all.filter((w) => !seen(w)) };
+    const readable = (w: WindowInfo) => may(w, (app) => this.mayRead(app));
+    const seen = (w: WindowInfo) => (listing ? may(w, (app) => this.mayList(app)) : readable(w));
+    const windows = all.filter(seen);
+    const offLimits = windows.filter((w) => !readable(w)).map((w) => w.id);
+    return { windows, hidden: all.filter((w) => !seen(w)), offLimits };
+  }
+
+  /** Refuses, as off limits, a window id that names a window of an app the lists deny; nothing otherwise. */
+  async refuseDeniedWindow(id: string, call?: CallOptions): Promise<void> {
+    const { windows } = await this.visibleWindows(true, call, true);
+    const listed = windows.find((w) => w.id === id);
+    if (listed && !this.mayRead({ name: listed.app, pid: listed.pid })) {
+      this.gate({ name: listed.app, pid: listed.pid }, 'read');
+    }
   }
 
   /** An app by name (case-insensitive), bundle id or pid; absent: the active app. */

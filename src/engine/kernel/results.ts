@@ -97,6 +97,8 @@ export interface AppsResult {
   apps: AppInfo[];
   /** Running apps the person's app lists hide from agents. */
   hidden: number;
+  /** Pids of the apps listed that may not be read (MACPILOT_LIST_DENIED_APPS lists them). */
+  offLimits: number[];
 }
 
 export interface WindowsResult {
@@ -109,6 +111,8 @@ export interface WindowsResult {
   appsWithWindows: string[];
   /** Windows of apps the person's app lists hide from agents. */
   hidden: number;
+  /** Ids of the windows listed whose apps may not be read (MACPILOT_LIST_DENIED_APPS lists them). */
+  offLimits: string[];
 }
 
 export interface ClipboardResult {

@@ -134,12 +134,35 @@ export const hiddenJson = (hidden: number) => (hidden > 0 ? { hidden_by_policy: 
 
 export const AppsJson = z.object({
   apps: z.array(
-    z.object({ name: z.string(), pid: z.number(), bundle_id: z.string().optional(), active: z.boolean() }),
+    z.object({
+      name: z.string(),
+      pid: z.number(),
+      bundle_id: z.string().optional(),
+      active: z.boolean(),
+      off_limits: z
+        .literal(true)
+        .optional()
+        .describe(
+          'Listed though the app lists deny it (MACPILOT_LIST_DENIED_APPS): it cannot be read or acted on.',
+        ),
+    }),
   ),
   hidden_by_policy: HiddenByPolicy,
 });
 
-export const WindowsJson = z.object({ windows: z.array(WindowJson), hidden_by_policy: HiddenByPolicy });
+export const WindowsJson = z.object({
+  windows: z.array(
+    WindowJson.extend({
+      off_limits: z
+        .literal(true)
+        .optional()
+        .describe(
+          'Its app is listed though the app lists deny it (MACPILOT_LIST_DENIED_APPS): not to be used.',
+        ),
+    }),
+  ),
+  hidden_by_policy: HiddenByPolicy,
+});
 
 export const ClipboardJson = z.object({
   text: z.string().optional().describe('Absent when the clipboard holds no text.'),
@@ -360,12 +383,16 @@ export const appsJson = (r: AppsResult): z.infer<typeof AppsJson> => ({
     pid: a.pid,
     ...(a.bundleId ? { bundle_id: a.bundleId } : {}),
     active: a.active,
+    ...(r.offLimits.includes(a.pid) ? { off_limits: true as const } : {}),
   })),
   ...hiddenJson(r.hidden),
 });
 
 export const windowsJson = (r: WindowsResult): z.infer<typeof WindowsJson> => ({
-  windows: r.windows.map(windowJson),
+  windows: r.windows.map((w) => ({
+    ...windowJson(w),
+    ...(r.offLimits.includes(w.id) ? { off_limits: true as const } : {}),
+  })),
   ...hiddenJson(r.hidden),
 });
 

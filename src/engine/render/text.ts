@@ -48,7 +48,7 @@ export function renderText(result: EngineResult, v: Vocabulary = AGENT): string 
     case 'located':
       return result.node ? `${locatedLines(result.node, v)}\n${dataNote()}` : wordsText(result.none ?? [], v);
     case 'apps':
-      return appsText(result);
+      return appsText(result, v);
     case 'windows':
       return windowsText(result, v);
     case 'clipboard':
@@ -158,14 +158,18 @@ export function renderMatches(found: readonly Walked[], maxResults: number, v: V
 }
 
 /** "2 apps hidden by the person's app lists.", or nothing. */
-const hiddenLine = (hidden: number, what: string): string[] =>
-  hidden > 0 ? [`${plural(hidden, what)} hidden by the person's app lists.`] : [];
+const hiddenLine = (hidden: number, what: string, v: Vocabulary): string[] =>
+  hidden > 0 ? [`${plural(hidden, what)} hidden by ${v.appLists}.`] : [];
 
-function appsText(r: AppsResult): string {
-  const hidden = hiddenLine(r.hidden, 'app');
+/** After an app or window that is listed though the app lists deny it (MACPILOT_LIST_DENIED_APPS). */
+const offLimitsMark = (v: Vocabulary) => ` off limits (${v.appLists} deny it)`;
+
+function appsText(r: AppsResult, v: Vocabulary): string {
+  const hidden = hiddenLine(r.hidden, 'app', v);
   if (r.apps.length === 0) return ['No running app exposes an accessibility tree.', ...hidden].join('\n');
   const lines = r.apps.map(
-    (a) => `- ${a.name} (pid ${a.pid})${a.bundleId ? ` ${a.bundleId}` : ''}${a.active ? ' active' : ''}`,
+    (a) =>
+      `- ${a.name} (pid ${a.pid})${a.bundleId ? ` ${a.bundleId}` : ''}${a.active ? ' active' : ''}${r.offLimits.includes(a.pid) ? offLimitsMark(v) : ''}`,
   );
   const head = `${plural(r.apps.length, 'running app')} with an accessibility tree ${dataNote()}:`;
   return [head, ...lines, ...hidden].join('\n');
@@ -175,8 +179,10 @@ function windowsText(r: WindowsResult, v: Vocabulary): string {
   const which = r.app === undefined ? '' : ` of ${JSON.stringify(r.app)}`;
   const hidden = r.includeMinimized ? [] : [`minimized ones left out (${v.listMinimized})`];
   const head = `${plural(r.windows.length, 'window')}${which}, front to back ${dataNote(...hidden)}`;
-  const lines = r.windows.map((w) => `- ${wordsText(windowStateWords(w), v)}`);
-  const hiddenWindows = hiddenLine(r.hidden, 'window');
+  const lines = r.windows.map(
+    (w) => `- ${wordsText(windowStateWords(w), v)}${r.offLimits.includes(w.id) ? offLimitsMark(v) : ''}`,
+  );
+  const hiddenWindows = hiddenLine(r.hidden, 'window', v);
   if (r.windows.length > 0) return [`${head}:`, ...lines, ...hiddenWindows].join('\n');
   const none =
     r.app === undefined ? head : `${head}. Apps with windows: ${r.appsWithWindows.join(', ') || 'none'}.`;

@@ -40,6 +40,8 @@ export interface Vocabulary {
   clickText: string;
   /** What presses a key. */
   pressKey: string;
+  /** Whose app lists (MACPILOT_DENY_APPS, MACPILOT_ALLOW_APPS) hide or deny an app. */
+  appLists: string;
 }
 
 export const AGENT: Vocabulary = {
@@ -58,6 +60,7 @@ export const AGENT: Vocabulary = {
   compareReadings: 'Compare two snapshot_ui calls instead.',
   clickText: 'click_text clicks there',
   pressKey: 'press_key',
+  appLists: "the person's app lists",
 };
 
 export const PERSON: Vocabulary = {
@@ -75,4 +78,5 @@ export const PERSON: Vocabulary = {
   compareReadings: 'Compare two `macpilot tree` outputs instead.',
   clickText: '`macpilot click x,y` clicks there',
   pressKey: '`macpilot key`',
+  appLists: 'your app lists',
 };

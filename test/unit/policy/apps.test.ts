@@ -122,8 +122,10 @@ describe('the engine asks the app policy', () => {
       /off limits/,
     );
     expect(text(await failure(withAccess('write', () => engine.engine.windows.focus({ id: '1' }))))).toMatch(
-      /No window has the id/,
+      /"mousepad" \(org.xfce.mousepad\) is off limits/,
     );
+    expect(apps).toMatch(/mousepad \(pid 4242\).* off limits \(the person's app lists deny it\)/);
+    expect(windows.offLimits).toEqual(['1']);
   });
 
   it('never offers two denied apps of one name as a choice, nor names their pids or windows', async () => {

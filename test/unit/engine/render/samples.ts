@@ -70,8 +70,20 @@ export const samples: { [K in EngineResult['kind']]: Extract<EngineResult, { kin
   },
   element: { kind: 'element', entry, detail: info },
   located: { kind: 'located', node },
-  apps: { kind: 'apps', apps: [{ id: 'a', name: INJECTION, pid: 42, active: true }], hidden: 2 },
-  windows: { kind: 'windows', windows: [window], includeMinimized: false, appsWithWindows: [], hidden: 1 },
+  apps: {
+    kind: 'apps',
+    apps: [{ id: 'a', name: INJECTION, pid: 42, active: true }],
+    hidden: 2,
+    offLimits: [],
+  },
+  windows: {
+    kind: 'windows',
+    windows: [window],
+    includeMinimized: false,
+    appsWithWindows: [],
+    hidden: 1,
+    offLimits: [],
+  },
   clipboard: {
     kind: 'clipboard',
     text: INJECTION,
