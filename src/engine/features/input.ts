@@ -43,6 +43,9 @@ import { duration, plural } from '../../text.js';
 
 type InputMethod = Extract<MethodName, `input.${string}`>;
 
+/** The longest type_text into a field waits for the app to show all it typed. */
+const TYPED_WAIT_MS = 1000;
+
 /** The most text a field may hold for type_text to add to it in the background (it is read whole first). */
 const MAX_FIELD_CHARS = 1_000_000;
 
@@ -282,6 +285,8 @@ export class Input {
     return this.kernel.act(options.target, 'type into', call, (entry) => async () => {
       await this.focusAndWait(entry, call);
       const done = await typing();
+      // Enter and Tab typed may leave the field (a dialog's default button, the next field): no text to await.
+      if (!options.submit && !/[\n\t]/.test(options.text)) await this.untilTyped(entry, options.text, call);
       return words`Focused ${entryWords(entry)}, ${own(done.typed + done.submitted)}.`;
     });
   }
@@ -451,6 +456,26 @@ export class Input {
   }
 
   /** Focus the element, then wait until the app reports it focused: keys typed sooner can land elsewhere. */
+  /**
+   * The app reads typed keys after the X server took them, and it reads keys typed with lent keycodes slower
+   * still (each lending makes it load the keyboard map again): the answer waits until the field's text ends
+   * with what was typed, at most TYPED_WAIT_MS (an app may rightly change what it is given, or hide it).
+   */
+  private async untilTyped(entry: RefEntry, text: string, call?: CallOptions): Promise<void> {
+    const deadline = performance.now() + TYPED_WAIT_MS;
+    for (;;) {
+      const { element } = await this.kernel.port.call(
+        'ax.element',
+        { id: entry.handle, maxValueLength: MAX_FIELD_CHARS },
+        call,
+      );
+      const value = element.value;
+      if (isSecure(element) || typeof value !== 'string' || element.valueTruncated) return;
+      if (value.endsWith(text) || performance.now() >= deadline) return;
+      await sleep(INPUT_DEFAULTS.focusPollMs, undefined, { signal: call?.signal });
+    }
+  }
+
   private async focusAndWait(entry: RefEntry, call?: CallOptions): Promise<void> {
     await this.kernel.port.call('ax.focus', { id: entry.handle }, call);
     const deadline = Date.now() + INPUT_DEFAULTS.focusWaitMs;
