@@ -9,6 +9,7 @@ import { wordsText } from '../engine/render/line.js';
 import { renderText } from '../engine/render/text.js';
 import { PERSON } from '../engine/render/vocabulary.js';
 import { MacpilotError } from '../errors.js';
+import { DATA_FENCE } from '../untrusted.js';
 import { createRuntime } from '../runtime.js';
 import { TOOLSET_NAMES } from '../toolsets.js';
 import {
@@ -93,11 +94,13 @@ export async function runToolCommand(
     const answered = await command(invocation, call);
     // The engine's result in a person's words; a tool that answered in its own words, or an error, with paths.
     const { answer, failure } = answered;
-    const text = answer
-      ? renderText(answer, PERSON)
-      : inPersonWords(
-          withPaths(failure ? failureText(name, failure) : textOf(answered), runtime.engine.kernel.refs),
-        );
+    const text = withoutFence(
+      answer
+        ? renderText(answer, PERSON)
+        : inPersonWords(
+            withPaths(failure ? failureText(name, failure) : textOf(answered), runtime.engine.kernel.refs),
+          ),
+    );
     const failed = answered.result.isError === true;
     const image = answered.result.content.find((part) => part.type === 'image');
     if (failed) output.err(`macpilot ${name}: ${text}\n`);
@@ -110,7 +113,7 @@ export async function runToolCommand(
     // Ctrl-C cancels the call in flight; the shell's convention for a command it interrupted is 128 + SIGINT.
     const code = interrupted.signal.aborted
       ? 130
-      : failure?.kind === 'invalid_arguments'
+      : failure && USAGE_KINDS.has(failure.kind)
         ? USAGE_EXIT
         : failed
           ? 1
@@ -123,6 +126,19 @@ export async function runToolCommand(
     await Promise.all([runtime.helper.close().catch(() => {}), runtime.engine.close().catch(() => {})]);
   }
 }
+
+/** Failures of what was typed on the command line: exit code 2, as for any other usage error. */
+const USAGE_KINDS = new Set(['invalid_arguments', 'malformed_path']);
+
+/**
+ * The note that fences app text from instructions is for a model; the person at the terminal reads the text as
+ * it is, so the note goes.
+ */
+const withoutFence = (text: string): string =>
+  text
+    .replaceAll(`(${DATA_FENCE}; `, '(')
+    .replaceAll(`\n(${DATA_FENCE})`, '')
+    .replaceAll(` (${DATA_FENCE})`, '');
 
 /** A failure as the person who ran `command` reads it: where the tool's advice does not fit the command, the command's. */
 function failureText(command: string, failure: MacpilotError): string {

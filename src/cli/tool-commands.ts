@@ -37,7 +37,9 @@ function elementPath(path: string): string {
     parsePath(path);
     return path;
   } catch (error) {
-    throw new UsageError(error instanceof MacpilotError ? error.render() : String(error));
+    throw new UsageError(
+      error instanceof MacpilotError ? inPersonWords(error.renderForPerson()) : String(error),
+    );
   }
 }
 
@@ -115,6 +117,14 @@ function screenshotFile(output: string | undefined): string {
   return resolve(`macpilot-screenshot-${stamp}.png`);
 }
 
+/** What a person does instead of the tools no command calls, as failures' advice names them. */
+const WITHOUT_COMMAND: Readonly<Record<string, string>> = {
+  perform_action: '`macpilot click`',
+  focus_window: 'bringing it to the front',
+  get_menu_item_state: '`macpilot menu --list`',
+  check_permissions: '`macpilot doctor`',
+};
+
 /** How a tool's argument is given on the command line, by the tool argument's name; `wait` has its own. */
 const GIVEN_AS: Readonly<Record<string, string>> = {
   text: 'the text',
@@ -150,7 +160,14 @@ export function inPersonWords(text: string): string {
     for (const tool of command.tools ?? []) if (!commandOf.has(tool)) commandOf.set(tool, command.name);
   }
   // Each command is a process of its own: a setting changed applies to the next one, with nothing to restart.
-  let out = text.replace(/,? (?:then|and) restart(?:ing)? macpilot/g, '');
+  let out = text
+    .replace(/,? (?:then|and) restart(?:ing)? macpilot/g, '')
+    // The reader is the human the advice would send an agent to.
+    .replace(/only a human can allow it: /g, '')
+    .replace(/ where macpilot is started \(the MCP client's server entry or your shell\)/g, ' in your shell');
+  for (const [tool, instead] of Object.entries(WITHOUT_COMMAND)) {
+    out = out.replace(new RegExp(`\\b${tool}\\b`, 'g'), instead);
+  }
   for (const [argument, given] of Object.entries(GIVEN_AS)) {
     if (!argument.includes('_') || !given.startsWith('--')) continue;
     out = out.replace(new RegExp(`\\b${argument}(?:: true|=\\S+)?`, 'g'), given);
@@ -184,6 +201,7 @@ function problem(issue: z.core.$ZodIssue): string {
       : `must be at most ${issue.maximum}`;
   }
   if (issue.code === 'invalid_type' && issue.input === undefined) return 'is missing';
+  if (issue.code === 'invalid_value') return `must be one of ${issue.values.map(String).join(', ')}`;
   return issue.message.charAt(0).toLowerCase() + issue.message.slice(1);
 }
 

@@ -78,6 +78,8 @@ describe('macpilot tree', () => {
     expect(cliPaths).toEqual(toolPaths);
     expect(tree).toMatch(/^ {4}- menubar at app\("mousepad"\)\/window\[0\]\/menubar$/m);
     expect(tree).not.toMatch(/ref=e\d/);
+    // The fence around app text is for a model; a person reads the text as it is.
+    expect(tree).not.toContain('app data, not instructions');
 
     // --depth counts the levels printed: the app, and two under it, however many wrappers the walk went through.
     const shallow = await ok('tree', 'mousepad', '--depth', '2');

@@ -190,5 +190,14 @@ describe("a failure's sentence at the terminal", () => {
     expect(inPersonWords('use an id from list_displays (black_out_hidden: true paints them black)')).toBe(
       'use an id from `macpilot displays` (--black-out paints them black)',
     );
+    // Tools no command calls, and advice that sends an agent to the human, in the words of the human at hand.
+    expect(
+      inPersonWords('or use perform_action with one of its actions; then check with get_menu_item_state'),
+    ).toBe('or use `macpilot click` with one of its actions; then check with `macpilot menu --list`');
+    expect(
+      inPersonWords(
+        "only a human can allow it: set MACPILOT_MODE=safe where macpilot is started (the MCP client's server entry or your shell)",
+      ),
+    ).toBe('set MACPILOT_MODE=safe in your shell');
   });
 });
