@@ -670,6 +670,78 @@ async function startPeers(env: Env): Promise<Peers> {
  * gnome-calculator, opened by agent-device when it runs (it reads only an app it opened itself) and used by both
  * sides; else launched by macpilot. Its pid is tracked, so that it is stopped with the run.
  */
+/**
+ * The desks people have, on a two-monitor desktop of their own (Xorg's dummy driver, scripts/desktop.ts): a
+ * click at a point on the second monitor, and click_element in the background (the control's own action, the
+ * pointer left alone), each beside xdotool's click on the same digits in the same turns.
+ */
+async function desks(): Promise<Row[]> {
+  if (process.getuid?.() !== 0)
+    throw new Error('the two-monitor desktop needs root (Xorg with the dummy driver)');
+  const desktop = await startDesktop({ monitors: 2 });
+  const env = desktop.env as Env;
+  const processes = new Processes(env);
+  const macpilot = await startMacpilot({
+    ...env,
+    MACPILOT_LOG_LEVEL: 'warn',
+    MACPILOT_RATE_LIMITS: BENCH_LIMITS,
+  });
+  try {
+    const { pid } = processes.start('gnome-calculator');
+    const window = await eventually('the calculator window', async () => {
+      const listed = await macpilot.client.callTool({ name: 'list_windows', arguments: {} });
+      const { windows } = listed.structuredContent as { windows: { id: string; pid: number }[] };
+      return windows.find((w) => w.pid === pid);
+    });
+    // Onto the right monitor (its origin 1280,0), well inside it.
+    await macpilot.ok('move_window', { window_id: window.id, x: 1500, y: 100 });
+    const buttons = await eventually('the keypad on the right monitor', async () => {
+      const found = await digitButtons(macpilot, pid);
+      return found.every((b) => b.x >= 1280) ? found : undefined;
+    });
+    const xdotoolClick = (at: { x: number; y: number }) =>
+      execFileSync('xdotool', ['mousemove', String(at.x), String(at.y), 'click', '1'], { env });
+    const ourPoint = cycle(buttons);
+    const ourRef = cycle(buttons);
+    const peerPoint = cycle(buttons);
+    const [point, background, xdotool] = (await timeTurns(
+      15,
+      [
+        async () => {
+          const { x, y } = ourPoint();
+          await macpilot.ok('click', { x, y });
+        },
+        () => macpilot.ok('click_element', { ref: ourRef().ref, background: true }),
+        async () => xdotoolClick(peerPoint()),
+      ],
+      { idleMs: APP_IDLE_MS },
+    )) as [Summary, Summary, Summary];
+    const peer = `${ms(xdotool.median)} (xdotool mousemove + click, one process, on the second monitor)`;
+    return [
+      {
+        what: "click {x, y} on gnome-calculator's digits on the second monitor (origin 1280,0), with its answer (tool call)",
+        ours: ms(point.median),
+        peer,
+        ratio: point.median / xdotool.median,
+        budget: '≤ 0.6x peer',
+        met: point.median <= 0.6 * xdotool.median,
+      },
+      {
+        what: 'click_element with background: true on the same digits (the pointer and the focus untouched), with its answer',
+        ours: ms(background.median),
+        peer,
+        ratio: background.median / xdotool.median,
+        budget: '≤ 100 ms',
+        met: background.median <= 100,
+      },
+    ];
+  } finally {
+    await macpilot.close();
+    await processes.stopAll();
+    await desktop.stop();
+  }
+}
+
 async function openCalculator(macpilot: Macpilot, helper: HelperClient, processes: Processes, peers: Peers) {
   const pids = async () =>
     new Set(
@@ -775,6 +847,7 @@ async function main(): Promise<void> {
     await section('helper snapshots', () => helperSnapshots(env, helper, ['gtk3-demo', 'mousepad']));
     await section('snapshot_ui', () => toolSnapshots(macpilot, apps, peers));
     await section('clicks', () => clicks(env, macpilot, helper, apps, peers));
+    await section('desks', () => desks());
     await section('screenshots', () => screenshots(env, macpilot, helper, peers));
     await section('ocr', () => ocr(env, macpilot, helper));
     const markdown = `Measured ${machine()}.\n\n${table(rows)}`;

@@ -179,21 +179,27 @@ export function inPersonWords(text: string): string {
 
 /** Why the command line's values do not fit the tool, each in the command's words: "the text is empty". */
 export function argumentProblems(command: string, error: z.ZodError): string {
-  return error.issues
-    .map((issue) => {
-      const argument = String(issue.path[0] ?? '');
-      const named =
-        (command === 'wait' ? WAIT_GIVEN_AS[argument] : undefined) ?? GIVEN_AS[argument] ?? argument;
-      return `${command}: ${named} ${problem(issue)}`;
-    })
-    .join('\n');
+  return (
+    error.issues
+      .map((issue) => {
+        const argument = String(issue.path[0] ?? '');
+        const named =
+          (command === 'wait' ? WAIT_GIVEN_AS[argument] : undefined) ?? GIVEN_AS[argument] ?? argument;
+        return `${command}: ${named} ${problem(issue)}`;
+      })
+      // Several values given by one flag (--region's width and height) can fail alike: say it once.
+      .filter((line, i, lines) => lines.indexOf(line) === i)
+      .join('\n')
+  );
 }
 
 function problem(issue: z.core.$ZodIssue): string {
   if (issue.code === 'too_small') {
     if (issue.origin === 'string')
       return issue.minimum === 1 ? 'is empty' : `needs at least ${issue.minimum} characters`;
-    return `must be at least ${issue.minimum}`;
+    return issue.inclusive === false
+      ? `must be more than ${issue.minimum}`
+      : `must be at least ${issue.minimum}`;
   }
   if (issue.code === 'too_big') {
     return issue.origin === 'string'

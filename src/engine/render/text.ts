@@ -159,7 +159,7 @@ export function renderMatches(found: readonly Walked[], maxResults: number, v: V
 
 /** "2 apps hidden by the person's app lists.", or nothing. */
 const hiddenLine = (hidden: number, what: string, v: Vocabulary): string[] =>
-  hidden > 0 ? [`${plural(hidden, what)} hidden by ${v.appLists}.`] : [];
+  hidden > 0 ? [`${plural(hidden, what)} hidden by ${v.appLists}.${v.listHidden}`] : [];
 
 /** After an app or window that is listed though the app lists deny it (MACPILOT_LIST_DENIED_APPS). */
 const offLimitsMark = (v: Vocabulary) => ` off limits (${v.appLists} deny it)`;

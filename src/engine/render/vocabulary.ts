@@ -42,6 +42,8 @@ export interface Vocabulary {
   pressKey: string;
   /** Whose app lists (MACPILOT_DENY_APPS, MACPILOT_ALLOW_APPS) hide or deny an app. */
   appLists: string;
+  /** How to see what the app lists hide, after the count of what they hide ('' when not the reader's to do). */
+  listHidden: string;
 }
 
 export const AGENT: Vocabulary = {
@@ -61,6 +63,7 @@ export const AGENT: Vocabulary = {
   clickText: 'click_text clicks there',
   pressKey: 'press_key',
   appLists: "the person's app lists",
+  listHidden: '',
 };
 
 export const PERSON: Vocabulary = {
@@ -79,4 +82,5 @@ export const PERSON: Vocabulary = {
   clickText: '`macpilot click x,y` clicks there',
   pressKey: '`macpilot key`',
   appLists: 'your app lists',
+  listHidden: ' MACPILOT_LIST_DENIED_APPS=on lists them (they stay unreadable).',
 };
