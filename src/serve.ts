@@ -25,18 +25,19 @@ export async function serve(flags: {
   let stopServing = async (): Promise<void> => {};
 
   let stopping = false;
-  const shutdown = async (why: string) => {
+  /** Exit code 0 when the client went away or the service manager stopped it; 130 after Ctrl-C (the shell's way). */
+  const shutdown = async (why: string, code = 0) => {
     if (stopping) return;
     stopping = true;
     log.debug(`shutting down: ${why}`);
-    const forced = setTimeout(() => process.exit(0), 3000);
+    const forced = setTimeout(() => process.exit(code), 3000);
     forced.unref();
     stopListening();
     await stopServing().catch(() => {});
     await Promise.all([helper.close().catch(() => {}), runtime.engine.close().catch(() => {})]);
-    process.exit(0);
+    process.exit(code);
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGINT', () => void shutdown('SIGINT', 130));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   if (flags.http) {
@@ -49,6 +50,13 @@ export async function serve(flags: {
   }
   const server = newServer();
   stopServing = () => server.close();
+  // A person who typed `macpilot` at a terminal would otherwise see nothing happen.
+  if (process.stdin.isTTY) {
+    process.stderr.write(
+      'macpilot: serving MCP on stdin/stdout, for an MCP client to start (`macpilot setup` adds it to one); ' +
+        '`macpilot --help` lists the commands a person runs. Ctrl-C stops it.\n',
+    );
+  }
   process.stdin.once('end', () => void shutdown('stdin closed'));
   process.stdin.once('close', () => void shutdown('stdin closed'));
   await server.connect(new StdioServerTransport());

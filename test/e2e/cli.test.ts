@@ -359,6 +359,17 @@ describe('exit codes and output streams', () => {
     }
   });
 
+  test('serve stopped with Ctrl-C exits 130, as the shell counts an interrupt', async () => {
+    const child = spawn(process.execPath, [CLI, 'serve'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    // Answering initialize tells that it is up and serving.
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } })}\n`,
+    );
+    await new Promise((resolve) => child.stdout.once('data', resolve));
+    child.kill('SIGINT');
+    expect(await new Promise<number | null>((resolve) => child.once('exit', resolve))).toBe(130);
+  });
+
   test('a reader that stops after the first line ends the command quietly, exit 0', async () => {
     const child = spawn(process.execPath, [CLI, 'doctor'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
