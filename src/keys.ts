@@ -4,6 +4,7 @@
  * same key everywhere.
  */
 import { MacpilotError } from './errors.js';
+import { nearestNames } from './text.js';
 import type { Modifier } from './helper-client/protocol.js';
 
 export interface KeyCodes {
@@ -183,8 +184,9 @@ export function parseKey(name: string): Key {
   const canonical = KEY_ALIASES[normalized] ?? normalized;
   const codes = KEYS[canonical];
   if (!codes) {
+    const near = nearestNames(normalized, [...KEY_NAMES, ...Object.keys(KEY_ALIASES)]);
     throw new MacpilotError({
-      what: `Unknown key ${JSON.stringify(name)}`,
+      what: `Unknown key ${JSON.stringify(name)}${near.length > 0 ? `; did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : ''}`,
       why: `the key names are: ${listing()}`,
       next: 'use one of those names, or type_text for text and characters not listed',
       kind: 'unknown_key',

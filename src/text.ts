@@ -44,3 +44,29 @@ export function duration(ms: number): string {
   const whole = Math.round(ms);
   return whole < 1000 ? `${whole} ms` : `${(whole / 1000).toFixed(1)} s`;
 }
+
+/** Edits (insert, delete, replace one character) that turn `a` into `b`. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const replace = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      row.push(Math.min((previous[j] as number) + 1, (row[j - 1] as number) + 1, replace));
+    }
+    previous = row;
+  }
+  return previous[b.length] as number;
+}
+
+/** The few `names` closest to a mistyped `wanted` (at most two edits, or one for short names), closest first. */
+export function nearestNames(wanted: string, names: readonly string[], most = 3): string[] {
+  const lower = wanted.toLowerCase();
+  const allowed = lower.length <= 3 ? 1 : 2;
+  return names
+    .map((name) => ({ name, distance: editDistance(lower, name.toLowerCase()) }))
+    .filter((n) => n.distance <= allowed)
+    .sort((a, b) => a.distance - b.distance)
+    .slice(0, most)
+    .map((n) => n.name);
+}

@@ -64,5 +64,5 @@ test('press_key names keys by what they type: z is z under QWERTZ, q is q under 
 test('a key name no keyboard has is refused with the nearest names', async () => {
   const refused = await macpilot.call('press_key', { key: 'entr' });
   expect(refused.isError).toBe(true);
-  expect(refused.text).toContain('enter');
+  expect(refused.text).toContain('Unknown key "entr"; did you mean "enter"');
 });

@@ -68,6 +68,12 @@ describe('key names', () => {
     expect(error.why).toContain('a-z, 0-9');
     expect(error.next).toContain('type_text');
   });
+
+  it('names the nearest keys for a mistyped one', () => {
+    expect(failure(() => parseKey('entr')).what).toMatch(/^Unknown key "entr"; did you mean "enter"/);
+    expect(failure(() => parseKey('Escpe')).what).toMatch(/^Unknown key "Escpe"; did you mean "escape"/);
+    expect(failure(() => parseKey('pgeup')).what).toMatch(/did you mean "pageup"/);
+  });
 });
 
 describe('chords', () => {
