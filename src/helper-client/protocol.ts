@@ -384,11 +384,13 @@ export const methods = {
     z.object({}),
   ),
   'input.scroll': method(
-    'Scroll at a point by whole wheel steps (positive dy scrolls down, positive dx right).',
+    'Scroll at a point (positive dy scrolls down, positive dx right): by whole wheel steps (at most 1000 each ' +
+      'way), or with unit "pixel" by pixels where the platform scrolls smoothly (macOS; X11 refuses it).',
     z.object({
       at: Point,
-      dx: z.number().int().min(-1000).max(1000),
-      dy: z.number().int().min(-1000).max(1000),
+      dx: z.number().int().min(-100_000).max(100_000),
+      dy: z.number().int().min(-100_000).max(100_000),
+      unit: z.enum(['step', 'pixel']).optional(),
     }),
     z.object({}),
   ),

@@ -146,33 +146,52 @@ export const inputTools = toolsetTools('input', [
     name: 'scroll',
     title: 'Scroll',
     description:
-      `Scroll with the mouse wheel at a screen point, at an element's centre (ref), or where the pointer is. ` +
-      `amount is in pixels, sent as wheel steps of ${PX_PER_WHEEL_STEP} px (one notch; how far a notch scrolls ` +
-      `is up to the app). Default ${INPUT_DEFAULTS.scrollPx} px.`,
+      `Scroll with the mouse wheel at a screen point, at an element's centre (ref), or where the pointer is: ` +
+      `a direction and an amount in pixels, sent as wheel steps of ${PX_PER_WHEEL_STEP} px (one notch; how far ` +
+      `a notch scrolls is up to the app; default ${INPUT_DEFAULTS.scrollPx} px), or exact amounts in both axes ` +
+      '(dx, dy in pixels; positive right and down), sent as pixels where the platform scrolls smoothly (macOS), ' +
+      'else as the nearest wheel steps (X11), which the answer says.',
     input: z
       .object({
-        direction: z.enum(['up', 'down', 'left', 'right']),
-        amount: z.number().min(1).max(50_000).optional().describe('Pixels.'),
+        direction: z.enum(['up', 'down', 'left', 'right']).optional(),
+        amount: z.number().min(1).max(50_000).optional().describe('Pixels, with direction.'),
+        dx: z.number().int().min(-50_000).max(50_000).optional().describe('Pixels right (negative: left).'),
+        dy: z.number().int().min(-50_000).max(50_000).optional().describe('Pixels down (negative: up).'),
         x: point.x.optional(),
         y: point.y.optional(),
         ref: refParam.optional().describe('Scroll over this element (e.g. a list); its centre is used.'),
       })
       .refine((a) => (a.x === undefined) === (a.y === undefined), { message: 'give both x and y' })
-      .refine((a) => a.ref === undefined || a.x === undefined, { message: 'give x and y, or ref, not both' }),
+      .refine((a) => a.ref === undefined || a.x === undefined, { message: 'give x and y, or ref, not both' })
+      .refine((a) => (a.direction === undefined) !== (a.dx === undefined && a.dy === undefined), {
+        message: 'give direction (with amount), or dx and/or dy',
+      })
+      .refine((a) => a.direction !== undefined || (a.dx ?? 0) !== 0 || (a.dy ?? 0) !== 0, {
+        message: 'dx and dy are both 0: nothing to scroll',
+      })
+      .refine((a) => a.direction !== undefined || a.amount === undefined, {
+        message: 'amount goes with direction; with dx and dy, they are the amounts',
+      }),
     output: structured.action,
     annotations: WRITE,
-    inverse: async (args) => ({
-      tool: 'scroll',
-      args: { ...args, direction: OPPOSITE[args.direction] },
-      what: `a scroll back ${OPPOSITE[args.direction]}`,
-    }),
-    handle: (args, { engine, signal }) =>
-      engine.input.scroll(
-        args.direction,
-        args.amount ?? INPUT_DEFAULTS.scrollPx,
-        args.ref === undefined && args.x === undefined ? undefined : spotOf(args),
-        { signal },
-      ),
+    inverse: async (args) =>
+      args.direction === undefined
+        ? {
+            tool: 'scroll',
+            args: { ...args, dx: -(args.dx ?? 0), dy: -(args.dy ?? 0) },
+            what: 'a scroll back by the same amounts',
+          }
+        : {
+            tool: 'scroll',
+            args: { ...args, direction: OPPOSITE[args.direction] },
+            what: `a scroll back ${OPPOSITE[args.direction]}`,
+          },
+    handle: (args, { engine, signal }) => {
+      const spot = args.ref === undefined && args.x === undefined ? undefined : spotOf(args);
+      return args.direction === undefined
+        ? engine.input.scrollBy(args.dx ?? 0, args.dy ?? 0, spot, { signal })
+        : engine.input.scroll(args.direction, args.amount ?? INPUT_DEFAULTS.scrollPx, spot, { signal });
+    },
   }),
   defineTool({
     name: 'type_text',

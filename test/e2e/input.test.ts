@@ -82,9 +82,23 @@ test('gtk3-demo: click at a tab selects it; scroll over the demo list moves its 
   expect(await valueOf(bar, '0')).toBe('0');
   const scrolled = await macpilot.ok('scroll', { direction: 'down', amount: 250, ref: list });
   expect(scrolled.split('\n')[0]).toMatch(/^Scrolled down 5 wheel steps \(about 250 px\) at table/);
-  await eventually('the scroll bar to move', async () =>
-    Number(/^value: (.*)$/m.exec(await macpilot.ok('get_element', { ref: bar }))?.[1]) > 0 ? true : undefined,
+  const moved = await eventually('the scroll bar to move', async () => {
+    const value = Number(/^value: (.*)$/m.exec(await macpilot.ok('get_element', { ref: bar }))?.[1]);
+    return value > 0 ? value : undefined;
+  });
+  // Exact amounts in both axes: on X11 the nearest wheel steps, said so; back up by as much.
+  const back = await macpilot.ok('scroll', { dx: 0, dy: -250, ref: list });
+  expect(back.split('\n')[0]).toMatch(
+    /^Scrolled 250 px up at table .*, sent as 5 wheel steps of 50 px \(X11 scrolls in wheel steps/,
   );
+  await eventually('the scroll bar to come back', async () =>
+    Number(/^value: (.*)$/m.exec(await macpilot.ok('get_element', { ref: bar }))?.[1]) < moved
+      ? true
+      : undefined,
+  );
+  const nothing = await macpilot.call('scroll', { dx: 0, dy: 0 });
+  expect(nothing.isError).toBe(true);
+  expect(nothing.text).toContain('dx and dy are both 0: nothing to scroll');
 });
 
 test('input tools validate their arguments and explain unknown keys', async () => {

@@ -598,16 +598,23 @@ public struct DragParams: Codable, Sendable, ValidatedParams {
     }
 }
 
+public enum ScrollUnit: String, Codable, Sendable {
+    case step, pixel
+}
+
 public struct ScrollParams: Codable, Sendable, ValidatedParams {
     public var at: Point
-    /// Whole wheel steps; positive scrolls right.
+    /// Wheel steps (or pixels with unit pixel); positive scrolls right.
     public var dx: Int
-    /// Whole wheel steps; positive scrolls down.
+    /// Wheel steps (or pixels with unit pixel); positive scrolls down.
     public var dy: Int
+    /// Absent: wheel steps.
+    public var unit: ScrollUnit?
 
     public func validate() throws {
-        try require(dx, in: -1000...1000, "dx")
-        try require(dy, in: -1000...1000, "dy")
+        let most = unit == .pixel ? 100_000 : 1000
+        try require(dx, in: -most...most, "dx")
+        try require(dy, in: -most...most, "dy")
     }
 }
 

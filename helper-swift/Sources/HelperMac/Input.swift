@@ -121,12 +121,23 @@ enum Input {
         }
     }
 
-    /// One line-unit wheel event per protocol step, as a notched mouse wheel sends them. A positive wheel value
-    /// scrolls up (or left), the protocol's positive dy down (dx right): hence the negation.
+    /// One line-unit wheel event per protocol step, as a notched mouse wheel sends them, or (unit pixel) one
+    /// pixel-unit event. A positive wheel value scrolls up (or left), the protocol's positive dy down (dx
+    /// right): hence the negation.
     static func scroll(_ p: ScrollParams) async throws -> Empty {
         try await run {
             let at = cgPoint(p.at)
             try post(mouse(.mouseMoved, at, .left), flags: [])
+            if p.unit == .pixel {
+                // One smooth-scroll event of exact pixels, as a trackpad sends them.
+                let event = CGEvent(
+                    scrollWheelEvent2Source: nil, units: .pixel, wheelCount: 2,
+                    wheel1: Int32(-p.dy), wheel2: Int32(-p.dx), wheel3: 0
+                )
+                event?.location = at
+                try post(event, flags: [])
+                return
+            }
             for step in 0..<max(abs(p.dy), abs(p.dx)) {
                 try Task.checkCancellation()
                 let vertical = step < abs(p.dy) ? Int32(-p.dy.signum()) : 0

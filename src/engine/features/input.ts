@@ -243,6 +243,37 @@ export class Input {
     });
   }
 
+  /**
+   * Scroll by exact amounts in both axes, in pixels (positive dx right, dy down): as pixels where the platform
+   * scrolls smoothly (macOS), else as the nearest whole wheel steps of PX_PER_WHEEL_STEP (X11), which the answer
+   * says. Without a spot, where the pointer is.
+   */
+  async scrollBy(dx: number, dy: number, spot: Spot | undefined, call?: CallOptions): Promise<ActionResult> {
+    const smooth = (await this.platformOf(call)) === 'darwin';
+    const steps = (px: number) =>
+      px === 0 ? 0 : Math.sign(px) * Math.max(1, Math.round(Math.abs(px) / PX_PER_WHEEL_STEP));
+    const where = spot ?? (await this.send('input.pointer', {}, call)).at;
+    const amounts = [
+      dx === 0 ? '' : `${Math.abs(dx)} px ${dx > 0 ? 'right' : 'left'}`,
+      dy === 0 ? '' : `${Math.abs(dy)} px ${dy > 0 ? 'down' : 'up'}`,
+    ]
+      .filter(Boolean)
+      .join(' and ');
+    return this.onSpot(where, `scroll ${amounts}`, call, (point, what) => async () => {
+      if (smooth) {
+        await this.send('input.scroll', { at: point, dx, dy, unit: 'pixel' }, call);
+        return words`Scrolled ${own(amounts)} at ${what}.`;
+      }
+      const delta = { dx: steps(dx), dy: steps(dy) };
+      await this.send('input.scroll', { at: point, ...delta }, call);
+      const sent = [delta.dx, delta.dy]
+        .filter((n) => n !== 0)
+        .map((n) => plural(Math.abs(n), 'wheel step'))
+        .join(' and ');
+      return words`Scrolled ${own(amounts)} at ${what}, sent as ${own(sent)} of ${own(`${PX_PER_WHEEL_STEP} px`)} (X11 scrolls in wheel steps; how far a step scrolls is up to the app).`;
+    });
+  }
+
   async typeText(options: TypeOptions, call?: CallOptions): Promise<ActionResult> {
     const characters = Array.from(options.text).length;
     const delayMs = options.delayMs ?? 0;

@@ -49,6 +49,8 @@ const MIN_STEPS = 10;
 const STEP_MS = 10;
 /** Typed characters between round trips when there is no delay: the server keeps pace with the app. */
 const TYPE_BATCH = 64;
+/** The most wheel steps one scroll sends each way. */
+const MAX_WHEEL_STEPS = 1000;
 /** Repeated keys or wheel steps between round trips, each a point where a cancel stops them. */
 const REPEAT_BATCH = 16;
 /**
@@ -345,6 +347,20 @@ export async function scroll(
   signal?: AbortSignal,
 ): Promise<Result<'input.scroll'>> {
   const at = onX11('point', params.at);
+  if (params.unit === 'pixel') {
+    throw new HelperFailure(
+      HelperErrorCode.InvalidParams,
+      'X11 scrolls in wheel steps, not pixels',
+      'send wheel steps (unit "step")',
+    );
+  }
+  if (Math.abs(params.dx) > MAX_WHEEL_STEPS || Math.abs(params.dy) > MAX_WHEEL_STEPS) {
+    throw new HelperFailure(
+      HelperErrorCode.InvalidParams,
+      `at most ${MAX_WHEEL_STEPS} wheel steps each way in one scroll`,
+      'scroll less at a time',
+    );
+  }
   const input = await device(session);
   return input.run(async () => {
     input.moveTo(at);
