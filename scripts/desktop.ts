@@ -311,8 +311,23 @@ export function writeBusConfig(file: string, busPath: string, services?: string)
 }
 
 // Last: run as a script, everything above is initialized (a const below it would not be yet).
+const USAGE = `Usage: npx tsx scripts/desktop.ts [--monitors=2]
+Starts a private headless desktop (Xvfb, D-Bus, AT-SPI, openbox), prints the environment that reaches it, and
+stops it on Ctrl-C. --monitors=2: two 1280x800 monitors side by side (Xorg's dummy driver; root only).
+MACPILOT_KEEP_DESKTOP=1 keeps its folder, with each process's log, after it stops.`;
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const desktop = await startDesktop();
+  const args = process.argv.slice(2);
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const unknown = args.filter((arg) => arg !== '--monitors=2' && arg !== '--monitors=1');
+  if (unknown.length > 0) {
+    console.error(`desktop: unknown argument ${unknown.join(' ')}\n${USAGE}`);
+    process.exit(2);
+  }
+  const desktop = await startDesktop({ monitors: args.includes('--monitors=2') ? 2 : 1 });
   for (const key of ['DISPLAY', 'DBUS_SESSION_BUS_ADDRESS', 'XDG_RUNTIME_DIR', 'GSETTINGS_BACKEND', 'HOME']) {
     console.log(`export ${key}='${desktop.env[key]}'`);
   }

@@ -27,3 +27,22 @@ test('prints the exports of a running desktop, then stops it and removes its fol
   expect(await exited).toBe(0);
   expect(existsSync(runtime)).toBe(false);
 }, 60_000);
+
+test('--help says how to use it and starts nothing; an unknown argument is a usage error', async () => {
+  const run = (arg: string) =>
+    new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+      const child = spawn(TSX, [SCRIPT, arg], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+      child.once('exit', (code) => resolve({ code, out, err }));
+    });
+  const help = await run('--help');
+  expect(help.code).toBe(0);
+  expect(help.out).toMatch(/^Usage: npx tsx scripts\/desktop.ts \[--monitors=2\]/);
+  expect(help.out).not.toContain('export DISPLAY');
+  const wrong = await run('--bogus');
+  expect(wrong.code).toBe(2);
+  expect(wrong.err).toContain('desktop: unknown argument --bogus');
+}, 60_000);
