@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { type Macpilot, startMacpilot, useMacpilot } from '../support/mcp.js';
+import { zenityEntry } from '../support/zenity.js';
 import { eventually, refOf } from '../support/text.js';
 
 const env = inject('desktopEnv');
@@ -24,15 +25,16 @@ const xdotool = (...args: string[]) =>
 /** The focused X window and the pointer position, as the person's desk has them. */
 const desk = () => ({ focus: xdotool('getwindowfocus'), pointer: xdotool('getmouselocation', '--shell') });
 
-async function zenityEntry(title: string) {
-  const zenity = processes.start('zenity', ['--entry', '--title', title, '--text', 'Your name?']);
-  const app = String(zenity.pid);
-  const field = await eventually('the zenity entry', async () => {
-    const out = await macpilot.call('find_elements', { app, role: 'textbox' });
-    return out.isError ? undefined : refOf(out.text, /textbox/);
-  });
+/** A zenity entry and its OK button, as this server names them. */
+async function entryWithOk(title: string) {
+  const { zenity, field } = await zenityEntry(macpilot, processes, title);
   const ok = refOf(
-    await macpilot.ok('find_elements', { app, role: 'button', name: 'OK', match: 'exact' }),
+    await macpilot.ok('find_elements', {
+      app: String(zenity.pid),
+      role: 'button',
+      name: 'OK',
+      match: 'exact',
+    }),
     /"OK"/,
   );
   return { zenity, field, ok };
@@ -61,7 +63,7 @@ async function personAtTheirWindow(): Promise<ReturnType<typeof desk>> {
 }
 
 test('an agent fills a field and presses OK in a background app: focus and pointer stay with the person', async () => {
-  const { zenity, field, ok } = await zenityEntry('macpilot background');
+  const { zenity, field, ok } = await entryWithOk('macpilot background');
   const before = await personAtTheirWindow();
 
   const typed = await macpilot.ok('type_text', {
@@ -83,7 +85,7 @@ test('an agent fills a field and presses OK in a background app: focus and point
 });
 
 test('what needs the pointer or the focus is refused in the background, saying why and what to do', async () => {
-  const { zenity, field } = await zenityEntry('macpilot refusals');
+  const { zenity, field } = await entryWithOk('macpilot refusals');
   const before = await personAtTheirWindow();
   for (const [name, args, why] of [
     ['press_key', { key: 'enter', background: true }, 'keys go where the keyboard focus is'],

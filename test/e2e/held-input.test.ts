@@ -5,27 +5,11 @@
  */
 import { expect, inject, test } from 'vitest';
 import { startMacpilot, useMacpilot } from '../support/mcp.js';
+import { zenityEntry } from '../support/zenity.js';
 import { eventually, refOf } from '../support/text.js';
 
 const env = inject('desktopEnv');
 const { macpilot, processes } = useMacpilot(env);
-
-/** A zenity entry, its ref, and its text as get_element reads it. */
-async function entry(title: string) {
-  const zenity = processes.start('zenity', ['--entry', '--title', title, '--text', 'Type here']);
-  const field = await eventually('the zenity entry', async () => {
-    const out = await macpilot.call('find_elements', { app: String(zenity.pid), role: 'textbox' });
-    return out.isError ? undefined : refOf(out.text, /textbox/);
-  });
-  const value = async () => {
-    const { structuredContent } = (await macpilot.client.callTool({
-      name: 'get_element',
-      arguments: { ref: field },
-    })) as { structuredContent?: { value?: unknown } };
-    return structuredContent?.value;
-  };
-  return { zenity, field, value };
-}
 
 /** Empties the entry and presses "a" in it: "a", or "A" while a shift is still held somewhere. */
 async function pressA(field: string, value: () => Promise<unknown>): Promise<unknown> {
@@ -36,7 +20,7 @@ async function pressA(field: string, value: () => Promise<unknown>): Promise<unk
 }
 
 test('key_down shift holds across calls until key_up, and session_info lists it', async () => {
-  const { zenity, field, value } = await entry('macpilot held keys');
+  const { zenity, field, value } = await zenityEntry(macpilot, processes, 'macpilot held keys');
   const down = await macpilot.ok('key_down', { key: 'Shift' });
   expect(down).toContain('Held now: shift.');
   expect(await macpilot.ok('session_info')).toContain('held down: shift');
@@ -110,7 +94,7 @@ async function shiftHeldBy(end: (second: Awaited<ReturnType<typeof startMacpilot
 }
 
 test('what a session holds is let go when a call is cancelled, when the session ends, and when its server dies', async () => {
-  const { zenity, field, value } = await entry('macpilot let go');
+  const { zenity, field, value } = await zenityEntry(macpilot, processes, 'macpilot let go');
 
   // A cancelled call: the client aborts a long wait while shift is held.
   await shiftHeldBy(async (second) => {

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, expect, inject, test } from 'vitest';
 import { useMacpilot } from '../support/mcp.js';
-import { eventually, refOf } from '../support/text.js';
+import { zenityEntry } from '../support/zenity.js';
 
 const env = inject('desktopEnv');
 const { macpilot, processes } = useMacpilot(env);
@@ -16,24 +16,8 @@ afterAll(() => setLayout('us'));
 /** Letters each layout moves (z and y, a and q, m), characters on AltGr or dead keys, and ones it lacks. */
 const TEXT = 'Größe café déjà Привет @€{}|~^` zy aq m;';
 
-async function entry(title: string) {
-  const zenity = processes.start('zenity', ['--entry', '--title', title, '--text', 'Type here']);
-  const field = await eventually('the zenity entry', async () => {
-    const out = await macpilot.call('find_elements', { app: String(zenity.pid), role: 'textbox' });
-    return out.isError ? undefined : refOf(out.text, /textbox/);
-  });
-  const value = async () => {
-    const { structuredContent } = (await macpilot.client.callTool({
-      name: 'get_element',
-      arguments: { ref: field },
-    })) as { structuredContent?: { value?: unknown } };
-    return structuredContent?.value;
-  };
-  return { zenity, field, value };
-}
-
 test('type_text types the same text under de, fr and ru, the layout switched mid-session', async () => {
-  const { zenity, field, value } = await entry('macpilot layouts');
+  const { zenity, field, value } = await zenityEntry(macpilot, processes, 'macpilot layouts');
   for (const layout of ['de', 'fr', 'ru', 'us']) {
     setLayout(layout);
     await macpilot.ok('type_text', { ref: field, text: TEXT, clear_first: true });
@@ -47,7 +31,7 @@ test('type_text types the same text under de, fr and ru, the layout switched mid
 });
 
 test('press_key names keys by what they type: z is z under QWERTZ, q is q under AZERTY', async () => {
-  const { zenity, field, value } = await entry('macpilot keys');
+  const { zenity, field, value } = await zenityEntry(macpilot, processes, 'macpilot keys');
   for (const [layout, key] of [
     ['de', 'z'],
     ['fr', 'q'],

@@ -235,7 +235,7 @@ export class Input {
     const steps = Math.max(1, Math.round(px / PX_PER_WHEEL_STEP));
     const sign = direction === 'up' || direction === 'left' ? -1 : 1;
     const vertical = direction === 'up' || direction === 'down';
-    const where = spot ?? (await this.send('input.pointer', {}, call)).at;
+    const where = spot ?? (await this.pointerAt(call));
     return this.onSpot(where, `scroll ${direction}`, call, (point, what) => async () => {
       const delta = { dx: vertical ? 0 : sign * steps, dy: vertical ? sign * steps : 0 };
       await this.send('input.scroll', { at: point, ...delta }, call);
@@ -252,7 +252,7 @@ export class Input {
     const smooth = (await this.platformOf(call)) === 'darwin';
     const steps = (px: number) =>
       px === 0 ? 0 : Math.sign(px) * Math.max(1, Math.round(Math.abs(px) / PX_PER_WHEEL_STEP));
-    const where = spot ?? (await this.send('input.pointer', {}, call)).at;
+    const where = spot ?? (await this.pointerAt(call));
     const amounts = [
       dx === 0 ? '' : `${Math.abs(dx)} px ${dx > 0 ? 'right' : 'left'}`,
       dy === 0 ? '' : `${Math.abs(dy)} px ${dy > 0 ? 'down' : 'up'}`,
@@ -338,12 +338,17 @@ export class Input {
 
   /** Where the pointer is, and the display it is on (none when it sits between displays). */
   async pointer(call?: CallOptions): Promise<{ at: Point; display: DisplayInfo | undefined }> {
-    const { at } = await this.send('input.pointer', {}, call);
+    const at = await this.pointerAt(call);
     const display = await this.kernel.displays.at(at, 'The pointer', call).then(
       (found) => found.display,
       () => undefined,
     );
     return { at, display };
+  }
+
+  /** Where the pointer is: the spot of an action given none. */
+  private async pointerAt(call?: CallOptions): Promise<Point> {
+    return (await this.send('input.pointer', {}, call)).at;
   }
 
   /**
@@ -356,7 +361,7 @@ export class Input {
     spot: Spot | undefined,
     call?: CallOptions,
   ): Promise<ActionResult> {
-    const where = spot ?? (await this.send('input.pointer', {}, call)).at;
+    const where = spot ?? (await this.pointerAt(call));
     const verb = `${down ? 'press' : 'release'} the ${button} button`;
     return this.onSpot(where, verb, call, (point, what) => async () => {
       await this.send('input.button', { button, down, at: point }, call);
@@ -399,12 +404,8 @@ export class Input {
     return this.kernel.act(target, 'type into', call, (entry) => async () => {
       let before = '';
       if (!options.clearFirst) {
-        const { element } = await this.kernel.port.call(
-          'ax.element',
-          { id: entry.handle, maxValueLength: MAX_FIELD_CHARS },
-          call,
-        );
-        if (isSecure(element) || element.valueTruncated || typeof (element.value ?? '') !== 'string') {
+        const text = await this.fieldText(entry, call);
+        if (text === undefined) {
           throw new MacpilotError({
             what: `Not done: ${entryLine(entry)}'s text cannot be added to in the background`,
             why: 'its text cannot be read whole (a password field, or a very long text), so it could not be kept',
@@ -412,7 +413,7 @@ export class Input {
             kind: 'needs_foreground',
           });
         }
-        before = String(element.value ?? '');
+        before = text;
       }
       await this.kernel.port.call('ax.setValue', { id: entry.handle, value: before + options.text }, call);
       const typed = plural(Array.from(options.text).length, 'character');
@@ -486,7 +487,6 @@ export class Input {
     return { point: centreOf(entry, detail), what: entryWords(entry) };
   }
 
-  /** Focus the element, then wait until the app reports it focused: keys typed sooner can land elsewhere. */
   /**
    * The app reads typed keys after the X server took them, and it reads keys typed with lent keycodes slower
    * still (each lending makes it load the keyboard map again): the answer waits until the field's text ends
@@ -495,18 +495,24 @@ export class Input {
   private async untilTyped(entry: RefEntry, text: string, call?: CallOptions): Promise<void> {
     const deadline = performance.now() + TYPED_WAIT_MS;
     for (;;) {
-      const { element } = await this.kernel.port.call(
-        'ax.element',
-        { id: entry.handle, maxValueLength: MAX_FIELD_CHARS },
-        call,
-      );
-      const value = element.value;
-      if (isSecure(element) || typeof value !== 'string' || element.valueTruncated) return;
-      if (value.endsWith(text) || performance.now() >= deadline) return;
+      const value = await this.fieldText(entry, call);
+      if (value === undefined || value.endsWith(text) || performance.now() >= deadline) return;
       await sleep(INPUT_DEFAULTS.focusPollMs, undefined, { signal: call?.signal });
     }
   }
 
+  /** A field's whole text ('' when it holds none); undefined when it cannot be read whole (secure, too long). */
+  private async fieldText(entry: RefEntry, call?: CallOptions): Promise<string | undefined> {
+    const { element } = await this.kernel.port.call(
+      'ax.element',
+      { id: entry.handle, maxValueLength: MAX_FIELD_CHARS },
+      call,
+    );
+    const value = element.value ?? '';
+    return isSecure(element) || element.valueTruncated || typeof value !== 'string' ? undefined : value;
+  }
+
+  /** Focus the element, then wait until the app reports it focused: keys typed sooner can land elsewhere. */
   private async focusAndWait(entry: RefEntry, call?: CallOptions): Promise<void> {
     await this.kernel.port.call('ax.focus', { id: entry.handle }, call);
     const deadline = Date.now() + INPUT_DEFAULTS.focusWaitMs;
@@ -531,7 +537,7 @@ export class Input {
     await this.send('input.key', { code, modifiers: chord.modifiers, repeat }, call);
   }
 
-  platformOf(call?: CallOptions): Promise<Platform> {
+  private platformOf(call?: CallOptions): Promise<Platform> {
     if (!this.platform) {
       const asking = this.kernel.port
         .call('system.hello', { protocolVersion: PROTOCOL_VERSION, client: 'macpilot-input' }, call)
