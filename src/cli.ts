@@ -4,25 +4,13 @@
  * when it runs, so `--version` and `--help` start about as fast as Node itself. Tool commands run in
  * src/cli/run.ts; the others are dispatched below.
  */
-import { parseArgs } from 'node:util';
-import { type CommandSpec, commandNamed, type Format, FORMATS, optionsOf } from './cli/commands.js';
+import { parseCommandLine } from './cli/arguments.js';
+import { COMMANDS, commandNamed, type Format, FORMATS } from './cli/commands.js';
 import { commandHelp, usage } from './cli/help.js';
 import { USAGE_EXIT, UsageError } from './cli/usage-error.js';
 import { MacpilotError } from './errors.js';
+import { nearestNames } from './text.js';
 import { VERSION } from './version.js';
-
-type Values = Record<string, string | boolean | undefined>;
-
-function parse(command: CommandSpec, args: string[]): { values: Values; positionals: string[] } {
-  const options = Object.fromEntries(
-    optionsOf(command).map((o) => [
-      o.name,
-      { type: o.value ? ('string' as const) : ('boolean' as const), ...(o.short ? { short: o.short } : {}) },
-    ]),
-  );
-  const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
-  return { values: values as Values, positionals };
-}
 
 async function main(argv: string[]): Promise<number> {
   if (process.env.MACPILOT_CLIPBOARD_HOLDER === '1') {
@@ -50,7 +38,9 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = commandNamed(named);
   if (!command) {
-    process.stderr.write(`macpilot: unknown command "${named}"\n\n${usage()}`);
+    const near = nearestNames(named, COMMANDS.map((c) => c.name));
+    const hint = near.length > 0 ? `; did you mean ${near.map((n) => `macpilot ${n}`).join(' or ')}?` : '';
+    process.stderr.write(`macpilot: unknown command "${named}"${hint}\n\n${usage()}`);
     return USAGE_EXIT;
   }
   // setup reads its own arguments and answers its own --help and usage errors (src/setup).
@@ -58,7 +48,7 @@ async function main(argv: string[]): Promise<number> {
     const { setup } = await import('./setup/index.js');
     return setup(rest, undefined, commandHelp(command));
   }
-  const { values, positionals } = parse(command, named === first ? rest : argv);
+  const { values, positionals } = parseCommandLine(command, named === first ? rest : argv);
   if (values.help) {
     process.stdout.write(commandHelp(command));
     return 0;
@@ -142,8 +132,7 @@ main(process.argv.slice(2)).then(
     if (
       // By name: config.ts (and zod with it) is loaded only by the commands that read the configuration.
       (error as Error).name === 'ConfigError' ||
-      error instanceof UsageError ||
-      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+      error instanceof UsageError
     ) {
       process.stderr.write(
         `macpilot: ${(error as Error).message}\n(macpilot --help, or macpilot <command> --help)\n`,

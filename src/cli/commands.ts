@@ -411,5 +411,12 @@ export function commandNamed(name: string): CommandSpec | undefined {
   return COMMANDS.find((command) => command.name === name);
 }
 
+/** A command the table has, by name (a name written in code, not typed by a person). */
+export function commandSpec(name: string): CommandSpec {
+  const found = commandNamed(name);
+  if (!found) throw new Error(`the command table has no ${name}`);
+  return found;
+}
+
 /** A command's options, --help included. */
 export const optionsOf = (command: CommandSpec): readonly OptionSpec[] => [...command.options, HELP];

@@ -3,10 +3,12 @@
  * it, and says where it wrote, what it kept and how to undo it.
  */
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseCommandLine } from '../cli/arguments.js';
+import { commandSpec } from '../cli/commands.js';
+import { UsageError } from '../cli/usage-error.js';
 import { ConfigError, parseToolsets } from '../config.js';
 import { MacpilotError } from '../errors.js';
 import { MODES, type Mode } from '../modes.js';
@@ -29,7 +31,9 @@ const defaultContext = (): SetupContext => ({
   err: (text) => process.stderr.write(text),
 });
 
-class UsageError extends Error {}
+const SETUP = commandSpec('setup');
+
+const isFolder = (path: string): boolean => statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
 
 interface SetupRequest {
   client: ClientId;
@@ -40,23 +44,15 @@ interface SetupRequest {
 }
 
 function parseRequest(argv: string[], context: SetupContext): SetupRequest | 'help' {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        'dry-run': { type: 'boolean' },
-        mode: { type: 'string' },
-        toolsets: { type: 'string' },
-        project: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const { values, positionals } = parsed;
+  const parsed = parseCommandLine(SETUP, argv);
+  const values = parsed.values as {
+    help?: boolean;
+    'dry-run'?: boolean;
+    mode?: string;
+    toolsets?: string;
+    project?: string;
+  };
+  const { positionals } = parsed;
   if (values.help) return 'help';
   const [client, ...extra] = positionals;
   if (client === undefined) throw new UsageError('name the client to set up');
@@ -64,6 +60,11 @@ function parseRequest(argv: string[], context: SetupContext): SetupRequest | 'he
   if (extra.length > 0) throw new UsageError(`unexpected "${extra.join(' ')}"`);
   if (values.project !== undefined && PROJECT_FILES[client] === undefined) {
     throw new UsageError(`--project: ${client} has no configuration per project`);
+  }
+  if (values.project !== undefined && !isFolder(resolve(values.project))) {
+    throw new UsageError(
+      `--project: ${resolve(values.project)} is not a folder; give the project's folder (it must exist)`,
+    );
   }
   if (values.mode !== undefined && !(MODES as readonly string[]).includes(values.mode)) {
     throw new UsageError(`--mode: unknown mode "${values.mode}"; valid: ${MODES.join(', ')}`);

@@ -252,6 +252,12 @@ describe('macpilot setup', () => {
     expect(readJson(join(project, '.mcp.json'))).toEqual({
       mcpServers: { macpilot: { type: 'stdio', ...MACPILOT } },
     });
+    // A mistyped folder is not made: nothing is written, and the folder is named.
+    const typo = join(project, 'no-such-project');
+    const mistyped = await run(['cursor', '--project', typo]);
+    expect(mistyped.code).toBe(2);
+    expect(mistyped.err).toContain(`--project: ${typo} is not a folder`);
+    expect(existsSync(typo)).toBe(false);
   });
 
   test('usage errors exit 2 with the usage and write nothing', async () => {
@@ -261,7 +267,7 @@ describe('macpilot setup', () => {
       [['cursor', 'extra'], 'unexpected "extra"'],
       [['cursor', '--mode', 'reckless'], 'unknown mode "reckless"'],
       [['cursor', '--toolsets', 'ui,telepathy'], 'unknown toolset "telepathy"'],
-      [['cursor', '--force'], "Unknown option '--force'"],
+      [['cursor', '--force'], 'setup has no option --force'],
       [['claude-desktop', '--project', '.'], 'claude-desktop has no configuration per project'],
     ] as const) {
       const { code, err, out, home } = await run([...argv]);

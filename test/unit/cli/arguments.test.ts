@@ -1,0 +1,35 @@
+/** Command lines read against a command's options: values below zero, unknown options, missing values. */
+import { describe, expect, it } from 'vitest';
+import { parseCommandLine } from '../../../src/cli/arguments.js';
+import { commandSpec as command } from '../../../src/cli/commands.js';
+
+describe('parseCommandLine', () => {
+  it('reads options and positionals in their order', () => {
+    expect(parseCommandLine(command('set'), ['p', '--format', 'json', 'v'])).toEqual({
+      values: { format: 'json' },
+      positionals: ['p', 'v'],
+    });
+    expect(parseCommandLine(command('click'), ['-y', 'p']).values).toEqual({ yes: true });
+  });
+
+  it('takes numbers below zero as values, alone or after an option', () => {
+    expect(parseCommandLine(command('click'), ['-100,200']).positionals).toEqual(['-100,200']);
+    expect(parseCommandLine(command('set'), ['slider', '-5.5']).positionals).toEqual(['slider', '-5.5']);
+    expect(parseCommandLine(command('screenshot'), ['--region', '-10,0,50,50']).values.region).toBe(
+      '-10,0,50,50',
+    );
+    expect(parseCommandLine(command('type'), ['--', '-hello']).positionals).toEqual(['-hello']);
+  });
+
+  it('names the nearest option for one it does not know', () => {
+    expect(() => parseCommandLine(command('tree'), ['--deph', '3'])).toThrow(
+      /tree has no option --deph: did you mean --depth\?.*-- --deph/,
+    );
+    expect(() => parseCommandLine(command('apps'), ['--zzzzzz'])).toThrow(/it takes --format, --help/);
+  });
+
+  it('says which option is missing its value, and which takes none', () => {
+    expect(() => parseCommandLine(command('tree'), ['--depth'])).toThrow('--depth needs a value: --depth N');
+    expect(() => parseCommandLine(command('tree'), ['--all=yes'])).toThrow('--all takes no value');
+  });
+});
