@@ -41,11 +41,48 @@ export class Spinner {
   }
 }
 
+/** Where the person is asked: the terminal, or streams a test writes the answers into. */
+export interface Keyboard {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+}
+
+const TERMINAL_KEYBOARD: Keyboard = { input: process.stdin, output: process.stderr };
+
+/**
+ * Asks until an answer means something: `interpret` gives its meaning, or undefined for an answer that means
+ * none ("maybe", a number off the list), which is asked again with `again` first. Interrupted (Ctrl-C, the
+ * input's end, the call cancelled): undefined.
+ */
+async function askUntilMeant<T>(
+  keyboard: Keyboard,
+  question: string,
+  again: string,
+  interpret: (answer: string) => T | undefined,
+  signal?: AbortSignal,
+): Promise<T | undefined> {
+  const terminal = createInterface({ input: keyboard.input, output: keyboard.output });
+  const ended = new Promise<undefined>((resolve) => terminal.once('close', () => resolve(undefined)));
+  try {
+    for (let asked = question; ; asked = `${again}\n${question}`) {
+      const answer = await Promise.race([terminal.question(asked, { signal }), ended]);
+      if (answer === undefined) return undefined;
+      const meant = interpret(answer.trim());
+      if (meant !== undefined) return meant;
+    }
+  } catch {
+    return undefined;
+  } finally {
+    terminal.close();
+  }
+}
+
 /**
  * The person running the command: they answer y or n at the terminal, or allowed the action in advance
  * with --yes. Without a terminal to ask at, an action that needs consent is refused, saying so.
  */
-export function terminalHuman(options: { yes: boolean; spinner: Spinner }): Human {
+export function terminalHuman(options: { yes: boolean; spinner: Spinner; keyboard?: Keyboard }): Human {
+  const keyboard = options.keyboard ?? TERMINAL_KEYBOARD;
   return {
     // --yes answers a consent in advance, never a choice: that needs the terminal (stdin at its end, or piped
     // into the command, would leave the question unanswered for good, or answered by the pipe's data).
@@ -56,32 +93,31 @@ export function terminalHuman(options: { yes: boolean; spinner: Spinner }): Huma
     confirm: async ({ action, detail }, signal) => {
       if (options.yes) return 'accept';
       options.spinner.stop();
-      const terminal = createInterface({ input: process.stdin, output: process.stderr });
-      try {
-        const question = `${detail === undefined ? '' : `${detail}\n`}Allow: ${action}? [y/N] `;
-        const answer = await terminal.question(question, { signal });
-        return /^y(es)?$/i.test(answer.trim()) ? 'accept' : 'decline';
-      } catch {
-        return 'cancel';
-      } finally {
-        terminal.close();
-      }
+      const question = `${detail === undefined ? '' : `${detail}\n`}Allow: ${action}? [y/N] `;
+      const answer = await askUntilMeant(
+        keyboard,
+        question,
+        'Answer y (yes) or n (no; an empty answer is no too).',
+        (text) => (/^y(es)?$/i.test(text) ? 'accept' : /^(no?)?$/i.test(text) ? 'decline' : undefined),
+        signal,
+      );
+      return answer ?? 'cancel';
     },
     choose: async ({ question, options: choices }, signal) => {
       options.spinner.stop();
-      const terminal = createInterface({ input: process.stdin, output: process.stderr });
-      try {
-        const list = choices.map((choice, i) => `  ${i + 1}. ${choice.label}`).join('\n');
-        const answer = await terminal.question(`${question}\n${list}\nNumber (empty: none): `, { signal });
-        const picked = choices[Number(answer.trim()) - 1];
-        return picked && /^\d+$/.test(answer.trim())
-          ? { action: 'accept', value: picked.value }
-          : { action: 'decline' };
-      } catch {
-        return { action: 'cancel' };
-      } finally {
-        terminal.close();
-      }
+      const list = choices.map((choice, i) => `  ${i + 1}. ${choice.label}`).join('\n');
+      const picked = await askUntilMeant(
+        keyboard,
+        `${question}\n${list}\nNumber (empty: none): `,
+        `Give a number from 1 to ${choices.length}, or nothing for none.`,
+        (text) => {
+          if (text === '') return { action: 'decline' as const };
+          const choice = /^\d+$/.test(text) ? choices[Number(text) - 1] : undefined;
+          return choice ? { action: 'accept' as const, value: choice.value } : undefined;
+        },
+        signal,
+      );
+      return picked ?? { action: 'cancel' };
     },
   };
 }

@@ -1,4 +1,5 @@
 /** The spinner shows on a terminal, after a moment, and never on a stream that is not one. */
+import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Spinner, terminalHuman } from '../../../src/cli/terminal.js';
 
@@ -53,5 +54,53 @@ describe('terminalHuman', () => {
     expect(terminalHuman({ yes: false, spinner: new Spinner() }).unreachable()).toMatch(
       /allow it with --yes/,
     );
+  });
+});
+
+describe('asking the person', () => {
+  /** A keyboard that types `lines` one at a time, each once the previous question is out. */
+  function keyboard(lines: string[]) {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const asked: string[] = [];
+    output.on('data', (chunk: Buffer) => {
+      asked.push(chunk.toString());
+      const line = lines.shift();
+      if (line === undefined) input.end();
+      else input.write(`${line}\n`);
+    });
+    return { keyboard: { input, output }, asked };
+  }
+  const human = (lines: string[]) => {
+    const k = keyboard(lines);
+    return { human: terminalHuman({ yes: false, spinner: new Spinner(), keyboard: k.keyboard }), ...k };
+  };
+
+  it('asks again when the answer is neither yes nor no; an empty answer is no', async () => {
+    const maybe = human(['maybe', 'y']);
+    expect(await maybe.human.confirm({ action: 'press Delete' })).toBe('accept');
+    expect(maybe.asked.join('')).toContain('Answer y (yes) or n (no; an empty answer is no too).');
+    expect((maybe.asked.join('').match(/Allow: press Delete\?/g) ?? []).length).toBe(2);
+    expect(await human(['']).human.confirm({ action: 'quit' })).toBe('decline');
+    expect(await human(['No']).human.confirm({ action: 'quit' })).toBe('decline');
+  });
+
+  it('asks again for a number off the list; the input ending is a cancel, not a no', async () => {
+    const options = [
+      { label: 'zenity (pid 1)', value: '1' },
+      { label: 'zenity (pid 2)', value: '2' },
+    ];
+    const picked = human(['3', 'two', '2']);
+    expect(await picked.human.choose({ question: 'Which app?', options })).toEqual({
+      action: 'accept',
+      value: '2',
+    });
+    expect(
+      (picked.asked.join('').match(/Give a number from 1 to 2, or nothing for none\./g) ?? []).length,
+    ).toBe(2);
+    expect(await human(['']).human.choose({ question: 'Which app?', options })).toEqual({
+      action: 'decline',
+    });
+    expect(await human([]).human.confirm({ action: 'quit' })).toBe('cancel');
   });
 });
