@@ -174,13 +174,24 @@ function personLimits(config: Config): Config {
 const textOf = (answered: ToolAnswer): string =>
   answered.result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
 
-/** The tool's structured result; a tree's walked elements; else the text, as {"text": ...}. */
+/** The tool's structured result; a tree's walked elements; else the text, as {"text": ...}. Paths, no refs. */
 function jsonOf(answered: ToolAnswer, text: string): unknown {
   const structured = answered.result.structuredContent;
   // An action's `done` names its element by ref for an agent; a person's JSON names it by path.
   if (structured && answered.answer?.kind === 'action')
-    return { ...structured, done: wordsText(answered.answer.done, PERSON) };
-  if (structured) return structured;
-  if (answered.answer?.kind === 'snapshot') return snapshotJson(answered.answer);
+    return withoutRefs({ ...structured, done: wordsText(answered.answer.done, PERSON) });
+  if (structured) return withoutRefs(structured);
+  if (answered.answer?.kind === 'snapshot') return withoutRefs(snapshotJson(answered.answer));
   return { text };
+}
+
+/**
+ * A ref names an element within one server session, which ends with the command; each element in the JSON
+ * also has its path, which the next command accepts, so the ref goes.
+ */
+function withoutRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutRefs);
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value).filter(([key]) => !(key === 'ref' && 'path' in value));
+  return Object.fromEntries(entries.map(([key, inner]) => [key, withoutRefs(inner)]));
 }

@@ -99,6 +99,8 @@ describe('macpilot tree', () => {
     };
     expect(json.tree).toMatchObject({ role: 'application', path: 'app("mousepad")' });
     expect(json.tree.children.length).toBeGreaterThan(0);
+    // A ref would name nothing once the command ends; the JSON names elements by paths alone.
+    expect(JSON.stringify(json)).not.toContain('"ref"');
   });
 
   test('every path tree --all prints is one get accepts, named containers included (zenity --forms)', async () => {
@@ -181,6 +183,8 @@ describe('acting on zenity by path', () => {
     };
     expect(clicked.done).toMatch(/^Clicked button "OK" at app\("zenity"\)/);
     expect(clicked.done).not.toMatch(/ref=/);
+    expect(JSON.stringify(clicked)).not.toContain('"ref"');
+    expect(JSON.stringify(found)).not.toContain('"ref"');
     for (const change of clicked.changes) expect(change.path).toMatch(/^app\("zenity"\)/);
 
     expect(await zenity.exited).toBe(0);

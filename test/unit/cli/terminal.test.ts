@@ -57,6 +57,8 @@ describe('terminalHuman', () => {
   });
 });
 
+const NEVER = new AbortController().signal;
+
 describe('asking the person', () => {
   /** A keyboard that types `lines` one at a time, each once the previous question is out. */
   function keyboard(lines: string[]) {
@@ -78,11 +80,11 @@ describe('asking the person', () => {
 
   it('asks again when the answer is neither yes nor no; an empty answer is no', async () => {
     const maybe = human(['maybe', 'y']);
-    expect(await maybe.human.confirm({ action: 'press Delete' })).toBe('accept');
+    expect(await maybe.human.confirm({ action: 'press Delete' }, NEVER)).toBe('accept');
     expect(maybe.asked.join('')).toContain('Answer y (yes) or n (no; an empty answer is no too).');
     expect((maybe.asked.join('').match(/Allow: press Delete\?/g) ?? []).length).toBe(2);
-    expect(await human(['']).human.confirm({ action: 'quit' })).toBe('decline');
-    expect(await human(['No']).human.confirm({ action: 'quit' })).toBe('decline');
+    expect(await human(['']).human.confirm({ action: 'quit' }, NEVER)).toBe('decline');
+    expect(await human(['No']).human.confirm({ action: 'quit' }, NEVER)).toBe('decline');
   });
 
   it('asks again for a number off the list; the input ending is a cancel, not a no', async () => {
@@ -91,16 +93,18 @@ describe('asking the person', () => {
       { label: 'zenity (pid 2)', value: '2' },
     ];
     const picked = human(['3', 'two', '2']);
-    expect(await picked.human.choose({ question: 'Which app?', options })).toEqual({
+    expect(await picked.human.choose({ question: 'Which app?', title: 'Choose', options }, NEVER)).toEqual({
       action: 'accept',
       value: '2',
     });
     expect(
       (picked.asked.join('').match(/Give a number from 1 to 2, or nothing for none\./g) ?? []).length,
     ).toBe(2);
-    expect(await human(['']).human.choose({ question: 'Which app?', options })).toEqual({
+    expect(
+      await human(['']).human.choose({ question: 'Which app?', title: 'Choose', options }, NEVER),
+    ).toEqual({
       action: 'decline',
     });
-    expect(await human([]).human.confirm({ action: 'quit' })).toBe('cancel');
+    expect(await human([]).human.confirm({ action: 'quit' }, NEVER)).toBe('cancel');
   });
 });
