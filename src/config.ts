@@ -29,8 +29,11 @@ export interface Config {
   rateLimits: RateLimits;
   /** The audit log file; undefined when turned off (audit entries still go to the client as log messages). */
   auditLog?: string;
-  /** `serve --http`: where to listen, and the bearer token every request must carry (when set). */
-  http: { host: string; port: number; token?: string };
+  /**
+   * `serve --http`: where to listen, and the bearer token every request must carry (when set). Read when
+   * serving HTTP, so that a setting only it uses never stops another command.
+   */
+  http: () => HttpSettings;
   /** MACPILOT_CLIPBOARD_HISTORY: keep the texts the clipboard held, in memory (default on). */
   clipboardHistory: boolean;
   /** MACPILOT_INPUT: background refuses actions that need the pointer or the keyboard focus (default foreground). */
@@ -248,7 +251,7 @@ export function loadConfig(
     toolsets: toolsets ? parseToolsets(toolsets.value ?? '', toolsets.source) : [...DEFAULT_TOOLSETS],
     helperPath: helperPathOf(pick('helperPath')),
     logLevel: (logLevel?.value as LogLevel | undefined) ?? 'warn',
-    http: httpSettings(pick('host'), pick('port'), pick('httpToken')),
+    http: () => httpSettings(pick('host'), pick('port'), pick('httpToken')),
     mode: oneOf(pick('mode'), MODES, 'mode') ?? 'full',
     denyApps: appList(pick('denyApps')),
     allowApps: appList(pick('allowApps')),
@@ -393,6 +396,12 @@ function appList(
 }
 
 export const DEFAULT_HTTP_PORT = 7420;
+
+export interface HttpSettings {
+  host: string;
+  port: number;
+  token?: string;
+}
 const MIN_TOKEN_LENGTH = 16;
 const HOSTNAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 
@@ -405,7 +414,7 @@ function httpSettings(
   host: { value: string | undefined; source: string } | undefined,
   port: { value: string | number | undefined; source: string } | undefined,
   token: { value: string | undefined; source: string } | undefined,
-): Config['http'] {
+): HttpSettings {
   const address = host?.value ?? '127.0.0.1';
   if (isIP(address) === 0 && !HOSTNAME.test(address)) {
     throw new ConfigError(`${host?.source}: "${address}" is not an IP address or a host name`);

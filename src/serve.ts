@@ -13,6 +13,8 @@ export async function serve(flags: {
   host?: string;
 }): Promise<void> {
   const config = loadConfig({ toolsets: flags.toolsets, port: flags.port, host: flags.host });
+  // Checked before anything starts: a wrong address or token is a usage error, not a half-started server.
+  const http = flags.http ? config.http() : undefined;
   const runtime = createRuntime(config, timedPort);
   const { log, helper } = runtime;
   const stopListening = await listenForControl(runtime.desk, log).catch((error: unknown) => {
@@ -40,10 +42,10 @@ export async function serve(flags: {
   process.once('SIGINT', () => void shutdown('SIGINT', 130));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
-  if (flags.http) {
+  if (http) {
     // Loaded only when asked for: the HTTP transport pulls in Node's fetch machinery, which stdio never needs.
     const { serveHttp } = await import('./mcp/http.js');
-    const endpoint = await serveHttp({ ...config.http, log, newServer });
+    const endpoint = await serveHttp({ ...http, log, newServer });
     stopServing = endpoint.close;
     process.stderr.write(`macpilot: serving MCP over HTTP at ${endpoint.url}\n`);
     return;

@@ -12,29 +12,40 @@ const TOKEN = 'a-token-of-enough-length';
 
 describe('HTTP settings', () => {
   test('default: loopback on the fixed port, no token', () => {
-    expect(loadConfig({}, {}, emptyHome).http).toEqual({ host: '127.0.0.1', port: DEFAULT_HTTP_PORT });
+    expect(loadConfig({}, {}, emptyHome).http()).toEqual({ host: '127.0.0.1', port: DEFAULT_HTTP_PORT });
   });
 
   test('flags override the environment', () => {
     const env = { MACPILOT_HTTP_PORT: '9000', MACPILOT_HTTP_HOST: 'localhost' };
-    expect(loadConfig({ port: '0' }, env, emptyHome).http).toMatchObject({ host: 'localhost', port: 0 });
+    expect(loadConfig({ port: '0' }, env, emptyHome).http()).toMatchObject({ host: 'localhost', port: 0 });
   });
 
   test('a port outside 0-65535 or not a number is refused, naming the setting', () => {
     for (const port of ['65536', '-1', '80x', '']) {
-      expect(() => loadConfig({ port }, {}, emptyHome)).toThrow(/--port: ".*" is not a port/);
+      expect(() => loadConfig({ port }, {}, emptyHome).http()).toThrow(/--port: ".*" is not a port/);
     }
   });
 
   test('a host that is neither an IP address nor a host name is refused', () => {
-    expect(() => loadConfig({ host: 'bad host' }, {}, emptyHome)).toThrow(ConfigError);
-    expect(() => loadConfig({ host: 'http://x' }, {}, emptyHome)).toThrow(/not an IP address or a host name/);
+    expect(() => loadConfig({ host: 'bad host' }, {}, emptyHome).http()).toThrow(ConfigError);
+    expect(() => loadConfig({ host: 'http://x' }, {}, emptyHome).http()).toThrow(
+      /not an IP address or a host name/,
+    );
   });
 
   test('listening beyond loopback needs a token; a short token is refused', () => {
-    expect(() => loadConfig({ host: '0.0.0.0' }, {}, emptyHome)).toThrow(/set MACPILOT_HTTP_TOKEN/);
-    expect(loadConfig({ host: '0.0.0.0' }, { MACPILOT_HTTP_TOKEN: TOKEN }, emptyHome).http.token).toBe(TOKEN);
-    expect(() => loadConfig({}, { MACPILOT_HTTP_TOKEN: 'short' }, emptyHome)).toThrow(/at least 16/);
+    expect(() => loadConfig({ host: '0.0.0.0' }, {}, emptyHome).http()).toThrow(/set MACPILOT_HTTP_TOKEN/);
+    expect(loadConfig({ host: '0.0.0.0' }, { MACPILOT_HTTP_TOKEN: TOKEN }, emptyHome).http().token).toBe(
+      TOKEN,
+    );
+    expect(() => loadConfig({}, { MACPILOT_HTTP_TOKEN: 'short' }, emptyHome).http()).toThrow(/at least 16/);
+  });
+
+  test('checked only when serving HTTP: a wrong HTTP setting stops no other command', () => {
+    const env = { MACPILOT_HTTP_HOST: '0.0.0.0', MACPILOT_HTTP_PORT: 'eighty' };
+    const config = loadConfig({}, env, emptyHome);
+    expect(config.mode).toBe('full');
+    expect(() => config.http()).toThrow(/MACPILOT_HTTP_PORT: "eighty" is not a port/);
   });
 });
 
