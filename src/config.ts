@@ -6,7 +6,7 @@
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { isLogLevel, LOG_LEVELS, type LogLevel } from './log.js';
 import { type Mode, MODES } from './modes.js';
@@ -197,8 +197,10 @@ export function loadConfig(
   home: string = homedir(),
 ): Config {
   const explicitFile = env.MACPILOT_CONFIG;
-  const filePath =
-    explicitFile ?? join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'macpilot', 'config.json');
+  // Absolute, so that a refusal naming the file names it wherever the person reads it from.
+  const filePath = resolve(
+    explicitFile ?? join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'macpilot', 'config.json'),
+  );
   const file = readConfigFile(filePath, explicitFile !== undefined);
   const fromEnv: RawSettings = {
     toolsets: env.MACPILOT_TOOLSETS,
@@ -231,6 +233,18 @@ export function loadConfig(
     if (given === 'file') return { value: file[key], source: `${file.path} (${key})` };
     return undefined;
   };
+  /**
+   * A file path setting, absolute: in the file, `~/` is the home folder and a relative path is the file's
+   * folder's (the file is read from wherever an MCP client starts macpilot); elsewhere, the working folder's.
+   */
+  const pickPath = (key: 'helperPath' | 'auditLog') => {
+    const setting = pick(key);
+    const value = setting?.value;
+    if (setting === undefined || value === undefined || value === 'off') return setting;
+    const fromFile = givenBy(key) === 'file';
+    const path = fromFile ? value.replace(/^~(?=\/|$)/, home) : value;
+    return { ...setting, value: fromFile ? resolve(dirname(filePath), path) : resolve(path) };
+  };
   const origins = Object.fromEntries(
     (Object.keys(SETTING_VARIABLES) as SettingName[]).map((key) => [
       key,
@@ -241,7 +255,7 @@ export function loadConfig(
   const toolsets = pick('toolsets');
   const logLevel = pick('logLevel');
   const rateLimits = pick('rateLimits');
-  const auditLog = pick('auditLog')?.value ?? defaultAuditLog(env, home);
+  const auditLog = pickPath('auditLog')?.value ?? defaultAuditLog(env, home);
   if (logLevel && !isLogLevel(String(logLevel.value))) {
     throw new ConfigError(
       `${logLevel.source}: unknown log level "${logLevel.value}"; valid: ${LOG_LEVELS.join(', ')}`,
@@ -249,7 +263,7 @@ export function loadConfig(
   }
   return {
     toolsets: toolsets ? parseToolsets(toolsets.value ?? '', toolsets.source) : [...DEFAULT_TOOLSETS],
-    helperPath: helperPathOf(pick('helperPath')),
+    helperPath: helperPathOf(pickPath('helperPath')),
     logLevel: (logLevel?.value as LogLevel | undefined) ?? 'warn',
     http: () => httpSettings(pick('host'), pick('port'), pick('httpToken')),
     mode: oneOf(pick('mode'), MODES, 'mode') ?? 'full',

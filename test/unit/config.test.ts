@@ -1,7 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig, SETTING_VARIABLES } from '../../src/config.js';
 import { DEFAULT_TOOLSETS, TOOLSET_NAMES } from '../../src/toolsets.js';
 import { temporaryFolder } from '../support/temp.js';
 
@@ -78,9 +78,30 @@ describe('loadConfig', () => {
     );
   });
 
+  test("paths in the file: ~/ is the home folder, a relative one is the file's folder's", () => {
+    const file = withFile({ auditLog: 'logs/audit.jsonl' });
+    expect(loadConfig({}, { MACPILOT_CONFIG: file }, emptyHome).auditLog).toBe(
+      join(dirname(file), 'logs', 'audit.jsonl'),
+    );
+    const home = withFile({ auditLog: '~/audit.jsonl' });
+    expect(loadConfig({}, { MACPILOT_CONFIG: home }, emptyHome).auditLog).toBe(
+      join(emptyHome, 'audit.jsonl'),
+    );
+    expect(loadConfig({}, { MACPILOT_AUDIT_LOG: 'here.jsonl' }, emptyHome).auditLog).toBe(
+      join(process.cwd(), 'here.jsonl'),
+    );
+    expect(() =>
+      loadConfig({}, { MACPILOT_CONFIG: withFile({ helperPath: 'nohelper' }) }, emptyHome),
+    ).toThrow(/\(helperPath\): \/.*\/nohelper does not exist/);
+  });
+
   test('bad files and values are refused with the setting named', () => {
     expect(() => loadConfig({}, { MACPILOT_CONFIG: '/nonexistent/macpilot.json' }, emptyHome)).toThrow(
       /MACPILOT_CONFIG: \/nonexistent\/macpilot.json does not exist/,
+    );
+    // A relative path is named absolute: the person may read the refusal far from where it was set.
+    expect(() => loadConfig({}, { MACPILOT_CONFIG: 'no-such-macpilot.json' }, emptyHome)).toThrow(
+      `MACPILOT_CONFIG: ${join(process.cwd(), 'no-such-macpilot.json')} does not exist`,
     );
     expect(() => loadConfig({}, { MACPILOT_CONFIG: withFile('{oops') }, emptyHome)).toThrow(/not valid JSON/);
     expect(() => loadConfig({}, { MACPILOT_LOG_LEVEL: 'loud' }, emptyHome)).toThrow(ConfigError);
@@ -136,4 +157,22 @@ test('a helper path that is missing or not executable stops macpilot at start, s
   expect(() => loadConfig({}, { MACPILOT_HELPER_PATH: binary }, emptyHome)).toThrow(
     `MACPILOT_HELPER_PATH: ${binary} is not executable (chmod +x it)`,
   );
+});
+
+describe('docs/configuration.md', () => {
+  test('its example names every setting, each with the variable the table gives, and the file loads', () => {
+    const doc = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
+    const example = JSON.parse(/```json\n([\s\S]*?)```/.exec(doc)?.[1] ?? '{}') as Record<string, unknown>;
+    expect(Object.keys(example).sort()).toEqual(Object.keys(SETTING_VARIABLES).sort());
+    for (const [key, variable] of Object.entries(SETTING_VARIABLES)) {
+      expect(doc, key).toContain(`| \`${key}\``);
+      expect(doc, key).toMatch(new RegExp(`\\| \`${key}\` +\\| \`${variable}\` `));
+    }
+    // The helper it names is one a person would have built; the rest loads as written.
+    const { helperPath: _, ...rest } = example;
+    const config = loadConfig({}, { MACPILOT_CONFIG: withFile(rest) }, emptyHome);
+    expect(config.mode).toBe(example.mode);
+    expect(config.auditLog).toBe(join(emptyHome, '.local/state/macpilot/audit.jsonl'));
+    expect(config.http()).toMatchObject({ host: example.host, port: example.port });
+  });
 });
