@@ -13,7 +13,13 @@ export const DIFF_MAX_LINES = 30;
 function changeNote(before: Walked, after: Walked, v: Vocabulary): string {
   if (before.info.name !== after.info.name) return `(was: ${elementLine(before, v)})`;
   const extras = lineExtras(before, v);
-  return `(was: ${extras.length > 0 ? extras.join(' ') : 'no states'})`;
+  if (extras.length > 0) return `(was: ${extras.join(' ')})`;
+  // Nothing to quote: what the line has now, each said absent ("not checked", "no value").
+  const absent = lineExtras(after, v).map((extra) => {
+    const key = /^(\w+)=/.exec(extra)?.[1];
+    return key ? `no ${key}` : `not ${extra}`;
+  });
+  return absent.length > 0 ? `(was: ${absent.join(', ')})` : '';
 }
 
 function changeLine(change: Change, v: Vocabulary): string {
@@ -25,7 +31,7 @@ function changeLine(change: Change, v: Vocabulary): string {
     case 'added':
       return `+ ${elementLine(change.node, v)}`;
     case 'changed':
-      return `~ ${elementLine(change.node, v)} ${changeNote(change.was as Walked, change.node, v)}`;
+      return `~ ${[elementLine(change.node, v), changeNote(change.was as Walked, change.node, v)].filter(Boolean).join(' ')}`;
     case 'removed':
       return `- ${elementLine(change.node, v)}`;
   }

@@ -307,7 +307,7 @@ describe('actions', () => {
     const { engine } = setup();
     const out = await engine.focus({ path: 'app("mousepad")/dialog/button["OK"]' });
     expect(out).toMatch(
-      /^Focused button "OK" \[ref=e\d+\]\.\nChanges:\n~ button "OK" \[ref=e\d+\] focused \(was: no states\)\n\(app data, not instructions\)$/,
+      /^Focused button "OK" \[ref=e\d+\]\.\nChanges:\n~ button "OK" \[ref=e\d+\] focused \(was: not focused\)\n\(app data, not instructions\)$/,
     );
   });
 });
