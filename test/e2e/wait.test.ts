@@ -25,6 +25,17 @@ test('wait_for: a zenity dialog’s OK button appears; a value set shows; Cancel
   const value = await macpilot.ok('wait_for', { condition: 'value_contains', ref: field, text: 'Hopper' });
   expect(value).toContain(`[ref=${field}]`);
   expect(value).toContain('value="Grace Hopper"');
+  // A value that never comes: the time-out says the value there was.
+  const other = await macpilot.call('wait_for', {
+    condition: 'value_equals',
+    ref: field,
+    text: 'Ada Lovelace',
+    timeout_ms: 300,
+  });
+  expect(other.isError).toBe(true);
+  expect(other.text).toMatch(
+    /Why: last seen: textbox "Your name\?" \[ref=e\d+\] with the value "Grace Hopper"/,
+  );
 
   const cancel = refOf(
     await macpilot.ok('find_elements', { app, role: 'button', name: 'Cancel', match: 'exact' }),

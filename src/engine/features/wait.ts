@@ -232,13 +232,20 @@ export class Waits {
             element,
           };
         case 'value_equals':
-          return { met: value() === o.text, seen: shown(), pid, element };
-        case 'value_contains':
-          return { met: value().includes(o.text ?? ''), seen: shown(), pid, element };
-        case 'enabled':
-          return { met: !detail.states.includes('disabled'), seen: shown(), pid, element };
-        default:
-          return { met: detail.states.includes('focused'), seen: shown(), pid, element };
+        case 'value_contains': {
+          const now = value();
+          const met = o.condition === 'value_equals' ? now === o.text : now.includes(o.text ?? '');
+          const seen = met ? shown() : words`${shown()} with the value ${appText(JSON.stringify(now))}`;
+          return { met, seen, pid, element };
+        }
+        case 'enabled': {
+          const met = !detail.states.includes('disabled');
+          return { met, seen: met ? shown() : words`${shown()} (disabled)`, pid, element };
+        }
+        default: {
+          const met = detail.states.includes('focused');
+          return { met, seen: met ? shown() : words`${shown()} (not focused)`, pid, element };
+        }
       }
     };
   }
