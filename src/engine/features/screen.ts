@@ -162,8 +162,7 @@ export class Screen {
             }`;
       const head =
         `${shot.width}x${shot.height} ${format.toUpperCase()} of ${subject.what}, screen area ${geometry(shot.bounds)}, ` +
-        `scale ${round(shot.scale)} image pixels per screen point. To map an image point to the screen: ` +
-        `screen = image / ${round(shot.scale)} + (${shot.bounds.x}, ${shot.bounds.y}).${hiddenNote}`;
+        `scale ${round(shot.scale)} image pixels per screen point. ${toScreen(shot)}${hiddenNote}`;
       if (file) {
         const data = Buffer.from(base64, 'base64');
         await writeNew(file.path, data);
@@ -440,4 +439,12 @@ async function writeNew(path: string, data: Buffer): Promise<void> {
       { cause: error },
     );
   }
+}
+
+/** How an image point maps to the screen, in the fewest words that are exact. */
+function toScreen(shot: { scale: number; bounds: { x: number; y: number } }): string {
+  const scaled = shot.scale === 1 ? 'image' : `image / ${round(shot.scale)}`;
+  const moved = shot.bounds.x === 0 && shot.bounds.y === 0 ? '' : ` + (${shot.bounds.x}, ${shot.bounds.y})`;
+  if (scaled === 'image' && moved === '') return 'Image points are screen points.';
+  return `To map an image point to the screen: screen = ${scaled}${moved}.`;
 }

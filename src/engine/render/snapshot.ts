@@ -108,6 +108,7 @@ function closingLine(cuts: Cuts, options: RenderOptions, v: Vocabulary): string 
  */
 export function readingLine(reading: UiReading, v: Vocabulary = AGENT): string | undefined {
   if (reading.patterns.length === 0 && reading.state === 'idle') return undefined;
+  if (!v.refs) return readingLines(reading, v);
   const patterns = reading.patterns.map((p) => {
     const refs = p.steps.map((s) =>
       s.node
@@ -119,4 +120,21 @@ export function readingLine(reading: UiReading, v: Vocabulary = AGENT): string |
   return patterns.length > 0
     ? `UI: ${patterns.join(', ')}; state: ${reading.state}`
     : `UI state: ${reading.state}`;
+}
+
+/**
+ * The same for a person: each part on a line of its own, so a path copies without the punctuation around it,
+ * and the ids in words (`file save dialog`, `modal dialog`).
+ */
+function readingLines(reading: UiReading, v: Vocabulary): string {
+  const spoken = (id: string) => id.replaceAll('_', ' ');
+  const lines = reading.patterns.flatMap((p) => [
+    `UI: ${spoken(p.pattern)}`,
+    ...p.steps.map((s) =>
+      s.node
+        ? `  ${spoken(s.part)}: ${v.name(s.node)}`
+        : `  ${spoken(s.part)}: ${JSON.stringify(s.words.text)} at ${s.point.x},${s.point.y}`,
+    ),
+  ]);
+  return [...lines, `UI state: ${spoken(reading.state)}`].join('\n');
 }

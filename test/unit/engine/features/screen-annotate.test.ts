@@ -161,7 +161,7 @@ describe('take_screenshot answers', () => {
     const shot = await engine.screen.take({ region: { x: 10, y: 30, width: 80, height: 40 } });
     expect(shot.image?.mimeType).toBe('image/png');
     expect(shot.text).toContain('40x20 PNG of the region x=10 y=30 80x40');
-    expect(shot.text).toContain('screen = image / 0.5 + (10, 30)');
+    expect(shot.text).toContain('screen = image / 0.5 + (10, 30).');
   });
 
   test('bad file paths and mixed targets are refused before anything is captured', async () => {

@@ -57,7 +57,17 @@ export const samples: { [K in EngineResult['kind']]: Extract<EngineResult, { kin
     title: INJECTION,
     tree: node,
     render,
-    ui: { patterns: [], state: 'idle', because: '' },
+    ui: {
+      patterns: [
+        {
+          pattern: 'file_save_dialog',
+          at: node,
+          steps: [{ part: 'save', action: 'click it', tool: 'click_element', node }],
+        },
+      ],
+      state: 'modal_dialog',
+      because: '',
+    },
   },
   matches: {
     kind: 'matches',

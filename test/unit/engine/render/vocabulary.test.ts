@@ -88,6 +88,16 @@ describe("the person's vocabulary", () => {
     expect(agentWords(text), text).toEqual([]);
   });
 
+  it("says what a snapshot's UI reading recognised in words, each path on a line of its own", () => {
+    const text = renderText(samples.snapshot, PERSON);
+    expect(text).toContain(
+      `UI: file save dialog\n  save: ${samples.snapshot.tree.path}\nUI state: modal dialog`,
+    );
+    expect(renderText(samples.snapshot, AGENT)).toContain(
+      'UI: file_save_dialog (save e1); state: modal_dialog',
+    );
+  });
+
   it('renders the cuts, hints and lists of real results with paths, commands and flags only', async () => {
     for (const [what, result] of await engineResults()) {
       const text = renderText(result, PERSON);
