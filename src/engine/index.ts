@@ -100,7 +100,7 @@ export function createEngine(
   const text = new ScreenText(kernel, screen, input, recognizer);
   const reader = new UiReader(text);
   const elements = new Elements(kernel, input, reader);
-  const menus = new Menus(kernel);
+  const menus = new Menus(kernel, input);
   const feed = new ChangeFeed(port, kernel.observer);
   const history = new ClipboardHistory(port, feed, clipboardHistory);
   const waits = new Waits(kernel);

@@ -24,7 +24,8 @@ export const menusTools = toolsetTools('menus', [
     description:
       "The items of an app's menu bar (no path: its menus), or of one menu (path), one a line with its ref and " +
       'state: `- menuitem "Save As..." [ref=e41] disabled`; ▸ marks a submenu. Closed menus are listed without ' +
-      'opening them.',
+      'opening them, but for a menu its app fills only as it opens: that one is clicked open, read, and ' +
+      'closed again (the pointer moves; refused in background input mode).',
     input: z.object({
       app: appName,
       path: menuPath
@@ -59,7 +60,8 @@ export const menusTools = toolsetTools('menus', [
     title: 'Get a menu item state',
     description:
       'Whether a menu item is enabled, whether it is checked (for check and radio items), and whether it opens ' +
-      'a submenu; with its ref and element path.',
+      'a submenu; with its ref and element path. A menu its app fills only as it opens is clicked open to ' +
+      'read it and closed again.',
     input: z.object({ app: appName, path: menuPath }),
     annotations: READ_ONLY,
     handle: (args, { engine, signal }) => engine.menus.state(args.app, args.path, { signal }),

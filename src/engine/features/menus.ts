@@ -3,12 +3,16 @@
  * it works alike on every platform: AT-SPI `menu bar > menu "File" > menu item "Save As..."`, macOS
  * `AXMenuBar > AXMenuBarItem "File" > AXMenu > AXMenuItem "Save As…"`. The entries of a menu are its named
  * menu children; unnamed menus (macOS AXMenu) and unnamed structural containers are passed through. Items of
- * closed menus are hidden but present, so they are listed and activated without opening the menu.
+ * closed menus are mostly hidden but present, so they are listed without opening the menu; a menu that holds
+ * nothing while closed (apps such as Thunar fill it as it opens) is clicked open to be read, and closed again
+ * unless an item of it is chosen.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MacpilotError } from '../../errors.js';
 import type { AppInfo, ElementNode } from '../../helper-client/protocol.js';
+import { isGone } from '../kernel/failures.js';
 import type { Kernel } from '../kernel/kernel.js';
+import type { Input } from './input.js';
 import { childPath, type ElementPath, isTransparent, parsePath, segmentFor } from '../kernel/paths.js';
 import type { CallOptions } from '../../helper-client/errors.js';
 import type { AppRef } from '../kernel/refs.js';
@@ -27,6 +31,8 @@ const LISTED = 40;
 /** How long a menu may take to open after its click. */
 const SHOW_WAIT_MS = 3_000;
 const SHOW_POLL_MS = 20;
+/** How long an opened menu that held nothing closed may take to fill (GTK fills on show, within a frame). */
+const FILL_WAIT_MS = 1_000;
 
 /** An app's menu bar, and the window it belongs to (none on macOS: the app owns it). */
 interface MenuBar {
@@ -50,38 +56,79 @@ const isPassThrough = (node: Walked): boolean =>
 
 export const hasSubmenu = (node: Walked): boolean => node.role === 'menu' || node.info.childCount > 0;
 
-/** The name as the menu shows it, padding trimmed. */
+/**
+ * One request's way through the menus: the entries followed from the bar (`trail`), and the menus it clicked
+ * open to read them (`opened`, from the bar down): some apps (Thunar) fill a menu only when it opens.
+ */
+interface Way {
+  bar: MenuBar;
+  trail: Entry[];
+  opened: Entry[];
+}
 
 export class Menus {
-  constructor(private readonly kernel: Kernel) {}
+  constructor(
+    private readonly kernel: Kernel,
+    private readonly input: Input,
+  ) {}
+
+  /** Runs `work` on a new way from the bar; the menus it opened are closed again unless `work` chose an item. */
+  private async along<T>(
+    bar: MenuBar,
+    work: (way: Way) => Promise<T>,
+    call?: CallOptions,
+    chose: (result: T) => boolean = () => false,
+  ): Promise<T> {
+    const way: Way = { bar, trail: [], opened: [] };
+    let result: T | undefined;
+    try {
+      result = await work(way);
+      return result;
+    } finally {
+      if (way.opened.length > 0 && !(result !== undefined && chose(result))) {
+        // Escape closes the innermost open menu: once for each menu opened, from the bar down.
+        for (let open = way.opened.length; open > 0; open--)
+          await this.input.tap('Escape', call).catch(() => {});
+      }
+    }
+  }
 
   /** The entries of the menu at `path` (default: the menu bar's menus), `depth` levels of submenus deep. */
   async list(app: string, path: string | undefined, depth: number, call?: CallOptions): Promise<MenuResult> {
     return this.kernel.guard(`list the menus of ${JSON.stringify(app)}`, async () => {
       const names = path === undefined ? [] : parseMenuPath(path);
-      const { bar, appInfo } = await this.menuBar(app, call);
-      const at = await this.follow(bar, names, call);
-      const lines: MenuLine[] = [];
-      let cut = false;
-      const visit = async (entry: Entry, level: number): Promise<void> => {
-        for (const child of await this.entries(entry, call)) {
-          if (lines.length >= MENU_DEFAULTS.maxLines) {
-            cut = true;
-            return;
-          }
-          lines.push({ node: child.node, level, hasSubmenu: hasSubmenu(child.node) });
-          if (level + 1 < depth && hasSubmenu(child.node)) await visit(child, level + 1);
-        }
-      };
-      await visit(at, 0);
-      return {
-        kind: 'menu',
-        app: appInfo.name,
-        names: at.names,
-        lines,
-        maxLines: MENU_DEFAULTS.maxLines,
-        cut,
-      };
+      const menuBar = await this.menuBar(app, call);
+      const { bar, appInfo } = menuBar;
+      return this.along(
+        menuBar,
+        async (way) => {
+          const at = await this.follow(bar, names, call, way);
+          const lines: MenuLine[] = [];
+          let cut = false;
+          // The menu named is opened if it fills only then; its submenus are listed as they are.
+          const visit = async (entry: Entry, level: number): Promise<void> => {
+            for (const child of await this.entries(entry, call, level === 0 ? way : undefined)) {
+              if (lines.length >= MENU_DEFAULTS.maxLines) {
+                cut = true;
+                return;
+              }
+              lines.push({ node: child.node, level, hasSubmenu: hasSubmenu(child.node) });
+              if (level + 1 < depth && hasSubmenu(child.node)) await visit(child, level + 1);
+            }
+          };
+          await visit(at, 0);
+          const result: MenuResult = {
+            kind: 'menu',
+            app: appInfo.name,
+            names: at.names,
+            lines,
+            maxLines: MENU_DEFAULTS.maxLines,
+            cut,
+          };
+          return result;
+        },
+        call,
+      );
     });
   }
 
@@ -93,33 +140,42 @@ export class Menus {
    */
   async click(app: string, path: string, call?: CallOptions): Promise<ActionResult> {
     const doing = `click the menu item ${JSON.stringify(path)}`;
-    const { menuBar, chain } = await this.kernel.guard(doing, async () => {
-      const found = await this.menuBar(app, call);
-      return { menuBar: found, chain: await this.chain(found.bar, parseMenuPath(path), call) };
-    });
-    const item = chain[chain.length - 1] as Entry;
-    const names = joinNames(item.names);
-    if (item.node.info.states.includes('disabled')) {
-      throw new MacpilotError({
-        what: `Could not click the menu item ${JSON.stringify(names)}`,
-        why: 'the app has disabled it right now',
-        next: 'do what enables it first (e.g. select text for Copy), then check with get_menu_item_state',
-      });
-    }
-    return this.kernel.guard(doing, async () => {
-      await this.bringToFront(menuBar, call);
-      const scope = { app: menuBar.appInfo, top: menuBar.window?.id };
-      return this.kernel.changes.observe(
-        scope,
-        async () => {
-          for (const entry of chain) await this.clickWhenShown(entry, call);
-          const { ref, path } = item.node;
-          const label = JSON.stringify(names);
-          return words`Clicked the menu item ${entryWords({ label, ref, path })}.`;
-        },
-        call,
-      );
-    });
+    const menuBar = await this.kernel.guard(doing, () => this.menuBar(app, call));
+    return this.along(
+      menuBar,
+      async (way) => {
+        const chain = await this.kernel.guard(doing, () => this.chain(parseMenuPath(path), call, way));
+        const item = chain[chain.length - 1] as Entry;
+        const names = joinNames(item.names);
+        if (item.node.info.states.includes('disabled')) {
+          throw new MacpilotError({
+            what: `Could not click the menu item ${JSON.stringify(names)}`,
+            why: 'the app has disabled it right now',
+            next: 'do what enables it first (e.g. select text for Copy), then check with get_menu_item_state',
+          });
+        }
+        return this.kernel.guard(doing, async () => {
+          if (way.opened.length === 0) await this.bringToFront(menuBar, call);
+          const scope = { app: menuBar.appInfo, top: menuBar.window?.id };
+          return this.kernel.changes.observe(
+            scope,
+            async () => {
+              // A menu opened to read it is open still: clicking it again would close it.
+              let parent = menuBar.bar;
+              for (const entry of chain) {
+                parent = way.opened.includes(entry) ? entry : await this.clickInMenu(parent, entry, call);
+              }
+              const { ref, path } = item.node;
+              const label = JSON.stringify(names);
+              return words`Clicked the menu item ${entryWords({ label, ref, path })}.`;
+            },
+            call,
+          );
+        });
+      },
+      call,
+      () => true,
+    );
   }
 
   /** The menu bar's window in front (menus of a window behind others would open under them). */
@@ -127,6 +183,31 @@ export class Menus {
     if (!bar.window) await this.kernel.port.call('apps.activate', { pid: bar.appInfo.pid }, call);
     else if (!bar.window.states.includes('active')) {
       await this.kernel.port.call('ax.focus', { id: bar.window.id }, call);
+    }
+  }
+
+  /**
+   * Click an entry of `parent`'s menu once it shows; an app that builds the menu's items anew each time it
+   * opens (Thunar) has replaced the entry read before, so it is found again by its name. Returns what was
+   * clicked.
+   */
+  private async clickInMenu(parent: Entry, planned: Entry, call?: CallOptions): Promise<Entry> {
+    const deadline = Date.now() + SHOW_WAIT_MS;
+    let entry = planned;
+    for (;;) {
+      try {
+        await this.clickWhenShown(entry, call);
+        return entry;
+      } catch (error) {
+        if (!isGone(error) || Date.now() >= deadline) throw error;
+      }
+      await sleep(SHOW_POLL_MS);
+      const again = matchByName(
+        await this.entries(parent, call),
+        (e) => e.node.info.name,
+        planned.node.info.name,
+      );
+      if (again.length === 1 && again[0]) entry = again[0];
     }
   }
 
@@ -165,31 +246,31 @@ export class Menus {
   }
 
   private async item(app: string, path: string, call?: CallOptions): Promise<Entry> {
-    const { bar } = await this.menuBar(app, call);
-    return this.follow(bar, parseMenuPath(path), call);
+    const menuBar = await this.menuBar(app, call);
+    return this.along(menuBar, (way) => this.follow(menuBar.bar, parseMenuPath(path), call, way), call);
   }
 
   /** The entries along a path, from the menu bar's menu down to the item. */
-  private async chain(bar: Entry, names: readonly string[], call?: CallOptions): Promise<Entry[]> {
-    const chain: Entry[] = [];
-    for (const name of names)
-      chain.push(await this.follow(chain[chain.length - 1] ?? bar, [name], call, bar));
-    return chain;
+  private async chain(names: readonly string[], call: CallOptions | undefined, way: Way): Promise<Entry[]> {
+    for (const name of names) await this.follow(way.trail.at(-1) ?? way.bar.bar, [name], call, way);
+    return [...way.trail];
   }
 
   /** Follow names from the menu bar, one level at a time; a name that matches nothing lists what is there. */
   private async follow(
     from: Entry,
     names: readonly string[],
-    call?: CallOptions,
-    bar: Entry = from,
+    call: CallOptions | undefined,
+    way: Way,
   ): Promise<Entry> {
+    const bar = way.bar.bar;
     let at = from;
     for (const name of names) {
-      const entries = await this.entries(at, call);
+      const entries = await this.entries(at, call, way);
       const found = matchByName(entries, (e) => e.node.info.name, name);
       if (found.length === 1 && found[0]) {
         at = found[0];
+        way.trail.push(at);
         continue;
       }
       const where =
@@ -216,8 +297,12 @@ export class Menus {
     return at;
   }
 
-  /** The named menu entries under an entry, in order; pass-through nodes are walked as far as needed. */
-  private async entries(parent: Entry, call?: CallOptions): Promise<Entry[]> {
+  /**
+   * The named menu entries under an entry, in order; pass-through nodes are walked as far as needed. Given a
+   * way, a menu that holds nothing while closed is clicked open (with the menus above it on the way) and read
+   * once it fills.
+   */
+  private async entries(parent: Entry, call?: CallOptions, way?: Way): Promise<Entry[]> {
     const collect = async (at: Walked): Promise<Walked[]> => {
       const walked = await this.walk(at, parent.app, call);
       const found = await Promise.all(
@@ -227,8 +312,27 @@ export class Menus {
       );
       return found.flat();
     };
-    const found = await collect(parent.node);
+    let found = await collect(parent.node);
+    if (found.length === 0 && way && parent.node.role === 'menu' && !way.opened.includes(parent)) {
+      await this.open(parent, way, call);
+      const deadline = Date.now() + FILL_WAIT_MS;
+      while (found.length === 0 && Date.now() < deadline) {
+        await sleep(SHOW_POLL_MS);
+        found = await collect(parent.node);
+      }
+    }
     return found.map((node) => ({ node, names: [...parent.names, shownName(node)], app: parent.app }));
+  }
+
+  /** Click `menu` open, and every menu above it on the way that is not open yet. */
+  private async open(menu: Entry, way: Way, call?: CallOptions): Promise<void> {
+    if (way.opened.length === 0) await this.bringToFront(way.bar, call);
+    const above = way.trail.slice(0, Math.max(0, way.trail.indexOf(menu)));
+    for (const entry of [...above, menu]) {
+      if (way.opened.includes(entry)) continue;
+      await this.clickWhenShown(entry, call);
+      way.opened.push(entry);
+    }
   }
 
   /** The element at `at` with its children, hidden ones included, with refs and paths. */
