@@ -38,7 +38,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = commandNamed(named);
   if (!command) {
-    const near = nearestNames(named, COMMANDS.map((c) => c.name));
+    const near = nearestNames(
+      named,
+      COMMANDS.map((c) => c.name),
+    );
     const hint = near.length > 0 ? `; did you mean ${near.map((n) => `macpilot ${n}`).join(' or ')}?` : '';
     process.stderr.write(`macpilot: unknown command "${named}"${hint}\n\n${usage()}`);
     return USAGE_EXIT;

@@ -38,6 +38,11 @@ export interface Config {
   clipboardHistory: boolean;
   /** MACPILOT_INPUT: background refuses actions that need the pointer or the keyboard focus (default foreground). */
   input: InputMode;
+  /**
+   * MACPILOT_PERSON_FIRST: the person's own mouse or keyboard input stops the agent's input (default on in safe
+   * mode, off otherwise).
+   */
+  personFirst: boolean;
   /** Where the file settings came from, if anywhere. */
   configFile?: string;
   /** Where each setting came from (a flag, the environment, the config file, or its default), for refusals. */
@@ -131,6 +136,7 @@ const FileConfig = z
     consent: z.string({ error: 'expected "ask" or "allow"' }).optional(),
     clipboardHistory: z.string({ error: 'expected "on" or "off"' }).optional(),
     input: z.string({ error: 'expected "foreground" or "background"' }).optional(),
+    personFirst: z.string({ error: 'expected "on" or "off"' }).optional(),
   })
   .loose();
 
@@ -151,6 +157,7 @@ interface RawSettings {
   consent?: string;
   clipboardHistory?: string;
   input?: string;
+  personFirst?: string;
 }
 
 export function parseToolsets(value: string | string[], source: string): Toolset[] {
@@ -218,6 +225,7 @@ export function loadConfig(
     consent: env.MACPILOT_CONSENT,
     clipboardHistory: env.MACPILOT_CLIPBOARD_HISTORY,
     input: env.MACPILOT_INPUT,
+    personFirst: env.MACPILOT_PERSON_FIRST,
   };
   const givenBy = (key: SettingName): Given => {
     if (flags[key] !== undefined) return 'flag';
@@ -253,6 +261,7 @@ export function loadConfig(
   ) as Record<SettingName, SettingOrigin>;
 
   const toolsets = pick('toolsets');
+  const mode = oneOf(pick('mode'), MODES, 'mode') ?? 'full';
   const logLevel = pick('logLevel');
   const rateLimits = pick('rateLimits');
   const auditLog = pickPath('auditLog')?.value ?? defaultAuditLog(env, home);
@@ -266,13 +275,14 @@ export function loadConfig(
     helperPath: helperPathOf(pickPath('helperPath')),
     logLevel: (logLevel?.value as LogLevel | undefined) ?? 'warn',
     http: () => httpSettings(pick('host'), pick('port'), pick('httpToken')),
-    mode: oneOf(pick('mode'), MODES, 'mode') ?? 'full',
+    mode,
     denyApps: appList(pick('denyApps')),
     allowApps: appList(pick('allowApps')),
     listDeniedApps: oneOf(pick('listDeniedApps'), ON_OFF, 'setting') === 'on',
     consent: oneOf(pick('consent'), CONSENTS, 'consent') ?? 'ask',
     clipboardHistory: oneOf(pick('clipboardHistory'), ON_OFF, 'clipboard history setting') !== 'off',
     input: oneOf(pick('input'), INPUT_MODES, 'input mode') ?? 'foreground',
+    personFirst: (oneOf(pick('personFirst'), ON_OFF, 'setting') ?? (mode === 'safe' ? 'on' : 'off')) === 'on',
     rateLimits: rateLimits
       ? parseRateLimits(rateLimits.value ?? '', rateLimits.source)
       : { ...DEFAULT_RATE_LIMITS },
@@ -380,6 +390,7 @@ export const SETTING_VARIABLES: Record<SettingName, string> = {
   consent: 'MACPILOT_CONSENT',
   clipboardHistory: 'MACPILOT_CLIPBOARD_HISTORY',
   input: 'MACPILOT_INPUT',
+  personFirst: 'MACPILOT_PERSON_FIRST',
 };
 
 function oneOf<T extends string>(

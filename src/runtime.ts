@@ -50,6 +50,7 @@ export function createRuntime(
       // Safe and read-only modes: what the app lists hide stays hidden in pixels too, unless a screenshot asks.
       blackOutHidden: config.mode !== 'full',
       background: backgroundOfCall,
+      personFirst: config.personFirst,
       longestAction: {
         ms: config.rateLimits.actionSeconds * 1000,
         setBy: `action_seconds of ${config.origins.rateLimits.where}`,

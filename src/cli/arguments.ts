@@ -21,7 +21,11 @@ export function parseCommandLine(
   const byName = new Map(options.map((o) => [o.name, o]));
   const byShort = new Map(options.filter((o) => o.short).map((o) => [o.short as string, o]));
   const optionAt = (arg: string): OptionSpec | undefined =>
-    arg.startsWith('--') ? byName.get(arg.slice(2)) : /^-[^-]$/.test(arg) ? byShort.get(arg[1] as string) : undefined;
+    arg.startsWith('--')
+      ? byName.get(arg.slice(2))
+      : /^-[^-]$/.test(arg)
+        ? byShort.get(arg[1] as string)
+        : undefined;
 
   // `--region -10,0,50,50`: joined, so the value below zero stays the option's.
   const joined: string[] = [];
@@ -39,7 +43,10 @@ export function parseCommandLine(
     options: Object.fromEntries(
       options.map((o) => [
         o.name,
-        { type: o.value ? ('string' as const) : ('boolean' as const), ...(o.short ? { short: o.short } : {}) },
+        {
+          type: o.value ? ('string' as const) : ('boolean' as const),
+          ...(o.short ? { short: o.short } : {}),
+        },
       ]),
     ),
     allowPositionals: true,

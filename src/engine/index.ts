@@ -46,6 +46,8 @@ export type EngineOptions = Partial<ChangeSettings> & {
    * call's background argument); undefined when it may use them. Default: never background.
    */
   background?: () => string | undefined;
+  /** The person's own mouse and keyboard input stops the agent's (MACPILOT_PERSON_FIRST); default false. */
+  personFirst?: boolean;
 };
 
 export interface Engine {
@@ -91,10 +93,11 @@ export function createEngine(
     longestAction,
     background = () => undefined,
     blackOutHidden = false,
+    personFirst = false,
     ...changes
   } = options;
   const kernel = new Kernel(port, { ...CHANGE_DEFAULTS, ...changes }, gate, new RefTable(refLimits), choose);
-  const input = new Input(kernel, longestAction, background);
+  const input = new Input(kernel, longestAction, background, personFirst);
   const windows = new Windows(kernel);
   const screen = new Screen(kernel, windows, blackOutHidden);
   const text = new ScreenText(kernel, screen, input, recognizer);

@@ -32,6 +32,8 @@ export const HelperErrorCode = {
   Timeout: -32016,
   /** Anything else that went wrong in the OS call. */
   Failed: -32017,
+  /** The person used the mouse or keyboard during synthetic input, or just before it (input.personFirst). */
+  PersonActive: -32018,
 } as const;
 export type HelperErrorCode = (typeof HelperErrorCode)[keyof typeof HelperErrorCode];
 
@@ -421,6 +423,13 @@ export const methods = {
       'of the two. The helper releases what it holds when it exits.',
     z.object({ code: z.number().int().min(0).optional(), modifier: Modifier.optional(), down: z.boolean() }),
     z.object({}),
+  ),
+  'input.personFirst': method(
+    'While on, input methods that move the pointer or press keys stop, failing with PersonActive, when input ' +
+      "from a device other than the helper's own arrives while they run or within quietMs before they start " +
+      '(the person is using the desk). watching: whether this helper can tell such input apart; why: when not.',
+    z.object({ on: z.boolean(), quietMs: z.number().int().min(0).max(60_000) }),
+    z.object({ watching: z.boolean(), why: z.string().optional() }),
   ),
   'screen.displays': method(
     'The displays, their bounds in points and their scale.',

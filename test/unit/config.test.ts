@@ -78,6 +78,18 @@ describe('loadConfig', () => {
     );
   });
 
+  test('the person comes first by default in safe mode, and only there; either way the setting decides', () => {
+    expect(loadConfig({}, {}, emptyHome).personFirst).toBe(false);
+    expect(loadConfig({}, { MACPILOT_MODE: 'safe' }, emptyHome).personFirst).toBe(true);
+    expect(
+      loadConfig({}, { MACPILOT_MODE: 'safe', MACPILOT_PERSON_FIRST: 'off' }, emptyHome).personFirst,
+    ).toBe(false);
+    expect(loadConfig({}, { MACPILOT_PERSON_FIRST: 'on' }, emptyHome).personFirst).toBe(true);
+    expect(() => loadConfig({}, { MACPILOT_PERSON_FIRST: 'yes' }, emptyHome)).toThrow(
+      /MACPILOT_PERSON_FIRST/,
+    );
+  });
+
   test("paths in the file: ~/ is the home folder, a relative one is the file's folder's", () => {
     const file = withFile({ auditLog: 'logs/audit.jsonl' });
     expect(loadConfig({}, { MACPILOT_CONFIG: file }, emptyHome).auditLog).toBe(

@@ -129,6 +129,11 @@ public enum InputHold: RPCMethod {
     public typealias Result = Empty
     public static let name = "input.hold"
 }
+public enum InputPersonFirst: RPCMethod {
+    public typealias Params = PersonFirstParams
+    public typealias Result = PersonFirstResult
+    public static let name = "input.personFirst"
+}
 public enum ScreenDisplays: RPCMethod {
     public typealias Params = Empty
     public typealias Result = DisplaysResult
@@ -257,6 +262,7 @@ public let allMethods: [any RPCMethod.Type] = [
     InputKey.self,
     InputButton.self,
     InputHold.self,
+    InputPersonFirst.self,
     ScreenDisplays.self,
     ScreenCapture.self,
     ScreenRecognizeText.self,

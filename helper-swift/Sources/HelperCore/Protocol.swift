@@ -677,6 +677,25 @@ public struct HoldParams: Codable, Sendable, ValidatedParams {
     }
 }
 
+public struct PersonFirstParams: Codable, Sendable, ValidatedParams {
+    public var on: Bool
+    /// Input from the person this long before an input method starts also stops it.
+    public var quietMs: Int
+
+    public func validate() throws {
+        try require(quietMs >= 0 && quietMs <= 60_000, "quietMs must be 0 to 60000, got \(quietMs)")
+    }
+}
+
+public struct PersonFirstResult: Codable, Sendable {
+    public var watching: Bool
+    public var why: String?
+    public init(watching: Bool, why: String? = nil) {
+        self.watching = watching
+        self.why = why
+    }
+}
+
 // MARK: - screen
 
 public struct DisplaysResult: Codable, Sendable {

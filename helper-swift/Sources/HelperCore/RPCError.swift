@@ -30,4 +30,5 @@ public enum ErrorCode {
     public static let permissionDenied = -32015
     public static let timeout = -32016
     public static let failed = -32017
+    public static let personActive = -32018
 }

@@ -159,15 +159,24 @@ const holding = (modifiers: readonly Modifier[]) =>
 
 const chordName = (chord: Chord) => [...chord.modifiers, chord.key.name].join('+');
 
+/** The person's input this long before an input call starts also stops it: they are in the middle of it. */
+export const PERSON_QUIET_MS = 500;
+
 export class Input {
   private platform: Promise<Platform> | undefined;
+  /** The helper's person watch, asked for once per helper life (input.personFirst). */
+  private watching: Promise<unknown> | undefined;
 
   constructor(
     private readonly kernel: Kernel,
     private readonly longestAction = LONGEST_ACTION,
     /** Why the call in progress keeps to the background (see EngineOptions.background). */
     readonly background: () => string | undefined = () => undefined,
-  ) {}
+    /** The person's own input stops the agent's (MACPILOT_PERSON_FIRST). */
+    readonly personFirst = false,
+  ) {
+    if (personFirst) kernel.port.onReady?.(() => (this.watching = undefined));
+  }
 
   async click(spot: Spot, options: ClickOptions = {}, call?: CallOptions): Promise<ActionResult> {
     const button = options.button ?? 'left';
@@ -557,6 +566,7 @@ export class Input {
     call?: CallOptions,
   ): Promise<Result<M>> {
     this.refuseInBackground(method);
+    if (this.personFirst && FOREGROUND[method] !== undefined) await this.watchPerson(call);
     try {
       return await this.kernel.port.call(method, params, call);
     } catch (error) {
@@ -566,8 +576,21 @@ export class Input {
       ) {
         throw helperFailure(error, 'Synthetic input is unavailable');
       }
+      if (error instanceof HelperError && error.code === HelperErrorCode.PersonActive)
+        throw helperFailure(error);
       throw error;
     }
+  }
+
+  /**
+   * Asks the helper to watch for the person's input, once per helper life. A helper that cannot (no XInput 2;
+   * the macOS helper, for now) says so, and input goes on as without the setting; `macpilot doctor` tells.
+   */
+  private watchPerson(call?: CallOptions): Promise<unknown> {
+    this.watching ??= this.kernel.port
+      .call('input.personFirst', { on: true, quietMs: PERSON_QUIET_MS }, call)
+      .catch(() => (this.watching = undefined));
+    return this.watching;
   }
 
   /** Refuses input that takes the pointer or the keyboard focus when the call keeps to the background. */

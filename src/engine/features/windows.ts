@@ -62,7 +62,8 @@ export class Windows {
       } = await this.kernel.resolver.visibleWindows(includeMinimized, call, true);
       const windows = options.app === undefined ? all : ofApp(all, options.app);
       // No window of it: an app that is not running (or is off limits) is refused, as every tool naming it is.
-      if (options.app !== undefined && windows.length === 0) await this.kernel.resolver.app(options.app, call);
+      if (options.app !== undefined && windows.length === 0)
+        await this.kernel.resolver.app(options.app, call);
       const appsWithWindows = [...new Set(all.map((w) => w.app))];
       return {
         kind: 'windows',

@@ -32,6 +32,8 @@ interface Advice {
   context?: string;
   /** What to do next; `runningApps` lists the apps when one was not found. */
   next: string | ((runningApps: string | undefined) => string);
+  /** A refusal the person's settings made, not a failure (audited as refused). */
+  refusal?: boolean;
 }
 
 const ADVICE = {
@@ -81,6 +83,15 @@ const ADVICE = {
     what: 'The helper failed',
     next: 'retry once; if it fails again, take a snapshot_ui to check the element',
   },
+  [HelperErrorCode.PersonActive]: {
+    kind: 'person_is_using_the_desk',
+    what: 'Not done: the person is using the desk',
+    next:
+      'wait until they have stopped using the mouse and keyboard (a few seconds without input), then call again; ' +
+      'act through elements (set_value, type_text with ref, click_element with background: true) to work beside ' +
+      'them. The person turns this off with MACPILOT_PERSON_FIRST=off',
+    refusal: true,
+  },
   [ClientErrorCode.HelperExited]: {
     kind: 'helper_stopped',
     what: 'The platform helper stopped',
@@ -119,6 +130,7 @@ export function helperFailure(error: HelperError, what?: string, runningApps?: s
       why: `${advice.context ?? ''}${error.message}${hint}`,
       next: typeof advice.next === 'function' ? advice.next(runningApps) : advice.next,
       kind: advice.kind,
+      refusal: advice.refusal,
     },
     { cause: error },
   );

@@ -135,6 +135,7 @@ export const handlers: Handlers = {
   'input.key': (session, params, signal) => input.key(session, params, signal),
   'input.button': (session, params, signal) => input.button(session, params, signal),
   'input.hold': (session, params, signal) => input.hold(session, params, signal),
+  'input.personFirst': (session, params) => input.personFirst(session, params),
   'screen.displays': (session) => displays(session),
   'screen.capture': (session, params) => capture(session, params),
   'screen.recognizeText': noTextRecognition,

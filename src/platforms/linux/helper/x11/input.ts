@@ -18,6 +18,7 @@ import { HelperFailure } from '../../errors.js';
 import type { X11 } from './ewmh.js';
 import { Keymap, type Stroke } from './input-keymap.js';
 import type { Session } from '../session.js';
+import { type PersonInput, PersonWatch } from './person-watch.js';
 import { onX11 } from './x11-range.js';
 
 const BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
@@ -86,6 +87,10 @@ class Device {
   /** Buttons and keycodes pressed by input.button and input.hold and not released yet. */
   readonly heldButtons = new Set<number>();
   readonly heldKeys = new Set<number>();
+  /** While set (input.personFirst), the person's input stops an operation; see PersonWatch. */
+  person: { watch: PersonWatch; quietMs: number } | undefined;
+  /** When the running operation began (Date.now()), while one runs. */
+  private runningSince: number | undefined;
 
   constructor(
     private readonly x11: X11,
@@ -113,18 +118,26 @@ class Device {
 
   /**
    * Run one operation after the previous ones; answer once its events are processed. One cancelled while it
-   * waited for its turn does not run at all.
+   * waited for its turn does not run at all. One that `yields` stops for the person's input (input.personFirst);
+   * a release never does: it gives the desk back.
    */
-  run<T>(operation: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  run<T>(operation: () => Promise<T>, signal?: AbortSignal, yields = true): Promise<T> {
     const next = this.queue.then(async () => {
       signal?.throwIfAborted();
       clearTimeout(this.restoreTimer);
       if (this.stale) await this.loadKeymap();
+      const started = Date.now();
+      if (this.person && yields) {
+        this.yieldTo(this.person.watch.since(started - this.person.quietMs), 'before');
+      }
       try {
+        this.runningSince = yields ? started : undefined;
         const result = await operation();
+        this.runningSince = undefined;
         await this.released();
         return result;
       } finally {
+        this.runningSince = undefined;
         if (this.keymap.lending) this.scheduleRestore();
       }
     });
@@ -210,8 +223,22 @@ class Device {
     return this.x11.x<x11.Pointer>((cb) => this.x11.client.QueryPointer(this.x11.root, cb));
   }
 
-  sync(): Promise<void> {
-    return this.x11.sync();
+  /** A round trip; the person's input heard by then, during an operation, stops it (input.personFirst). */
+  async sync(): Promise<void> {
+    await this.x11.sync();
+    if (this.person && this.runningSince !== undefined) {
+      this.yieldTo(this.person.watch.since(this.runningSince), 'while');
+    }
+  }
+
+  private yieldTo(input: PersonInput | undefined, when: 'before' | 'while'): void {
+    if (!input) return;
+    const ago = Date.now() - input.at;
+    throw new HelperFailure(
+      HelperErrorCode.PersonActive,
+      `the person used the ${input.kind === 'motion' ? 'pointer' : input.kind === 'key' ? 'keyboard' : 'mouse buttons'} (${input.device}) ${ago} ms ago, ${when === 'before' ? 'just before this input would have begun, so none was sent' : 'while this input ran, so the rest was not sent'}`,
+      'wait until the person has stopped using the mouse and keyboard, then try again',
+    );
   }
 
   modifierKeycode(modifier: Modifier): number {
@@ -415,21 +442,33 @@ export async function type(
   const input = await device(session);
   return input.run(async () => {
     let typed = 0;
-    for (const [i, run] of input.keymap.runs(keysyms).entries()) {
-      // A new run lends keycodes again that the last one used: the app must have read those keys first.
-      if (i > 0) {
-        await input.sync();
-        await sleep(RELEND_SETTLE_MS, undefined, { signal });
-      }
-      for (const stroke of await input.keymap.lend(run)) {
-        signal?.throwIfAborted();
-        await input.stroke(stroke);
-        typed++;
-        if (params.delayMs > 0) {
+    try {
+      for (const [i, run] of input.keymap.runs(keysyms).entries()) {
+        // A new run lends keycodes again that the last one used: the app must have read those keys first.
+        if (i > 0) {
           await input.sync();
-          await sleep(params.delayMs, undefined, { signal });
-        } else if (typed % TYPE_BATCH === 0) await input.sync();
+          await sleep(RELEND_SETTLE_MS, undefined, { signal });
+        }
+        for (const stroke of await input.keymap.lend(run)) {
+          signal?.throwIfAborted();
+          await input.stroke(stroke);
+          typed++;
+          if (params.delayMs > 0) {
+            await input.sync();
+            await sleep(params.delayMs, undefined, { signal });
+          } else if (typed % TYPE_BATCH === 0) await input.sync();
+        }
       }
+    } catch (error) {
+      // Stopped for the person: how far the text got is part of the answer.
+      if (error instanceof HelperFailure && error.code === HelperErrorCode.PersonActive && typed > 0) {
+        throw new HelperFailure(
+          error.code,
+          `${error.message}: ${typed} of ${keysyms.length} characters were typed`,
+          error.hint,
+        );
+      }
+      throw error;
     }
     return { typed };
   }, signal);
@@ -457,13 +496,17 @@ export async function button(
   const at = params.at === undefined ? undefined : onX11('point', params.at);
   const input = await device(session);
   const code = BUTTONS[params.button];
-  return input.run(async () => {
-    if (at) input.moveTo(at);
-    input.button(code, params.down);
-    if (params.down) input.heldButtons.add(code);
-    else input.heldButtons.delete(code);
-    return ok;
-  }, signal);
+  return input.run(
+    async () => {
+      if (at) input.moveTo(at);
+      input.button(code, params.down);
+      if (params.down) input.heldButtons.add(code);
+      else input.heldButtons.delete(code);
+      return ok;
+    },
+    signal,
+    params.down,
+  );
 }
 
 /** Press or release a key (by keysym) or a modifier key and leave it so; released when the helper exits. */
@@ -480,20 +523,51 @@ export async function hold(
     );
   }
   const input = await device(session);
-  return input.run(async () => {
-    const { modifier } = params;
-    let keycode: number;
-    if (modifier !== undefined) keycode = input.modifierKeycode(modifier);
-    else {
-      // A keysym the layout lacks is lent a keycode, as for typing.
-      const [stroke] = await input.keymap.lend([params.code ?? 0]);
-      keycode = stroke?.keycode ?? 0;
-    }
-    input.key(keycode, params.down);
-    if (params.down) input.heldKeys.add(keycode);
-    else input.heldKeys.delete(keycode);
-    return ok;
-  }, signal);
+  return input.run(
+    async () => {
+      const { modifier } = params;
+      let keycode: number;
+      if (modifier !== undefined) keycode = input.modifierKeycode(modifier);
+      else {
+        // A keysym the layout lacks is lent a keycode, as for typing.
+        const [stroke] = await input.keymap.lend([params.code ?? 0]);
+        keycode = stroke?.keycode ?? 0;
+      }
+      input.key(keycode, params.down);
+      if (params.down) input.heldKeys.add(keycode);
+      else input.heldKeys.delete(keycode);
+      return ok;
+    },
+    signal,
+    params.down,
+  );
+}
+
+const watches = new WeakMap<X11, Promise<PersonWatch>>();
+
+/** Turns the person watch on or off for this display's input; says why not where XI2 is missing. */
+export async function personFirst(
+  session: Session,
+  params: Params<'input.personFirst'>,
+): Promise<Result<'input.personFirst'>> {
+  const input = await device(session);
+  if (!params.on) {
+    input.person = undefined;
+    return { watching: false };
+  }
+  const display = await session.x11();
+  let opening = watches.get(display);
+  if (!opening) {
+    opening = PersonWatch.open(display);
+    watches.set(display, opening);
+    opening.catch(() => watches.delete(display));
+  }
+  try {
+    input.person = { watch: await opening, quietMs: params.quietMs };
+    return { watching: true };
+  } catch (error) {
+    return { watching: false, why: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 /** Release what input.button and input.hold left pressed (the helper is exiting); waits for the server. */

@@ -31,3 +31,28 @@ declare module 'x11' {
     QueryPointer(window: number, cb: Reply<Pointer>): void;
   }
 }
+
+/** The XInput extension's XI2 part that the person watch uses (x11/lib/ext/xinput.js). */
+declare module 'x11' {
+  export interface XIDevice {
+    deviceId: number;
+    /** 1 master pointer, 2 master keyboard, 3 slave pointer, 4 slave keyboard, 5 floating slave. */
+    use: number;
+    /** A slave's master; a master's paired device. */
+    attachment: number;
+    name: string;
+  }
+
+  export interface XInput {
+    AllDevices: number;
+    AllMasterDevices: number;
+    /** Undefined (null) when the server has no XI2. */
+    xi2: { majorVersion: number; minorVersion: number } | null;
+    XIQueryDevice(deviceId: number, cb: Reply<XIDevice[]>): void;
+    XISelectEvents(window: number, masks: { deviceId: number; mask: string[] }): void;
+  }
+
+  export interface XClient {
+    require(extension: 'xinput', cb: Reply<XInput>): void;
+  }
+}
