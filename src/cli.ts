@@ -5,7 +5,7 @@
  * src/cli/run.ts; the others are dispatched below.
  */
 import { parseCommandLine } from './cli/arguments.js';
-import { COMMANDS, commandNamed, type Format, FORMATS } from './cli/commands.js';
+import { COMMANDS, commandNamed, commandSpec, type Format, FORMATS, optionsOf } from './cli/commands.js';
 import { commandHelp, usage } from './cli/help.js';
 import { USAGE_EXIT, UsageError } from './cli/usage-error.js';
 import { MacpilotError } from './errors.js';
@@ -29,6 +29,18 @@ async function main(argv: string[]): Promise<number> {
   }
   // No command, or only options: serve, as MCP clients configured before the commands existed start it.
   const named = first === undefined || first.startsWith('-') ? 'serve' : first;
+  // `macpilot --format json apps`: a command after options (not an option's value, as in --toolsets apps).
+  const takesValue = (arg: string | undefined) =>
+    optionsOf(commandSpec('serve')).some((o) => o.value && arg === `--${o.name}`);
+  const late =
+    named === 'serve' && first !== 'serve'
+      ? argv.findIndex((arg, i) => i > 0 && commandNamed(arg) && !takesValue(argv[i - 1]))
+      : -1;
+  if (late > 0) {
+    const command = argv[late] as string;
+    const options = argv.filter((_, i) => i !== late);
+    throw new UsageError(`options go after the command: macpilot ${command} ${options.join(' ')}`);
+  }
   // A reader that stops early (`macpilot doctor | head -1`) is not an error of the command's.
   if (named !== 'serve') {
     process.stdout.on('error', (error: NodeJS.ErrnoException) => {

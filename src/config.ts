@@ -3,7 +3,7 @@
  * (`MACPILOT_CONFIG` or ~/.config/macpilot/config.json). Unknown or malformed values fail at start-up with a
  * message naming the setting and what it accepts.
  */
-import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -181,11 +181,19 @@ function readConfigFile(path: string, required: boolean): RawSettings & { path?:
     if (required) throw new ConfigError(`MACPILOT_CONFIG: ${path} does not exist`);
     return {};
   }
+  if (statSync(path).isDirectory()) {
+    throw new ConfigError(`${required ? 'MACPILOT_CONFIG: ' : ''}${path} is a folder; name the JSON file in it`);
+  }
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new ConfigError(`${path}: not valid JSON (${(error as Error).message})`);
+  }
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) {
+    throw new ConfigError(
+      `${path}: expected a JSON object of settings, e.g. {"mode": "safe"} (docs/configuration.md shows each key)`,
+    );
   }
   const parsed = FileConfig.safeParse(json);
   if (!parsed.success) {
@@ -203,7 +211,8 @@ export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
   home: string = homedir(),
 ): Config {
-  const explicitFile = env.MACPILOT_CONFIG;
+  // Empty, as unset: `MACPILOT_CONFIG= macpilot …` means no file of one's own.
+  const explicitFile = env.MACPILOT_CONFIG || undefined;
   // Absolute, so that a refusal naming the file names it wherever the person reads it from.
   const filePath = resolve(
     explicitFile ?? join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'macpilot', 'config.json'),

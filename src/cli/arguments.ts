@@ -71,8 +71,10 @@ export function parseCommandLine(
       continue;
     }
     const option = byName.get(token.name);
-    if (!option) throw unknownOption(command, token.rawName);
-    if (option.value && token.value === undefined) {
+    if (!option) throw unknownOption(command, raw.split('=')[0] ?? raw);
+    // `--project --dry-run`: the next option is not this one's value (`--name=-x` passes one that starts so).
+    const tookOption = !token.inlineValue && token.value !== undefined && /^-(?!\d)/.test(token.value);
+    if (option.value && (token.value === undefined || tookOption)) {
       throw new UsageError(
         `${token.rawName} needs a value: ${token.rawName} ${option.value} (${command.name} --help)`,
       );
@@ -92,7 +94,10 @@ function unknownOption(command: CommandSpec, raw: string): UsageError {
   const names = optionsOf(command).map((o) => `--${o.name}`);
   const near = nearestNames(raw.startsWith('--') ? raw : `-${raw}`, names);
   const hint = near.length > 0 ? `did you mean ${near.join(' or ')}?` : `it takes ${names.join(', ')}`;
-  return new UsageError(
-    `${command.name} has no option ${raw}: ${hint} (to pass text that starts with "-", put -- before it: macpilot ${command.name} -- ${raw})`,
-  );
+  // Only a command that takes text can mean it: the text then goes last, after --.
+  const text =
+    command.positionals[1] > 0 && command.kind === 'tool'
+      ? ` (text that starts with "-" goes last, after --: macpilot ${command.name} [options] -- ${raw})`
+      : '';
+  return new UsageError(`${command.name} has no option ${raw}: ${hint}${text}`);
 }

@@ -120,8 +120,9 @@ function screenshotFile(output: string | undefined): string {
 /** What a person does instead of the tools no command calls, as failures' advice names them. */
 const WITHOUT_COMMAND: Readonly<Record<string, string>> = {
   perform_action: '`macpilot click`',
-  focus_window: 'bringing it to the front',
-  get_menu_item_state: '`macpilot menu --list`',
+  focus_window: 'click its window to bring it to the front',
+  get_menu_item_state: '`macpilot menu <app> --list`',
+  list_menu_items: '`macpilot menu <app> --list`',
   check_permissions: '`macpilot doctor`',
 };
 
@@ -172,8 +173,14 @@ export function inPersonWords(text: string): string {
     if (!argument.includes('_') || !given.startsWith('--')) continue;
     out = out.replace(new RegExp(`\\b${argument}(?:: true|=\\S+)?`, 'g'), given);
   }
-  return out.replace(/\b[a-z]+(?:_[a-z]+)+\b/g, (word) =>
-    commandOf.has(word) && commandOf.get(word) !== word ? `\`macpilot ${commandOf.get(word)}\`` : word,
+  return (
+    out
+      .replace(/\b[a-z]+(?:_[a-z]+)+\b/g, (word) =>
+        commandOf.has(word) && commandOf.get(word) !== word ? `\`macpilot ${commandOf.get(word)}\`` : word,
+      )
+      // An agent calls tools; a person runs commands, and reads no aside meant for someone else.
+      .replace(/\bcall `macpilot /g, 'run `macpilot ')
+      .replace(/ \(a person can run `macpilot doctor`\)/g, '')
   );
 }
 

@@ -39,7 +39,7 @@ export async function chooseApp(
       person: {
         what: `Several apps match ${JSON.stringify(query)}, and none was picked`,
         why: `${candidates.map(describeCandidate).join(', ')} all match`,
-        next: 'name the app by its pid: --app 1118, or app(1118) in a path (`macpilot apps` shows the pids)',
+        next: `name the app by its pid, e.g. --app ${candidates[0]?.app.pid}, or app(${candidates[0]?.app.pid}) in a path (\`macpilot apps\` shows the pids)`,
       },
     });
   }

@@ -20,7 +20,7 @@ export interface ConsentSettings {
   mode: Mode;
   consent: Consent;
   /** Where the consent setting came from; default: its default. */
-  origins?: Pick<Record<SettingName, SettingOrigin>, 'consent'>;
+  origins?: Pick<Record<SettingName, SettingOrigin>, 'consent' | 'mode'>;
 }
 
 /** Where the guard learns the names of targets: refs the session issued, and the element keys would reach. */
@@ -36,8 +36,9 @@ export class ConsentGuard implements Guard {
   ) {}
 
   async admit(call: ToolCall): Promise<undefined> {
-    const action = await this.needsConsent(call);
-    if (action === undefined) return undefined;
+    const asked = await this.needsConsent(call);
+    if (asked === undefined) return undefined;
+    const { action, because } = asked;
     const detail = call.tool.consentDetail?.(call.args as never);
     const note = (consent: string) => {
       call.notes = { ...call.notes, consent };
@@ -48,7 +49,7 @@ export class ConsentGuard implements Guard {
       const allowAlways = (this.settings.origins?.consent ?? defaultOrigin('consent')).change('allow');
       throw new MacpilotError({
         what: `${action} needs a human's consent`,
-        why: unreachable,
+        why: `${because}, and ${unreachable}`,
         next: `do it another way or ask the user to do it; a human can let such actions run without asking: ${allowAlways}, then restart macpilot`,
         kind: 'consent_unreachable',
         refusal: true,
@@ -68,30 +69,37 @@ export class ConsentGuard implements Guard {
       kind: 'declined_by_person',
       refusal: true,
       person: {
-        what: `Not done: you did not allow ${action}`,
+        what: `Not done: you did not allow it (${action})`,
         why: answer === 'cancel' ? 'the question was dismissed' : 'you answered no',
         next: 'nothing was changed; run the command again to be asked again',
       },
     });
   }
 
-  /** What the call would do, in words for the human, when it needs their consent. */
-  private async needsConsent(call: ToolCall): Promise<string | undefined> {
+  /** What the call would do, in words for the human, and why it asks, when it needs their consent. */
+  private async needsConsent(call: ToolCall): Promise<{ action: string; because: string } | undefined> {
     const { tool } = call;
     if (this.settings.consent === 'allow') return undefined;
     const target = this.targetNames(call.args);
-    const action = () => `${tool.title.toLowerCase()}${target.length > 0 ? ` (${target.join(', ')})` : ''}`;
-    if (tool.asksConsent) return action();
+    const action = (because: string) => ({
+      action: `${tool.title.toLowerCase()}${target.length > 0 ? ` (${target.join(', ')})` : ''}`,
+      because,
+    });
+    if (tool.asksConsent) return action('it always asks first');
     if (!isWrite(tool, call.args)) return undefined;
     // click_text's text is the label of what it clicks ("Delete All"), unlike the text type_text types.
     if (tool.name === 'click_text' && typeof call.args.text === 'string') target.push(call.args.text);
     // Keys act on the focused element: Enter on a focused "Delete" button deletes.
     if (this.settings.mode === 'safe' && tool.name === 'press_key')
       target.push(...(await this.focused(call)));
-    if (tool.annotations.destructiveHint) return action();
+    if (tool.annotations.destructiveHint) return action('it is destructive');
     const actsOnNamedTarget = toolsetOf(tool.toolset).namesControls;
-    if (this.settings.mode === 'safe' && actsOnNamedTarget && target.some((name) => DESTRUCTIVE.test(name)))
-      return action();
+    if (this.settings.mode === 'safe' && actsOnNamedTarget && target.some((name) => DESTRUCTIVE.test(name))) {
+      const mode = this.settings.origins?.mode ?? defaultOrigin('mode');
+      return action(
+        `safe mode (set by ${mode.where}) asks before acting on what is named like a destructive action`,
+      );
+    }
     return undefined;
   }
 

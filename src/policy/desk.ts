@@ -3,6 +3,7 @@
  * flight, in every session, and pauses actions (write calls) until `macpilot resume` or the end of the pause;
  * reading goes on. A cancelled input call stops between two keys in the helper and lets go of what it held.
  */
+import { setMaxListeners } from 'node:events';
 import { MacpilotError } from '../errors.js';
 import { isWrite } from '../toolsets.js';
 import type { Guard, ToolCall } from './pipeline.js';
@@ -22,6 +23,9 @@ export interface StopReport {
 /** What a call that `macpilot stop` cut short answers, whatever the work it stopped said. */
 export class StoppedAtTheDesk extends MacpilotError {}
 
+/** The most abort listeners one call's signal carries before Node warns: helper requests in flight at once. */
+const CALL_LISTENERS = 1000;
+
 export class Desk implements Guard {
   private stops = new AbortController();
   private pausedUntil = 0;
@@ -36,8 +40,12 @@ export class Desk implements Guard {
   /** Runs one tool call: its signal is also aborted by a stop. */
   async run<T>(callSignal: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
     this.inFlight++;
+    const signal = AbortSignal.any([callSignal, this.stops.signal]);
+    // One call may wait on many helper requests at once (a tree walked in parallel), each listening for the
+    // abort: so many are by design, not a leak, and Node's warning about them would only alarm a person.
+    setMaxListeners(CALL_LISTENERS, signal);
     try {
-      return await work(AbortSignal.any([callSignal, this.stops.signal]));
+      return await work(signal);
     } finally {
       this.inFlight--;
     }

@@ -116,6 +116,13 @@ describe('loadConfig', () => {
       `MACPILOT_CONFIG: ${join(process.cwd(), 'no-such-macpilot.json')} does not exist`,
     );
     expect(() => loadConfig({}, { MACPILOT_CONFIG: withFile('{oops') }, emptyHome)).toThrow(/not valid JSON/);
+    expect(() => loadConfig({}, { MACPILOT_CONFIG: withFile([1]) }, emptyHome)).toThrow(
+      /expected a JSON object of settings/,
+    );
+    expect(() => loadConfig({}, { MACPILOT_CONFIG: emptyHome }, emptyHome)).toThrow(
+      `MACPILOT_CONFIG: ${emptyHome} is a folder; name the JSON file in it`,
+    );
+    expect(loadConfig({}, { MACPILOT_CONFIG: '' }, emptyHome).configFile).toBeUndefined();
     expect(() => loadConfig({}, { MACPILOT_LOG_LEVEL: 'loud' }, emptyHome)).toThrow(ConfigError);
     expect(() => loadConfig({}, { MACPILOT_LOG_LEVEL: 'loud' }, emptyHome)).toThrow(
       /MACPILOT_LOG_LEVEL: unknown log level "loud"/,

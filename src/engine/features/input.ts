@@ -606,6 +606,12 @@ export class Input {
           'type_text with ref), or call with background: false',
         kind: 'needs_foreground',
         refusal: true,
+        person: {
+          next:
+            'act through the element instead: `macpilot click <path>` on a control with an action of its own, ' +
+            '`macpilot set <path> <value>`, or `macpilot type <text> --into <path>` without --submit; or let ' +
+            'agents use the pointer and the focus again (MACPILOT_INPUT=foreground)',
+        },
       });
     }
   }

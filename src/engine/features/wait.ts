@@ -168,9 +168,10 @@ export class Waits {
       case 'appears':
       case 'disappears': {
         const want = condition === 'appears';
+        const both = target !== undefined && !!query;
         needs(
-          'exactly one of ref, path, or a query (text, role, name)',
-          'a path or --text / --role / --name, not both',
+          `exactly one of ref, path, or a query (text, role, name)${both ? ', not both' : ''}`,
+          `a path or --text / --role / --name${both ? ', not both' : ''}`,
           (target !== undefined) !== !!query,
         );
         return query ? (call) => this.lookForMatches(o.app, query, want, call) : this.elementProbe(target, o);
@@ -408,13 +409,13 @@ function invalid(condition: WaitCondition, why: string, personWhy: string): Macp
     next:
       'appears / disappears take a ref, a path, or text / role / name; value_equals and value_contains take a ' +
       'ref or path and text; enabled and focused a ref or path; text_appears and window_title text; app_idle ' +
-      'only the app',
+      'the app and idle_ms',
     kind: 'invalid_arguments',
     person: {
       why: personWhy,
       next:
         'appears / disappears take a path, or --text / --role / --name; value_equals and value_contains a path ' +
-        'and --text; enabled and focused a path; text_appears and window_title --text; app_idle only --app ' +
+        'and --text; enabled and focused a path; text_appears and window_title --text; app_idle --app and --idle ' +
         '(`macpilot wait --help` shows them all)',
     },
   });

@@ -411,7 +411,7 @@ function appError(
     return new AppAmbiguous({
       what: query === undefined ? 'Several apps are active' : `Several apps match ${JSON.stringify(query)}`,
       why: `${candidates ? candidates.map(describeCandidate).join(', ') : describeApps(found)} all match`,
-      next: `name the app by its pid (in a path: app(${found[0]?.pid})/…)`,
+      next: `name the app by its pid, e.g. ${found[0]?.pid} (in a path: app(${found[0]?.pid})/…)`,
       kind: 'app_ambiguous',
     });
   }

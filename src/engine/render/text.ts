@@ -166,7 +166,10 @@ const offLimitsMark = (v: Vocabulary) => ` off limits (${v.appLists} deny it)`;
 
 function appsText(r: AppsResult, v: Vocabulary): string {
   const hidden = hiddenLine(r.hidden, 'app', v);
-  if (r.apps.length === 0) return ['No running app exposes an accessibility tree.', ...hidden].join('\n');
+  if (r.apps.length === 0) {
+    const none = r.hidden > 0 ? 'No running app is shown.' : 'No running app exposes an accessibility tree.';
+    return [none, ...hidden].join('\n');
+  }
   const lines = r.apps.map(
     (a) =>
       `- ${a.name} (pid ${a.pid})${a.bundleId ? ` ${a.bundleId}` : ''}${a.active ? ' active' : ''}${r.offLimits.includes(a.pid) ? offLimitsMark(v) : ''}`,

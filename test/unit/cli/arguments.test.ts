@@ -25,7 +25,22 @@ describe('parseCommandLine', () => {
     expect(() => parseCommandLine(command('tree'), ['--deph', '3'])).toThrow(
       /tree has no option --deph: did you mean --depth\?.*-- --deph/,
     );
-    expect(() => parseCommandLine(command('apps'), ['--zzzzzz'])).toThrow(/it takes --format, --help/);
+    expect(() => parseCommandLine(command('apps'), ['--zzzzzz'])).toThrow(/it takes --format, --help$/);
+    // Text that looks like options: named as typed, and how to pass it.
+    expect(() => parseCommandLine(command('type'), ['-neg', '--into', 'p'])).toThrow(
+      'type has no option -neg: did you mean --yes? (text that starts with "-" goes last, after --: macpilot type [options] -- -neg)',
+    );
+    expect(parseCommandLine(command('type'), ['--into', 'p', '--', '-neg']).positionals).toEqual(['-neg']);
+  });
+
+  it('never takes the next option for a missing value', () => {
+    expect(() => parseCommandLine(command('setup'), ['cursor', '--project', '--dry-run'])).toThrow(
+      '--project needs a value',
+    );
+    expect(() => parseCommandLine(command('find'), ['File', '--app', '--role', 'menu'])).toThrow(
+      '--app needs a value',
+    );
+    expect(parseCommandLine(command('find'), ['File', '--app=-x']).values.app).toBe('-x');
   });
 
   it('says which option is missing its value, and which takes none', () => {

@@ -193,7 +193,7 @@ describe("a failure's sentence at the terminal", () => {
     // Tools no command calls, and advice that sends an agent to the human, in the words of the human at hand.
     expect(
       inPersonWords('or use perform_action with one of its actions; then check with get_menu_item_state'),
-    ).toBe('or use `macpilot click` with one of its actions; then check with `macpilot menu --list`');
+    ).toBe('or use `macpilot click` with one of its actions; then check with `macpilot menu <app> --list`');
     expect(
       inPersonWords(
         "only a human can allow it: set MACPILOT_MODE=safe where macpilot is started (the MCP client's server entry or your shell)",

@@ -99,7 +99,7 @@ describe('chooseApp', () => {
   it('without elicitation, or outside a tool call, the error lists the apps with their pids', async () => {
     const engine = setup();
     const listed =
-      'Several apps match "zenity"\nzenity (pid 11), zenity (pid 12) all match\nname the app by its pid (in a path: app(11)/…)';
+      'Several apps match "zenity"\nzenity (pid 11), zenity (pid 12) all match\nname the app by its pid, e.g. 11 (in a path: app(11)/…)';
     const { server, asked } = client();
     expect(await failed(inCall(server, () => engine.kernel.resolver.app('zenity')))).toBe(listed);
     expect(asked).toEqual([]);

@@ -89,7 +89,7 @@ describe('ConsentGuard', () => {
     expect(error.what).toBe('The user did not allow: quit an app (zenity)');
     // At a terminal the person asked is the one who reads the failure.
     expect(error.renderForPerson()).toBe(
-      'Not done: you did not allow quit an app (zenity).\nWhy: you answered no\nNext: nothing was changed; run the command again to be asked again',
+      'Not done: you did not allow it (quit an app (zenity)).\nWhy: you answered no\nNext: nothing was changed; run the command again to be asked again',
     );
     expect(quit.notes).toEqual({ consent: 'declined' });
     const unchecked = client({ action: 'accept', content: { confirm: false } });
@@ -142,6 +142,12 @@ describe('ConsentGuard', () => {
     const { server } = client();
     const error = await failure(guard('safe').admit(call('quit_app', { name: 'zenity' }, server)));
     expect(`${error.why}\n${error.next}`).toMatch(/elicitation.*MACPILOT_CONSENT=allow/s);
+    expect(error.why).toMatch(/^it is destructive, and /);
+    // A question safe mode adds says that safe mode asks it, and where that mode was set.
+    const named = await failure(guard('safe').admit(call('click_element', { ref: 'e5' }, server)));
+    expect(named.why).toMatch(
+      /^safe mode \(set by the default of MACPILOT_MODE\) asks before acting on what is named like a destructive action, and /,
+    );
   });
 
   it('MACPILOT_CONSENT=allow lets destructive actions run without asking', async () => {
