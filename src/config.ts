@@ -182,7 +182,9 @@ function readConfigFile(path: string, required: boolean): RawSettings & { path?:
     return {};
   }
   if (statSync(path).isDirectory()) {
-    throw new ConfigError(`${required ? 'MACPILOT_CONFIG: ' : ''}${path} is a folder; name the JSON file in it`);
+    throw new ConfigError(
+      `${required ? 'MACPILOT_CONFIG: ' : ''}${path} is a folder; name the JSON file in it`,
+    );
   }
   let json: unknown;
   try {
