@@ -72,7 +72,7 @@ async function main(argv: string[]): Promise<number> {
   if (positionals.length < least || positionals.length > most) {
     const count = least === most ? `${least}` : `${least} to ${most}`;
     throw new UsageError(
-      `${command.name} takes ${count} argument${most === 1 ? '' : 's'}, not ${positionals.length}: ${command.args}`,
+      `${command.name} takes ${count} argument${least === most && most === 1 ? '' : 's'}, not ${positionals.length}${command.args ? `: ${command.name} ${command.args}` : ''}`,
     );
   }
   const format = (values.format ?? 'text') as Format;

@@ -70,3 +70,6 @@ export function nearestNames(wanted: string, names: readonly string[], most = 3)
     .slice(0, most)
     .map((n) => n.name);
 }
+
+/** The sentence with its first letter capitalised. */
+export const capitalize = (s: string): string => `${s[0]?.toUpperCase() ?? ''}${s.slice(1)}`;

@@ -4,7 +4,7 @@
  * fast. What a tool command does is in tool-commands.ts, loaded when one runs.
  */
 import { MODES } from '../modes.js';
-import { DEFAULT_PAUSE_MS } from '../policy/desk.js';
+import { DEFAULT_PAUSE_MS, MAX_PAUSE_MS } from '../policy/desk.js';
 import { CLIENTS, PROJECT_FILES } from '../setup/clients.js';
 import { TOOLSET_NAMES } from '../toolsets.js';
 import { WAIT_CONDITIONS, WAIT_DEFAULTS } from '../engine/features/wait-conditions.js';
@@ -207,7 +207,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     args: '<combo>',
     summary: 'press a key or a chord in the focused element, e.g. enter, ctrl+s, alt+f4',
     positionals: [1, 1],
-    options: [{ name: 'repeat', value: 'N', help: 'press it N times' }, YES, FORMAT],
+    options: [{ name: 'repeat', value: 'N', help: 'press it N times (1 to 100; default 1)' }, YES, FORMAT],
     kind: 'tool',
     tools: ['press_key'],
     details: FOCUS_NOTE.replace(', so give --into, or', ', so'),
@@ -294,8 +294,16 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: 'text', value: 'T', help: 'the value, text or title part to wait for; appears: text to find' },
       { name: 'role', value: 'ROLE', help: 'appears / disappears: a role to find' },
       { name: 'name', value: 'NAME', help: 'appears / disappears: a name to find' },
-      { name: 'timeout', value: 'MS', help: `how long to wait (default ${WAIT_DEFAULTS.timeoutMs})` },
-      { name: 'idle', value: 'MS', help: 'app_idle: how long without a UI change' },
+      {
+        name: 'timeout',
+        value: 'MS',
+        help: `how long to wait, at most ${WAIT_DEFAULTS.maxTimeoutMs} (default ${WAIT_DEFAULTS.timeoutMs})`,
+      },
+      {
+        name: 'idle',
+        value: 'MS',
+        help: `app_idle: how long without a UI change (default ${WAIT_DEFAULTS.idleMs})`,
+      },
       FORMAT,
     ],
     kind: 'tool',
@@ -367,7 +375,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       {
         name: 'minutes',
         value: 'N',
-        help: `how long actions stay paused (default ${DEFAULT_PAUSE_MS / 60_000}; \`macpilot resume\` ends it sooner)`,
+        help: `how long actions stay paused, 0 to ${MAX_PAUSE_MS / 60_000} (default ${DEFAULT_PAUSE_MS / 60_000}; 0 cancels without pausing; \`macpilot resume\` ends a pause sooner)`,
       },
     ],
     kind: 'own',

@@ -59,6 +59,11 @@ export async function runToolCommand(
 ): Promise<number> {
   const command = TOOL_COMMANDS[name];
   if (!command) throw new Error(`no tool command ${name}`);
+  if (output === TERMINAL && invocation.values.output === '-' && process.stdout.isTTY) {
+    throw new UsageError(
+      `-o - writes the image's bytes to stdout, which is a terminal here: redirect them (macpilot ${name} -o - > shot.png) or pipe them`,
+    );
+  }
   // Every toolset: toolsets choose what an agent is shown, and the person at the terminal asked for this one.
   // The settings are read as the server reads them first, so a wrong toolset in the file is still reported.
   const config = personLimits({ ...loadConfig(), toolsets: [...TOOLSET_NAMES] });

@@ -192,7 +192,9 @@ export function argumentProblems(command: string, error: z.ZodError): string {
         const argument = String(issue.path[0] ?? '');
         const named =
           (command === 'wait' ? WAIT_GIVEN_AS[argument] : undefined) ?? GIVEN_AS[argument] ?? argument;
-        return `${command}: ${named} ${problem(issue)}`;
+        if (named !== '') return `${command}: ${named} ${problem(issue)}`;
+        // A rule over several arguments (at most one of region, display, app / window): named by their flags.
+        return `${command}: ${problem(issue).replace(/\b[a-z_]+\b/g, (word) => (GIVEN_AS[word]?.startsWith('--') ? (GIVEN_AS[word] as string) : word))}`;
       })
       // Several values given by one flag (--region's width and height) can fail alike: say it once.
       .filter((line, i, lines) => lines.indexOf(line) === i)

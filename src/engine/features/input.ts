@@ -39,7 +39,7 @@ import type { RefEntry } from '../kernel/refs.js';
 import { AppRefused } from '../kernel/resolve.js';
 import { isSecure } from '../kernel/tree.js';
 import type { ActionResult } from '../kernel/results.js';
-import { duration, plural } from '../../text.js';
+import { capitalize, duration, plural } from '../../text.js';
 
 type InputMethod = Extract<MethodName, `input.${string}`>;
 
@@ -616,5 +616,3 @@ export class Input {
     }
   }
 }
-
-const capitalize = (s: string) => `${s[0]?.toUpperCase() ?? ''}${s.slice(1)}`;

@@ -162,7 +162,7 @@ export class Screen {
             }`;
       const head =
         `${shot.width}x${shot.height} ${format.toUpperCase()} of ${subject.what}, screen area ${geometry(shot.bounds)}, ` +
-        `scale ${round(shot.scale)} image pixels per screen point. ${toScreen(shot)}${hiddenNote}`;
+        `scale ${round(shot.scale)} image ${shot.scale === 1 ? 'pixel' : 'pixels'} per screen point. ${toScreen(shot)}${hiddenNote}`;
       if (file) {
         const data = Buffer.from(base64, 'base64');
         await writeNew(file.path, data);

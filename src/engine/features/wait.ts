@@ -14,7 +14,7 @@ import type { CallOptions } from '../../helper-client/errors.js';
 import type { RefEntry } from '../kernel/refs.js';
 import { parseRole, roleOf } from '../kernel/roles.js';
 import type { WaitResult } from '../kernel/results.js';
-import { clip, duration, matchTitle, plural } from '../../text.js';
+import { capitalize, clip, duration, matchTitle, plural } from '../../text.js';
 import { isSecure, type Walked } from '../kernel/tree.js';
 import { WAIT_DEFAULTS, type WaitCondition } from './wait-conditions.js';
 import {
@@ -199,7 +199,11 @@ export class Waits {
       const found = await this.element(target ?? {}, call);
       if ('missing' in found) {
         const gone = o.condition === 'disappears';
-        const seen = gone && found.label ? words`${found.label} is gone.` : [appText(found.missing)];
+        const seen = !gone
+          ? [appText(found.missing)]
+          : found.label
+            ? words`${found.label} is gone.`
+            : words`${own(`${capitalize(describeTarget(o))} is gone.`)}`;
         return { met: gone, seen, pid: found.pid };
       }
       const { entry, detail } = found;

@@ -167,6 +167,14 @@ describe("a command line's values that do not fit the tool", () => {
     expect(key.success || argumentProblems('key', key.error)).toBe(
       'key: the text is missing\nkey: --repeat must be at least 1',
     );
+    const { oneCaptureArea } = await import('../../../src/tools/params.js');
+    const area = z
+      .object({ region: z.string().optional(), app: z.string().optional() })
+      .refine(...oneCaptureArea)
+      .safeParse({ region: '0,0,1,1', app: 'x' });
+    expect(area.success || argumentProblems('screenshot', area.error)).toBe(
+      'screenshot: give at most one of --region, --display, or --app / --window',
+    );
   });
 });
 

@@ -82,7 +82,9 @@ describe('conditions', () => {
     app.root.children = app.root.children?.filter((c) => c.id !== 'dlg');
     helper.emit(PID);
     await vi.advanceTimersByTimeAsync(0);
-    expect(byPath.value).toContain('No element at this path');
+    // Gone is what was awaited: said so, not as the error a lookup of the path would give.
+    expect(byPath.value).toContain(`The element at ${path} is gone.`);
+    expect(byPath.value).not.toContain('No element at this path');
     expect(byQuery.value).toContain('no element on screen matches in "mousepad"');
   });
 
