@@ -27,7 +27,7 @@ const text = (value: string | boolean | undefined): string | undefined =>
 function integer(value: string | boolean | undefined, option: string): number | undefined {
   const given = text(value);
   if (given === undefined) return undefined;
-  if (!/^\d+$/.test(given)) throw new UsageError(`--${option} takes a whole number, not "${given}"`);
+  if (!/^\d+$/.test(given)) throw new UsageError(`--${option} takes a whole number (0 or more), not "${given}"`);
   return Number(given);
 }
 
@@ -265,6 +265,10 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
     const count = values.double === true ? 2 : undefined;
     const point = POINT.exec(where);
     if (point) return call('click', { x: Number(point[1]), y: Number(point[2]), button, count });
+    // Digits first: a point mistyped ("10,10,5", "10, 20"), not a path.
+    if (/^\s*-?\d/.test(where)) {
+      throw new UsageError(`a point is x,y in screen points, e.g. 640,400 (no spaces), not "${where}"`);
+    }
     return call('click_element', { path: elementPath(where), button, count });
   },
 

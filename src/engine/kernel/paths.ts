@@ -255,12 +255,20 @@ class PathParser {
   private fail(expected: string): never {
     const found =
       this.at < this.text.length ? JSON.stringify(this.text.slice(this.at, this.at + 12)) : 'the end';
+    // `app(mousepad)/…`: the shell took the quotes of app("mousepad") away.
+    const unquoted = /^app\([^"\d)]/.test(this.text);
     throw new MacpilotError({
       what: 'Malformed path',
       why: `at character ${this.at + 1}: expected ${expected}, found ${found}`,
       next: `fix it (${GRAMMAR}), or take the path from get_element`,
       kind: 'malformed_path',
       concerns: ['path'],
+      person: {
+        next: unquoted
+          ? 'the shell took away its double quotes: put the whole path in single quotes, e.g. ' +
+            `'app("mousepad")/window[0]'`
+          : `fix it (${GRAMMAR}), or copy it from what \`macpilot tree\` or \`macpilot find\` prints`,
+      },
     });
   }
 }

@@ -178,6 +178,16 @@ describe("a command line's values that do not fit the tool", () => {
   });
 });
 
+describe('click', () => {
+  it('a mistyped point is said to be one, not read as a path', async () => {
+    for (const where of ['10,10,5', '10, 20'])
+      await expect(calls('click', { positionals: [where] })).rejects.toThrow(
+        `a point is x,y in screen points, e.g. 640,400 (no spaces), not "${where}"`,
+      );
+    expect(await calls('click', { positionals: ['-10,20'] })).toEqual([['click', { x: -10, y: 20 }]]);
+  });
+});
+
 describe("a failure's sentence at the terminal", () => {
   it('names commands and flags where the agent reads tools and arguments', async () => {
     const { inPersonWords } = await import('../../../src/cli/tool-commands.js');

@@ -82,6 +82,14 @@ describe('formatPath / parsePath', () => {
     expect(error.next).toContain('app("Name")');
   });
 
+  it('tells a person whose shell took the quotes away to quote the path whole', () => {
+    const error = parseError('app(mousepad)/window[0]');
+    expect(error.renderForPerson()).toContain(
+      `the shell took away its double quotes: put the whole path in single quotes, e.g. 'app("mousepad")/window[0]'`,
+    );
+    expect(parseError('app("M")/button[').renderForPerson()).toContain('copy it from what `macpilot tree`');
+  });
+
   it('rejects an unknown role with the list of roles', () => {
     const error = parseError('app("M")/wizzbang');
     expect(error.why).toContain('at character 10');
