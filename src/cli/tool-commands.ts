@@ -27,7 +27,8 @@ const text = (value: string | boolean | undefined): string | undefined =>
 function integer(value: string | boolean | undefined, option: string): number | undefined {
   const given = text(value);
   if (given === undefined) return undefined;
-  if (!/^\d+$/.test(given)) throw new UsageError(`--${option} takes a whole number (0 or more), not "${given}"`);
+  if (!/^\d+$/.test(given))
+    throw new UsageError(`--${option} takes a whole number (0 or more), not "${given}"`);
   return Number(given);
 }
 
