@@ -75,7 +75,7 @@ async function main(argv: string[]): Promise<number> {
       `${command.name} takes ${count} argument${least === most && most === 1 ? '' : 's'}, not ${positionals.length}${command.args ? `: ${command.name} ${command.args}` : ''}`,
     );
   }
-  const format = (values.format ?? 'text') as Format;
+  const format = String(values.format ?? 'text').toLowerCase() as Format;
   if (!FORMATS.includes(format)) throw new UsageError(`--format is text or json, not "${String(format)}"`);
 
   if (command.kind === 'tool') {

@@ -9,6 +9,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { isLogLevel, LOG_LEVELS, type LogLevel } from './log.js';
+import { nearestNames } from './text.js';
 import { type Mode, MODES } from './modes.js';
 import { ALWAYS_ON, DEFAULT_TOOLSETS, isToolset, TOOLSET_NAMES, type Toolset } from './toolsets.js';
 
@@ -195,6 +196,15 @@ function readConfigFile(path: string, required: boolean): RawSettings & { path?:
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
     throw new ConfigError(
       `${path}: expected a JSON object of settings, e.g. {"mode": "safe"} (docs/configuration.md shows each key)`,
+    );
+  }
+  // A misspelt key would leave its setting at the default without a word (a deny list that denies nothing).
+  const known = Object.keys(FileConfig.shape);
+  const unknown = Object.keys(json).find((key) => !known.includes(key));
+  if (unknown !== undefined) {
+    const near = nearestNames(unknown, known);
+    throw new ConfigError(
+      `${path}: unknown key "${unknown}"${near.length > 0 ? `; did you mean "${near[0]}"?` : ''} (docs/configuration.md lists the keys)`,
     );
   }
   const parsed = FileConfig.safeParse(json);

@@ -22,6 +22,8 @@ const Report = z.object({
   cancelled: z.number().int(),
   /** Date.now() when actions may run again; 0 when they may now. */
   pausedUntil: z.number(),
+  /** For resume: whether actions were paused until then. */
+  wasPaused: z.boolean().optional(),
 });
 export type ControlReport = z.infer<typeof Report>;
 
@@ -88,8 +90,9 @@ export async function listenForControl(desk: Desk, log: Logger): Promise<() => v
 
 function answer(desk: Desk, command: ControlCommand): ControlReport {
   if (command.command === 'resume') {
+    const wasPaused = desk.paused() !== undefined;
     desk.resume();
-    return { pid: process.pid, cancelled: 0, pausedUntil: 0 };
+    return { pid: process.pid, cancelled: 0, pausedUntil: 0, wasPaused };
   }
   return { pid: process.pid, ...desk.stop(command.pauseMs) };
 }

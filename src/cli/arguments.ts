@@ -73,7 +73,7 @@ export function parseCommandLine(
     const option = byName.get(token.name);
     if (!option) throw unknownOption(command, raw.split('=')[0] ?? raw);
     // `--project --dry-run`: the next option is not this one's value (`--name=-x` passes one that starts so).
-    const tookOption = !token.inlineValue && token.value !== undefined && /^-(?!\d)/.test(token.value);
+    const tookOption = !token.inlineValue && token.value !== undefined && /^-(?!\d)./.test(token.value);
     if (option.value && (token.value === undefined || tookOption)) {
       throw new UsageError(
         `${token.rawName} needs a value: ${token.rawName} ${option.value} (${command.name} --help)`,

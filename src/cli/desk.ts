@@ -17,7 +17,12 @@ export async function deskCommand(name: 'stop' | 'resume', minutes: string | und
   }
   const servers = plural(reports.length, 'macpilot server');
   if (name === 'resume') {
-    process.stdout.write(`Resumed ${servers}: agents may act again.\n`);
+    const paused = reports.filter((r) => r.wasPaused).length;
+    process.stdout.write(
+      paused === 0
+        ? `${reports.length === 1 ? 'The macpilot server was not' : `None of the ${servers} was`} paused: agents may act.\n`
+        : `Resumed ${paused === reports.length ? servers : `${paused} of ${servers}`}: agents may act again.\n`,
+    );
     return 0;
   }
   const cancelled = reports.reduce((sum, r) => sum + r.cancelled, 0);

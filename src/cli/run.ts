@@ -133,7 +133,7 @@ export async function runToolCommand(
 }
 
 /** Failures of what was typed on the command line: exit code 2, as for any other usage error. */
-const USAGE_KINDS = new Set(['invalid_arguments', 'malformed_path']);
+const USAGE_KINDS = new Set(['invalid_arguments', 'malformed_path', 'unknown_key']);
 
 /**
  * The note that fences app text from instructions is for a model; the person at the terminal reads the text as

@@ -72,7 +72,8 @@ describe('macpilot tree', () => {
     }
 
     const tree = await ok('tree', 'mousepad');
-    const lines = tree.split('\n').filter((line) => line.startsWith('-') || line.startsWith(' '));
+    // Element lines, not the UI reading above them ("  editor: app(…)/…").
+    const lines = tree.split('\n').filter((line) => /^\s*- /.test(line));
     const cliPaths = lines.map((line) => AT_PATH.exec(line)?.[1]);
     expect(cliPaths.length).toBeGreaterThan(8);
     expect(cliPaths).toEqual(toolPaths);

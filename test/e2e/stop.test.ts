@@ -57,6 +57,8 @@ test('macpilot stop cancels the typing in flight and pauses actions until macpil
   expect((await macpilot.call('snapshot_ui', { app: String(pid) })).isError).toBe(false);
 
   expect(cli('resume')).toBe('Resumed 1 macpilot server: agents may act again.\n');
+  // A second resume has nothing to end, and says so.
+  expect(cli('resume')).toBe('The macpilot server was not paused: agents may act.\n');
   const pressed = await macpilot.call('press_key', { key: 'End' });
   expect(pressed.isError, pressed.text).toBe(false);
 });

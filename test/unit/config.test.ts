@@ -123,6 +123,9 @@ describe('loadConfig', () => {
       `MACPILOT_CONFIG: ${emptyHome} is a folder; name the JSON file in it`,
     );
     expect(loadConfig({}, { MACPILOT_CONFIG: '' }, emptyHome).configFile).toBeUndefined();
+    expect(() =>
+      loadConfig({}, { MACPILOT_CONFIG: withFile({ denyApp: ['1Password'] }) }, emptyHome),
+    ).toThrow(/unknown key "denyApp"; did you mean "denyApps"\?/);
     expect(() => loadConfig({}, { MACPILOT_LOG_LEVEL: 'loud' }, emptyHome)).toThrow(ConfigError);
     expect(() => loadConfig({}, { MACPILOT_LOG_LEVEL: 'loud' }, emptyHome)).toThrow(
       /MACPILOT_LOG_LEVEL: unknown log level "loud"/,

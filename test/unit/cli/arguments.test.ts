@@ -41,6 +41,8 @@ describe('parseCommandLine', () => {
       '--app needs a value',
     );
     expect(parseCommandLine(command('find'), ['File', '--app=-x']).values.app).toBe('-x');
+    // "-" alone is a value: stdout for screenshot -o.
+    expect(parseCommandLine(command('screenshot'), ['-o', '-']).values.output).toBe('-');
   });
 
   it('says which option is missing its value, and which takes none', () => {
