@@ -250,7 +250,7 @@ export function loadConfig(
   };
   const givenBy = (key: SettingName): Given => {
     if (flags[key] !== undefined) return 'flag';
-    if (fromEnv[key] !== undefined && fromEnv[key] !== '') return 'env';
+    if (fromEnv[key] !== undefined && String(fromEnv[key]).trim() !== '') return 'env';
     return file[key] !== undefined ? 'file' : 'default';
   };
   const pick = <K extends keyof RawSettings>(

@@ -99,7 +99,7 @@ export async function setup(
     request = parseRequest(argv, context);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    context.err(`macpilot setup: ${error.message}\n\n${usage}`);
+    context.err(`macpilot setup: ${error.message}\n(macpilot setup --help shows the usage)\n`);
     return 2;
   }
   if (request === 'help') {

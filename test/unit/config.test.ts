@@ -78,6 +78,12 @@ describe('loadConfig', () => {
     );
   });
 
+  test('a variable set to nothing but spaces is unset, as an empty one is', () => {
+    const defaults = loadConfig({}, {}, emptyHome);
+    expect(loadConfig({}, { MACPILOT_DENY_APPS: ' ' }, emptyHome).denyApps).toEqual(defaults.denyApps);
+    expect(loadConfig({}, { MACPILOT_DENY_APPS: '' }, emptyHome).denyApps).toEqual(defaults.denyApps);
+  });
+
   test('the person comes first by default in safe mode, and only there; either way the setting decides', () => {
     expect(loadConfig({}, {}, emptyHome).personFirst).toBe(false);
     expect(loadConfig({}, { MACPILOT_MODE: 'safe' }, emptyHome).personFirst).toBe(true);

@@ -34,6 +34,8 @@ interface Advice {
   next: string | ((runningApps: string | undefined) => string);
   /** A refusal the person's settings made, not a failure (audited as refused). */
   refusal?: boolean;
+  /** What to do next, for a person at the terminal, where the agent's advice names tools and arguments. */
+  personNext?: string;
 }
 
 const ADVICE = {
@@ -56,6 +58,9 @@ const ADVICE = {
     kind: 'value_not_settable',
     what: 'The value cannot be set',
     next: 'focus the element and use type_text, or use perform_action with one of its actions',
+    personNext:
+      'see what it is with `macpilot get <path>`; type into a text field with `macpilot type <text> --into <path>`, ' +
+      'or press a control with `macpilot click <path>`',
   },
   [HelperErrorCode.NotAvailable]: {
     kind: 'not_available',
@@ -131,6 +136,7 @@ export function helperFailure(error: HelperError, what?: string, runningApps?: s
       next: typeof advice.next === 'function' ? advice.next(runningApps) : advice.next,
       kind: advice.kind,
       refusal: advice.refusal,
+      ...(advice.personNext ? { person: { next: advice.personNext } } : {}),
     },
     { cause: error },
   );

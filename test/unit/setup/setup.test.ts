@@ -273,7 +273,7 @@ describe('macpilot setup', () => {
       const { code, err, out, home } = await run([...argv]);
       expect(code, argv.join(' ')).toBe(2);
       expect(err).toContain(says);
-      expect(err).toContain('Usage: macpilot setup');
+      expect(err).toContain('(macpilot setup --help shows the usage)');
       expect(out).toBe('');
       expect(readdirSync(home)).toEqual([]);
     }
