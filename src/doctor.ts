@@ -7,6 +7,7 @@ import { MacpilotError } from './errors.js';
 import { type Hello, HelperClient, type HelperCommand } from './helper-client/client.js';
 import { createLogger } from './log.js';
 import { helperCommand, platformServiceChecks } from './platforms/index.js';
+import { PERSON_QUIET_MS } from './engine/features/input.js';
 import { VERSION } from './version.js';
 
 /** What macpilot needs; `recording` is optional (only start_recording uses it) and reported apart. */
@@ -71,9 +72,15 @@ export async function doctor(config: Config, write: (line: string) => void): Pro
     log: createLogger('info', (line) => said.push(line.trim())),
   });
   let hello: Hello;
+  let personFirst: { watching: boolean; why?: string } | undefined;
   const origin = config.helperPath ? ' (from MACPILOT_HELPER_PATH or the config file)' : '';
   try {
     hello = await client.hello();
+    if (config.personFirst) {
+      personFirst = await client
+        .call('input.personFirst', { on: true, quietMs: PERSON_QUIET_MS })
+        .catch((error: unknown) => ({ watching: false, why: (error as Error).message }));
+    }
   } catch (error) {
     write(`helper: ${helperFile(command)}${origin}: could not start`);
     write(error instanceof MacpilotError ? error.render() : `  ${(error as Error).message}`);
@@ -101,6 +108,17 @@ export async function doctor(config: Config, write: (line: string) => void): Pro
       `recording (only an agent's recording of your input uses it): ${recording.available ? 'available' : 'not available'} (${recording.detail})`,
     );
     if (!recording.available) write(`  how: ${RECORDING_FIXES[hello.platform]}`);
+  }
+  const setBy = config.origins.personFirst.where;
+  if (!personFirst) {
+    write(`person first: off (${setBy}): your own mouse and keyboard input does not stop an agent's`);
+  } else if (personFirst.watching) {
+    write(`person first: on (${setBy}): your own mouse and keyboard input stops an agent's`);
+  } else {
+    write(
+      `person first: on (${setBy}), but NOT KEPT: ${personFirst.why ?? 'the helper cannot hear your input'}`,
+    );
+    missing.push('person first');
   }
   const optional = platformServiceChecks();
   const toolsets = [...new Set(optional.flatMap((service) => service.toolsets))];

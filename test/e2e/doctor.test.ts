@@ -47,8 +47,17 @@ describe('macpilot doctor', () => {
       /^OCR: available \(tesseract\.js with Debian's tessdata_fast English model \(.+\)\)$/m,
     );
     expect(output).not.toContain('fix:');
+    expect(output).toMatch(
+      /^person first: off \(the default of MACPILOT_PERSON_FIRST\): your own mouse and keyboard input does not stop an agent's$/m,
+    );
     expect(output).toContain('Everything macpilot needs is available.');
     expect(code).toBe(0);
+    // Asked for, it is asked of the helper, which hears the desk's devices here (XInput 2).
+    const on = await doctor({ ...env, MACPILOT_PERSON_FIRST: 'on' });
+    expect(on.output).toMatch(
+      /^person first: on \(the environment variable MACPILOT_PERSON_FIRST\): your own mouse and keyboard input stops an agent's$/m,
+    );
+    expect(on.code).toBe(0);
   });
 
   test('the optional services: what is missing says how to get it and does not fail doctor; then available', async () => {

@@ -13,11 +13,7 @@ func registerDeviceHandlers(_ dispatcher: Dispatcher) {
     dispatcher.on(InputKey.self) { p in try await Input.key(p) }
     dispatcher.on(InputButton.self) { p in try await Input.button(p) }
     dispatcher.on(InputHold.self) { p in try await Input.hold(p) }
-    // Not written for macOS yet: a listen-only event tap (as Recording uses) would tell the person's events
-    // from the helper's own by kCGEventSourceUnixProcessID. Until then the engine is told it is not watched.
-    dispatcher.on(InputPersonFirst.self) { _ in
-        PersonFirstResult(watching: false, why: "the macOS helper does not watch for the person's input yet")
-    }
+    dispatcher.on(InputPersonFirst.self) { p in await PersonWatch.set(p) }
 
     dispatcher.on(ScreenDisplays.self) { _ in try await Screen.displays() }
     dispatcher.on(ScreenCapture.self) { p in try await Screen.capture(p) }

@@ -24,7 +24,8 @@ enum Input {
     }
 
     static func button(_ p: ButtonParams) async throws -> Empty {
-        try await run {
+        // A release is never held back for the person: it gives the desk back.
+        try await run(yields: p.down) { _ in
             let buttons = ButtonEvents.of(p.button)
             let at = try p.at.map(cgPoint) ?? pointerLocation()
             if p.at != nil { try post(mouse(.mouseMoved, at, .left), flags: []) }
@@ -34,7 +35,7 @@ enum Input {
     }
 
     static func hold(_ p: HoldParams) async throws -> Empty {
-        try await run {
+        try await run(yields: p.down) { _ in
             let code = p.modifier.map(keyCode(of:)) ?? CGKeyCode(p.code ?? 0)
             if let modifier = p.modifier { held.set(modifier: modifier, down: p.down) }
             let event = CGEvent(keyboardEventSource: nil, virtualKey: code, keyDown: p.down)
@@ -68,14 +69,14 @@ enum Input {
     private static let tabKey: CGKeyCode = 0x30
 
     static func click(_ p: ClickParams) async throws -> Empty {
-        try await run {
+        try await run { started in
             let buttons = ButtonEvents.of(p.button)
             let flags = eventFlags(p.modifiers)
             let at = cgPoint(p.at)
             try post(mouse(.mouseMoved, at, .left), flags: flags)
             // The click state tells apps which click of a double or triple click each press is.
             for state in 1...p.count {
-                try Task.checkCancellation()
+                try checkpoint(started)
                 try post(mouse(buttons.down, at, buttons.button, clickState: state), flags: flags)
                 try post(mouse(buttons.up, at, buttons.button, clickState: state), flags: flags)
             }
@@ -83,7 +84,7 @@ enum Input {
     }
 
     static func move(_ p: MoveParams) async throws -> Empty {
-        try await run {
+        try await run { started in
             let to = cgPoint(p.to)
             // With a button held (input.button), a move is a drag to the app.
             let moving = held.buttons.last.map(ButtonEvents.of) ?? ButtonEvents.of(.left)
@@ -93,14 +94,14 @@ enum Input {
                 return
             }
             let steps = max(1, Int((Double(p.durationMs) / stepMilliseconds).rounded()))
-            try await glide(from: try pointerLocation(), to: to, steps: steps, durationMs: p.durationMs) { point in
+            try await glide(from: try pointerLocation(), to: to, steps: steps, durationMs: p.durationMs, started) { point in
                 try post(mouse(type, point, moving.button), flags: [])
             }
         }
     }
 
     static func drag(_ p: DragParams) async throws -> Empty {
-        try await run {
+        try await run { started in
             let buttons = ButtonEvents.of(p.button)
             let flags = eventFlags(p.modifiers)
             let from = cgPoint(p.from)
@@ -109,7 +110,7 @@ enum Input {
             try post(mouse(.mouseMoved, from, .left), flags: flags)
             try post(mouse(buttons.down, from, buttons.button, clickState: 1), flags: flags)
             do {
-                try await glide(from: from, to: to, steps: steps, durationMs: p.durationMs) { point in
+                try await glide(from: from, to: to, steps: steps, durationMs: p.durationMs, started) { point in
                     try post(mouse(buttons.dragged, point, buttons.button), flags: flags)
                 }
             } catch {
@@ -125,7 +126,7 @@ enum Input {
     /// pixel-unit event. A positive wheel value scrolls up (or left), the protocol's positive dy down (dx
     /// right): hence the negation.
     static func scroll(_ p: ScrollParams) async throws -> Empty {
-        try await run {
+        try await run { started in
             let at = cgPoint(p.at)
             try post(mouse(.mouseMoved, at, .left), flags: [])
             if p.unit == .pixel {
@@ -139,7 +140,7 @@ enum Input {
                 return
             }
             for step in 0..<max(abs(p.dy), abs(p.dx)) {
-                try Task.checkCancellation()
+                try checkpoint(started)
                 let vertical = step < abs(p.dy) ? Int32(-p.dy.signum()) : 0
                 let horizontal = step < abs(p.dx) ? Int32(-p.dx.signum()) : 0
                 let event = CGEvent(
@@ -161,16 +162,29 @@ enum Input {
         let strokes = try Keystroke.of(p.text, onePerCharacter: p.delayMs > 0)
         return try await withInputAccess {
             try await queue.run {
+                let started = Date()
+                try person.checkBefore(started)
                 let gap = p.delayMs > 0 ? Double(p.delayMs) : Keystroke.chunkPauseMs
+                var typed = 0
                 for (index, stroke) in strokes.enumerated() {
                     // A cancelled request stops between two keys, whatever the gap.
                     try Task.checkCancellation()
                     if index > 0 { try await pause(milliseconds: gap) }
+                    do {
+                        try person.checkDuring(since: started)
+                    } catch let stopped as RPCError {
+                        // How far the text got is part of the answer.
+                        throw RPCError(
+                            stopped.code,
+                            "\(stopped.message): \(typed) of \(strokes.reduce(0) { $0 + $1.characters }) characters were typed",
+                            hint: stopped.hint)
+                    }
                     switch stroke.kind {
                     case .text(let units): try postText(units)
                     case .lineBreak: try postKey(returnKey, flags: [])
                     case .tab: try postKey(tabKey, flags: [])
                     }
+                    typed += stroke.characters
                 }
                 return TypeResult(typed: strokes.reduce(0) { $0 + $1.characters })
             }
@@ -178,10 +192,10 @@ enum Input {
     }
 
     static func key(_ p: KeyParams) async throws -> Empty {
-        try await run {
+        try await run { started in
             let flags = eventFlags(p.modifiers)
             for _ in 0..<p.repeatCount {
-                try Task.checkCancellation()
+                try checkpoint(started)
                 try postKey(CGKeyCode(p.code), flags: flags)
             }
         }
@@ -189,14 +203,28 @@ enum Input {
 
     // MARK: - Events
 
-    /// Checks the permission, then runs `body` after every earlier input operation.
-    private static func run(_ body: @escaping @Sendable () async throws -> Void) async throws -> Empty {
+    /// The person's own input, heard by PersonWatch when input.personFirst is on.
+    static let person = PersonAtTheDesk()
+
+    /// Checks the permission, then runs `body` after every earlier input operation, with the time it started. One
+    /// that `yields` does not start when the person has just used the mouse or keyboard (input.personFirst).
+    private static func run(
+        yields: Bool = true, _ body: @escaping @Sendable (Date) async throws -> Void
+    ) async throws -> Empty {
         try await withInputAccess {
             try await queue.run {
-                try await body()
+                let started = Date()
+                if yields { try person.checkBefore(started) }
+                try await body(started)
                 return Empty()
             }
         }
+    }
+
+    /// Between two strokes of an operation: a cancel, or the person's input since it started, stops the rest.
+    private static func checkpoint(_ started: Date) throws {
+        try Task.checkCancellation()
+        try person.checkDuring(since: started)
     }
 
     /// Without the permission the system drops posted events without a word, so ask before posting.
@@ -283,9 +311,10 @@ enum Input {
 
     /// Points along the straight line from `from` (excluded) to `to` (included), `durationMs` spread over them.
     private static func glide(
-        from: CGPoint, to: CGPoint, steps: Int, durationMs: Int, _ step: (CGPoint) throws -> Void
+        from: CGPoint, to: CGPoint, steps: Int, durationMs: Int, _ started: Date, _ step: (CGPoint) throws -> Void
     ) async throws {
         for index in 1...steps {
+            try checkpoint(started)
             let t = CGFloat(index) / CGFloat(steps)
             try step(CGPoint(x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t))
             try await pause(milliseconds: Double(durationMs) / Double(steps))
