@@ -2,8 +2,9 @@
 import { expect, inject, test } from 'vitest';
 import { useMacpilot } from '../support/mcp.js';
 import { eventually, refOf, settled } from '../support/text.js';
+import { zenityEntry } from '../support/zenity.js';
 
-const { macpilot, launch } = useMacpilot(inject('desktopEnv'));
+const { macpilot, launch, processes } = useMacpilot(inject('desktopEnv'));
 
 /** The value get_element reports, once it is `expected` (or as it is after a while, for the assertion). */
 const valueOf = (ref: string, expected: string) =>
@@ -46,6 +47,16 @@ test('mousepad: type_text into a ref, clear_first, press_key; the document holds
   await macpilot.ok('press_key', { key: 'a', modifiers: ['ctrl'] });
   expect((await macpilot.ok('press_key', { key: 'BackSpace' })).split('\n')[0]).toBe('Pressed backspace.');
   expect(await valueOf(editor, '""')).toBe('""');
+});
+
+test('zenity: type_text into a one-line field adds to its text (focus selects it all); clear_first replaces it', async () => {
+  const { zenity, field, value } = await zenityEntry(macpilot, processes, 'macpilot type adds');
+  await macpilot.ok('set_value', { ref: field, value: 'Bob' });
+  await macpilot.ok('type_text', { ref: field, text: 'by' });
+  expect(await settled(value, 'Bobby')).toBe('Bobby');
+  await macpilot.ok('type_text', { ref: field, text: 'Ann', clear_first: true });
+  expect(await settled(value, 'Ann')).toBe('Ann');
+  await processes.stop(zenity.pid);
 });
 
 test('mousepad: a right click through click_element opens the context menu; escape closes it', async () => {

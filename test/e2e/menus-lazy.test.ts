@@ -48,4 +48,13 @@ test("Thunar's Edit menu, empty until it opens: listed, read, chosen, and closed
     return out.isError || /^0 matches/.test(out.text) ? undefined : out.text;
   });
   expect(selected).toContain('statusbar "Selection: 3 files');
+
+  // The states the menu had when last open are stale once the selection changed: read and chosen as it is now.
+  const now = await macpilot.ok('list_menu_items', { app, path: 'Edit' });
+  expect(now).toMatch(/^- menuitem "Unselect all Files" \[ref=e\d+\] shortcut=Escape$/m);
+  await macpilot.ok('click_menu_item', { app, path: 'Edit > Unselect all Files' });
+  await eventually('nothing selected in the status bar', async () => {
+    const out = await macpilot.call('find_elements', { app, role: 'statusbar', text: 'Selection:' });
+    return !out.isError && /^0 matches/.test(out.text) ? true : undefined;
+  });
 });

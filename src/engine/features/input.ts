@@ -43,8 +43,10 @@ import { capitalize, duration, plural } from '../../text.js';
 
 type InputMethod = Extract<MethodName, `input.${string}`>;
 
-/** The longest type_text into a field waits for the app to show all it typed. */
+/** How long type_text into a field waits for a field whose text stopped changing to show all it typed. */
 const TYPED_WAIT_MS = 1000;
+/** The longest the answer waits for a field that keeps changing to show the text typed. */
+const TYPED_MAX_WAIT_MS = 30_000;
 
 /** The most text a field may hold for type_text to add to it in the background (it is read whole first). */
 const MAX_FIELD_CHARS = 1_000_000;
@@ -322,8 +324,13 @@ export class Input {
       return this.typeInBackground(options, options.target, call);
     // Refused before the field is focused, not after.
     this.refuseInBackground('input.type');
-    return this.kernel.act(options.target, 'type into', call, (entry) => async () => {
+    return this.kernel.act(options.target, 'type into', call, (entry, detail) => async () => {
       await this.focusAndWait(entry, call);
+      // Focus selects a one-line field's whole text (GTK), which the keys would replace: the text is added at
+      // its end instead, as in the background, unless clear_first asks for the replacing.
+      if (!options.clearFirst && !detail.states.includes('multiline')) {
+        await this.pressChord(parseChord('end'), platform, 1, call);
+      }
       const done = await typing();
       // Enter and Tab typed may leave the field (a dialog's default button, the next field): no text to await.
       if (!options.submit && !/[\n\t]/.test(options.text)) await this.untilTyped(entry, options.text, call);
@@ -499,13 +506,22 @@ export class Input {
   /**
    * The app reads typed keys after the X server took them, and it reads keys typed with lent keycodes slower
    * still (each lending makes it load the keyboard map again): the answer waits until the field's text ends
-   * with what was typed, at most TYPED_WAIT_MS (an app may rightly change what it is given, or hide it).
+   * with what was typed, while the text keeps changing (at most TYPED_MAX_WAIT_MS), or until it has not changed
+   * for TYPED_WAIT_MS (an app may rightly change what it is given, or hide it).
    */
   private async untilTyped(entry: RefEntry, text: string, call?: CallOptions): Promise<void> {
-    const deadline = performance.now() + TYPED_WAIT_MS;
+    // A long text keeps a slow app busy well after the keys went out: wait while the field keeps changing.
+    const cap = performance.now() + TYPED_MAX_WAIT_MS;
+    let last: string | undefined;
+    let changedAt = performance.now();
     for (;;) {
       const value = await this.fieldText(entry, call);
-      if (value === undefined || value.endsWith(text) || performance.now() >= deadline) return;
+      const now = performance.now();
+      if (value === undefined || value.endsWith(text) || now >= cap) return;
+      if (value !== last) {
+        last = value;
+        changedAt = now;
+      } else if (now - changedAt >= TYPED_WAIT_MS) return;
       await sleep(INPUT_DEFAULTS.focusPollMs, undefined, { signal: call?.signal });
     }
   }

@@ -66,7 +66,17 @@ interface Way {
   opened: Entry[];
 }
 
+const disabledItem = (names: string) =>
+  new MacpilotError({
+    what: `Could not click the menu item ${JSON.stringify(names)}`,
+    why: 'the app has disabled it right now',
+    next: 'do what enables it first (e.g. select text for Copy), then check with get_menu_item_state',
+  });
+
 export class Menus {
+  /** Apps (by pid) seen to fill a menu only as it opens. */
+  private readonly fillOnOpen = new Set<number>();
+
   constructor(
     private readonly kernel: Kernel,
     private readonly input: Input,
@@ -147,13 +157,10 @@ export class Menus {
         const chain = await this.kernel.guard(doing, () => this.chain(parseMenuPath(path), call, way));
         const item = chain[chain.length - 1] as Entry;
         const names = joinNames(item.names);
-        if (item.node.info.states.includes('disabled')) {
-          throw new MacpilotError({
-            what: `Could not click the menu item ${JSON.stringify(names)}`,
-            why: 'the app has disabled it right now',
-            next: 'do what enables it first (e.g. select text for Copy), then check with get_menu_item_state',
-          });
-        }
+        // A state read in a closed menu may be stale (Thunar sets its items' states as the menu opens): such an
+        // item is checked again once its menu shows.
+        const readOpen = chain.length === 1 || way.opened.includes(chain[chain.length - 2] as Entry);
+        if (readOpen && item.node.info.states.includes('disabled')) throw disabledItem(names);
         return this.kernel.guard(doing, async () => {
           if (way.opened.length === 0) await this.bringToFront(menuBar, call);
           const scope = { app: menuBar.appInfo, top: menuBar.window?.id };
@@ -162,8 +169,14 @@ export class Menus {
             async () => {
               // A menu opened to read it is open still: clicking it again would close it.
               let parent = menuBar.bar;
-              for (const entry of chain) {
-                parent = way.opened.includes(entry) ? entry : await this.clickInMenu(parent, entry, call);
+              for (const [i, entry] of chain.entries()) {
+                const last = i === chain.length - 1;
+                if (way.opened.includes(entry)) parent = entry;
+                else {
+                  parent = await this.clickInMenu(parent, entry, call, last);
+                  // Open now: closed again if a later step fails (the item disabled once its menu shows).
+                  if (!last) way.opened.push(parent);
+                }
               }
               const { ref, path } = item.node;
               const label = JSON.stringify(names);
@@ -191,12 +204,17 @@ export class Menus {
    * opens (Thunar) has replaced the entry read before, so it is found again by its name. Returns what was
    * clicked.
    */
-  private async clickInMenu(parent: Entry, planned: Entry, call?: CallOptions): Promise<Entry> {
+  private async clickInMenu(
+    parent: Entry,
+    planned: Entry,
+    call: CallOptions | undefined,
+    refuseDisabled: boolean,
+  ): Promise<Entry> {
     const deadline = Date.now() + SHOW_WAIT_MS;
     let entry = planned;
     for (;;) {
       try {
-        await this.clickWhenShown(entry, call);
+        await this.clickWhenShown(entry, call, refuseDisabled);
         return entry;
       } catch (error) {
         if (!isGone(error) || Date.now() >= deadline) throw error;
@@ -212,7 +230,7 @@ export class Menus {
   }
 
   /** Wait until a menu entry is on screen (its menu opened), then click its centre. */
-  private async clickWhenShown(entry: Entry, call?: CallOptions): Promise<void> {
+  private async clickWhenShown(entry: Entry, call?: CallOptions, refuseDisabled = false): Promise<void> {
     const deadline = Date.now() + SHOW_WAIT_MS;
     for (;;) {
       const { element } = await this.kernel.port.call(
@@ -222,6 +240,7 @@ export class Menus {
       );
       const b = element.bounds;
       if (b && b.width > 0 && b.height > 0 && !element.states.includes('offscreen')) {
+        if (refuseDisabled && element.states.includes('disabled')) throw disabledItem(joinNames(entry.names));
         const at = { x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) };
         await this.kernel.port.call('input.click', { at, button: 'left', count: 1, modifiers: [] }, call);
         return;
@@ -300,7 +319,7 @@ export class Menus {
   /**
    * The named menu entries under an entry, in order; pass-through nodes are walked as far as needed. Given a
    * way, a menu that holds nothing while closed is clicked open (with the menus above it on the way) and read
-   * once it fills.
+   * once it shows; so is every menu of an app seen to do that, whose closed menus' states may be stale.
    */
   private async entries(parent: Entry, call?: CallOptions, way?: Way): Promise<Entry[]> {
     const collect = async (at: Walked): Promise<Walked[]> => {
@@ -313,10 +332,16 @@ export class Menus {
       return found.flat();
     };
     let found = await collect(parent.node);
-    if (found.length === 0 && way && parent.node.role === 'menu' && !way.opened.includes(parent)) {
+    const pid = parent.app.pid;
+    const closed = way && parent.node.role === 'menu' && !way.opened.includes(parent);
+    // An app that filled a menu as it opened sets its items' states then too: closed, they may be stale.
+    if (closed && (found.length === 0 || this.fillOnOpen.has(pid))) {
+      if (found.length === 0) this.fillOnOpen.add(pid);
       await this.open(parent, way, call);
+      const shown = (nodes: Walked[]) => nodes.some((n) => !n.info.states.includes('offscreen'));
       const deadline = Date.now() + FILL_WAIT_MS;
-      while (found.length === 0 && Date.now() < deadline) {
+      found = await collect(parent.node);
+      while (!shown(found) && Date.now() < deadline) {
         await sleep(SHOW_POLL_MS);
         found = await collect(parent.node);
       }
