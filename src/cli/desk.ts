@@ -26,11 +26,13 @@ export async function deskCommand(name: 'stop' | 'resume', minutes: string | und
     return 0;
   }
   const cancelled = reports.reduce((sum, r) => sum + r.cancelled, 0);
-  const until = new Date(Math.max(...reports.map((r) => r.pausedUntil))).toTimeString().slice(0, 5);
-  process.stdout.write(
-    `Stopped ${servers}: ${plural(cancelled, 'call')} cancelled; actions paused until ${until} ` +
-      '(`macpilot resume` ends the pause sooner).\n',
-  );
+  const latest = Math.max(...reports.map((r) => r.pausedUntil));
+  const until = new Date(latest).toTimeString().slice(0, 5);
+  const pause =
+    latest > Date.now()
+      ? `actions paused until ${until} (\`macpilot resume\` ends the pause sooner)`
+      : 'actions not paused (--minutes 0)';
+  process.stdout.write(`Stopped ${servers}: ${plural(cancelled, 'call')} cancelled; ${pause}.\n`);
   return 0;
 }
 

@@ -27,8 +27,10 @@ const text = (value: string | boolean | undefined): string | undefined =>
 function integer(value: string | boolean | undefined, option: string): number | undefined {
   const given = text(value);
   if (given === undefined) return undefined;
-  if (!/^\d+$/.test(given))
-    throw new UsageError(`--${option} takes a whole number (0 or more), not "${given}"`);
+  if (!/^\d+$/.test(given)) {
+    const why = /^-\d+$/.test(given) ? 'not a negative one' : `not "${given}"`;
+    throw new UsageError(`--${option} takes a whole number, ${why}`);
+  }
   return Number(given);
 }
 

@@ -39,7 +39,7 @@ export async function chooseApp(
       person: {
         what: `Several apps match ${JSON.stringify(query)}, and none was picked`,
         why: `${candidates.map(describeCandidate).join(', ')} all match`,
-        next: `name the app by its pid, e.g. --app ${candidates[0]?.app.pid}, or app(${candidates[0]?.app.pid}) in a path (\`macpilot apps\` shows the pids)`,
+        next: `give its pid where you gave its name, e.g. ${candidates[0]?.app.pid} (in a path: app(${candidates[0]?.app.pid})/…; \`macpilot apps\` shows the pids)`,
       },
     });
   }

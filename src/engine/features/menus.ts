@@ -113,6 +113,13 @@ export class Menus {
         menuBar,
         async (way) => {
           const at = await this.follow(bar, names, call, way);
+          if (names.length > 0 && !hasSubmenu(at.node)) {
+            throw new MacpilotError({
+              what: `${JSON.stringify(joinNames(at.names))} is a menu item, not a menu`,
+              why: 'it opens no submenu, so it has no items to list',
+              next: 'list the menu that holds it (the path without its last name), or choose it with click_menu_item',
+            });
+          }
           const lines: MenuLine[] = [];
           let cut = false;
           // The menu named is opened if it fills only then; its submenus are listed as they are.

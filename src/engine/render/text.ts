@@ -180,7 +180,7 @@ function appsText(r: AppsResult, v: Vocabulary): string {
 
 function windowsText(r: WindowsResult, v: Vocabulary): string {
   const which = r.app === undefined ? '' : ` of ${JSON.stringify(r.app)}`;
-  const hidden = r.includeMinimized ? [] : [`minimized ones left out (${v.listMinimized})`];
+  const hidden = r.includeMinimized ? [] : [`minimized ones left out: ${v.listMinimized}`];
   const head = `${plural(r.windows.length, 'window')}${which}, front to back ${dataNote(...hidden)}`;
   const lines = r.windows.map(
     (w) => `- ${wordsText(windowStateWords(w), v)}${r.offLimits.includes(w.id) ? offLimitsMark(v) : ''}`,

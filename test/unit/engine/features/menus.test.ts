@@ -45,6 +45,7 @@ function textEdit(): ElementNode {
 /** The fake helper, plus what a window server would do: a click on a menu shows its items. */
 class Desktop implements HelperPort {
   readonly clicks: Point[] = [];
+  readonly keys: number[] = [];
   readonly activated: number[] = [];
 
   constructor(readonly fake: FakeHelper) {}
@@ -55,6 +56,11 @@ class Desktop implements HelperPort {
       return { activated: true } as Result<M>;
     }
     if (method === 'input.click') this.click((params as Params<'input.click'>).at);
+    if (method === 'system.hello') return { platform: 'darwin' } as Result<M>;
+    if (method === 'input.key') {
+      this.keys.push((params as Params<'input.key'>).code);
+      return {} as Result<M>;
+    }
     return this.fake.call(method, params);
   }
 
@@ -98,6 +104,12 @@ describe('menu paths', () => {
 });
 
 describe('list_menu_items', () => {
+  it('refuses to list an item as if it were a menu', async () => {
+    const { engine } = setup();
+    const error = await failure(engine.menus.list('TextEdit', 'File > Save As…', 1));
+    expect(error.what).toBe('"File > Save As…" is a menu item, not a menu');
+  });
+
   it('lists a GTK menu bar in its window, padded names trimmed, separators left out', async () => {
     const { engine } = setup();
     const bar = await engine.menus.list('mousepad', undefined, 1);
@@ -162,11 +174,13 @@ describe('click_menu_item', () => {
     expect(desktop.clicks).toHaveLength(3);
   });
 
-  it('refuses a disabled item without clicking anything', async () => {
+  it('refuses a disabled item as its open menu shows it, never clicking it, and closes the menu again', async () => {
+    // A closed menu's states may be stale (macOS validates items as the menu opens): checked once shown.
     const { engine, desktop } = setup();
     const error = await failure(engine.menus.click('TextEdit', 'File > Revert', undefined));
     expect(error.why).toBe('the app has disabled it right now');
-    expect(desktop.clicks).toEqual([]);
+    expect(desktop.clicks).toHaveLength(1); // File, not Revert
+    expect(desktop.keys).toHaveLength(1); // Escape, once for the one menu opened
   });
 });
 
