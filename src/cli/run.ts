@@ -86,7 +86,7 @@ export async function runToolCommand(
       return { result: { content: [{ type: 'text', text }], isError: true } };
     }
     const parsed = tool.input.safeParse(args);
-    if (!parsed.success) throw new UsageError(argumentProblems(name, parsed.error));
+    if (!parsed.success) throw new UsageError(argumentProblems(name, parsed.error, args));
     spinner.start(`macpilot ${name}`);
     try {
       return await session.answer(tool, parsed.data, { signal: interrupted.signal });

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import type { z } from 'zod';
 import { parsePath } from '../engine/kernel/paths.js';
 import { MacpilotError } from '../errors.js';
+import { nearestNames } from '../text.js';
 import type { ToolAnswer } from '../tools/call.js';
 import { COMMANDS } from './commands.js';
 import { UsageError } from './usage-error.js';
@@ -168,7 +169,8 @@ export function inPersonWords(text: string): string {
     .replace(/,? (?:then|and) restart(?:ing)? macpilot/g, '')
     // The reader is the human the advice would send an agent to.
     .replace(/only a human can allow it: /g, '')
-    .replace(/ where macpilot is started \(the MCP client's server entry or your shell\)/g, ' in your shell');
+    .replace(/ where macpilot is started \(the MCP client's server entry or your shell\)/g, ' in your shell')
+    .replace(/\bthe person's app lists\b/g, 'your app lists');
   for (const [tool, instead] of Object.entries(WITHOUT_COMMAND)) {
     out = out.replace(new RegExp(`\\b${tool}\\b`, 'g'), instead);
   }
@@ -188,14 +190,18 @@ export function inPersonWords(text: string): string {
 }
 
 /** Why the command line's values do not fit the tool, each in the command's words: "the text is empty". */
-export function argumentProblems(command: string, error: z.ZodError): string {
+export function argumentProblems(
+  command: string,
+  error: z.ZodError,
+  given: Readonly<Record<string, unknown>> = {},
+): string {
   return (
     error.issues
       .map((issue) => {
         const argument = String(issue.path[0] ?? '');
         const named =
           (command === 'wait' ? WAIT_GIVEN_AS[argument] : undefined) ?? GIVEN_AS[argument] ?? argument;
-        if (named !== '') return `${command}: ${named} ${problem(issue)}`;
+        if (named !== '') return `${command}: ${named} ${problem(issue, given[argument])}`;
         // A rule over several arguments (at most one of region, display, app / window): named by their flags.
         return `${command}: ${problem(issue).replace(/\b[a-z_]+\b/g, (word) => (GIVEN_AS[word]?.startsWith('--') ? (GIVEN_AS[word] as string) : word))}`;
       })
@@ -205,7 +211,7 @@ export function argumentProblems(command: string, error: z.ZodError): string {
   );
 }
 
-function problem(issue: z.core.$ZodIssue): string {
+function problem(issue: z.core.$ZodIssue, input?: unknown): string {
   if (issue.code === 'too_small') {
     if (issue.origin === 'string')
       return issue.minimum === 1 ? 'is empty' : `needs at least ${issue.minimum} characters`;
@@ -219,7 +225,11 @@ function problem(issue: z.core.$ZodIssue): string {
       : `must be at most ${issue.maximum}`;
   }
   if (issue.code === 'invalid_type' && issue.input === undefined) return 'is missing';
-  if (issue.code === 'invalid_value') return `must be one of ${issue.values.map(String).join(', ')}`;
+  if (issue.code === 'invalid_value') {
+    const values = issue.values.map(String);
+    const near = typeof input === 'string' ? nearestNames(input, values) : [];
+    return `must be one of ${values.join(', ')}${near.length > 0 ? ` (did you mean ${near.join(' or ')}?)` : ''}`;
+  }
   return issue.message.charAt(0).toLowerCase() + issue.message.slice(1);
 }
 
@@ -331,8 +341,13 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
     throw new UsageError('clipboard takes: get, set <text>, or clear');
   },
 
-  wait: ({ positionals: [condition, path], values }, call) =>
-    call('wait_for', {
+  wait: ({ positionals: [condition, path], values }, call) => {
+    if (values.idle !== undefined && condition !== 'app_idle') {
+      throw new UsageError(
+        `--idle is for app_idle, which waits for the app to be quiet; not for ${condition}`,
+      );
+    }
+    return call('wait_for', {
       condition,
       path: path === undefined ? undefined : elementPath(path),
       app: text(values.app),
@@ -341,5 +356,6 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
       name: text(values.name),
       timeout_ms: integer(values.timeout, 'timeout'),
       idle_ms: integer(values.idle, 'idle'),
-    }),
+    });
+  },
 };

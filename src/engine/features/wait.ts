@@ -379,7 +379,8 @@ function describeTarget(o: WaitOptions): string {
   return `${parts.filter(Boolean).join(' ')} in ${describeApp(o)}`;
 }
 
-const describeApp = (o: WaitOptions) => (o.app === undefined ? 'the active app' : quote(o.app));
+const describeApp = (o: WaitOptions) =>
+  o.app === undefined ? 'the active app' : /^\d+$/.test(o.app) ? `the app with pid ${o.app}` : quote(o.app);
 
 export function describeWait(o: WaitOptions): string {
   const text = quote(o.text ?? '');

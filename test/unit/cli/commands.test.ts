@@ -167,6 +167,12 @@ describe("a command line's values that do not fit the tool", () => {
     expect(key.success || argumentProblems('key', key.error)).toBe(
       'key: the text is missing\nkey: --repeat must be at least 1',
     );
+    const condition = z
+      .object({ condition: z.enum(['appears', 'disappears']) })
+      .safeParse({ condition: 'appear' });
+    expect(condition.success || argumentProblems('wait', condition.error, { condition: 'appear' })).toBe(
+      'wait: the condition must be one of appears, disappears (did you mean appears?)',
+    );
     const { oneCaptureArea } = await import('../../../src/tools/params.js');
     const area = z
       .object({ region: z.string().optional(), app: z.string().optional() })
@@ -189,6 +195,13 @@ describe('click', () => {
 });
 
 describe("a failure's sentence at the terminal", () => {
+  it('speaks to the person as you', async () => {
+    const { inPersonWords } = await import('../../../src/cli/tool-commands.js');
+    expect(inPersonWords("1 window of apps the person's app lists hide may show in its pixels")).toBe(
+      '1 window of apps your app lists hide may show in its pixels',
+    );
+  });
+
   it('names commands and flags where the agent reads tools and arguments', async () => {
     const { inPersonWords } = await import('../../../src/cli/tool-commands.js');
     expect(
