@@ -46,7 +46,7 @@ test('a task-augmented wait_for answers with a task at once and is polled to its
     CallToolResultSchema,
   );
   const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
-  expect(text).toMatch(/^Done after .*: a button named "OK" in "\d+" to appear\./);
+  expect(text).toMatch(/^Done after .*: a button named "OK" in the app with pid \d+ to appear\./);
   const { tasks } = await macpilot.client.experimental.tasks.listTasks();
   expect(tasks.map((t) => t.taskId)).toContain(task.taskId);
   await processes.stop(zenity.pid);

@@ -17,7 +17,9 @@ test('wait_for: a zenity dialog’s OK button appears; a value set shows; Cancel
     name: 'OK',
     timeout_ms: 30_000,
   });
-  expect(appeared).toMatch(/^Done after \d+(\.\d)? m?s: a button named "OK" in "\d+" to appear\./);
+  expect(appeared).toMatch(
+    /^Done after \d+(\.\d)? m?s: a button named "OK" in the app with pid \d+ to appear\./,
+  );
   refOf(appeared, /button "OK"/);
 
   const field = refOf(await macpilot.ok('find_elements', { app, role: 'textbox' }), /textbox/);
@@ -59,7 +61,7 @@ test('wait_for that times out is an error naming what was awaited, what was seen
   });
   expect(out.isError).toBe(true);
   expect(out.text).toMatch(
-    /^Timed out after \d+ ms waiting for text "never shown anywhere" to appear in "\d+"/,
+    /^Timed out after \d+ ms waiting for text "never shown anywhere" to appear in the app with pid \d+/,
   );
   expect(out.text).toContain(`Why: last seen: no element on screen matches in "zenity"`);
   expect(out.text).toMatch(/Next: .*timeout_ms/);
