@@ -407,6 +407,11 @@ export const methods = {
       'Linux, a virtual key code on macOS.',
     z.object({
       code: z.number().int().min(0),
+      /**
+       * For a key named by what it types ("z"), that character: the macOS helper presses the key that types it
+       * under the current layout (UCKeyTranslate), `code` where none does. The Linux helper's keysym already is.
+       */
+      character: z.string().min(1).max(2).optional(),
       modifiers: z.array(Modifier),
       repeat: z.number().int().min(1).max(100),
     }),

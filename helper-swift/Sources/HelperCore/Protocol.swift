@@ -639,18 +639,23 @@ public struct TypeResult: Codable, Sendable {
 }
 
 public struct KeyParams: Codable, Sendable, ValidatedParams {
-    /// A macOS virtual key code (src/keys.ts).
+    /// A macOS virtual key code (src/keys.ts): the key's place on a US keyboard.
     public var code: Int
+    /// For a key named by what it types ("z"): that character, which the current layout may put elsewhere.
+    public var character: String?
     public var modifiers: [Modifier]
     public var repeatCount: Int
 
     private enum CodingKeys: String, CodingKey {
-        case code, modifiers
+        case code, character, modifiers
         case repeatCount = "repeat"
     }
 
     public func validate() throws {
         try require(code >= 0 && code <= Int(UInt16.max), "code must be a virtual key code, got \(code)")
+        if let character {
+            try require(character.count == 1, "character must be one character, got \(character.count)")
+        }
         try require(repeatCount, in: 1...100, "repeat")
     }
 }

@@ -193,10 +193,13 @@ enum Input {
 
     static func key(_ p: KeyParams) async throws -> Empty {
         try await run { started in
-            let flags = eventFlags(p.modifiers)
+            // The key that types the character under the current layout; the US place where no key does.
+            let placed = await MainActor.run { p.character.flatMap(KeyboardLayout.key(typing:)) }
+            let code = placed?.code ?? CGKeyCode(p.code)
+            let flags = eventFlags(p.modifiers).union(placed?.shift == true ? .maskShift : [])
             for _ in 0..<p.repeatCount {
                 try checkpoint(started)
-                try postKey(CGKeyCode(p.code), flags: flags)
+                try postKey(code, flags: flags)
             }
         }
     }

@@ -559,7 +559,11 @@ export class Input {
 
   private async pressChord(chord: Chord, platform: Platform, repeat: number, call?: CallOptions) {
     const code = codeFor(chord.key, platform);
-    await this.send('input.key', { code, modifiers: chord.modifiers, repeat }, call);
+    // "z" is the key that types z under the current layout (QWERTZ too): macOS codes are places on a US keyboard.
+    const name = chord.key.name;
+    const character =
+      platform === 'darwin' && [...name].length === 1 && name.trim() !== '' ? name : undefined;
+    await this.send('input.key', { code, character, modifiers: chord.modifiers, repeat }, call);
   }
 
   private platformOf(call?: CallOptions): Promise<Platform> {

@@ -2,7 +2,7 @@
 import { expect, test } from 'vitest';
 import { createEngine } from '../../../../src/engine/index.js';
 import type { HelperPort } from '../../../../src/engine/kernel/port.js';
-import type { MethodName, Result } from '../../../../src/helper-client/protocol.js';
+import type { MethodName, Params, Result } from '../../../../src/helper-client/protocol.js';
 
 test('typing longer than action_seconds is refused with its estimate and the longest part, nothing sent', async () => {
   const sent: string[] = [];
@@ -24,4 +24,29 @@ test('typing longer than action_seconds is refused with its estimate and the lon
     /Typing 501 characters 10 ms apart/,
   );
   expect(sent).toEqual([]);
+});
+
+test('a key named by what it types carries that character to the macOS helper, which finds it on the layout', async () => {
+  const keys = (platform: 'darwin' | 'linux') => {
+    const sent: Params<'input.key'>[] = [];
+    const port: HelperPort = {
+      call: async <M extends MethodName>(method: M, params: Params<M>) => {
+        if (method === 'system.hello') return { platform } as Result<M>;
+        if (method === 'input.key') sent.push(params as Params<'input.key'>);
+        return {} as Result<M>;
+      },
+    };
+    return { engine: createEngine(port), sent };
+  };
+  const mac = keys('darwin');
+  await mac.engine.input.tap('command+z');
+  await mac.engine.input.tap('escape');
+  expect(mac.sent).toEqual([
+    { code: 0x06, character: 'z', modifiers: ['command'], repeat: 1 },
+    { code: 0x35, character: undefined, modifiers: [], repeat: 1 },
+  ]);
+  // X11 keysyms already name what a key types; the Linux helper finds the key on the layout itself.
+  const linux = keys('linux');
+  await linux.engine.input.tap('z');
+  expect(linux.sent).toEqual([{ code: 0x7a, character: undefined, modifiers: [], repeat: 1 }]);
 });
