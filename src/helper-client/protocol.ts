@@ -412,6 +412,11 @@ export const methods = {
        * under the current layout (UCKeyTranslate), `code` where none does. The Linux helper's keysym already is.
        */
       character: z.string().min(1).max(2).optional(),
+      /**
+       * Post the key to this process only, the keyboard focus left where it is (macOS CGEventPostToPid); X11
+       * delivers keys only where the focus is, so the Linux helper answers NotAvailable.
+       */
+      pid: z.number().int().positive().optional(),
       modifiers: z.array(Modifier),
       repeat: z.number().int().min(1).max(100),
     }),

@@ -242,13 +242,23 @@ export const inputTools = toolsetTools('input', [
       modifiers: modifiersParam.optional().describe('Held in addition to those in key.'),
       repeat: z.number().int().min(1).max(100).optional().describe('Press it this many times; default 1.'),
       background: backgroundParam.describe(
-        'true: refuse rather than press: keys go where the keyboard focus is. Default: MACPILOT_INPUT.',
+        'true: keys go where the keyboard focus is, so without app this refuses rather than press; with app, ' +
+          'on macOS, the key is sent to that app alone. Default: MACPILOT_INPUT.',
       ),
+      app: z
+        .string()
+        .min(1)
+        .max(256)
+        .optional()
+        .describe(
+          'In the background on macOS: the app (name or pid) the key is sent to, its focus untouched. X11 has ' +
+            'no such delivery, so on Linux the key is refused in the background.',
+        ),
     }),
     output: structured.action,
     annotations: WRITE,
     handle: (args, { engine, signal }) =>
-      engine.input.pressKey(args.key, args.modifiers ?? [], args.repeat ?? 1, { signal }),
+      engine.input.pressKey(args.key, args.modifiers ?? [], args.repeat ?? 1, { signal }, args.app),
   }),
   defineTool({
     name: 'mouse_down',

@@ -643,11 +643,13 @@ public struct KeyParams: Codable, Sendable, ValidatedParams {
     public var code: Int
     /// For a key named by what it types ("z"): that character, which the current layout may put elsewhere.
     public var character: String?
+    /// Post to this process only, the keyboard focus left where it is.
+    public var pid: Int?
     public var modifiers: [Modifier]
     public var repeatCount: Int
 
     private enum CodingKeys: String, CodingKey {
-        case code, character, modifiers
+        case code, character, pid, modifiers
         case repeatCount = "repeat"
     }
 
@@ -656,6 +658,7 @@ public struct KeyParams: Codable, Sendable, ValidatedParams {
         if let character {
             try require(character.count == 1, "character must be one character, got \(character.count)")
         }
+        if let pid { try require(pid > 0, "pid must be a process id, got \(pid)") }
         try require(repeatCount, in: 1...100, "repeat")
     }
 }

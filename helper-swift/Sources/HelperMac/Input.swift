@@ -199,7 +199,7 @@ enum Input {
             let flags = eventFlags(p.modifiers).union(placed?.shift == true ? .maskShift : [])
             for _ in 0..<p.repeatCount {
                 try checkpoint(started)
-                try postKey(code, flags: flags)
+                try postKey(code, flags: flags, toPid: p.pid.map { pid_t($0) })
             }
         }
     }
@@ -282,17 +282,18 @@ enum Input {
 
     /// Posts with `flags` and those of the modifier keys input.hold holds down (a held shift makes a click a
     /// shift-click).
-    private static func post(_ event: CGEvent?, flags: CGEventFlags) throws {
+    /// At the HID tap, where the focus and the pointer take it; or (`toPid`) to one process only, the focus left.
+    private static func post(_ event: CGEvent?, flags: CGEventFlags, toPid pid: pid_t? = nil) throws {
         guard let event else {
             throw RPCError(ErrorCode.failed, "the system did not create the input event", hint: "try again")
         }
         event.flags = flags.union(eventFlags(held.modifiers))
-        event.post(tap: .cghidEventTap)
+        if let pid { event.postToPid(pid) } else { event.post(tap: .cghidEventTap) }
     }
 
-    private static func postKey(_ code: CGKeyCode, flags: CGEventFlags) throws {
-        try post(CGEvent(keyboardEventSource: nil, virtualKey: code, keyDown: true), flags: flags)
-        try post(CGEvent(keyboardEventSource: nil, virtualKey: code, keyDown: false), flags: flags)
+    private static func postKey(_ code: CGKeyCode, flags: CGEventFlags, toPid pid: pid_t? = nil) throws {
+        try post(CGEvent(keyboardEventSource: nil, virtualKey: code, keyDown: true), flags: flags, toPid: pid)
+        try post(CGEvent(keyboardEventSource: nil, virtualKey: code, keyDown: false), flags: flags, toPid: pid)
     }
 
     /// Key 0 carrying the text: apps insert the event's Unicode string whatever the keyboard layout. No flags,

@@ -343,12 +343,40 @@ export class Input {
     modifiers: readonly string[],
     repeat: number,
     call?: CallOptions,
+    app?: string,
   ): Promise<ActionResult> {
     const chord = parseChord(key, modifiers);
     const platform = await this.platformOf(call);
+    // In the background, to a named app: macOS posts keys to one process, the focus left where it is.
+    if (app !== undefined && this.background() !== undefined && platform === 'darwin') {
+      return this.pressInBackground(chord, platform, repeat, app, call);
+    }
     return this.onFocus(`press ${chordName(chord)}`, call, async () => {
       await this.pressChord(chord, platform, repeat, call);
       return own(`Pressed ${chordName(chord)}${repeat > 1 ? ` ${repeat} times` : ''}.`);
+    });
+  }
+
+  private async pressInBackground(
+    chord: Chord,
+    platform: Platform,
+    repeat: number,
+    app: string,
+    call?: CallOptions,
+  ): Promise<ActionResult> {
+    return this.kernel.guard(`press ${chordName(chord)} in ${JSON.stringify(app)}`, async () => {
+      const target = await this.kernel.resolver.app(app, call);
+      return this.kernel.changes.observe(
+        { app: target, top: undefined },
+        async () => {
+          const params = { code: codeFor(chord.key, platform), modifiers: chord.modifiers, repeat };
+          await this.kernel.port.call('input.key', { ...params, pid: target.pid }, call);
+          return own(
+            `Pressed ${chordName(chord)}${repeat > 1 ? ` ${repeat} times` : ''} in ${target.name} (pid ${target.pid}), sent to it alone: the keyboard focus was not touched.`,
+          );
+        },
+        call,
+      );
     });
   }
 

@@ -3,6 +3,8 @@ import { expect, test } from 'vitest';
 import { createEngine } from '../../../../src/engine/index.js';
 import type { HelperPort } from '../../../../src/engine/kernel/port.js';
 import type { MethodName, Params, Result } from '../../../../src/helper-client/protocol.js';
+import { FakeHelper } from '../fake-helper.js';
+import { mousepad } from '../fixtures.js';
 
 test('typing longer than action_seconds is refused with its estimate and the longest part, nothing sent', async () => {
   const sent: string[] = [];
@@ -49,4 +51,31 @@ test('a key named by what it types carries that character to the macOS helper, w
   const linux = keys('linux');
   await linux.engine.input.tap('z');
   expect(linux.sent).toEqual([{ code: 0x7a, character: undefined, modifiers: [], repeat: 1 }]);
+});
+
+test('press_key in the background to a named app: macOS sends it to that process alone; X11 refuses', async () => {
+  const run = async (platform: 'darwin' | 'linux') => {
+    const fake = new FakeHelper([{ pid: 4242, name: 'mousepad', active: false, root: mousepad() }]);
+    const keys: Params<'input.key'>[] = [];
+    const port: HelperPort = {
+      call: async <M extends MethodName>(method: M, params: Params<M>) => {
+        if (method === 'system.hello') return { platform } as Result<M>;
+        if (method === 'input.key') {
+          keys.push(params as Params<'input.key'>);
+          return {} as Result<M>;
+        }
+        return fake.call(method, params);
+      },
+    };
+    const engine = createEngine(port, { background: () => 'MACPILOT_INPUT is background' });
+    const answer = engine.input.pressKey('s', ['command'], 1, {}, 'mousepad');
+    return { answer, keys };
+  };
+  const mac = await run('darwin');
+  const done = await mac.answer;
+  expect(done.kind).toBe('action');
+  expect(mac.keys).toEqual([{ code: 0x01, modifiers: ['command'], repeat: 1, pid: 4242 }]);
+  const linux = await run('linux');
+  await expect(linux.answer).rejects.toMatchObject({ kind: 'needs_foreground' });
+  expect(linux.keys).toEqual([]);
 });

@@ -479,6 +479,13 @@ export async function key(
   params: Params<'input.key'>,
   signal?: AbortSignal,
 ): Promise<Result<'input.key'>> {
+  if (params.pid !== undefined) {
+    throw new HelperFailure(
+      HelperErrorCode.NotAvailable,
+      'X11 delivers keys only where the keyboard focus is: it cannot send them to one app in the background',
+      'press the key in the foreground',
+    );
+  }
   const input = await device(session);
   return input.run(async () => {
     const [stroke] = await input.keymap.lend([params.code]);
