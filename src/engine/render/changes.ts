@@ -46,7 +46,9 @@ export function renderChanges(
   if (changes.length === 0) return 'Nothing changed in the app’s UI.';
   const shown = changes.slice(0, maxLines).map((change) => changeLine(change, v));
   if (changes.length > maxLines) {
-    shown.push(`[${plural(changes.length - maxLines, 'more change')} not shown; ${v.readTree}]`);
+    shown.push(
+      `[${plural(changes.length - maxLines, 'more change')} not shown; ${v.readTree(changes[0]?.node)}]`,
+    );
   }
   return ['Changes:', ...shown].join('\n');
 }

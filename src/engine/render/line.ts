@@ -15,7 +15,7 @@ export function lineExtras(node: Walked, v: Vocabulary = AGENT): string[] {
   const shown = shownOf(node);
   return [
     ...shown.states,
-    valueText(shown, v),
+    valueText(shown, node, v),
     shortcutText(shown.shortcut),
     shown.description ? `description=${JSON.stringify(shown.description)}` : '',
   ].filter(Boolean);
@@ -25,12 +25,12 @@ export function lineExtras(node: Walked, v: Vocabulary = AGENT): string[] {
 export const shortcutText = (shortcut: string | undefined): string =>
   shortcut ? `shortcut=${shortcut}` : '';
 
-function valueText({ value, valueCut }: Shown, v: Vocabulary): string {
+function valueText({ value, valueCut }: Shown, node: Walked, v: Vocabulary): string {
   if (value === undefined) return '';
   if (typeof value === 'number') return `value=${value}`;
   if (!valueCut) return `value=${JSON.stringify(value)}`;
   const total = valueCut.over ? `over ${valueCut.total}` : `${valueCut.total}`;
-  return `value=${JSON.stringify(value)}… (cut: ${total} chars in all; ${v.readValue})`;
+  return `value=${JSON.stringify(value)}… (cut: ${total} chars in all; ${v.readValue(node)})`;
 }
 
 /** An element met alone (focused, at a point, awaited): its line and its path. */

@@ -18,10 +18,10 @@ export interface Vocabulary {
   tag(node: Nameable): string;
   /** An element named in a list: `e12`, or its path. */
   name(node: Nameable): string;
-  /** How to read a cut value in full. */
-  readValue: string;
-  /** How to read the whole tree. */
-  readTree: string;
+  /** How to read a cut value in full: the element's. */
+  readValue(node: Nameable): string;
+  /** How to read the whole tree of the app an element is in. */
+  readTree(example: Nameable | undefined): string;
   /** How to see more of a cut tree. */
   readMore(example: Nameable | undefined): string;
   /** The cap a tree's lines were cut at. */
@@ -46,12 +46,23 @@ export interface Vocabulary {
   listHidden: string;
 }
 
+/** A word as a shell reads it: in single quotes unless it is plain. */
+const shellWord = (word: string): string =>
+  /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+
+/** What `macpilot tree` takes for the app an element's path starts at: its name or pid, else a placeholder. */
+function treeArgument(example: Nameable | undefined): string {
+  const root = example && /^app\((\d+|"(?:[^"\\]|\\.)*")\)/.exec(example.path)?.[1];
+  if (root === undefined) return '<app>';
+  return shellWord(root.startsWith('"') ? (JSON.parse(root) as string) : root);
+}
+
 export const AGENT: Vocabulary = {
   refs: true,
   tag: (node) => `[ref=${node.ref}]`,
   name: (node) => node.ref,
-  readValue: 'get_element shows it all',
-  readTree: 'snapshot_ui shows the whole tree',
+  readValue: () => 'get_element shows it all',
+  readTree: () => 'snapshot_ui shows the whole tree',
   readMore: (example) =>
     `snapshot_ui with ref=${example?.ref ?? 'eN'} for a subtree, a larger depth or max_nodes, or find_elements to search`,
   lineCap: (maxNodes) => `max_nodes=${maxNodes}`,
@@ -70,9 +81,10 @@ export const PERSON: Vocabulary = {
   refs: false,
   tag: (node) => `at ${node.path}`,
   name: (node) => node.path,
-  readValue: '`macpilot get <path>` shows it all',
-  readTree: '`macpilot tree <app>` shows the whole tree',
-  readMore: () => '`macpilot tree <app> --depth N` or `--all`, or `macpilot find` to search',
+  readValue: (node) => `\`macpilot get ${shellWord(node.path)}\` shows it all`,
+  readTree: (example) => `\`macpilot tree ${treeArgument(example)}\` shows the whole tree`,
+  readMore: (example) =>
+    `\`macpilot tree ${treeArgument(example)} --depth N\` or \`--all\`, or \`macpilot find\` to search`,
   lineCap: () => 'the line cap (--all shows up to 5000 lines)',
   narrowSearch: 'narrow it with --app, --role or more of the text',
   moreMatches: 'narrow the search with --app, --role or more of the text to see them',

@@ -107,6 +107,18 @@ describe("the person's vocabulary", () => {
     }
   });
 
+  it('fills its hints with the command line to run, quoted for the shell, not placeholders', () => {
+    const editor = { ref: 'e1', path: 'app("Mouse pad")/window[0]/textbox' };
+    expect(PERSON.readMore(editor)).toMatch(/^`macpilot tree 'Mouse pad' --depth N`/);
+    expect(PERSON.readValue(editor)).toBe(
+      `\`macpilot get 'app("Mouse pad")/window[0]/textbox'\` shows it all`,
+    );
+    expect(PERSON.readTree({ ref: 'e2', path: 'app(1118)/dialog' })).toBe(
+      '`macpilot tree 1118` shows the whole tree',
+    );
+    expect(PERSON.readMore(undefined)).toMatch(/^`macpilot tree <app> --depth N`/);
+  });
+
   it('names only commands and flags the CLI has', () => {
     const phrases = Object.values(PERSON).filter((value): value is string => typeof value === 'string');
     phrases.push(PERSON.readMore(undefined), PERSON.lineCap(5));
