@@ -216,9 +216,20 @@ export class Elements {
 
   /** The value itself never appears in the answer or in errors: it may be a password. */
   async setValue(target: Target, value: ElementValue, call?: CallOptions): Promise<ActionResult> {
-    return this.kernel.act(target, 'set the value of', call, (entry) => async () => {
-      await this.kernel.port.call('ax.setValue', { id: entry.handle, value }, call);
-      return words`Set the value of ${entryWords(entry)} (through the accessibility layer; the pointer and the keyboard focus were not touched).`;
+    return this.kernel.act(target, 'set the value of', call, (entry, detail) => {
+      // The accessibility layer would set it all the same, going round what the app lets a person do.
+      if (detail.states.includes('disabled')) {
+        throw new MacpilotError({
+          what: `${entryLine(entry)} is disabled`,
+          why: 'the app does not let anyone change it now',
+          next: 'do what enables it first (get_element shows its states), or wait_for it to be enabled',
+          kind: 'element_disabled',
+        });
+      }
+      return async () => {
+        await this.kernel.port.call('ax.setValue', { id: entry.handle, value }, call);
+        return words`Set the value of ${entryWords(entry)} (through the accessibility layer; the pointer and the keyboard focus were not touched).`;
+      };
     });
   }
 

@@ -294,6 +294,14 @@ describe('actions', () => {
     ]);
   });
 
+  it('refuses to set a disabled element, which a person could not change either, and sets nothing', async () => {
+    const { engine, helper } = setup();
+    const error = await failure(engine.setValue({ path: 'app("mousepad")/dialog/button["Cancel"]' }, 'x'));
+    expect(error.what).toMatch(/^button "Cancel" \[ref=e\d+\] is disabled$/);
+    expect(error.kind).toBe('element_disabled');
+    expect(helper.calls.filter((c) => c.method === 'ax.setValue')).toEqual([]);
+  });
+
   it('never lets a secure value out when setting one', async () => {
     const { engine } = setup();
     const out = await engine.setValue({ path: 'app("mousepad")/dialog/textbox' }, SECRET);
