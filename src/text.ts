@@ -73,3 +73,10 @@ export function nearestNames(wanted: string, names: readonly string[], most = 3)
 
 /** The sentence with its first letter capitalised. */
 export const capitalize = (s: string): string => `${s[0]?.toUpperCase() ?? ''}${s.slice(1)}`;
+
+/** A word in single quotes for a POSIX shell, its own quotes escaped (a home folder may be /home/o'brien). */
+export const singleQuoted = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
+
+/** A word as a shell reads it: as it is when plain, else in single quotes. */
+export const shellQuote = (word: string): string =>
+  /^[\w@%+=:,./-]+$/.test(word) ? word : singleQuoted(word);

@@ -11,6 +11,7 @@ import { commandSpec } from '../cli/commands.js';
 import { UsageError } from '../cli/usage-error.js';
 import { ConfigError, parseToolsets } from '../config.js';
 import { MacpilotError } from '../errors.js';
+import { shellQuote, singleQuoted } from '../text.js';
 import { MODES, type Mode } from '../modes.js';
 import { CLIENTS, type ClientId, fileClient, isClient, type Machine, PROJECT_FILES } from './clients.js';
 import { applyJsonChange, backUp, planJsonChange } from './json-file.js';
@@ -221,8 +222,3 @@ function runClaude(claude: string, args: string[], context: SetupContext): void 
     });
   }
 }
-
-/** A word in single quotes for a POSIX shell, its own quotes escaped (a home folder may be /home/o'brien). */
-const singleQuoted = (word: string): string => `'${word.replace(/'/g, `'\\''`)}'`;
-
-const shellQuote = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : singleQuoted(word));

@@ -7,7 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { personAt, type Person } from '../support/person.js';
-import { startMacpilot, useMacpilot } from '../support/mcp.js';
+import { type Macpilot, startMacpilot, useMacpilot } from '../support/mcp.js';
 import { settled } from '../support/text.js';
 import { zenityEntry } from '../support/zenity.js';
 
@@ -22,15 +22,20 @@ afterAll(async () => {
 });
 
 const TEXT = 'a'.repeat(150);
-/** 150 characters 20 ms apart: three seconds of typing, for the person to cut into. */
-const SLOW = { text: TEXT, delay_ms: 20 };
-
-test('the person moving their mouse stops a long type_text where it is, and says how far it got', async () => {
-  const { field, value } = await zenityEntry(macpilot, processes, 'macpilot person first');
-  const typing = macpilot.call('type_text', { ref: field, ...SLOW });
+/**
+ * A zenity entry on `server`, 150 characters typed into it 20 ms apart (three seconds), and the person moving
+ * their mouse 800 ms in: the answer, and the entry's value as read.
+ */
+async function typeWhileThePersonMoves(server: Macpilot, title: string) {
+  const { field, value } = await zenityEntry(server, processes, title);
+  const typing = server.call('type_text', { ref: field, text: TEXT, delay_ms: 20 });
   await sleep(800);
   await person.move(300, 300);
-  const out = await typing;
+  return { out: await typing, field, value };
+}
+
+test('the person moving their mouse stops a long type_text where it is, and says how far it got', async () => {
+  const { out, field, value } = await typeWhileThePersonMoves(macpilot, 'macpilot person first');
   expect(out.isError, out.text).toBe(true);
   expect(out.text).toMatch(/^Not done: the person is using the desk\./);
   expect(out.text).toMatch(
@@ -71,11 +76,7 @@ test('the person pressing a key counts too; a button or key held by the agent is
 test('without the setting the person moving stops nothing', async () => {
   const unwatched = await startMacpilot(env);
   try {
-    const { field, value } = await zenityEntry(unwatched, processes, 'macpilot person off');
-    const typing = unwatched.call('type_text', { ref: field, ...SLOW });
-    await sleep(800);
-    await person.move(300, 300);
-    const out = await typing;
+    const { out, value } = await typeWhileThePersonMoves(unwatched, 'macpilot person off');
     expect(out.isError, out.text).toBe(false);
     expect(await settled(value, TEXT)).toBe(TEXT);
   } finally {

@@ -4,6 +4,8 @@
  * renderers; only these words differ. PERSON's commands and flags are the CLI's (src/cli/commands.ts; a unit
  * test checks each exists there).
  */
+import { shellQuote } from '../../text.js';
+import { parsePath } from '../kernel/paths.js';
 
 /** An element a reader may name again. */
 interface Nameable {
@@ -46,16 +48,9 @@ export interface Vocabulary {
   listHidden: string;
 }
 
-/** A word as a shell reads it: in single quotes unless it is plain. */
-const shellWord = (word: string): string =>
-  /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
-
-/** What `macpilot tree` takes for the app an element's path starts at: its name or pid, else a placeholder. */
-function treeArgument(example: Nameable | undefined): string {
-  const root = example && /^app\((\d+|"(?:[^"\\]|\\.)*")\)/.exec(example.path)?.[1];
-  if (root === undefined) return '<app>';
-  return shellWord(root.startsWith('"') ? (JSON.parse(root) as string) : root);
-}
+/** What `macpilot tree` takes for the app an element's path starts at (its name or pid), else a placeholder. */
+const treeArgument = (example: Nameable | undefined): string =>
+  example === undefined ? '<app>' : shellQuote(parsePath(example.path).app);
 
 export const AGENT: Vocabulary = {
   refs: true,
@@ -81,7 +76,7 @@ export const PERSON: Vocabulary = {
   refs: false,
   tag: (node) => `at ${node.path}`,
   name: (node) => node.path,
-  readValue: (node) => `\`macpilot get ${shellWord(node.path)}\` shows it all`,
+  readValue: (node) => `\`macpilot get ${shellQuote(node.path)}\` shows it all`,
   readTree: (example) => `\`macpilot tree ${treeArgument(example)}\` shows the whole tree`,
   readMore: (example) =>
     `\`macpilot tree ${treeArgument(example)} --depth N\` or \`--all\`, or \`macpilot find\` to search`,
