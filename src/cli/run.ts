@@ -156,6 +156,11 @@ function failureText(command: string, failure: MacpilotError): string {
       next: '`macpilot screenshot -o -` writes the image to stdout instead, which read-only mode allows',
     }).renderForPerson();
   }
+  // The mode names the tool the command called; the person ran the command.
+  if (failure.kind === 'not_in_mode') {
+    const what = failure.what.replace(/^\S+ is not available/, `\`macpilot ${command}\` is not available`);
+    return new MacpilotError({ ...failure, what }).renderForPerson();
+  }
   return failure.renderForPerson();
 }
 

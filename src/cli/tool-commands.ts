@@ -53,11 +53,16 @@ function elementPath(path: string): string {
  * refused with their paths, as an ambiguous path is).
  */
 export function pathInJson(json: string): string {
+  const example = "pipe in another command's answer, as in: macpilot find OK --format json | macpilot get -";
+  if (json.trim() === '')
+    throw new UsageError(`get - reads an element's JSON on stdin, and stdin was empty: ${example}`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(json);
   } catch {
-    throw new UsageError('get - reads the JSON of a --format json answer on stdin, and this is not JSON');
+    throw new UsageError(
+      `get - reads an element's JSON on stdin, and stdin is not JSON (it begins ${JSON.stringify(json.trim().slice(0, 20))}): give that command --format json`,
+    );
   }
   const { path, element, target, matches } = (parsed ?? {}) as {
     path?: unknown;
@@ -73,7 +78,9 @@ export function pathInJson(json: string): string {
   if (paths.length === 1) return paths[0] as string;
   throw new UsageError(
     paths.length === 0
-      ? 'the JSON on stdin names no element: give an element or a search with one match'
+      ? Array.isArray(matches)
+        ? 'the search on stdin found no element (0 matches): get - needs a search with one match'
+        : `the JSON on stdin names no element (it has no path, element, target or matches): ${example}`
       : `the JSON on stdin has ${paths.length} matches; get takes one of their paths: ${paths.join('; ')}`,
   );
 }

@@ -14,7 +14,7 @@ import { MacpilotError } from '../errors.js';
 import { shellQuote, singleQuoted } from '../text.js';
 import { MODES, type Mode } from '../modes.js';
 import { CLIENTS, type ClientId, fileClient, isClient, type Machine, PROJECT_FILES } from './clients.js';
-import { applyJsonChange, backUp, planJsonChange } from './json-file.js';
+import { applyJsonChange, backUp, backupPlace, planJsonChange } from './json-file.js';
 import { SERVER_NAME, type ServerEntry, serverEntry } from './launch.js';
 
 export interface SetupContext extends Machine {
@@ -133,7 +133,7 @@ function intoFile({ client, dryRun, server, project }: SetupRequest, context: Se
   const change = planJsonChange(target.file, target.key, SERVER_NAME, target.entry(server));
   if (dryRun) {
     context.out(
-      `Would write ${target.file}${change.before === undefined ? ' (a new file)' : ', after a backup of it'}:\n` +
+      `Would write ${target.file}${change.before === undefined ? ' (a new file)' : `, after a backup of it to ${backupPlace(target.file)}`}:\n` +
         `${change.after}Nothing was changed (--dry-run).\n`,
     );
     return;
@@ -184,7 +184,10 @@ function throughClaude(claude: string, { dryRun, server }: SetupRequest, context
     .map(command)
     .join(' && ');
   if (dryRun) {
-    context.out(`Would run:\n${shown}\nNothing was changed (--dry-run).\n`);
+    const backup = existsSync(settingsFile)
+      ? `, after a backup of ${settingsFile} to ${backupPlace(settingsFile)}`
+      : '';
+    context.out(`Would run${backup}:\n${shown}\nNothing was changed (--dry-run).\n`);
     return;
   }
   const backup = existsSync(settingsFile) ? backUp(settingsFile) : undefined;

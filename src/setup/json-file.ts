@@ -73,6 +73,9 @@ export function planJsonChange(
   };
 }
 
+/** Where backUp puts the copy, for a plan that has not made it yet. */
+export const backupPlace = (file: string): string => `${file}.<UTC date and time>.bak`;
+
 /** A copy of `file` beside it, named by the time, so that no earlier backup is overwritten. */
 export function backUp(file: string, now: Date = new Date()): string {
   const backup = `${file}.${now.toISOString().replace(/[:.]/g, '-')}.bak`;

@@ -4,7 +4,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { structured } from '../engine/render/json.js';
+import { screenshotJson, ScreenshotJson, structured } from '../engine/render/json.js';
 import { renderText } from '../engine/render/text.js';
 import { TEXT_DEFAULTS } from '../engine/features/screen-text.js';
 import { appParam, captureArea, oneCaptureArea } from './params.js';
@@ -85,6 +85,7 @@ export const screenTools = toolsetTools('screen', [
           ),
       })
       .refine(...oneCaptureArea),
+    output: { schema: ScreenshotJson },
     // Read-only unless file_path is given: read-only mode then refuses the call.
     annotations: READ_ONLY,
     writesWith: { file_path: 'writes the image to a new file' },
@@ -115,7 +116,7 @@ export const screenTools = toolsetTools('screen', [
         });
         content.push({ type: 'text', text: renderText(read) });
       }
-      return { content };
+      return { content, structuredContent: screenshotJson(shot.facts) };
     },
   }),
   defineTool({
@@ -216,6 +217,7 @@ export const screenTools = toolsetTools('screen', [
       'The displays: id, bounds in screen points (origin at the top left of the primary display), scale ' +
       '(pixels per point) and which is primary. Use an id with take_screenshot display.',
     input: z.object({}),
+    output: structured.displays,
     annotations: READ_ONLY,
     handle: (_args, { engine, signal }) => engine.screen.listDisplays({ signal }),
   }),

@@ -4,7 +4,7 @@
  * an MCP session on the same desktop says what the tools show.
  */
 import { execFile, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -290,6 +290,16 @@ describe('screenshot', () => {
     expect(toFile.stderr).toContain('Writing a screenshot file is not available in read-only mode');
     expect(toFile.stderr).toContain('Next: `macpilot screenshot -o -` writes the image to stdout instead');
     expect(toFile.stderr).not.toMatch(/file_path|--output/);
+    // A command refused by the mode is named as the person ran it, whether or not its tool is named alike.
+    for (const [command, ...rest] of [
+      ['click', '10,10'],
+      ['key', 'a'],
+    ]) {
+      const refused = await runWith({ settings: { MACPILOT_MODE: 'read-only' } }, command as string, ...rest);
+      expect(refused.stderr).toContain(
+        `macpilot ${command}: \`macpilot ${command}\` is not available in read-only mode.`,
+      );
+    }
   });
 
   test('--display names a display that `macpilot displays` lists; --black-out is taken', async () => {
@@ -303,6 +313,21 @@ describe('screenshot', () => {
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('`macpilot displays`');
     expect(wrong.stderr).not.toContain('list_displays');
+
+    // Their JSON holds the same facts as fields a script reads.
+    const listed = JSON.parse(await ok('displays', '--format', 'json')) as {
+      displays: { id: string; primary: boolean; bounds: { width: number } }[];
+    };
+    expect(listed.displays.find((d) => d.id === id)?.bounds.width).toBe(Number(width));
+    const jsonFile = join(folder, 'display-json.png');
+    const shot = JSON.parse(await ok('screenshot', '--display', id, '-o', jsonFile, '--format', 'json')) as {
+      file: string;
+      bytes: number;
+      width: number;
+      of: string;
+    };
+    expect(shot).toMatchObject({ file: jsonFile, bytes: statSync(jsonFile).size, width: Number(width) });
+    expect(shot.of).toBe(`display ${id}`);
   });
 });
 

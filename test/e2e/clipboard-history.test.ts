@@ -54,7 +54,7 @@ describe('history on (the default)', () => {
     );
     expect(answer).toMatch(/\n3\. .*"second, from macpilot"$/);
 
-    expect(await macpilot.ok('clear_clipboard')).toContain('forgot its clipboard history');
+    expect(await macpilot.ok('clear_clipboard')).toContain('forgot the 4 texts of its clipboard history');
     expect(await history()).toEqual([]);
     await xclipCopies('after the clear');
     expect(await history()).toEqual(['after the clear']);

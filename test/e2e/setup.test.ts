@@ -57,6 +57,17 @@ describe('macpilot setup claude-code', () => {
     };
     expect(stored.mcpServers.macpilot?.env).toEqual({ MACPILOT_MODE: 'safe' });
 
+    // A dry run says what it would run and where the backup would go, and changes nothing.
+    const claudeJson = join(env.HOME ?? '', '.claude.json');
+    const before = readFileSync(claudeJson, 'utf8');
+    const dry = await run(process.execPath, [CLI, 'setup', 'claude-code', '--dry-run'], env);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain(
+      `Would run, after a backup of ${claudeJson} to ${claudeJson}.<UTC date and time>.bak:\n`,
+    );
+    expect(dry.stdout).toContain('claude mcp remove --scope user macpilot');
+    expect(readFileSync(claudeJson, 'utf8')).toBe(before);
+
     const again = await run(process.execPath, [CLI, 'setup', 'claude-code'], env);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain('claude mcp remove --scope user macpilot');

@@ -53,6 +53,11 @@ export class ClipboardHistory {
     if (this.entries.length > HISTORY_LIMIT) this.entries.length = HISTORY_LIMIT;
   }
 
+  /** How many texts it holds now. */
+  get size(): number {
+    return this.entries.length;
+  }
+
   clear(): void {
     this.entries = [];
     this.newestDigest = undefined;

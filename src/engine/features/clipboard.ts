@@ -41,7 +41,10 @@ export class Clipboard {
   async clear(call?: CallOptions): Promise<ActionResult> {
     return this.kernel.guard('clear the clipboard', async () => {
       await this.kernel.port.call('clipboard.clear', {}, call);
-      const forgot = this.history.enabled ? ', and macpilot forgot its clipboard history' : '';
+      // Only the server's own history is forgotten; said when it held something (a command at a terminal has none).
+      const held = this.history.size;
+      const forgot =
+        held > 0 ? `, and macpilot forgot the ${plural(held, 'text')} of its clipboard history` : '';
       this.history.clear();
       return { kind: 'action', done: own(`Cleared the clipboard: it is empty now${forgot}.`) };
     });

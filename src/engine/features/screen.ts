@@ -16,6 +16,7 @@ import { loadSharp, SCREEN_PNG } from '../../sharp.js';
 import { dataNote } from '../../untrusted.js';
 import { appWalkStart, type Kernel } from '../kernel/kernel.js';
 import type { CallOptions } from '../../helper-client/errors.js';
+import type { DisplaysResult, ScreenshotFacts } from '../kernel/results.js';
 import { roleOf } from '../kernel/roles.js';
 import { type Labelled, labelled, overlay } from './screen-annotate.js';
 import { labelOf } from '../kernel/tree.js';
@@ -58,6 +59,8 @@ export interface Capture {
 
 export interface Screenshot {
   text: string;
+  /** What the text says, as fields (take_screenshot's structured result). */
+  facts: ScreenshotFacts;
   /** Base64; absent when the image went to a file. */
   image?: { data: string; mimeType: string };
   /** annotate: the refs drawn on the image, the app they belong to, and how image pixels map to the screen. */
@@ -108,16 +111,11 @@ export class Screen {
     private readonly blackOutHidden = false,
   ) {}
 
-  async listDisplays(call?: CallOptions): Promise<string> {
-    return this.kernel.guard('list the displays', async () => {
-      const displays = await this.kernel.displays.list(call);
-      const lines = displays.map(
-        (d) =>
-          `- ${d.id}${d.name && d.name !== d.id ? ` "${d.name}"` : ''}${d.primary ? ' (primary)' : ''}: ` +
-          `${geometry(d.bounds)} points, scale ${d.scale} (pixels per point)`,
-      );
-      return `${plural(displays.length, 'display')}, in screen points (origin at the top left of the primary display):\n${lines.join('\n')}`;
-    });
+  async listDisplays(call?: CallOptions): Promise<DisplaysResult> {
+    return this.kernel.guard('list the displays', async () => ({
+      kind: 'displays',
+      displays: await this.kernel.displays.list(call),
+    }));
   }
 
   async take(options: ScreenshotOptions, call?: CallOptions): Promise<Screenshot> {
@@ -163,13 +161,28 @@ export class Screen {
       const head =
         `${shot.width}x${shot.height} ${format.toUpperCase()} of ${subject.what}, screen area ${geometry(shot.bounds)}, ` +
         `scale ${round(shot.scale)} image ${shot.scale === 1 ? 'pixel' : 'pixels'} per screen point. ${toScreen(shot)}${hiddenNote}`;
+      const facts: ScreenshotFacts = {
+        width: shot.width,
+        height: shot.height,
+        format,
+        of: subject.what,
+        area: shot.bounds,
+        scale: shot.scale,
+        hiddenWindows: inShot.length,
+        paintedBlack: covered !== undefined,
+        annotated: drawn?.labels.length ?? 0,
+      };
       if (file) {
         const data = Buffer.from(base64, 'base64');
         await writeNew(file.path, data);
-        return { text: `Saved a ${head}\nFile: ${file.path} (${kilobytes(data.length)})${legend}` };
+        return {
+          text: `Saved a ${head}\nFile: ${file.path} (${kilobytes(data.length)})${legend}`,
+          facts: { ...facts, file: file.path, bytes: data.length },
+        };
       }
       return {
         text: `Screenshot: ${head}${legend}`,
+        facts,
         image: { data: base64, mimeType: `image/${format}` },
         ...(drawn ? { drawn } : {}),
       };

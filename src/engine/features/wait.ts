@@ -98,7 +98,10 @@ export class Waits {
         return { kind: 'wait', awaited, elapsedMs, seen: last.seen, element: last.element };
       }
       throw new MacpilotError({
-        what: `Timed out after ${elapsed(started)} waiting for ${awaited}`,
+        what:
+          timeoutMs === 0
+            ? `Not so at the one look a timeout of 0 allows (${elapsed(started)}): waited for ${awaited}`
+            : `Timed out after ${elapsed(started)} waiting for ${awaited}`,
         why: `last seen: ${plainText(last.seen)}`,
         next: nextStep(options.condition),
       });

@@ -3,7 +3,14 @@
  * results and JSON (render-json.ts), the CLI. A result never holds finished prose about app data; the
  * renderers decide how it reads and where the untrusted-data fence goes.
  */
-import type { AppInfo, Bounds, ElementDetail, WindowInfo } from '../../helper-client/protocol.js';
+import type {
+  AppInfo,
+  Bounds,
+  DisplayInfo,
+  ElementDetail,
+  ImageFormat,
+  WindowInfo,
+} from '../../helper-client/protocol.js';
 import type { ScreenLine, ScreenWord } from './screen-lines.js';
 import type { AppRef, RefEntry } from './refs.js';
 import type { Role } from './roles.js';
@@ -99,6 +106,31 @@ export interface AppsResult {
   hidden: number;
   /** Pids of the apps listed that may not be read (MACPILOT_LIST_DENIED_APPS lists them). */
   offLimits: number[];
+}
+
+export interface ScreenshotFacts {
+  /** Image size in pixels. */
+  width: number;
+  height: number;
+  format: ImageFormat;
+  /** What was captured, in words: "display screen", "the window ... of ...". */
+  of: string;
+  /** The screen area the image shows, in points, and image pixels per point. */
+  area: Bounds;
+  scale: number;
+  /** The file written, and its size in bytes; absent when the image came back in the answer. */
+  file?: string;
+  bytes?: number;
+  /** Windows of apps the person's app lists hide that are in the image, and whether they were painted black. */
+  hiddenWindows: number;
+  paintedBlack: boolean;
+  /** Refs drawn on the image (annotate). */
+  annotated: number;
+}
+
+export interface DisplaysResult {
+  kind: 'displays';
+  displays: DisplayInfo[];
 }
 
 export interface WindowsResult {
@@ -405,6 +437,7 @@ export type EngineResult =
   | LocatedResult
   | AppsResult
   | WindowsResult
+  | DisplaysResult
   | ClipboardResult
   | ClipboardHistoryResult
   | MenuResult

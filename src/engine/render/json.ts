@@ -15,6 +15,8 @@ import {
   type Change,
   type ClipboardHistoryResult,
   type ClipboardResult,
+  type DisplaysResult,
+  type ScreenshotFacts,
   type ElementResult,
   type EngineResult,
   type LocatedResult,
@@ -162,6 +164,48 @@ export const WindowsJson = z.object({
     }),
   ),
   hidden_by_policy: HiddenByPolicy,
+});
+
+export const DisplaysJson = z.object({
+  displays: z.array(
+    z.object({
+      id: z.string().describe('What take_screenshot display takes.'),
+      name: z.string().optional(),
+      primary: z.boolean(),
+      bounds: BoundsJson.describe('Screen points; the primary display starts at 0,0.'),
+      scale: z.number().describe('Pixels per point.'),
+    }),
+  ),
+});
+
+export const ScreenshotJson = z.object({
+  width: z.number().describe('Image pixels.'),
+  height: z.number(),
+  format: z.enum(['png', 'jpeg']),
+  of: z.string().describe('What was captured, in words.'),
+  area: BoundsJson.describe('The screen area the image shows, in points.'),
+  scale: z.number().describe('Image pixels per screen point.'),
+  file: z
+    .string()
+    .optional()
+    .describe('The file written (file_path); absent when the image is in the answer.'),
+  bytes: z.number().optional().describe("The file's size."),
+  hidden_windows: z.number().describe("Windows in the image of apps the person's app lists hide."),
+  painted_black: z.boolean().describe('Those windows were painted black.'),
+  annotated: z.number().describe('Refs drawn on the image (annotate).'),
+});
+
+export const screenshotJson = (f: ScreenshotFacts): z.infer<typeof ScreenshotJson> => ({
+  width: f.width,
+  height: f.height,
+  format: f.format,
+  of: f.of,
+  area: f.area,
+  scale: f.scale,
+  ...(f.file === undefined ? {} : { file: f.file, bytes: f.bytes }),
+  hidden_windows: f.hiddenWindows,
+  painted_black: f.paintedBlack,
+  annotated: f.annotated,
 });
 
 export const ClipboardJson = z.object({
@@ -396,6 +440,16 @@ export const windowsJson = (r: WindowsResult): z.infer<typeof WindowsJson> => ({
   ...hiddenJson(r.hidden),
 });
 
+export const displaysJson = (r: DisplaysResult): z.infer<typeof DisplaysJson> => ({
+  displays: r.displays.map((d) => ({
+    id: d.id,
+    ...(d.name && d.name !== d.id ? { name: d.name } : {}),
+    primary: d.primary,
+    bounds: d.bounds,
+    scale: d.scale,
+  })),
+});
+
 export const clipboardJson = (r: ClipboardResult): z.infer<typeof ClipboardJson> => ({
   ...(r.text === undefined ? {} : { text: r.text }),
   chars: r.chars,
@@ -535,6 +589,7 @@ export const structured = {
   located: output(LocatedJson, locatedJson),
   apps: output(AppsJson, appsJson),
   windows: output(WindowsJson, windowsJson),
+  displays: output(DisplaysJson, displaysJson),
   clipboard: output(ClipboardJson, clipboardJson),
   clipboardHistory: output(ClipboardHistoryJson, clipboardHistoryJson),
   wait: output(WaitJson, waitJson),

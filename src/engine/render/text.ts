@@ -15,6 +15,7 @@ import type {
   AppsResult,
   ClipboardHistoryResult,
   ClipboardResult,
+  DisplaysResult,
   EngineResult,
   MatchesResult,
   MenuItemResult,
@@ -51,6 +52,8 @@ export function renderText(result: EngineResult, v: Vocabulary = AGENT): string 
       return appsText(result, v);
     case 'windows':
       return windowsText(result, v);
+    case 'displays':
+      return displaysText(result);
     case 'clipboard':
       return clipboardText(result);
     case 'clipboard-history':
@@ -78,6 +81,17 @@ export function renderText(result: EngineResult, v: Vocabulary = AGENT): string 
     case 'text-match':
       return textMatchText(result, v);
   }
+}
+
+function displaysText({ displays }: DisplaysResult): string {
+  const lines = displays.map(
+    (d) =>
+      `- ${d.id}${d.name && d.name !== d.id ? ` "${d.name}"` : ''}${d.primary ? ' (primary)' : ''}: ` +
+      `${geometry(d.bounds)} points, scale ${d.scale} (pixels per point)`,
+  );
+  // A display's name is the monitor's own (EDID): text from outside, fenced as an app's is.
+  const named = displays.some((d) => d.name && d.name !== d.id);
+  return `${plural(displays.length, 'display')}, in screen points (origin at the top left of the primary display):\n${lines.join('\n')}${named ? `\n${dataNote()}` : ''}`;
 }
 
 function visualText(r: VisualResult): string {

@@ -143,8 +143,16 @@ describe('get -', () => {
   it('refuses several matches with their paths, no element, and what is not JSON', () => {
     const two = JSON.stringify({ matches: [{ path: OK }, { path: `${OK}[1]` }] });
     expect(() => pathInJson(two)).toThrow(`2 matches; get takes one of their paths: ${OK}; ${OK}[1]`);
-    expect(() => pathInJson('{"matches": []}')).toThrow(UsageError);
-    expect(() => pathInJson('button "OK"')).toThrow(/not JSON/);
+    expect(() => pathInJson('{"matches": []}')).toThrow('the search on stdin found no element (0 matches)');
+    expect(() => pathInJson('{"text": "Saved"}')).toThrow(
+      'names no element (it has no path, element, target or matches)',
+    );
+    expect(() => pathInJson('button "OK"')).toThrow(
+      'stdin is not JSON (it begins "button \\"OK\\""): give that command --format json',
+    );
+    expect(() => pathInJson(' \n')).toThrow(
+      "stdin was empty: pipe in another command's answer, as in: macpilot find OK --format json | macpilot get -",
+    );
   });
 });
 

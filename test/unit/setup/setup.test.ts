@@ -174,7 +174,7 @@ describe('macpilot setup', () => {
     expect(code).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(original);
     expect(readdirSync(dirname(file))).toEqual(['claude_desktop_config.json']);
-    expect(out).toContain(`Would write ${file}, after a backup of it:`);
+    expect(out).toContain(`Would write ${file}, after a backup of it to ${file}.<UTC date and time>.bak:`);
     expect(out).toContain('"MACPILOT_MODE": "safe"');
     expect(out).toContain('"other"');
     expect(out).toContain('Nothing was changed (--dry-run).');

@@ -122,7 +122,9 @@ test('clear_clipboard empties it, and later copies are kept again', async () => 
   await engine.clipboard.history.list(1, 0);
   await copy('secret');
   const answer = renderText(await engine.clipboard.clear());
-  expect(answer).toBe('Cleared the clipboard: it is empty now, and macpilot forgot its clipboard history.');
+  expect(answer).toBe(
+    'Cleared the clipboard: it is empty now, and macpilot forgot the 1 text of its clipboard history.',
+  );
   await copy(undefined);
   expect(await texts(engine)).toEqual([]);
   expect(renderText(await engine.clipboard.history.list(10, 0))).toMatch(/^The clipboard history is empty/);

@@ -145,6 +145,20 @@ describe('failures', () => {
     );
   });
 
+  it('a timeout of 0 looks once and says so, not that it timed out', async () => {
+    const { engine } = setup();
+    const waiting = start(engine, {
+      condition: 'text_appears',
+      app: 'mousepad',
+      text: 'Saved',
+      timeoutMs: 0,
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(failure(waiting)).toMatch(
+      /^Not so at the one look a timeout of 0 allows \(\d+ ms\): waited for text "Saved" to appear in "mousepad"\.\n/,
+    );
+  });
+
   it('refuses at once what can never work: missing inputs, an unknown ref, a secure value', async () => {
     const { engine } = setup();
     const cases: [WaitOptions, RegExp][] = [

@@ -94,6 +94,19 @@ export const samples: { [K in EngineResult['kind']]: Extract<EngineResult, { kin
     hidden: 1,
     offLimits: [],
   },
+  displays: {
+    kind: 'displays',
+    displays: [
+      { id: 'screen', primary: true, bounds: { x: 0, y: 0, width: 1280, height: 800 }, scale: 1 },
+      {
+        id: 'HDMI-1',
+        name: INJECTION,
+        primary: false,
+        bounds: { x: 1280, y: 0, width: 1920, height: 1080 },
+        scale: 2,
+      },
+    ],
+  },
   clipboard: {
     kind: 'clipboard',
     text: INJECTION,
