@@ -1,3 +1,5 @@
+import { shellQuote } from './text.js';
+
 /**
  * A failure an agent can act on: what failed, why, and what to do next. Tools turn it into an isError result;
  * anything else thrown is a bug and is reported as such.
@@ -46,6 +48,14 @@ export class MacpilotError extends Error {
   /** The three parts as the agent reads them. */
   render(): string {
     return `${this.what}.\nWhy: ${this.why}\nNext: ${this.next}`;
+  }
+
+  /** The same failure, with the person's `<path>` placeholders filled in by the element's path (shell-quoted). */
+  about(path: string): MacpilotError {
+    const fill = (text: string | undefined) => text?.replaceAll('<path>', shellQuote(path));
+    const { what, why, next } = this.person;
+    const person = { what: fill(what), why: fill(why), next: fill(next) };
+    return new MacpilotError({ ...this, person }, { cause: this.cause });
   }
 
   /** The three parts as a person at a terminal reads them: each in their words where it has them. */

@@ -9,7 +9,6 @@
 import type { AppInfo } from '../helper-client/protocol.js';
 import { type AppCandidate, AppAmbiguous, describeCandidate } from '../engine/kernel/resolve.js';
 import { callScope } from './call-scope.js';
-import { DATA_FENCE } from '../untrusted.js';
 
 /** The human's pick among the apps `query` matches; undefined when no one can be asked. */
 export async function chooseApp(
@@ -23,7 +22,8 @@ export async function chooseApp(
   if (earlier) return earlier.app;
   const answer = await asker.human.choose(
     {
-      question: `Several running apps are called ${JSON.stringify(query)}. Which one did you mean? Their window titles are ${DATA_FENCE}.`,
+      // A human reads this (elicitation or the terminal), not a model: the titles are told apart as the apps' own words.
+      question: `Several running apps are called ${JSON.stringify(query)}. Which one did you mean? (The window titles shown are the apps' own.)`,
       title: 'App',
       options: candidates.map((c) => ({ value: String(c.app.pid), label: describeCandidate(c) })),
     },

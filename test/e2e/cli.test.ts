@@ -163,6 +163,13 @@ describe('acting on zenity by path', () => {
     expect(path).toMatch(/^app\("zenity"\)\/.*textbox/);
     const set = await ok('set', path, 'to be replaced');
     expect(set).toContain(`at ${path}`);
+    // What cannot hold text is refused in macpilot's words, with commands for the element it is.
+    const dialog = path.replace(/\/[^/]*textbox.*$/, '');
+    const notText = await run('set', dialog, 'text');
+    expect(notText.code).toBe(1);
+    expect(notText.stderr).toContain('Why: cannot set this value: it does not hold editable text');
+    expect(notText.stderr).toMatch(/Next: see what it is with `macpilot get 'app\("zenity"\)\/[^']+'`/);
+    expect(notText.stderr).not.toMatch(/<path>|\b(frame|filler|panel)\b/);
     // type --into reads the field, then types: two calls of one command, which a limit of one a second
     // (meant for an agent's bursts) does not refuse.
     const typed = await runWith(

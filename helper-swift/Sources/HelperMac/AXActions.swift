@@ -91,7 +91,7 @@ enum AXActions {
             switch params.value {
             case .string(let text):
                 let secure = kind[AXKey.subrole] == ElementReader.secureSubrole
-                return try setText(element, role: role, secure: secure, text)
+                return try setText(element, secure: secure, text)
             case .number(let number):
                 return try setNumber(element, role: role, number)
             case .bool(let on):
@@ -119,13 +119,12 @@ enum AXActions {
 
     private static func setText(
         _ element: AXUIElement,
-        role: String,
         secure: Bool,
         _ text: String
     ) throws -> SetValueResult {
         let current = try secure ? nil : AX.read(element, AXKey.value)
         guard try AX.isSettable(element, AXKey.value), current == nil || AX.string(current) != nil else {
-            throw notSettable("a \(role) does not hold editable text", "set text on a text field, or type into it")
+            throw notSettable("it does not hold editable text", "set text on a text field, or type into it")
         }
         try write(element, text as CFString, refused: notSettable("the app refused the text", "type the text instead"))
         // A secure field never yields its value, not even back to the caller.
@@ -137,7 +136,7 @@ enum AXActions {
         let read = try AX.attributes(element, [AXKey.value.name, AXKey.minValue.name, AXKey.maxValue.name])
         let isNumber = AX.number(read[AXKey.value]) != nil && AX.string(read[AXKey.value]) == nil
         guard !ElementReader.toggleRoles.contains(role), isNumber, try AX.isSettable(element, AXKey.value) else {
-            throw notSettable("a \(role) has no numeric value", "use a string for text fields, a boolean for toggles")
+            throw notSettable("it has no numeric value", "use a string for text fields, a boolean for toggles")
         }
         let min = read[AXKey.minValue] ?? -Double.infinity
         let max = read[AXKey.maxValue] ?? Double.infinity
@@ -152,7 +151,7 @@ enum AXActions {
     private static func setToggle(_ element: AXUIElement, role: String, _ on: Bool) throws -> SetValueResult {
         guard ElementReader.toggleRoles.contains(role) else {
             throw notSettable(
-                "a \(role) is not a toggle",
+                "it is not a toggle",
                 "use a boolean only for check boxes, switches and radio buttons"
             )
         }

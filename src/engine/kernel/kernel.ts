@@ -189,12 +189,19 @@ export class Kernel {
     call: CallOptions | undefined,
     prepare: (entry: RefEntry, detail: ElementDetail) => Prepared,
   ): Promise<ActionResult> {
-    return this.guard(`${verb} ${describeTarget(target)}`, async () => {
-      const { entry, detail } = await this.detail(target, 0, call);
-      const run = prepare(entry, detail);
-      const scope = await this.changes.scope(entry.handle, entry.app.pid, call);
-      return { ...(await this.changes.observe(scope, run, call)), target: { ...entry } };
-    });
+    let path: string | undefined;
+    try {
+      return await this.guard(`${verb} ${describeTarget(target)}`, async () => {
+        const { entry, detail } = await this.detail(target, 0, call);
+        path = entry.path;
+        const run = prepare(entry, detail);
+        const scope = await this.changes.scope(entry.handle, entry.app.pid, call);
+        return { ...(await this.changes.observe(scope, run, call)), target: { ...entry } };
+      });
+    } catch (error) {
+      // A person's advice names the element they acted on by its path.
+      throw path !== undefined && error instanceof MacpilotError ? error.about(path) : error;
+    }
   }
 
   // --- errors ---

@@ -129,11 +129,11 @@ const notSettable = (why: string, hint: string) =>
 
 async function setText(ctx: ReadContext, ref: Ref, role: string, interfaces: Set<string>, text: string) {
   if (!interfaces.has('org.a11y.atspi.EditableText')) {
-    throw notSettable(`a ${role} does not hold editable text`, 'set text on a text field, or type into it');
+    throw notSettable('it does not hold editable text', 'set text on a text field, or type into it');
   }
   const bits = await getState(ctx.bus, ref);
   if (has(bits, State.READ_ONLY) || (!has(bits, State.EDITABLE) && role !== SECURE_ROLE)) {
-    throw notSettable(`the ${role} is read-only`, 'find an editable field');
+    throw notSettable('it is read-only', 'find an editable field');
   }
   if (!(await setTextContents(ctx.bus, ref, text))) {
     throw notSettable('the app refused the text', 'type the text instead');
@@ -142,12 +142,9 @@ async function setText(ctx: ReadContext, ref: Ref, role: string, interfaces: Set
   return role === SECURE_ROLE ? {} : { value: await getText(ctx.bus, ref, -1) };
 }
 
-async function setNumber(ctx: ReadContext, ref: Ref, role: string, interfaces: Set<string>, value: number) {
+async function setNumber(ctx: ReadContext, ref: Ref, interfaces: Set<string>, value: number) {
   if (!interfaces.has('org.a11y.atspi.Value')) {
-    throw notSettable(
-      `a ${role} has no numeric value`,
-      'use a string for text fields, a boolean for toggles',
-    );
+    throw notSettable('it has no numeric value', 'use a string for text fields, a boolean for toggles');
   }
   const props = await getAllProperties(ctx.bus, ref, 'org.a11y.atspi.Value');
   const min = Number(props.MinimumValue);
@@ -169,7 +166,7 @@ async function setToggle(
 ) {
   if (!TOGGLE_ROLES.has(role)) {
     throw notSettable(
-      `a ${role} is not a toggle`,
+      'it is not a toggle',
       'use a boolean only for check boxes, switches and toggle buttons',
     );
   }
@@ -178,7 +175,7 @@ async function setToggle(
   const names = interfaces.has('org.a11y.atspi.Action') ? await getActionNames(ctx.bus, ref) : [];
   const index = names.findIndex((n) => TOGGLE_ACTIONS.includes(n.toLowerCase()));
   if (index < 0 || !(await doAction(ctx.bus, ref, index))) {
-    throw notSettable(`the ${role} has no toggle action`, 'click it instead');
+    throw notSettable('it has no toggle action', 'click it instead');
   }
   await until(async () => (await isChecked()) === checked, SETTLE_MS, ctx.signal);
   return { value: await isChecked() };
@@ -193,7 +190,7 @@ export async function setValue(
     const read = await readInfo(ctx, ref, { maxValueLength: 0, frame: undefined });
     const interfaces = await getInterfaces(ctx.bus, ref);
     if (typeof value === 'string') return await setText(ctx, ref, read.role, interfaces, value);
-    if (typeof value === 'number') return await setNumber(ctx, ref, read.role, interfaces, value);
+    if (typeof value === 'number') return await setNumber(ctx, ref, interfaces, value);
     return await setToggle(ctx, ref, read.role, interfaces, value);
   } catch (error) {
     return goneOr(handleOf(ref), error);
