@@ -5,7 +5,7 @@
 import { MacpilotError } from '../../errors.js';
 import type { ElementNode, ElementValue } from '../../helper-client/protocol.js';
 import { clickAction, matchAction } from '../kernel/actions.js';
-import { findMatches, FIND_DEFAULTS, type MatchMode } from '../reading/find.js';
+import { findMatches, FIND_DEFAULTS, matchedByDescriptionAlone, type MatchMode } from '../reading/find.js';
 import type { Prepared } from '../kernel/changes.js';
 import type { ClickOptions, Input } from './input.js';
 import {
@@ -105,10 +105,12 @@ export class Elements {
       const { start, title } = await this.start({ app: options.app, ref: options.within }, call);
       const limits = { depth: FIND_DEFAULTS.depth, maxNodes: FIND_DEFAULTS.walkMaxNodes, includeHidden };
       const walked = await this.walkOrReresolve(options.within, start, limits, call);
+      const found = findMatches(walked.tree, query);
       return {
         kind: 'matches',
         title,
-        found: findMatches(walked.tree, query),
+        found,
+        byDescription: found.filter((node) => matchedByDescriptionAlone(node, query)),
         maxResults: options.maxResults ?? FIND_DEFAULTS.maxResults,
         searched: walked.count,
         truncated: walked.truncated,

@@ -77,6 +77,8 @@ export interface MatchesResult {
   kind: 'matches';
   title: string;
   found: Walked[];
+  /** Matches whose description alone held the text searched for: their lines show it. */
+  byDescription: readonly Walked[];
   maxResults: number;
   /** Elements walked. */
   searched: number;

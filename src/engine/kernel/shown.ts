@@ -36,7 +36,7 @@ export function shownOf(node: Walked): Shown {
   };
   if (!secure) Object.assign(shown, shownValue(info.value, info.valueTruncated === true, info.name));
   if (info.shortcut) shown.shortcut = info.shortcut;
-  const description = normalizeName(info.name) === '' ? clip(info.description ?? '', NAME_CHARS) : '';
+  const description = normalizeName(info.name) === '' ? shownDescription(node) : '';
   if (description) shown.description = description;
   return shown;
 }
@@ -53,6 +53,9 @@ const showsNothing = (shown: Shown): boolean =>
   shown.value === undefined &&
   shown.shortcut === undefined &&
   shown.description === undefined;
+
+/** The description as a line shows it. */
+export const shownDescription = (node: Walked): string => clip(node.info.description ?? '', NAME_CHARS);
 
 /** The name a line shows. */
 export const shownName = (node: Walked): string => clip(node.info.name, NAME_CHARS);

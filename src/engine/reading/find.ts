@@ -108,6 +108,19 @@ function matches(node: Walked, q: CompiledQuery): boolean {
   );
 }
 
+/** Whether a match's text was found in its description alone, which its line shows only when it has no name. */
+export function matchedByDescriptionAlone(node: Walked, query: Query): boolean {
+  const test = compileQuery(query).text;
+  const { info } = node;
+  const value = searchableValue(info);
+  return (
+    test !== undefined &&
+    info.description !== undefined &&
+    test(info.description) &&
+    ![info.name, value].some((s) => s !== undefined && test(s))
+  );
+}
+
 /** Matching elements, on-screen ones first, each in document order. */
 export function findMatches(root: Walked, query: Query): Walked[] {
   const compiled = compileQuery(query);

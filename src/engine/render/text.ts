@@ -30,7 +30,7 @@ import type {
 } from '../kernel/results.js';
 import { readingLine, renderSnapshot } from './snapshot.js';
 import { AGENT, type Vocabulary } from './vocabulary.js';
-import { shownName } from '../kernel/shown.js';
+import { shownDescription, shownName, shownOf } from '../kernel/shown.js';
 import { carriesAppText, windowStateWords, type Words } from '../kernel/words.js';
 import { duration, plural } from '../../text.js';
 import { labelOf, type Walked } from '../kernel/tree.js';
@@ -157,18 +157,31 @@ function matchesText(r: MatchesResult, v: Vocabulary): string {
   const partial = r.truncated ? `; the walk stopped at its node cap, ${v.narrowSearch}` : '';
   const searched = `searched ${plural(r.searched, 'element')}${partial}`;
   const head = `${plural(r.found.length, 'match', 'matches')} in ${r.title} ${dataNote(searched)}`;
-  if (r.found.length > 0) return `${head}:\n${renderMatches(r.found, r.maxResults, v)}`;
+  if (r.found.length > 0) return `${head}:\n${renderMatches(r.found, r.maxResults, v, r.byDescription)}`;
   return r.includeHidden
     ? head
     : `${head}\nOnly elements on screen were searched; ${v.searchHidden} (items of closed menus, other tabs).`;
 }
 
 /** The matches as snapshot lines, with a last line counting those left out. */
-export function renderMatches(found: readonly Walked[], maxResults: number, v: Vocabulary = AGENT): string {
-  const lines = found.slice(0, maxResults).map((node) => `- ${elementLine(node, v)}`);
+export function renderMatches(
+  found: readonly Walked[],
+  maxResults: number,
+  v: Vocabulary = AGENT,
+  byDescription: readonly Walked[] = [],
+): string {
+  const lines = found
+    .slice(0, maxResults)
+    .map((node) => `- ${elementLine(node, v)}${matchedText(node, byDescription)}`);
   const rest = found.length - maxResults;
   if (rest > 0) lines.push(`[${plural(rest, 'more element')} matched; ${v.moreMatches}]`);
   return lines.join('\n');
+}
+
+/** The description a match was found by, where its line would not show it (a named element's). */
+function matchedText(node: Walked, byDescription: readonly Walked[]): string {
+  if (!byDescription.includes(node) || shownOf(node).description !== undefined) return '';
+  return ` description=${JSON.stringify(shownDescription(node))}`;
 }
 
 /** "2 apps hidden by the person's app lists.", or nothing. */

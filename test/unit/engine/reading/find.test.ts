@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileTest, findMatches } from '../../../../src/engine/reading/find.js';
+import { compileTest, findMatches, matchedByDescriptionAlone } from '../../../../src/engine/reading/find.js';
 import { renderMatches } from '../../../../src/engine/render/text.js';
 import { RefTable } from '../../../../src/engine/kernel/refs.js';
 import { annotate } from '../../../../src/engine/kernel/tree.js';
@@ -59,6 +59,19 @@ describe('findMatches', () => {
   it('matches role, identifier and numeric values', () => {
     expect(findMatches(tree(), { role: 'button', identifier: 'save-all', match: 'exact' })).toHaveLength(1);
     expect(findMatches(tree(), { value: '42', match: 'exact' }).map((n) => n.role)).toEqual(['textbox']);
+  });
+
+  it('a match found by its description alone shows the description on its line', () => {
+    const query = { text: 'automatically', match: 'contains' as const };
+    const found = findMatches(tree(), query);
+    const byDescription = found.filter((n) => matchedByDescriptionAlone(n, query));
+    expect(byDescription.map((n) => n.info.name)).toEqual(['Status']);
+    expect(renderMatches(found, 5, undefined, byDescription)).toBe(
+      '- text "Status" [ref=e4] description="saves automatically"',
+    );
+    // Found by its name as well: the line is as usual.
+    const byName = { text: 'status', match: 'contains' as const };
+    expect(findMatches(tree(), byName).filter((n) => matchedByDescriptionAlone(n, byName))).toEqual([]);
   });
 
   it('renders lines and a count of the rest', () => {

@@ -73,6 +73,7 @@ export const samples: { [K in EngineResult['kind']]: Extract<EngineResult, { kin
     kind: 'matches',
     title: 'x',
     found: [node],
+    byDescription: [],
     maxResults: 5,
     searched: 1,
     truncated: false,
