@@ -60,7 +60,8 @@ export function renderSnapshot(root: Walked, options: RenderOptions, v: Vocabula
         chars += line.length + 1;
       }
     }
-    if (node.unexpanded) noteUnexpanded(node, options, cuts, full);
+    // The cut is named at the nearest element with a line: a wrapper without one has no path the reader saw.
+    if (node.unexpanded) noteUnexpanded(node, shown ? node : lineAbove, options, cuts, full);
     for (const child of node.children) visit(child, shown ? level + 1 : level, shown ? node : lineAbove);
   };
   visit(root, 0);
@@ -73,10 +74,16 @@ export function renderSnapshot(root: Walked, options: RenderOptions, v: Vocabula
 const size = (node: Walked): number =>
   1 + (node.unexpanded ? node.info.childCount : node.children.reduce((n, child) => n + size(child), 0));
 
-function noteUnexpanded(node: Walked, options: RenderOptions, cuts: Cuts, full: boolean): void {
+function noteUnexpanded(
+  node: Walked,
+  named: Walked | undefined,
+  options: RenderOptions,
+  cuts: Cuts,
+  full: boolean,
+): void {
   if (node.depth >= options.depth) cuts.belowDepth += node.info.childCount;
   else cuts.notWalked += node.info.childCount;
-  if (!full) cuts.unexpanded.push(node);
+  if (named && !full && !cuts.unexpanded.includes(named)) cuts.unexpanded.push(named);
 }
 
 function closingLine(cuts: Cuts, options: RenderOptions, v: Vocabulary): string | undefined {

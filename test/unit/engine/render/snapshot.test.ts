@@ -118,6 +118,19 @@ describe('renderSnapshot', () => {
     );
   });
 
+  it('names a cut under a wrapper without a line at the nearest element that has one', () => {
+    const tree = el('application', 'a', {}, [
+      el('frame', 'W', {}, [el('panel', '', {}, [{ ...el('panel', ''), childCount: 4 }])]),
+    ]);
+    const text = renderSnapshot(walked(tree), { ...options, depth: 3 });
+    expect(text.split('\n')).toEqual([
+      '- application "a" [ref=e1]',
+      '  - window "W" [ref=e2]',
+      '[cut: 4 elements below depth 3; children not shown under e2. To see more: snapshot_ui with ref=e2 ' +
+        'for a subtree, a larger depth or max_nodes, or find_elements to search]',
+    ]);
+  });
+
   it('says nothing was cut by leaving out the closing line', () => {
     const text = renderSnapshot(walked(el('application', 'a', {}, [el('push button', 'B')])), options);
     expect(text).not.toContain('[cut');
