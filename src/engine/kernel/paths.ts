@@ -105,8 +105,9 @@ export function matchSegment<T extends PathElement>(children: readonly T[], segm
 
 /**
  * For each sibling, the least segment that selects it alone among them: the role, else the name, else the name
- * and an index, else an index. Windows always get an index: their titles change with the document. One pass,
- * since lists can hold thousands of siblings.
+ * and an index, else an index. Windows always get an index: their titles change with the document. A status
+ * bar's name is the text it shows, which changes with every selection: it is named by its role and index.
+ * One pass, since lists can hold thousands of siblings.
  */
 export function segmentsFor<T extends PathElement>(siblings: readonly T[]): Segment[] {
   const ordered = visibleFirst(siblings);
@@ -124,7 +125,7 @@ export function segmentsFor<T extends PathElement>(siblings: readonly T[]): Segm
     if (role === 'window') segment = { role, index: roleIndex };
     // A chrome role without a name is how a path names a transparent element: a named one keeps its name.
     else if (roleTotal === 1 && !(CHROME_ROLES.has(role) && name !== '')) segment = { role };
-    else if (name === '') segment = { role, index: roleIndex };
+    else if (name === '' || role === 'statusbar') segment = { role, index: roleIndex };
     else segment = nameTotal === 1 ? { role, name } : { role, name, index: nameIndex };
     segments.set(sibling, segment);
   });

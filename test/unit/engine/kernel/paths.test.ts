@@ -147,6 +147,20 @@ describe('segmentFor', () => {
     expect(matchSegment(siblings, segment)).toEqual([child]);
   });
 
+  it('names status bars by index, not by the text they show, which changes: the path outlives it', () => {
+    const bars = [
+      item('status bar', '3 files selected'),
+      { ...item('status bar', 'Information'), states: ['offscreen'] },
+    ];
+    const segments = bars.map((bar) => segmentFor(bar, bars));
+    expect(segments).toEqual([
+      { role: 'statusbar', index: 0 },
+      { role: 'statusbar', index: 1 },
+    ]);
+    const later = [item('status bar', '1 file selected'), bars[1] as (typeof bars)[1]];
+    expect(matchSegment(later, segments[0] as Segment)).toEqual([later[0]]);
+  });
+
   it('uses the normalized name so that the segment is readable and still matches', () => {
     const menu = [item('menu item', 'Save As...      '), item('menu item', 'Quit')];
     const segment = segmentFor(menu[0] as (typeof menu)[0], menu);
