@@ -57,4 +57,18 @@ test("Thunar's Edit menu, empty until it opens: listed, read, chosen, and closed
     const out = await macpilot.call('find_elements', { app, role: 'statusbar', text: 'Selection:' });
     return !out.isError && /^0 matches/.test(out.text) ? true : undefined;
   });
+
+  // Opened and chosen by hand, element by element: the menu's closing is one line, not its items removed.
+  const ref = (text: string) => /\[ref=(e\d+)\]/.exec(text)?.[1] ?? '';
+  const menu = ref(await macpilot.ok('find_elements', { app, role: 'menu', name: 'Edit', match: 'exact' }));
+  const opened = await macpilot.ok('click_element', { ref: menu });
+  expect(opened).toMatch(/^\+ menuitem "Invert Selection" \[ref=e\d+\]/m);
+  const invert = ref(/^\+ menuitem "Invert Selection" .*$/m.exec(opened)?.[0] ?? '');
+  const chosen = await macpilot.ok('click_element', { ref: invert });
+  expect(chosen).toMatch(/^~ menu "Edit" \[ref=e\d+\].*: it closed, hiding its \d+ items$/m);
+  expect(chosen).not.toMatch(/^- (menuitem|separator)/m);
+  await eventually('the three files selected again by Invert Selection', async () => {
+    const out = await macpilot.call('find_elements', { app, role: 'statusbar', text: 'Selection: 3 files' });
+    return out.isError || /^0 matches/.test(out.text) ? undefined : true;
+  });
 });

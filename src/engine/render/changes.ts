@@ -5,6 +5,7 @@
 import { elementLine, lineExtras } from './line.js';
 import type { Change } from '../kernel/results.js';
 import { plural } from '../../text.js';
+import { MENU_ROLES } from '../kernel/roles.js';
 import type { Walked } from '../kernel/tree.js';
 import { AGENT, type Vocabulary } from './vocabulary.js';
 
@@ -22,7 +23,7 @@ function changeNote(before: Walked, after: Walked, v: Vocabulary): string {
   return absent.length > 0 ? `(was: ${absent.join(', ')})` : '';
 }
 
-function changeLine(change: Change, v: Vocabulary): string {
+function changeLine(change: Change, v: Vocabulary, hid = 0): string {
   switch (change.kind) {
     case 'opened':
       return `+ opened: ${elementLine(change.node, v)}`;
@@ -30,11 +31,37 @@ function changeLine(change: Change, v: Vocabulary): string {
       return `- closed: ${elementLine(change.node, v)}`;
     case 'added':
       return `+ ${elementLine(change.node, v)}`;
-    case 'changed':
-      return `~ ${[elementLine(change.node, v), changeNote(change.was as Walked, change.node, v)].filter(Boolean).join(' ')}`;
+    case 'changed': {
+      const closed = hid > 0 ? `: it closed, hiding its ${plural(hid, 'item')}` : '';
+      return `~ ${[elementLine(change.node, v), changeNote(change.was as Walked, change.node, v)].filter(Boolean).join(' ')}${closed}`;
+    }
     case 'removed':
       return `- ${elementLine(change.node, v)}`;
   }
+}
+
+/** Whether a menu's line says it closed: it was open (selected or expanded) and is no longer. */
+const closed = (was: Walked, now: Walked): boolean =>
+  OPEN_STATES.some((state) => was.info.states.includes(state) && !now.info.states.includes(state));
+const OPEN_STATES = ['selected', 'expanded'] as const;
+
+/**
+ * A menu that closed hid its items, which are still there: they are counted on the menu's line rather than
+ * each listed as removed. `hidden`: the items each changed menu hid.
+ */
+function foldClosedMenus(changes: readonly Change[]): { kept: Change[]; hidden: Map<Change, number> } {
+  const menus = changes.filter(
+    (c) =>
+      c.kind === 'changed' && MENU_ROLES.has(c.node.role) && c.was !== undefined && closed(c.was, c.node),
+  );
+  const hidden = new Map<Change, number>();
+  const kept = changes.filter((change) => {
+    if (change.kind !== 'removed') return true;
+    const menu = menus.find((m) => change.node.path.startsWith(`${m.node.path}/`));
+    if (menu) hidden.set(menu, (hidden.get(menu) ?? 0) + 1);
+    return menu === undefined;
+  });
+  return { kept, hidden };
 }
 
 /** The changes as the agent reads them: one line each, at most maxLines, or a line saying nothing changed. */
@@ -44,11 +71,10 @@ export function renderChanges(
   v: Vocabulary = AGENT,
 ): string {
   if (changes.length === 0) return 'Nothing changed in the app’s UI.';
-  const shown = changes.slice(0, maxLines).map((change) => changeLine(change, v));
-  if (changes.length > maxLines) {
-    shown.push(
-      `[${plural(changes.length - maxLines, 'more change')} not shown; ${v.readTree(changes[0]?.node)}]`,
-    );
+  const { kept, hidden } = foldClosedMenus(changes);
+  const shown = kept.slice(0, maxLines).map((change) => changeLine(change, v, hidden.get(change)));
+  if (kept.length > maxLines) {
+    shown.push(`[${plural(kept.length - maxLines, 'more change')} not shown; ${v.readTree(kept[0]?.node)}]`);
   }
   return ['Changes:', ...shown].join('\n');
 }

@@ -69,6 +69,24 @@ describe('diffApp', () => {
     expect(out).not.toContain(SECRET);
   });
 
+  it('a menu that closed counts the items it hid on its own line, rather than listing them as removed', () => {
+    const refs = new RefTable();
+    const at = (node: ElementNode) => annotate({ node, path: { app: 'mousepad', segments: [] }, app }, refs);
+    const open = mousepad();
+    byId(open, 'menu-file').states = ['selected'];
+    const before = at(open);
+    const closedMenu = mousepad();
+    byId(closedMenu, 'menu-file').children = [];
+    const edit = byId(closedMenu, 'menu-edit');
+    edit.children = edit.children?.filter((c) => c.id !== 'mi-undo');
+    expect(diffApp(before, at(closedMenu)).split('\n')).toEqual([
+      'Changes:',
+      '~ menu "File" [ref=e5] collapsed (was: selected): it closed, hiding its 5 items',
+      // Edit did not close: an item gone from it is removed.
+      '- menuitem "Undo" [ref=e12] disabled',
+    ]);
+  });
+
   it('caps the lines and counts the rest', () => {
     const [before, after] = pair((root) => {
       byId(root, 'status').children = Array.from({ length: 40 }, (_, i) => el('label', `Line ${i}`));
