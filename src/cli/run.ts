@@ -10,6 +10,7 @@ import { renderText } from '../engine/render/text.js';
 import { PERSON } from '../engine/render/vocabulary.js';
 import { MacpilotError } from '../errors.js';
 import { DATA_FENCE } from '../untrusted.js';
+import { shellQuote } from '../text.js';
 import { createRuntime } from '../runtime.js';
 import { TOOLSET_NAMES } from '../toolsets.js';
 import {
@@ -19,7 +20,7 @@ import {
   type ToolDependencies,
   ToolSession,
 } from '../tools/call.js';
-import type { Format } from './commands.js';
+import { COMMANDS, type Format } from './commands.js';
 import { withPaths } from './paths-text.js';
 import { Spinner, terminalHuman } from './terminal.js';
 import {
@@ -102,8 +103,11 @@ export async function runToolCommand(
     const text = withoutFence(
       answer
         ? renderText(answer, PERSON)
-        : inPersonWords(
-            withPaths(failure ? failureText(name, failure) : textOf(answered), runtime.engine.kernel.refs),
+        : withApp(
+            inPersonWords(
+              withPaths(failure ? failureText(name, failure) : textOf(answered), runtime.engine.kernel.refs),
+            ),
+            appOf(name, invocation),
           ),
     );
     const failed = answered.result.isError === true;
@@ -131,6 +135,19 @@ export async function runToolCommand(
     await Promise.all([runtime.helper.close().catch(() => {}), runtime.engine.close().catch(() => {})]);
   }
 }
+
+/** The app the command line named (--app, or the first argument of `tree`, `menu`, `windows`, `launch`). */
+function appOf(command: string, { positionals, values }: Invocation): string | undefined {
+  if (typeof values.app === 'string') return values.app;
+  const takesApp = /^[<[]app[>\]]/.test(COMMANDS.find((spec) => spec.name === command)?.args ?? '');
+  return takesApp ? positionals[0] : undefined;
+}
+
+/** Commands the advice names with an `<app>` to fill in name the app the person gave: ready to run. */
+const withApp = (text: string, app: string | undefined): string =>
+  app === undefined
+    ? text
+    : text.replace(/`macpilot [^`]*`/g, (command) => command.replaceAll('<app>', shellQuote(app)));
 
 /** Failures of what was typed on the command line: exit code 2, as for any other usage error. */
 const USAGE_KINDS = new Set(['invalid_arguments', 'malformed_path', 'unknown_key']);

@@ -148,6 +148,12 @@ describe('macpilot tree', () => {
     const refused = await runWith({ input: several }, 'get', '-');
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`; ${menu?.path};`);
+
+    // A menu item that is not there: the advice is a command to run as it stands, with the app given.
+    const missing = await run('menu', 'mousepad', 'File > No Such Item');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('`macpilot menu mousepad --list`');
+    expect(missing.stderr).not.toContain('<app>');
   });
 });
 
