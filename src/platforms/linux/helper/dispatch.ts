@@ -16,7 +16,12 @@ import { startObserving } from './atspi/events.js';
 import { watchClipboard } from './x11/clipboard-watch.js';
 import { parseHandle } from './atspi/handles.js';
 import { hello } from './hello.js';
+import { placesOf } from './desk.js';
 import * as input from './x11/input.js';
+import * as swayInput from './wayland/sway-input.js';
+import * as swayScreen from './wayland/sway-screen.js';
+import * as swayWindows from './wayland/sway-windows.js';
+import * as wlClipboard from './wayland/wl-clipboard.js';
 import { elementAt, focused } from './atspi/locate.js';
 import { startRecording, stopRecording } from './x11/record.js';
 import { capture, displays } from './x11/screen.js';
@@ -40,6 +45,12 @@ type Handler<M extends MethodName> = (
   signal: AbortSignal,
 ) => Promise<Result<M>>;
 type Handlers = { [M in MethodName]: Handler<M> };
+
+/** A method done one way on X11 and another on sway, picked by the session's display server. */
+const perDesk =
+  <M extends MethodName>(x11: Handler<M>, sway: Handler<M>): Handler<M> =>
+  (session, params, signal) =>
+    (session.desk === 'sway' ? sway : x11)(session, params, signal);
 
 /** Whether a handle still names an object with the Accessible interface. */
 async function exists(session: Session, handle: string): Promise<boolean> {
@@ -67,8 +78,8 @@ async function on<T>(session: Session, handle: string, run: () => Promise<T>): P
 }
 
 async function context(session: Session): Promise<ReadContext> {
-  const [bus, x11] = await Promise.all([session.a11y(), session.x11IfAny()]);
-  return { bus, session, offsets: new FrameOffsets(bus, x11) };
+  const bus = await session.a11y();
+  return { bus, session, offsets: new FrameOffsets(bus, (pid) => placesOf(session, pid).catch(() => [])) };
 }
 
 /** AT-SPI's Component.ScrollTo is missing from GTK3, so the engine scrolls with the wheel instead. */
@@ -86,6 +97,15 @@ async function noTextRecognition(): Promise<never> {
     HelperErrorCode.NotAvailable,
     'the Linux helper does not read text from images: on Linux the macpilot server does (tesseract.js)',
     'use read_text, which runs OCR in the server',
+  );
+}
+
+/** A Wayland client hears no other client's input: there is nothing to record the person's input from. */
+async function noRecordingOnWayland(): Promise<never> {
+  throw new HelperFailure(
+    HelperErrorCode.NotAvailable,
+    "on Wayland no client can hear the input meant for other apps, so macpilot cannot record the person's input",
+    'record in an X11 session, or write the workflow steps by hand',
   );
 }
 
@@ -126,30 +146,33 @@ export const handlers: Handlers = {
     ),
   'observe.start': (session) => startObserving(session),
   'ax.scrollIntoView': noScrollIntoView,
-  'input.click': (session, params, signal) => input.click(session, params, signal),
-  'input.move': (session, params, signal) => input.move(session, params, signal),
-  'input.drag': (session, params, signal) => input.drag(session, params, signal),
-  'input.scroll': (session, params, signal) => input.scroll(session, params, signal),
-  'input.pointer': (session) => input.pointer(session),
-  'input.type': (session, params, signal) => input.type(session, params, signal),
-  'input.key': (session, params, signal) => input.key(session, params, signal),
-  'input.button': (session, params, signal) => input.button(session, params, signal),
-  'input.hold': (session, params, signal) => input.hold(session, params, signal),
-  'input.personFirst': (session, params) => input.personFirst(session, params),
-  'screen.displays': (session) => displays(session),
-  'screen.capture': (session, params) => capture(session, params),
+  'input.click': perDesk(input.click, swayInput.click),
+  'input.move': perDesk(input.move, swayInput.move),
+  'input.drag': perDesk(input.drag, swayInput.drag),
+  'input.scroll': perDesk(input.scroll, swayInput.scroll),
+  'input.pointer': perDesk(input.pointer, swayInput.pointer),
+  'input.type': perDesk(input.type, swayInput.type),
+  'input.key': perDesk(input.key, swayInput.key),
+  'input.button': perDesk(input.button, swayInput.button),
+  'input.hold': perDesk(input.hold, swayInput.hold),
+  'input.personFirst': perDesk(input.personFirst, swayInput.personFirst),
+  'screen.displays': perDesk(displays, swayScreen.displays),
+  'screen.capture': perDesk(capture, swayScreen.capture),
   'screen.recognizeText': noTextRecognition,
-  'clipboard.read': async (session) => (await clipboardOf(session)).read(),
-  'clipboard.write': async (session, params) => (await clipboardOf(session)).write(params.text),
-  'clipboard.clear': async (session) => (await clipboardOf(session)).clear(),
-  'clipboard.watch': (session) => watchClipboard(session),
-  'record.start': (session) => startRecording(session),
+  'clipboard.read': perDesk(async (session) => (await clipboardOf(session)).read(), wlClipboard.read),
+  'clipboard.write': perDesk(
+    async (session, params) => (await clipboardOf(session)).write(params.text),
+    (session, params) => wlClipboard.write(session, params.text),
+  ),
+  'clipboard.clear': perDesk(async (session) => (await clipboardOf(session)).clear(), wlClipboard.clear),
+  'clipboard.watch': perDesk(watchClipboard, wlClipboard.watch),
+  'record.start': perDesk(startRecording, noRecordingOnWayland),
   'record.stop': (session) => stopRecording(session),
-  'windows.list': listWindows,
-  'windows.focus': focusWindow,
-  'windows.move': moveWindow,
-  'windows.resize': resizeWindow,
-  'windows.minimize': minimizeWindow,
-  'windows.restore': restoreWindow,
-  'windows.close': closeWindow,
+  'windows.list': perDesk(listWindows, swayWindows.listWindows),
+  'windows.focus': perDesk(focusWindow, swayWindows.focusWindow),
+  'windows.move': perDesk(moveWindow, swayWindows.moveWindow),
+  'windows.resize': perDesk(resizeWindow, swayWindows.resizeWindow),
+  'windows.minimize': perDesk(minimizeWindow, swayWindows.minimizeWindow),
+  'windows.restore': perDesk(restoreWindow, swayWindows.restoreWindow),
+  'windows.close': perDesk(closeWindow, swayWindows.closeWindow),
 };

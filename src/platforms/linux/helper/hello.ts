@@ -5,6 +5,7 @@ import { VERSION } from '../../../version.js';
 import { inputCapability } from './x11/input.js';
 import { recordingCapability } from './x11/record.js';
 import type { Session } from './session.js';
+import { PACKAGE_OF, runTool } from './wayland/tools.js';
 
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -39,24 +40,84 @@ async function display(session: Session): Promise<Capability> {
 }
 
 export async function hello(session: Session): Promise<Result<'system.hello'>> {
-  const [a11y, x, input, recording] = await Promise.all([
+  const [a11y, desk] = await Promise.all([
     accessibility(session),
-    display(session),
-    inputCapability(session),
-    recordingCapability(session),
+    session.desk === 'sway' ? swayCapabilities(session) : x11Capabilities(session),
   ]);
   return {
     protocolVersion: PROTOCOL_VERSION,
     helperVersion: VERSION,
     platform: 'linux',
-    capabilities: {
-      accessibility: a11y,
-      display: x,
-      input: input,
-      screenCapture: x.available
-        ? { available: true, detail: 'screenshots through X11 GetImage' }
-        : { available: false, detail: `no X display: ${x.detail}` },
-      recording,
+    capabilities: { accessibility: a11y, ...desk },
+  };
+}
+
+type DeskCapabilities = Record<'display' | 'input' | 'screenCapture' | 'recording', Capability>;
+
+async function x11Capabilities(session: Session): Promise<DeskCapabilities> {
+  const [x, input, recording] = await Promise.all([
+    display(session),
+    inputCapability(session),
+    recordingCapability(session),
+  ]);
+  return {
+    display: x,
+    input,
+    screenCapture: x.available
+      ? { available: true, detail: 'screenshots through X11 GetImage' }
+      : { available: false, detail: `no X display: ${x.detail}` },
+    recording,
+  };
+}
+
+/** A packaged tool macpilot runs, found or named with its package. */
+async function tool(name: string, session: Session): Promise<string | undefined> {
+  const found = await runTool(name, ['--help'], session.env).then(
+    () => true,
+    () => false,
+  );
+  return found
+    ? undefined
+    : `${name} is not installed (Debian and Ubuntu: sudo apt install ${PACKAGE_OF[name] ?? name})`;
+}
+
+async function swayCapabilities(session: Session): Promise<DeskCapabilities> {
+  const recording = {
+    available: false,
+    detail:
+      "a Wayland client cannot hear the input meant for other apps: recording the person's input needs X11",
+  };
+  let desk;
+  try {
+    desk = await session.sway();
+  } catch (error) {
+    const missing = { available: false, detail: reason(error) };
+    return { display: missing, input: missing, screenCapture: missing, recording };
+  }
+  const [version, pointer, wtype, grim] = await Promise.all([
+    desk.ipc.version().then((v) => `sway ${v}`, () => 'sway'),
+    desk.pointer().then(
+      () => undefined,
+      (error: unknown) => reason(error),
+    ),
+    tool('wtype', session),
+    tool('grim', session),
+  ]);
+  const inputMissing = [pointer, wtype].filter(Boolean).join('; ');
+  return {
+    display: {
+      available: true,
+      detail: `Wayland: ${version} (WAYLAND_DISPLAY=${session.env.WAYLAND_DISPLAY}), windows through sway's IPC`,
     },
+    input: inputMissing
+      ? { available: false, detail: inputMissing }
+      : {
+          available: true,
+          detail: "a virtual pointer of macpilot's own (wlr-virtual-pointer) and keys through wtype",
+        },
+    screenCapture: grim
+      ? { available: false, detail: grim }
+      : { available: true, detail: 'screenshots through grim (wlr-screencopy)' },
+    recording,
   };
 }

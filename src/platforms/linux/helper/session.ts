@@ -13,6 +13,18 @@ import { type Bus, connectAccessibilityBus, pidOf } from '../dbus/bus.js';
 import { HelperFailure } from '../errors.js';
 import { handleOf, type Ref } from './atspi/handles.js';
 import { X11 } from './x11/ewmh.js';
+import { SwayDesk } from './wayland/sway-desk.js';
+import { SwayIpc, swaySocket } from './wayland/sway-ipc.js';
+
+/**
+ * The display server the helper drives: X11 (an X session, or XWayland apps where the Wayland compositor has
+ * no route of macpilot's), or sway, through its IPC, a virtual pointer and wtype.
+ */
+export type DeskKind = 'x11' | 'sway';
+
+export function deskKind(env: NodeJS.ProcessEnv): DeskKind {
+  return env.WAYLAND_DISPLAY && swaySocket(env) !== undefined ? 'sway' : 'x11';
+}
 
 /** Sends a notification to the server. */
 export type Notify = <N extends NotificationName>(name: N, params: NotificationParams<N>) => void;
@@ -31,6 +43,7 @@ const MOVES_ELEMENTS = /^(object:children-changed|object:property-change:accessi
 export class Session {
   private bus: Promise<Bus> | undefined;
   private display: Promise<X11> | undefined;
+  private swayDesk: Promise<SwayDesk> | undefined;
   private readonly apps = new Map<string, Promise<AppFacts>>();
   /** Each app's last known name, by bus name, for listing an app that is too busy to answer. */
   readonly appNames = new Map<string, string>();
@@ -70,13 +83,18 @@ export class Session {
     return found;
   }
 
+  /** Which display server input, capture, windows and the clipboard go through. */
+  readonly desk: DeskKind;
+
   constructor(
     readonly env: NodeJS.ProcessEnv,
     /** Sends notifications (observe.changed) to the server. */
     readonly notify: Notify,
     /** Hears, once, that the X display or the accessibility bus closed its connection. */
     private readonly lost: (what: string) => void,
-  ) {}
+  ) {
+    this.desk = deskKind(env);
+  }
 
   /** Once per session: a connection that breaks leaves requests on it unanswered, so nothing is reused. */
   private connectionLost(what: string): void {
@@ -130,6 +148,33 @@ export class Session {
     return this.display;
   }
 
+  /** The sway session, connected once: its IPC, then a pointer and a keyboard as input needs them. */
+  sway(): Promise<SwayDesk> {
+    if (!this.swayDesk) {
+      const path = swaySocket(this.env);
+      const connecting = (
+        path === undefined ? Promise.reject(new Error('SWAYSOCK is not set')) : SwayIpc.open(path)
+      ).then(
+        (ipc) => {
+          ipc.onClose(() => this.connectionLost('sway closed its IPC connection'));
+          return new SwayDesk(ipc, this.env);
+        },
+        (error: Error) => {
+          throw new HelperFailure(
+            HelperErrorCode.NotAvailable,
+            `cannot reach sway's IPC socket: ${error.message}`,
+            'run macpilot inside the sway session (SWAYSOCK and WAYLAND_DISPLAY as sway sets them)',
+          );
+        },
+      );
+      this.swayDesk = connecting;
+      connecting.catch(() => {
+        if (this.swayDesk === connecting) this.swayDesk = undefined;
+      });
+    }
+    return this.swayDesk;
+  }
+
   /** X11, or undefined when there is no display: window facts are then simply unknown. */
   async x11IfAny(): Promise<X11 | undefined> {
     return this.x11().catch(() => undefined);
@@ -178,5 +223,6 @@ export class Session {
     for (const closer of this.closers) closer();
     void this.bus?.then((b) => b.close()).catch(() => {});
     void this.display?.then((d) => d.close()).catch(() => {});
+    void this.swayDesk?.then((d) => d.close()).catch(() => {});
   }
 }

@@ -22,8 +22,7 @@ import { goneOr, HelperFailure } from '../../errors.js';
 import { handleOf, type Ref } from './handles.js';
 import { has, SECURE_ROLE, State, TOGGLE_ROLES } from './states.js';
 import { frameOf, topFrame } from './tree.js';
-import { click, hasInput } from '../x11/input.js';
-import { windowForFrame } from './windows.js';
+import { click, hasPointer, raiseWindowOf, windowRelative } from '../desk.js';
 import { until } from '../until.js';
 
 const SETTLE_MS = 1000;
@@ -58,28 +57,27 @@ const CLICKABLE_ROLES = new Set(['push button', 'toggle button', 'check box', 'r
 const PRESS_ACTIONS = new Set(['click', 'press', 'activate', 'toggle', 'jump']);
 
 /**
- * The X window of the element's top-level frame raised and active, so that synthetic input reaches it; false
+ * The window of the element's top-level frame raised and active, so that synthetic input reaches it; false
  * when there is no display, no such window, or it would not become active.
  */
 export async function activateFrameOf(ctx: ReadContext, ref: Ref, pid: number): Promise<boolean> {
-  const [x11, top] = await Promise.all([ctx.session.x11IfAny(), topFrame(ctx, ref)]);
-  if (!x11 || !top) return false;
+  const top = await topFrame(ctx, ref);
+  if (!top) return false;
   const frameName = (await getProps(ctx.bus, top)).name;
-  const window = windowForFrame(await x11.windowsOf(pid), frameName);
-  if (!window) return false;
-  if ((await x11.activeWindow()) === window.id) return true;
-  await x11.activate(window.id);
-  return until(async () => (await x11.activeWindow()) === window.id, SETTLE_MS, ctx.signal);
+  return raiseWindowOf(ctx.session, pid, frameName, ctx.signal).catch(() => false);
 }
 
 async function pressWithPointer(ctx: ReadContext, ref: Ref): Promise<boolean> {
   const [top, app, canType] = await Promise.all([
     topFrame(ctx, ref),
     ctx.session.app(ref.bus),
-    hasInput(ctx.session),
+    hasPointer(ctx.session),
   ]);
   if (!top || !canType) return false;
-  const read = await readInfo(ctx, ref, { maxValueLength: 0, frame: app.gtk4 ? top : undefined });
+  const read = await readInfo(ctx, ref, {
+    maxValueLength: 0,
+    frame: windowRelative(ctx.session, app) ? top : undefined,
+  });
   const bounds = read.info.bounds;
   if (!CLICKABLE_ROLES.has(read.role) || !bounds || read.info.states.includes('offscreen')) return false;
   if (bounds.width <= 0 || bounds.height <= 0) return false;

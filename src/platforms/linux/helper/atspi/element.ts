@@ -31,6 +31,7 @@ import {
   TOGGLE_ROLES,
 } from './states.js';
 import { type FrameOffsets, shift } from './windows.js';
+import { windowRelative } from '../desk.js';
 import { gtk4Name } from './names.js';
 import { shortcutOf } from './shortcuts.js';
 
@@ -139,7 +140,7 @@ async function toBounds(
   frame: Ref | undefined,
 ): Promise<Bounds | undefined> {
   if (extents.x === HIDDEN_COORD || extents.y === HIDDEN_COORD || extents.width < 0) return undefined;
-  if (!app.gtk4) return extents;
+  if (!windowRelative(ctx.session, app)) return extents;
   return frame ? shift(extents, await ctx.offsets.offset(frame, app.pid)) : undefined;
 }
 

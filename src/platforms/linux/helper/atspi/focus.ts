@@ -10,11 +10,10 @@ import { getState, grabFocus } from './atspi.js';
 import { type ReadContext, readInfo, WINDOW_ROLES } from './element.js';
 import { goneOr, HelperFailure, isUnsupported } from '../../errors.js';
 import { handleOf, parseHandle, type Ref } from './handles.js';
-import { hasInput, key } from '../x11/input.js';
+import { hasPointer, key, raiseWindowOf } from '../desk.js';
 import { has, State } from './states.js';
 import { snapshot, topFrame } from './tree.js';
 import { until } from '../until.js';
-import { windowForFrame } from './windows.js';
 
 const SETTLE_MS = 1000;
 /** How long one Ctrl+Tab may take to move the focus. */
@@ -54,7 +53,7 @@ async function holder(ctx: ReadContext, chain: readonly Ref[]): Promise<string |
  */
 async function focusByKeyboard(ctx: ReadContext, ref: Ref, pid: number): Promise<boolean> {
   const cannot = (why: string, hint: string) => new HelperFailure(HelperErrorCode.ActionFailed, why, hint);
-  if (!(await hasInput(ctx.session)) || !(await activateFrameOf(ctx, ref, pid))) {
+  if (!(await hasPointer(ctx.session)) || !(await activateFrameOf(ctx, ref, pid))) {
     throw cannot(
       'this app does not let accessibility clients move focus (GTK4 has no GrabFocus), and its window cannot be brought to the front for the keyboard',
       'click the element, or perform its activate action',
@@ -88,13 +87,7 @@ export async function focus(ctx: ReadContext, ref: Ref): Promise<Result<'ax.focu
   try {
     const read = await readInfo(ctx, ref, { maxValueLength: 0, frame: undefined });
     if (WINDOW_ROLES.has(read.role)) {
-      const x11 = await ctx.session.x11();
-      const window = windowForFrame(await x11.windowsOf(read.info.pid), read.info.name);
-      if (!window) return { focused: false };
-      await x11.activate(window.id);
-      return {
-        focused: await until(async () => (await x11.activeWindow()) === window.id, SETTLE_MS, ctx.signal),
-      };
+      return { focused: await raiseWindowOf(ctx.session, read.info.pid, read.info.name, ctx.signal) };
     }
     if (!has(read.bits, State.FOCUSABLE)) {
       throw new HelperFailure(

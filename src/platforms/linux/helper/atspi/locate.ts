@@ -17,6 +17,7 @@ import { handleOf, type Ref } from './handles.js';
 import { has, State, stateBitsOf } from './states.js';
 import { frameOf } from './tree.js';
 import type { Point } from './windows.js';
+import { activePid as activePidOf, stackingPids, windowRelative } from '../desk.js';
 
 const FOCUS_WALK_LIMIT = 5000;
 const MAX_DEPTH = 64;
@@ -65,7 +66,7 @@ async function focusedIn(ctx: ReadContext, appRoot: Ref): Promise<Ref | undefine
 async function targetApp(ctx: ReadContext, pid: number | undefined): Promise<Ref | undefined> {
   const apps = await appRoots(ctx.session);
   if (pid !== undefined) return apps.find((a) => a.pid === pid)?.ref;
-  const activePid = await (await ctx.session.x11IfAny())?.activePid().catch(() => undefined);
+  const activePid = await activePidOf(ctx.session).catch(() => undefined);
   const byWindow = apps.find((a) => a.pid === activePid);
   if (byWindow) return byWindow.ref;
   for (const app of apps) {
@@ -95,7 +96,8 @@ interface Candidate {
   /** Position in the window manager's stacking order (higher is nearer the top). */
   stack: number;
   offset: Point;
-  gtk4: boolean;
+  /** The app reports extents relative to its window. */
+  relative: boolean;
 }
 
 const contains = (b: { x: number; y: number; width: number; height: number }, p: Point) =>
@@ -103,8 +105,7 @@ const contains = (b: { x: number; y: number; width: number; height: number }, p:
 
 export async function elementAt(ctx: ReadContext, point: Point): Promise<ElementInfo | null> {
   const apps = await appRoots(ctx.session);
-  const x11 = await ctx.session.x11IfAny();
-  const stacking = x11 ? await x11.windows().catch(() => []) : [];
+  const stacking = await stackingPids(ctx.session).catch(() => []);
   const candidates: Candidate[] = [];
   await Promise.all(
     apps.map(async (app) => {
@@ -119,11 +120,12 @@ export async function elementAt(ctx: ReadContext, point: Point): Promise<Element
             getExtents(ctx.bus, frame),
           ]).catch(() => [undefined, undefined, undefined] as const);
           if (!role || !bits || !extents || !WINDOW_ROLES.has(role) || !has(bits, State.SHOWING)) return;
-          const offset = facts.gtk4 ? await ctx.offsets.offset(frame, facts.pid) : { x: 0, y: 0 };
+          const relative = windowRelative(ctx.session, facts);
+          const offset = relative ? await ctx.offsets.offset(frame, facts.pid) : { x: 0, y: 0 };
           const bounds = { ...extents, x: extents.x + offset.x, y: extents.y + offset.y };
           if (!contains(bounds, point)) return;
-          const stack = stacking.reduce((top, w, i) => (w.pid === facts.pid ? i : top), -1);
-          candidates.push({ frame, active: has(bits, State.ACTIVE), stack, offset, gtk4: facts.gtk4 });
+          const stack = stacking.reduce<number>((top, pid, i) => (pid === facts.pid ? i : top), -1);
+          candidates.push({ frame, active: has(bits, State.ACTIVE), stack, offset, relative });
         }),
       );
     }),
@@ -137,9 +139,9 @@ export async function elementAt(ctx: ReadContext, point: Point): Promise<Element
     const hit = await getAccessibleAtPoint(
       ctx.bus,
       current,
-      best.gtk4 ? local.x : point.x,
-      best.gtk4 ? local.y : point.y,
-      best.gtk4 ? COORD_WINDOW : COORD_SCREEN,
+      best.relative ? local.x : point.x,
+      best.relative ? local.y : point.y,
+      best.relative ? COORD_WINDOW : COORD_SCREEN,
     ).catch(() => undefined);
     if (!hit || handleOf(hit) === handleOf(current)) break;
     current = hit;

@@ -96,16 +96,17 @@ export function fitted(
   };
 }
 
-/** Opaque RGBA pixels (from toRgba) as PNG or JPEG of at most maxLongEdge pixels a side. */
+/** Opaque RGBA pixels (from toRgba), or RGB ones, as PNG or JPEG of at most maxLongEdge pixels a side. */
 export async function encode(
-  rgba: Buffer,
+  pixels: Buffer,
   width: number,
   height: number,
   options: { format: ImageFormat; quality: number; maxLongEdge: number },
+  channels: 3 | 4 = 4,
 ): Promise<Encoded> {
   const size = fitted(width, height, options.maxLongEdge);
   const sharp = await loadSharp();
-  let image = sharp(rgba, { raw: { width, height, channels: 4 } }).removeAlpha();
+  let image = sharp(pixels, { raw: { width, height, channels } }).removeAlpha();
   if (size.width !== width || size.height !== height)
     image = image.resize(size.width, size.height, { fit: 'fill' });
   image = options.format === 'png' ? image.png(SCREEN_PNG) : image.jpeg({ quality: options.quality });

@@ -1,0 +1,115 @@
+/**
+ * What the accessibility side asks of the display server, the same on X11 and on sway: where an app's windows
+ * are, which app is in front, bringing a window forward, and a click. Under Wayland every app reports its
+ * elements' extents relative to its window (GTK4 does on X11 too): the window's place on screen comes from
+ * here.
+ */
+import type { Params } from '../../../helper-client/protocol.js';
+import type { Rect } from './x11/ewmh.js';
+import * as x11Input from './x11/input.js';
+import type { AppFacts, Session } from './session.js';
+import { until } from './until.js';
+import * as swayInput from './wayland/sway-input.js';
+import { contentRect } from './wayland/sway-ipc.js';
+
+/** How long a window manager gets to bring a window forward. */
+const RAISE_MS = 1000;
+
+/** A top-level window of an app: its title and where its content is on screen. */
+export interface Placed {
+  title: string;
+  rect: Rect | undefined;
+}
+
+/** Whether the app's extents are relative to its window, to be shifted by the window's place. */
+export const windowRelative = (session: Session, app: AppFacts): boolean =>
+  app.gtk4 || session.desk === 'sway';
+
+/** The windows of `pid`, where their content shows. */
+export async function placesOf(session: Session, pid: number): Promise<Placed[]> {
+  if (session.desk === 'sway') {
+    const desk = await session.sway();
+    return (await desk.windows())
+      .filter((w) => w.node.pid === pid && !w.scratchpad)
+      .map((w) => ({ title: w.node.name ?? '', rect: contentRect(w.node) }));
+  }
+  const x11 = await session.x11IfAny();
+  if (!x11) return [];
+  const windows = await x11.windowsOf(pid);
+  return Promise.all(windows.map(async (w) => ({ title: w.title, rect: await x11.rect(w.id) })));
+}
+
+/** The pid of the app whose window has the focus. */
+export async function activePid(session: Session): Promise<number | undefined> {
+  if (session.desk === 'sway') {
+    const desk = await session.sway().catch(() => undefined);
+    return (await desk?.windows().catch(() => []))?.find((w) => w.node.focused)?.node.pid;
+  }
+  return (await session.x11IfAny())?.activePid().catch(() => undefined);
+}
+
+/** Pids by their windows' stacking, bottom first (on sway: the focused window last). */
+export async function stackingPids(session: Session): Promise<(number | undefined)[]> {
+  if (session.desk === 'sway') {
+    const windows = (await (await session.sway()).windows()).filter((w) => !w.scratchpad);
+    return [...windows.filter((w) => !w.node.focused), ...windows.filter((w) => w.node.focused)].map(
+      (w) => w.node.pid,
+    );
+  }
+  const x11 = await session.x11IfAny();
+  return x11 ? (await x11.windows().catch(() => [])).map((w) => w.pid) : [];
+}
+
+/** The window of `pid` titled `title` (its only window, else the first) brought forward and focused. */
+export async function raiseWindowOf(
+  session: Session,
+  pid: number,
+  title: string,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  if (session.desk === 'sway') {
+    const desk = await session.sway();
+    const mine = (await desk.windows()).filter((w) => w.node.pid === pid && !w.scratchpad);
+    const window = mine.length <= 1 ? mine[0] : (mine.find((w) => w.node.name === title) ?? mine[0]);
+    if (!window) return false;
+    if (window.node.focused) return true;
+    await desk.ipc.command(`[con_id=${window.node.id}] focus`);
+    const id = window.node.id;
+    return until(
+      async () => (await desk.windows()).some((w) => w.node.id === id && w.node.focused),
+      RAISE_MS,
+      signal,
+    );
+  }
+  const x11 = await session.x11IfAny();
+  if (!x11) return false;
+  const windows = await x11.windowsOf(pid);
+  const window = windows.length <= 1 ? windows[0] : (windows.find((w) => w.title === title) ?? windows[0]);
+  if (!window) return false;
+  if ((await x11.activeWindow()) === window.id) return true;
+  await x11.activate(window.id);
+  return until(async () => (await x11.activeWindow()) === window.id, RAISE_MS, signal);
+}
+
+/** Whether synthetic pointer input works here. */
+export async function hasPointer(session: Session): Promise<boolean> {
+  if (session.desk === 'sway') {
+    return (await session.sway()).pointer().then(
+      () => true,
+      () => false,
+    );
+  }
+  return x11Input.hasInput(session);
+}
+
+export function click(session: Session, params: Params<'input.click'>, signal?: AbortSignal) {
+  return session.desk === 'sway'
+    ? swayInput.click(session, params, signal)
+    : x11Input.click(session, params, signal);
+}
+
+export function key(session: Session, params: Params<'input.key'>, signal?: AbortSignal) {
+  return session.desk === 'sway'
+    ? swayInput.key(session, params, signal)
+    : x11Input.key(session, params, signal);
+}

@@ -1,0 +1,331 @@
+/**
+ * Synthetic input on sway: the pointer is macpilot's own virtual pointer (answered after a round trip, so sway
+ * has delivered the events); keys are typed by wtype, one process per call (or per run of a long text, where a
+ * cancel stops it). Operations run one at a time. Modifier keys held during a click or a drag, and keys held
+ * down between calls, need one keyboard across calls, which a process per call cannot be: they are refused,
+ * saying so.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  HelperErrorCode,
+  type Modifier,
+  type Params,
+  type Point,
+  type Result,
+} from '../../../../helper-client/protocol.js';
+import { HelperFailure } from '../../errors.js';
+import type { Session } from '../session.js';
+import type { SwayDesk } from './sway-desk.js';
+import type { Axis } from './virtual-pointer.js';
+import { runToolOk } from './tools.js';
+
+const ok = {} as const;
+const CLICK_GAP_MS = 40;
+const MIN_STEPS = 10;
+const STEP_MS = 10;
+const MAX_WHEEL_STEPS = 1000;
+/** Characters each wtype types: a cancel stops the text between two runs. */
+const TYPE_RUN = 64;
+/** Pixels of smooth scrolling sent per frame. */
+const PIXEL_STEP = 40;
+
+/** wtype's names of the modifiers ("command" is the shortcut key, Control, on Linux). */
+const WTYPE_MODIFIERS: Record<Exclude<Modifier, 'fn'>, string> = {
+  command: 'ctrl',
+  control: 'ctrl',
+  option: 'alt',
+  shift: 'shift',
+  super: 'logo',
+};
+
+const queues = new WeakMap<SwayDesk, Promise<unknown>>();
+
+/** Runs one operation after the previous ones on this session's desk. */
+function serial<T>(desk: SwayDesk, work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  const previous = queues.get(desk) ?? Promise.resolve();
+  const next = previous
+    .catch(() => {})
+    .then(() => {
+      signal?.throwIfAborted();
+      return work();
+    });
+  queues.set(desk, next);
+  return next;
+}
+
+function noModifiers(modifiers: readonly Modifier[], what: string): void {
+  if (modifiers.length === 0) return;
+  throw new HelperFailure(
+    HelperErrorCode.NotAvailable,
+    `on sway macpilot cannot hold ${modifiers.join('+')} during a ${what}: its keys come from wtype, one process per call`,
+    `${what} without modifier keys, or press the shortcut with press_key`,
+  );
+}
+
+async function pointerOf(session: Session) {
+  const desk = await session.sway();
+  const [pointer, layout] = await Promise.all([desk.pointer(), desk.layout()]);
+  return { desk, pointer, layout, moveTo: (p: Point) => (pointer.moveTo(p, layout), (desk.lastPoint = p)) };
+}
+
+export async function click(
+  session: Session,
+  params: Params<'input.click'>,
+  signal?: AbortSignal,
+): Promise<Result<'input.click'>> {
+  noModifiers(params.modifiers, 'click');
+  const { desk, pointer, moveTo } = await pointerOf(session);
+  return serial(
+    desk,
+    async () => {
+      moveTo(params.at);
+      for (let i = 0; i < params.count; i++) {
+        if (i > 0) {
+          await pointer.sync();
+          await sleep(CLICK_GAP_MS, undefined, { signal });
+        }
+        pointer.button(params.button, true);
+        pointer.button(params.button, false);
+      }
+      await pointer.sync();
+      return ok;
+    },
+    signal,
+  );
+}
+
+async function glide(
+  move: (p: Point) => void,
+  sync: () => Promise<void>,
+  from: Point,
+  to: Point,
+  durationMs: number,
+  always: boolean,
+  signal?: AbortSignal,
+): Promise<void> {
+  const steps = Math.max(always ? MIN_STEPS : 1, Math.round(durationMs / STEP_MS));
+  for (let i = 1; i <= steps; i++) {
+    signal?.throwIfAborted();
+    const t = i / steps;
+    move({ x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t });
+    await sync();
+    if (durationMs > 0) await sleep(durationMs / steps, undefined, { signal });
+  }
+}
+
+export async function move(
+  session: Session,
+  params: Params<'input.move'>,
+  signal?: AbortSignal,
+): Promise<Result<'input.move'>> {
+  const { desk, pointer, moveTo } = await pointerOf(session);
+  return serial(
+    desk,
+    async () => {
+      const from = desk.lastPoint ?? params.to;
+      if (params.durationMs === 0) moveTo(params.to);
+      else await glide(moveTo, () => pointer.sync(), from, params.to, params.durationMs, false, signal);
+      await pointer.sync();
+      return ok;
+    },
+    signal,
+  );
+}
+
+export async function drag(
+  session: Session,
+  params: Params<'input.drag'>,
+  signal?: AbortSignal,
+): Promise<Result<'input.drag'>> {
+  noModifiers(params.modifiers, 'drag');
+  const { desk, pointer, moveTo } = await pointerOf(session);
+  return serial(
+    desk,
+    async () => {
+      moveTo(params.from);
+      pointer.button(params.button, true);
+      try {
+        await glide(moveTo, () => pointer.sync(), params.from, params.to, params.durationMs, true, signal);
+      } finally {
+        pointer.button(params.button, false);
+        await pointer.sync();
+      }
+      return ok;
+    },
+    signal,
+  );
+}
+
+export async function scroll(
+  session: Session,
+  params: Params<'input.scroll'>,
+  signal?: AbortSignal,
+): Promise<Result<'input.scroll'>> {
+  const pixels = params.unit === 'pixel';
+  if (!pixels && (Math.abs(params.dx) > MAX_WHEEL_STEPS || Math.abs(params.dy) > MAX_WHEEL_STEPS)) {
+    throw new HelperFailure(
+      HelperErrorCode.InvalidParams,
+      `at most ${MAX_WHEEL_STEPS} wheel steps each way in one scroll`,
+      'scroll less at a time',
+    );
+  }
+  const { desk, pointer, moveTo } = await pointerOf(session);
+  return serial(
+    desk,
+    async () => {
+      moveTo(params.at);
+      const turns: [Axis, number][] = [
+        ['vertical', params.dy],
+        ['horizontal', params.dx],
+      ];
+      for (const [axis, amount] of turns) {
+        const direction = amount > 0 ? 1 : -1;
+        if (pixels) {
+          for (let left = Math.abs(amount); left > 0; left -= PIXEL_STEP) {
+            signal?.throwIfAborted();
+            pointer.glide(axis, direction * Math.min(PIXEL_STEP, left));
+          }
+        } else {
+          for (let i = 0; i < Math.abs(amount); i++) {
+            if (i % 16 === 0) {
+              await pointer.sync();
+              signal?.throwIfAborted();
+            }
+            pointer.wheel(axis, direction);
+          }
+        }
+      }
+      await pointer.sync();
+      return ok;
+    },
+    signal,
+  );
+}
+
+export async function pointer(session: Session): Promise<Result<'input.pointer'>> {
+  const desk = await session.sway();
+  if (desk.lastPoint) return { at: desk.lastPoint };
+  // sway reports no pointer position: before macpilot moved it, the middle of the layout stands for it.
+  const layout = await desk.layout();
+  return { at: { x: Math.round(layout.x + layout.width / 2), y: Math.round(layout.y + layout.height / 2) } };
+}
+
+/** The text as wtype takes it, checked whole before anything is typed. */
+function typable(text: string): string {
+  const normalized = text.replaceAll('\r\n', '\n');
+  [...normalized].forEach((c, i) => {
+    const code = c.codePointAt(0) ?? 0;
+    if (c === '\n' || c === '\t') return;
+    if (code < 0x20 || (code >= 0x7f && code < 0xa0)) {
+      throw new HelperFailure(
+        HelperErrorCode.InvalidParams,
+        `character ${i + 1} of the text is a control character (U+${code.toString(16).padStart(4, '0')}), which no key types`,
+        'type text without control characters; press_key presses keys such as backspace or escape',
+      );
+    }
+  });
+  return normalized;
+}
+
+export async function type(
+  session: Session,
+  params: Params<'input.type'>,
+  signal?: AbortSignal,
+): Promise<Result<'input.type'>> {
+  const characters = [...typable(params.text)];
+  const desk = await session.sway();
+  return serial(
+    desk,
+    async () => {
+      await desk.keyboard();
+      let typed = 0;
+      const run = params.delayMs > 0 ? 1 : TYPE_RUN;
+      while (typed < characters.length) {
+        signal?.throwIfAborted();
+        const part = characters.slice(typed, typed + run).join('');
+        await runToolOk('wtype', ['--', part], session.env, { signal });
+        typed += [...part].length;
+        if (params.delayMs > 0) await sleep(params.delayMs, undefined, { signal });
+      }
+      return { typed };
+    },
+    signal,
+  );
+}
+
+const modifierArgs = (modifiers: readonly Modifier[]): [string[], string[]] => {
+  const names = [
+    ...new Set(
+      modifiers.filter((m): m is Exclude<Modifier, 'fn'> => m !== 'fn').map((m) => WTYPE_MODIFIERS[m]),
+    ),
+  ];
+  return [names.flatMap((n) => ['-M', n]), names.reverse().flatMap((n) => ['-m', n])];
+};
+
+export async function key(
+  session: Session,
+  params: Params<'input.key'>,
+  signal?: AbortSignal,
+): Promise<Result<'input.key'>> {
+  if (params.pid !== undefined) {
+    throw new HelperFailure(
+      HelperErrorCode.NotAvailable,
+      'Wayland delivers keys only where the keyboard focus is: macpilot cannot send them to one app in the background',
+      'press the key in the foreground',
+    );
+  }
+  const desk = await session.sway();
+  const [press, release] = modifierArgs(params.modifiers);
+  const keysym = `0x${params.code.toString(16)}`;
+  const strokes = Array.from({ length: params.repeat }, () => ['-k', keysym]).flat();
+  return serial(
+    desk,
+    async () => {
+      await desk.keyboard();
+      await runToolOk('wtype', [...press, ...strokes, ...release], session.env, { signal });
+      return ok;
+    },
+    signal,
+  );
+}
+
+export async function button(
+  session: Session,
+  params: Params<'input.button'>,
+  signal?: AbortSignal,
+): Promise<Result<'input.button'>> {
+  const desk = await session.sway();
+  const [pointerDevice, layout] = await Promise.all([desk.pointer(), desk.layout()]);
+  return serial(
+    desk,
+    async () => {
+      if (params.at) {
+        pointerDevice.moveTo(params.at, layout);
+        desk.lastPoint = params.at;
+      }
+      pointerDevice.button(params.button, params.down);
+      await pointerDevice.sync();
+      return ok;
+    },
+    params.down ? signal : undefined,
+  );
+}
+
+export async function hold(): Promise<Result<'input.hold'>> {
+  throw new HelperFailure(
+    HelperErrorCode.NotAvailable,
+    'on sway macpilot cannot hold a key down between calls: its keys come from wtype, one process per call',
+    'press the whole shortcut at once with press_key (modifiers included)',
+  );
+}
+
+export async function personFirst(
+  _session: Session,
+  params: Params<'input.personFirst'>,
+): Promise<Result<'input.personFirst'>> {
+  if (!params.on) return { watching: false };
+  return {
+    watching: false,
+    why: 'a Wayland client cannot hear input meant for other clients, so macpilot cannot tell when the person uses the desk',
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * The clipboard on a Wayland compositor with the data-control protocol (wlroots), through wl-clipboard: wl-paste
+ * reads it, wl-copy serves a text from a process of its own until another client takes the clipboard, and
+ * `wl-paste --watch` says when it changes (only that it changed leaves the helper, never what it holds).
+ */
+import { spawn } from 'node:child_process';
+import type { Result } from '../../../../helper-client/protocol.js';
+import { oncePer } from '../once.js';
+import type { Session } from '../session.js';
+import { runTool, runToolOk } from './tools.js';
+
+const TEXT_TYPES = /^(text\/plain(;charset=utf-8)?|UTF8_STRING|STRING|TEXT)$/i;
+
+export async function read(session: Session): Promise<Result<'clipboard.read'>> {
+  const listed = await runTool('wl-paste', ['--list-types'], session.env);
+  // wl-paste exits 1 ("Nothing is copied") when the clipboard is empty.
+  if (listed.code !== 0) return { types: [] };
+  const types = listed.stdout.toString('utf8').split('\n').filter(Boolean);
+  if (!types.some((t) => TEXT_TYPES.test(t))) return { types };
+  const text = await runToolOk(
+    'wl-paste',
+    ['--no-newline', '--type', 'text/plain;charset=utf-8'],
+    session.env,
+  ).catch(() => runToolOk('wl-paste', ['--no-newline', '--type', 'text'], session.env));
+  return { text: text.toString('utf8'), types };
+}
+
+export async function write(session: Session, text: string): Promise<Result<'clipboard.write'>> {
+  // wl-copy forks a server for the text and exits once the compositor has made it the clipboard's owner.
+  await runToolOk('wl-copy', ['--type', 'text/plain;charset=utf-8'], session.env, { input: text });
+  return {};
+}
+
+export async function clear(session: Session): Promise<Result<'clipboard.clear'>> {
+  await runToolOk('wl-copy', ['--clear'], session.env);
+  return {};
+}
+
+const watching = new WeakMap<Session, Promise<void>>();
+
+export async function watch(session: Session): Promise<Record<string, never>> {
+  await oncePer(watching, session, async () => {
+    // Each change runs `echo` under wl-paste: a line on its stdout says the clipboard changed.
+    const watcher = spawn('wl-paste', ['--watch', 'echo'], {
+      env: session.env,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    watcher.on('error', () => {});
+    let first = true;
+    watcher.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      const changes = chunk.split('\n').length - 1;
+      for (let i = 0; i < changes; i++) {
+        // The watch reports what the clipboard holds when it starts: that is no change.
+        if (first) first = false;
+        else session.notify('clipboard.changed', {});
+      }
+    });
+    session.onClose(() => watcher.kill());
+  });
+  return {};
+}
