@@ -1,6 +1,7 @@
 /**
  * A private headless desktop: Xvfb (or, for two monitors, Xorg's dummy driver) + session D-Bus + AT-SPI bus +
- * openbox, with its own display number and XDG_RUNTIME_DIR. Every process it starts leads its own process group; stop() signals exactly those groups.
+ * openbox, with its own display number and XDG_RUNTIME_DIR; or, with `session: 'sway'`, a headless sway (run as
+ * the user SWAY_USER when we are root: sway refuses root) in place of the X server and openbox. Every process it starts leads its own process group; stop() signals exactly those groups.
  *
  * As a script (`npx tsx scripts/desktop.ts`) it starts a desktop, prints the environment to use it, and stops it
  * on Ctrl-C. MACPILOT_KEEP_DESKTOP=1 keeps its folder (with each process's log) after it stops.
@@ -27,16 +28,23 @@ import { stopGroup } from './process-group.js';
  * Debian packages the desktop, the test apps, the bench peers and the Swift chroot come from, each with a command
  * it provides.
  */
-const REQUIRED: ReadonlyArray<{ pkg: string; command: string; use: 'test' | 'bench' | 'swift' }> =
-  readFileSync(new URL('./debian-packages.txt', import.meta.url), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() && !line.startsWith('#'))
-    .map((line) => {
-      const [pkg = '', command = '', use] = line.trim().split(/\s+/);
-      return { pkg, command, use: use === 'bench' || use === 'swift' ? use : 'test' };
-    });
+type Use = 'test' | 'wayland' | 'bench' | 'swift';
+const USES: readonly Use[] = ['test', 'wayland', 'bench', 'swift'];
+const REQUIRED: ReadonlyArray<{ pkg: string; command: string; use: Use }> = readFileSync(
+  new URL('./debian-packages.txt', import.meta.url),
+  'utf8',
+)
+  .split('\n')
+  .filter((line) => line.trim() && !line.startsWith('#'))
+  .map((line) => {
+    const [pkg = '', command = '', use] = line.trim().split(/\s+/);
+    return { pkg, command, use: USES.find((u) => u === use) ?? 'test' };
+  });
 
-export const DESKTOP_PACKAGES = [...new Set(REQUIRED.filter((r) => r.use === 'test').map((r) => r.pkg))];
+/** What `npm test` needs: the X11 desktop's packages and the Wayland suite's. */
+export const DESKTOP_PACKAGES = [
+  ...new Set(REQUIRED.filter((r) => r.use === 'test' || r.use === 'wayland').map((r) => r.pkg)),
+];
 export const INSTALL_COMMAND = `sudo apt-get install -y --no-install-recommends ${DESKTOP_PACKAGES.join(' ')}`;
 
 function onPath(command: string): boolean {
@@ -44,8 +52,8 @@ function onPath(command: string): boolean {
   return (process.env.PATH ?? '').split(':').some((dir) => dir && existsSync(join(dir, command)));
 }
 
-/** The packages that the tests (or the bench) need and whose commands are missing on this machine. */
-export function missingPackages(use: 'test' | 'bench' = 'test'): string[] {
+/** The packages that the tests (the Wayland suite, or the bench) need and whose commands are missing here. */
+export function missingPackages(use: 'test' | 'wayland' | 'bench' = 'test'): string[] {
   const needed = REQUIRED.filter((r) => r.use === 'test' || r.use === use);
   return [...new Set(needed.filter((r) => !onPath(r.command)).map((r) => r.pkg))];
 }
@@ -145,14 +153,63 @@ function splitIntoMonitors(env: NodeJS.ProcessEnv): void {
   }
 }
 
+/** The user a root test run starts sway as, created when missing (sway refuses to run as root). */
+export const SWAY_USER = 'macpilot-sway';
+
+/** The uid and gid sway runs as: our own, or SWAY_USER's when we are root. */
+function swayIdentity(): { uid: number; gid: number } {
+  const uid = process.getuid?.() ?? 0;
+  if (uid !== 0) return { uid, gid: process.getgid?.() ?? uid };
+  const id = (flag: string) =>
+    Number(execFileSync('id', [flag, SWAY_USER], { stdio: 'pipe' }).toString().trim());
+  if (!succeeds('id', [SWAY_USER], process.env)) {
+    execFileSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', SWAY_USER]);
+  }
+  return { uid: id('-u'), gid: id('-g') };
+}
+
+/** One 1280x800 output, no Xwayland, no bar: the sway session the Wayland suite drives. */
+const SWAY_CONFIG = `output HEADLESS-1 resolution 1280x800 position 0 0
+xwayland disable
+default_border normal
+`;
+
+/** Starts sway on `runtimeDir` and returns WAYLAND_DISPLAY and SWAYSOCK once both sockets are there. */
+async function startSway(
+  runtimeDir: string,
+  start: (command: string, args: string[], env: NodeJS.ProcessEnv) => ChildProcess,
+): Promise<{ WAYLAND_DISPLAY: string; SWAYSOCK: string }> {
+  const { uid, gid } = swayIdentity();
+  execFileSync('chown', [`${uid}:${gid}`, runtimeDir]);
+  const config = join(runtimeDir, 'sway.conf');
+  writeFileSync(config, SWAY_CONFIG, { mode: 0o644 });
+  const env = {
+    PATH: process.env.PATH,
+    XDG_RUNTIME_DIR: runtimeDir,
+    HOME: runtimeDir,
+    WLR_BACKENDS: 'headless',
+    WLR_RENDERER: 'pixman',
+    WLR_LIBINPUT_NO_DEVICES: '1',
+  };
+  const asUser =
+    process.getuid?.() === 0 ? ['setpriv', `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups'] : [];
+  const [command = 'sway', ...args] = [...asUser, 'sway', '-c', config];
+  start(command, args, env);
+  const socket = () => readdirSync(runtimeDir).find((name) => /^sway-ipc\..*\.sock$/.test(name));
+  const display = () => readdirSync(runtimeDir).find((name) => /^wayland-\d+$/.test(name));
+  await waitFor('sway', () => socket() !== undefined && display() !== undefined, 20000);
+  return { WAYLAND_DISPLAY: display() as string, SWAYSOCK: join(runtimeDir, socket() as string) };
+}
+
 export async function startDesktop(
-  options: { windowManager?: boolean; monitors?: 1 | 2 } = {},
+  options: { windowManager?: boolean; monitors?: 1 | 2; session?: 'x11' | 'sway' } = {},
 ): Promise<Desktop> {
   const monitors = options.monitors ?? 1;
+  const sway = options.session === 'sway';
   if (monitors === 2 && process.getuid?.() !== 0) {
     throw new Error('desktop: two monitors need Xorg with the dummy driver, which runs as root only');
   }
-  const missing = missingPackages();
+  const missing = missingPackages(sway ? 'wayland' : 'test');
   if (missing.length > 0) {
     throw new Error(
       `The desktop test suite needs Debian packages that are missing: ${missing.join(', ')}.\n` +
@@ -186,22 +243,29 @@ export async function startDesktop(
   };
 
   try {
-    // Xvfb picks a free display itself and writes its number to the file we give it as fd 3. Without -noreset
-    // it resets whenever its last client leaves, and a client connecting meanwhile (openbox) fails.
-    const displayFile = join(runtimeDir, 'display');
-    const server = xServer(runtimeDir, monitors);
-    start(server.command, server.args, process.env, { fd3: openSync(displayFile, 'w') });
-    await waitFor(
-      `${server.command} to choose a display`,
-      () => readFileSync(displayFile, 'utf8').trim().length > 0,
-      10000,
-    );
-    const display = `:${readFileSync(displayFile, 'utf8').trim()}`;
+    let display = '';
+    let wayland: Awaited<ReturnType<typeof startSway>> | undefined;
+    if (sway) wayland = await startSway(runtimeDir, (command, args, env) => start(command, args, env));
+    else {
+      // Xvfb picks a free display itself and writes its number to the file we give it as fd 3. Without
+      // -noreset it resets whenever its last client leaves, and a client connecting meanwhile (openbox) fails.
+      const displayFile = join(runtimeDir, 'display');
+      const server = xServer(runtimeDir, monitors);
+      start(server.command, server.args, process.env, { fd3: openSync(displayFile, 'w') });
+      await waitFor(
+        `${server.command} to choose a display`,
+        () => readFileSync(displayFile, 'utf8').trim().length > 0,
+        10000,
+      );
+      display = `:${readFileSync(displayFile, 'utf8').trim()}`;
+    }
 
     const busPath = join(runtimeDir, 'bus');
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      DISPLAY: display,
+      ...(wayland
+        ? { ...wayland, XDG_SESSION_TYPE: 'wayland', XDG_CURRENT_DESKTOP: 'sway' }
+        : { DISPLAY: display }),
       XDG_RUNTIME_DIR: runtimeDir,
       DBUS_SESSION_BUS_ADDRESS: `unix:path=${busPath}`,
       XDG_CONFIG_HOME: join(runtimeDir, 'config'),
@@ -209,12 +273,12 @@ export async function startDesktop(
       XDG_CACHE_HOME: join(runtimeDir, 'cache'),
       HOME: join(runtimeDir, 'home'),
       GSETTINGS_BACKEND: 'memory',
-      GDK_BACKEND: 'x11',
+      GDK_BACKEND: wayland ? 'wayland' : 'x11',
       QT_ACCESSIBILITY: '1',
       LANG: 'C.UTF-8',
     };
-    for (const hide of ['NO_AT_BRIDGE', 'GTK_A11Y', 'WAYLAND_DISPLAY', 'AT_SPI_BUS_ADDRESS'])
-      delete env[hide];
+    const hidden = wayland ? ['DISPLAY'] : ['WAYLAND_DISPLAY', 'SWAYSOCK'];
+    for (const hide of ['NO_AT_BRIDGE', 'GTK_A11Y', 'AT_SPI_BUS_ADDRESS', ...hidden]) delete env[hide];
     if (monitors === 2) splitIntoMonitors(env);
 
     start('dbus-daemon', ['--nofork', `--config-file=${sessionBusConfig(runtimeDir, busPath)}`], env);
@@ -231,7 +295,7 @@ export async function startDesktop(
         ),
       15000,
     );
-    if (options.windowManager !== false) {
+    if (options.windowManager !== false && !sway) {
       start('openbox', ['--sm-disable'], env);
       await waitFor(
         'openbox',
@@ -311,9 +375,10 @@ export function writeBusConfig(file: string, busPath: string, services?: string)
 }
 
 // Last: run as a script, everything above is initialized (a const below it would not be yet).
-const USAGE = `Usage: npx tsx scripts/desktop.ts [--monitors=2]
+const USAGE = `Usage: npx tsx scripts/desktop.ts [--monitors=2 | --session=sway]
 Starts a private headless desktop (Xvfb, D-Bus, AT-SPI, openbox), prints the environment that reaches it, and
 stops it on Ctrl-C. --monitors=2: two 1280x800 monitors side by side (Xorg's dummy driver; root only).
+--session=sway: a headless sway instead of X11 (run as the user ${SWAY_USER} when we are root).
 MACPILOT_KEEP_DESKTOP=1 keeps its folder, with each process's log, after it stops.`;
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
@@ -322,13 +387,16 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     console.log(USAGE);
     process.exit(0);
   }
-  const unknown = args.filter((arg) => arg !== '--monitors=2' && arg !== '--monitors=1');
+  const known = ['--monitors=1', '--monitors=2', '--session=x11', '--session=sway'];
+  const unknown = args.filter((arg) => !known.includes(arg));
   if (unknown.length > 0) {
     console.error(`desktop: unknown argument ${unknown.join(' ')}\n${USAGE}`);
     process.exit(2);
   }
-  const desktop = await startDesktop({ monitors: args.includes('--monitors=2') ? 2 : 1 });
-  for (const key of ['DISPLAY', 'DBUS_SESSION_BUS_ADDRESS', 'XDG_RUNTIME_DIR', 'GSETTINGS_BACKEND', 'HOME']) {
+  const session = args.includes('--session=sway') ? 'sway' : 'x11';
+  const desktop = await startDesktop({ monitors: args.includes('--monitors=2') ? 2 : 1, session });
+  const shown = session === 'sway' ? ['WAYLAND_DISPLAY', 'SWAYSOCK', 'GDK_BACKEND'] : ['DISPLAY'];
+  for (const key of [...shown, 'DBUS_SESSION_BUS_ADDRESS', 'XDG_RUNTIME_DIR', 'GSETTINGS_BACKEND', 'HOME']) {
     console.log(`export ${key}='${desktop.env[key]}'`);
   }
   console.log('# desktop running; Ctrl-C stops it');

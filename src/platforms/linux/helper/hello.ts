@@ -95,7 +95,10 @@ async function swayCapabilities(session: Session): Promise<DeskCapabilities> {
     return { display: missing, input: missing, screenCapture: missing, recording };
   }
   const [version, pointer, wtype, grim] = await Promise.all([
-    desk.ipc.version().then((v) => `sway ${v}`, () => 'sway'),
+    desk.ipc.version().then(
+      (v) => `sway ${v}`,
+      () => 'sway',
+    ),
     desk.pointer().then(
       () => undefined,
       (error: unknown) => reason(error),

@@ -155,9 +155,12 @@ export class Session {
       const connecting = (
         path === undefined ? Promise.reject(new Error('SWAYSOCK is not set')) : SwayIpc.open(path)
       ).then(
-        (ipc) => {
+        async (ipc) => {
           ipc.onClose(() => this.connectionLost('sway closed its IPC connection'));
-          return new SwayDesk(ipc, this.env);
+          const desk = new SwayDesk(ipc, this.env);
+          // Without a keyboard on the seat no window has keyboard focus, and no element reads as focused.
+          await desk.keyboard().catch(() => {});
+          return desk;
         },
         (error: Error) => {
           throw new HelperFailure(

@@ -17,6 +17,7 @@ import {
 } from './element.js';
 import { elementGone, goneOr, HelperFailure, isUnsupported } from '../../errors.js';
 import { handleOf, parseHandle, type Ref } from './handles.js';
+import { windowRelative } from '../desk.js';
 import { itemsSnapshot, registeredParents } from './items.js';
 import { State, stateBitsOf } from './states.js';
 
@@ -59,13 +60,15 @@ export function topFrame(ctx: ReadContext, ref: Ref): Promise<Ref | undefined> {
 }
 
 export async function frameOf(ctx: ReadContext, ref: Ref): Promise<Ref | undefined> {
-  return (await ctx.session.app(ref.bus)).gtk4 ? topFrame(ctx, ref) : undefined;
+  return windowRelative(ctx.session, await ctx.session.app(ref.bus)) ? topFrame(ctx, ref) : undefined;
 }
 
 export async function ancestors(ctx: ReadContext, ref: Ref): Promise<ElementInfo[]> {
   const chain = (await parentChain(ctx, ref)).reverse();
   const app = await ctx.session.app(ref.bus);
-  const roles = app.gtk4 ? await Promise.all(chain.map((r) => getRoleName(ctx.bus, r))) : [];
+  const roles = windowRelative(ctx.session, app)
+    ? await Promise.all(chain.map((r) => getRoleName(ctx.bus, r)))
+    : [];
   const frame = chain.find((_, i) => WINDOW_ROLES.has(roles[i] ?? ''));
   const reads = await Promise.all(chain.map((r) => readInfo(ctx, r, { maxValueLength: 200, frame })));
   return reads.map((r) => r.info);
@@ -160,7 +163,7 @@ async function flatSnapshot(
   rootRef: Ref,
   params: Params<'ax.snapshot'>,
 ): Promise<Result<'ax.snapshot'> | undefined> {
-  if (params.depth <= 1 || (await ctx.session.app(rootRef.bus)).gtk4) return undefined;
+  if (params.depth <= 1 || windowRelative(ctx.session, await ctx.session.app(rootRef.bus))) return undefined;
   let matches: Ref[];
   try {
     matches = await matchStates(ctx.bus, rootRef, params.includeHidden ? [0, 0] : SHOWING, 0);

@@ -53,7 +53,13 @@ export class SwayDesk {
     if (this.keyboardHolder && this.keyboardHolder.exitCode === null) return;
     const seats = await this.ipc.seats();
     if (seats.some((seat) => (seat.capabilities & KEYBOARD) !== 0)) return;
-    const holder = spawn('wtype', ['-s', String(FOREVER_MS)], { env: this.env, stdio: 'ignore' });
+    // Through a shell that ends it when our end of its stdin closes: the keyboard goes with the helper,
+    // however the helper ends.
+    const holder = spawn('sh', ['-c', `wtype -s ${FOREVER_MS} & read -r _; kill $!`], {
+      env: this.env,
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
+    holder.stdin?.on('error', () => {});
     holder.on('error', () => {});
     this.keyboardHolder = holder;
     const deadline = Date.now() + 1000;
@@ -69,7 +75,7 @@ export class SwayDesk {
   }
 
   close(): void {
-    this.keyboardHolder?.kill();
+    this.keyboardHolder?.stdin?.end();
     void this.pointerOpening?.then((p) => p.close()).catch(() => {});
     this.ipc.close();
   }

@@ -14,6 +14,13 @@ export const PACKAGE_OF: Readonly<Record<string, string>> = {
   'wl-paste': 'wl-clipboard',
 };
 
+export interface RunOptions {
+  input?: string;
+  signal?: AbortSignal;
+  /** The tool forks a process that serves on after it exits (wl-copy): it is done when it exits. */
+  serves?: boolean;
+}
+
 export interface ToolRun {
   stdout: Buffer;
   stderr: string;
@@ -25,14 +32,16 @@ export function runTool(
   tool: string,
   args: readonly string[],
   env: NodeJS.ProcessEnv,
-  options: { input?: string; signal?: AbortSignal } = {},
+  options: RunOptions = {},
 ): Promise<ToolRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(tool, args, { env, stdio: ['pipe', 'pipe', 'pipe'], signal: options.signal });
+    // A tool that leaves a server behind (wl-copy) would hold our pipes open: its output is not read.
+    const output = options.serves ? 'ignore' : 'pipe';
+    const child = spawn(tool, args, { env, stdio: ['pipe', output, output], signal: options.signal });
     const out: Buffer[] = [];
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') {
         reject(
@@ -44,9 +53,11 @@ export function runTool(
         );
       } else reject(options.signal?.aborted ? options.signal.reason : error);
     });
-    child.on('close', (code) => resolve({ stdout: Buffer.concat(out), stderr, code }));
-    child.stdin.on('error', () => {});
-    child.stdin.end(options.input ?? '');
+    child.on(options.serves ? 'exit' : 'close', (code) =>
+      resolve({ stdout: Buffer.concat(out), stderr, code }),
+    );
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(options.input ?? '');
   });
 }
 
@@ -55,7 +66,7 @@ export async function runToolOk(
   tool: string,
   args: readonly string[],
   env: NodeJS.ProcessEnv,
-  options: { input?: string; signal?: AbortSignal } = {},
+  options: RunOptions = {},
 ): Promise<Buffer> {
   const run = await runTool(tool, args, env, options);
   if (run.code !== 0) {

@@ -27,12 +27,15 @@ export async function read(session: Session): Promise<Result<'clipboard.read'>> 
 
 export async function write(session: Session, text: string): Promise<Result<'clipboard.write'>> {
   // wl-copy forks a server for the text and exits once the compositor has made it the clipboard's owner.
-  await runToolOk('wl-copy', ['--type', 'text/plain;charset=utf-8'], session.env, { input: text });
+  await runToolOk('wl-copy', ['--type', 'text/plain;charset=utf-8'], session.env, {
+    input: text,
+    serves: true,
+  });
   return {};
 }
 
 export async function clear(session: Session): Promise<Result<'clipboard.clear'>> {
-  await runToolOk('wl-copy', ['--clear'], session.env);
+  await runToolOk('wl-copy', ['--clear'], session.env, { serves: true });
   return {};
 }
 

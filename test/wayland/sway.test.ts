@@ -1,0 +1,110 @@
+/**
+ * macpilot on a headless sway, through a real MCP client, with native Wayland GTK apps (GDK_BACKEND=wayland):
+ * what check_permissions says, typing into a field and clicking by ref, by point and by text read on screen
+ * (so the window-relative extents and the OCR boxes land on the real controls), windows, and the clipboard
+ * against wl-clipboard.
+ */
+import { execFileSync } from 'node:child_process';
+import { describe, expect, inject, test } from 'vitest';
+import { zenityEntry } from '../support/zenity.js';
+import { useMacpilot } from '../support/mcp.js';
+import { eventually, refOf } from '../support/text.js';
+
+const env = inject('swayEnv');
+const { macpilot, processes } = useMacpilot(env, ['--toolsets', 'all']);
+
+const boundsOf = async (ref: string) => {
+  const { structuredContent } = (await macpilot.client.callTool({
+    name: 'get_element',
+    arguments: { ref },
+  })) as { structuredContent?: { bounds?: { x: number; y: number; width: number; height: number } } };
+  const bounds = structuredContent?.bounds;
+  if (!bounds) throw new Error(`no bounds for ${ref}`);
+  return bounds;
+};
+
+describe('on sway', () => {
+  test('check_permissions names the Wayland route of each capability', async () => {
+    const text = await macpilot.ok('check_permissions');
+    expect(text).toMatch(/display: available \(Wayland: sway 1\.\d+/);
+    expect(text).toMatch(
+      /input: available \(a virtual pointer of macpilot's own \(wlr-virtual-pointer\) and keys through wtype\)/,
+    );
+    expect(text).toMatch(/screen ?capture: available \(screenshots through grim/i);
+  });
+
+  test('type into a field by ref, then click OK by ref: zenity prints the text', async () => {
+    const { zenity, field, value } = await zenityEntry(macpilot, processes, 'wayland by ref');
+    await macpilot.ok('type_text', { ref: field, text: 'Ada Lövelace ✓' });
+    expect(await value()).toBe('Ada Lövelace ✓');
+    const ok = refOf(
+      await macpilot.ok('find_elements', { app: String(zenity.pid), name: 'OK', role: 'button' }),
+      /OK/,
+    );
+    const clicked = await macpilot.ok('click_element', { ref: ok });
+    expect(clicked).toMatch(/as a real click at its centre/);
+    expect(await zenity.exited).toBe(0);
+    expect(zenity.stdout()).toBe('Ada Lövelace ✓\n');
+  });
+
+  test('click by point at the centre get_element reports: the bounds are on screen, not in the window', async () => {
+    const { zenity } = await zenityEntry(macpilot, processes, 'wayland by point');
+    const cancel = refOf(
+      await macpilot.ok('find_elements', { app: String(zenity.pid), name: 'Cancel', role: 'button' }),
+      /Cancel/,
+    );
+    const bounds = await boundsOf(cancel);
+    // sway draws a title bar above every window: a window's content never starts at the top of the screen.
+    expect(bounds.y).toBeGreaterThan(20);
+    await macpilot.ok('click', { x: bounds.x + bounds.width / 2, y: bounds.y + bounds.height / 2 });
+    expect(await zenity.exited).toBe(1);
+  });
+
+  test('click_text finds OK by reading the screen and clicks it', async () => {
+    const { zenity, field } = await zenityEntry(macpilot, processes, 'wayland by text');
+    await macpilot.ok('type_text', { ref: field, text: 'read on screen' });
+    const found = await macpilot.ok('find_text', { text: 'Type here', app: String(zenity.pid) });
+    expect(found).toMatch(/Type here/);
+    await macpilot.ok('click_text', { text: 'OK', app: String(zenity.pid), match: 'exact' });
+    expect(await zenity.exited).toBe(0);
+    expect(zenity.stdout()).toBe('read on screen\n');
+  });
+
+  test('windows: listed with their titles, focused in turn, shot as pixels', async () => {
+    const first = await zenityEntry(macpilot, processes, 'first window');
+    const second = await zenityEntry(macpilot, processes, 'second window');
+    const listed = await eventually('both windows listed', async () => {
+      const text = await macpilot.ok('list_windows', {});
+      return text.includes('"first window"') && text.includes('"second window"') ? text : undefined;
+    });
+    const idOf = (title: string) => new RegExp(`window (\\d+) "${title}"`).exec(listed)?.[1] ?? '';
+    for (const title of ['first window', 'second window', 'first window']) {
+      const focused = await macpilot.ok('focus_window', { window_id: idOf(title) });
+      expect(focused).toContain(`"${title}"`);
+      expect(await macpilot.ok('list_windows', {})).toMatch(
+        new RegExp(`window ${idOf(title)} "${title}".* focused`),
+      );
+    }
+    const shot = await macpilot.client.callTool({
+      name: 'take_screenshot',
+      arguments: { app: String(first.zenity.pid) },
+    });
+    const image = (shot.content as { type: string; data?: string }[]).find((part) => part.type === 'image');
+    const png = Buffer.from(image?.data ?? '', 'base64');
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    // A dialog's pixels are not one colour: something was drawn, and captured.
+    const { default: sharp } = await import('sharp');
+    const stats = await sharp(png).stats();
+    expect(stats.channels[0]?.stdev ?? 0).toBeGreaterThan(5);
+    await processes.stop(first.zenity.pid);
+    await processes.stop(second.zenity.pid);
+  });
+
+  test('the clipboard round-trips with wl-clipboard both ways', async () => {
+    await macpilot.ok('set_clipboard', { text: 'from macpilot ✓' });
+    expect(execFileSync('wl-paste', ['--no-newline'], { env }).toString()).toBe('from macpilot ✓');
+    // wl-copy leaves a server behind that would hold a captured stdout open.
+    execFileSync('wl-copy', ['from wl-copy'], { env, stdio: 'ignore' });
+    expect(await macpilot.ok('get_clipboard')).toMatch(/^Clipboard text, 12 characters .*\nfrom wl-copy$/);
+  });
+});
