@@ -80,11 +80,17 @@ export class Desk implements Guard {
 
 function pausedError(until: number, tool?: string) {
   const time = new Date(until).toTimeString().slice(0, 5);
+  // A stop with no pause (`--minutes 0`) cancels what runs and leaves the next call free to run.
+  const paused = until > Date.now();
   return {
     what: tool
       ? `${tool} was not run: paused by the person at the desk`
       : 'Stopped by the person at the desk',
-    why: `they ran \`macpilot stop\`: actions are paused until ${time} or until they run \`macpilot resume\``,
-    next: 'wait, and ask the person before acting again; reading the screen still works',
+    why: paused
+      ? `they ran \`macpilot stop\`: actions are paused until ${time} or until they run \`macpilot resume\``
+      : 'they ran `macpilot stop`, which cancelled the calls running then; actions are not paused',
+    next: paused
+      ? 'wait, and ask the person before acting again; reading the screen still works'
+      : 'ask the person before acting again',
   };
 }

@@ -174,8 +174,19 @@ describe('acting on zenity by path', () => {
     const notText = await run('set', dialog, 'text');
     expect(notText.code).toBe(1);
     expect(notText.stderr).toContain('Why: cannot set this value: it does not hold editable text');
-    expect(notText.stderr).toMatch(/Next: see what it is with `macpilot get 'app\("zenity"\)\/[^']+'`/);
-    expect(notText.stderr).not.toMatch(/<path>|\b(frame|filler|panel)\b/);
+    expect(notText.stderr).toMatch(
+      /Next: see what it is and the values it takes with `macpilot get 'app\("zenity"\)\/[^']+'`/,
+    );
+    expect(notText.stderr).not.toMatch(/<path>|<text>|\b(frame|filler|panel)\b/);
+    // Typing into what takes no focus names it by its path, never by a ref of the command's own process.
+    const label = `${dialog}/text`;
+    const notField = await run('type', 'x', '--into', label);
+    expect(notField.code).toBe(1);
+    expect(notField.stderr).toMatch(
+      /^macpilot type: Could not type into text "Your name\?" at app\("zenity"\)/,
+    );
+    expect(notField.stderr).toContain(`Next: \`macpilot get '${label}'\` lists the actions it has`);
+    expect(notField.stderr).not.toMatch(/\be\d+\b/);
     // type --into reads the field, then types: two calls of one command, which a limit of one a second
     // (meant for an agent's bursts) does not refuse.
     const typed = await runWith(

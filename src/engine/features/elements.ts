@@ -8,14 +8,7 @@ import { clickAction, matchAction } from '../kernel/actions.js';
 import { findMatches, FIND_DEFAULTS, matchedByDescriptionAlone, type MatchMode } from '../reading/find.js';
 import type { Prepared } from '../kernel/changes.js';
 import type { ClickOptions, Input } from './input.js';
-import {
-  describeTarget,
-  entryLine,
-  type Kernel,
-  type Target,
-  type WalkLimits,
-  type WalkStart,
-} from '../kernel/kernel.js';
+import { entryLine, type Kernel, type Target, type WalkLimits, type WalkStart } from '../kernel/kernel.js';
 import { pause } from '../kernel/observer.js';
 import { childPath, parsePath, segmentFor } from '../kernel/paths.js';
 import type { CallOptions } from '../../helper-client/errors.js';
@@ -120,7 +113,7 @@ export class Elements {
   }
 
   async getElement(target: Target, call?: CallOptions): Promise<ElementResult> {
-    return this.kernel.guard(`read ${describeTarget(target)}`, async () => {
+    return this.kernel.guard(`read ${this.kernel.describe(target)}`, async () => {
       const { entry, detail } = await this.kernel.detail(target, DETAIL_VALUE_CHARS, call);
       return { kind: 'element', entry, detail };
     });

@@ -140,6 +140,9 @@ function centreOf(entry: RefEntry, detail: ElementDetail): Point {
         ? 'it is scrolled out of view, hidden or has no size'
         : 'the app reports no screen position for it',
       next: 'scroll the list or view that holds it (the scroll tool), or open what contains it (a menu, a tab), then retry',
+      person: {
+        next: 'scroll the list or view that holds it with the mouse wheel, or open what contains it (a menu, a tab), then retry',
+      },
     });
   }
   return { x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) };

@@ -100,6 +100,7 @@ export class Reveal {
           what: `Could not scroll ${entryLine(entry)} into view`,
           why: 'it is inside no scrollable container that this app exposes',
           next: 'scroll by hand (the scroll tool) over the list or page that holds it, then check with get_element',
+          person: { next: 'scroll the list or page that holds it with the mouse wheel, then retry' },
         });
       }
       const at = { x: pane.x + pane.width / 2, y: pane.y + pane.height / 2 };

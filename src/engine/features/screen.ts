@@ -262,6 +262,7 @@ export class Screen {
           what: `The window ${window.id} ${JSON.stringify(clip(window.title, 80))} is minimized`,
           why: 'a minimized window is not on screen',
           next: 'restore it with restore_window, then take the screenshot',
+          person: { next: 'restore the window (from the task bar or its app), then take the screenshot' },
         });
       }
       return {

@@ -200,6 +200,12 @@ export class Windows {
         picked.length === 0
           ? 'use an id from list_windows (include_minimized: true lists minimized ones too)'
           : 'add index (0 is the front-most match) or a more specific title, or use the window id',
+      person: {
+        next:
+          picked.length === 0
+            ? 'use a window id that `macpilot windows` lists (--minimized lists minimized ones too)'
+            : 'give --window a more specific title, or the window id `macpilot windows` lists',
+      },
     });
   }
 }

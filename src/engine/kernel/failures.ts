@@ -53,14 +53,15 @@ const ADVICE = {
     kind: 'action_failed',
     what: 'The action failed',
     next: 'get_element lists the actions the element has; it may be disabled or hidden',
+    personNext: '`macpilot get <path>` lists the actions it has; it may be disabled or hidden',
   },
   [HelperErrorCode.ValueNotSettable]: {
     kind: 'value_not_settable',
     what: 'The value cannot be set',
     next: 'focus the element and use type_text, or use perform_action with one of its actions',
     personNext:
-      'see what it is with `macpilot get <path>`; type into a text field with `macpilot type <text> --into <path>`, ' +
-      'or press a control with `macpilot click <path>`',
+      'see what it is and the values it takes with `macpilot get <path>`; a control without a value of its own is ' +
+      'pressed with `macpilot click <path>`',
   },
   [HelperErrorCode.NotAvailable]: {
     kind: 'not_available',

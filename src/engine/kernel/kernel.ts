@@ -191,7 +191,7 @@ export class Kernel {
   ): Promise<ActionResult> {
     let path: string | undefined;
     try {
-      return await this.guard(`${verb} ${describeTarget(target)}`, async () => {
+      return await this.guard(`${verb} ${this.describe(target)}`, async () => {
         const { entry, detail } = await this.detail(target, 0, call);
         path = entry.path;
         const run = prepare(entry, detail);
@@ -202,6 +202,12 @@ export class Kernel {
       // A person's advice names the element they acted on by its path.
       throw path !== undefined && error instanceof MacpilotError ? error.about(path) : error;
     }
+  }
+
+  /** A target in a sentence: a known ref as its element's line (`textbox "Name" [ref=e3]`), else as given. */
+  describe(target: Target): string {
+    const known = target.ref === undefined ? undefined : this.refs.known(target.ref);
+    return known ? `${known.label} [ref=${target.ref}]` : describeTarget(target);
   }
 
   // --- errors ---

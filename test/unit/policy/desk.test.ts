@@ -34,6 +34,21 @@ describe('Desk', () => {
     await expect(desk.admit(call(false))).resolves.toBeUndefined();
   });
 
+  it('a stop without a pause tells the cancelled call so, not that actions are paused', async () => {
+    const desk = new Desk();
+    const running = desk.run(
+      new AbortController().signal,
+      (signal) =>
+        new Promise<unknown>((resolve) => signal.addEventListener('abort', () => resolve(signal.reason))),
+    );
+    desk.stop(0);
+    const reason = (await running) as StoppedAtTheDesk;
+    expect(reason.why).toBe(
+      'they ran `macpilot stop`, which cancelled the calls running then; actions are not paused',
+    );
+    expect(reason.why).not.toMatch(/paused until/);
+  });
+
   it('a pause ends by itself, at most a day after the stop; a client cancel still aborts', async () => {
     const desk = new Desk();
     const { pausedUntil } = desk.stop(10 * MAX_PAUSE_MS);
