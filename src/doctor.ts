@@ -43,7 +43,8 @@ export const FIXES: Record<Hello['platform'], Record<CapabilityName, string>> = 
       'run macpilot inside the desktop session (DBUS_SESSION_BUS_ADDRESS set) with the AT-SPI bus installed ' +
       '(`sudo apt-get install at-spi2-core`); unset NO_AT_BRIDGE and GTK_A11Y for the apps you want to drive',
     display:
-      'set DISPLAY to your X display (for example DISPLAY=:0); on Wayland, run the apps under XWayland',
+      'set DISPLAY to your X display (for example DISPLAY=:0); on Wayland, macpilot drives sway (WAYLAND_DISPLAY ' +
+      'and SWAYSOCK set), and in other Wayland sessions the apps run under XWayland (docs/linux-sessions.md)',
     input:
       "macpilot types and clicks through the X server's XTEST extension: set DISPLAY to an X server that has " +
       'it (Xorg, Xvfb and XWayland do)',
