@@ -135,13 +135,14 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'find',
-    args: '<text> [--app A] [--role R]',
+    args: '<text> [--app A] [--role R] [--max N]',
     summary: 'find elements whose name, value or description contains the text',
     positionals: [1, 1],
     options: [
       APP,
       { name: 'role', value: 'ROLE', help: 'only elements of this role, e.g. button, textbox, menuitem' },
       { name: 'all', help: 'also elements not on screen' },
+      { name: 'max', value: 'N', help: 'show at most N matches (default 25, at most 500)' },
       FORMAT,
     ],
     kind: 'tool',

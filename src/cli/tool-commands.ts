@@ -158,6 +158,7 @@ const GIVEN_AS: Readonly<Record<string, string>> = {
   include_hidden: '--all',
   include_minimized: '--minimized',
   timeout_ms: '--timeout',
+  max_results: '--max',
   idle_ms: '--idle',
 };
 const WAIT_GIVEN_AS: Readonly<Record<string, string>> = { text: '--text' };
@@ -273,6 +274,7 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
       app: text(values.app),
       role: text(values.role),
       include_hidden: values.all === true || undefined,
+      max_results: integer(values.max, 'max'),
     }),
 
   get: async ({ positionals: [path = ''] }, call) => {

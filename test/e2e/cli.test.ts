@@ -144,7 +144,19 @@ describe('macpilot tree', () => {
     const piped = await runWith({ input: JSON.stringify(found) }, 'get', '-', '--format', 'json');
     expect(piped).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(piped.stdout)).toEqual(got);
-    const several = await ok('find', 'e', '--app', 'mousepad', '--format', 'json');
+    const several = await ok('find', 'e', '--app', 'mousepad', '--all', '--format', 'json');
+    // --max shows more of them than the 25 shown by default.
+    const { total } = JSON.parse(several) as { total: number };
+    expect(total).toBeGreaterThan(25);
+    const more = JSON.parse(
+      await ok('find', 'e', '--app', 'mousepad', '--all', '--max', '500', '--format', 'json'),
+    ) as {
+      matches: unknown[];
+    };
+    expect(more.matches).toHaveLength(Math.min(total, 500));
+    expect(await ok('find', 'e', '--app', 'mousepad', '--all')).toMatch(
+      /more elements? matched; raise --max \(at most 500\)/,
+    );
     const refused = await runWith({ input: several }, 'get', '-');
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`; ${menu?.path};`);

@@ -82,7 +82,8 @@ export const PERSON: Vocabulary = {
     `\`macpilot tree ${treeArgument(example)} --depth N\` or \`--all\`, or \`macpilot find\` to search`,
   lineCap: () => 'the line cap (--all shows up to 5000 lines)',
   narrowSearch: 'narrow it with --app, --role or more of the text',
-  moreMatches: 'narrow the search with --app, --role or more of the text to see them',
+  moreMatches:
+    'raise --max (at most 500) or narrow the search with --app, --role or more of the text to see them',
   searchHidden: '--all also searches the rest',
   listMinimized: '--minimized shows them',
   compareReadings: 'Compare two `macpilot tree` outputs instead.',
