@@ -10,15 +10,20 @@ let desktop: Desktop | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
   desktop = await startDesktop();
-  // The tests' MCP client cannot ask a human, so destructive tools (quit_app, close_window) would be refused;
-  // the consent tests (policy-consent.test.ts) set MACPILOT_CONSENT themselves. Tests poll and act faster than
-  // an agent, past the default rate limits on a quiet machine; the rate limit tests set their own.
-  project.provide('desktopEnv', {
-    ...(desktop.env as Record<string, string>),
-    MACPILOT_CONSENT: 'allow',
-    MACPILOT_RATE_LIMITS: 'calls_per_second=1000,calls_per_minute=100000,writes_per_second=1000',
-  });
+  project.provide('desktopEnv', testEnv(desktop));
 }
+
+/**
+ * A desktop's environment for the tests' servers. The tests' MCP client cannot ask a human, so destructive
+ * tools (quit_app, close_window) would be refused; the consent tests (policy-consent.test.ts) set
+ * MACPILOT_CONSENT themselves. Tests poll and act faster than an agent, past the default rate limits on a quiet
+ * machine; the rate limit tests set their own.
+ */
+export const testEnv = (started: Desktop): Record<string, string> => ({
+  ...(started.env as Record<string, string>),
+  MACPILOT_CONSENT: 'allow',
+  MACPILOT_RATE_LIMITS: 'calls_per_second=1000,calls_per_minute=100000,writes_per_second=1000',
+});
 
 export async function teardown(): Promise<void> {
   await desktop?.stop();

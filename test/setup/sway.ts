@@ -5,16 +5,13 @@
 import 'vitest';
 import type { TestProject } from 'vitest/node';
 import { type Desktop, startDesktop } from '../../scripts/desktop.js';
+import { testEnv } from './desktop.js';
 
 let desktop: Desktop | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
   desktop = await startDesktop({ session: 'sway' });
-  project.provide('swayEnv', {
-    ...(desktop.env as Record<string, string>),
-    MACPILOT_CONSENT: 'allow',
-    MACPILOT_RATE_LIMITS: 'calls_per_second=1000,calls_per_minute=100000,writes_per_second=1000',
-  });
+  project.provide('swayEnv', testEnv(desktop));
 }
 
 export async function teardown(): Promise<void> {

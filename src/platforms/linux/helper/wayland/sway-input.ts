@@ -18,11 +18,10 @@ import type { Session } from '../session.js';
 import type { SwayDesk } from './sway-desk.js';
 import type { Axis } from './virtual-pointer.js';
 import { runToolOk } from './tools.js';
+import { glide, refuseBackgroundKeys } from '../pointer-path.js';
 
 const ok = {} as const;
 const CLICK_GAP_MS = 40;
-const MIN_STEPS = 10;
-const STEP_MS = 10;
 const MAX_WHEEL_STEPS = 1000;
 /** Characters each wtype types: a cancel stops the text between two runs. */
 const TYPE_RUN = 64;
@@ -94,25 +93,6 @@ export async function click(
   );
 }
 
-async function glide(
-  move: (p: Point) => void,
-  sync: () => Promise<void>,
-  from: Point,
-  to: Point,
-  durationMs: number,
-  always: boolean,
-  signal?: AbortSignal,
-): Promise<void> {
-  const steps = Math.max(always ? MIN_STEPS : 1, Math.round(durationMs / STEP_MS));
-  for (let i = 1; i <= steps; i++) {
-    signal?.throwIfAborted();
-    const t = i / steps;
-    move({ x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t });
-    await sync();
-    if (durationMs > 0) await sleep(durationMs / steps, undefined, { signal });
-  }
-}
-
 export async function move(
   session: Session,
   params: Params<'input.move'>,
@@ -124,7 +104,15 @@ export async function move(
     async () => {
       const from = desk.lastPoint ?? params.to;
       if (params.durationMs === 0) moveTo(params.to);
-      else await glide(moveTo, () => pointer.sync(), from, params.to, params.durationMs, false, signal);
+      else
+        await glide(
+          { moveTo, sync: () => pointer.sync() },
+          from,
+          params.to,
+          params.durationMs,
+          false,
+          signal,
+        );
       await pointer.sync();
       return ok;
     },
@@ -145,7 +133,14 @@ export async function drag(
       moveTo(params.from);
       pointer.button(params.button, true);
       try {
-        await glide(moveTo, () => pointer.sync(), params.from, params.to, params.durationMs, true, signal);
+        await glide(
+          { moveTo, sync: () => pointer.sync() },
+          params.from,
+          params.to,
+          params.durationMs,
+          true,
+          signal,
+        );
       } finally {
         pointer.button(params.button, false);
         await pointer.sync();
@@ -267,13 +262,7 @@ export async function key(
   params: Params<'input.key'>,
   signal?: AbortSignal,
 ): Promise<Result<'input.key'>> {
-  if (params.pid !== undefined) {
-    throw new HelperFailure(
-      HelperErrorCode.NotAvailable,
-      'Wayland delivers keys only where the keyboard focus is: macpilot cannot send them to one app in the background',
-      'press the key in the foreground',
-    );
-  }
+  if (params.pid !== undefined) refuseBackgroundKeys('Wayland');
   const desk = await session.sway();
   const [press, release] = modifierArgs(params.modifiers);
   const keysym = `0x${params.code.toString(16)}`;

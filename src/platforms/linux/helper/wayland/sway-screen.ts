@@ -12,6 +12,7 @@ import {
 import { HelperFailure } from '../../errors.js';
 import { encode } from '../x11/screen-pixels.js';
 import type { Session } from '../session.js';
+import { displayBounds } from '../desk-checks.js';
 import type { SwayDesk } from './sway-desk.js';
 import { runToolOk } from './tools.js';
 
@@ -48,16 +49,7 @@ async function targetBounds(desk: SwayDesk, target: Params<'screen.capture'>['ta
     }
     return window.node.rect;
   }
-  const all = await outputs(desk);
-  const display = all.find((d) => d.id === target.display);
-  if (!display) {
-    throw new HelperFailure(
-      HelperErrorCode.InvalidParams,
-      `no display ${JSON.stringify(target.display)}`,
-      `the displays are: ${all.map((d) => d.id).join(', ')}`,
-    );
-  }
-  return display.bounds;
+  return displayBounds(await outputs(desk), target.display);
 }
 
 /** A binary PPM (P6, 8 bits a channel), as grim writes it. */

@@ -14,6 +14,7 @@ import { appRoots } from '../apps.js';
 import { HelperFailure } from '../../errors.js';
 import type { Session } from '../session.js';
 import { until } from '../until.js';
+import { checkWindowId } from '../desk-checks.js';
 import type { SwayDesk } from './sway-desk.js';
 import type { SwayNode } from './sway-ipc.js';
 
@@ -59,13 +60,7 @@ async function find(desk: SwayDesk, id: string): Promise<Listed | undefined> {
 }
 
 async function existing(desk: SwayDesk, id: string): Promise<Listed> {
-  if (!/^\d{1,10}$/.test(id)) {
-    throw new HelperFailure(
-      HelperErrorCode.InvalidParams,
-      `"${id}" is not a window id`,
-      'window ids are decimal numbers, as windows.list gives them',
-    );
-  }
+  checkWindowId(id);
   const found = await find(desk, id);
   if (!found) {
     throw new HelperFailure(

@@ -20,6 +20,7 @@ import { Keymap, type Stroke } from './input-keymap.js';
 import type { Session } from '../session.js';
 import { type PersonInput, PersonWatch } from './person-watch.js';
 import { onX11 } from './x11-range.js';
+import { glide, refuseBackgroundKeys } from '../pointer-path.js';
 
 const BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
 const WHEEL = { up: 4, down: 5, left: 6, right: 7 } as const;
@@ -45,9 +46,6 @@ const FROZEN_POINTER_MS = 1000;
 const POLL_MS = 5;
 /** Well under the usual double-click time (GTK 400 ms), long enough for apps to see separate clicks. */
 const CLICK_GAP_MS = 40;
-/** Pointer steps of a smooth move or drag, at least this many so that drag thresholds are crossed. */
-const MIN_STEPS = 10;
-const STEP_MS = 10;
 /** Typed characters between round trips when there is no delay: the server keeps pace with the app. */
 const TYPE_BATCH = 64;
 /** The most wheel steps one scroll sends each way. */
@@ -289,25 +287,6 @@ async function device(session: Session): Promise<Device> {
 
 const ok = {};
 
-/** Pointer positions from `from` to `to` over durationMs, at least MIN_STEPS of them when `always`. */
-async function glide(
-  input: Device,
-  from: Point,
-  to: Point,
-  durationMs: number,
-  always: boolean,
-  signal: AbortSignal | undefined,
-) {
-  const steps = Math.max(always ? MIN_STEPS : 1, Math.round(durationMs / STEP_MS));
-  for (let i = 1; i <= steps; i++) {
-    signal?.throwIfAborted();
-    const t = i / steps;
-    input.moveTo({ x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t });
-    await input.sync();
-    if (durationMs > 0) await sleep(durationMs / steps, undefined, { signal });
-  }
-}
-
 export async function click(
   session: Session,
   params: Params<'input.click'>,
@@ -479,13 +458,7 @@ export async function key(
   params: Params<'input.key'>,
   signal?: AbortSignal,
 ): Promise<Result<'input.key'>> {
-  if (params.pid !== undefined) {
-    throw new HelperFailure(
-      HelperErrorCode.NotAvailable,
-      'X11 delivers keys only where the keyboard focus is: it cannot send them to one app in the background',
-      'press the key in the foreground',
-    );
-  }
+  if (params.pid !== undefined) refuseBackgroundKeys('X11');
   const input = await device(session);
   return input.run(async () => {
     const [stroke] = await input.keymap.lend([params.code]);

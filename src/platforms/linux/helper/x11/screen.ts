@@ -17,6 +17,7 @@ import { encode, type PixelLayout, toRgba } from './screen-pixels.js';
 import { randrMonitors } from './randr-monitors.js';
 import { withScreenImage } from './screen-shm.js';
 import type { Session } from '../session.js';
+import { displayBounds } from '../desk-checks.js';
 
 /**
  * The connection setup the x11 package keeps on the client as `display` (typed elsewhere with the keyboard's
@@ -137,16 +138,7 @@ async function targetBounds(
 ): Promise<Bounds> {
   if ('region' in target) return target.region;
   if ('window' in target) return windowBounds(x, target.window);
-  const { displays: all } = await displays(session);
-  const display = all.find((d) => d.id === target.display);
-  if (!display) {
-    throw new HelperFailure(
-      HelperErrorCode.InvalidParams,
-      `no display ${JSON.stringify(target.display)}`,
-      `the displays are: ${all.map((d) => d.id).join(', ')}`,
-    );
-  }
-  return display.bounds;
+  return displayBounds((await displays(session)).displays, target.display);
 }
 
 /** The part of `wanted` on the screen, in whole pixels. */

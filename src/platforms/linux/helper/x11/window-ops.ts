@@ -13,6 +13,7 @@ import { HelperFailure } from '../../errors.js';
 import type { Rect, X11 } from './ewmh.js';
 import type { Session } from '../session.js';
 import { until } from '../until.js';
+import { checkWindowId } from '../desk-checks.js';
 import { onX11, sizeOnX11 } from './x11-range.js';
 
 /** Openbox applies a request within a few ms; a loaded machine may need far longer. */
@@ -69,13 +70,7 @@ export async function listWindows(
 
 /** A managed window's X id, or a failure that says there is none by that id. */
 async function managed(x11: X11, id: string): Promise<number> {
-  if (!/^\d{1,10}$/.test(id)) {
-    throw new HelperFailure(
-      HelperErrorCode.InvalidParams,
-      `"${id}" is not a window id`,
-      'window ids are decimal numbers, as windows.list gives them',
-    );
-  }
+  checkWindowId(id);
   const window = Number(id);
   if (!(await x11.clientWindows()).includes(window)) {
     throw new HelperFailure(

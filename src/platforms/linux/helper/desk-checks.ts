@@ -1,0 +1,29 @@
+/**
+ * What the X11 and the sway routes check alike of the displays and windows a request names: a display among those
+ * the display server lists (X11 RandR, sway's outputs), a window id's form.
+ */
+import { type Bounds, type DisplayInfo, HelperErrorCode } from '../../../helper-client/protocol.js';
+import { HelperFailure } from '../errors.js';
+
+export function displayBounds(all: readonly DisplayInfo[], id: string): Bounds {
+  const display = all.find((d) => d.id === id);
+  if (!display) {
+    throw new HelperFailure(
+      HelperErrorCode.InvalidParams,
+      `no display ${JSON.stringify(id)}`,
+      `the displays are: ${all.map((d) => d.id).join(', ')}`,
+    );
+  }
+  return display.bounds;
+}
+
+/** Window ids are decimal numbers on X11 (window ids) and on sway (container ids) alike. */
+export function checkWindowId(id: string): void {
+  if (!/^\d{1,10}$/.test(id)) {
+    throw new HelperFailure(
+      HelperErrorCode.InvalidParams,
+      `"${id}" is not a window id`,
+      'window ids are decimal numbers, as windows.list gives them',
+    );
+  }
+}
