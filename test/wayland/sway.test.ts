@@ -103,8 +103,12 @@ describe('on sway', () => {
   test('the clipboard round-trips with wl-clipboard both ways', async () => {
     await macpilot.ok('set_clipboard', { text: 'from macpilot ✓' });
     expect(execFileSync('wl-paste', ['--no-newline'], { env }).toString()).toBe('from macpilot ✓');
-    // wl-copy leaves a server behind that would hold a captured stdout open.
+    // wl-copy leaves a server behind that would hold a captured stdout open; it may exit before its server owns
+    // the clipboard, so the read waits for what wl-paste sees.
     execFileSync('wl-copy', ['from wl-copy'], { env, stdio: 'ignore' });
+    await eventually('wl-copy owning the clipboard', async () =>
+      execFileSync('wl-paste', ['--no-newline'], { env }).toString() === 'from wl-copy' ? true : undefined,
+    );
     expect(await macpilot.ok('get_clipboard')).toMatch(/^Clipboard text, 12 characters .*\nfrom wl-copy$/);
   });
 });

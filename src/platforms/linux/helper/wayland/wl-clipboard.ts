@@ -4,11 +4,15 @@
  * `wl-paste --watch` says when it changes (only that it changed leaves the helper, never what it holds).
  */
 import { spawn } from 'node:child_process';
-import type { Result } from '../../../../helper-client/protocol.js';
+import { HelperErrorCode, type Result } from '../../../../helper-client/protocol.js';
 import { oncePer } from '../once.js';
+import { until } from '../until.js';
+import { HelperFailure } from '../../errors.js';
 import type { Session } from '../session.js';
 import { runTool, runToolOk } from './tools.js';
 
+/** How long wl-copy's server gets to become the clipboard's owner. */
+const OWNER_WAIT_MS = 2000;
 const TEXT_TYPES = /^(text\/plain(;charset=utf-8)?|UTF8_STRING|STRING|TEXT)$/i;
 
 export async function read(session: Session): Promise<Result<'clipboard.read'>> {
@@ -26,11 +30,20 @@ export async function read(session: Session): Promise<Result<'clipboard.read'>> 
 }
 
 export async function write(session: Session, text: string): Promise<Result<'clipboard.write'>> {
-  // wl-copy forks a server for the text and exits once the compositor has made it the clipboard's owner.
+  // wl-copy forks a server for the text and exits, at times before the compositor has made that server the
+  // clipboard's owner: the answer waits until the clipboard reads back the text.
   await runToolOk('wl-copy', ['--type', 'text/plain;charset=utf-8'], session.env, {
     input: text,
     serves: true,
   });
+  const held = await until(async () => (await read(session)).text === text, OWNER_WAIT_MS);
+  if (!held) {
+    throw new HelperFailure(
+      HelperErrorCode.Failed,
+      `the clipboard did not take the text within ${OWNER_WAIT_MS} ms`,
+      'try again; another app may be taking the clipboard at the same time',
+    );
+  }
   return {};
 }
 
