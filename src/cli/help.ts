@@ -11,7 +11,8 @@ MACPILOT_HTTP_PORT and MACPILOT_HTTP_HOST (serve --http), MACPILOT_HTTP_TOKEN (e
 MACPILOT_RATE_LIMITS (e.g. "calls_per_second=20,concurrent=8,action_seconds=60"), MACPILOT_AUDIT_LOG (a file, or "off"),
 MACPILOT_MODE (full|safe|read-only), MACPILOT_DENY_APPS and MACPILOT_ALLOW_APPS (comma-separated app names or
 bundle ids; MACPILOT_DENY_APPS replaces the default list, "none" empties it), MACPILOT_LIST_DENIED_APPS (on|off:
-list the denied apps' names and window titles), MACPILOT_CONSENT (ask|allow),
+list the denied apps' names and window titles), MACPILOT_CONSENT (ask|allow), MACPILOT_CONTROL_DIR (where
+servers and macpilot stop meet; default $XDG_RUNTIME_DIR/macpilot),
 MACPILOT_CONFIG (a JSON file; default ~/.config/macpilot/config.json; docs/configuration.md). Flags override the
 environment, which overrides the file.`;
 
