@@ -23,6 +23,12 @@ const KILL_WAIT_MS = 2000;
 /** How long listing waits for one app's name before it uses the name the app last gave. */
 const BUSY_APP_MS = 1000;
 
+/** The running apps' names by pid (none when the registry cannot be read): what windows are labelled with. */
+export async function appNamesByPid(session: Session): Promise<Map<number, string>> {
+  const roots = await appRoots(session).catch(() => []);
+  return new Map(roots.map((r) => [r.pid, r.name]));
+}
+
 /** The registry's applications that still run; one that is busy (a modal dialog) keeps its last known name. */
 export async function appRoots(session: Session): Promise<AppRoot[]> {
   const bus = await session.a11y();

@@ -21,6 +21,12 @@ export interface Placed {
   rect: Rect | undefined;
 }
 
+/** The window that shows a frame: the pid's only window, else the one titled like the frame, else the first. */
+export function windowForFrame<W extends { title: string }>(windows: W[], frameName: string): W | undefined {
+  if (windows.length <= 1) return windows[0];
+  return windows.find((w) => w.title === frameName) ?? windows[0];
+}
+
 /** Whether the app's extents are relative to its window, to be shifted by the window's place. */
 export const windowRelative = (session: Session, app: AppFacts): boolean =>
   app.gtk4 || session.desk === 'sway';
@@ -69,12 +75,14 @@ export async function raiseWindowOf(
 ): Promise<boolean> {
   if (session.desk === 'sway') {
     const desk = await session.sway();
-    const mine = (await desk.windows()).filter((w) => w.node.pid === pid && !w.scratchpad);
-    const window = mine.length <= 1 ? mine[0] : (mine.find((w) => w.node.name === title) ?? mine[0]);
+    const mine = (await desk.windows())
+      .filter((w) => w.node.pid === pid && !w.scratchpad)
+      .map(({ node }) => ({ title: node.name ?? '', node }));
+    const window = windowForFrame(mine, title);
     if (!window) return false;
     if (window.node.focused) return true;
-    await desk.ipc.command(`[con_id=${window.node.id}] focus`);
     const id = window.node.id;
+    await desk.ipc.command(`[con_id=${id}] focus`);
     return until(
       async () => (await desk.windows()).some((w) => w.node.id === id && w.node.focused),
       RAISE_MS,
@@ -83,8 +91,7 @@ export async function raiseWindowOf(
   }
   const x11 = await session.x11IfAny();
   if (!x11) return false;
-  const windows = await x11.windowsOf(pid);
-  const window = windows.length <= 1 ? windows[0] : (windows.find((w) => w.title === title) ?? windows[0]);
+  const window = windowForFrame(await x11.windowsOf(pid), title);
   if (!window) return false;
   if ((await x11.activeWindow()) === window.id) return true;
   await x11.activate(window.id);

@@ -5,7 +5,7 @@
  */
 import { type Extents, getExtents, getProps } from './atspi.js';
 import type { Bus } from '../../dbus/bus.js';
-import type { Placed } from '../desk.js';
+import { type Placed, windowForFrame } from '../desk.js';
 import type { Ref } from './handles.js';
 import { handleOf } from './handles.js';
 
@@ -15,12 +15,6 @@ export interface Point {
 }
 
 const ZERO: Point = { x: 0, y: 0 };
-
-/** The window that shows a frame: the pid's only window, else the one titled like the frame. */
-export function windowForFrame<W extends { title: string }>(windows: W[], frameName: string): W | undefined {
-  if (windows.length <= 1) return windows[0];
-  return windows.find((w) => w.title === frameName) ?? windows[0];
-}
 
 /** Per-request cache of frame offsets (windows may move between requests). */
 export class FrameOffsets {

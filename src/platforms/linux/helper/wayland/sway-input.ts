@@ -64,7 +64,7 @@ function noModifiers(modifiers: readonly Modifier[], what: string): void {
 async function pointerOf(session: Session) {
   const desk = await session.sway();
   const [pointer, layout] = await Promise.all([desk.pointer(), desk.layout()]);
-  return { desk, pointer, layout, moveTo: (p: Point) => (pointer.moveTo(p, layout), (desk.lastPoint = p)) };
+  return { desk, pointer, moveTo: (p: Point) => (pointer.moveTo(p, layout), (desk.lastPoint = p)) };
 }
 
 export async function click(
@@ -283,17 +283,13 @@ export async function button(
   params: Params<'input.button'>,
   signal?: AbortSignal,
 ): Promise<Result<'input.button'>> {
-  const desk = await session.sway();
-  const [pointerDevice, layout] = await Promise.all([desk.pointer(), desk.layout()]);
+  const { desk, pointer, moveTo } = await pointerOf(session);
   return serial(
     desk,
     async () => {
-      if (params.at) {
-        pointerDevice.moveTo(params.at, layout);
-        desk.lastPoint = params.at;
-      }
-      pointerDevice.button(params.button, params.down);
-      await pointerDevice.sync();
+      if (params.at) moveTo(params.at);
+      pointer.button(params.button, params.down);
+      await pointer.sync();
       return ok;
     },
     params.down ? signal : undefined,

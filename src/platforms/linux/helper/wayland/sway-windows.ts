@@ -10,7 +10,7 @@ import {
   type Result,
   type WindowInfo,
 } from '../../../../helper-client/protocol.js';
-import { appRoots } from '../apps.js';
+import { appNamesByPid } from '../apps.js';
 import { HelperFailure } from '../../errors.js';
 import type { Session } from '../session.js';
 import { until } from '../until.js';
@@ -36,17 +36,12 @@ function info(window: Listed, appNames: Map<number, string>): WindowInfo {
   };
 }
 
-async function appNames(session: Session): Promise<Map<number, string>> {
-  const roots = await appRoots(session).catch(() => []);
-  return new Map(roots.map((r) => [r.pid, r.name]));
-}
-
 export async function listWindows(
   session: Session,
   params: Params<'windows.list'>,
 ): Promise<Result<'windows.list'>> {
   const desk = await session.sway();
-  const [listed, names] = await Promise.all([desk.windows(), appNames(session)]);
+  const [listed, names] = await Promise.all([desk.windows(), appNamesByPid(session)]);
   const windows = listed
     .map((w) => info(w, names))
     .filter(
@@ -93,7 +88,7 @@ async function operate(
     signal,
   );
   const now = await existing(desk, id);
-  return { window: info(now, await appNames(session)) };
+  return { window: info(now, await appNamesByPid(session)) };
 }
 
 export const focusWindow = (session: Session, params: Params<'windows.focus'>, signal?: AbortSignal) =>

@@ -8,7 +8,7 @@ import {
   type Result,
   type WindowInfo,
 } from '../../../../helper-client/protocol.js';
-import { appRoots } from '../apps.js';
+import { appNamesByPid } from '../apps.js';
 import { HelperFailure } from '../../errors.js';
 import type { Rect, X11 } from './ewmh.js';
 import type { Session } from '../session.js';
@@ -27,8 +27,8 @@ interface Known {
 }
 
 async function known(session: Session, x11: X11): Promise<Known> {
-  const [roots, active] = await Promise.all([appRoots(session).catch(() => []), x11.activeWindow()]);
-  return { appNames: new Map(roots.map((r) => [r.pid, r.name])), active };
+  const [appNames, active] = await Promise.all([appNamesByPid(session), x11.activeWindow()]);
+  return { appNames, active };
 }
 
 async function windowInfo(x11: X11, id: number, facts: Known): Promise<WindowInfo | undefined> {
