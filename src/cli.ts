@@ -12,6 +12,9 @@ import { MacpilotError } from './errors.js';
 import { nearestNames } from './text.js';
 import { VERSION } from './version.js';
 
+/** The command being run, once the command line named one: what a usage error's hint points to. */
+let running: string | undefined;
+
 async function main(argv: string[]): Promise<number> {
   if (process.env.MACPILOT_CLIPBOARD_HOLDER === '1') {
     const { holdClipboard } = await import('./cli/clipboard-hold.js');
@@ -58,6 +61,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`macpilot: unknown command "${named}"${hint}\n\n${usage()}`);
     return USAGE_EXIT;
   }
+  running = command.name;
   // setup reads its own arguments and answers its own --help and usage errors (src/setup).
   if (command.name === 'setup') {
     const { setup } = await import('./setup/index.js');
@@ -150,7 +154,7 @@ main(process.argv.slice(2)).then(
       error instanceof UsageError
     ) {
       process.stderr.write(
-        `macpilot: ${(error as Error).message}\n(macpilot --help, or macpilot <command> --help)\n`,
+        `macpilot: ${(error as Error).message}\n(${running ? `macpilot ${running} --help shows its options` : 'macpilot --help lists the commands'})\n`,
       );
       process.exit(USAGE_EXIT);
     }

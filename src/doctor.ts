@@ -2,6 +2,8 @@
  * `macpilot doctor`: starts the helper as the server would, asks it what this machine allows (system.hello) and
  * prints each capability with the exact fix for what is missing. Exit code 0 when everything is available.
  */
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Config } from './config.js';
 import { MacpilotError } from './errors.js';
 import { type Hello, HelperClient, type HelperCommand } from './helper-client/client.js';
@@ -63,6 +65,16 @@ export const RECORDING_FIXES: Record<Hello['platform'], string> = {
 /** The file a person would look for: the script for a Node helper, else the executable. */
 const helperFile = (command: HelperCommand) => command.args[0] ?? command.command;
 
+/** Where the audit log goes, and who said so; a folder that is not there yet is created at the first entry. */
+function auditLogLine(config: Config): string {
+  const setBy = config.origins.auditLog.where;
+  if (config.auditLog === undefined)
+    return `audit log: off (${setBy}): entries go to the MCP client's log only`;
+  const folder = dirname(config.auditLog);
+  const created = existsSync(folder) ? '' : `; its folder ${folder} is created at the first entry`;
+  return `audit log: ${config.auditLog} (${setBy})${created}`;
+}
+
 export async function doctor(config: Config, write: (line: string) => void): Promise<number> {
   write(`macpilot ${VERSION} doctor (${process.platform}, Node ${process.versions.node})`);
   const command = helperCommand({ helperPath: config.helperPath });
@@ -121,6 +133,7 @@ export async function doctor(config: Config, write: (line: string) => void): Pro
     );
     missing.push('person first');
   }
+  write(auditLogLine(config));
   const optional = platformServiceChecks();
   const toolsets = [...new Set(optional.flatMap((service) => service.toolsets))];
   const named =

@@ -44,7 +44,7 @@ export type Format = (typeof FORMATS)[number];
 const FORMAT: OptionSpec = {
   name: 'format',
   value: 'FORMAT',
-  help: "text (default: what an agent reads, with paths where it shows refs) or json (the tool's structured result)",
+  help: 'text (default: the answer in words, elements named by their paths) or json (the answer as fields, for scripts)',
   choices: FORMATS,
 };
 const YES: OptionSpec = {

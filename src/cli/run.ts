@@ -105,7 +105,10 @@ export async function runToolCommand(
         ? renderText(answer, PERSON)
         : withApp(
             inPersonWords(
-              withPaths(failure ? failureText(name, failure) : textOf(answered), runtime.engine.kernel.refs),
+              withPaths(
+                failure ? failureText(name, invocation.positionals, failure) : textOf(answered),
+                runtime.engine.kernel.refs,
+              ),
             ),
             appOf(name, invocation),
           ),
@@ -150,7 +153,13 @@ const withApp = (text: string, app: string | undefined): string =>
     : text.replace(/`macpilot [^`]*`/g, (command) => command.replaceAll('<app>', shellQuote(app)));
 
 /** Failures of what was typed on the command line: exit code 2, as for any other usage error. */
-const USAGE_KINDS = new Set(['invalid_arguments', 'malformed_path', 'unknown_key']);
+const USAGE_KINDS = new Set([
+  'invalid_arguments',
+  'malformed_path',
+  'unknown_key',
+  'unknown_modifier',
+  'no_key',
+]);
 
 /**
  * The note that fences app text from instructions is for a model; the person at the terminal reads the text as
@@ -162,8 +171,14 @@ const withoutFence = (text: string): string =>
     .replaceAll(`\n(${DATA_FENCE})`, '')
     .replaceAll(` (${DATA_FENCE})`, '');
 
+/** Commands that act, and read with other words: what a mode that refuses the action still lets a person run. */
+const READING_FORMS: Record<string, string> = {
+  menu: '`macpilot menu <app> --list` lists the menus',
+  clipboard: '`macpilot clipboard` prints the clipboard',
+};
+
 /** A failure as the person who ran `command` reads it: where the tool's advice does not fit the command, the command's. */
-function failureText(command: string, failure: MacpilotError): string {
+function failureText(command: string, positionals: readonly string[], failure: MacpilotError): string {
   // The tool says "call it without file_path"; the command writes a file unless told to write to stdout.
   if (command === 'screenshot' && failure.kind === 'writes_in_read_only_mode') {
     return new MacpilotError({
@@ -173,10 +188,14 @@ function failureText(command: string, failure: MacpilotError): string {
       next: '`macpilot screenshot -o -` writes the image to stdout instead, which read-only mode allows',
     }).renderForPerson();
   }
-  // The mode names the tool the command called; the person ran the command.
+  // The mode names the tool the command called; the person ran the command, and may run its reading form.
   if (failure.kind === 'not_in_mode') {
-    const what = failure.what.replace(/^\S+ is not available/, `\`macpilot ${command}\` is not available`);
-    return new MacpilotError({ ...failure, what }).renderForPerson();
+    const word = COMMANDS.find((spec) => spec.name === command)?.words?.includes(positionals[0] ?? '');
+    const shown = word ? `${command} ${positionals[0]}` : command;
+    const what = failure.what.replace(/^\S+ is not available/, `\`macpilot ${shown}\` is not available`);
+    const reading = READING_FORMS[command];
+    const next = reading ? `${failure.next}; ${reading}, which this mode allows` : failure.next;
+    return new MacpilotError({ ...failure, what, next }).renderForPerson();
   }
   return failure.renderForPerson();
 }

@@ -141,6 +141,11 @@ export const AppInfo = z
     /** Handle of the app's accessibility root. */
     id: Handle,
     active: z.boolean(),
+    /**
+     * The app did not answer the accessibility bus in time: its process is stopped (SIGSTOP, a debugger) or
+     * busy (hung, or working); its name is then its program's. Absent when it answered.
+     */
+    notAnswering: z.enum(['stopped', 'busy']).optional(),
   })
   .meta({ id: 'AppInfo' });
 export type AppInfo = z.infer<typeof AppInfo>;

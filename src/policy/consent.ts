@@ -8,6 +8,8 @@ import { type Consent, defaultOrigin, type SettingName, type SettingOrigin } fro
 import type { Mode } from '../modes.js';
 import type { HelperPort } from '../engine/kernel/port.js';
 import type { RefTable } from '../engine/kernel/refs.js';
+import { parsePath } from '../engine/kernel/paths.js';
+import type { Resolver } from '../engine/kernel/resolve.js';
 import { roleOf } from '../engine/kernel/roles.js';
 import { labelOf } from '../engine/kernel/tree.js';
 import { MacpilotError } from '../errors.js';
@@ -23,10 +25,14 @@ export interface ConsentSettings {
   origins?: Pick<Record<SettingName, SettingOrigin>, 'consent' | 'mode'>;
 }
 
-/** Where the guard learns the names of targets: refs the session issued, and the element keys would reach. */
+/**
+ * Where the guard learns the names of targets: refs the session issued, the element keys would reach, and
+ * where a path leads (a person is asked about an element that is there, never about a path that leads nowhere).
+ */
 export interface TargetSource {
   refs: Pick<RefTable, 'known'>;
   port: HelperPort;
+  resolver: Pick<Resolver, 'path'>;
 }
 
 export class ConsentGuard implements Guard {
@@ -39,6 +45,11 @@ export class ConsentGuard implements Guard {
     const asked = await this.needsConsent(call);
     if (asked === undefined) return undefined;
     const { action, because } = asked;
+    // An element path (they begin with app(…); menu and file paths do not) that leads to no element fails as
+    // the call itself would, before anyone is asked.
+    if (typeof call.args.path === 'string' && call.args.path.trimStart().startsWith('app(')) {
+      await this.targets.resolver.path(parsePath(call.args.path), { signal: call.signal });
+    }
     const detail = call.tool.consentDetail?.(call.args as never);
     const note = (consent: string) => {
       call.notes = { ...call.notes, consent };

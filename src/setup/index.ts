@@ -15,7 +15,7 @@ import { shellQuote, singleQuoted } from '../text.js';
 import { MODES, type Mode } from '../modes.js';
 import { CLIENTS, type ClientId, fileClient, isClient, type Machine, PROJECT_FILES } from './clients.js';
 import { applyJsonChange, backUp, backupPlace, planJsonChange } from './json-file.js';
-import { SERVER_NAME, type ServerEntry, serverEntry } from './launch.js';
+import { keepSettings, SERVER_NAME, type ServerEntry, serverEntry } from './launch.js';
 
 export interface SetupContext extends Machine {
   out: (text: string) => void;
@@ -128,13 +128,24 @@ export async function setup(
 const describeServer = ({ command, args, env }: ServerEntry): string =>
   [...Object.entries(env).map(([name, value]) => `${name}=${value}`), command, ...args].join(' ');
 
-function intoFile({ client, dryRun, server, project }: SetupRequest, context: SetupContext): void {
+/** What a replaced entry's settings that this run kept say, with the flag that changes them. */
+const keptNote = (kept: readonly string[], server: ServerEntry): string =>
+  kept.length === 0
+    ? ''
+    : `Kept from the entry it replaces: ${kept.map((name) => `${name}=${server.env[name]}`).join(', ')} ` +
+      `(${kept.map((name) => (name === 'MACPILOT_MODE' ? '--mode' : '--toolsets')).join(' and ')} ${kept.length > 1 ? 'change them' : 'changes it'}).\n`;
+
+function intoFile(request: SetupRequest, context: SetupContext): void {
+  const { client, dryRun, project } = request;
   const target = fileClient(client, context, project);
-  const change = planJsonChange(target.file, target.key, SERVER_NAME, target.entry(server));
+  const first = planJsonChange(target.file, target.key, SERVER_NAME, target.entry(request.server));
+  const { server, kept } = keepSettings(request.server, first.previous);
+  const change =
+    kept.length === 0 ? first : planJsonChange(target.file, target.key, SERVER_NAME, target.entry(server));
   if (dryRun) {
     context.out(
       `Would write ${target.file}${change.before === undefined ? ' (a new file)' : `, after a backup of it to ${backupPlace(target.file)}`}:\n` +
-        `${change.after}Nothing was changed (--dry-run).\n`,
+        `${change.after}${keptNote(kept, server)}Nothing was changed (--dry-run).\n`,
     );
     return;
   }
@@ -143,6 +154,7 @@ function intoFile({ client, dryRun, server, project }: SetupRequest, context: Se
     `${change.replaces ? 'Replaced' : 'Added'} "${SERVER_NAME}" in ${target.name}'s ${target.file}` +
       `${change.kept.length > 0 ? ` (kept: ${change.kept.join(', ')})` : ''}.\n` +
       `It runs: ${describeServer(server)}\n` +
+      keptNote(kept, server) +
       (backup === undefined ? '' : `Backup of the previous file: ${backup}\n`) +
       `Next: ${target.then}.\n` +
       `Undo: ${backup === undefined ? `rm ${singleQuoted(target.file)}` : `mv ${singleQuoted(backup)} ${singleQuoted(target.file)}`}\n`,
@@ -163,11 +175,13 @@ function findCommand(name: string, env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /** Claude Code's user scope (every project of this user), through its own CLI. */
-function throughClaude(claude: string, { dryRun, server }: SetupRequest, context: SetupContext): void {
+function throughClaude(claude: string, request: SetupRequest, context: SetupContext): void {
+  const { dryRun } = request;
   const settings = fileClient('claude-code', context);
   const settingsFile = settings.file;
-  const json = JSON.stringify(settings.entry(server));
   const previous = userServer(settingsFile);
+  const { server, kept } = keepSettings(request.server, previous);
+  const json = JSON.stringify(settings.entry(server));
   const replacing = previous !== undefined;
   const remove = ['mcp', 'remove', '--scope', 'user', SERVER_NAME];
   const commands = [
@@ -187,7 +201,7 @@ function throughClaude(claude: string, { dryRun, server }: SetupRequest, context
     const backup = existsSync(settingsFile)
       ? `, after a backup of ${settingsFile} to ${backupPlace(settingsFile)}`
       : '';
-    context.out(`Would run${backup}:\n${shown}\nNothing was changed (--dry-run).\n`);
+    context.out(`Would run${backup}:\n${shown}\n${keptNote(kept, server)}Nothing was changed (--dry-run).\n`);
     return;
   }
   const backup = existsSync(settingsFile) ? backUp(settingsFile) : undefined;
@@ -195,6 +209,7 @@ function throughClaude(claude: string, { dryRun, server }: SetupRequest, context
   context.out(
     `${replacing ? 'Replaced' : 'Added'} "${SERVER_NAME}" in Claude Code's user scope, with:\n${shown}\n` +
       `It runs: ${describeServer(server)}\n` +
+      keptNote(kept, server) +
       (backup === undefined ? '' : `Backup of ${settingsFile} before the change: ${backup}\n`) +
       `Next: run \`claude mcp list\` to check that it connects.\n` +
       `Undo: ${undo}\n`,

@@ -22,6 +22,8 @@ export interface JsonChange {
   after: string;
   /** An entry of that name was there and is replaced. */
   replaces: boolean;
+  /** The entry it replaces, as it was. */
+  previous?: unknown;
   /** The names of the other servers, kept. */
   kept: string[];
 }
@@ -69,6 +71,7 @@ export function planJsonChange(
     before,
     after: `${JSON.stringify(after, null, 2)}\n`,
     replaces: name in servers,
+    previous: servers[name],
     kept: Object.keys(servers).filter((other) => other !== name),
   };
 }

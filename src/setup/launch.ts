@@ -38,3 +38,25 @@ export function serverEntry(
     ? { command: 'npx', args: ['-y', SERVER_NAME, 'serve'], env }
     : { command: node, args: [join(packageRoot, 'dist', 'macpilot.js'), 'serve'], env };
 }
+
+/** The settings setup writes as the server's environment, by their variables. */
+const SETTING_VARIABLES = { mode: 'MACPILOT_MODE', toolsets: 'MACPILOT_TOOLSETS' } as const;
+
+/**
+ * The server entry, with the settings an entry it replaces had and this run did not give: running setup again
+ * (after an update, say) never widens what the person had narrowed. Answers the variables kept.
+ */
+export function keepSettings(
+  server: ServerEntry,
+  previous: unknown,
+): { server: ServerEntry; kept: string[] } {
+  const env = (previous as { env?: unknown } | undefined)?.env;
+  if (typeof env !== 'object' || env === null) return { server, kept: [] };
+  const old = env as Record<string, unknown>;
+  const kept = Object.values(SETTING_VARIABLES).filter(
+    (name) => server.env[name] === undefined && typeof old[name] === 'string',
+  );
+  if (kept.length === 0) return { server, kept };
+  const added = Object.fromEntries(kept.map((name) => [name, String(old[name])]));
+  return { server: { ...server, env: { ...server.env, ...added } }, kept };
+}

@@ -386,6 +386,9 @@ describe('exit codes and output streams', () => {
       ['clipboard', 'set'],
       ['wait', 'appears'],
       ['wait', 'text_appears', '--app', 'mousepad'],
+      ['key', 'entr'],
+      ['key', 'hyper+s'],
+      ['key', 'ctrl+'],
     ]) {
       const done = await run(...args);
       expect(done.code, `macpilot ${args.join(' ')}: ${done.stderr}`).toBe(2);
@@ -395,7 +398,10 @@ describe('exit codes and output streams', () => {
     expect((await run('serve', '--port', '7433')).stderr).toContain(
       '--port is for serving HTTP: add --http (without it, macpilot serves MCP on stdin/stdout)',
     );
-    expect((await run('click')).stderr).toContain('click takes 1 argument, not 0');
+    expect((await run('click')).stderr).toContain(
+      'click takes 1 argument, not 0: click <path | x,y>\n(macpilot click --help shows its options)',
+    );
+    expect((await run('apps', '--bogus')).stderr).toContain('(macpilot apps --help shows its options)');
     expect((await run('find', '')).stderr).toContain('macpilot: find: the text is empty');
     // The commands use every toolset, and still refuse a config file whose toolsets are wrong.
     const config = join(folder, 'bad-toolsets.json');

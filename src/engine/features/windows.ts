@@ -187,6 +187,16 @@ export class Windows {
     const matches = target.title === undefined ? byApp : matchTitle(byApp, (w) => w.title, target.title);
     const picked = target.index === undefined ? matches : matches.slice(target.index, target.index + 1);
     if (picked.length === 1 && picked[0]) return picked[0];
+    if (matches.length === 0 && target.title !== undefined) {
+      const title = target.title;
+      const app = target.app;
+      await this.kernel.resolver.refuseDeniedWindow(
+        (w) =>
+          (app === undefined || ofApp([w], app).length > 0) &&
+          matchTitle([w], (x) => x.title, title).length > 0,
+        call,
+      );
+    }
     throw new MacpilotError({
       what:
         picked.length === 0

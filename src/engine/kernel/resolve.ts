@@ -176,10 +176,13 @@ export class Resolver {
     return { windows, hidden: all.filter((w) => !seen(w)), offLimits };
   }
 
-  /** Refuses, as off limits, a window id that names a window of an app the lists deny; nothing otherwise. */
-  async refuseDeniedWindow(id: string, call?: CallOptions): Promise<void> {
+  /**
+   * Refuses, as off limits, a window id (or the first window a predicate picks) that names a window of an app the
+   * lists deny but show (MACPILOT_LIST_DENIED_APPS); nothing otherwise, so a window never listed stays unsaid.
+   */
+  async refuseDeniedWindow(which: string | ((w: WindowInfo) => boolean), call?: CallOptions): Promise<void> {
     const { windows } = await this.visibleWindows(true, call, true);
-    const listed = windows.find((w) => w.id === id);
+    const listed = windows.find(typeof which === 'string' ? (w) => w.id === which : which);
     if (listed && !this.mayRead({ name: listed.app, pid: listed.pid })) {
       this.gate({ name: listed.app, pid: listed.pid }, 'read');
     }
@@ -197,6 +200,7 @@ export class Resolver {
     const found = matching.length > 1 ? (readable.length > 0 ? readable : matching.slice(0, 1)) : matching;
     if (found.length === 1 && found[0]) {
       this.gate(found[0]);
+      if (found[0].notAnswering) throw notAnsweringError(found[0]);
       return found[0];
     }
     if (found.length > 1 && query !== undefined) {
@@ -400,6 +404,22 @@ function pickApps(apps: readonly AppInfo[], query: string): AppInfo[] {
 /** `zenity (pid 42) "Question"`: an app as a person tells it from others of its name. */
 export const describeCandidate = ({ app, windows }: AppCandidate): string =>
   `${app.name} (pid ${app.pid})${windows.length > 0 ? ` ${windows.map((t) => JSON.stringify(clip(t, 60))).join(', ')}` : ''}`;
+
+/** An app that is there but did not answer the accessibility bus in time. */
+function notAnsweringError(app: AppInfo): MacpilotError {
+  const stopped = app.notAnswering === 'stopped';
+  return new MacpilotError({
+    what: `${app.name} (pid ${app.pid}) is not answering`,
+    why: stopped
+      ? 'its process is stopped (by a signal such as SIGSTOP or Ctrl+Z, or by a debugger), so it cannot answer'
+      : 'it did not answer the accessibility bus in time: it is busy, or hung',
+    next: stopped
+      ? `whoever stopped it resumes it (\`kill -CONT ${app.pid}\`), then retry`
+      : 'wait a few seconds and retry; if it stays silent, it may be hung',
+    kind: 'app_not_answering',
+    concerns: ['app'],
+  });
+}
 
 function appError(
   query: string | undefined,

@@ -147,6 +147,12 @@ export const AppsJson = z.object({
         .describe(
           'Listed though the app lists deny it (MACPILOT_LIST_DENIED_APPS): it cannot be read or acted on.',
         ),
+      not_answering: z
+        .enum(['stopped', 'busy'])
+        .optional()
+        .describe(
+          "The app did not answer in time: its process is stopped (SIGSTOP, a debugger) or busy; its name is its program's.",
+        ),
     }),
   ),
   hidden_by_policy: HiddenByPolicy,
@@ -428,6 +434,7 @@ export const appsJson = (r: AppsResult): z.infer<typeof AppsJson> => ({
     ...(a.bundleId ? { bundle_id: a.bundleId } : {}),
     active: a.active,
     ...(r.offLimits.includes(a.pid) ? { off_limits: true as const } : {}),
+    ...(a.notAnswering ? { not_answering: a.notAnswering } : {}),
   })),
   ...hiddenJson(r.hidden),
 });

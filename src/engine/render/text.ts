@@ -191,6 +191,10 @@ const hiddenLine = (hidden: number, what: string, v: Vocabulary): string[] =>
 /** After an app or window that is listed though the app lists deny it (MACPILOT_LIST_DENIED_APPS). */
 const offLimitsMark = (v: Vocabulary) => ` off limits (${v.appLists} deny it)`;
 
+/** After an app that did not answer the accessibility bus in time. */
+const notAnsweringMark = (why: 'stopped' | 'busy') =>
+  why === 'stopped' ? ' not answering (its process is stopped)' : ' not answering (busy or hung)';
+
 function appsText(r: AppsResult, v: Vocabulary): string {
   const hidden = hiddenLine(r.hidden, 'app', v);
   if (r.apps.length === 0) {
@@ -199,7 +203,7 @@ function appsText(r: AppsResult, v: Vocabulary): string {
   }
   const lines = r.apps.map(
     (a) =>
-      `- ${a.name} (pid ${a.pid})${a.bundleId ? ` ${a.bundleId}` : ''}${a.active ? ' active' : ''}${r.offLimits.includes(a.pid) ? offLimitsMark(v) : ''}`,
+      `- ${a.name} (pid ${a.pid})${a.bundleId ? ` ${a.bundleId}` : ''}${a.active ? ' active' : ''}${a.notAnswering ? notAnsweringMark(a.notAnswering) : ''}${r.offLimits.includes(a.pid) ? offLimitsMark(v) : ''}`,
   );
   const head = `${plural(r.apps.length, 'running app')} with an accessibility tree ${dataNote()}:`;
   return [head, ...lines, ...hidden].join('\n');

@@ -52,6 +52,18 @@ describe('apps', () => {
   });
 });
 
+describe('an app that does not answer', () => {
+  it('is listed as such, and naming it says it is stopped, not that it is not running', async () => {
+    const { app, other } = runningApps();
+    const engine = textEngine(new FakeHelper([app, { ...other, notAnswering: 'stopped' }]), { settleMs: 0 });
+    expect(await engine.listApps()).toContain('- gtk3-demo (pid 7) not answering (its process is stopped)');
+    const error = await failure(engine.snapshot({ app: 'gtk3-demo' }));
+    expect(error.what).toBe('gtk3-demo (pid 7) is not answering');
+    expect(error.why).toContain('stopped');
+    expect(error.next).toContain('kill -CONT 7');
+  });
+});
+
 describe('snapshot', () => {
   it('renders the active app with a data note and no secure value', async () => {
     const { engine } = setup();

@@ -18,6 +18,7 @@ export interface FakeApp {
   bundleId?: string;
   active: boolean;
   root: ElementNode;
+  notAnswering?: 'stopped' | 'busy';
 }
 
 type Handlers = { [M in MethodName]?: (params: Params<M>) => Result<M> };
@@ -71,6 +72,7 @@ export class FakeHelper implements HelperPort {
         id: a.root.id,
         active: a.active,
         ...(a.bundleId ? { bundleId: a.bundleId } : {}),
+        ...(a.notAnswering ? { notAnswering: a.notAnswering } : {}),
       })),
     }),
     'ax.snapshot': (p) => walk(this.locate(p.root).node, p),

@@ -126,6 +126,10 @@ describe('the engine asks the app policy', () => {
     );
     expect(apps).toMatch(/mousepad \(pid 4242\).* off limits \(the person's app lists deny it\)/);
     expect(windows.offLimits).toEqual(['1']);
+    // Named by the title it is listed with, it is off limits too, not "no window matches".
+    expect(
+      text(await failure(withAccess('write', () => engine.engine.windows.focus({ title: 'notes' })))),
+    ).toMatch(/"mousepad" \(org.xfce.mousepad\) is off limits/);
   });
 
   it('never offers two denied apps of one name as a choice, nor names their pids or windows', async () => {

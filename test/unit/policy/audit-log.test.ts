@@ -171,6 +171,33 @@ describe('AuditLog', () => {
     ]);
   });
 
+  test('a read the app list refused is logged as refused; one that failed otherwise is not', () => {
+    const { audit, call, lines } = setup();
+    const offLimits = new MacpilotError({
+      what: 'KeePassXC is off limits',
+      why: 'x',
+      next: 'y',
+      kind: 'app_off_limits',
+      concerns: ['app'],
+      refusal: true,
+    });
+    audit.settled(call('get_element', { app: 'KeePassXC' }, READ_ONLY), {
+      ok: false,
+      refused: true,
+      error: offLimits,
+      durationMs: 1,
+    });
+    audit.settled(call('snapshot_ui', { app: 'Mousepad' }, READ_ONLY), {
+      ok: false,
+      refused: false,
+      error: new Error('gone'),
+      durationMs: 1,
+    });
+    expect(lines().map(({ tool, app, outcome, error }) => ({ tool, app, outcome, error }))).toEqual([
+      { tool: 'get_element', app: 'KeePassXC', outcome: 'refused', error: 'app_off_limits' },
+    ]);
+  });
+
   test('take_screenshot is logged only when file_path makes it write a file', () => {
     const { audit, call, lines } = setup();
     const screenshot = allTools.find((tool) => tool.name === 'take_screenshot');

@@ -1,5 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { MacpilotError } from '../../../src/errors.js';
 import { describe, expect, it } from 'vitest';
 import type { Consent } from '../../../src/config.js';
 import type { Mode } from '../../../src/modes.js';
@@ -43,6 +44,12 @@ const guard = (mode: Mode, consent: Consent = 'ask', focused = el('push button',
   new ConsentGuard({ mode, consent }, {
     refs: { known: (ref: string) => (ref === 'e5' ? { label: 'push button "Delete All"' } : undefined) },
     port: { call: () => Promise.resolve({ element: focused }) },
+    resolver: {
+      path: (path: { segments: { name?: string }[] }) =>
+        path.segments.at(-1)?.name === 'Gone'
+          ? Promise.reject(new MacpilotError({ what: 'No element at this path', why: '-', next: '-' }))
+          : Promise.resolve({}),
+    },
   } as unknown as TargetSource);
 
 const accept: ElicitResult = { action: 'accept', content: { confirm: true } };
@@ -54,6 +61,23 @@ describe('ConsentGuard', () => {
     await guard('full').admit(quit);
     expect(asked).toEqual(['An AI agent wants to quit an app (zenity). Allow it?']);
     expect(quit.notes).toEqual({ consent: 'accepted' }); // for the audit log's flags
+  });
+
+  it('in safe mode, a path that leads to no element fails as the call would, and no one is asked', async () => {
+    const { server, asked } = client(accept);
+    const gone = call('click_element', { path: 'app("mousepad")/window[0]/button["Gone"]' }, server);
+    await expect(guard('safe').admit(gone)).resolves.toBeUndefined(); // "Gone" is not named like a destructive action
+    const deleteGone = call(
+      'click_element',
+      { path: 'app("mousepad")/window[0]/button["Delete"]/button["Gone"]' },
+      server,
+    );
+    await expect(guard('safe').admit(deleteGone)).rejects.toThrow('No element at this path');
+    expect(asked).toEqual([]);
+    await guard('safe').admit(
+      call('click_element', { path: 'app("mousepad")/window[0]/button["Delete"]' }, server),
+    );
+    expect(asked).toHaveLength(1);
   });
 
   it('shows the human the script a run_applescript call would run', async () => {

@@ -164,6 +164,35 @@ describe('macpilot setup', () => {
     expect(backupsOf(file)).toHaveLength(2);
   });
 
+  test('a run without --mode keeps the mode (and toolsets) of the entry it replaces, and says so', async () => {
+    const home = temporaryFolder('macpilot-setup-home-');
+    const file = join(home, '.cursor', 'mcp.json');
+    await run(['cursor', '--mode', 'read-only', '--toolsets', 'ui,screen'], { home });
+    await new Promise((done) => setTimeout(done, 5));
+    const again = await run(['cursor'], { home });
+    expect(again.out).toContain(
+      'Kept from the entry it replaces: MACPILOT_MODE=read-only, MACPILOT_TOOLSETS=ui,screen,session (--mode and --toolsets change them).',
+    );
+    expect(readJson(file)).toEqual({
+      mcpServers: {
+        macpilot: {
+          ...MACPILOT,
+          env: { MACPILOT_MODE: 'read-only', MACPILOT_TOOLSETS: 'ui,screen,session' },
+        },
+      },
+    });
+    await new Promise((done) => setTimeout(done, 5));
+    const widened = await run(['cursor', '--mode', 'full'], { home });
+    expect(widened.out).toContain(
+      'Kept from the entry it replaces: MACPILOT_TOOLSETS=ui,screen,session (--toolsets changes it).',
+    );
+    expect(readJson(file)).toEqual({
+      mcpServers: {
+        macpilot: { ...MACPILOT, env: { MACPILOT_MODE: 'full', MACPILOT_TOOLSETS: 'ui,screen,session' } },
+      },
+    });
+  });
+
   test('--dry-run prints the file it would write and changes nothing', async () => {
     const home = temporaryFolder('macpilot-setup-home-');
     const file = join(home, '.config', 'Claude', 'claude_desktop_config.json');

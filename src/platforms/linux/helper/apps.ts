@@ -6,7 +6,7 @@ import { getChildren, getProps, getRoleName, getState, REGISTRY } from './atspi/
 import { entryForProcess, listEntries, resolveEntry } from './desktop-entries.js';
 import { HelperFailure } from '../errors.js';
 import { handleOf, parseHandle, type Ref } from './atspi/handles.js';
-import { binaryOf, isAlive, signal, waitForExit } from './process.js';
+import { binaryOf, isAlive, processState, signal, waitForExit } from './process.js';
 import type { Session } from './session.js';
 import { has, State } from './atspi/states.js';
 
@@ -14,6 +14,11 @@ export interface AppRoot {
   ref: Ref;
   pid: number;
   name: string;
+}
+
+/** An app on the registry that did not answer: its name is its program's, and why it may be silent. */
+interface SilentApp extends AppRoot {
+  notAnswering: NonNullable<AppInfo['notAnswering']>;
 }
 
 const POLL_MS = 100;
@@ -29,32 +34,43 @@ export async function appNamesByPid(session: Session): Promise<Map<number, strin
   return new Map(roots.map((r) => [r.pid, r.name]));
 }
 
-/** The registry's applications that still run; one that is busy (a modal dialog) keeps its last known name. */
+/** The registry's applications that still run and answer; one that is busy (a modal dialog) keeps its last known name. */
 export async function appRoots(session: Session): Promise<AppRoot[]> {
+  return (await registryApps(session)).filter((app) => !('notAnswering' in app));
+}
+
+/**
+ * The registry's applications that still run, those that did not answer in time included (a process stopped
+ * with SIGSTOP, or hung), named by their program: an app that is there but silent is not "not running".
+ */
+async function registryApps(session: Session): Promise<(AppRoot | SilentApp)[]> {
   const bus = await session.a11y();
   const refs = await getChildren(bus, REGISTRY);
   const apps = await Promise.all(
-    refs.map(async (ref) => {
+    refs.map(async (ref): Promise<AppRoot | SilentApp | undefined> => {
+      const facts = session.app(ref.bus);
       try {
-        const [name, facts] = await Promise.all([
-          getProps(bus, ref, BUSY_APP_MS).then(
-            (props) => props.name,
-            (error: unknown) => {
-              const known = session.appNames.get(ref.bus);
-              if (known === undefined || !(error instanceof HelperFailure)) throw error;
-              return known;
-            },
-          ),
-          session.app(ref.bus),
-        ]);
+        const name = await getProps(bus, ref, BUSY_APP_MS).then(
+          (props) => props.name,
+          (error: unknown) => {
+            const known = session.appNames.get(ref.bus);
+            if (known === undefined || !(error instanceof HelperFailure)) throw error;
+            return known;
+          },
+        );
         session.appNames.set(ref.bus, name);
-        return { ref, pid: facts.pid, name };
-      } catch {
-        return undefined; // it quit while we asked, or never answered at all
+        return { ref, pid: (await facts).pid, name };
+      } catch (error) {
+        // It quit while we asked, or never answered at all.
+        const pid = await facts.then((f) => f.pid).catch(() => undefined);
+        if (!(error instanceof HelperFailure) || error.code !== HelperErrorCode.Timeout) return undefined;
+        if (pid === undefined || !isAlive(pid) || !binaryOf(pid)) return undefined;
+        const notAnswering = processState(pid) === 'T' ? 'stopped' : 'busy';
+        return { ref, pid, name: binaryOf(pid), notAnswering };
       }
     }),
   );
-  return apps.filter((a): a is AppRoot => a !== undefined);
+  return apps.filter((a) => a !== undefined);
 }
 
 async function hasActiveFrame(session: Session, app: Ref): Promise<boolean> {
@@ -72,15 +88,18 @@ async function hasWindow(session: Session, app: Ref): Promise<boolean> {
 }
 
 export async function listApps(session: Session): Promise<AppInfo[]> {
-  const [roots, x11] = await Promise.all([appRoots(session), session.x11IfAny()]);
+  const [roots, x11] = await Promise.all([registryApps(session), session.x11IfAny()]);
   const activePid = await x11?.activePid().catch(() => undefined);
   const entries = listEntries(session.env);
   return Promise.all(
     roots.map(async (app) => {
       const entry = entryForProcess(entries, binaryOf(app.pid), app.name);
-      const active = activePid !== undefined ? app.pid === activePid : await hasActiveFrame(session, app.ref);
+      const silent = 'notAnswering' in app;
+      const active =
+        activePid !== undefined ? app.pid === activePid : !silent && (await hasActiveFrame(session, app.ref));
       const info: AppInfo = { pid: app.pid, name: app.name, id: handleOf(app.ref), active };
       if (entry) info.bundleId = entry.id;
+      if (silent) info.notAnswering = app.notAnswering;
       return info;
     }),
   );

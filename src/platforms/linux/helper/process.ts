@@ -9,12 +9,17 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+  // A zombie has exited; only its parent has not collected it yet.
+  return processState(pid) !== 'Z';
+}
+
+/** The process's state letter from /proc (R running, S sleeping, T stopped, Z zombie...), undefined if unread. */
+export function processState(pid: number): string | undefined {
   try {
-    // A zombie has exited; only its parent has not collected it yet.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+    return stat.charAt(stat.lastIndexOf(')') + 2) || undefined;
   } catch {
-    return true;
+    return undefined;
   }
 }
 
