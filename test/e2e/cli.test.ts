@@ -130,6 +130,29 @@ describe('macpilot tree', () => {
     await processes.stop(zenity.pid);
   });
 
+  test("a Save As dialog's labels, where the toolkit's links up and down disagree: tree and find show them, get accepts their paths", async () => {
+    // mousepad is one process per user: the one the first test started.
+    await ok('menu', 'mousepad', 'File > Save As…');
+    type Node = { path: string; role: string; name: string; children?: Node[] };
+    const labels = await eventually('the Save As dialog with its encoding label', async () => {
+      const tree = await run('tree', 'mousepad', '--format', 'json');
+      if (tree.code !== 0) return undefined;
+      const found: Node[] = [];
+      const collect = (node: Node) => {
+        if (node.role === 'text' && node.name.endsWith(':')) found.push(node);
+        for (const child of node.children ?? []) collect(child);
+      };
+      collect((JSON.parse(tree.stdout) as { tree: Node }).tree);
+      return found.some((label) => label.name === 'Encoding:') ? found : undefined;
+    });
+    expect(labels.map((label) => label.name)).toEqual(expect.arrayContaining(['Name:', 'Encoding:']));
+    for (const label of labels) {
+      expect(await ok('get', label.path), label.path).toContain(`name: ${JSON.stringify(label.name)}`);
+    }
+    expect(await ok('find', 'Encoding', '--app', 'mousepad')).toContain('text "Encoding:"');
+    await ok('click', 'app("mousepad")/dialog/button["Cancel"]');
+  });
+
   test('find --format json parses, and each match path round-trips into get', async () => {
     const found = JSON.parse(
       await ok('find', 'File', '--app', 'mousepad', '--role', 'menu', '--format', 'json'),

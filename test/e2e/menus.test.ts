@@ -67,6 +67,19 @@ test('the shortcut a menu item shows, pressed with press_key as written, does wh
   expect(closed).toMatch(/closed: dialog "Save As"/);
 });
 
+test("a menu bar's menu opened by a click says it opened; Escape (nothing has the focus then) says it closed", async () => {
+  const file = refOf(await macpilot.ok('find_elements', { app, role: 'menu', name: 'File' }), /menu "File"/);
+  const opened = await macpilot.ok('click_element', { ref: file });
+  expect(opened).toMatch(/^\+ menuitem "Save As\.\.\." \[ref=e\d+\]/m);
+  const closed = await macpilot.ok('press_key', { key: 'escape' });
+  expect(closed).toMatch(
+    new RegExp(`^~ menu "File" \\[ref=${file}\\] .*it closed, hiding its \\d+ items$`, 'm'),
+  );
+  expect(closed).not.toContain('Nothing changed');
+  const open = await macpilot.ok('find_elements', { app, role: 'menuitem', name: 'Save As' });
+  expect(open).toMatch(/^0 matches/);
+});
+
 test('a document is saved to a chosen path through File > Save As… and the file dialog', async () => {
   const text = 'Saved by macpilot through the menus\nsecond line ✓';
   const target = join(folder, 'saved-by-menus.txt');

@@ -525,7 +525,8 @@ export class Input {
       if (error instanceof MacpilotError && !(error instanceof AppRefused)) return undefined;
       throw error;
     });
-    if (active) return this.kernel.changes.observe({ app: active, top: undefined }, run, call);
+    if (active)
+      return this.kernel.changes.observe(await this.kernel.changes.activeScope(active, call), run, call);
     return { kind: 'action', done: await run(), outcome: { kind: 'unwatched' } };
   }
 

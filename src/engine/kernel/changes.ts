@@ -217,6 +217,15 @@ export class Changes {
     return { app, top: ancestors.length === 0 ? undefined : (ancestors[1]?.id ?? handle) };
   }
 
+  /**
+   * The scope of an action with no element to hold it (keys when nothing has the focus, as while a menu bar's
+   * menu is open): the app, and its active top-level window, so that what changes in that window is seen.
+   */
+  async activeScope(app: AppInfo, call?: CallOptions): Promise<Scope> {
+    const windows = await this.resolver.children(app.id, false, call);
+    return { app, top: windows.find((w) => w.states?.includes('active'))?.id };
+  }
+
   private knownScope(handle: string, pid: number): Scope | undefined {
     for (const remembered of this.remembered.values()) {
       const { scope, walk } = remembered;

@@ -182,9 +182,14 @@ async function flatSnapshot(
   ]);
   if (!rootRead || rootRead.hidden) throw elementGone(params.root);
   const childrenOf = new Map<string, ElementNode[]>();
+  const listed = new Set([params.root, ...descendants.map(handleOf)]);
   for (const read of reads) {
     if (read.hidden || !read.props.parent) continue;
     const parent = handleOf(read.props.parent);
+    // A parent the listing did not reach: the toolkit's upward and downward links disagree (GTK3's file chooser
+    // lists its extra widget under a panel whose parent does not list it). The walk follows the downward links,
+    // as path resolution does, so that every element the tree shows is one a path reaches, and the other way.
+    if (!listed.has(parent)) return undefined;
     const list = childrenOf.get(parent) ?? [];
     list.push(read.info);
     childrenOf.set(parent, list);
