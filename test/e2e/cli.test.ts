@@ -270,6 +270,28 @@ describe('acting on zenity by path', () => {
   });
 });
 
+test('a stopped app is listed and named as not answering, with how to resume it; once resumed it answers', async () => {
+  const zenity = processes.start('zenity', ['--info', '--title', 'macpilot stopped', '--text', 'Paused?']);
+  const app = String(zenity.pid);
+  await eventually('the zenity info', async () => ((await run('tree', app)).code === 0 ? true : undefined));
+  process.kill(zenity.pid, 'SIGSTOP');
+  try {
+    expect(await ok('apps')).toContain(`- zenity (pid ${app})`);
+    expect(await ok('apps')).toMatch(
+      new RegExp(`zenity \\(pid ${app}\\).* not answering \\(its process is stopped\\)`),
+    );
+    const tree = await run('tree', app);
+    expect(tree.code).toBe(1);
+    expect(tree.stderr).toContain(`zenity (pid ${app}) is not answering.`);
+    expect(tree.stderr).toContain(`kill -CONT ${app}`);
+    expect(tree.stderr).not.toContain('not running');
+  } finally {
+    process.kill(zenity.pid, 'SIGCONT');
+  }
+  expect(await ok('tree', app)).toContain('Paused?');
+  await processes.stop(zenity.pid);
+});
+
 /** Processes holding this desktop's clipboard for `clipboard set` (their environment says so). */
 function clipboardHolders(): number[] {
   return readdirSync('/proc')
@@ -480,6 +502,16 @@ describe('exit codes and output streams', () => {
   });
 
   test('failures exit 1 with what, why and next on stderr', async () => {
+    // Read-only mode names the form refused, and the reading form it allows.
+    const readOnly = { settings: { MACPILOT_MODE: 'read-only' } };
+    const setting = await runWith(readOnly, 'clipboard', 'set', 'x');
+    expect(setting.code).toBe(1);
+    expect(setting.stderr).toContain('`macpilot clipboard set` is not available in read-only mode.');
+    expect(setting.stderr).toContain('`macpilot clipboard` prints the clipboard, which this mode allows');
+    const choosing = await runWith(readOnly, 'menu', 'mousepad', 'File > Quit');
+    expect(choosing.stderr).toContain(
+      '`macpilot menu mousepad --list` lists the menus, which this mode allows',
+    );
     const missing = await run('get', 'app("mousepad")/window[0]/button["No such button"]');
     expect(missing).toMatchObject({ code: 1, stdout: '' });
     expect(missing.stderr).toMatch(/No element at this path\.\nWhy: .*\nNext: /);

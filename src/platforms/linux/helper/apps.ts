@@ -5,6 +5,7 @@ import { type AppInfo, HelperErrorCode, type Params, type Result } from '../../.
 import { getChildren, getProps, getRoleName, getState, REGISTRY } from './atspi/atspi.js';
 import { entryForProcess, listEntries, resolveEntry } from './desktop-entries.js';
 import { HelperFailure } from '../errors.js';
+import { pidOf } from '../dbus/bus.js';
 import { handleOf, parseHandle, type Ref } from './atspi/handles.js';
 import { binaryOf, isAlive, processState, signal, waitForExit } from './process.js';
 import type { Session } from './session.js';
@@ -61,9 +62,11 @@ async function registryApps(session: Session): Promise<(AppRoot | SilentApp)[]> 
         session.appNames.set(ref.bus, name);
         return { ref, pid: (await facts).pid, name };
       } catch (error) {
-        // It quit while we asked, or never answered at all.
-        const pid = await facts.then((f) => f.pid).catch(() => undefined);
+        // It quit while we asked, or never answered at all. The bus daemon knows its pid; the app's own facts
+        // would wait for the app.
+        facts.catch(() => {});
         if (!(error instanceof HelperFailure) || error.code !== HelperErrorCode.Timeout) return undefined;
+        const pid = await pidOf(bus, ref.bus).catch(() => undefined);
         if (pid === undefined || !isAlive(pid) || !binaryOf(pid)) return undefined;
         const notAnswering = processState(pid) === 'T' ? 'stopped' : 'busy';
         return { ref, pid, name: binaryOf(pid), notAnswering };
