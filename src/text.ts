@@ -29,8 +29,11 @@ export function matchTitle<T>(items: readonly T[], nameOf: (item: T) => string, 
 }
 
 /** `text` cut to `max` characters with an ellipsis, whitespace collapsed. */
+/** The text on one line, its runs of white space (newlines, padding) one space each: a name as shown. */
+export const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
 export function clip(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = oneLine(text);
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 

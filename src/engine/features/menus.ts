@@ -171,7 +171,8 @@ export class Menus {
         return this.kernel.guard(doing, async () => {
           if (way.opened.length === 0) await this.bringToFront(menuBar, call);
           const scope = { app: menuBar.appInfo, top: menuBar.window?.id };
-          return this.kernel.changes.observe(
+          const target = this.kernel.refs.get(item.node.ref);
+          const observed = await this.kernel.changes.observe(
             scope,
             async () => {
               // A menu opened to read it is open still: clicking it again would close it.
@@ -191,6 +192,7 @@ export class Menus {
             },
             call,
           );
+          return target ? { ...observed, target } : observed;
         });
       },
       call,

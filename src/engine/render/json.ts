@@ -36,6 +36,7 @@ import {
 import { roleOf } from '../kernel/roles.js';
 import { isSecure, labelOf, type Walked } from '../kernel/tree.js';
 import { plainText } from '../kernel/words.js';
+import { oneLine } from '../../text.js';
 
 const BoundsJson = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
 const ValueJson = z.union([z.string(), z.number(), z.boolean()]);
@@ -331,7 +332,8 @@ function elementFields(info: ElementInfo, ref: string, path: string): ElementJso
   return {
     ref,
     role: roleOf(info),
-    name: info.name,
+    // As the text and the paths show it: a toolkit's padding and line breaks are not part of the name.
+    name: oneLine(info.name),
     ...(info.value === undefined || secure ? {} : { value: info.value }),
     ...(info.description ? { description: info.description } : {}),
     ...(info.shortcut ? { shortcut: info.shortcut } : {}),
@@ -391,7 +393,7 @@ const changeJson = (c: Change): z.infer<typeof ChangeJson> => ({
   ref: c.node.ref,
   path: c.node.path,
   role: c.node.role,
-  name: c.node.info.name,
+  name: oneLine(c.node.info.name),
 });
 
 export function actionJson(r: ActionResult): z.infer<typeof ActionJson> {

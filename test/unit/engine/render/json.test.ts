@@ -44,6 +44,14 @@ describe('structured results', () => {
     for (const m of json.matches) expect(renderText(result)).toContain(`[ref=${m.ref}]`);
   });
 
+  it("names as the text and paths show them: a toolkit's padding and line breaks left out", async () => {
+    const { app, other } = runningApps();
+    byId(app.root, 'ok').name = '  OK\n ';
+    const engine = createEngine(new FakeHelper([app, other]), { settleMs: 0, pollMs: 0 });
+    const json = MatchesJson.parse(matchesJson(await engine.elements.find({ role: 'button', name: 'OK' })));
+    expect(json.matches.map((m) => m.name)).toEqual(['OK']);
+  });
+
   it('get_element: every field, a secure field without its value or textual attributes', async () => {
     const { engine } = setup();
     const editor = ElementDetailJson.parse(
