@@ -1,8 +1,8 @@
 /**
  * macpilot on a headless sway, through a real MCP client, with native Wayland GTK apps (GDK_BACKEND=wayland):
  * what check_permissions says, typing into a field and clicking by ref, by point and by text read on screen
- * (so the window-relative extents and the OCR boxes land on the real controls), windows, and the clipboard
- * against wl-clipboard.
+ * (so the window-relative extents and the OCR boxes land on the real controls), keys and shortcuts in a GTK4
+ * app, windows, and the clipboard against wl-clipboard.
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, inject, test } from 'vitest';
@@ -98,6 +98,32 @@ describe('on sway', () => {
     expect(stats.channels[0]?.stdev ?? 0).toBeGreaterThan(5);
     await processes.stop(first.zenity.pid);
     await processes.stop(second.zenity.pid);
+  });
+
+  test('a GTK4 app (gnome-calculator): typed text, then Return, Ctrl+A and BackSpace as keys, in one sequence', async () => {
+    const calculator = processes.start('gnome-calculator');
+    const app = String(calculator.pid);
+    const entry = await eventually("the calculator's entry", async () => {
+      const found = await macpilot.call('find_elements', { app, role: 'textbox' });
+      return found.isError ? undefined : /\[ref=(e\d+)\][^\n]*focused/.exec(found.text)?.[1];
+    });
+    const value = async () => {
+      const { structuredContent } = (await macpilot.client.callTool({
+        name: 'get_element',
+        arguments: { ref: entry },
+      })) as { structuredContent?: { value?: unknown } };
+      return structuredContent?.value ?? '';
+    };
+    await macpilot.ok('type_text', { ref: entry, text: '7+5' });
+    expect(await value()).toBe('7+5');
+    const solved = await macpilot.ok('press_key', { key: 'Return' });
+    expect(solved).toMatch(/value="12"/);
+    expect(await value()).toBe('12');
+    await macpilot.ok('press_key', { key: 'ctrl+a' });
+    const cleared = await macpilot.ok('press_key', { key: 'BackSpace' });
+    expect(cleared).toMatch(/\(was: [^)]*value="12"\)/);
+    expect(await value()).toBe('');
+    await processes.stop(calculator.pid);
   });
 
   test('the clipboard round-trips with wl-clipboard both ways', async () => {
