@@ -667,10 +667,6 @@ async function startPeers(env: Env): Promise<Peers> {
 }
 
 /**
- * gnome-calculator, opened by agent-device when it runs (it reads only an app it opened itself) and used by both
- * sides; else launched by macpilot. Its pid is tracked, so that it is stopped with the run.
- */
-/**
  * The desks people have, on a two-monitor desktop of their own (Xorg's dummy driver, scripts/desktop.ts): a
  * click at a point on the second monitor, and click_element in the background (the control's own action, the
  * pointer left alone), each beside xdotool's click on the same digits in the same turns.
@@ -742,6 +738,93 @@ async function desks(): Promise<Row[]> {
   }
 }
 
+/**
+ * A headless sway (scripts/desktop.ts --session=sway) with native Wayland apps: a click at a point on
+ * gnome-calculator's digits beside swaymsg's seat cursor commands (one process), type_text into a zenity field
+ * beside one wtype process typing the same text, and take_screenshot of the display beside one grim process
+ * writing a PNG: each tool call with its answer, the peers' processes from start to exit.
+ */
+async function wayland(): Promise<Row[]> {
+  const desktop = await startDesktop({ session: 'sway' });
+  const env = desktop.env as Env;
+  const processes = new Processes(env);
+  const macpilot = await startMacpilot({
+    ...env,
+    MACPILOT_LOG_LEVEL: 'warn',
+    MACPILOT_RATE_LIMITS: BENCH_LIMITS,
+  });
+  try {
+    const zenity = processes.start('zenity', ['--entry', '--title', 'bench', '--text', 'Typed here']);
+    const field = await eventually('the zenity field', async () => {
+      const out = await macpilot.call('find_elements', { app: String(zenity.pid), role: 'textbox' });
+      return out.isError ? undefined : /\[ref=(e\d+)\]/.exec(out.text)?.[1];
+    });
+    const { pid } = processes.start('gnome-calculator');
+    const buttons = await digitButtons(macpilot, pid);
+    const ourPoint = cycle(buttons);
+    const peerPoint = cycle(buttons);
+    const swaymsgClick = ({ x, y }: { x: number; y: number }) =>
+      execFileSync(
+        'swaymsg',
+        [`seat - cursor set ${x} ${y}; seat - cursor press button1; seat - cursor release button1`],
+        { env, stdio: 'ignore' },
+      );
+    const TEXT = 'typed text';
+    const [point, swaymsg, typed, wtype, shot, grim] = (await timeTurns(
+      15,
+      [
+        async () => {
+          const { x, y } = ourPoint();
+          await macpilot.ok('click', { x, y });
+        },
+        async () => swaymsgClick(peerPoint()),
+        () => macpilot.ok('type_text', { ref: field, text: TEXT }),
+        async () => execFileSync('wtype', ['--', TEXT], { env, stdio: 'ignore' }),
+        () => macpilot.ok('take_screenshot', {}),
+        async () => execFileSync('grim', ['-t', 'png', '-'], { env, maxBuffer: 64 * 1024 * 1024 }),
+      ],
+      { idleMs: APP_IDLE_MS },
+    )) as [Summary, Summary, Summary, Summary, Summary, Summary];
+    return [
+      {
+        what: "sway: click {x, y} on gnome-calculator's digits, with its what-changed answer (tool call)",
+        ours: ms(point.median),
+        peer: `${ms(swaymsg.median)} (swaymsg seat cursor set + press + release, one process, no answer)`,
+        ratio: point.median / swaymsg.median,
+        // The peer hands the click to sway and exits; ours answers once the app has settled.
+        budget: 'informative',
+        met: true,
+      },
+      {
+        what: `sway: type_text of ${TEXT.length} characters into a zenity field by ref, with its answer (tool call)`,
+        ours: ms(typed.median),
+        peer: `${ms(wtype.median)} (wtype typing the same text, one process, no answer)`,
+        ratio: typed.median / wtype.median,
+        // Ours brings the field's window forward (the click before raised another), types through wtype, and
+        // answers once the app has settled.
+        budget: 'informative',
+        met: true,
+      },
+      {
+        what: 'sway: take_screenshot tool call, 1280x800 PNG',
+        ours: ms(shot.median),
+        peer: `${ms(grim.median)} (grim -t png to stdout, one process)`,
+        ratio: shot.median / grim.median,
+        budget: '≤ 1x peer',
+        met: shot.median <= grim.median,
+      },
+    ];
+  } finally {
+    await macpilot.close();
+    await processes.stopAll();
+    await desktop.stop();
+  }
+}
+
+/**
+ * gnome-calculator, opened by agent-device when it runs (it reads only an app it opened itself) and used by both
+ * sides; else launched by macpilot. Its pid is tracked, so that it is stopped with the run.
+ */
 async function openCalculator(macpilot: Macpilot, helper: HelperClient, processes: Processes, peers: Peers) {
   const pids = async () =>
     new Set(
@@ -848,6 +931,7 @@ async function main(): Promise<void> {
     await section('snapshot_ui', () => toolSnapshots(macpilot, apps, peers));
     await section('clicks', () => clicks(env, macpilot, helper, apps, peers));
     await section('desks', () => desks());
+    await section('wayland', () => wayland());
     await section('screenshots', () => screenshots(env, macpilot, helper, peers));
     await section('ocr', () => ocr(env, macpilot, helper));
     const markdown = `Measured ${machine()}.\n\n${table(rows)}`;

@@ -47,6 +47,19 @@ describe('on sway', () => {
     expect(zenity.stdout()).toBe('Ada Lövelace ✓\n');
   });
 
+  test('type into a field whose window is behind another: its window comes forward, the text arrives whole', async () => {
+    const behind = await zenityEntry(macpilot, processes, 'wayland behind');
+    const front = await zenityEntry(macpilot, processes, 'wayland in front');
+    await eventually('the second window in front', async () =>
+      /"wayland in front".* focused/.test(await macpilot.ok('list_windows', {})) ? true : undefined,
+    );
+    await macpilot.ok('type_text', { ref: behind.field, text: 'to the one behind' });
+    expect(await behind.value()).toBe('to the one behind');
+    expect(await front.value()).toBe('');
+    await processes.stop(behind.zenity.pid);
+    await processes.stop(front.zenity.pid);
+  });
+
   test('click by point at the centre get_element reports: the bounds are on screen, not in the window', async () => {
     const { zenity } = await zenityEntry(macpilot, processes, 'wayland by point');
     const cancel = refOf(

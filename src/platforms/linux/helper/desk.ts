@@ -31,6 +31,12 @@ export function windowForFrame<W extends { title: string }>(windows: W[], frameN
 export const windowRelative = (session: Session, app: AppFacts): boolean =>
   app.gtk4 || session.desk === 'sway';
 
+/**
+ * Whether an app that moves its keyboard focus also brings its window forward. On X11, GTK presents the window of
+ * an element asked to grab focus; a Wayland compositor lets no app take the focus by itself.
+ */
+export const appRaisesOnFocus = (session: Session): boolean => session.desk !== 'sway';
+
 /** The windows of `pid`, where their content shows. */
 export async function placesOf(session: Session, pid: number): Promise<Placed[]> {
   if (session.desk === 'sway') {

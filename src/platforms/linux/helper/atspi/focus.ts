@@ -10,7 +10,7 @@ import { getState, grabFocus } from './atspi.js';
 import { type ReadContext, readInfo, WINDOW_ROLES } from './element.js';
 import { goneOr, HelperFailure, isUnsupported } from '../../errors.js';
 import { handleOf, parseHandle, type Ref } from './handles.js';
-import { hasPointer, key, raiseWindowOf } from '../desk.js';
+import { appRaisesOnFocus, hasPointer, key, raiseWindowOf } from '../desk.js';
 import { has, State } from './states.js';
 import { snapshot, topFrame } from './tree.js';
 import { until } from '../until.js';
@@ -96,6 +96,8 @@ export async function focus(ctx: ReadContext, ref: Ref): Promise<Result<'ax.focu
         'focus a focusable element (a field, button or list) or click this one',
       );
     }
+    // An element can be focused in a window behind the others: the keys would go to the window in front.
+    if (!appRaisesOnFocus(ctx.session)) await activateFrameOf(ctx, ref, read.info.pid);
     if (has(read.bits, State.FOCUSED)) return { focused: true };
     try {
       await grabFocus(ctx.bus, ref);
