@@ -148,14 +148,15 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   (error: unknown) => {
-    if (
-      // By name: config.ts (and zod with it) is loaded only by the commands that read the configuration.
-      (error as Error).name === 'ConfigError' ||
-      error instanceof UsageError
-    ) {
-      process.stderr.write(
-        `macpilot: ${(error as Error).message}\n(${running ? `macpilot ${running} --help shows its options` : 'macpilot --help lists the commands'})\n`,
-      );
+    // By name: config.ts (and zod with it) is loaded only by the commands that read the configuration.
+    const setting = (error as Error).name === 'ConfigError';
+    if (setting || error instanceof UsageError) {
+      const help = setting
+        ? 'macpilot --help lists the settings'
+        : running
+          ? `macpilot ${running} --help shows its options`
+          : 'macpilot --help lists the commands';
+      process.stderr.write(`macpilot: ${(error as Error).message}\n(${help})\n`);
       process.exit(USAGE_EXIT);
     }
     // A failure that says what, why and what to do (install-helper's, a platform without a helper): exit 1.

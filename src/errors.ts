@@ -24,6 +24,9 @@ export interface FailureParts {
   person?: Partial<Pick<FailureParts, 'what' | 'why' | 'next'>>;
 }
 
+/** A what as a sentence: a full stop, unless it ends with its own ("did you mean "home"?"). */
+const sentence = (what: string): string => (/[.?!]$/.test(what) ? what : `${what}.`);
+
 export class MacpilotError extends Error {
   readonly what: string;
   readonly why: string;
@@ -47,7 +50,7 @@ export class MacpilotError extends Error {
 
   /** The three parts as the agent reads them. */
   render(): string {
-    return `${this.what}.\nWhy: ${this.why}\nNext: ${this.next}`;
+    return `${sentence(this.what)}\nWhy: ${this.why}\nNext: ${this.next}`;
   }
 
   /** The same failure, with the person's `<path>` placeholders filled in by the element's path (shell-quoted). */
@@ -61,7 +64,7 @@ export class MacpilotError extends Error {
   /** The three parts as a person at a terminal reads them: each in their words where it has them. */
   renderForPerson(): string {
     const { what = this.what, why = this.why, next = this.next } = this.person;
-    return `${what}.\nWhy: ${why}\nNext: ${next}`;
+    return `${sentence(what)}\nWhy: ${why}\nNext: ${next}`;
   }
 }
 

@@ -65,10 +65,11 @@ const PATH_NOTE =
   'app(1118)/dialog/button["OK"], and a path by the shared name asks at the terminal which app is meant. A path ' +
   'that matches several elements is refused with the candidates.';
 
-const FOCUS_NOTE =
+/** Where keys go, for a command that types (`how`: what else it can be given, `example`: the command to run). */
+const focusNote = (how: string, example: string): string =>
   'The focused element is in the active app, which is often the terminal you type the command in (the default ' +
-  'app lists keep macpilot from acting on the common terminals), so give --into, or let another app come to ' +
-  'the front first (e.g. `sleep 3; macpilot key ctrl+s`).';
+  `app lists keep macpilot from acting on the common terminals), so ${how}let another app come to the front ` +
+  `first (e.g. \`sleep 3; ${example}\`).`;
 
 export const COMMANDS: readonly CommandSpec[] = [
   {
@@ -168,7 +169,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'click',
     args: '<path | x,y>',
-    summary: 'click an element (its own press action) or a screen point, and print what changed',
+    summary:
+      'click an element (its own press action; where the toolkit needs one, a real click at its centre, which moves the pointer) or a screen point, and print what changed',
     positionals: [1, 1],
     options: [
       {
@@ -200,7 +202,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
     kind: 'tool',
     tools: ['get_element', 'type_text'],
-    details: FOCUS_NOTE,
+    details: focusNote('give --into, or ', "macpilot type 'Hello'"),
     example: `macpilot type 'Hello' --into 'app("mousepad")/window[0]/tablist/tab/textbox'`,
   },
   {
@@ -211,7 +213,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: [{ name: 'repeat', value: 'N', help: 'press it N times (1 to 100; default 1)' }, YES, FORMAT],
     kind: 'tool',
     tools: ['press_key'],
-    details: FOCUS_NOTE.replace(', so give --into, or', ', so'),
+    details: focusNote('', 'macpilot key ctrl+s'),
     example: 'macpilot key ctrl+s',
   },
   {

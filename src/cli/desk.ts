@@ -27,7 +27,7 @@ export async function deskCommand(name: 'stop' | 'resume', minutes: string | und
   }
   const cancelled = reports.reduce((sum, r) => sum + r.cancelled, 0);
   const latest = Math.max(...reports.map((r) => r.pausedUntil));
-  const until = new Date(latest).toTimeString().slice(0, 5);
+  const until = new Date(latest).toTimeString().slice(0, 8);
   const pause =
     latest > Date.now()
       ? `actions paused until ${until} (\`macpilot resume\` ends the pause sooner)`

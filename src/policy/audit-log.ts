@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import type { Mode } from '../modes.js';
 import { isWrite, toolsetOf } from '../toolsets.js';
 import type { RefTable } from '../engine/kernel/refs.js';
-import { parsePath } from '../engine/kernel/paths.js';
+import { formatPath, parsePath } from '../engine/kernel/paths.js';
 import { MacpilotError } from '../errors.js';
 import { helperFailure } from '../engine/kernel/failures.js';
 import { HelperError } from '../helper-client/errors.js';
@@ -107,6 +107,9 @@ export class AuditLog implements Guard {
       try {
         const path = parsePath(args.path);
         const last = path.segments.at(-1);
+        // A path that picks by role and index names no element: the element met there names it.
+        const seen = last?.name === undefined ? this.options.refs.atPath(formatPath(path)) : undefined;
+        if (seen) return { app: seen.app.name, target: parseLabel(seen.label) };
         return { app: path.app, target: last && { role: last.role, name: last.name } };
       } catch {
         // A malformed path: the call itself fails and says so; the entry keeps the tool and outcome.

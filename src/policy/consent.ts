@@ -14,6 +14,7 @@ import { roleOf } from '../engine/kernel/roles.js';
 import { labelOf } from '../engine/kernel/tree.js';
 import { MacpilotError } from '../errors.js';
 import { isWrite, toolsetOf } from '../toolsets.js';
+import { inCallScope } from './call-scope.js';
 import type { Guard, ToolCall } from './pipeline.js';
 
 const DESTRUCTIVE = /\b(delete|remove|erase|empty trash|quit|close|format|reset|send|buy|purchase|pay)\b/i;
@@ -48,7 +49,9 @@ export class ConsentGuard implements Guard {
     // An element path (they begin with app(…); menu and file paths do not) that leads to no element fails as
     // the call itself would, before anyone is asked.
     if (typeof call.args.path === 'string' && call.args.path.trimStart().startsWith('app(')) {
-      await this.targets.resolver.path(parsePath(call.args.path), { signal: call.signal });
+      const path = parsePath(call.args.path);
+      // Read access: it only looks; the app lists still refuse an app that may not be read.
+      await inCallScope({ access: 'read' }, () => this.targets.resolver.path(path, { signal: call.signal }));
     }
     const detail = call.tool.consentDetail?.(call.args as never);
     const note = (consent: string) => {

@@ -79,7 +79,7 @@ export class Desk implements Guard {
 }
 
 function pausedError(until: number, tool?: string) {
-  const time = new Date(until).toTimeString().slice(0, 5);
+  const time = new Date(until).toTimeString().slice(0, 8);
   // A stop with no pause (`--minutes 0`) cancels what runs and leaves the next call free to run.
   const paused = until > Date.now();
   return {

@@ -64,24 +64,23 @@ export class Policy {
   async run<T>(call: ToolCall, work: () => Promise<T>, failed: (result: T) => boolean): Promise<T> {
     const releases: (() => void)[] = [];
     const started = performance.now();
-    let admitted = false;
-    const settle = (outcome: Omit<CallOutcome, 'durationMs' | 'refused'>) => {
+    const settle = (outcome: Omit<CallOutcome, 'durationMs'>) => {
       for (const release of releases.splice(0).reverse()) release();
       const durationMs = performance.now() - started;
-      for (const guard of this.guards) guard.settled?.(call, { ...outcome, refused: !admitted, durationMs });
+      for (const guard of this.guards) guard.settled?.(call, { ...outcome, durationMs });
     };
     try {
       for (const guard of this.guards) {
         const release = await guard.admit(call);
         if (release) releases.push(release);
       }
-      admitted = true;
       const result = await work();
-      settle({ ok: !failed(result) });
+      settle({ ok: !failed(result), refused: false });
       return result;
     } catch (error) {
-      admitted &&= !isRefusal(error);
-      settle({ ok: false, error });
+      // A refusal is a setting's doing, whether a guard or the work met it; anything else a guard threw (a path
+      // that leads nowhere, a bug) is a failure like any other.
+      settle({ ok: false, error, refused: isRefusal(error) });
       throw error;
     }
   }

@@ -251,6 +251,46 @@ describe('acting on zenity by path', () => {
     expect(zenity.stdout()).toBe('Ada Lovelace\n');
   });
 
+  test('safe mode: a click by path on "Delete" is refused without a terminal (audited as refused), done with --yes', async () => {
+    const zenity = processes.start('zenity', [
+      '--question',
+      '--title',
+      'macpilot safe',
+      '--text',
+      'Delete it?',
+      '--ok-label',
+      'Delete',
+    ]);
+    const app = String(zenity.pid);
+    const tree = await eventually('the zenity question', async () => {
+      const shown = await run('tree', app);
+      return shown.code === 0 && shown.stdout.includes('"Delete"') ? shown.stdout : undefined;
+    });
+    const button = /- button "Delete" at (\S+)/.exec(tree)?.[1] ?? '';
+    const auditLog = join(folder, 'safe-audit.jsonl');
+    const safe = {
+      settings: { MACPILOT_MODE: 'safe', MACPILOT_CONSENT: 'ask', MACPILOT_AUDIT_LOG: auditLog },
+    };
+    const unasked = await runWith(safe, 'click', button);
+    expect(unasked.code).toBe(1);
+    expect(unasked.stderr).toMatch(/needs a human's consent[\s\S]*--yes/);
+    expect(unasked.stderr).not.toMatch(/failed unexpectedly|\n\s+at /);
+    // A path that leads nowhere fails as itself, before anyone would be asked.
+    const nowhere = await runWith(safe, 'click', `${button.replace('"Delete"', '"Delete all"')}`);
+    expect(nowhere.stderr).toContain('No element at this path');
+    const entries = readFileSync(auditLog, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { outcome: string; error?: string });
+    expect(entries.map(({ outcome, error }) => ({ outcome, error }))).toEqual([
+      { outcome: 'refused', error: 'consent_unreachable' },
+      { outcome: 'failed', error: 'no_element_at_path' },
+    ]);
+    const allowed = await runWith(safe, 'click', button, '--yes');
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(await zenity.exited).toBe(0);
+  });
+
   test('a path that matches several elements is refused with the candidates, exit 1', async () => {
     const zenity = processes.start('zenity', ['--question', '--title', 'macpilot cli', '--text', 'Sure?']);
     const app = String(zenity.pid);
@@ -289,6 +329,35 @@ test('a stopped app is listed and named as not answering, with how to resume it;
     process.kill(zenity.pid, 'SIGCONT');
   }
   expect(await ok('tree', app)).toContain('Paused?');
+  await processes.stop(zenity.pid);
+});
+
+test("a denied app's window named by its id is off limits, without its name or title; audited as refused", async () => {
+  const zenity = processes.start('zenity', [
+    '--info',
+    '--title',
+    'macpilot secret title',
+    '--text',
+    'Hidden',
+  ]);
+  const windows = await eventually('the zenity window', async () => {
+    const listed = JSON.parse(await ok('windows', '--format', 'json')) as {
+      windows: { id: string; pid: number }[];
+    };
+    return listed.windows.some((w) => w.pid === zenity.pid) ? listed.windows : undefined;
+  });
+  const id = windows.find((w) => w.pid === zenity.pid)?.id ?? '';
+  const auditLog = join(folder, 'denied-audit.jsonl');
+  const denied = { settings: { MACPILOT_DENY_APPS: 'zenity', MACPILOT_AUDIT_LOG: auditLog } };
+  const shot = await runWith(denied, 'screenshot', '--window', id, '-o', join(folder, 'denied.png'));
+  expect(shot.code).toBe(1);
+  expect(shot.stderr).toContain(`Window ${id} is off limits.`);
+  expect(shot.stderr).not.toMatch(/zenity|secret title|titled/);
+  const [entry] = readFileSync(auditLog, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { outcome: string; error?: string });
+  expect(entry).toMatchObject({ outcome: 'refused', error: 'app_off_limits' });
   await processes.stop(zenity.pid);
 });
 

@@ -80,6 +80,17 @@ test("a menu bar's menu opened by a click says it opened; Escape (nothing has th
   expect(open).toMatch(/^0 matches/);
 });
 
+test("a menu a modal dialog blocks fails, and leaves the person's dialog open", async () => {
+  const opened = await macpilot.ok('click_menu_item', { app, path: 'File > Save As…' });
+  expect(opened).toMatch(/opened: dialog "Save As"/);
+  const blocked = await macpilot.call('click_menu_item', { app, path: 'File > Save As…' });
+  expect(blocked.isError).toBe(true);
+  expect(blocked.text).toMatch(/did not appear on screen/);
+  expect(await macpilot.ok('find_elements', { app, role: 'dialog', name: 'Save As' })).toMatch(/^1 match/);
+  const closed = await macpilot.ok('press_key', { key: 'escape' });
+  expect(closed).toMatch(/closed: dialog "Save As"/);
+});
+
 test('a document is saved to a chosen path through File > Save As… and the file dialog', async () => {
   const text = 'Saved by macpilot through the menus\nsecond line ✓';
   const target = join(folder, 'saved-by-menus.txt');

@@ -5,10 +5,13 @@
  * app, windows, and the clipboard against wl-clipboard.
  */
 import { execFileSync } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, inject, test } from 'vitest';
 import { zenityEntry } from '../support/zenity.js';
 import { useMacpilot } from '../support/mcp.js';
 import { eventually, refOf } from '../support/text.js';
+import { temporaryFolder } from '../support/temp.js';
 
 const env = inject('swayEnv');
 const { macpilot, processes } = useMacpilot(env, ['--toolsets', 'all']);
@@ -144,7 +147,18 @@ describe('on sway', () => {
     expect(execFileSync('wl-paste', ['--no-newline'], { env }).toString()).toBe('from macpilot ✓');
     // wl-copy leaves a server behind that would hold a captured stdout open; it may exit before its server owns
     // the clipboard, so the read waits for what wl-paste sees.
-    execFileSync('wl-copy', ['from wl-copy'], { env, stdio: 'ignore' });
+    // Its stderr goes to a file (a pipe would be held open by the server): a failure says why.
+    const errors = join(temporaryFolder('macpilot-wl-copy-'), 'stderr');
+    const stderr = openSync(errors, 'w');
+    try {
+      execFileSync('wl-copy', ['from wl-copy'], { env, stdio: ['ignore', 'ignore', stderr] });
+    } catch (error) {
+      throw new Error(`wl-copy failed: ${readFileSync(errors, 'utf8') || (error as Error).message}`, {
+        cause: error,
+      });
+    } finally {
+      closeSync(stderr);
+    }
     await eventually('wl-copy owning the clipboard', async () =>
       execFileSync('wl-paste', ['--no-newline'], { env }).toString() === 'from wl-copy' ? true : undefined,
     );

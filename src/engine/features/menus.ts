@@ -96,11 +96,20 @@ export class Menus {
       return result;
     } finally {
       if (way.opened.length > 0 && !(result !== undefined && chose(result))) {
-        // Escape closes the innermost open menu: once for each menu opened, from the bar down.
-        for (let open = way.opened.length; open > 0; open--)
+        // Escape closes the innermost open menu: once for each menu that opened. A click that opened nothing (a
+        // modal dialog blocks the menus) leaves nothing to close, and an Escape then would close the dialog.
+        for (const menu of [...way.opened].reverse()) {
+          if (!(await this.showsItems(menu, call))) continue;
           await this.input.tap('Escape', call).catch(() => {});
+        }
       }
     }
+  }
+
+  /** Whether a menu is open: it shows items (an element that is gone shows none). */
+  private async showsItems(menu: Entry, call?: CallOptions): Promise<boolean> {
+    const items = await this.kernel.resolver.children(menu.node.info.id, false, call).catch(() => []);
+    return items.length > 0;
   }
 
   /** The entries of the menu at `path` (default: the menu bar's menus), `depth` levels of submenus deep. */

@@ -101,7 +101,7 @@ export class Waits {
         what:
           timeoutMs === 0
             ? `Not so at the one look a timeout of 0 allows (${elapsed(started)}): waited for ${awaited}`
-            : `Timed out after ${elapsed(started)} waiting for ${awaited}`,
+            : `Timed out after ${duration(timeoutMs)} waiting for ${awaited}${performance.now() - started > timeoutMs + 500 ? ` (the last look ended at ${elapsed(started)}: the app answered slowly)` : ''}`,
         why: `last seen: ${plainText(last.seen)}`,
         next: nextStep(options.condition),
       });
@@ -198,15 +198,21 @@ export class Waits {
   }
 
   private elementProbe(target: Target | undefined, o: WaitOptions): Probe {
+    let looked = false;
     return async (call) => {
       const found = await this.element(target ?? {}, call);
+      const first = !looked;
+      looked = true;
       if ('missing' in found) {
         const gone = o.condition === 'disappears';
+        // Not there at the first look: gone already, or a path that never led anywhere (a typo): said so.
         const seen = !gone
           ? [appText(found.missing)]
-          : found.label
-            ? words`${found.label} is gone.`
-            : words`${own(`${capitalize(describeTarget(o))} is gone.`)}`;
+          : first && !found.label
+            ? words`${own(`${capitalize(describeTarget(o))} was not there when the wait began`)} (${appText(found.missing)}).`
+            : found.label
+              ? words`${found.label} is gone.`
+              : words`${own(`${capitalize(describeTarget(o))} is gone.`)}`;
         return { met: gone, seen, pid: found.pid };
       }
       const { entry, detail } = found;

@@ -129,12 +129,19 @@ export function helperFailure(error: HelperError, what?: string, runningApps?: s
     what: `${error.method || 'The helper'} failed`,
     next: 'check the arguments; take a fresh snapshot_ui if the UI has changed',
   };
-  const hint = error.data.hint ? ` (${error.data.hint})` : '';
+  // An app that is not installed: what is installed is the next step, not what is running.
+  const notInstalled = error.method === 'apps.launch' && error.code === HelperErrorCode.AppNotFound;
+  const hint = error.data.hint && !notInstalled ? ` (${error.data.hint})` : '';
   return new MacpilotError(
     {
       what: what ?? advice.what,
       why: `${advice.context ?? ''}${error.message}${hint}`,
-      next: typeof advice.next === 'function' ? advice.next(runningApps) : advice.next,
+      next:
+        notInstalled && error.data.hint
+          ? error.data.hint
+          : typeof advice.next === 'function'
+            ? advice.next(runningApps)
+            : advice.next,
       kind: advice.kind,
       refusal: advice.refusal,
       ...(advice.personNext ? { person: { next: advice.personNext } } : {}),

@@ -256,8 +256,9 @@ class PathParser {
   private fail(expected: string): never {
     const found =
       this.at < this.text.length ? JSON.stringify(this.text.slice(this.at, this.at + 12)) : 'the end';
-    // `app(mousepad)/…`: the shell took the quotes of app("mousepad") away.
-    const unquoted = /^app\([^"\d)]/.test(this.text);
+    // `app(mousepad)/…`: the shell took the quotes of app("mousepad") away; `app('mousepad')`: typed so.
+    const singleQuoted = /^app\('/.test(this.text);
+    const unquoted = !singleQuoted && /^app\([^"\d)]/.test(this.text);
     throw new MacpilotError({
       what: 'Malformed path',
       why: `at character ${this.at + 1}: expected ${expected}, found ${found}`,
@@ -265,10 +266,13 @@ class PathParser {
       kind: 'malformed_path',
       concerns: ['path'],
       person: {
-        next: unquoted
-          ? 'the shell took away its double quotes: put the whole path in single quotes, e.g. ' +
+        next: singleQuoted
+          ? 'names in a path are in double quotes, and the whole path in single quotes for the shell, e.g. ' +
             `'app("mousepad")/window[0]'`
-          : `fix it (${GRAMMAR}), or copy it from what \`macpilot tree\` or \`macpilot find\` prints`,
+          : unquoted
+            ? 'the shell took away its double quotes: put the whole path in single quotes, e.g. ' +
+              `'app("mousepad")/window[0]'`
+            : `fix it (${GRAMMAR}), or copy it from what \`macpilot tree\` or \`macpilot find\` prints`,
       },
     });
   }

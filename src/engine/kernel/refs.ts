@@ -64,6 +64,13 @@ export class RefTable {
     return this.byRef.get(ref) ?? this.retiredRefs.get(ref);
   }
 
+  /** The element last seen at `path` (a live ref's), if this session met one there. */
+  atPath(path: string): RefSighting | undefined {
+    let found: RefEntry | undefined;
+    for (const entry of this.byRef.values()) if (entry.path === path) found = entry;
+    return found;
+  }
+
   /** A ref that let go of its handle: its element is found again through its path. */
   retired(ref: string): RefSighting | undefined {
     const retired = this.retiredRefs.get(ref);

@@ -181,7 +181,22 @@ export class Resolver {
    * lists deny but show (MACPILOT_LIST_DENIED_APPS); nothing otherwise, so a window never listed stays unsaid.
    */
   async refuseDeniedWindow(which: string | ((w: WindowInfo) => boolean), call?: CallOptions): Promise<void> {
-    const { windows } = await this.visibleWindows(true, call, true);
+    const { windows, hidden } = await this.visibleWindows(true, call, true);
+    // An id names one window without saying whose: refused without naming the app the lists hide.
+    if (typeof which === 'string' && hidden.some((w) => w.id === which)) {
+      throw new AppRefused({
+        what: `Window ${which} is off limits`,
+        why: "the person's app lists hide its app",
+        next: 'use a window that list_windows lists',
+        kind: 'app_off_limits',
+        concerns: ['window_id'],
+        refusal: true,
+        person: {
+          why: 'your app lists (deny or allow apps, in the environment or the config file) hide its app',
+          next: 'use a window that `macpilot windows` lists',
+        },
+      });
+    }
     const listed = windows.find(typeof which === 'string' ? (w) => w.id === which : which);
     if (listed && !this.mayRead({ name: listed.app, pid: listed.pid })) {
       this.gate({ name: listed.app, pid: listed.pid }, 'read');

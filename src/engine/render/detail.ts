@@ -4,6 +4,7 @@ import type { RefEntry } from '../kernel/refs.js';
 import { roleOf } from '../kernel/roles.js';
 import { isSecure } from '../kernel/tree.js';
 import { AGENT, type Vocabulary } from './vocabulary.js';
+import { oneLine } from '../../text.js';
 
 /** Attributes that can carry a field's text; left out for secure fields. */
 const TEXTUAL = /value|text|content/i;
@@ -16,7 +17,7 @@ export function renderDetail(entry: RefEntry, d: ElementDetail, v: Vocabulary = 
     v.refs ? `ref: ${entry.ref}` : undefined,
     `path: ${entry.path}`,
     `role: ${roleOf(d)} (native: ${native})`,
-    `name: ${JSON.stringify(d.name)}`,
+    `name: ${JSON.stringify(oneLine(d.name))}`,
     `value: ${valueField(d, secure)}`,
     d.description ? `description: ${JSON.stringify(d.description)}` : undefined,
     d.identifier ? `identifier: ${JSON.stringify(d.identifier)}` : undefined,

@@ -25,7 +25,7 @@ export interface Vocabulary {
   /** How to read the whole tree of the app an element is in. */
   readTree(example: Nameable | undefined): string;
   /** How to see more of a cut tree. */
-  readMore(example: Nameable | undefined): string;
+  readMore(example: Nameable | undefined, cut: { depth: boolean; size: boolean }): string;
   /** The cap a tree's lines were cut at. */
   lineCap(maxNodes: number): string;
   /** How to narrow a search that reached its walk's cap. */
@@ -78,8 +78,14 @@ export const PERSON: Vocabulary = {
   name: (node) => node.path,
   readValue: (node) => `\`macpilot get ${shellQuote(node.path)}\` shows it all`,
   readTree: (example) => `\`macpilot tree ${treeArgument(example)}\` shows the whole tree`,
-  readMore: (example) =>
-    `\`macpilot tree ${treeArgument(example)} --depth N\` or \`--all\`, or \`macpilot find\` to search`,
+  // --all lifts the line cap, not the depth.
+  readMore: (example, cut) =>
+    `${[
+      cut.depth ? `\`macpilot tree ${treeArgument(example)} --depth N\`` : undefined,
+      cut.size ? '`--all`' : undefined,
+    ]
+      .filter(Boolean)
+      .join(' or ')}, or \`macpilot find\` to search`,
   lineCap: () => 'the line cap (--all shows up to 5000 lines)',
   narrowSearch: 'narrow it with --app, --role or more of the text',
   moreMatches:

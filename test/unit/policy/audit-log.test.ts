@@ -198,6 +198,21 @@ describe('AuditLog', () => {
     ]);
   });
 
+  test('a path that picks by role (and index) is named by the element the call met there', () => {
+    const { audit, call, lines, refs } = setup();
+    refs.issue('h1', {
+      path: 'app("zenity")/dialog/textbox',
+      app: { name: 'zenity', pid: 7 },
+      label: 'textbox "Your name?"',
+    });
+    audit.settled(call('set_value', { path: 'app("zenity")/dialog/textbox', value: 'x' }), ok);
+    audit.settled(call('set_value', { path: 'app("zenity")/dialog/textbox[1]', value: 'x' }), ok);
+    expect(lines().map(({ target }) => target)).toEqual([
+      { role: 'textbox', name: 'Your name?' },
+      { role: 'textbox' },
+    ]);
+  });
+
   test('take_screenshot is logged only when file_path makes it write a file', () => {
     const { audit, call, lines } = setup();
     const screenshot = allTools.find((tool) => tool.name === 'take_screenshot');

@@ -88,6 +88,17 @@ describe('conditions', () => {
     expect(byQuery.value).toContain('no element on screen matches in "mousepad"');
   });
 
+  it('disappears on a path that leads nowhere at the first look: met, and says it was never there (a typo reads so)', async () => {
+    const { engine } = setup();
+    const path = 'app("mousepad")/dialog["Unlock"]/button["Nope"]';
+    const never = start(engine, { condition: 'disappears', path });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(never.value).toContain(
+      `The element at ${path} was not there when the wait began (No element at this path`,
+    );
+    expect(never.value).not.toContain('is gone');
+  });
+
   it('enabled, focused and window_title', async () => {
     const { engine, app, helper } = setup();
     const cancel = 'app("mousepad")/dialog["Unlock"]/button["Cancel"]';

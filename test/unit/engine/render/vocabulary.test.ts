@@ -109,19 +109,23 @@ describe("the person's vocabulary", () => {
 
   it('fills its hints with the command line to run, quoted for the shell, not placeholders', () => {
     const editor = { ref: 'e1', path: 'app("Mouse pad")/window[0]/textbox' };
-    expect(PERSON.readMore(editor)).toMatch(/^`macpilot tree 'Mouse pad' --depth N`/);
+    const both = { depth: true, size: true };
+    expect(PERSON.readMore(editor, both)).toMatch(/^`macpilot tree 'Mouse pad' --depth N` or `--all`/);
+    // --all lifts the line cap, not the depth: a cut by depth alone does not suggest it.
+    expect(PERSON.readMore(editor, { depth: true, size: false })).not.toContain('--all');
+    expect(PERSON.readMore(editor, { depth: false, size: true })).toMatch(/^`--all`, or `macpilot find`/);
     expect(PERSON.readValue(editor)).toBe(
       `\`macpilot get 'app("Mouse pad")/window[0]/textbox'\` shows it all`,
     );
     expect(PERSON.readTree({ ref: 'e2', path: 'app(1118)/dialog' })).toBe(
       '`macpilot tree 1118` shows the whole tree',
     );
-    expect(PERSON.readMore(undefined)).toMatch(/^`macpilot tree <app> --depth N`/);
+    expect(PERSON.readMore(undefined, both)).toMatch(/^`macpilot tree <app> --depth N`/);
   });
 
   it('names only commands and flags the CLI has', () => {
     const phrases = Object.values(PERSON).filter((value): value is string => typeof value === 'string');
-    phrases.push(PERSON.readMore(undefined), PERSON.lineCap(5));
+    phrases.push(PERSON.readMore(undefined, { depth: true, size: true }), PERSON.lineCap(5));
     const commands = new Map(COMMANDS.map((c) => [c.name, c]));
     for (const phrase of phrases) {
       for (const [, name] of phrase.matchAll(/`macpilot (\w+)/g))
