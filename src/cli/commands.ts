@@ -163,7 +163,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     tools: ['get_element'],
     details:
       `${PATH_NOTE} With -, the path comes from the JSON of another command on stdin: an element's path (get), ` +
-      'the element a `wait` saw, the target of an action (click, set, type), or the only match of `find`.',
+      'the element a `wait` saw, the target of an action (click, set, type, menu), the only match of `find`, or ' +
+      'the only item of a `menu --list`.',
     example: `macpilot get 'app("zenity")/dialog/button["OK"]'`,
   },
   {

@@ -64,24 +64,25 @@ export function pathInJson(json: string): string {
       `get - reads an element's JSON on stdin, and stdin is not JSON (it begins ${JSON.stringify(json.trim().slice(0, 20))}): give that command --format json`,
     );
   }
-  const { path, element, target, matches } = (parsed ?? {}) as {
+  const { path, element, target, matches, items } = (parsed ?? {}) as {
     path?: unknown;
     element?: { path?: unknown } | null;
     target?: { path?: unknown } | null;
     matches?: ({ path?: unknown } | null)[];
+    /** A menu's items (`menu <app> <menu> --list`). */
+    items?: ({ path?: unknown } | null)[];
   };
   const named = [path, element?.path, target?.path].find((p) => typeof p === 'string');
   if (typeof named === 'string') return named;
-  const paths = (Array.isArray(matches) ? matches : [])
-    .map((m) => m?.path)
-    .filter((p) => typeof p === 'string');
+  const list = Array.isArray(matches) ? matches : items;
+  const paths = (Array.isArray(list) ? list : []).map((m) => m?.path).filter((p) => typeof p === 'string');
   if (paths.length === 1) return paths[0] as string;
   throw new UsageError(
     paths.length === 0
-      ? Array.isArray(matches)
-        ? 'the search on stdin found no element (0 matches): get - needs a search with one match'
-        : `the JSON on stdin names no element (it has no path, element, target or matches): ${example}`
-      : `the JSON on stdin has ${paths.length} matches; get takes one of their paths: ${paths.join('; ')}`,
+      ? Array.isArray(list)
+        ? 'the JSON on stdin lists no element (0 matches): get - needs a list with one element'
+        : `the JSON on stdin names no element (it has no path, element, target, matches or items): ${example}`
+      : `the JSON on stdin has ${paths.length} elements; get takes one of their paths: ${paths.join('; ')}`,
   );
 }
 

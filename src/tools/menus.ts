@@ -40,6 +40,7 @@ export const menusTools = toolsetTools('menus', [
         .describe('Levels of submenus to list (default 1: only the items of the menu).'),
     }),
     annotations: READ_ONLY,
+    output: structured.menu,
     handle: (args, { engine, signal }) =>
       engine.menus.list(args.app, args.path, args.depth ?? MENU_DEFAULTS.depth, { signal }),
   }),

@@ -184,6 +184,16 @@ describe('macpilot tree', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`; ${menu?.path};`);
 
+    // A menu listed as JSON: each item with its element path and the menu path `menu` takes.
+    const file = JSON.parse(await ok('menu', 'mousepad', 'File', '--list', '--format', 'json')) as {
+      menu: string;
+      items: { path: string; menu_path: string; role: string }[];
+    };
+    expect(file.menu).toBe('File');
+    const saveAs = file.items.find((item) => item.menu_path === 'File > Save As...');
+    expect(saveAs?.path).toMatch(/menu\["File"\]\/menuitem\["Save As\.\.\."\]$/);
+    expect(await ok('get', saveAs?.path ?? '')).toContain('role: menuitem');
+
     // A menu item that is not there: the advice is a command to run as it stands, with the app given.
     const missing = await run('menu', 'mousepad', 'File > No Such Item');
     expect(missing.code).toBe(1);

@@ -21,6 +21,7 @@ import {
   type EngineResult,
   type LocatedResult,
   type MatchesResult,
+  type MenuResult,
   type SnapshotResult,
   type VisualResult,
   type RecordingResult,
@@ -34,6 +35,8 @@ import {
   HISTORY_LIMIT,
 } from '../kernel/results.js';
 import { roleOf } from '../kernel/roles.js';
+import { shownName } from '../kernel/shown.js';
+import { joinNames } from '../../menu-path.js';
 import { isSecure, labelOf, type Walked } from '../kernel/tree.js';
 import { plainText } from '../kernel/words.js';
 import { oneLine } from '../../text.js';
@@ -76,6 +79,19 @@ export const MatchesJson = z.object({
   total: z.number().describe('Matches in all.'),
   searched: z.number().describe('Elements searched.'),
   truncated: z.boolean().describe('The walk stopped at its node cap.'),
+});
+
+export const MenuJson = z.object({
+  app: z.string(),
+  menu: z.string().describe('The menu listed, e.g. "File > Open Recent"; empty: the menu bar.'),
+  items: z.array(
+    ElementJson.extend({
+      level: z.number().describe('0: an item of the menu listed; 1: of one of its submenus; ...'),
+      submenu: z.boolean().describe('It opens a submenu.'),
+      menu_path: z.string().describe('Its path as click_menu_item takes it, e.g. "File > Save As…".'),
+    }),
+  ),
+  cut: z.boolean().describe('More items than the answer lists: list a submenu by its path.'),
 });
 
 export const LocatedJson = z.object({ found: z.boolean(), element: ElementJson.optional() });
@@ -424,6 +440,26 @@ export const matchesJson = (r: MatchesResult): z.infer<typeof MatchesJson> => ({
   truncated: r.truncated,
 });
 
+export const menuJson = (r: MenuResult): z.infer<typeof MenuJson> => {
+  // Each line's menu path: its ancestors' names (the lines above it at lower levels), then its own.
+  const trail: string[] = [...r.names];
+  return {
+    app: r.app,
+    menu: joinNames(r.names),
+    items: r.lines.map((line) => {
+      trail.length = r.names.length + line.level;
+      trail.push(shownName(line.node));
+      return {
+        ...elementJson(line.node),
+        level: line.level,
+        submenu: line.hasSubmenu,
+        menu_path: joinNames(trail),
+      };
+    }),
+    cut: r.cut,
+  };
+};
+
 export const elementResultJson = (r: ElementResult) => detailJson(r.entry, r.detail);
 
 export const locatedJson = (r: LocatedResult): z.infer<typeof LocatedJson> =>
@@ -596,6 +632,7 @@ export const structured = {
   matches: output(MatchesJson, matchesJson),
   element: output(ElementDetailJson, elementResultJson),
   located: output(LocatedJson, locatedJson),
+  menu: output(MenuJson, menuJson),
   apps: output(AppsJson, appsJson),
   windows: output(WindowsJson, windowsJson),
   displays: output(DisplaysJson, displaysJson),

@@ -131,6 +131,10 @@ describe('get -', () => {
   it("takes the path of an element's JSON, or of a search's only match", () => {
     expect(pathInJson(JSON.stringify({ ref: 'e1', path: OK }))).toBe(OK);
     expect(pathInJson(JSON.stringify({ scope: 'x', matches: [{ path: OK }], total: 1 }))).toBe(OK);
+    // A menu listed with one item (`menu <app> "File > Open Recent" --list --format json`).
+    expect(pathInJson(JSON.stringify({ app: 'x', menu: 'File', items: [{ path: OK }], cut: false }))).toBe(
+      OK,
+    );
   });
 
   it('takes the element a wait saw and the target of an action', () => {
@@ -142,10 +146,10 @@ describe('get -', () => {
 
   it('refuses several matches with their paths, no element, and what is not JSON', () => {
     const two = JSON.stringify({ matches: [{ path: OK }, { path: `${OK}[1]` }] });
-    expect(() => pathInJson(two)).toThrow(`2 matches; get takes one of their paths: ${OK}; ${OK}[1]`);
-    expect(() => pathInJson('{"matches": []}')).toThrow('the search on stdin found no element (0 matches)');
+    expect(() => pathInJson(two)).toThrow(`2 elements; get takes one of their paths: ${OK}; ${OK}[1]`);
+    expect(() => pathInJson('{"matches": []}')).toThrow('the JSON on stdin lists no element (0 matches)');
     expect(() => pathInJson('{"text": "Saved"}')).toThrow(
-      'names no element (it has no path, element, target or matches)',
+      'names no element (it has no path, element, target, matches or items)',
     );
     expect(() => pathInJson('button "OK"')).toThrow(
       'stdin is not JSON (it begins "button \\"OK\\""): give that command --format json',
