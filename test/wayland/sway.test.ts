@@ -153,9 +153,13 @@ describe('on sway', () => {
     try {
       execFileSync('wl-copy', ['from wl-copy'], { env, stdio: ['ignore', 'ignore', stderr] });
     } catch (error) {
-      throw new Error(`wl-copy failed: ${readFileSync(errors, 'utf8') || (error as Error).message}`, {
-        cause: error,
-      });
+      const { status, signal } = error as { status?: number; signal?: string };
+      throw new Error(
+        `wl-copy failed (status ${status}, signal ${signal}): ${readFileSync(errors, 'utf8')}`,
+        {
+          cause: error,
+        },
+      );
     } finally {
       closeSync(stderr);
     }
