@@ -142,6 +142,47 @@ describe('on sway', () => {
     await processes.stop(calculator.pid);
   });
 
+  test('one session across two apps: each answer holds for the next call (type, keys, windows, minimize, clipboard, OK)', async () => {
+    const { zenity, field, value } = await zenityEntry(macpilot, processes, 'wayland sequence');
+    await macpilot.ok('type_text', { ref: field, text: 'first' });
+    const calculator = processes.start('gnome-calculator');
+    const app = String(calculator.pid);
+    const entry = await eventually("the calculator's entry", async () => {
+      const found = await macpilot.call('find_elements', { app, role: 'textbox' });
+      return found.isError ? undefined : /\[ref=(e\d+)\][^\n]*focused/.exec(found.text)?.[1];
+    });
+    await macpilot.ok('type_text', { ref: entry, text: '6*7' });
+    expect(await macpilot.ok('press_key', { key: 'Return' })).toMatch(/value="42"/);
+    // Back to the field, whose window is now behind the calculator's.
+    await macpilot.ok('type_text', { ref: field, text: ' second' });
+    expect(await value()).toBe('first second');
+    const windows = JSON.parse(
+      JSON.stringify(
+        (await macpilot.client.callTool({ name: 'list_windows', arguments: {} })).structuredContent,
+      ),
+    ) as { windows: { id: string; pid: number; focused: boolean; minimized: boolean }[] };
+    const calculatorWindow = windows.windows.find((w) => w.pid === calculator.pid);
+    expect(windows.windows.find((w) => w.pid === zenity.pid)?.focused).toBe(true);
+    await macpilot.ok('minimize_window', { window_id: calculatorWindow?.id ?? '' });
+    expect(await macpilot.ok('list_windows', {})).not.toContain('Calculator');
+    expect(await macpilot.ok('list_windows', { include_minimized: true })).toMatch(
+      /"Calculator".* minimized/,
+    );
+    await macpilot.ok('restore_window', { window_id: calculatorWindow?.id ?? '' });
+    expect(await macpilot.ok('list_windows', {})).toContain('Calculator');
+    await macpilot.ok('set_clipboard', { text: 'between apps' });
+    expect(await macpilot.ok('get_clipboard')).toMatch(/\nbetween apps$/);
+    // The field kept its text through all of it; OK prints it.
+    const ok = refOf(
+      await macpilot.ok('find_elements', { app: String(zenity.pid), name: 'OK', role: 'button' }),
+      /OK/,
+    );
+    await macpilot.ok('click_element', { ref: ok });
+    expect(await zenity.exited).toBe(0);
+    expect(zenity.stdout()).toBe('first second\n');
+    await processes.stop(calculator.pid);
+  });
+
   test('the clipboard round-trips with wl-clipboard both ways', async () => {
     await macpilot.ok('set_clipboard', { text: 'from macpilot ✓' });
     expect(execFileSync('wl-paste', ['--no-newline'], { env }).toString()).toBe('from macpilot ✓');

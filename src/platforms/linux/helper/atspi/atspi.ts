@@ -122,6 +122,13 @@ export async function getText(bus: Bus, ref: Ref, end: number): Promise<string> 
   return str((await bus.call(ref.bus, ref.path, 'org.a11y.atspi.Text', 'GetText', 'ii', [0, end]))[0]);
 }
 
+/** The caret put at the end of the text (which ends any selection). */
+export async function caretToEnd(bus: Bus, ref: Ref): Promise<boolean> {
+  const count = Number(await getProperty(bus, ref, 'org.a11y.atspi.Text', 'CharacterCount'));
+  const [ok] = await bus.call(ref.bus, ref.path, 'org.a11y.atspi.Text', 'SetCaretOffset', 'i', [count]);
+  return ok === true;
+}
+
 export async function setTextContents(bus: Bus, ref: Ref, text: string): Promise<boolean> {
   const [ok] = await bus.call(ref.bus, ref.path, 'org.a11y.atspi.EditableText', 'SetTextContents', 's', [
     text,

@@ -6,7 +6,7 @@
  */
 import { type ElementNode, HelperErrorCode, type Result } from '../../../../helper-client/protocol.js';
 import { activateFrameOf } from './actions.js';
-import { getState, grabFocus } from './atspi.js';
+import { caretToEnd, getState, grabFocus } from './atspi.js';
 import { type ReadContext, readInfo, WINDOW_ROLES } from './element.js';
 import { goneOr, HelperFailure, isUnsupported } from '../../errors.js';
 import { handleOf, parseHandle, type Ref } from './handles.js';
@@ -97,7 +97,8 @@ export async function focus(ctx: ReadContext, ref: Ref): Promise<Result<'ax.focu
       );
     }
     // An element can be focused in a window behind the others: the keys would go to the window in front.
-    if (!appRaisesOnFocus(ctx.session)) await activateFrameOf(ctx, ref, read.info.pid);
+    const wayland = !appRaisesOnFocus(ctx.session);
+    if (wayland) await activateFrameOf(ctx, ref, read.info.pid);
     if (has(read.bits, State.FOCUSED)) return { focused: true };
     try {
       await grabFocus(ctx.bus, ref);
@@ -105,7 +106,13 @@ export async function focus(ctx: ReadContext, ref: Ref): Promise<Result<'ax.focu
       if (!isUnsupported(error)) throw error;
       return { focused: await focusByKeyboard(ctx, ref, read.info.pid) };
     }
-    return { focused: await until(() => focusedNow(ctx, ref), SETTLE_MS, ctx.signal) };
+    const focused = await until(() => focusedNow(ctx, ref), SETTLE_MS, ctx.signal);
+    // Focus selects a one-line GTK field's whole text, which typing would replace; the End key that moves past it
+    // does not reach GTK3 apps under wtype (docs/linux-sessions.md): the caret goes to the end through the text.
+    if (wayland && focused && has(read.bits, State.EDITABLE) && !has(read.bits, State.MULTI_LINE)) {
+      await caretToEnd(ctx.bus, ref).catch(() => false);
+    }
+    return { focused };
   } catch (error) {
     return goneOr(handleOf(ref), error);
   }
