@@ -169,7 +169,9 @@ describe('on sway', () => {
       /"Calculator".* minimized/,
     );
     await macpilot.ok('restore_window', { window_id: calculatorWindow?.id ?? '' });
-    expect(await macpilot.ok('list_windows', {})).toContain('Calculator');
+    expect(await macpilot.ok('list_windows', {})).toMatch(/"Calculator".* focused/);
+    await macpilot.ok('activate_app', { name: String(zenity.pid) });
+    expect(await macpilot.ok('list_windows', {})).toMatch(/"wayland sequence".* focused/);
     await macpilot.ok('set_clipboard', { text: 'between apps' });
     expect(await macpilot.ok('get_clipboard')).toMatch(/\nbetween apps$/);
     // The field kept its text through all of it; OK prints it.
@@ -180,7 +182,9 @@ describe('on sway', () => {
     await macpilot.ok('click_element', { ref: ok });
     expect(await zenity.exited).toBe(0);
     expect(zenity.stdout()).toBe('first second\n');
-    await processes.stop(calculator.pid);
+    // Quit as closing its window would: the calculator's process ends.
+    expect(await macpilot.ok('quit_app', { name: app })).toMatch(/quit/i);
+    expect(await calculator.exited).toBe(0);
   });
 
   test('the clipboard round-trips with wl-clipboard both ways', async () => {

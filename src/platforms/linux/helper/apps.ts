@@ -6,6 +6,7 @@ import { getChildren, getProps, getRoleName, getState, REGISTRY } from './atspi/
 import { entryForProcess, listEntries, resolveEntry } from './desktop-entries.js';
 import { HelperFailure } from '../errors.js';
 import { pidOf } from '../dbus/bus.js';
+import { activePid, closeWindowsOf, placesOf, raiseWindowOf } from './desk.js';
 import { handleOf, parseHandle, type Ref } from './atspi/handles.js';
 import { binaryOf, isAlive, processState, signal, waitForExit } from './process.js';
 import type { Session } from './session.js';
@@ -91,15 +92,14 @@ async function hasWindow(session: Session, app: Ref): Promise<boolean> {
 }
 
 export async function listApps(session: Session): Promise<AppInfo[]> {
-  const [roots, x11] = await Promise.all([registryApps(session), session.x11IfAny()]);
-  const activePid = await x11?.activePid().catch(() => undefined);
+  const [roots, frontPid] = await Promise.all([registryApps(session), activePid(session)]);
   const entries = listEntries(session.env);
   return Promise.all(
     roots.map(async (app) => {
       const entry = entryForProcess(entries, binaryOf(app.pid), app.name);
       const silent = 'notAnswering' in app;
       const active =
-        activePid !== undefined ? app.pid === activePid : !silent && (await hasActiveFrame(session, app.ref));
+        frontPid !== undefined ? app.pid === frontPid : !silent && (await hasActiveFrame(session, app.ref));
       const info: AppInfo = { pid: app.pid, name: app.name, id: handleOf(app.ref), active };
       if (entry) info.bundleId = entry.id;
       if (silent) info.notAnswering = app.notAnswering;
@@ -164,8 +164,7 @@ export async function launch(
 /** The app must be one we can see (an accessible app or a window's owner): never signal arbitrary pids. */
 async function requireApp(session: Session, pid: number): Promise<void> {
   const known = (await appRoots(session).catch(() => [])).some((a) => a.pid === pid);
-  const x11 = await session.x11IfAny();
-  const windowed = known || ((await x11?.windowsOf(pid).catch(() => [])) ?? []).length > 0;
+  const windowed = known || (await placesOf(session, pid).catch(() => [])).length > 0;
   if (!windowed || !isAlive(pid)) {
     throw notFound(`no running app has pid ${pid}`, 'call list_apps for the pids of running apps');
   }
@@ -173,6 +172,7 @@ async function requireApp(session: Session, pid: number): Promise<void> {
 
 export async function activate(session: Session, pid: number): Promise<Result<'apps.activate'>> {
   await requireApp(session, pid);
+  if (session.desk === 'sway') return { activated: await raiseWindowOf(session, pid, '') };
   const x11 = await session.x11();
   const windows = await x11.windowsOf(pid);
   const target = windows[windows.length - 1];
@@ -195,9 +195,6 @@ export async function quit(session: Session, params: Params<'apps.quit'>): Promi
     signal(pid, 'SIGKILL');
     return { exited: await waitForExit(pid, KILL_WAIT_MS) };
   }
-  const x11 = await session.x11();
-  const windows = await x11.windowsOf(pid);
-  for (const window of windows) await x11.closeWindow(window.id);
-  await x11.sync();
+  await closeWindowsOf(session, pid);
   return { exited: await waitForExit(pid, timeoutMs) };
 }

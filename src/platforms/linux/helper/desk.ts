@@ -104,6 +104,20 @@ export async function raiseWindowOf(
   return until(async () => (await x11.activeWindow()) === window.id, RAISE_MS, signal);
 }
 
+/** Asks each window of `pid` to close, as its close button would. */
+export async function closeWindowsOf(session: Session, pid: number): Promise<void> {
+  if (session.desk === 'sway') {
+    const desk = await session.sway();
+    for (const w of (await desk.windows()).filter((w) => w.node.pid === pid)) {
+      await desk.ipc.command(`[con_id=${w.node.id}] kill`);
+    }
+    return;
+  }
+  const x11 = await session.x11();
+  for (const window of await x11.windowsOf(pid)) await x11.closeWindow(window.id);
+  await x11.sync();
+}
+
 /** Whether synthetic pointer input works here. */
 export async function hasPointer(session: Session): Promise<boolean> {
   if (session.desk === 'sway') {
