@@ -46,13 +46,6 @@ export class ConsentGuard implements Guard {
     const asked = await this.needsConsent(call);
     if (asked === undefined) return undefined;
     const { action, because } = asked;
-    // An element path (they begin with app(…); menu and file paths do not) that leads to no element fails as
-    // the call itself would, before anyone is asked.
-    if (typeof call.args.path === 'string' && call.args.path.trimStart().startsWith('app(')) {
-      const path = parsePath(call.args.path);
-      // Read access: it only looks; the app lists still refuse an app that may not be read.
-      await inCallScope({ access: 'read' }, () => this.targets.resolver.path(path, { signal: call.signal }));
-    }
     const detail = call.tool.consentDetail?.(call.args as never);
     const note = (consent: string) => {
       call.notes = { ...call.notes, consent };
@@ -101,11 +94,14 @@ export class ConsentGuard implements Guard {
     });
     if (tool.asksConsent) return action('it always asks first');
     if (!isWrite(tool, call.args)) return undefined;
+    // Safe mode: the element a path reaches is what is acted on, whatever the path spells (`button[1]` may be
+    // "Delete"); a path that reaches none fails as the call itself would, before anyone is asked.
+    if (this.settings.mode === 'safe') target.push(...(await this.reached(call)));
     // click_text's text is the label of what it clicks ("Delete All"), unlike the text type_text types.
     if (tool.name === 'click_text' && typeof call.args.text === 'string') target.push(call.args.text);
-    // Keys act on the focused element: Enter on a focused "Delete" button deletes.
-    if (this.settings.mode === 'safe' && tool.name === 'press_key')
-      target.push(...(await this.focused(call)));
+    // Keys act on the focused element: Enter (or a space typed) on a focused "Delete" button deletes.
+    const onFocus = tool.name === 'press_key' || (tool.name === 'type_text' && call.args.ref === undefined);
+    if (this.settings.mode === 'safe' && onFocus) target.push(...(await this.focused(call)));
     if (tool.annotations.destructiveHint) return action('it is destructive');
     const actsOnNamedTarget = toolsetOf(tool.toolset).namesControls;
     if (this.settings.mode === 'safe' && actsOnNamedTarget && target.some((name) => DESTRUCTIVE.test(name))) {
@@ -128,6 +124,18 @@ export class ConsentGuard implements Guard {
       if (value !== undefined) names.push(value);
     }
     return names;
+  }
+
+  /** The label of the element an element path (they begin with app(…); menu and file paths do not) reaches. */
+  private async reached(call: ToolCall): Promise<string[]> {
+    const { path } = call.args;
+    if (typeof path !== 'string' || !path.trimStart().startsWith('app(')) return [];
+    const parsed = parsePath(path);
+    // Read access: it only looks; the app lists still refuse an app that may not be read.
+    const resolved = await inCallScope({ access: 'read' }, () =>
+      this.targets.resolver.path(parsed, { signal: call.signal }),
+    );
+    return [resolved.label];
   }
 
   private async focused(call: ToolCall): Promise<string[]> {

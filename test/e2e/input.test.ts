@@ -77,6 +77,34 @@ test('mousepad: a right click through click_element opens the context menu; esca
   expect(await settled(menus, '0')).toBe('0');
 });
 
+test("zenity: click_element on an element without an action, under another app's window: its window comes in front first", async () => {
+  const covered = processes.start('zenity', ['--info', '--title', 'macpilot covered', '--text', 'Under']);
+  const image = await eventually('the covered dialog', async () => {
+    const found = await macpilot.call('find_elements', { app: String(covered.pid), role: 'image' });
+    return found.isError ? undefined : /\[ref=(e\d+)\]/.exec(found.text)?.[1];
+  });
+  const over = await zenityEntry(macpilot, processes, 'macpilot covering');
+  const windows = async () =>
+    (await macpilot.client.callTool({ name: 'list_windows', arguments: {} })).structuredContent as {
+      windows: { id: string; pid: number; focused: boolean; bounds: { x: number; y: number } }[];
+    };
+  const under = (await windows()).windows.find((w) => w.pid === covered.pid);
+  const top = (await windows()).windows.find((w) => w.pid === over.zenity.pid);
+  // The covering window put exactly over the covered one, in front of it.
+  await macpilot.ok('move_window', {
+    window_id: top?.id ?? '',
+    x: under?.bounds.x ?? 0,
+    y: under?.bounds.y ?? 0,
+  });
+  await macpilot.ok('focus_window', { window_id: top?.id ?? '' });
+  expect((await windows()).windows.find((w) => w.pid === over.zenity.pid)?.focused).toBe(true);
+  const clicked = await macpilot.ok('click_element', { ref: image });
+  expect(clicked).toMatch(/^Clicked image .* at its centre/);
+  expect((await windows()).windows.find((w) => w.pid === covered.pid)?.focused).toBe(true);
+  await processes.stop(covered.pid);
+  await processes.stop(over.zenity.pid);
+});
+
 test('gtk3-demo: click at a tab selects it; scroll over the demo list moves its scroll bar', async () => {
   const pid = String(await launch('gtk3-demo'));
   const source = refOf(

@@ -201,9 +201,32 @@ export class Input {
     const count = options.count ?? 1;
     const modifiers = (options.modifiers ?? []).map(parseModifier);
     return async () => {
+      await this.inFront(entry, point, call);
       await this.send('input.click', { at: point, button, count, modifiers }, call);
       return words`${own(`${capitalize(clickName(button, count))}ed`)} ${entryWords(entry)} at its centre (${own(at(point))})${own(holding(modifiers))}, with a synthetic click (the pointer moved there).`;
     };
+  }
+
+  /**
+   * The element's window brought in front, and the element checked to be what is at `point`: the pointer acts on
+   * whatever is on top there, which may be another app's window (one the person's app lists deny, even).
+   */
+  private async inFront(entry: RefEntry, point: Point, call?: CallOptions): Promise<void> {
+    const { ancestors } = await this.kernel.port.call('ax.ancestors', { id: entry.handle }, call);
+    const top = ancestors[1];
+    if (top) await this.kernel.port.call('ax.focus', { id: top.id }, call).catch(() => undefined);
+    const { element } = await this.kernel.port.call('ax.elementAt', point, call);
+    if (!element || element.pid === entry.app.pid) return;
+    // Which app covers it is not said: it may be one the person's app lists hide.
+    throw new MacpilotError({
+      what: `${entryLine(entry)} is covered at its centre, so the pointer did not act`,
+      why: `another app's window is on top at ${at(point)}, and the pointer would act on it`,
+      next: 'bring its window in front (focus_window), move the window that covers it, or act through the element (perform_action)',
+      kind: 'element_covered',
+      person: {
+        next: 'bring its window in front, or move the window that covers it, then run the command again',
+      },
+    });
   }
 
   /** Move the pointer there; smooth: along a line over INPUT_DEFAULTS.smoothMoveMs. Hover is a move that stays. */
@@ -483,9 +506,14 @@ export class Input {
     prepare: (point: Point, what: Words) => Prepared,
   ): Promise<ActionResult> {
     if (!isPoint(spot)) {
-      return this.kernel.act(spot, verb, call, (entry, detail) =>
-        prepare(centreOf(entry, detail), entryWords(entry)),
-      );
+      return this.kernel.act(spot, verb, call, (entry, detail) => {
+        const point = centreOf(entry, detail);
+        const run = prepare(point, entryWords(entry));
+        return async () => {
+          await this.inFront(entry, point, call);
+          return run();
+        };
+      });
     }
     return this.kernel.guard(`${verb} ${plainText(place(spot))}`, async () => {
       const point = { x: spot.x, y: spot.y };

@@ -44,11 +44,15 @@ const guard = (mode: Mode, consent: Consent = 'ask', focused = el('push button',
   new ConsentGuard({ mode, consent }, {
     refs: { known: (ref: string) => (ref === 'e5' ? { label: 'push button "Delete All"' } : undefined) },
     port: { call: () => Promise.resolve({ element: focused }) },
+    // Paths reach what their last step names; `button[1]` reaches "Delete".
     resolver: {
-      path: (path: { segments: { name?: string }[] }) =>
-        path.segments.at(-1)?.name === 'Gone'
-          ? Promise.reject(new MacpilotError({ what: 'No element at this path', why: '-', next: '-' }))
-          : Promise.resolve({}),
+      path: (path: { segments: { name?: string; index?: number }[] }) => {
+        const last = path.segments.at(-1);
+        if (last?.name === 'Gone')
+          return Promise.reject(new MacpilotError({ what: 'No element at this path', why: '-', next: '-' }));
+        const name = last?.name ?? (last?.index === 1 ? 'Delete' : 'Keep');
+        return Promise.resolve({ label: `push button "${name}"` });
+      },
     },
   } as unknown as TargetSource);
 
@@ -63,20 +67,22 @@ describe('ConsentGuard', () => {
     expect(quit.notes).toEqual({ consent: 'accepted' }); // for the audit log's flags
   });
 
-  it('in safe mode, a path that leads to no element fails as the call would, and no one is asked', async () => {
+  it('in safe mode, the element a path reaches decides, whatever the path spells; a path to nothing fails unasked', async () => {
     const { server, asked } = client(accept);
     const gone = call('click_element', { path: 'app("mousepad")/window[0]/button["Gone"]' }, server);
-    await expect(guard('safe').admit(gone)).resolves.toBeUndefined(); // "Gone" is not named like a destructive action
-    const deleteGone = call(
-      'click_element',
-      { path: 'app("mousepad")/window[0]/button["Delete"]/button["Gone"]' },
-      server,
-    );
-    await expect(guard('safe').admit(deleteGone)).rejects.toThrow('No element at this path');
+    await expect(guard('safe').admit(gone)).rejects.toThrow('No element at this path');
+    await guard('safe').admit(call('click_element', { path: 'app("mousepad")/window[0]/button[0]' }, server));
     expect(asked).toEqual([]);
-    await guard('safe').admit(
-      call('click_element', { path: 'app("mousepad")/window[0]/button["Delete"]' }, server),
-    );
+    await guard('safe').admit(call('click_element', { path: 'app("mousepad")/window[0]/button[1]' }, server));
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('push button "Delete"');
+  });
+
+  it('in safe mode, text typed into the focused element asks when a destructive control has the focus', async () => {
+    const { server, asked } = client(accept);
+    await guard('safe', 'ask', el('push button', 'Delete')).admit(call('type_text', { text: ' ' }, server));
+    expect(asked).toHaveLength(1);
+    await guard('safe', 'ask', el('push button', 'Save')).admit(call('type_text', { text: ' ' }, server));
     expect(asked).toHaveLength(1);
   });
 
