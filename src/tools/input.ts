@@ -5,7 +5,7 @@ import type { HeldPart } from '../engine/features/held-input.js';
 import { heldKeyNamed, INPUT_DEFAULTS, PX_PER_WHEEL_STEP, type Spot } from '../engine/features/input.js';
 import { describeDisplay } from '../engine/kernel/displays.js';
 import type { MouseButton } from '../helper-client/protocol.js';
-import { backgroundParam, refParam } from './params.js';
+import { backgroundParam, pathParam, refParam } from './params.js';
 import { previousValue } from './inverses.js';
 import { defineTool, READ_ONLY, toolsetTools, WRITE } from './types.js';
 
@@ -197,30 +197,45 @@ export const inputTools = toolsetTools('input', [
     name: 'type_text',
     title: 'Type text',
     description:
-      'Type text as key presses, any Unicode, into the element that has keyboard focus, or into ref (focused ' +
-      'first; typing waits until it reports focus). clear_first selects all and deletes before typing; submit ' +
+      'Type text as key presses, any Unicode, into the element that has keyboard focus, or into ref or path ' +
+      '(focused first; typing waits until it reports focus). clear_first selects all and deletes before typing; submit ' +
       'presses Enter after. "\\n" presses Enter. Use set_value instead to replace a field\'s text at once. The ' +
       'answer never repeats the text.',
-    input: z.object({
-      text: z.string().min(1).max(100_000),
-      ref: refParam.optional().describe('Type into this element.'),
-      delay_ms: z.number().int().min(0).max(1000).optional().describe('Pause between characters; default 0.'),
-      clear_first: z.boolean().optional().describe("Select all and delete the field's text first."),
-      submit: z.boolean().optional().describe('Press Enter after typing.'),
-      background: backgroundParam.describe(
-        'true: type into ref without focusing it (its text set through the accessibility layer, the new text ' +
-          'at its end; submit needs the focus and is refused). Default: MACPILOT_INPUT.',
-      ),
-    }),
+    input: z
+      .object({
+        text: z.string().min(1).max(100_000),
+        ref: refParam.optional().describe('Type into this element.'),
+        path: pathParam.optional().describe('Type into the element at this path (instead of ref).'),
+        delay_ms: z
+          .number()
+          .int()
+          .min(0)
+          .max(1000)
+          .optional()
+          .describe('Pause between characters; default 0.'),
+        clear_first: z.boolean().optional().describe("Select all and delete the field's text first."),
+        submit: z.boolean().optional().describe('Press Enter after typing.'),
+        background: backgroundParam.describe(
+          'true: type into ref without focusing it (its text set through the accessibility layer, the new text ' +
+            'at its end; submit needs the focus and is refused). Default: MACPILOT_INPUT.',
+        ),
+      })
+      .refine((args) => args.ref === undefined || args.path === undefined, {
+        message: 'give ref or path, not both (neither: the element that has keyboard focus)',
+      }),
     output: structured.action,
     annotations: WRITE,
     // Undone only where it names its field: typed into whatever has focus, nothing says where it went.
-    inverse: async (args, context) => (args.ref ? previousValue({ ref: args.ref }, context) : undefined),
+    inverse: async (args, context) =>
+      args.ref || args.path ? previousValue({ ref: args.ref, path: args.path }, context) : undefined,
     handle: (args, { engine, signal }) =>
       engine.input.typeText(
         {
           text: args.text,
-          target: args.ref === undefined ? undefined : { ref: args.ref },
+          target:
+            args.ref === undefined && args.path === undefined
+              ? undefined
+              : { ref: args.ref, path: args.path },
           delayMs: args.delay_ms,
           clearFirst: args.clear_first,
           submit: args.submit,

@@ -23,12 +23,15 @@ describe('MACPILOT_DENY_APPS=mousepad', () => {
       return listed.includes("hidden by the person's app lists") ? listed : undefined;
     });
     expect(windows).not.toMatch(/mousepad|Untitled/);
+    // Named, by pid or by name, it is as if it did not run: the agent learns only that hidden apps exist.
     const refused = await macpilot.call('snapshot_ui', { app: String(mousepad.pid) });
     expect(refused.isError).toBe(true);
-    expect(refused.text).toMatch(/"mousepad".* is off limits/i);
-    expect(refused.text).toContain('MACPILOT_DENY_APPS');
+    expect(refused.text).toMatch(/^No running app matches "\d+"/);
+    expect(refused.text).toContain('1 running app is hidden; only the person can change that');
+    expect(refused.text).not.toMatch(/mousepad|MACPILOT_DENY_APPS/);
     const byPath = await macpilot.call('get_element', { path: 'app("mousepad")/window[0]' });
-    expect(byPath.text).toContain('MACPILOT_DENY_APPS');
+    const absent = await macpilot.call('get_element', { path: 'app("nosuchapp")/window[0]' });
+    expect(byPath.text).toBe(absent.text.replaceAll('nosuchapp', 'mousepad'));
     await start('gtk3-demo', 'Application Class');
   });
 });

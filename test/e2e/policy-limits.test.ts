@@ -135,9 +135,14 @@ describe('audit log of the app list', () => {
     processes.start('zenity', ['--entry', '--title', 'macpilot deny', '--text', 'Secret?']);
     const refused = await eventually('the refusal', async () => {
       const out = await macpilot.call('type_text', { path: 'app("zenity")/dialog/textbox', text: 'on' });
-      return out.isError && out.text.includes('off limits') ? out : undefined;
+      return out.isError && out.text.includes('hidden; only the person can change that') ? out : undefined;
     });
-    expect(refused.text).toContain('MACPILOT_DENY_APPS');
+    // To the agent, the denied app is not there.
+    expect(refused.text).toMatch(/^No running app matches "zenity"/);
+    // Typed where the focus is, which is in the denied app: refused without naming it.
+    const focused = await macpilot.call('type_text', { text: 'on' });
+    expect(focused.text).toMatch(/^Not done: what it would act on is in an app hidden from you/);
+    expect(focused.text).not.toContain('zenity');
     const last = auditLines(auditFile).at(-1);
     expect(last).toMatchObject({
       tool: 'type_text',

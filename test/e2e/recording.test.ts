@@ -235,16 +235,16 @@ test('a menu pick is recorded as click_menu_item, the click that opened the menu
   await processes.stop(fresh);
 });
 
-test('start_recording is refused for an app the policy denies, naming the setting', async () => {
+test('start_recording is refused for an app the policy denies, as if it did not run', async () => {
   const { pid } = processes.start('gtk3-demo', ['--run=search_entry']);
   const denying = await startMacpilot({ ...env, MACPILOT_DENY_APPS: 'gtk3-demo' });
   try {
     const refused = await eventually('the refusal', async () => {
       const out = await denying.call('start_recording', { app: String(pid) });
-      return /off limits/.test(out.text) ? out : undefined;
+      return /hidden; only the person can change that/.test(out.text) ? out : undefined;
     });
     expect(refused.isError).toBe(true);
-    expect(refused.text).toMatch(/MACPILOT_DENY_APPS/);
+    expect(refused.text).toMatch(/^No running app matches "\d+"/);
     expect(await denying.ok('session_info')).toContain('recording: none');
   } finally {
     await denying.close();

@@ -89,7 +89,7 @@ test('an unknown app is an error that lists the running apps; a denied app is ne
     ) as { apps: { name: string }[] };
     expect(apps.apps.map((a) => a.name)).not.toContain('gtk3-demo');
     await expect(denying.client.readResource({ uri: 'macpilot://app/gtk3-demo/tree' })).rejects.toThrow(
-      /off limits.*MACPILOT_DENY_APPS/s,
+      /No running app matches "gtk3-demo".*running apps? (is|are) hidden; only the person can change that/s,
     );
   } finally {
     await denying.close();

@@ -300,7 +300,7 @@ export class Recorder {
       const { element } = await this.kernel.port.call('ax.focused', {});
       if (!element) return undefined;
       if (active.app && element.pid !== active.app.pid) return LEFT_OUT.otherApp;
-      const app = await this.kernel.resolver.app(String(element.pid));
+      const app = await this.kernel.resolver.appOf(element.pid);
       if (!this.kernel.resolver.mayActOn(app)) return LEFT_OUT.readOnly;
       return element.states.includes('secure') ? LEFT_OUT.secure : undefined;
     } catch (error) {

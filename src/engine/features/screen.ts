@@ -268,7 +268,7 @@ export class Screen {
       return {
         target: { window: window.id },
         what: `window ${window.id} ${JSON.stringify(clip(window.title, 80))} of ${window.app} (pid ${window.pid})`,
-        app: async () => app ?? this.kernel.resolver.app(String(window.pid), call).catch(() => undefined),
+        app: async () => app ?? this.kernel.resolver.appOf(window.pid, call).catch(() => undefined),
       };
     }
     // No window manager list: the app's top-level frame from the accessibility tree, captured as a region.

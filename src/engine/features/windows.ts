@@ -151,7 +151,7 @@ export class Windows {
           ? words`Closed ${windowWords(w)}.`
           : words`Asked ${windowWords(w)} to close, but it is still open: the app may be asking whether to save (the changes below, or snapshot_ui, show its dialog).`;
       };
-      const app = await this.kernel.resolver.app(String(w.pid), call).catch(() => undefined);
+      const app = await this.kernel.resolver.appOf(w.pid, call).catch(() => undefined);
       const result: ActionResult = app
         ? await this.kernel.changes.observe({ app, top: undefined }, run, call)
         : { kind: 'action', done: await run() };

@@ -211,7 +211,7 @@ export class Changes {
       return known;
     }
     const [app, { ancestors }] = await Promise.all([
-      this.resolver.app(String(pid), call),
+      this.resolver.appOf(pid, call),
       this.port.call('ax.ancestors', { id: handle }, call),
     ]);
     return { app, top: ancestors.length === 0 ? undefined : (ancestors[1]?.id ?? handle) };

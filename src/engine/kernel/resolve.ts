@@ -22,7 +22,7 @@ import type { HelperPort } from './port.js';
 import type { CallOptions } from '../../helper-client/errors.js';
 import type { AppRef, RefTable } from './refs.js';
 import { type Role, roleOf } from './roles.js';
-import { clip, matchByName } from '../../text.js';
+import { clip, matchByName, plural } from '../../text.js';
 import { annotate, labelOf, type Walked } from './tree.js';
 
 /** Children listed in an error before "+N more". */
@@ -203,8 +203,16 @@ export class Resolver {
     }
   }
 
-  /** An app by name (case-insensitive), bundle id or pid; absent: the active app. */
-  async app(query: string | undefined, call?: CallOptions): Promise<AppInfo> {
+  /**
+   * The app of an element or window met (focus, a hit test, a window list), not named by the agent: one the
+   * lists hide is refused without its name, or its pid, which the agent did not give.
+   */
+  async appOf(pid: number, call?: CallOptions): Promise<AppInfo> {
+    return this.app(String(pid), call, false);
+  }
+
+  /** An app by name (case-insensitive), bundle id or pid; absent: the active app. `named`: by the agent. */
+  async app(query: string | undefined, call?: CallOptions, named = true): Promise<AppInfo> {
     const all = await this.apps(call);
     // An app the lists hide is refused when named (the person's setting, said), never offered in a list.
     const apps = all.filter((app) => this.mayRead(app));
@@ -213,8 +221,9 @@ export class Resolver {
     // only the readable ones count; when none is, the first is refused as off limits.
     const readable = matching.filter((app) => this.mayRead(app));
     const found = matching.length > 1 ? (readable.length > 0 ? readable : matching.slice(0, 1)) : matching;
+    const hidden = all.filter((app) => !this.mayList(app)).length;
     if (found.length === 1 && found[0]) {
-      this.gate(found[0]);
+      this.gateNamed(found[0], named ? query : undefined, apps, hidden, named);
       if (found[0].notAnswering) throw notAnsweringError(found[0]);
       return found[0];
     }
@@ -227,7 +236,42 @@ export class Resolver {
       }
       throw appError(query, found, apps, candidates);
     }
-    throw appError(query, found, apps);
+    throw appError(query, found, apps, undefined, hidden);
+  }
+
+  /**
+   * The gate for an app named by the call. An app the lists hide is, to an agent, not there at all: refused in
+   * the words of an app that is not running, so that naming or numbering apps cannot find out which hidden ones
+   * run. The person at the terminal, who set the lists, is told why.
+   */
+  private gateNamed(
+    app: AppInfo,
+    query: string | undefined,
+    readable: readonly AppInfo[],
+    hidden: number,
+    named: boolean,
+  ): void {
+    try {
+      this.gate(app);
+    } catch (error) {
+      if (!(error instanceof AppRefused) || this.mayList(app)) throw error;
+      const absent = named
+        ? appError(query, [], readable, undefined, hidden)
+        : {
+            what: 'Not done: what it would act on is in an app hidden from you',
+            why: "the person's app lists hide that app",
+            next: 'only the person can change that; work in another app',
+          };
+      throw new AppRefused({
+        what: absent.what,
+        why: absent.why,
+        next: absent.next,
+        kind: 'app_off_limits',
+        concerns: ['app'],
+        refusal: true,
+        person: { what: error.what, why: error.why, next: error.next },
+      });
+    }
   }
 
   /** Apps a name matches, each with its windows' titles. */
@@ -365,7 +409,7 @@ export class Resolver {
   async locate(info: ElementInfo, call?: CallOptions): Promise<Walked> {
     const [{ ancestors }, appInfo] = await Promise.all([
       this.port.call('ax.ancestors', { id: info.id }, call),
-      this.app(String(info.pid), call),
+      this.appOf(info.pid, call),
     ]);
     const chain: ElementInfo[] = [...ancestors, info];
     const handleAt = (k: number) => (chain[k] as ElementInfo).id;
@@ -436,11 +480,16 @@ function notAnsweringError(app: AppInfo): MacpilotError {
   });
 }
 
+/**
+ * `hidden`: running apps the person's app lists hide, counted (never named): said alike whether the app named is
+ * one of them or does not run, so that it is not found out, and the agent knows whom to ask.
+ */
 function appError(
   query: string | undefined,
   found: readonly AppInfo[],
   apps: readonly AppInfo[],
   candidates?: readonly AppCandidate[],
+  hidden = 0,
 ): MacpilotError {
   if (found.length > 1) {
     return new AppAmbiguous({
@@ -453,9 +502,12 @@ function appError(
   return new MacpilotError({
     what: query === undefined ? 'No app is active' : `No running app matches ${JSON.stringify(query)}`,
     why:
-      query === undefined
+      (query === undefined
         ? 'no app is in front (or it exposes no accessibility tree)'
-        : 'no running app with an accessibility tree has that name, bundle id or pid',
+        : 'no running app with an accessibility tree has that name, bundle id or pid') +
+      (hidden > 0
+        ? ` among those the person's app lists let you see (${plural(hidden, 'running app is', 'running apps are')} hidden; only the person can change that)`
+        : ''),
     next: `name one of the running apps: ${describeApps(apps)}; or launch_app it first`,
     kind: 'app_not_running',
   });

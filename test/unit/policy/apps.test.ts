@@ -69,10 +69,16 @@ describe('the engine asks the app policy', () => {
     return { helper, engine: textEngine(helper, { settleMs: 0, pollMs: 0 }, appGate(policy)) };
   }
 
-  it('refuses a snapshot of a denied app, naming the setting, and serves the others', async () => {
+  it('refuses a snapshot of a denied app as if it did not run (to the person: why, naming the setting); serves the others', async () => {
     const { engine } = setup(new AppPolicy({ denyApps: ['org.xfce.mousepad'] }));
     const error = await failure(withAccess('read', () => engine.snapshot({ app: 'mousepad' })));
-    expect(text(error)).toMatch(/"mousepad" \(org.xfce.mousepad\) is off limits.*MACPILOT_DENY_APPS/s);
+    // To an agent, a hidden app is not there: naming apps cannot find out which hidden ones run.
+    const absent = await failure(withAccess('read', () => engine.snapshot({ app: 'nosuchapp' })));
+    expect(text(error)).toBe(text(absent).replaceAll('nosuchapp', 'mousepad'));
+    expect(error).toMatchObject({ kind: 'app_off_limits', refusal: true });
+    expect(error.renderForPerson()).toMatch(
+      /"mousepad" \(org.xfce.mousepad\) is off limits.*MACPILOT_DENY_APPS/s,
+    );
     expect(await withAccess('read', () => engine.snapshot({ app: 'gtk3-demo' }))).toContain('gtk3-demo');
   });
 
@@ -143,9 +149,11 @@ describe('the engine asks the app policy', () => {
     ];
     const policy = new AppPolicy({ denyApps: ['gtk3-demo'] });
     const engine = textEngine(helper, { settleMs: 0, pollMs: 0 }, appGate(policy));
-    const refused = text(await failure(withAccess('read', () => engine.snapshot({ app: 'gtk3-demo' }))));
-    expect(refused).toMatch(/"gtk3-demo" is off limits/);
+    const error = await failure(withAccess('read', () => engine.snapshot({ app: 'gtk3-demo' })));
+    const refused = text(error);
+    expect(refused).toMatch(/No running app matches "gtk3-demo"/);
     expect(refused).not.toMatch(/Secret|pid 7|pid 8|Several/);
+    expect(error.renderForPerson()).toMatch(/"gtk3-demo" is off limits/);
     // One of the two allowed by pid-free means: a deny of the other's bundle id leaves the readable one, chosen.
     const one = new AppPolicy({ denyApps: ['org.example.twin'] });
     const withBundle = new FakeHelper([app, other, { ...twin, bundleId: 'org.example.twin' }]);
@@ -158,7 +166,8 @@ describe('the engine asks the app policy', () => {
     const error = await failure(
       withAccess('read', () => engine.getElement({ path: 'app("mousepad")/dialog/textbox' })),
     );
-    expect(error.what).toMatch(/off limits/);
+    expect(error.what).toBe('No running app matches "mousepad"');
+    expect(error.renderForPerson()).toMatch(/off limits/);
   });
 
   it('reads a write-denied app, but refuses to act on its elements', async () => {
@@ -203,7 +212,7 @@ describe('the engine asks the app policy', () => {
       ?.match(/ref=(e\d+)/)?.[1];
     expect(await withAccess('write', () => engine.click({ ref }))).toContain('Clicked');
     const other = await failure(withAccess('read', () => engine.snapshot({ app: 'gtk3-demo' })));
-    expect(other.why).toBe(
+    expect(other.renderForPerson()).toContain(
       'the environment variable MACPILOT_ALLOW_APPS lists the only apps allowed, and not this one',
     );
   });

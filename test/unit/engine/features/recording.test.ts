@@ -2,6 +2,7 @@
  * The Recorder against a made-up helper: one recording at a time, stop without start, a denied app refused at
  * start and left out while recording, the session's end ending the recording, and typed text only in the steps.
  */
+import type { MacpilotError } from '../../../../src/errors.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { getEventListeners } from 'node:events';
 import { expect, test } from 'vitest';
@@ -105,7 +106,10 @@ test('one recording at a time; its presses become steps; stop without a start is
 
 test('a denied app is refused at start; keys typed into it while recording every app are left out', async () => {
   const { engine, state, person } = desktop();
-  await expect(engine.recorder.start('seahorse')).rejects.toThrow(/seahorse is off limits/);
+  // To the agent, as if it did not run; to the person, why.
+  const refused = await engine.recorder.start('seahorse').catch((error: unknown) => error as MacpilotError);
+  expect(refused).toMatchObject({ what: 'No running app matches "seahorse"', kind: 'app_off_limits' });
+  expect((refused as MacpilotError).renderForPerson()).toContain('seahorse is off limits');
   expect(engine.recorder.status).toBeUndefined();
 
   await engine.recorder.start(undefined);
