@@ -210,6 +210,9 @@ export function argumentProblems(
         const argument = String(issue.path[0] ?? '');
         const named =
           (command === 'wait' ? WAIT_GIVEN_AS[argument] : undefined) ?? GIVEN_AS[argument] ?? argument;
+        if (command === 'find' && argument === 'text' && issue.code === 'too_small') {
+          return "find: the text is empty; give some of the text, or '' with --role for every element of a role";
+        }
         if (named !== '') return `${command}: ${named} ${problem(issue, given[argument])}`;
         // A rule over several arguments (at most one of region, display, app / window): named by their flags.
         return `${command}: ${problem(issue).replace(/\b[a-z_]+\b/g, (word) => (GIVEN_AS[word]?.startsWith('--') ? (GIVEN_AS[word] as string) : word))}`;
@@ -271,7 +274,8 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
 
   find: ({ positionals: [query], values }, call) =>
     call('find_elements', {
-      text: query,
+      // '' with --role: every element of the role (`find '' --role checkbox`).
+      text: query === '' && values.role !== undefined ? undefined : query,
       app: text(values.app),
       role: text(values.role),
       include_hidden: values.all === true || undefined,

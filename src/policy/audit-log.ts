@@ -80,7 +80,7 @@ export class AuditLog implements Guard {
     const entry: AuditEntry = {
       time: this.now().toISOString(),
       tool: call.tool.name,
-      ...this.where(call),
+      ...this.where(call, outcome),
       outcome: outcome.refused ? 'refused' : outcome.ok ? 'ok' : 'failed',
       duration_ms: Math.round(outcome.durationMs),
       flags: { mode: this.options.mode, ...call.notes },
@@ -98,8 +98,18 @@ export class AuditLog implements Guard {
     return entry;
   }
 
-  /** The app and element the call targets, from what the session already knows (no helper calls). */
-  private where(call: ToolCall): Pick<AuditEntry, 'app' | 'target'> {
+  /**
+   * The app and element the call acted on: as its answer says (the element a path reached, the app keys went
+   * to), else from what the session already knows (no helper calls).
+   */
+  private where(call: ToolCall, outcome: CallOutcome): Pick<AuditEntry, 'app' | 'target'> {
+    const said = outcome.actedOn;
+    if (said?.label !== undefined) return { app: said.app, target: parseLabel(said.label) };
+    const known = this.known(call);
+    return said?.app !== undefined ? { ...known, app: said.app } : known;
+  }
+
+  private known(call: ToolCall): Pick<AuditEntry, 'app' | 'target'> {
     const { args } = call;
     const ref = typeof args.ref === 'string' ? this.options.refs.known(args.ref) : undefined;
     if (ref) return { app: ref.app.name, target: parseLabel(ref.label) };

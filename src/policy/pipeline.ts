@@ -44,8 +44,16 @@ export interface ToolCall {
   notes?: Record<string, string | boolean>;
 }
 
+/** What a call acted on, as its answer says (the element a path reached, the app keys went to). */
+export interface ActedOn {
+  app?: string;
+  label?: string;
+}
+
 export interface CallOutcome {
   ok: boolean;
+  /** What the answer says it acted on, when it answered. */
+  actedOn?: ActedOn;
   /** What failed, when the call failed (a MacpilotError, a helper error, or a bug). */
   error?: unknown;
   /** A guard, or a setting checked while it ran (the app list), refused the call: it did not act. */
@@ -61,7 +69,12 @@ export interface Guard {
 export class Policy {
   constructor(private readonly guards: readonly Guard[] = []) {}
 
-  async run<T>(call: ToolCall, work: () => Promise<T>, failed: (result: T) => boolean): Promise<T> {
+  async run<T>(
+    call: ToolCall,
+    work: () => Promise<T>,
+    failed: (result: T) => boolean,
+    actedOn: (result: T) => ActedOn | undefined = () => undefined,
+  ): Promise<T> {
     const releases: (() => void)[] = [];
     const started = performance.now();
     const settle = (outcome: Omit<CallOutcome, 'durationMs'>) => {
@@ -75,7 +88,7 @@ export class Policy {
         if (release) releases.push(release);
       }
       const result = await work();
-      settle({ ok: !failed(result), refused: false });
+      settle({ ok: !failed(result), refused: false, actedOn: actedOn(result) });
       return result;
     } catch (error) {
       // A refusal is a setting's doing, whether a guard or the work met it; anything else a guard threw (a path

@@ -14,7 +14,7 @@ import type { Logger } from '../log.js';
 import type { ModelPort } from '../engine/features/visual.js';
 import { type AppPicks, inCallScope } from '../policy/call-scope.js';
 import { isListed } from '../policy/mode.js';
-import type { ClientLog, Human, Policy } from '../policy/pipeline.js';
+import type { ActedOn, ClientLog, Human, Policy } from '../policy/pipeline.js';
 import { type Desk, StoppedAtTheDesk } from '../policy/desk.js';
 import type { ServiceCheck, Services } from '../services/types.js';
 import { isWrite } from '../toolsets.js';
@@ -179,6 +179,7 @@ export class ToolSession {
             });
           },
           (answered) => answered.result.isError === true,
+          (answered) => actedOn(answered.answer),
         ),
       );
     } catch (error) {
@@ -227,3 +228,11 @@ export const invalidArguments = (name: string, error: z.ZodError): CallToolResul
   content: [{ type: 'text', text: `Invalid arguments for ${name}: ${z.prettifyError(error)}` }],
   isError: true,
 });
+
+/** What an action's answer says it acted on, for the audit log: its element, and the app. */
+function actedOn(answer: EngineResult | undefined): ActedOn | undefined {
+  if (answer?.kind !== 'action') return undefined;
+  const outcome = answer.outcome?.kind === 'unwatched' ? undefined : answer.outcome;
+  const app = answer.target?.app.name ?? answer.app?.name ?? outcome?.app.name;
+  return { app, label: answer.target?.label };
+}

@@ -197,7 +197,7 @@ describe('macpilot tree', () => {
     // A menu item that is not there: the advice is a command to run as it stands, with the app given.
     const missing = await run('menu', 'mousepad', 'File > No Such Item');
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain('`macpilot menu mousepad --list`');
+    expect(missing.stderr).toContain('`macpilot menu mousepad File --list` lists that menu');
     expect(missing.stderr).not.toContain('<app>');
   });
 });
@@ -513,6 +513,7 @@ describe('exit codes and output streams', () => {
       ['key', 'entr'],
       ['key', 'hyper+s'],
       ['key', 'ctrl+'],
+      ['find', 'File', '--role', 'bogus'],
     ]) {
       const done = await run(...args);
       expect(done.code, `macpilot ${args.join(' ')}: ${done.stderr}`).toBe(2);

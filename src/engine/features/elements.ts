@@ -84,6 +84,7 @@ export class Elements {
         maxChars: SNAPSHOT_DEFAULTS.maxChars,
         roles: roles && new Set(roles),
         walkTruncated: walked.truncated,
+        includeHidden: limits.includeHidden,
       };
       const ui = await this.reader.read(walked.tree, start.app, call);
       return { kind: 'snapshot', title, tree: walked.tree, render, ui };

@@ -20,7 +20,7 @@ import type { ActionResult, MenuItemResult, MenuLine, MenuResult } from '../kern
 import { joinNames, parseMenuPath } from '../../menu-path.js';
 import { MENU_ROLES, roleOf } from '../kernel/roles.js';
 import { shownName } from '../kernel/shown.js';
-import { matchByName, normalizeName } from '../../text.js';
+import { matchByName, normalizeName, shellQuote } from '../../text.js';
 import { annotate, labelOf, type Walked } from '../kernel/tree.js';
 import { entryWords, words } from '../kernel/words.js';
 
@@ -329,6 +329,13 @@ export class Menus {
           found.length === 0
             ? 'use one of these names (matching ignores case, padding and "..." vs "…"); list_menu_items shows a menu'
             : 'click one of them by ref with click_element',
+        ...(found.length === 0
+          ? {
+              person: {
+                next: `use one of these names (matching ignores case, padding and "..." vs "…"); \`macpilot menu <app>${at === bar ? '' : ` ${shellQuote(joinNames(at.names))}`} --list\` lists ${at === bar ? 'the menu bar' : 'that menu'}`,
+              },
+            }
+          : {}),
       });
     }
     return at;

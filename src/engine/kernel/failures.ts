@@ -135,7 +135,11 @@ export function helperFailure(error: HelperError, what?: string, runningApps?: s
   return new MacpilotError(
     {
       what: what ?? advice.what,
-      why: `${advice.context ?? ''}${error.message}${hint}`,
+      // A cancel names the helper request it stopped ("ax.snapshot was cancelled"): no words for a reader.
+      why:
+        error.code === ClientErrorCode.Cancelled
+          ? 'it was cancelled before it finished'
+          : `${advice.context ?? ''}${error.message}${hint}`,
       next:
         notInstalled && error.data.hint
           ? error.data.hint

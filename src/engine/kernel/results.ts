@@ -61,6 +61,8 @@ export interface RenderOptions {
    * unnamed wrappers the tree leaves out too).
    */
   maxLevel?: number;
+  /** Elements not on screen were walked too (include_hidden; the CLI's --all). */
+  includeHidden?: boolean;
 }
 
 export interface SnapshotResult {

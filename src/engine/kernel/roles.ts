@@ -279,6 +279,8 @@ export function parseRole(token: string): Role {
     what: `Unknown role ${JSON.stringify(token)}`,
     why: 'roles use one vocabulary on every platform, and this is not one of its words or aliases',
     next: `use one of: ${ROLES.join(', ')}`,
+    kind: 'unknown_role',
+    concerns: ['role'],
   });
 }
 

@@ -106,7 +106,7 @@ function closingLine(cuts: Cuts, options: RenderOptions, v: Vocabulary): string 
     .join(', ');
   const more = cuts.unexpanded.length > LISTED_REFS ? ` (+${cuts.unexpanded.length - LISTED_REFS} more)` : '';
   const under = shown ? `; children not shown under ${shown}${more}` : '';
-  return `[cut: ${parts.join('; ')}${under}. To see more: ${v.readMore(cuts.unexpanded[0], { depth: cuts.belowDepth > 0, size: cuts.notWalked + cuts.beyondCap > 0 })}]`;
+  return `[cut: ${parts.join('; ')}${under}. To see more: ${v.readMore(cuts.unexpanded[0], { depth: cuts.belowDepth > 0, size: cuts.notWalked + cuts.beyondCap > 0, all: options.includeHidden })}]`;
 }
 
 /**

@@ -25,7 +25,7 @@ export interface Vocabulary {
   /** How to read the whole tree of the app an element is in. */
   readTree(example: Nameable | undefined): string;
   /** How to see more of a cut tree. */
-  readMore(example: Nameable | undefined, cut: { depth: boolean; size: boolean }): string;
+  readMore(example: Nameable | undefined, cut: { depth: boolean; size: boolean; all?: boolean }): string;
   /** The cap a tree's lines were cut at. */
   lineCap(maxNodes: number): string;
   /** How to narrow a search that reached its walk's cap. */
@@ -81,8 +81,10 @@ export const PERSON: Vocabulary = {
   // --all lifts the line cap, not the depth.
   readMore: (example, cut) =>
     `${[
-      cut.depth ? `\`macpilot tree ${treeArgument(example)} --depth N\`` : undefined,
-      cut.size ? '`--all`' : undefined,
+      cut.depth
+        ? `\`macpilot tree ${treeArgument(example)} --depth N${cut.all ? ' --all' : ''}\``
+        : undefined,
+      cut.size && !cut.all ? '`--all`' : undefined,
     ]
       .filter(Boolean)
       .join(' or ')}, or \`macpilot find\` to search`,
@@ -96,5 +98,6 @@ export const PERSON: Vocabulary = {
   clickText: '`macpilot click x,y` clicks there',
   pressKey: '`macpilot key`',
   appLists: 'your app lists',
-  listHidden: ' MACPILOT_LIST_DENIED_APPS=on lists them (they stay unreadable).',
+  listHidden:
+    ' MACPILOT_LIST_DENIED_APPS=on, or "listDeniedApps": "on" in the config file, lists them (they stay unreadable).',
 };

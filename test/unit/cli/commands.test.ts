@@ -170,7 +170,9 @@ describe("a command line's values that do not fit the tool", () => {
       repeat: z.number().min(1).optional(),
     });
     const find = schema.safeParse({ text: '' });
-    expect(find.success || argumentProblems('find', find.error)).toBe('find: the text is empty');
+    expect(find.success || argumentProblems('find', find.error)).toBe(
+      "find: the text is empty; give some of the text, or '' with --role for every element of a role",
+    );
     const wait = schema.safeParse({ text: '', timeout_ms: 400_000 });
     expect(wait.success || argumentProblems('wait', wait.error)).toBe(
       'wait: --text is empty\nwait: --timeout must be at most 300000',

@@ -213,6 +213,22 @@ describe('AuditLog', () => {
     ]);
   });
 
+  test('what the answer says it acted on names the entry: the element a pid path reached, the app keys went to', () => {
+    const { audit, call, lines } = setup();
+    audit.settled(call('click_element', { path: 'app(7977)/dialog/button[1]' }), {
+      ...ok,
+      actedOn: { app: 'zenity', label: 'button "Delete"' },
+    });
+    audit.settled(call('press_key', { key: 'enter' }, WRITE, 'input'), {
+      ...ok,
+      actedOn: { app: 'mousepad' },
+    });
+    expect(lines().map(({ app, target }) => ({ app, target }))).toEqual([
+      { app: 'zenity', target: { role: 'button', name: 'Delete' } },
+      { app: 'mousepad', target: undefined },
+    ]);
+  });
+
   test('take_screenshot is logged only when file_path makes it write a file', () => {
     const { audit, call, lines } = setup();
     const screenshot = allTools.find((tool) => tool.name === 'take_screenshot');

@@ -8,7 +8,7 @@ import { MacpilotError } from '../../../errors.js';
 import { ocrModel, wholeModel } from '../ocr/tesseract.js';
 import type { ServiceCheck } from '../../../services/types.js';
 import type { Toolset } from '../../../toolsets.js';
-import { NO_DAEMON_FIX, NOTIFICATIONS_NAME } from './notifications.js';
+import { noDaemonFix, NOTIFICATIONS_NAME } from './notifications.js';
 import { pactl } from './pactl.js';
 import { FILE_MANAGER_NAME, NO_FILE_MANAGER_FIX } from './reveal.js';
 import { ownerCommand, withSessionBus } from './session-bus.js';
@@ -48,7 +48,7 @@ function busName(
 
 export function linuxServiceChecks(env: NodeJS.ProcessEnv = process.env): ServiceCheck[] {
   return [
-    busName(env, 'notifications', 'system', NOTIFICATIONS_NAME, NO_DAEMON_FIX),
+    busName(env, 'notifications', 'system', NOTIFICATIONS_NAME, noDaemonFix()),
     {
       label: 'sound',
       toolsets: ['system'],

@@ -1,4 +1,5 @@
 /** Desktop notifications through org.freedesktop.Notifications on the session bus (notification-daemon, dunst, GNOME Shell, KDE Plasma, ...). */
+import { existsSync } from 'node:fs';
 import { MacpilotError } from '../../../errors.js';
 import type {
   NotificationReceipt,
@@ -14,8 +15,19 @@ const PATH = '/org/freedesktop/Notifications';
 const DEFAULT_SOUND = 'message-new-instant';
 const FAILED = 'Could not show the notification';
 export const NOTIFICATIONS_NAME = NAME;
-export const NO_DAEMON_FIX =
-  "start the desktop's notification daemon, or install one, e.g. `sudo apt-get install notification-daemon` (then run /usr/lib/notification-daemon/notification-daemon) or `sudo apt-get install dunst`";
+/** Daemons Debian packages, with the command that starts one in a session. */
+const DAEMONS = [
+  { binary: '/usr/lib/notification-daemon/notification-daemon', package: 'notification-daemon' },
+  { binary: '/usr/bin/dunst', package: 'dunst' },
+];
+
+/** How to get a notification daemon running: start one that is installed, else install one. */
+export function noDaemonFix(): string {
+  const installed = DAEMONS.find((daemon) => existsSync(daemon.binary));
+  if (installed)
+    return `start the notification daemon in your desktop session: run \`${installed.binary} &\``;
+  return "start the desktop's notification daemon, or install one, e.g. `sudo apt-get install notification-daemon` (then run /usr/lib/notification-daemon/notification-daemon) or `sudo apt-get install dunst`";
+}
 
 /** Daemons that announce body-markup read <, > and & in the body as markup. */
 function markupEscaped(text: string): string {
@@ -48,7 +60,7 @@ function explained(error: unknown): unknown {
       {
         what: FAILED,
         why: `no notification daemon runs in this desktop session: nothing owns ${NAME} on the session bus and no D-Bus service file can start one`,
-        next: NO_DAEMON_FIX,
+        next: noDaemonFix(),
       },
       { cause: error },
     );

@@ -14,7 +14,10 @@ describe('one error table', () => {
     const engine = explain(error, 'take a snapshot') as MacpilotError;
     const tool = failedAnswer(error, 'snapshot_ui', createLogger('silent')).result.content[0];
     expect(engine.what).toBe('Could not take a snapshot');
-    expect(engine.why).toContain('it broke (try this)');
+    // A cancel's message names the helper request it stopped: it is said in words instead.
+    expect(engine.why).toContain(
+      code === ClientErrorCode.Cancelled ? 'it was cancelled before it finished' : 'it broke (try this)',
+    );
     expect(engine.next).not.toBe('');
     expect(tool).toMatchObject({ type: 'text' });
     const text = (tool as { text: string }).text;
