@@ -666,15 +666,12 @@ async function startPeers(env: Env): Promise<Peers> {
   return peers;
 }
 
-/**
- * The desks people have, on a two-monitor desktop of their own (Xorg's dummy driver, scripts/desktop.ts): a
- * click at a point on the second monitor, and click_element in the background (the control's own action, the
- * pointer left alone), each beside xdotool's click on the same digits in the same turns.
- */
-async function desks(): Promise<Row[]> {
-  if (process.getuid?.() !== 0)
-    throw new Error('the two-monitor desktop needs root (Xorg with the dummy driver)');
-  const desktop = await startDesktop({ monitors: 2 });
+/** Runs `measure` on a desktop of its own, with a macpilot server and the processes it starts, then stops them. */
+async function onDesktop(
+  options: Parameters<typeof startDesktop>[0],
+  measure: (on: { env: Env; macpilot: Macpilot; processes: Processes }) => Promise<Row[]>,
+): Promise<Row[]> {
+  const desktop = await startDesktop(options);
   const env = desktop.env as Env;
   const processes = new Processes(env);
   const macpilot = await startMacpilot({
@@ -683,6 +680,23 @@ async function desks(): Promise<Row[]> {
     MACPILOT_RATE_LIMITS: BENCH_LIMITS,
   });
   try {
+    return await measure({ env, macpilot, processes });
+  } finally {
+    await macpilot.close();
+    await processes.stopAll();
+    await desktop.stop();
+  }
+}
+
+/**
+ * The desks people have, on a two-monitor desktop of their own (Xorg's dummy driver, scripts/desktop.ts): a
+ * click at a point on the second monitor, and click_element in the background (the control's own action, the
+ * pointer left alone), each beside xdotool's click on the same digits in the same turns.
+ */
+async function desks(): Promise<Row[]> {
+  if (process.getuid?.() !== 0)
+    throw new Error('the two-monitor desktop needs root (Xorg with the dummy driver)');
+  return onDesktop({ monitors: 2 }, async ({ env, macpilot, processes }) => {
     const { pid } = processes.start('gnome-calculator');
     const window = await eventually('the calculator window', async () => {
       const listed = await macpilot.client.callTool({ name: 'list_windows', arguments: {} });
@@ -731,11 +745,7 @@ async function desks(): Promise<Row[]> {
         met: background.median <= 100,
       },
     ];
-  } finally {
-    await macpilot.close();
-    await processes.stopAll();
-    await desktop.stop();
-  }
+  });
 }
 
 /**
@@ -745,15 +755,7 @@ async function desks(): Promise<Row[]> {
  * writing a PNG: each tool call with its answer, the peers' processes from start to exit.
  */
 async function wayland(): Promise<Row[]> {
-  const desktop = await startDesktop({ session: 'sway' });
-  const env = desktop.env as Env;
-  const processes = new Processes(env);
-  const macpilot = await startMacpilot({
-    ...env,
-    MACPILOT_LOG_LEVEL: 'warn',
-    MACPILOT_RATE_LIMITS: BENCH_LIMITS,
-  });
-  try {
+  return onDesktop({ session: 'sway' }, async ({ env, macpilot, processes }) => {
     const zenity = processes.start('zenity', ['--entry', '--title', 'bench', '--text', 'Typed here']);
     const field = await eventually('the zenity field', async () => {
       const out = await macpilot.call('find_elements', { app: String(zenity.pid), role: 'textbox' });
@@ -814,11 +816,7 @@ async function wayland(): Promise<Row[]> {
         met: shot.median <= grim.median,
       },
     ];
-  } finally {
-    await macpilot.close();
-    await processes.stopAll();
-    await desktop.stop();
-  }
+  });
 }
 
 /**
