@@ -159,6 +159,7 @@ const USAGE_KINDS = new Set([
   'unknown_key',
   'unknown_modifier',
   'no_key',
+  'unknown_role',
 ]);
 
 /**

@@ -66,9 +66,11 @@ describe('macpilot setup claude-code', () => {
       `Would run, after a backup of ${claudeJson} to ${claudeJson}.<UTC date and time>.bak:\n`,
     );
     expect(dry.stdout).toContain('claude mcp remove --scope user macpilot');
+    // Run again without --mode, it keeps the mode the person chose before.
+    expect(dry.stdout).toContain('Kept from the entry it replaces: MACPILOT_MODE=safe (--mode changes it).');
     expect(readFileSync(claudeJson, 'utf8')).toBe(before);
 
-    const again = await run(process.execPath, [CLI, 'setup', 'claude-code'], env);
+    const again = await run(process.execPath, [CLI, 'setup', 'claude-code', '--mode', 'full'], env);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain('claude mcp remove --scope user macpilot');
     expect(again.stdout).toMatch(/^Backup of .*\.claude\.json before the change: .*\.bak$/m);
@@ -80,7 +82,7 @@ describe('macpilot setup claude-code', () => {
           mcpServers: Record<string, { env?: Record<string, string> }>;
         }
       ).mcpServers.macpilot;
-    expect(storedNow()?.env).toBeUndefined();
+    expect(storedNow()?.env).toEqual({ MACPILOT_MODE: 'full' });
 
     // The undo printed after a replacement puts the safe-mode entry back, as a person would run it.
     const undoLine = /^Undo: (.*)$/m.exec(again.stdout)?.[1] ?? '';
