@@ -66,11 +66,14 @@ interface Way {
   opened: Entry[];
 }
 
-const disabledItem = (names: string) =>
+const disabledItem = (names: readonly string[]) =>
   new MacpilotError({
-    what: `Could not click the menu item ${JSON.stringify(names)}`,
+    what: `Could not click the menu item ${JSON.stringify(joinNames(names))}`,
     why: 'the app has disabled it right now',
     next: 'do what enables it first (e.g. select text for Copy), then check with get_menu_item_state',
+    person: {
+      next: `do what enables it first (e.g. select text for Copy); \`macpilot menu <app> ${shellQuote(joinNames(names.slice(0, -1)))} --list\` shows its state`,
+    },
   });
 
 export class Menus {
@@ -176,7 +179,7 @@ export class Menus {
         // A state read in a closed menu may be stale (Thunar sets its items' states as the menu opens): such an
         // item is checked again once its menu shows.
         const readOpen = chain.length === 1 || way.opened.includes(chain[chain.length - 2] as Entry);
-        if (readOpen && item.node.info.states.includes('disabled')) throw disabledItem(names);
+        if (readOpen && item.node.info.states.includes('disabled')) throw disabledItem(item.names);
         return this.kernel.guard(doing, async () => {
           if (way.opened.length === 0) await this.bringToFront(menuBar, call);
           const scope = { app: menuBar.appInfo, top: menuBar.window?.id };
@@ -258,7 +261,7 @@ export class Menus {
       );
       const b = element.bounds;
       if (b && b.width > 0 && b.height > 0 && !element.states.includes('offscreen')) {
-        if (refuseDisabled && element.states.includes('disabled')) throw disabledItem(joinNames(entry.names));
+        if (refuseDisabled && element.states.includes('disabled')) throw disabledItem(entry.names);
         const at = { x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) };
         await this.kernel.port.call('input.click', { at, button: 'left', count: 1, modifiers: [] }, call);
         return;

@@ -189,7 +189,6 @@ export class Resolver {
         why: "the person's app lists hide its app",
         next: 'use a window that list_windows lists',
         kind: 'app_off_limits',
-        concerns: ['window_id'],
         refusal: true,
         person: {
           why: 'your app lists (deny or allow apps, in the environment or the config file) hide its app',
@@ -267,7 +266,6 @@ export class Resolver {
         why: absent.why,
         next: absent.next,
         kind: 'app_off_limits',
-        concerns: ['app'],
         refusal: true,
         person: { what: error.what, why: error.why, next: error.next },
       });
@@ -476,7 +474,6 @@ function notAnsweringError(app: AppInfo): MacpilotError {
       ? `whoever stopped it resumes it (\`kill -CONT ${app.pid}\`), then retry`
       : 'wait a few seconds and retry; if it stays silent, it may be hung',
     kind: 'app_not_answering',
-    concerns: ['app'],
   });
 }
 
