@@ -220,7 +220,8 @@ export class Resolver {
     // only the readable ones count; when none is, the first is refused as off limits.
     const readable = matching.filter((app) => this.mayRead(app));
     const found = matching.length > 1 ? (readable.length > 0 ? readable : matching.slice(0, 1)) : matching;
-    const hidden = all.filter((app) => !this.mayList(app)).length;
+    // Counted only for an answer that says it: most calls find their app.
+    const hidden = () => all.filter((app) => !this.mayList(app)).length;
     if (found.length === 1 && found[0]) {
       this.gateNamed(found[0], named ? query : undefined, apps, hidden, named);
       if (found[0].notAnswering) throw notAnsweringError(found[0]);
@@ -235,7 +236,7 @@ export class Resolver {
       }
       throw appError(query, found, apps, candidates);
     }
-    throw appError(query, found, apps, undefined, hidden);
+    throw appError(query, found, apps, undefined, hidden());
   }
 
   /**
@@ -247,7 +248,7 @@ export class Resolver {
     app: AppInfo,
     query: string | undefined,
     readable: readonly AppInfo[],
-    hidden: number,
+    hidden: () => number,
     named: boolean,
   ): void {
     try {
@@ -255,7 +256,7 @@ export class Resolver {
     } catch (error) {
       if (!(error instanceof AppRefused) || this.mayList(app)) throw error;
       const absent = named
-        ? appError(query, [], readable, undefined, hidden)
+        ? appError(query, [], readable, undefined, hidden())
         : {
             what: 'Not done: what it would act on is in an app hidden from you',
             why: "the person's app lists hide that app",

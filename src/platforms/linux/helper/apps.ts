@@ -68,9 +68,10 @@ async function registryApps(session: Session): Promise<(AppRoot | SilentApp)[]> 
         facts.catch(() => {});
         if (!(error instanceof HelperFailure) || error.code !== HelperErrorCode.Timeout) return undefined;
         const pid = await pidOf(bus, ref.bus).catch(() => undefined);
-        if (pid === undefined || !isAlive(pid) || !binaryOf(pid)) return undefined;
+        const program = pid === undefined || !isAlive(pid) ? '' : binaryOf(pid);
+        if (pid === undefined || !program) return undefined;
         const notAnswering = processState(pid) === 'T' ? 'stopped' : 'busy';
-        return { ref, pid, name: binaryOf(pid), notAnswering };
+        return { ref, pid, name: program, notAnswering };
       }
     }),
   );
