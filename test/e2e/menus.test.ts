@@ -80,12 +80,12 @@ test("a menu bar's menu opened by a click says it opened; Escape (nothing has th
   expect(open).toMatch(/^0 matches/);
 });
 
-test("a menu a modal dialog blocks fails, and leaves the person's dialog open", async () => {
+test("a menu a modal dialog covers is not clicked: the call fails at once and leaves the dialog as it was", async () => {
   const opened = await macpilot.ok('click_menu_item', { app, path: 'File > Save As…' });
   expect(opened).toMatch(/opened: dialog "Save As"/);
   const blocked = await macpilot.call('click_menu_item', { app, path: 'File > Save As…' });
   expect(blocked.isError).toBe(true);
-  expect(blocked.text).toMatch(/did not appear on screen/);
+  expect(blocked.text).toMatch(/Did not open the menu "File": the app's window "Save As" covers it/);
   expect(await macpilot.ok('find_elements', { app, role: 'dialog', name: 'Save As' })).toMatch(/^1 match/);
   const closed = await macpilot.ok('press_key', { key: 'escape' });
   expect(closed).toMatch(/closed: dialog "Save As"/);

@@ -31,7 +31,7 @@ import {
   type Platform,
 } from '../../keys.js';
 import type { Prepared } from '../kernel/changes.js';
-import { helperFailure, isUnavailable } from '../kernel/failures.js';
+import { helperFailure } from '../kernel/failures.js';
 import { entryLine, type Kernel, type Target } from '../kernel/kernel.js';
 import { entryWords, own, plainText, words, type Words } from '../kernel/words.js';
 import type { CallOptions } from '../../helper-client/errors.js';
@@ -216,9 +216,7 @@ export class Input {
     const top = ancestors[1];
     if (top) await this.kernel.port.call('ax.focus', { id: top.id }, call).catch(() => undefined);
     // A hit test that cannot be made here leaves the click as it was before the check.
-    const { element } = await this.kernel.port
-      .call('ax.elementAt', point, call)
-      .catch((error: unknown) => (isUnavailable(error) ? { element: null } : Promise.reject(error)));
+    const element = await this.kernel.elementAt(point, call);
     if (!element || element.pid === entry.app.pid) return;
     // Which app covers it is not said: it may be one the person's app lists hide.
     throw new MacpilotError({

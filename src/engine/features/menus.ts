@@ -9,7 +9,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MacpilotError } from '../../errors.js';
-import type { AppInfo, ElementNode } from '../../helper-client/protocol.js';
+import type { AppInfo, ElementNode, Point } from '../../helper-client/protocol.js';
 import { isGone } from '../kernel/failures.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { Input } from './input.js';
@@ -193,7 +193,7 @@ export class Menus {
                 const last = i === chain.length - 1;
                 if (way.opened.includes(entry)) parent = entry;
                 else {
-                  parent = await this.clickInMenu(parent, entry, call, last);
+                  parent = await this.clickInMenu(menuBar, parent, entry, call, last);
                   // Open now: closed again if a later step fails (the item disabled once its menu shows).
                   if (!last) way.opened.push(parent);
                 }
@@ -226,6 +226,7 @@ export class Menus {
    * clicked.
    */
   private async clickInMenu(
+    bar: MenuBar,
     parent: Entry,
     planned: Entry,
     call: CallOptions | undefined,
@@ -235,7 +236,7 @@ export class Menus {
     let entry = planned;
     for (;;) {
       try {
-        await this.clickWhenShown(entry, call, refuseDisabled);
+        await this.clickWhenShown(bar, entry, call, refuseDisabled);
         return entry;
       } catch (error) {
         if (!isGone(error) || Date.now() >= deadline) throw error;
@@ -251,7 +252,12 @@ export class Menus {
   }
 
   /** Wait until a menu entry is on screen (its menu opened), then click its centre. */
-  private async clickWhenShown(entry: Entry, call?: CallOptions, refuseDisabled = false): Promise<void> {
+  private async clickWhenShown(
+    bar: MenuBar,
+    entry: Entry,
+    call?: CallOptions,
+    refuseDisabled = false,
+  ): Promise<void> {
     const deadline = Date.now() + SHOW_WAIT_MS;
     for (;;) {
       const { element } = await this.kernel.port.call(
@@ -263,6 +269,7 @@ export class Menus {
       if (b && b.width > 0 && b.height > 0 && !element.states.includes('offscreen')) {
         if (refuseDisabled && element.states.includes('disabled')) throw disabledItem(entry.names);
         const at = { x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) };
+        if (entry.names.length === 1) await this.uncovered(bar, entry, at, call);
         await this.kernel.port.call('input.click', { at, button: 'left', count: 1, modifiers: [] }, call);
         return;
       }
@@ -275,6 +282,35 @@ export class Menus {
       }
       await sleep(SHOW_POLL_MS);
     }
+  }
+
+  /**
+   * A window's menu bar title is clicked only where nothing covers it: the click would land in what is on top
+   * (the app's own modal dialog, which may sit over its main window, or another app's window).
+   */
+  private async uncovered(bar: MenuBar, title: Entry, at: Point, call?: CallOptions): Promise<void> {
+    if (!bar.window) return;
+    const hit = await this.kernel.elementAt(at, call);
+    if (!hit || hit.id === title.node.info.id) return;
+    const menu = `the menu ${JSON.stringify(title.names[0])}`;
+    if (hit.pid !== bar.appInfo.pid) {
+      // Which app covers it is not said: it may be one the person's app lists hide.
+      throw new MacpilotError({
+        what: `Did not open ${menu}: another app's window covers it`,
+        why: `the click at ${at.x},${at.y} would land in that window`,
+        next: `bring "${bar.appInfo.name}" in front (activate_app) or move the window that covers it, then try again`,
+        person: { next: 'bring the app in front, or move the window that covers it, then run the command again' },
+      });
+    }
+    const { ancestors } = await this.kernel.port.call('ax.ancestors', { id: hit.id }, call);
+    const top = ancestors[1] ?? hit;
+    if (top.id === bar.window.id) return;
+    throw new MacpilotError({
+      what: `Did not open ${menu}: the app's window ${JSON.stringify(top.name)} covers it`,
+      why: `it is on top at ${at.x},${at.y}, and the click would land in it`,
+      next: `finish or close ${JSON.stringify(top.name)} first (snapshot_ui shows it), then try again`,
+      person: { next: `finish or close ${JSON.stringify(top.name)} first, then run the command again` },
+    });
   }
 
   /** Whether the item at `path` is enabled, checked, and opens a submenu. */
@@ -383,7 +419,7 @@ export class Menus {
     const above = way.trail.slice(0, Math.max(0, way.trail.indexOf(menu)));
     for (const entry of [...above, menu]) {
       if (way.opened.includes(entry)) continue;
-      await this.clickWhenShown(entry, call);
+      await this.clickWhenShown(way.bar, entry, call);
       way.opened.push(entry);
     }
   }

@@ -5,9 +5,9 @@
  * agent's words. Features (elements, apps, input, windows, menus, ...) receive a Kernel; none imports another.
  */
 import { MacpilotError } from '../../errors.js';
-import type { AppInfo, ElementDetail } from '../../helper-client/protocol.js';
+import type { AppInfo, ElementDetail, ElementInfo, Point } from '../../helper-client/protocol.js';
 import { Changes, type ChangeSettings, type Prepared } from './changes.js';
-import { explain, isAppNotFound, isGone } from './failures.js';
+import { explain, isAppNotFound, isGone, isUnavailable } from './failures.js';
 import { Displays } from './displays.js';
 import { Observer } from './observer.js';
 import { type ElementPath, parsePath } from './paths.js';
@@ -202,6 +202,14 @@ export class Kernel {
       // A person's advice names the element they acted on by its path.
       throw path !== undefined && error instanceof MacpilotError ? error.about(path) : error;
     }
+  }
+
+  /** The element the pointer would reach at a screen point; null where the helper cannot hit-test. */
+  async elementAt(point: Point, call?: CallOptions): Promise<ElementInfo | null> {
+    const { element } = await this.port
+      .call('ax.elementAt', point, call)
+      .catch((error: unknown) => (isUnavailable(error) ? { element: null } : Promise.reject(error)));
+    return element;
   }
 
   /** A target in a sentence: a known ref as its element's line (`textbox "Name" [ref=e3]`), else as given. */
