@@ -80,7 +80,7 @@ test("a menu bar's menu opened by a click says it opened; Escape (nothing has th
   expect(open).toMatch(/^0 matches/);
 });
 
-test("a menu a modal dialog covers is not clicked: the call fails at once and leaves the dialog as it was", async () => {
+test('a menu a modal dialog covers is not clicked: the call fails at once and leaves the dialog as it was', async () => {
   const opened = await macpilot.ok('click_menu_item', { app, path: 'File > Save As…' });
   expect(opened).toMatch(/opened: dialog "Save As"/);
   const blocked = await macpilot.call('click_menu_item', { app, path: 'File > Save As…' });

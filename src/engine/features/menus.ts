@@ -299,7 +299,9 @@ export class Menus {
         what: `Did not open ${menu}: another app's window covers it`,
         why: `the click at ${at.x},${at.y} would land in that window`,
         next: `bring "${bar.appInfo.name}" in front (activate_app) or move the window that covers it, then try again`,
-        person: { next: 'bring the app in front, or move the window that covers it, then run the command again' },
+        person: {
+          next: 'bring the app in front, or move the window that covers it, then run the command again',
+        },
       });
     }
     const { ancestors } = await this.kernel.port.call('ax.ancestors', { id: hit.id }, call);
