@@ -22,6 +22,14 @@ export interface FailureParts {
    * person is the one asked and the one who answers, and they give flags where an agent gives arguments.
    */
   person?: Partial<Pick<FailureParts, 'what' | 'why' | 'next'>>;
+  /** What the call had reached when it failed: its element's label and app, for the audit log. */
+  reached?: Reached;
+}
+
+/** An element a call acted on or reached (`button "Save"`), and its app. */
+export interface Reached {
+  app?: string;
+  label?: string;
 }
 
 /** A what as a sentence: a full stop, unless it ends with its own ("did you mean "home"?"). */
@@ -35,6 +43,7 @@ export class MacpilotError extends Error {
   readonly concerns: readonly string[];
   readonly refusal: boolean;
   readonly person: Partial<Pick<FailureParts, 'what' | 'why' | 'next'>>;
+  readonly reached?: Reached;
 
   constructor(parts: FailureParts, options?: { cause?: unknown }) {
     super(`${parts.what}: ${parts.why}`, options);
@@ -46,6 +55,7 @@ export class MacpilotError extends Error {
     this.concerns = parts.concerns ?? [];
     this.refusal = parts.refusal ?? false;
     this.person = parts.person ?? {};
+    if (parts.reached) this.reached = parts.reached;
   }
 
   /** The three parts as the agent reads them. */
@@ -53,12 +63,15 @@ export class MacpilotError extends Error {
     return `${sentence(this.what)}\nWhy: ${this.why}\nNext: ${this.next}`;
   }
 
-  /** The same failure, with the person's `<path>` placeholders filled in by the element's path (shell-quoted). */
-  about(path: string): MacpilotError {
+  /**
+   * The same failure about an element the call reached: the person's `<path>` placeholders filled in by its
+   * path (shell-quoted), and what it reached kept for the audit log.
+   */
+  about(path: string, reached?: Reached): MacpilotError {
     const fill = (text: string | undefined) => text?.replaceAll('<path>', shellQuote(path));
     const { what, why, next } = this.person;
     const person = { what: fill(what), why: fill(why), next: fill(next) };
-    return new MacpilotError({ ...this, person }, { cause: this.cause });
+    return new MacpilotError({ ...this, person, reached: reached ?? this.reached }, { cause: this.cause });
   }
 
   /** The three parts as a person at a terminal reads them: each in their words where it has them. */

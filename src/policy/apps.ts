@@ -117,6 +117,7 @@ export class AppPolicy {
     const which = `"${app.name}"${app.bundleId ? ` (${app.bundleId})` : ''}`;
     if (matches(this.denied, app)) {
       throw refusal(
+        app.name,
         `${which} is off limits`,
         this.defaults && matches(DEFAULT_DENIED_SET, app)
           ? 'it is a credential manager, denied by default'
@@ -128,6 +129,7 @@ export class AppPolicy {
     }
     if (access === 'write' && matches(this.writeDenied, app)) {
       throw refusal(
+        app.name,
         `${which} may be read but not acted on`,
         'terminals and system settings are denied for writing by default',
         `only a human can allow it: give a deny list of your own, which replaces the default lists ("none" for an empty one): ${this.denyOrigin.change('none')}`,
@@ -135,6 +137,7 @@ export class AppPolicy {
     }
     if (this.allowed && !matches(this.allowed, app)) {
       throw refusal(
+        app.name,
         `${which} is off limits`,
         `${this.allowOrigin.where} lists the only apps allowed, and not this one`,
         `only a human can allow it: add its name or bundle id to ${this.allowOrigin.where}`,
@@ -149,5 +152,5 @@ export class AppPolicy {
   }
 }
 
-const refusal = (what: string, why: string, next: string) =>
-  new AppRefused({ what, why, next, kind: 'app_off_limits', refusal: true });
+const refusal = (app: string, what: string, why: string, next: string) =>
+  new AppRefused({ what, why, next, kind: 'app_off_limits', refusal: true, reached: { app } });

@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import type { Mode } from '../modes.js';
 import { isWrite, toolsetOf } from '../toolsets.js';
 import type { RefTable } from '../engine/kernel/refs.js';
-import { formatPath, parsePath } from '../engine/kernel/paths.js';
+import { type ElementPath, formatPath, parsePath } from '../engine/kernel/paths.js';
 import { MacpilotError } from '../errors.js';
 import { helperFailure } from '../engine/kernel/failures.js';
 import { HelperError } from '../helper-client/errors.js';
@@ -20,6 +20,8 @@ export interface AuditEntry {
   time: string;
   tool: string;
   app?: string;
+  /** The app's process id, when the call named the app by it. */
+  pid?: number;
   target?: { role: string; name?: string };
   outcome: 'ok' | 'refused' | 'failed';
   /**
@@ -102,31 +104,31 @@ export class AuditLog implements Guard {
    * The app and element the call acted on: as its answer says (the element a path reached, the app keys went
    * to), else from what the session already knows (no helper calls).
    */
-  private where(call: ToolCall, outcome: CallOutcome): Pick<AuditEntry, 'app' | 'target'> {
-    const said = outcome.actedOn;
-    if (said?.label !== undefined) return { app: said.app, target: parseLabel(said.label) };
-    const known = this.known(call);
+  private where(call: ToolCall, outcome: CallOutcome): Pick<AuditEntry, 'app' | 'pid' | 'target'> {
+    const said = outcome.actedOn ?? call.reached;
+    const pid = pidNamed(call);
+    const byPid = pid === undefined ? {} : { pid };
+    if (said?.label !== undefined) return { app: said.app, ...byPid, target: parseLabel(said.label) };
+    const known = { ...this.known(call, pid), ...byPid };
     return said?.app !== undefined ? { ...known, app: said.app } : known;
   }
 
-  private known(call: ToolCall): Pick<AuditEntry, 'app' | 'target'> {
+  private known(call: ToolCall, pid: number | undefined): Pick<AuditEntry, 'app' | 'target'> {
     const { args } = call;
     const ref = typeof args.ref === 'string' ? this.options.refs.known(args.ref) : undefined;
     if (ref) return { app: ref.app.name, target: parseLabel(ref.label) };
-    if (typeof args.path === 'string') {
-      try {
-        const path = parsePath(args.path);
-        const last = path.segments.at(-1);
-        // A path that picks by role and index names no element: the element met there names it.
-        const seen = last?.name === undefined ? this.options.refs.atPath(formatPath(path)) : undefined;
-        if (seen) return { app: seen.app.name, target: parseLabel(seen.label) };
-        return { app: path.app, target: last && { role: last.role, name: last.name } };
-      } catch {
-        // A malformed path: the call itself fails and says so; the entry keeps the tool and outcome.
-      }
+    // An app named by its pid is named by its name when the session met it.
+    const app = (name: string) => (pid === undefined ? name : this.options.refs.appName(pid));
+    const path = pathOf(call);
+    if (path) {
+      const last = path.segments.at(-1);
+      // A path that picks by role and index names no element: the element met there names it.
+      const seen = last?.name === undefined ? this.options.refs.atPath(formatPath(path)) : undefined;
+      if (seen) return { app: seen.app.name, target: parseLabel(seen.label) };
+      return { app: app(path.app), target: last && { role: last.role, name: last.name } };
     }
-    const app = args[toolsetOf(call.tool.toolset).appArgument];
-    return typeof app === 'string' ? { app } : {};
+    const named = args[toolsetOf(call.tool.toolset).appArgument];
+    return typeof named === 'string' ? { app: app(named) } : {};
   }
 
   private write(file: string, line: string): void {
@@ -150,6 +152,25 @@ export class AuditLog implements Guard {
     }
     renameSync(file, `${file}.1`);
   }
+}
+
+/** The element path the call gives; a malformed one fails the call itself, which says so. */
+function pathOf(call: ToolCall): ElementPath | undefined {
+  const { path } = call.args;
+  if (typeof path !== 'string') return undefined;
+  try {
+    return parsePath(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The pid the call names its app by: `app(1234)/…` in its path, or "1234" as its app. */
+function pidNamed(call: ToolCall): number | undefined {
+  const path = pathOf(call);
+  if (path) return path.pid;
+  const app = call.args[toolsetOf(call.tool.toolset).appArgument];
+  return typeof app === 'string' && /^\d+$/.test(app) ? Number(app) : undefined;
 }
 
 /** `button "Save"` (labelOf) back to its role and name. */

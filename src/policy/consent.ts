@@ -33,7 +33,7 @@ export interface ConsentSettings {
 export interface TargetSource {
   refs: Pick<RefTable, 'known'>;
   port: HelperPort;
-  resolver: Pick<Resolver, 'path'>;
+  resolver: Pick<Resolver, 'path' | 'appOf'>;
 }
 
 export class ConsentGuard implements Guard {
@@ -100,7 +100,9 @@ export class ConsentGuard implements Guard {
     // click_text's text is the label of what it clicks ("Delete All"), unlike the text type_text types.
     if (tool.name === 'click_text' && typeof call.args.text === 'string') target.push(call.args.text);
     // Keys act on the focused element: Enter (or a space typed) on a focused "Delete" button deletes.
-    const onFocus = tool.name === 'press_key' || (tool.name === 'type_text' && call.args.ref === undefined);
+    const onFocus =
+      tool.name === 'press_key' ||
+      (tool.name === 'type_text' && call.args.ref === undefined && call.args.path === undefined);
     if (this.settings.mode === 'safe' && onFocus) target.push(...(await this.focused(call)));
     if (tool.annotations.destructiveHint) return action('it is destructive');
     const actsOnNamedTarget = toolsetOf(tool.toolset).namesControls;
@@ -135,11 +137,19 @@ export class ConsentGuard implements Guard {
     const resolved = await inCallScope({ access: 'read' }, () =>
       this.targets.resolver.path(parsed, { signal: call.signal }),
     );
+    call.reached = { app: resolved.app.name, label: resolved.label };
     return [resolved.label];
   }
 
   private async focused(call: ToolCall): Promise<string[]> {
     const { element } = await this.targets.port.call('ax.focused', {}, { signal: call.signal });
-    return element ? [`${labelOf(roleOf(element), element.name)} (focused)`] : [];
+    if (!element) return [];
+    const label = labelOf(roleOf(element), element.name);
+    // An app the lists hide is not named, here as anywhere.
+    const app = await inCallScope({ access: 'read' }, () =>
+      this.targets.resolver.appOf(element.pid, { signal: call.signal }),
+    ).catch(() => undefined);
+    call.reached = { app: app?.name, label };
+    return [`${label} (focused)`];
   }
 }

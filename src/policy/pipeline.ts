@@ -4,7 +4,7 @@
  * (a concurrency slot, say) and learns how the call ended.
  */
 import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
-import { isRefusal } from '../errors.js';
+import { isRefusal, MacpilotError, type Reached } from '../errors.js';
 import type { ToolMeta } from '../toolsets.js';
 
 /** Log messages to the client, at or above the level it asked for. */
@@ -42,18 +42,14 @@ export interface ToolCall {
   signal: AbortSignal;
   /** What guards noted while admitting the call (e.g. that the human was asked), for the audit log. */
   notes?: Record<string, string | boolean>;
-}
-
-/** What a call acted on, as its answer says (the element a path reached, the app keys went to). */
-export interface ActedOn {
-  app?: string;
-  label?: string;
+  /** What a guard found the call would act on (the element a path reaches, the focused one), for the audit log. */
+  reached?: Reached;
 }
 
 export interface CallOutcome {
   ok: boolean;
-  /** What the answer says it acted on, when it answered. */
-  actedOn?: ActedOn;
+  /** What the answer says it acted on, or what the call had reached when it failed. */
+  actedOn?: Reached;
   /** What failed, when the call failed (a MacpilotError, a helper error, or a bug). */
   error?: unknown;
   /** A guard, or a setting checked while it ran (the app list), refused the call: it did not act. */
@@ -73,7 +69,7 @@ export class Policy {
     call: ToolCall,
     work: () => Promise<T>,
     failed: (result: T) => boolean,
-    actedOn: (result: T) => ActedOn | undefined = () => undefined,
+    actedOn: (result: T) => Reached | undefined = () => undefined,
   ): Promise<T> {
     const releases: (() => void)[] = [];
     const started = performance.now();
@@ -93,7 +89,8 @@ export class Policy {
     } catch (error) {
       // A refusal is a setting's doing, whether a guard or the work met it; anything else a guard threw (a path
       // that leads nowhere, a bug) is a failure like any other.
-      settle({ ok: false, error, refused: isRefusal(error) });
+      const reached = error instanceof MacpilotError ? error.reached : undefined;
+      settle({ ok: false, error, refused: isRefusal(error), ...(reached ? { actedOn: reached } : {}) });
       throw error;
     }
   }

@@ -6,7 +6,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Config } from '../config.js';
-import type { MacpilotError } from '../errors.js';
+import type { MacpilotError, Reached } from '../errors.js';
 import type { Engine } from '../engine/index.js';
 import type { EngineResult } from '../engine/kernel/results.js';
 import type { HelperStatus } from '../engine/kernel/port.js';
@@ -14,7 +14,7 @@ import type { Logger } from '../log.js';
 import type { ModelPort } from '../engine/features/visual.js';
 import { type AppPicks, inCallScope } from '../policy/call-scope.js';
 import { isListed } from '../policy/mode.js';
-import type { ActedOn, ClientLog, Human, Policy } from '../policy/pipeline.js';
+import type { ClientLog, Human, Policy } from '../policy/pipeline.js';
 import { type Desk, StoppedAtTheDesk } from '../policy/desk.js';
 import type { ServiceCheck, Services } from '../services/types.js';
 import { isWrite } from '../toolsets.js';
@@ -230,7 +230,7 @@ export const invalidArguments = (name: string, error: z.ZodError): CallToolResul
 });
 
 /** What an action's answer says it acted on, for the audit log: its element, and the app. */
-function actedOn(answer: EngineResult | undefined): ActedOn | undefined {
+function actedOn(answer: EngineResult | undefined): Reached | undefined {
   if (answer?.kind !== 'action') return undefined;
   const outcome = answer.outcome?.kind === 'unwatched' ? undefined : answer.outcome;
   const app = answer.target?.app.name ?? answer.app?.name ?? outcome?.app.name;

@@ -189,18 +189,19 @@ export class Kernel {
     call: CallOptions | undefined,
     prepare: (entry: RefEntry, detail: ElementDetail) => Prepared,
   ): Promise<ActionResult> {
-    let path: string | undefined;
+    let reached: RefEntry | undefined;
     try {
       return await this.guard(`${verb} ${this.describe(target)}`, async () => {
         const { entry, detail } = await this.detail(target, 0, call);
-        path = entry.path;
+        reached = entry;
         const run = prepare(entry, detail);
         const scope = await this.changes.scope(entry.handle, entry.app.pid, call);
         return { ...(await this.changes.observe(scope, run, call)), target: { ...entry } };
       });
     } catch (error) {
-      // A person's advice names the element they acted on by its path.
-      throw path !== undefined && error instanceof MacpilotError ? error.about(path) : error;
+      // A person's advice names the element they acted on by its path; the audit log, the element and its app.
+      if (!reached || !(error instanceof MacpilotError)) throw error;
+      throw error.about(reached.path, { app: reached.app.name, label: reached.label });
     }
   }
 

@@ -71,6 +71,12 @@ export class RefTable {
     return found;
   }
 
+  /** The name of the app with `pid`, if this session met an element of it. */
+  appName(pid: number): string | undefined {
+    for (const entry of this.byRef.values()) if (entry.app.pid === pid) return entry.app.name;
+    return undefined;
+  }
+
   /** A ref that let go of its handle: its element is found again through its path. */
   retired(ref: string): RefSighting | undefined {
     const retired = this.retiredRefs.get(ref);

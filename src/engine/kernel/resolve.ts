@@ -269,6 +269,7 @@ export class Resolver {
         kind: 'app_off_limits',
         refusal: true,
         person: { what: error.what, why: error.why, next: error.next },
+        ...(error.reached ? { reached: error.reached } : {}),
       });
     }
   }

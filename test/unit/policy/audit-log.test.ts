@@ -8,7 +8,7 @@ import { HelperError } from '../../../src/helper-client/errors.js';
 import { HelperErrorCode } from '../../../src/helper-client/protocol.js';
 import { createLogger } from '../../../src/log.js';
 import { AuditLog, type AuditOptions } from '../../../src/policy/audit-log.js';
-import type { CallOutcome, ToolCall } from '../../../src/policy/pipeline.js';
+import { type CallOutcome, Policy, type ToolCall } from '../../../src/policy/pipeline.js';
 import { allTools } from '../../../src/tools/index.js';
 import { READ_ONLY, WRITE } from '../../../src/tools/types.js';
 import { temporaryFolder } from '../../support/temp.js';
@@ -226,6 +226,68 @@ describe('AuditLog', () => {
     expect(lines().map(({ app, target }) => ({ app, target }))).toEqual([
       { app: 'zenity', target: { role: 'button', name: 'Delete' } },
       { app: 'mousepad', target: undefined },
+    ]);
+  });
+
+  test('a call that failed or was refused names what it had reached: the element, or the app a guard found', async () => {
+    const { audit, call, lines } = setup();
+    const policy = new Policy([audit]);
+    const covered = new MacpilotError({
+      what: 'covered',
+      why: 'x',
+      next: 'y',
+      kind: 'element_covered',
+    }).about('app("zenity")/dialog/button[1]', { app: 'zenity', label: 'button "Delete"' });
+    const click = call('click_element', { ref: 'e9' });
+    await expect(
+      policy.run(
+        click,
+        () => Promise.reject(covered),
+        () => false,
+      ),
+    ).rejects.toBe(covered);
+    const typed = call('type_text', { text: SECRET }, WRITE, 'input');
+    typed.reached = { app: 'mousepad', label: 'textbox "Find"' };
+    const declined = new MacpilotError({
+      what: 'no',
+      why: 'x',
+      next: 'y',
+      kind: 'declined_by_person',
+      refusal: true,
+    });
+    await expect(
+      policy.run(
+        typed,
+        () => Promise.reject(declined),
+        () => false,
+      ),
+    ).rejects.toBe(declined);
+    expect(lines().map(({ app, target, outcome, error }) => ({ app, target, outcome, error }))).toEqual([
+      {
+        app: 'zenity',
+        target: { role: 'button', name: 'Delete' },
+        outcome: 'failed',
+        error: 'element_covered',
+      },
+      {
+        app: 'mousepad',
+        target: { role: 'textbox', name: 'Find' },
+        outcome: 'refused',
+        error: 'declined_by_person',
+      },
+    ]);
+  });
+
+  test('an app named by its pid is logged by its name when the session met it, and always by its pid', () => {
+    const { audit, call, lines, refs } = setup();
+    refs.issue('h1', { path: 'app(7)/dialog', app: { name: 'zenity', pid: 7 }, label: 'dialog "Hi"' });
+    audit.settled(call('click_element', { path: 'app(7)/dialog/button["OK"]' }), ok);
+    audit.settled(call('click_element', { path: 'app(8)/dialog/button["OK"]' }), ok);
+    audit.settled(call('quit_app', { name: '7' }, WRITE, 'apps'), ok);
+    expect(lines().map(({ app, pid }) => ({ app, pid }))).toEqual([
+      { app: 'zenity', pid: 7 },
+      { app: undefined, pid: 8 },
+      { app: 'zenity', pid: 7 },
     ]);
   });
 

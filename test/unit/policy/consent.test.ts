@@ -51,8 +51,9 @@ const guard = (mode: Mode, consent: Consent = 'ask', focused = el('push button',
         if (last?.name === 'Gone')
           return Promise.reject(new MacpilotError({ what: 'No element at this path', why: '-', next: '-' }));
         const name = last?.name ?? (last?.index === 1 ? 'Delete' : 'Keep');
-        return Promise.resolve({ label: `push button "${name}"` });
+        return Promise.resolve({ label: `push button "${name}"`, app: { name: 'zenity', pid: 7 } });
       },
+      appOf: () => Promise.resolve({ name: 'mousepad', pid: 8 }),
     },
   } as unknown as TargetSource);
 
@@ -166,6 +167,19 @@ describe('ConsentGuard', () => {
       call('press_key', { key: 'enter' }, server),
     );
     expect(asked).toEqual(['An AI agent wants to press a key (button "Delete All" (focused)). Allow it?']);
+  });
+
+  it('in safe mode, keeps what it found the call would act on for the audit log; text typed by path is not about the focus', async () => {
+    const { server, asked } = client(accept);
+    const keys = call('press_key', { key: 'enter' }, server);
+    await guard('safe', 'ask', el('push button', 'Delete All')).admit(keys);
+    expect(keys.reached).toEqual({ app: 'mousepad', label: 'button "Delete All"' });
+    const byPath = call('type_text', { text: 'x', path: 'app("zenity")/dialog/button[1]' }, server);
+    await guard('safe', 'ask', el('push button', 'Delete All')).admit(byPath);
+    expect(byPath.reached).toEqual({ app: 'zenity', label: 'push button "Delete"' });
+    expect(asked.at(-1)).toBe(
+      'An AI agent wants to type text (app("zenity")/dialog/button[1], push button "Delete"). Allow it?',
+    );
   });
 
   it('refuses a client without elicitation, saying how a human allows it in the config', async () => {
