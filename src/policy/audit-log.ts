@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import type { Mode } from '../modes.js';
 import { isWrite, toolsetOf } from '../toolsets.js';
 import type { RefTable } from '../engine/kernel/refs.js';
-import { type ElementPath, formatPath, parsePath } from '../engine/kernel/paths.js';
+import { type ElementPath, elementPathIn, formatPath } from '../engine/kernel/paths.js';
 import { MacpilotError } from '../errors.js';
 import { helperFailure } from '../engine/kernel/failures.js';
 import { HelperError } from '../helper-client/errors.js';
@@ -155,15 +155,8 @@ export class AuditLog implements Guard {
 }
 
 /** The element path the call gives; a malformed one fails the call itself, which says so. */
-function pathOf(call: ToolCall): ElementPath | undefined {
-  const { path } = call.args;
-  if (typeof path !== 'string') return undefined;
-  try {
-    return parsePath(path);
-  } catch {
-    return undefined;
-  }
-}
+const pathOf = (call: ToolCall): ElementPath | undefined =>
+  typeof call.args.path === 'string' ? elementPathIn(call.args.path) : undefined;
 
 /** The pid the call names its app by: `app(1234)/…` in its path, or "1234" as its app. */
 function pidNamed(call: ToolCall): number | undefined {

@@ -8,11 +8,11 @@ import { type Consent, defaultOrigin, type SettingName, type SettingOrigin } fro
 import type { Mode } from '../modes.js';
 import type { HelperPort } from '../engine/kernel/port.js';
 import type { RefTable } from '../engine/kernel/refs.js';
-import { parsePath } from '../engine/kernel/paths.js';
+import { elementPathIn, parsePath } from '../engine/kernel/paths.js';
 import type { Resolver } from '../engine/kernel/resolve.js';
 import { roleOf } from '../engine/kernel/roles.js';
 import { labelOf } from '../engine/kernel/tree.js';
-import { MacpilotError } from '../errors.js';
+import { isRefusal, MacpilotError } from '../errors.js';
 import { isWrite, toolsetOf } from '../toolsets.js';
 import { inCallScope } from './call-scope.js';
 import type { Guard, ToolCall } from './pipeline.js';
@@ -33,7 +33,7 @@ export interface ConsentSettings {
 export interface TargetSource {
   refs: Pick<RefTable, 'known'>;
   port: HelperPort;
-  resolver: Pick<Resolver, 'path' | 'appOf'>;
+  resolver: Pick<Resolver, 'path' | 'app' | 'appOf'>;
 }
 
 export class ConsentGuard implements Guard {
@@ -46,6 +46,7 @@ export class ConsentGuard implements Guard {
     const asked = await this.needsConsent(call);
     if (asked === undefined) return undefined;
     const { action, because } = asked;
+    await this.refuseOffLimits(call);
     const detail = call.tool.consentDetail?.(call.args as never);
     const note = (consent: string) => {
       call.notes = { ...call.notes, consent };
@@ -113,6 +114,30 @@ export class ConsentGuard implements Guard {
       );
     }
     return undefined;
+  }
+
+  /**
+   * A call the app lists refuse is refused before anyone is asked: a person who allows it would see it refused
+   * anyway. Other failures to find the app are left to the call, which says them in its own words.
+   */
+  private async refuseOffLimits(call: ToolCall): Promise<void> {
+    const options = { signal: call.signal };
+    const { args } = call;
+    const named = args[toolsetOf(call.tool.toolset).appArgument];
+    const ref = typeof args.ref === 'string' ? this.targets.refs.known(args.ref) : undefined;
+    const path = typeof args.path === 'string' ? elementPathIn(args.path) : undefined;
+    const check = () => {
+      if (typeof named === 'string') return this.targets.resolver.app(named, options);
+      if (ref) return this.targets.resolver.appOf(ref.app.pid, options);
+      if (path)
+        return this.targets.resolver.app(path.pid === undefined ? path.app : String(path.pid), options);
+      return undefined;
+    };
+    await inCallScope({ access: isWrite(call.tool, args) ? 'write' : 'read' }, async () => {
+      await check();
+    }).catch((error: unknown) => {
+      if (isRefusal(error)) throw error;
+    });
   }
 
   /** The names of what the call acts on (never typed text or values): elements, menu paths, windows, apps. */

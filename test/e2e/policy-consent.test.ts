@@ -63,3 +63,24 @@ describe('a client that cannot ask its user', () => {
     expect(running(zenity.pid)).toBe(true);
   });
 });
+
+describe('a client that can ask its user, with zenity on the deny list (listed)', () => {
+  const denied = { ...env, MACPILOT_DENY_APPS: 'zenity', MACPILOT_LIST_DENIED_APPS: 'on' };
+  const { macpilot, processes } = useMacpilot(denied, [], { elicitation: {} });
+  const asked: string[] = [];
+  beforeAll(() => {
+    macpilot.client.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { confirm: true } };
+    });
+  });
+
+  test('quit_app is refused by the deny list before anyone is asked, and zenity still runs', async () => {
+    const zenity = await startZenity(macpilot, processes);
+    const refused = await macpilot.call('quit_app', { name: String(zenity.pid) });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/"zenity" is off limits/);
+    expect(asked).toEqual([]);
+    expect(running(zenity.pid)).toBe(true);
+  });
+});

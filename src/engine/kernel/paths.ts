@@ -150,6 +150,16 @@ function countUp(keys: readonly string[]): [number, number][] {
   return keys.map((key, i) => [indexes[i] as number, totals.get(key) as number]);
 }
 
+/** An element path, or undefined for text that is none (a menu path, a file path, a malformed path). */
+export function elementPathIn(text: string): ElementPath | undefined {
+  if (!text.trimStart().startsWith('app(')) return undefined;
+  try {
+    return parsePath(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Parse a path typed by an agent; a malformed one is an error that says where and what the grammar is. */
 export function parsePath(text: string): ElementPath {
   return new PathParser(text).parse();

@@ -54,6 +54,11 @@ const guard = (mode: Mode, consent: Consent = 'ask', focused = el('push button',
         return Promise.resolve({ label: `push button "${name}"`, app: { name: 'zenity', pid: 7 } });
       },
       appOf: () => Promise.resolve({ name: 'mousepad', pid: 8 }),
+      // The app lists deny KeePassXC; other names are running apps.
+      app: (name: string) =>
+        name === 'KeePassXC'
+          ? Promise.reject(new MacpilotError({ what: 'off limits', why: '-', next: '-', refusal: true }))
+          : Promise.resolve({ name, pid: 9 }),
     },
   } as unknown as TargetSource);
 
@@ -180,6 +185,15 @@ describe('ConsentGuard', () => {
     expect(asked.at(-1)).toBe(
       'An AI agent wants to type text (app("zenity")/dialog/button[1], push button "Delete"). Allow it?',
     );
+  });
+
+  it('a call the app lists refuse is refused before anyone is asked', async () => {
+    const { server, asked } = client(accept);
+    const error = await failure(guard('full').admit(call('quit_app', { name: 'KeePassXC' }, server)));
+    expect(error.refusal).toBe(true);
+    expect(asked).toEqual([]);
+    await guard('full').admit(call('quit_app', { name: 'zenity' }, server));
+    expect(asked).toHaveLength(1);
   });
 
   it('refuses a client without elicitation, saying how a human allows it in the config', async () => {
