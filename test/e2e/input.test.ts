@@ -1,10 +1,13 @@
 /** The input toolset through a real MCP client: typing, keys, clicks and scrolling, checked in the apps' state. */
+import { execFileSync } from 'node:child_process';
 import { expect, inject, test } from 'vitest';
 import { useMacpilot } from '../support/mcp.js';
 import { eventually, refOf, settled } from '../support/text.js';
+import { keepAbove, netWmState } from '../support/xwindows.js';
 import { zenityEntry } from '../support/zenity.js';
 
-const { macpilot, launch, processes } = useMacpilot(inject('desktopEnv'));
+const env = inject('desktopEnv');
+const { macpilot, launch, processes } = useMacpilot(env);
 
 /** The value get_element reports, once it is `expected` (or as it is after a while, for the assertion). */
 const valueOf = (ref: string, expected: string) =>
@@ -101,6 +104,42 @@ test("zenity: click_element on an element without an action, under another app's
   const clicked = await macpilot.ok('click_element', { ref: image });
   expect(clicked).toMatch(/^Clicked image .* at its centre/);
   expect((await windows()).windows.find((w) => w.pid === covered.pid)?.focused).toBe(true);
+  await processes.stop(covered.pid);
+  await processes.stop(over.zenity.pid);
+});
+
+test("zenity: click_element under another app's window kept on top is refused; the pointer never reaches that window", async () => {
+  const covered = processes.start('zenity', ['--info', '--title', 'macpilot covered', '--text', 'Under']);
+  const image = await eventually('the covered dialog', async () => {
+    const found = await macpilot.call('find_elements', { app: String(covered.pid), role: 'image' });
+    return found.isError ? undefined : /\[ref=(e\d+)\]/.exec(found.text)?.[1];
+  });
+  const over = await zenityEntry(macpilot, processes, 'macpilot on top');
+  const windows = async () =>
+    (await macpilot.client.callTool({ name: 'list_windows', arguments: {} })).structuredContent as {
+      windows: { id: string; pid: number; bounds: { x: number; y: number } }[];
+    };
+  const under = (await windows()).windows.find((w) => w.pid === covered.pid);
+  const top = (await windows()).windows.find((w) => w.pid === over.zenity.pid);
+  await macpilot.ok('move_window', {
+    window_id: top?.id ?? '',
+    x: under?.bounds.x ?? 0,
+    y: under?.bounds.y ?? 0,
+  });
+  await keepAbove(env, top?.id ?? '');
+  await macpilot.ok('set_value', { ref: over.field, value: 'untouched' });
+  const pointer = () => execFileSync('xdotool', ['getmouselocation'], { env, encoding: 'utf8' });
+  const before = pointer();
+  const refused = await macpilot.call('click_element', { ref: image, button: 'right' });
+  expect(refused.isError).toBe(true);
+  expect(refused.text).toMatch(
+    /^image .*\[ref=e\d+\] is covered at its centre, so the pointer did not act\./,
+  );
+  expect(refused.text).toMatch(/move_window.*minimize_window/);
+  // Nothing reached the window on top: the pointer did not move, its field keeps its text, it still runs.
+  expect(pointer()).toBe(before);
+  expect(await over.value()).toBe('untouched');
+  expect(netWmState(env, top?.id ?? '')).toContain('_NET_WM_STATE_ABOVE');
   await processes.stop(covered.pid);
   await processes.stop(over.zenity.pid);
 });

@@ -95,3 +95,37 @@ export async function killClipboardOwner(env: Record<string, string>): Promise<n
   run(env, 'xkill', ['-id', String(owner)]);
   return owner;
 }
+
+/**
+ * Asks the window manager to keep a window above the others (_NET_WM_STATE_ABOVE, as a window that keeps
+ * itself on top does); answers once the window's state says so.
+ */
+export async function keepAbove(env: Record<string, string>, id: string): Promise<void> {
+  const { createClient } = await import('x11');
+  await new Promise<void>((resolve, reject) => {
+    const client = createClient({ display: env.DISPLAY }, (error, display) => {
+      if (error) return reject(error);
+      const x = display.client;
+      const root = display.screen[0]?.root ?? 0;
+      x.InternAtom(false, '_NET_WM_STATE', (stateError, state) => {
+        if (stateError) return reject(stateError);
+        x.InternAtom(false, '_NET_WM_STATE_ABOVE', (aboveError, above) => {
+          if (aboveError) return reject(aboveError);
+          // _NET_WM_STATE_ADD of ABOVE, from an application (source 1).
+          x.SendClientMessage(root, Number(id), state, 32, [1, above, 0, 1, 0]);
+          // A round trip: the message has reached the server once this answers.
+          x.InternAtom(false, '_NET_WM_STATE', () => {
+            x.close();
+            resolve();
+          });
+        });
+      });
+    });
+    client.on('error', reject);
+  });
+  const deadline = Date.now() + 5_000;
+  while (!netWmState(env, id).includes('_NET_WM_STATE_ABOVE')) {
+    if (Date.now() > deadline) throw new Error(`window ${id} was not kept above`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

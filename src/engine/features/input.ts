@@ -221,11 +221,11 @@ export class Input {
     // Which app covers it is not said: it may be one the person's app lists hide.
     throw new MacpilotError({
       what: `${entryLine(entry)} is covered at its centre, so the pointer did not act`,
-      why: `another app's window is on top at ${at(point)}, and the pointer would act on it`,
-      next: 'bring its window in front (focus_window), move the window that covers it, or act through the element (perform_action)',
+      why: `another app's window stays on top at ${at(point)} though its own window was brought in front, and the pointer would act on it`,
+      next: 'move (move_window) or minimize (minimize_window) the window that covers it, then try again; list_windows lists the windows front to back',
       kind: 'element_covered',
       person: {
-        next: 'bring its window in front, or move the window that covers it, then run the command again',
+        next: 'move or minimize the window that covers it (`macpilot windows` lists them front to back), then run the command again',
       },
     });
   }

@@ -60,16 +60,16 @@ export async function activePid(session: Session): Promise<number | undefined> {
   return (await session.x11IfAny())?.activePid().catch(() => undefined);
 }
 
-/** Pids by their windows' stacking, bottom first (on sway: the focused window last). */
-export async function stackingPids(session: Session): Promise<(number | undefined)[]> {
+/** The windows by their stacking, bottom first (on sway: the focused window last): each one's pid and title. */
+export async function stacking(session: Session): Promise<{ pid?: number; title: string }[]> {
   if (session.desk === 'sway') {
     const windows = (await (await session.sway()).windows()).filter((w) => !w.scratchpad);
     return [...windows.filter((w) => !w.node.focused), ...windows.filter((w) => w.node.focused)].map(
-      (w) => w.node.pid,
+      (w) => ({ pid: w.node.pid, title: w.node.name ?? '' }),
     );
   }
   const x11 = await session.x11IfAny();
-  return x11 ? (await x11.windows().catch(() => [])).map((w) => w.pid) : [];
+  return x11 ? await x11.windows().catch(() => []) : [];
 }
 
 /** The window of `pid` titled `title` (its only window, else the first) brought forward and focused. */

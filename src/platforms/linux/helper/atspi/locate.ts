@@ -7,6 +7,7 @@ import {
   getAccessibleAtPoint,
   getChildren,
   getExtents,
+  getProps,
   getRoleName,
   getState,
   matchStates,
@@ -17,7 +18,7 @@ import { handleOf, type Ref } from './handles.js';
 import { has, State, stateBitsOf } from './states.js';
 import { frameOf } from './tree.js';
 import type { Point } from './windows.js';
-import { activePid as activePidOf, stackingPids, windowRelative } from '../desk.js';
+import { activePid as activePidOf, stacking as windowStacking, windowRelative } from '../desk.js';
 
 const FOCUS_WALK_LIMIT = 5000;
 const MAX_DEPTH = 64;
@@ -105,7 +106,7 @@ const contains = (b: { x: number; y: number; width: number; height: number }, p:
 
 export async function elementAt(ctx: ReadContext, point: Point): Promise<ElementInfo | null> {
   const apps = await appRoots(ctx.session);
-  const stacking = await stackingPids(ctx.session).catch(() => []);
+  const stacking = (await windowStacking(ctx.session).catch(() => [])).map((w, stack) => ({ ...w, stack }));
   const candidates: Candidate[] = [];
   await Promise.all(
     apps.map(async (app) => {
@@ -124,13 +125,20 @@ export async function elementAt(ctx: ReadContext, point: Point): Promise<Element
           const offset = relative ? await ctx.offsets.offset(frame, facts.pid) : { x: 0, y: 0 };
           const bounds = { ...extents, x: extents.x + offset.x, y: extents.y + offset.y };
           if (!contains(bounds, point)) return;
-          const stack = stacking.reduce<number>((top, pid, i) => (pid === facts.pid ? i : top), -1);
+          // The frame's own window where the app has several (matched by title), else the app's top one.
+          const own = stacking.filter((w) => w.pid === facts.pid);
+          const name =
+            own.length > 1 ? (await getProps(ctx.bus, frame).catch(() => undefined))?.name : undefined;
+          const titled = own.filter((w) => w.title === name);
+          const stack = (titled.at(-1) ?? own.at(-1))?.stack ?? -1;
           candidates.push({ frame, active: has(bits, State.ACTIVE), stack, offset, relative });
         }),
       );
     }),
   );
-  candidates.sort((a, b) => Number(b.active) - Number(a.active) || b.stack - a.stack);
+  // The window manager's stacking decides (a window kept on top covers the active one); the active window, between
+  // two frames it cannot tell apart.
+  candidates.sort((a, b) => b.stack - a.stack || Number(b.active) - Number(a.active));
   const best = candidates[0];
   if (!best) return null;
   let current = best.frame;
