@@ -64,9 +64,10 @@ export async function activePid(session: Session): Promise<number | undefined> {
 export async function stacking(session: Session): Promise<{ pid?: number; title: string }[]> {
   if (session.desk === 'sway') {
     const windows = (await (await session.sway()).windows()).filter((w) => !w.scratchpad);
-    return [...windows.filter((w) => !w.node.focused), ...windows.filter((w) => w.node.focused)].map(
-      (w) => ({ pid: w.node.pid, title: w.node.name ?? '' }),
-    );
+    return [...windows.filter((w) => !w.node.focused), ...windows.filter((w) => w.node.focused)].map((w) => ({
+      pid: w.node.pid,
+      title: w.node.name ?? '',
+    }));
   }
   const x11 = await session.x11IfAny();
   return x11 ? await x11.windows().catch(() => []) : [];
