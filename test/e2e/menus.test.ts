@@ -91,6 +91,21 @@ test('a menu a modal dialog covers is not clicked: the call fails at once and le
   expect(closed).toMatch(/closed: dialog "Save As"/);
 });
 
+test('a path that ends at a submenu, or goes on past an item, is refused with what is there; no menu stays open', async () => {
+  const submenu = await macpilot.call('click_menu_item', { app, path: 'File > Open Recent' });
+  expect(submenu.isError).toBe(true);
+  expect(submenu.text).toMatch(/^Did not click "File > Open Recent": it is a menu, not an item\./);
+  expect(submenu.text).toMatch(/Next: name one of its items: "File > Open Recent > …"/);
+  const past = await macpilot.call('click_menu_item', { app, path: 'File > Save > Now' });
+  expect(past.isError).toBe(true);
+  expect(past.text).toMatch(
+    /^No menu item "Now" under "File > Save"\.\nWhy: "File > Save" is a menu item that opens no submenu/,
+  );
+  const shown = await macpilot.ok('find_elements', { app, role: 'menuitem', name: 'Save' });
+  expect(shown).toMatch(/^0 matches/);
+  expect(await macpilot.ok('find_elements', { app, role: 'dialog' })).toMatch(/^0 matches/);
+});
+
 test('a document is saved to a chosen path through File > Save As… and the file dialog', async () => {
   const text = 'Saved by macpilot through the menus\nsecond line ✓';
   const target = join(folder, 'saved-by-menus.txt');

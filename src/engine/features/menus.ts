@@ -76,6 +76,15 @@ const disabledItem = (names: readonly string[]) =>
     },
   });
 
+/** A menu's entries in a sentence: `"New", "Recent" ▸, …` (the first LISTED), or "nothing". */
+function listed(entries: readonly Entry[]): string {
+  const there = entries
+    .slice(0, LISTED)
+    .map((e) => `"${shownName(e.node)}"${hasSubmenu(e.node) ? ' ▸' : ''}`);
+  const more = entries.length > LISTED ? ` (+${entries.length - LISTED} more)` : '';
+  return `${there.join(', ') || 'nothing'}${more}`;
+}
+
 export class Menus {
   /** Apps (by pid) seen to fill a menu only as it opens. */
   private readonly fillOnOpen = new Set<number>();
@@ -176,6 +185,7 @@ export class Menus {
         const chain = await this.kernel.guard(doing, () => this.chain(parseMenuPath(path), call, way));
         const item = chain[chain.length - 1] as Entry;
         const names = joinNames(item.names);
+        if (hasSubmenu(item.node)) throw await this.notAnItem(item, call, way);
         // A state read in a closed menu may be stale (Thunar sets its items' states as the menu opens): such an
         // item is checked again once its menu shows.
         const readOpen = chain.length === 1 || way.opened.includes(chain[chain.length - 2] as Entry);
@@ -315,6 +325,17 @@ export class Menus {
     });
   }
 
+  /** The refusal to click a menu, not an item: what it holds, to name one of them. */
+  private async notAnItem(menu: Entry, call: CallOptions | undefined, way: Way): Promise<MacpilotError> {
+    const entries = await this.entries(menu, call, way);
+    const name = JSON.stringify(joinNames(menu.names));
+    return new MacpilotError({
+      what: `Did not click ${name}: it is a menu, not an item`,
+      why: `it opens a submenu, which holds: ${listed(entries)}`,
+      next: `name one of its items: "${joinNames([...menu.names, '…'])}"`,
+    });
+  }
+
   /** Whether the item at `path` is enabled, checked, and opens a submenu. */
   async state(app: string, path: string, call?: CallOptions): Promise<MenuItemResult> {
     return this.kernel.guard(`read the menu item ${JSON.stringify(path)}`, async () => {
@@ -344,6 +365,17 @@ export class Menus {
     const bar = way.bar.bar;
     let at = from;
     for (const name of names) {
+      if (at !== bar && !hasSubmenu(at.node)) {
+        const item = JSON.stringify(joinNames(at.names));
+        throw new MacpilotError({
+          what: `No menu item ${JSON.stringify(name)} under ${item}`,
+          why: `${item} is a menu item that opens no submenu, so nothing is under it`,
+          next: `to choose ${item}, end the path there; list_menu_items lists the menu that holds it`,
+          person: {
+            next: `to choose ${item}, end the path there; \`macpilot menu <app> ${shellQuote(joinNames(at.names.slice(0, -1)))} --list\` lists the menu that holds it`,
+          },
+        });
+      }
       const entries = await this.entries(at, call, way);
       const found = matchByName(entries, (e) => e.node.info.name, name);
       if (found.length === 1 && found[0]) {
@@ -353,10 +385,6 @@ export class Menus {
       }
       const where =
         at === bar ? `the menu bar of "${bar.app.name}"` : `the menu ${JSON.stringify(joinNames(at.names))}`;
-      const there = entries
-        .slice(0, LISTED)
-        .map((e) => `"${shownName(e.node)}"${hasSubmenu(e.node) ? ' ▸' : ''}`);
-      const more = entries.length > LISTED ? ` (+${entries.length - LISTED} more)` : '';
       throw new MacpilotError({
         what:
           found.length === 0
@@ -364,7 +392,7 @@ export class Menus {
             : `${found.length} menu items are named ${JSON.stringify(name)} in ${where}`,
         why:
           found.length === 0
-            ? `it holds: ${there.join(', ') || 'nothing'}${more}`
+            ? `it holds: ${listed(entries)}`
             : `their refs: ${found.map((e) => e.node.ref).join(', ')}`,
         next:
           found.length === 0
