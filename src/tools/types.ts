@@ -1,6 +1,6 @@
 /** A tool is data plus one handler: the MCP server registers these, policy and tests read them. */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Engine } from '../engine/index.js';
 import type { StructuredOutput } from '../engine/render/json.js';
@@ -99,9 +99,24 @@ export function defineTool<Input extends z.ZodObject, R extends EngineResult>(
   return spec;
 }
 
-/** The tools of one toolset: each inherits it. */
+/**
+ * The tools of one toolset: each inherits it. Their arguments are strict: an argument a tool does not take is
+ * refused, naming it, rather than dropped (an agent that passed `clear: true` would believe it cleared).
+ */
 export function toolsetTools(toolset: Toolset, specs: readonly ToolSpec[]): ToolDefinition[] {
-  return specs.map((spec) => ({ ...spec, toolset }));
+  return specs.map((spec) => ({ ...spec, input: strictInput(spec), toolset }));
+}
+
+/** A tool's arguments, refusing one it does not take with the names of those it does. */
+function strictInput(spec: ToolSpec): z.ZodObject {
+  const takes = Object.keys(spec.input.shape);
+  const error = (issue: { code?: string; keys?: readonly string[] }) => {
+    if (issue.code !== 'unrecognized_keys') return undefined;
+    const unknown = (issue.keys ?? []).map((key) => JSON.stringify(key)).join(', ');
+    const plural = (issue.keys ?? []).length === 1 ? 'argument' : 'arguments';
+    return `${spec.name} takes no ${plural} ${unknown}; it takes ${takes.length > 0 ? takes.join(', ') : 'none'}`;
+  };
+  return spec.input.clone({ ...spec.input._zod.def, catchall: z.never(), error });
 }
 
 /** Tools that need one platform service: they are listed only where it exists. */

@@ -186,4 +186,8 @@ test('input tools validate their arguments and explain unknown keys', async () =
   expect(unknown.text).toContain('pageup');
   const both = await macpilot.call('double_click', { x: 1, y: 2, ref: 'e1' });
   expect(both.isError).toBe(true);
+  // An argument a tool does not take is refused by name, never dropped: clear is not clear_first.
+  const misnamed = await macpilot.call('type_text', { text: 'x', clear: true });
+  expect(misnamed.isError).toBe(true);
+  expect(misnamed.text).toMatch(/type_text takes no argument "clear"; it takes text, ref, path, .*clear_first/);
 });
