@@ -189,5 +189,7 @@ test('input tools validate their arguments and explain unknown keys', async () =
   // An argument a tool does not take is refused by name, never dropped: clear is not clear_first.
   const misnamed = await macpilot.call('type_text', { text: 'x', clear: true });
   expect(misnamed.isError).toBe(true);
-  expect(misnamed.text).toMatch(/type_text takes no argument "clear"; it takes text, ref, path, .*clear_first/);
+  expect(misnamed.text).toMatch(
+    /type_text takes no argument "clear"; it takes text, ref, path, .*clear_first/,
+  );
 });
