@@ -80,53 +80,44 @@ test('mousepad: a right click through click_element opens the context menu; esca
   expect(await settled(menus, '0')).toBe('0');
 });
 
-test("zenity: click_element on an element without an action, under another app's window: its window comes in front first", async () => {
+/** A zenity whose image has no action, and a zenity entry dialog moved exactly over it. */
+async function coveredPair(title: string) {
   const covered = processes.start('zenity', ['--info', '--title', 'macpilot covered', '--text', 'Under']);
   const image = await eventually('the covered dialog', async () => {
     const found = await macpilot.call('find_elements', { app: String(covered.pid), role: 'image' });
     return found.isError ? undefined : /\[ref=(e\d+)\]/.exec(found.text)?.[1];
   });
-  const over = await zenityEntry(macpilot, processes, 'macpilot covering');
+  const over = await zenityEntry(macpilot, processes, title);
   const windows = async () =>
-    (await macpilot.client.callTool({ name: 'list_windows', arguments: {} })).structuredContent as {
-      windows: { id: string; pid: number; focused: boolean; bounds: { x: number; y: number } }[];
-    };
-  const under = (await windows()).windows.find((w) => w.pid === covered.pid);
-  const top = (await windows()).windows.find((w) => w.pid === over.zenity.pid);
-  // The covering window put exactly over the covered one, in front of it.
-  await macpilot.ok('move_window', {
-    window_id: top?.id ?? '',
-    x: under?.bounds.x ?? 0,
-    y: under?.bounds.y ?? 0,
-  });
-  await macpilot.ok('focus_window', { window_id: top?.id ?? '' });
-  expect((await windows()).windows.find((w) => w.pid === over.zenity.pid)?.focused).toBe(true);
+    (
+      (await macpilot.client.callTool({ name: 'list_windows', arguments: {} })).structuredContent as {
+        windows: { id: string; pid: number; focused: boolean; bounds: { x: number; y: number } }[];
+      }
+    ).windows;
+  const under = (await windows()).find((w) => w.pid === covered.pid);
+  const top = (await windows()).find((w) => w.pid === over.zenity.pid)?.id ?? '';
+  await macpilot.ok('move_window', { window_id: top, x: under?.bounds.x ?? 0, y: under?.bounds.y ?? 0 });
+  const focused = async (pid: number) => (await windows()).find((w) => w.pid === pid)?.focused;
+  const stop = async () => {
+    await processes.stop(covered.pid);
+    await processes.stop(over.zenity.pid);
+  };
+  return { covered, image, over, top, focused, stop };
+}
+
+test("zenity: click_element on an element without an action, under another app's window: its window comes in front first", async () => {
+  const { covered, image, over, top, focused, stop } = await coveredPair('macpilot covering');
+  await macpilot.ok('focus_window', { window_id: top });
+  expect(await focused(over.zenity.pid)).toBe(true);
   const clicked = await macpilot.ok('click_element', { ref: image });
   expect(clicked).toMatch(/^Clicked image .* at its centre/);
-  expect((await windows()).windows.find((w) => w.pid === covered.pid)?.focused).toBe(true);
-  await processes.stop(covered.pid);
-  await processes.stop(over.zenity.pid);
+  expect(await focused(covered.pid)).toBe(true);
+  await stop();
 });
 
 test("zenity: click_element under another app's window kept on top is refused; the pointer never reaches that window", async () => {
-  const covered = processes.start('zenity', ['--info', '--title', 'macpilot covered', '--text', 'Under']);
-  const image = await eventually('the covered dialog', async () => {
-    const found = await macpilot.call('find_elements', { app: String(covered.pid), role: 'image' });
-    return found.isError ? undefined : /\[ref=(e\d+)\]/.exec(found.text)?.[1];
-  });
-  const over = await zenityEntry(macpilot, processes, 'macpilot on top');
-  const windows = async () =>
-    (await macpilot.client.callTool({ name: 'list_windows', arguments: {} })).structuredContent as {
-      windows: { id: string; pid: number; bounds: { x: number; y: number } }[];
-    };
-  const under = (await windows()).windows.find((w) => w.pid === covered.pid);
-  const top = (await windows()).windows.find((w) => w.pid === over.zenity.pid);
-  await macpilot.ok('move_window', {
-    window_id: top?.id ?? '',
-    x: under?.bounds.x ?? 0,
-    y: under?.bounds.y ?? 0,
-  });
-  await keepAbove(env, top?.id ?? '');
+  const { image, over, top, stop } = await coveredPair('macpilot on top');
+  await keepAbove(env, top);
   await macpilot.ok('set_value', { ref: over.field, value: 'untouched' });
   const pointer = () => execFileSync('xdotool', ['getmouselocation'], { env, encoding: 'utf8' });
   const before = pointer();
@@ -139,9 +130,8 @@ test("zenity: click_element under another app's window kept on top is refused; t
   // Nothing reached the window on top: the pointer did not move, its field keeps its text, it still runs.
   expect(pointer()).toBe(before);
   expect(await over.value()).toBe('untouched');
-  expect(netWmState(env, top?.id ?? '')).toContain('_NET_WM_STATE_ABOVE');
-  await processes.stop(covered.pid);
-  await processes.stop(over.zenity.pid);
+  expect(netWmState(env, top)).toContain('_NET_WM_STATE_ABOVE');
+  await stop();
 });
 
 test('gtk3-demo: click at a tab selects it; scroll over the demo list moves its scroll bar', async () => {
