@@ -18,7 +18,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -168,17 +168,20 @@ function swayIdentity(): { uid: number; gid: number } {
   return { uid: id('-u'), gid: id('-g') };
 }
 
-/** One 1280x800 output, no Xwayland, no bar: the sway session the Wayland suite drives. */
+/** One 1280x800 output, XWayland started when an X11 app first connects, no bar: the Wayland suite's session. */
 const SWAY_CONFIG = `output HEADLESS-1 resolution 1280x800 position 0 0
-xwayland disable
+xwayland enable
 default_border normal
 `;
 
-/** Starts sway on `runtimeDir` and returns WAYLAND_DISPLAY and SWAYSOCK once both sockets are there. */
+/**
+ * Starts sway on `runtimeDir` and returns WAYLAND_DISPLAY and SWAYSOCK once both sockets are there, and
+ * XWAYLAND_DISPLAY: the X display sway's XWayland serves, for a test to start an X11 app in the session.
+ */
 async function startSway(
   runtimeDir: string,
   start: (command: string, args: string[], env: NodeJS.ProcessEnv) => ChildProcess,
-): Promise<{ WAYLAND_DISPLAY: string; SWAYSOCK: string }> {
+): Promise<{ WAYLAND_DISPLAY: string; SWAYSOCK: string; XWAYLAND_DISPLAY: string }> {
   const { uid, gid } = swayIdentity();
   execFileSync('chown', [`${uid}:${gid}`, runtimeDir]);
   const config = join(runtimeDir, 'sway.conf');
@@ -198,7 +201,24 @@ async function startSway(
   const socket = () => readdirSync(runtimeDir).find((name) => /^sway-ipc\..*\.sock$/.test(name));
   const display = () => readdirSync(runtimeDir).find((name) => /^wayland-\d+$/.test(name));
   await waitFor('sway', () => socket() !== undefined && display() !== undefined, 20000);
-  return { WAYLAND_DISPLAY: display() as string, SWAYSOCK: join(runtimeDir, socket() as string) };
+  const SWAYSOCK = join(runtimeDir, socket() as string);
+  // sway gives the X display to what it runs, and only to that: a command it runs writes it down, once it has
+  // let X11 apps of ours (the tests' user, not sway's) connect to the XWayland server, which refuses other users.
+  const xDisplayFile = join(runtimeDir, 'xwayland-display');
+  const allowUs = `xhost +si:localuser:${userInfo().username} > /dev/null`;
+  execFileSync('swaymsg', ['-s', SWAYSOCK, 'exec', `${allowUs} && printenv DISPLAY > ${xDisplayFile}`], {
+    stdio: 'ignore',
+  });
+  await waitFor(
+    "sway's XWayland display",
+    () => existsSync(xDisplayFile) && readFileSync(xDisplayFile, 'utf8').trim() !== '',
+    10000,
+  );
+  return {
+    WAYLAND_DISPLAY: display() as string,
+    SWAYSOCK,
+    XWAYLAND_DISPLAY: readFileSync(xDisplayFile, 'utf8').trim(),
+  };
 }
 
 export async function startDesktop(
@@ -395,7 +415,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   }
   const session = args.includes('--session=sway') ? 'sway' : 'x11';
   const desktop = await startDesktop({ monitors: args.includes('--monitors=2') ? 2 : 1, session });
-  const shown = session === 'sway' ? ['WAYLAND_DISPLAY', 'SWAYSOCK', 'GDK_BACKEND'] : ['DISPLAY'];
+  const shown =
+    session === 'sway' ? ['WAYLAND_DISPLAY', 'SWAYSOCK', 'XWAYLAND_DISPLAY', 'GDK_BACKEND'] : ['DISPLAY'];
   for (const key of [...shown, 'DBUS_SESSION_BUS_ADDRESS', 'XDG_RUNTIME_DIR', 'GSETTINGS_BACKEND', 'HOME']) {
     console.log(`export ${key}='${desktop.env[key]}'`);
   }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, inject, test } from 'vitest';
 import { zenityEntry } from '../support/zenity.js';
 import { useMacpilot } from '../support/mcp.js';
+import { Processes } from '../support/processes.js';
 import { eventually, refOf } from '../support/text.js';
 import { temporaryFolder } from '../support/temp.js';
 
@@ -212,5 +213,39 @@ describe('on sway', () => {
       execFileSync('wl-paste', ['--no-newline'], { env }).toString() === 'from wl-copy' ? true : undefined,
     );
     expect(await macpilot.ok('get_clipboard')).toMatch(/^Clipboard text, 12 characters .*\nfrom wl-copy$/);
+  });
+
+  // Last: an X11 app that quits while it owns a selection may clear the clipboard as XWayland hands it back.
+  test('an X11 app on XWayland in the same session: typed into by ref, named keys, clicked at the centre get_element reports', async () => {
+    const x11Apps = new Processes({ ...env, DISPLAY: env.XWAYLAND_DISPLAY, GDK_BACKEND: 'x11' });
+    try {
+      const { zenity, field, value } = await zenityEntry(macpilot, x11Apps, 'on xwayland');
+      await macpilot.ok('type_text', { ref: field, text: 'through Wayland' });
+      expect(await value()).toBe('through Wayland');
+      // Named keys reach an X11 app (they do not reach a GTK3 one on Wayland: docs/linux-sessions.md).
+      await macpilot.ok('press_key', { key: 'BackSpace', repeat: 7 });
+      expect(await value()).toBe('through ');
+      await macpilot.ok('type_text', { text: 'XWayland' });
+      expect(await value()).toBe('through XWayland');
+      const ok = refOf(
+        await macpilot.ok('find_elements', { app: String(zenity.pid), name: 'OK', role: 'button' }),
+        /OK/,
+      );
+      // An X11 app reports its extents on the X screen, which sway lays out as its own: not shifted again.
+      const bounds = await boundsOf(ok);
+      const listed = (await macpilot.client.callTool({ name: 'list_windows', arguments: {} }))
+        .structuredContent as {
+        windows: { pid: number; bounds: { x: number; y: number; width: number; height: number } }[];
+      };
+      const window = listed.windows.find((w) => w.pid === zenity.pid)?.bounds;
+      expect(window).toBeDefined();
+      expect(bounds.x + bounds.width).toBeLessThanOrEqual((window?.x ?? 0) + (window?.width ?? 0));
+      expect(bounds.y + bounds.height).toBeLessThanOrEqual((window?.y ?? 0) + (window?.height ?? 0));
+      await macpilot.ok('click', { x: bounds.x + bounds.width / 2, y: bounds.y + bounds.height / 2 });
+      expect(await zenity.exited).toBe(0);
+      expect(zenity.stdout()).toBe('through XWayland\n');
+    } finally {
+      await x11Apps.stopAll();
+    }
   });
 });

@@ -37,6 +37,7 @@ import { entryWords, own, plainText, words, type Words } from '../kernel/words.j
 import type { CallOptions } from '../../helper-client/errors.js';
 import type { RefEntry } from '../kernel/refs.js';
 import { AppRefused } from '../kernel/resolve.js';
+import { roleOf } from '../kernel/roles.js';
 import { isSecure } from '../kernel/tree.js';
 import type { ActionResult } from '../kernel/results.js';
 import { capitalize, duration, plural } from '../../text.js';
@@ -341,10 +342,24 @@ export class Input {
       const steps = [options.clearFirst ? 'cleared it, ' : '', `typed ${plural(typed, 'character')}`];
       return { typed: steps.join(''), submitted: options.submit ? ' and pressed Enter' : '' };
     };
+    // Enter and Tab typed may leave the field (a dialog's default button, the next field): no text to await.
+    const awaitText = !options.submit && !/[\n\t]/.test(options.text);
     if (!options.target) {
-      return this.onFocus('type text', call, async () => {
-        const done = await typing();
-        return own(`${capitalize(done.typed)} into the focused element${done.submitted}.`);
+      return this.kernel.guard('type text', async () => {
+        const { element } = await this.kernel.port.call('ax.focused', {}, call);
+        // Into a text field, the answer waits for the text, as into a field given by ref.
+        const field = element && awaitText && roleOf(element) === 'textbox' ? element.id : undefined;
+        const before =
+          field === undefined ? undefined : await this.fieldText(field, call).catch(() => undefined);
+        return this.observed(
+          element,
+          async () => {
+            const done = await typing();
+            if (field !== undefined) await this.untilTyped(field, options.text, before, call);
+            return own(`${capitalize(done.typed)} into the focused element${done.submitted}.`);
+          },
+          call,
+        );
       });
     }
     if (this.background() !== undefined && !options.submit)
@@ -358,9 +373,11 @@ export class Input {
       if (!options.clearFirst && !detail.states.includes('multiline')) {
         await this.pressChord(parseChord('end'), platform, 1, call);
       }
+      const before = options.clearFirst
+        ? ''
+        : await this.fieldText(entry.handle, call).catch(() => undefined);
       const done = await typing();
-      // Enter and Tab typed may leave the field (a dialog's default button, the next field): no text to await.
-      if (!options.submit && !/[\n\t]/.test(options.text)) await this.untilTyped(entry, options.text, call);
+      if (awaitText) await this.untilTyped(entry.handle, options.text, before, call);
       return words`Focused ${entryWords(entry)}, ${own(done.typed + done.submitted)}.`;
     });
   }
@@ -475,7 +492,7 @@ export class Input {
     return this.kernel.act(target, 'type into', call, (entry) => async () => {
       let before = '';
       if (!options.clearFirst) {
-        const text = await this.fieldText(entry, call);
+        const text = await this.fieldText(entry.handle, call);
         if (text === undefined) {
           throw new MacpilotError({
             what: `Not done: ${entryLine(entry)}'s text cannot be added to in the background`,
@@ -567,18 +584,20 @@ export class Input {
   /**
    * The app reads typed keys after the X server took them, and it reads keys typed with lent keycodes slower
    * still (each lending makes it load the keyboard map again): the answer waits until the field's text ends
-   * with what was typed, while the text keeps changing (at most TYPED_MAX_WAIT_MS), or until it has not changed
-   * for TYPED_WAIT_MS (an app may rightly change what it is given, or hide it).
+   * with what was typed, or has grown by it from `before` (typed mid-text), while the text keeps changing (at
+   * most TYPED_MAX_WAIT_MS), or until it has not changed for TYPED_WAIT_MS (an app may rightly change what it is
+   * given, or hide it).
    */
-  private async untilTyped(entry: RefEntry, text: string, call?: CallOptions): Promise<void> {
+  private async untilTyped(handle: string, text: string, before: string | undefined, call?: CallOptions) {
     // A long text keeps a slow app busy well after the keys went out: wait while the field keeps changing.
     const cap = performance.now() + TYPED_MAX_WAIT_MS;
     let last: string | undefined;
     let changedAt = performance.now();
+    const grown = (value: string) => before !== undefined && value.length === before.length + text.length;
     for (;;) {
-      const value = await this.fieldText(entry, call);
+      const value = await this.fieldText(handle, call).catch(() => undefined);
       const now = performance.now();
-      if (value === undefined || value.endsWith(text) || now >= cap) return;
+      if (value === undefined || value.endsWith(text) || grown(value) || now >= cap) return;
       if (value !== last) {
         last = value;
         changedAt = now;
@@ -588,10 +607,10 @@ export class Input {
   }
 
   /** A field's whole text ('' when it holds none); undefined when it cannot be read whole (secure, too long). */
-  private async fieldText(entry: RefEntry, call?: CallOptions): Promise<string | undefined> {
+  private async fieldText(handle: string, call?: CallOptions): Promise<string | undefined> {
     const { element } = await this.kernel.port.call(
       'ax.element',
-      { id: entry.handle, maxValueLength: MAX_FIELD_CHARS },
+      { id: handle, maxValueLength: MAX_FIELD_CHARS },
       call,
     );
     const value = element.value ?? '';

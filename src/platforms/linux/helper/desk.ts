@@ -27,9 +27,12 @@ export function windowForFrame<W extends { title: string }>(windows: W[], frameN
   return windows.find((w) => w.title === frameName) ?? windows[0];
 }
 
-/** Whether the app's extents are relative to its window, to be shifted by the window's place. */
+/**
+ * Whether the app's extents are relative to its window, to be shifted by the window's place: GTK4's everywhere,
+ * every Wayland app's; an X11 app on XWayland reports them on the X screen, which sway lays out as its own.
+ */
 export const windowRelative = (session: Session, app: AppFacts): boolean =>
-  app.gtk4 || session.desk === 'sway';
+  app.gtk4 || (session.desk === 'sway' && !app.xwayland);
 
 /**
  * Whether an app that moves its keyboard focus also brings its window forward. On X11, GTK presents the window of

@@ -33,6 +33,8 @@ export interface AppFacts {
   pid: number;
   /** GTK4 reports window-relative extents and sets SHOWING on top-level windows only. */
   gtk4: boolean;
+  /** In a Wayland session, an X11 app on XWayland: its extents are on the X screen, which is the layout. */
+  xwayland?: boolean;
 }
 
 /** Enough for every element of a large app; past it the app's frames start over. */
@@ -212,7 +214,16 @@ export class Session {
       read('Version'),
     ]);
     const gtk4 = toolkit.toLowerCase() === 'gtk' && version.startsWith('4.');
-    return { facts: { pid, gtk4 }, toolkitKnown: toolkit !== '' && version !== '' };
+    const known = toolkit !== '' && version !== '';
+    if (this.desk !== 'sway') return { facts: { pid, gtk4 }, toolkitKnown: known };
+    // Which server the app is on shows in sway's tree once it has a window; until then it is read again.
+    const shells = (await (await this.sway()).windows().catch(() => []))
+      .filter((w) => w.node.pid === pid)
+      .map((w) => w.node.shell);
+    return {
+      facts: { pid, gtk4, xwayland: shells.includes('xwayland') },
+      toolkitKnown: known && shells.length > 0,
+    };
   }
 
   /** `closer` runs when the session closes; the returned function takes it back. */

@@ -222,6 +222,29 @@ function typable(text: string): string {
   return normalized;
 }
 
+/**
+ * Keys into an X11 app go through XWayland, which takes in the keymap each wtype run uploads a moment late: the
+ * first key of a run was lost or doubled, and the rest reached the app spread out after wtype ended (measured
+ * here, seven BackSpaces read just after the answer: during the whole Wayland suite 4 of 16 tries still missed
+ * some, the last arriving 20 to 95 ms later; alone, 0 of 24). Such a run waits keymapMs after the upload
+ * (wtype's -s, before the keys) and deliveryMs after wtype ends.
+ */
+const XWAYLAND = { keymapMs: 40, deliveryMs: 150 } as const;
+
+/** Whether the keys go to an X11 app: the focused window is XWayland's. */
+async function toXWayland(desk: SwayDesk): Promise<boolean> {
+  const focused = (await desk.windows().catch(() => [])).find((w) => w.node.focused);
+  return focused?.node.shell === 'xwayland';
+}
+
+/** A wtype run, with XWayland's waits when the keys go to an X11 app. */
+async function wtype(session: Session, args: string[], x11: boolean, signal?: AbortSignal): Promise<void> {
+  await runToolOk('wtype', [...(x11 ? ['-s', String(XWAYLAND.keymapMs)] : []), ...args], session.env, {
+    signal,
+  });
+  if (x11) await sleep(XWAYLAND.deliveryMs, undefined, { signal });
+}
+
 export async function type(
   session: Session,
   params: Params<'input.type'>,
@@ -233,12 +256,13 @@ export async function type(
     desk,
     async () => {
       await desk.keyboard();
+      const x11 = await toXWayland(desk);
       let typed = 0;
       const run = params.delayMs > 0 ? 1 : TYPE_RUN;
       while (typed < characters.length) {
         signal?.throwIfAborted();
         const part = characters.slice(typed, typed + run).join('');
-        await runToolOk('wtype', ['--', part], session.env, { signal });
+        await wtype(session, ['--', part], x11, signal);
         typed += [...part].length;
         if (params.delayMs > 0) await sleep(params.delayMs, undefined, { signal });
       }
@@ -271,7 +295,7 @@ export async function key(
     desk,
     async () => {
       await desk.keyboard();
-      await runToolOk('wtype', [...press, ...strokes, ...release], session.env, { signal });
+      await wtype(session, [...press, ...strokes, ...release], await toXWayland(desk), signal);
       return ok;
     },
     signal,

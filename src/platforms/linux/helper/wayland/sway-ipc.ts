@@ -32,6 +32,8 @@ export interface SwayNode {
   window_rect: SwayRect;
   focused: boolean;
   pid?: number;
+  /** "xdg_shell" for a Wayland window, "xwayland" for an X11 one. */
+  shell?: string;
   app_id?: string | null;
   window_properties?: { class?: string; instance?: string; title?: string };
   nodes: SwayNode[];
