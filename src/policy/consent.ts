@@ -33,7 +33,7 @@ export interface ConsentSettings {
 export interface TargetSource {
   refs: Pick<RefTable, 'known'>;
   port: HelperPort;
-  resolver: Pick<Resolver, 'path' | 'app' | 'appOf'>;
+  resolver: Pick<Resolver, 'path' | 'app' | 'appOf' | 'gateWindow'>;
 }
 
 export class ConsentGuard implements Guard {
@@ -117,8 +117,8 @@ export class ConsentGuard implements Guard {
   }
 
   /**
-   * A call the app lists refuse is refused before anyone is asked: a person who allows it would see it refused
-   * anyway. Other failures to find the app are left to the call, which says them in its own words.
+   * A call the app lists refuse, or about an app that is not running, fails before anyone is asked: a person who
+   * allowed it would see it fail anyway.
    */
   private async refuseOffLimits(call: ToolCall): Promise<void> {
     const options = { signal: call.signal };
@@ -126,8 +126,10 @@ export class ConsentGuard implements Guard {
     const named = args[toolsetOf(call.tool.toolset).appArgument];
     const ref = typeof args.ref === 'string' ? this.targets.refs.known(args.ref) : undefined;
     const path = typeof args.path === 'string' ? elementPathIn(args.path) : undefined;
+    const window = args.window_id;
     const check = () => {
       if (typeof named === 'string') return this.targets.resolver.app(named, options);
+      if (typeof window === 'string') return this.targets.resolver.gateWindow(window, options);
       if (ref) return this.targets.resolver.appOf(ref.app.pid, options);
       if (path)
         return this.targets.resolver.app(path.pid === undefined ? path.app : String(path.pid), options);
@@ -136,7 +138,9 @@ export class ConsentGuard implements Guard {
     await inCallScope({ access: isWrite(call.tool, args) ? 'write' : 'read' }, async () => {
       await check();
     }).catch((error: unknown) => {
-      if (isRefusal(error)) throw error;
+      // An app that is not running is not asked about either; an ambiguous name is left to the call, which asks.
+      if (isRefusal(error) || (error instanceof MacpilotError && error.kind === 'app_not_running'))
+        throw error;
     });
   }
 

@@ -1,9 +1,9 @@
 /** App policy and modes through a real client: a denied app is refused by name, read-only lists and runs only readers. */
-import { existsSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, inject, test } from 'vitest';
 import { useMacpilot } from '../support/mcp.js';
-import { eventually } from '../support/text.js';
+import { eventually, refOf } from '../support/text.js';
 import { temporaryFolder } from '../support/temp.js';
 
 const env = inject('desktopEnv');
@@ -72,5 +72,65 @@ describe('MACPILOT_MODE=read-only', () => {
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the default lists: a terminal may be read, not acted on, by any route', () => {
+  const { macpilot, processes } = useMacpilot(env);
+  const folder = temporaryFolder('macpilot-terminal-');
+  // A zenity under a terminal's name: the default lists let agents read it and act on nothing of it.
+  const xterm = join(folder, 'xterm');
+  copyFileSync('/usr/bin/zenity', xterm);
+
+  test('a drag that would drop into it, and the window tools, are refused; its field and window are as they were', async () => {
+    const terminal = processes.start(xterm, ['--entry', '--title', 'macpilot terminal', '--text', 'Shell']);
+    const field = await eventually('the terminal field', async () => {
+      const found = await macpilot.call('find_elements', { app: String(terminal.pid), role: 'textbox' });
+      return found.isError ? undefined : refOf(found.text, /textbox/);
+    });
+    const detail = await macpilot.ok('get_element', { ref: field });
+    const [, x, y, w, h] = (/bounds: x=(-?\d+) y=(-?\d+) width=(\d+) height=(\d+)/.exec(detail) ?? []).map(
+      Number,
+    );
+    const drop = { x: (x ?? 0) + (w ?? 0) / 2, y: (y ?? 0) + (h ?? 0) / 2 };
+    const dragged = await macpilot.call('drag', { from: { x: 5, y: 5 }, to: drop });
+    expect(dragged.isError).toBe(true);
+    expect(dragged.text).toMatch(/"xterm" may be read but not acted on/);
+    const value = async () => /^value: (.*)$/m.exec(await macpilot.ok('get_element', { ref: field }))?.[1];
+    expect(await value()).toBe('""');
+
+    const windows = async () =>
+      (
+        (await macpilot.client.callTool({ name: 'list_windows', arguments: {} })).structuredContent as {
+          windows: { id: string; pid: number; bounds: { x: number; y: number } }[];
+        }
+      ).windows.find((window) => window.pid === terminal.pid);
+    const before = await windows();
+    for (const [tool, args] of [
+      ['move_window', { x: 10, y: 10 }],
+      ['minimize_window', {}],
+      ['close_window', {}],
+    ] as const) {
+      const refused = await macpilot.call(tool, { window_id: before?.id ?? '', ...args });
+      expect(refused.isError, tool).toBe(true);
+      expect(refused.text, tool).toMatch(/"xterm" may be read but not acted on/);
+    }
+    expect((await windows())?.bounds).toEqual(before?.bounds);
+    await processes.stop(terminal.pid);
+    rmSync(folder, { recursive: true, force: true });
+  });
+});
+
+describe('MACPILOT_DENY_APPS=gnome-calculator', () => {
+  const { macpilot } = useMacpilot({ ...env, MACPILOT_DENY_APPS: 'gnome-calculator' });
+
+  test('launch_app by another name of it is refused, and the calculator it started is quit again', async () => {
+    const launched = await macpilot.call('launch_app', { name: 'Calculator' });
+    expect(launched.isError).toBe(true);
+    expect(launched.text).toMatch(/^Not done: what it would act on is in an app hidden from you/);
+    expect(launched.text).not.toMatch(/gnome-calculator|pid/);
+    await eventually('no app hidden any more', async () =>
+      (await macpilot.ok('list_apps')).includes('hidden') ? undefined : true,
+    );
   });
 });

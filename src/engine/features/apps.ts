@@ -1,4 +1,5 @@
 /** The apps feature: list the running apps, and launch, activate or quit one. */
+import { isRefusal } from '../../errors.js';
 import type { AppInfo } from '../../helper-client/protocol.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { CallOptions } from '../../helper-client/errors.js';
@@ -37,6 +38,16 @@ export class Apps {
         { name, timeoutMs },
         request,
       );
+      // The app the name led to is checked too ("Calculator" may start a gnome-calculator the lists deny): one
+      // started for this call is quit again, and the call refused in the words it would have been refused in.
+      await this.kernel.resolver.appOf(app.pid, call).catch(async (error: unknown) => {
+        if (!isRefusal(error)) return;
+        if (!alreadyRunning) {
+          const params = { pid: app.pid, force: false, timeoutMs: QUIT_TIMEOUT_MS };
+          await this.kernel.port.call('apps.quit', params, call).catch(() => undefined);
+        }
+        throw error;
+      });
       const done = alreadyRunning
         ? words`${which(app)} was already running.`
         : words`Launched ${which(app)}.`;

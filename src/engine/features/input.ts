@@ -249,7 +249,7 @@ export class Input {
 
   async drag(from: Spot, to: Spot, call?: CallOptions): Promise<ActionResult> {
     const end = isPoint(to)
-      ? { point: to, what: await this.kernel.guard('drag', () => this.onDisplay(to, 'The drop point', call)) }
+      ? { point: to, what: await this.kernel.guard('drag', () => this.dropPoint(to, call)) }
       : await this.element(to, call);
     return this.onSpot(from, 'drag from', call, (start, what) => async () => {
       const params = {
@@ -262,6 +262,14 @@ export class Input {
       await this.send('input.drag', params, call);
       return words`Dragged from ${what} to ${end.what}.`;
     });
+  }
+
+  /** A drop point on a display, in an app the call may act on: what is dropped lands there. */
+  private async dropPoint(to: LabelledPoint, call?: CallOptions): Promise<Words> {
+    const what = await this.onDisplay(to, 'The drop point', call);
+    const hit = await this.kernel.elementAt({ x: to.x, y: to.y }, call);
+    if (hit) await this.kernel.resolver.appOf(hit.pid, call);
+    return what;
   }
 
   /** Scroll by `px` pixels, in wheel steps of PX_PER_WHEEL_STEP; without a spot, where the pointer is. */

@@ -165,9 +165,12 @@ export class Windows {
     call: CallOptions | undefined,
     run: (window: WindowInfo) => Promise<ActionResult>,
   ): Promise<ActionResult> {
-    return this.kernel.guard(`${verb} ${describe(target)}`, async () =>
-      run(await this.resolve(target, call)),
-    );
+    return this.kernel.guard(`${verb} ${describe(target)}`, async () => {
+      const window = await this.resolve(target, call);
+      // A window listed is not one that may be acted on: a terminal's may be read, not moved or closed.
+      this.kernel.gate({ name: window.app, pid: window.pid });
+      return run(window);
+    });
   }
 
   /** The one window a target names, or an error listing what there is. */

@@ -202,6 +202,14 @@ export class Resolver {
     }
   }
 
+  /** Refuses a window id whose app the lists keep from the call (hidden, or not to be acted on). */
+  async gateWindow(id: string, call?: CallOptions): Promise<void> {
+    const { windows } = await this.visibleWindows(true, call);
+    const found = windows.find((w) => w.id === id);
+    if (found) this.gate({ name: found.app, pid: found.pid });
+    else await this.refuseDeniedWindow(id, call);
+  }
+
   /**
    * The app of an element or window met (focus, a hit test, a window list), not named by the agent: one the
    * lists hide is refused without its name, or its pid, which the agent did not give.

@@ -54,11 +54,22 @@ const guard = (mode: Mode, consent: Consent = 'ask', focused = el('push button',
         return Promise.resolve({ label: `push button "${name}"`, app: { name: 'zenity', pid: 7 } });
       },
       appOf: () => Promise.resolve({ name: 'mousepad', pid: 8 }),
-      // The app lists deny KeePassXC; other names are running apps.
+      // Window 66 is the denied KeePassXC's.
+      gateWindow: (id: string) =>
+        id === '66'
+          ? Promise.reject(
+              new MacpilotError({ what: 'Window 66 is off limits', why: '-', next: '-', refusal: true }),
+            )
+          : Promise.resolve(),
+      // The app lists deny KeePassXC; NoSuchApp does not run; other names are running apps.
       app: (name: string) =>
         name === 'KeePassXC'
           ? Promise.reject(new MacpilotError({ what: 'off limits', why: '-', next: '-', refusal: true }))
-          : Promise.resolve({ name, pid: 9 }),
+          : name === 'NoSuchApp'
+            ? Promise.reject(
+                new MacpilotError({ what: 'No running app', why: '-', next: '-', kind: 'app_not_running' }),
+              )
+            : Promise.resolve({ name, pid: 9 }),
     },
   } as unknown as TargetSource);
 
@@ -193,6 +204,12 @@ describe('ConsentGuard', () => {
     expect(error.refusal).toBe(true);
     expect(asked).toEqual([]);
     await guard('full').admit(call('quit_app', { name: 'zenity' }, server));
+    expect(asked).toHaveLength(1);
+    const window = await failure(guard('full').admit(call('close_window', { window_id: '66' }, server)));
+    expect(window.what).toBe('Window 66 is off limits');
+    expect(asked).toHaveLength(1);
+    const absent = await failure(guard('full').admit(call('quit_app', { name: 'NoSuchApp' }, server)));
+    expect(absent.kind).toBe('app_not_running');
     expect(asked).toHaveLength(1);
   });
 
