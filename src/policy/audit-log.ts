@@ -4,7 +4,7 @@
  * element, how it ended — in a file and as MCP log messages. Never the text typed, the value
  * set or what went to the clipboard: their lengths only, and never the raw arguments.
  */
-import { appendFileSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Mode } from '../modes.js';
 import { isWrite, toolsetOf } from '../toolsets.js';
@@ -59,6 +59,8 @@ export class AuditLog implements Guard {
   private readonly keep: number;
   private readonly now: () => Date;
   private warned = false;
+  /** The file is known to be the person's alone (mode 0600). */
+  private madePrivate = false;
 
   constructor(private readonly options: AuditOptions) {
     this.maxBytes = options.maxBytes ?? 5 * 1024 * 1024;
@@ -109,11 +111,16 @@ export class AuditLog implements Guard {
     const pid = pidNamed(call);
     const byPid = pid === undefined ? {} : { pid };
     if (said?.label !== undefined) return { app: said.app, ...byPid, target: parseLabel(said.label) };
-    const known = { ...this.known(call, pid), ...byPid };
+    // A path's names are only what the call asked for: they name the target when the call reached it (it did).
+    const known = { ...this.known(call, pid, outcome.ok), ...byPid };
     return said?.app !== undefined ? { ...known, app: said.app } : known;
   }
 
-  private known(call: ToolCall, pid: number | undefined): Pick<AuditEntry, 'app' | 'target'> {
+  private known(
+    call: ToolCall,
+    pid: number | undefined,
+    reached: boolean,
+  ): Pick<AuditEntry, 'app' | 'target'> {
     const { args } = call;
     const ref = typeof args.ref === 'string' ? this.options.refs.known(args.ref) : undefined;
     if (ref) return { app: ref.app.name, target: parseLabel(ref.label) };
@@ -125,7 +132,10 @@ export class AuditLog implements Guard {
       // A path that picks by role and index names no element: the element met there names it.
       const seen = last?.name === undefined ? this.options.refs.atPath(formatPath(path)) : undefined;
       if (seen) return { app: seen.app.name, target: parseLabel(seen.label) };
-      return { app: app(path.app), target: last && { role: last.role, name: last.name } };
+      return {
+        app: app(path.app),
+        target: reached && last ? { role: last.role, name: last.name } : undefined,
+      };
     }
     const named = args[toolsetOf(call.tool.toolset).appArgument];
     return typeof named === 'string' ? { app: app(named) } : {};
@@ -135,10 +145,13 @@ export class AuditLog implements Guard {
     try {
       if (existsSync(file)) {
         if (statSync(file).size + line.length > this.maxBytes) this.rotate(file);
+        // A file made before (by hand, or by an older macpilot) is made private too, once.
+        else if (!this.madePrivate) chmodSync(file, 0o600);
       } else {
         mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
       }
       appendFileSync(file, line, { mode: 0o600 });
+      this.madePrivate = true;
     } catch (error) {
       if (this.warned) return;
       this.warned = true;

@@ -334,6 +334,7 @@ export class Input {
         next: `type the text in parts of at most ${perCall} characters (one type_text call each), or lower delay_ms`,
         kind: 'action_too_long',
         concerns: ['text', 'delay_ms'],
+        refusal: true,
       });
     }
     const typingCall = { ...call, timeoutMs: characters * (delayMs + KEY_COST_MS) + ANSWER_MARGIN_MS };

@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
 import { RefTable } from '../../../src/engine/kernel/refs.js';
@@ -73,6 +73,15 @@ describe('AuditLog', () => {
     ]);
     expect(readFileSync(file, 'utf8')).not.toContain('hunter2');
     expect(messages).toEqual([{ level: 'info', logger: 'audit', data: lines()[0] }]);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  test("a file that was there, readable by others, is made the person's alone at the first entry", () => {
+    const { audit, file, call } = setup();
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, '', { mode: 0o644 });
+    chmodSync(file, 0o644);
+    audit.settled(call('click', { x: 1, y: 2 }, WRITE, 'input'), ok);
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
@@ -276,6 +285,19 @@ describe('AuditLog', () => {
         error: 'declined_by_person',
       },
     ]);
+  });
+
+  test('a failed call that reached nothing names no target: the names in its path are only what it asked for', () => {
+    const { audit, call, lines } = setup();
+    const missing = new MacpilotError({ what: 'x', why: 'y', next: 'z', kind: 'no_element_at_path' });
+    audit.settled(call('set_value', { path: 'app("zenity")/dialog/textbox["letmein"]', value: 'x' }), {
+      ok: false,
+      refused: false,
+      error: missing,
+      durationMs: 1,
+    });
+    expect(lines()[0]).toMatchObject({ app: 'zenity', outcome: 'failed' });
+    expect(JSON.stringify(lines())).not.toContain('letmein');
   });
 
   test('an app named by its pid is logged by its name when the session met it, and always by its pid', () => {
