@@ -266,8 +266,9 @@ export const inputTools = toolsetTools('input', [
         .max(256)
         .optional()
         .describe(
-          'In the background on macOS: the app (name or pid) the key is sent to, its focus untouched. X11 has ' +
-            'no such delivery, so on Linux the key is refused in the background.',
+          'The app (name or pid) the key is for. In the background on macOS it is sent to that app, its focus ' +
+            'untouched (X11 has no such delivery: on Linux the key is refused in the background); in the ' +
+            'foreground it is pressed only if the keyboard focus is in that app, else refused.',
         ),
     }),
     output: structured.action,

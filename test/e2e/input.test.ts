@@ -176,6 +176,16 @@ test('input tools validate their arguments and explain unknown keys', async () =
   expect(unknown.text).toContain('pageup');
   const both = await macpilot.call('double_click', { x: 1, y: 2, ref: 'e1' });
   expect(both.isError).toBe(true);
+  // A key for a named app goes there only when the focus is in it: otherwise another app would get it.
+  const apps = await macpilot.ok('list_apps');
+  const mousepad = /mousepad \(pid (\d+)\)/.exec(apps)?.[1] ?? '';
+  const demo = /gtk3-demo \(pid (\d+)\)/.exec(apps)?.[1] ?? '';
+  await macpilot.ok('activate_app', { name: demo });
+  const elsewhere = await macpilot.call('press_key', { key: 'End', app: mousepad });
+  expect(elsewhere.isError).toBe(true);
+  expect(elsewhere.text).toMatch(/^Not done: the keyboard focus is not in mousepad \(pid \d+\)/);
+  await macpilot.ok('activate_app', { name: mousepad });
+  expect(await macpilot.ok('press_key', { key: 'End', app: mousepad })).toMatch(/^Pressed end\./);
   // An argument a tool does not take is refused by name, never dropped: clear is not clear_first.
   const misnamed = await macpilot.call('type_text', { text: 'x', clear: true });
   expect(misnamed.isError).toBe(true);

@@ -404,9 +404,25 @@ export class Input {
     if (app !== undefined && this.background() !== undefined && platform === 'darwin') {
       return this.pressInBackground(chord, platform, repeat, app, call);
     }
-    return this.onFocus(`press ${chordName(chord)}`, call, async () => {
+    const run = async () => {
       await this.pressChord(chord, platform, repeat, call);
       return own(`Pressed ${chordName(chord)}${repeat > 1 ? ` ${repeat} times` : ''}.`);
+    };
+    if (app === undefined) return this.onFocus(`press ${chordName(chord)}`, call, run);
+    // In the foreground a key goes where the focus is: to the named app only when the focus is in it.
+    return this.kernel.guard(`press ${chordName(chord)} in ${JSON.stringify(app)}`, async () => {
+      const target = await this.kernel.resolver.app(app, call);
+      const { element } = await this.kernel.port.call('ax.focused', {}, call);
+      if (element?.pid !== target.pid) {
+        throw new MacpilotError({
+          what: `Not done: the keyboard focus is not in ${target.name} (pid ${target.pid})`,
+          why: 'a key pressed in the foreground goes where the keyboard focus is, and it is in another app',
+          next: `bring ${target.name} in front first (activate_app), then press the key; or leave app out to press it where the focus is`,
+          kind: 'focus_elsewhere',
+          concerns: ['app'],
+        });
+      }
+      return this.observed(element, run, call);
     });
   }
 
