@@ -408,7 +408,10 @@ export class Input {
       await this.pressChord(chord, platform, repeat, call);
       return own(`Pressed ${chordName(chord)}${repeat > 1 ? ` ${repeat} times` : ''}.`);
     };
-    if (app === undefined) return this.onFocus(`press ${chordName(chord)}`, call, run);
+    // In the background elsewhere, the key is refused as any background key is.
+    if (app === undefined || this.background() !== undefined) {
+      return this.onFocus(`press ${chordName(chord)}`, call, run);
+    }
     // In the foreground a key goes where the focus is: to the named app only when the focus is in it.
     return this.kernel.guard(`press ${chordName(chord)} in ${JSON.stringify(app)}`, async () => {
       const target = await this.kernel.resolver.app(app, call);
