@@ -1,9 +1,19 @@
 /**
  * The kill switch a person can reach: every macpilot server of this user listens on a socket of its own in a
  * folder only the user can open (`$XDG_RUNTIME_DIR/macpilot`, else `<tmp>/macpilot-<uid>`); `macpilot stop` and
- * `macpilot resume` speak to each of them. One JSON line each way: the command, then the server's report.
+ * `macpilot resume` speak to each of them. One JSON line each way: the command, then the server's report. The
+ * pause is also written down in that folder (`paused-until`), so that a server started during it starts paused.
  */
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,9 +61,30 @@ export function controlFolder(env: NodeJS.ProcessEnv = process.env): string {
   return folder;
 }
 
-/** Listens for stop and resume on this server's socket; the returned function stops listening. */
+const PAUSE_FILE = 'paused-until';
+
+/** Date.now() until which `macpilot stop` paused actions, as written down; undefined when no pause holds. */
+export function pauseWrittenDown(folder: string = controlFolder()): number | undefined {
+  const until = Number(safeRead(join(folder, PAUSE_FILE)));
+  return Number.isFinite(until) && until > Date.now() ? until : undefined;
+}
+
+/** Writes down a pause until `until` (Date.now() ms), or removes it (0). */
+export function writePause(until: number, folder: string = controlFolder()): void {
+  const file = join(folder, PAUSE_FILE);
+  if (until > Date.now()) writeFileSync(file, String(until), { mode: 0o600 });
+  else rmSync(file, { force: true });
+}
+
+/**
+ * Listens for stop and resume on this server's socket, after taking on a pause a stop wrote down before this
+ * server started; the returned function stops listening.
+ */
 export async function listenForControl(desk: Desk, log: Logger): Promise<() => void> {
-  const socket = join(controlFolder(), `${process.pid}.sock`);
+  const folder = controlFolder();
+  const pausedUntil = pauseWrittenDown(folder);
+  if (pausedUntil !== undefined) desk.pauseUntil(pausedUntil);
+  const socket = join(folder, `${process.pid}.sock`);
   rmSync(socket, { force: true });
   const server = createServer((connection) => {
     let text = '';
@@ -123,6 +154,14 @@ function ask(socket: string, command: ControlCommand): Promise<ControlReport | u
       resolve(parsed.success ? parsed.data : undefined);
     });
   });
+}
+
+function safeRead(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    return '';
+  }
 }
 
 function safeJson(text: string): unknown {

@@ -1,18 +1,27 @@
 /** `macpilot stop` and `macpilot resume`: the person's kill switch over every macpilot server of theirs. */
-import { sendToServers } from '../control.js';
+import { sendToServers, writePause } from '../control.js';
+import { DEFAULT_PAUSE_MS } from '../policy/desk.js';
 import { plural } from '../text.js';
 import { UsageError } from './usage-error.js';
 
 export async function deskCommand(name: 'stop' | 'resume', minutes: string | undefined): Promise<number> {
   if (name === 'resume' && minutes !== undefined) throw new UsageError('resume takes no --minutes');
   const pauseMs = minutes === undefined ? undefined : minutesOf(minutes);
+  // Written down first: a server that starts while the others are told starts paused too.
+  const pausedUntil = name === 'stop' ? Date.now() + (pauseMs ?? DEFAULT_PAUSE_MS) : 0;
+  writePause(pausedUntil);
+  const until = new Date(pausedUntil).toTimeString().slice(0, 8);
   const reports = await sendToServers(
     name === 'stop'
       ? { command: 'stop', ...(pauseMs === undefined ? {} : { pauseMs }) }
       : { command: 'resume' },
   );
   if (reports.length === 0) {
-    process.stdout.write('No macpilot server of yours is running: nothing to stop or resume.\n');
+    process.stdout.write(
+      name === 'resume' || pausedUntil <= Date.now()
+        ? 'No macpilot server of yours is running: nothing to stop or resume.\n'
+        : `No macpilot server of yours is running: nothing to stop; one that starts before ${until} starts with actions paused (\`macpilot resume\` ends the pause sooner).\n`,
+    );
     return 0;
   }
   const servers = plural(reports.length, 'macpilot server');
@@ -26,11 +35,9 @@ export async function deskCommand(name: 'stop' | 'resume', minutes: string | und
     return 0;
   }
   const cancelled = reports.reduce((sum, r) => sum + r.cancelled, 0);
-  const latest = Math.max(...reports.map((r) => r.pausedUntil));
-  const until = new Date(latest).toTimeString().slice(0, 8);
   const pause =
-    latest > Date.now()
-      ? `actions paused until ${until} (\`macpilot resume\` ends the pause sooner)`
+    pausedUntil > Date.now()
+      ? `actions paused until ${until}, also in servers started meanwhile (\`macpilot resume\` ends the pause sooner)`
       : 'actions not paused (--minutes 0)';
   process.stdout.write(`Stopped ${servers}: ${plural(cancelled, 'call')} cancelled; ${pause}.\n`);
   return 0;

@@ -64,6 +64,11 @@ export class Desk implements Guard {
     this.pausedUntil = 0;
   }
 
+  /** Actions paused until `until` (Date.now() ms), as a stop before this server started asked. */
+  pauseUntil(until: number): void {
+    this.pausedUntil = Math.min(until, Date.now() + MAX_PAUSE_MS);
+  }
+
   /** Date.now() when actions may run again; undefined when they may now. */
   paused(): number | undefined {
     return this.pausedUntil > Date.now() ? this.pausedUntil : undefined;

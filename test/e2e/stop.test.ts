@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, inject, test } from 'vitest';
-import { CLI, useMacpilot } from '../support/mcp.js';
+import { CLI, startMacpilot, useMacpilot } from '../support/mcp.js';
 import { refOf } from '../support/text.js';
 
 const control = mkdtempSync(join(tmpdir(), 'macpilot-control-'));
@@ -39,7 +39,9 @@ test('macpilot stop cancels the typing in flight and pauses actions until macpil
   const typing = macpilot.call('type_text', { ref: editor, text, delay_ms: 200 });
   await pause(1200);
   const stopped = cli('stop', '--minutes', '5');
-  expect(stopped).toMatch(/^Stopped 1 macpilot server: 1 call cancelled; actions paused until \d\d:\d\d/);
+  expect(stopped).toMatch(
+    /^Stopped 1 macpilot server: 1 call cancelled; actions paused until \d\d:\d\d:\d\d, also in servers started meanwhile/,
+  );
   const answer = await typing;
   expect(answer.isError).toBe(true);
   expect(answer.text).toContain('Stopped by the person at the desk');
@@ -63,14 +65,27 @@ test('macpilot stop cancels the typing in flight and pauses actions until macpil
   expect(pressed.isError, pressed.text).toBe(false);
 });
 
-test('with no server running, stop says so', () => {
+test('with no server running, stop says so; a server started during the pause starts paused, until resume', async () => {
   const empty = mkdtempSync(join(tmpdir(), 'macpilot-control-'));
+  const own = { ...env, MACPILOT_CONTROL_DIR: empty };
+  const run = (...args: string[]) =>
+    execFileSync(process.execPath, [CLI, ...args], { env: { ...process.env, ...own }, encoding: 'utf8' });
   try {
-    const out = execFileSync(process.execPath, [CLI, 'stop'], {
-      env: { ...process.env, MACPILOT_CONTROL_DIR: empty },
-      encoding: 'utf8',
-    });
-    expect(out).toBe('No macpilot server of yours is running: nothing to stop or resume.\n');
+    expect(run('stop')).toMatch(
+      /^No macpilot server of yours is running: nothing to stop; one that starts before \d\d:\d\d:\d\d starts with actions paused/,
+    );
+    const later = await startMacpilot(own);
+    try {
+      const refused = await later.call('set_clipboard', { text: 'paused?' });
+      expect(refused.isError).toBe(true);
+      expect(refused.text).toContain('set_clipboard was not run: paused by the person at the desk');
+      expect(run('resume')).toBe('Resumed 1 macpilot server: agents may act again.\n');
+      expect((await later.call('set_clipboard', { text: 'resumed' })).isError).toBe(false);
+    } finally {
+      await later.close();
+    }
+    // Resumed, the pause is no longer written down: the next server starts free.
+    expect(readdirSync(empty).filter((name) => !name.endsWith('.sock'))).toEqual([]);
   } finally {
     rmSync(empty, { recursive: true, force: true });
   }
