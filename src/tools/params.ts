@@ -46,7 +46,7 @@ const coordinate = z.number().min(-100_000).max(100_000);
 const length = z.number().positive().max(100_000);
 
 /** A screen area in points. */
-export const screenRegion = z.object({ x: coordinate, y: coordinate, width: length, height: length });
+export const screenRegion = z.strictObject({ x: coordinate, y: coordinate, width: length, height: length });
 
 /** What a capture covers: one of a region, a display, or an app's window (take_screenshot, read_text, visual_diff). */
 export const captureArea = {

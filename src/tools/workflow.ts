@@ -39,7 +39,7 @@ async function undoActions(actions: Action[], { callTool, signal }: ToolContext)
   return out;
 }
 
-const Step = z.object({
+const Step = z.strictObject({
   tool: z.string().min(1).max(64).describe('The tool to call, e.g. "click_element".'),
   args: z
     .record(z.string(), z.unknown())

@@ -177,19 +177,30 @@ test('input tools validate their arguments and explain unknown keys', async () =
   const both = await macpilot.call('double_click', { x: 1, y: 2, ref: 'e1' });
   expect(both.isError).toBe(true);
   // A key for a named app goes there only when the focus is in it: otherwise another app would get it.
-  const apps = await macpilot.ok('list_apps');
-  const mousepad = /mousepad \(pid (\d+)\)/.exec(apps)?.[1] ?? '';
-  const demo = /gtk3-demo \(pid (\d+)\)/.exec(apps)?.[1] ?? '';
-  await macpilot.ok('activate_app', { name: demo });
-  const elsewhere = await macpilot.call('press_key', { key: 'End', app: mousepad });
+  const behind = await zenityEntry(macpilot, processes, 'macpilot key behind');
+  const front = await zenityEntry(macpilot, processes, 'macpilot key in front');
+  await macpilot.ok('set_value', { ref: behind.field, value: 'kept' });
+  await macpilot.ok('focus_element', { ref: front.field });
+  const elsewhere = await macpilot.call('press_key', { key: 'BackSpace', app: String(behind.zenity.pid) });
   expect(elsewhere.isError).toBe(true);
-  expect(elsewhere.text).toMatch(/^Not done: the keyboard focus is not in mousepad \(pid \d+\)/);
-  await macpilot.ok('activate_app', { name: mousepad });
-  expect(await macpilot.ok('press_key', { key: 'End', app: mousepad })).toMatch(/^Pressed end\./);
+  expect(elsewhere.text).toMatch(/^Not done: the keyboard focus is not in zenity \(pid \d+\)/);
+  expect(await behind.value()).toBe('kept');
+  const pressed = await macpilot.ok('press_key', { key: 'End', app: String(front.zenity.pid) });
+  expect(pressed).toMatch(/^Pressed end\./);
+  await processes.stop(behind.zenity.pid);
+  await processes.stop(front.zenity.pid);
   // An argument a tool does not take is refused by name, never dropped: clear is not clear_first.
   const misnamed = await macpilot.call('type_text', { text: 'x', clear: true });
   expect(misnamed.isError).toBe(true);
   expect(misnamed.text).toMatch(
     /type_text takes no argument "clear"; it takes text, ref, path, .*clear_first/,
   );
+  // So is one inside an argument: a region's, a workflow step's.
+  const region = { x: 0, y: 0, width: 10, height: 10, depth: 3 };
+  const nested = await macpilot.call('take_screenshot', { region });
+  expect(nested.isError).toBe(true);
+  expect(nested.text).toMatch(/"depth"/);
+  const step = await macpilot.call('run_workflow', { steps: [{ tool: 'list_apps', args: {}, bogus: 1 }] });
+  expect(step.isError).toBe(true);
+  expect(step.text).toMatch(/"bogus"/);
 });
