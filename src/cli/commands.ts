@@ -202,7 +202,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       FORMAT,
     ],
     kind: 'tool',
-    tools: ['get_element', 'type_text'],
+    tools: ['type_text'],
     details: focusNote('give --into, or ', "macpilot type 'Hello'"),
     example: `macpilot type 'Hello' --into 'app("mousepad")/window[0]/tablist/tab/textbox'`,
   },

@@ -1,7 +1,7 @@
 /**
  * What each tool command does: the MCP tool calls it makes, with the arguments its command line gives. Refs
- * live only inside one process, so a command that needs one (type --into) asks get_element for the path's
- * element first, in the same session.
+ * live only inside one process: commands name elements by path, and one that needs to know an element first
+ * (set, for the kind of value it holds) asks get_element for it, in the same session.
  */
 import { resolve } from 'node:path';
 import type { z } from 'zod';
@@ -301,11 +301,9 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
 
   type: async ({ positionals: [typed], values }, call) => {
     const into = text(values.into);
-    const target = into === undefined ? undefined : await element(call, into);
-    if (target?.answer.result.isError) return target.answer;
     return call('type_text', {
       text: typed,
-      ref: target?.ref,
+      path: into === undefined ? undefined : elementPath(into),
       clear_first: values.clear === true || undefined,
       submit: values.submit === true || undefined,
     });
@@ -316,7 +314,8 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
 
   set: async ({ positionals: [path = '', value = ''] }, call) => {
     const target = await element(call, path);
-    if (target.answer.result.isError) return target.answer;
+    // A path that leads nowhere fails in set_value's words, as the write it was (the audit log records it).
+    if (target.answer.result.isError) return call('set_value', { path, value });
     return call('set_value', { path, value: valueLike(target.value, value) });
   },
 

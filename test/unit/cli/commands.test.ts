@@ -14,11 +14,14 @@ async function calls(
   name: string,
   invocation: Partial<Invocation>,
   answers: Record<string, Record<string, unknown>> = {},
+  failing: readonly string[] = [],
 ) {
   const made: [string, Record<string, unknown>][] = [];
   const call: Call = async (tool, args) => {
     made.push([tool, Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined))]);
-    const answer: ToolAnswer = { result: { content: [], structuredContent: answers[tool] } };
+    const answer: ToolAnswer = {
+      result: { content: [], structuredContent: answers[tool], isError: failing.includes(tool) || undefined },
+    };
     return answer;
   };
   const command = TOOL_COMMANDS[name];
@@ -35,15 +38,16 @@ describe('tool commands', () => {
     ]);
   });
 
-  it('type --into asks get_element for the ref of the path, then types into that ref', async () => {
-    const made = await calls(
-      'type',
-      { positionals: ['Hi'], values: { into: OK, submit: true } },
-      { get_element: { ref: 'e7' } },
-    );
+  it('type --into types into the element at the path, in one call', async () => {
+    const made = await calls('type', { positionals: ['Hi'], values: { into: OK, submit: true } }, {});
+    expect(made).toEqual([['type_text', { text: 'Hi', path: OK, submit: true }]]);
+  });
+
+  it('set of a path that leads nowhere still calls set_value, which fails as the write it was', async () => {
+    const made = await calls('set', { positionals: [OK, 'on'] }, {}, ['get_element', 'set_value']);
     expect(made).toEqual([
       ['get_element', { path: OK }],
-      ['type_text', { text: 'Hi', ref: 'e7', submit: true }],
+      ['set_value', { path: OK, value: 'on' }],
     ]);
   });
 
