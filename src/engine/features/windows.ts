@@ -169,7 +169,9 @@ export class Windows {
       const window = await this.resolve(target, call);
       // A window listed is not one that may be acted on: a terminal's may be read, not moved or closed.
       this.kernel.gate({ name: window.app, pid: window.pid });
-      return run(window);
+      const result = await run(window);
+      // The window's app, for the audit log, where the answer watched none.
+      return result.app ? result : { ...result, app: { name: window.app, pid: window.pid } };
     });
   }
 

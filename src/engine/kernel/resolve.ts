@@ -183,8 +183,11 @@ export class Resolver {
   async refuseDeniedWindow(which: string | ((w: WindowInfo) => boolean), call?: CallOptions): Promise<void> {
     const { windows, hidden } = await this.visibleWindows(true, call, true);
     // An id names one window without saying whose: refused without naming the app the lists hide.
-    if (typeof which === 'string' && hidden.some((w) => w.id === which)) {
+    const hiddenWindow = typeof which === 'string' ? hidden.find((w) => w.id === which) : undefined;
+    if (hiddenWindow) {
       throw new AppRefused({
+        // The person's audit log names the app; the agent's answer does not.
+        reached: { app: hiddenWindow.app },
         what: `Window ${which} is off limits`,
         why: "the person's app lists hide its app",
         next: 'use a window that list_windows lists',
