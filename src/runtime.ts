@@ -46,6 +46,7 @@ export function createRuntime(
     port(helper),
     {
       clipboardHistory: config.clipboardHistory,
+      clipboardHistoryOffBy: config.clipboardHistory ? undefined : config.origins.clipboardHistory.where,
       recognizer: platformTextRecognizer(),
       // Safe and read-only modes: what the app lists hide stays hidden in pixels too, unless a screenshot asks.
       blackOutHidden: config.mode !== 'full',

@@ -35,6 +35,8 @@ export type EngineOptions = Partial<ChangeSettings> & {
   refLimits?: { live: number; retired: number };
   /** Keep the texts the clipboard held (default true; MACPILOT_CLIPBOARD_HISTORY). */
   clipboardHistory?: boolean;
+  /** Where the setting that turned clipboard history off was given, for the answer that says it is off. */
+  clipboardHistoryOffBy?: string;
   /** What reads text on screen; default: the helper (Vision on macOS). */
   recognizer?: TextRecognizer;
   /** Paint black in captures the windows of apps the person's app lists hide (default false). */
@@ -89,6 +91,7 @@ export function createEngine(
   const {
     refLimits,
     clipboardHistory = true,
+    clipboardHistoryOffBy,
     recognizer = helperRecognizer(port),
     longestAction,
     background = () => undefined,
@@ -105,7 +108,7 @@ export function createEngine(
   const elements = new Elements(kernel, input, reader);
   const menus = new Menus(kernel, input);
   const feed = new ChangeFeed(port, kernel.observer);
-  const history = new ClipboardHistory(port, feed, clipboardHistory);
+  const history = new ClipboardHistory(port, feed, clipboardHistory, clipboardHistoryOffBy);
   const waits = new Waits(kernel);
   return {
     kernel,

@@ -30,6 +30,7 @@ export class ClipboardHistory {
     private readonly port: HelperPort,
     private readonly feed: ChangeFeed,
     readonly enabled: boolean,
+    private readonly offBy?: string,
     private readonly now: () => number = Date.now,
   ) {
     if (enabled) port.onReady?.(() => void this.watch());
@@ -67,7 +68,15 @@ export class ClipboardHistory {
   /** `limit` entries from the `offset`-th newest on. */
   async list(limit: number, offset: number): Promise<ClipboardHistoryResult> {
     if (!this.enabled)
-      return { kind: 'clipboard-history', enabled: false, live: false, entries: [], total: 0, offset };
+      return {
+        kind: 'clipboard-history',
+        enabled: false,
+        ...(this.offBy === undefined ? {} : { offBy: this.offBy }),
+        live: false,
+        entries: [],
+        total: 0,
+        offset,
+      };
     const live = await this.watch();
     await this.reads;
     const entries = this.entries.slice(offset, offset + limit);

@@ -738,7 +738,7 @@ export class Input {
           next:
             'act through the element instead: `macpilot click <path>` on a control with an action of its own, ' +
             '`macpilot set <path> <value>`, or `macpilot type <text> --into <path>` without --submit; or let ' +
-            'agents use the pointer and the focus again (MACPILOT_INPUT=foreground)',
+            'agents use the pointer and the focus again (the input setting the Why names, set to foreground)',
         },
       });
     }

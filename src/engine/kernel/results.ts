@@ -173,8 +173,10 @@ export interface ClipboardEntry {
 
 export interface ClipboardHistoryResult {
   kind: 'clipboard-history';
-  /** False: MACPILOT_CLIPBOARD_HISTORY is off and nothing is kept. */
+  /** False: the clipboard history setting is off and nothing is kept. */
   enabled: boolean;
+  /** Where that setting was given ("the environment variable MACPILOT_CLIPBOARD_HISTORY", a config file's key). */
+  offBy?: string;
   /** False: the helper cannot tell when the clipboard changes; only what set_clipboard wrote is kept. */
   live: boolean;
   /** Newest first, from the offset-th on. */

@@ -238,7 +238,7 @@ function clipboardText(r: ClipboardResult): string {
 
 function clipboardHistoryText(r: ClipboardHistoryResult): string {
   if (!r.enabled) {
-    return 'Clipboard history is off (MACPILOT_CLIPBOARD_HISTORY=off): macpilot keeps no record of what the clipboard held.';
+    return `Clipboard history is off (${r.offBy === undefined ? 'MACPILOT_CLIPBOARD_HISTORY=off' : `set by ${r.offBy}`}): macpilot keeps no record of what the clipboard held.`;
   }
   const unwatched = r.live
     ? []
