@@ -327,6 +327,12 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
   },
 
   screenshot: ({ values }, call) => {
+    const given = ['app', 'window', 'region', 'display'].filter((name) => values[name] !== undefined);
+    if (given.length > 1) {
+      throw new UsageError(
+        `screenshot takes one of --app, --window, --region and --display, not ${given.map((n) => `--${n}`).join(' and ')}`,
+      );
+    }
     const region = text(values.region);
     const area = region === undefined ? undefined : REGION.exec(region);
     if (region !== undefined && !area)

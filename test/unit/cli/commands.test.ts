@@ -60,6 +60,12 @@ describe('tool commands', () => {
     await expect(set(true, 'yes')).rejects.toBeInstanceOf(UsageError);
   });
 
+  it('screenshot takes one of --app, --window, --region and --display', async () => {
+    await expect(calls('screenshot', { values: { app: 'mousepad', window: '42' } })).rejects.toThrow(
+      'screenshot takes one of --app, --window, --region and --display, not --app and --window',
+    );
+  });
+
   it('screenshot: --region as a region, -o as an absolute file', async () => {
     const [[tool, args] = []] = await calls('screenshot', {
       values: { region: '0,0,640,400', output: 'shot.png' },
