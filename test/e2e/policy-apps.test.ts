@@ -1,10 +1,12 @@
 /** App policy and modes through a real client: a denied app is refused by name, read-only lists and runs only readers. */
 import { copyFileSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { describe, expect, inject, test } from 'vitest';
 import { useMacpilot } from '../support/mcp.js';
 import { eventually, refOf } from '../support/text.js';
 import { temporaryFolder } from '../support/temp.js';
+import { windowOfPid } from '../support/xwindows.js';
 
 const env = inject('desktopEnv');
 
@@ -132,5 +134,34 @@ describe('MACPILOT_DENY_APPS=gnome-calculator', () => {
     await eventually('no app hidden any more', async () =>
       (await macpilot.ok('list_apps')).includes('hidden') ? undefined : true,
     );
+  });
+});
+
+describe('MACPILOT_DENY_APPS=xterm (a zenity under that name)', () => {
+  const { macpilot, processes } = useMacpilot({ ...env, MACPILOT_DENY_APPS: 'xterm' });
+  const folder = temporaryFolder('macpilot-hidden-text-');
+  const xterm = join(folder, 'xterm');
+  copyFileSync('/usr/bin/zenity', xterm);
+
+  test("read_text over a hidden app's window reads none of its text; the same text in an app not hidden is read", async () => {
+    const shown = processes.start('zenity', ['--info', '--title', 'shown', '--text', 'Launch code 4512']);
+    const hidden = processes.start(xterm, ['--info', '--title', 'hidden', '--text', 'Launch code 4512']);
+    const frameOf = (pid: number) =>
+      eventually(`the window of ${pid}`, async () => windowOfPid(env, pid)?.frame);
+    await frameOf(shown.pid);
+    const hiddenFrame = await frameOf(hidden.pid);
+    // Side by side: the shown one moved to the left of the hidden one.
+    execFileSync('xdotool', ['windowmove', windowOfPid(env, shown.pid)?.id ?? '', '0', '0'], { env });
+    const shownFrame = await eventually('the shown window moved', async () => {
+      const frame = windowOfPid(env, shown.pid)?.frame;
+      return frame && frame.x < 50 ? frame : undefined;
+    });
+    const read = async (frame: { x: number; y: number; width: number; height: number }) =>
+      macpilot.ok('read_text', { region: frame });
+    expect(await read(shownFrame)).toMatch(/Launch code 4512/);
+    expect(await read(hiddenFrame)).not.toMatch(/Launch|4512/);
+    await processes.stop(shown.pid);
+    await processes.stop(hidden.pid);
+    rmSync(folder, { recursive: true, force: true });
   });
 });

@@ -189,7 +189,11 @@ export class Screen {
     });
   }
 
-  /** The area as a PNG at full resolution (not scaled for a model): what pixel comparisons read. */
+  /**
+   * The area as a PNG at full resolution (not scaled for a model): what text recognition and pixel comparisons
+   * read. Windows of apps the person's lists hide are always painted black here: reading their text is reading
+   * the app.
+   */
   async capture(area: CaptureArea, call?: CallOptions): Promise<Capture> {
     const subject = await this.subject(area, call);
     const shot = await this.kernel.port.call(
@@ -198,9 +202,7 @@ export class Screen {
       call,
     );
     const { width, height, bounds, scale } = shot;
-    const inShot = this.blackOutHidden
-      ? (await this.hiddenFrames(call)).filter((frame) => overlaps(frame, bounds))
-      : [];
+    const inShot = (await this.hiddenFrames(call)).filter((frame) => overlaps(frame, bounds));
     const png = inShot.length > 0 ? await paintBlack(shot, inShot) : Buffer.from(shot.data, 'base64');
     return { png, width, height, bounds, scale, what: subject.what };
   }
