@@ -73,7 +73,7 @@ test('MACPILOT_CLIPBOARD_HISTORY=off: nothing is kept, and the tool says history
     expect(result.content).toEqual([
       {
         type: 'text',
-        text: 'Clipboard history is off (MACPILOT_CLIPBOARD_HISTORY=off): macpilot keeps no record of what the clipboard held.',
+        text: 'Clipboard history is off (set by the environment variable MACPILOT_CLIPBOARD_HISTORY): macpilot keeps no record of what the clipboard held.',
       },
     ]);
     expect(result.structuredContent).toEqual({

@@ -185,6 +185,14 @@ export class Resolver {
     // An id names one window without saying whose: refused without naming the app the lists hide.
     const hiddenWindow = typeof which === 'string' ? hidden.find((w) => w.id === which) : undefined;
     if (hiddenWindow) {
+      // The person, who set the lists, is told which app and which setting, as the gate tells it.
+      const person = { what: `Window ${which} is off limits`, why: 'your app lists hide its app', next: '' };
+      try {
+        this.gate({ name: hiddenWindow.app, pid: hiddenWindow.pid }, 'read');
+      } catch (error) {
+        if (error instanceof AppRefused)
+          Object.assign(person, { why: `${error.what}: ${error.why}`, next: error.next });
+      }
       throw new AppRefused({
         // The person's audit log names the app; the agent's answer does not.
         reached: { app: hiddenWindow.app },
@@ -193,10 +201,7 @@ export class Resolver {
         next: 'use a window that list_windows lists',
         kind: 'app_off_limits',
         refusal: true,
-        person: {
-          why: 'your app lists (deny or allow apps, in the environment or the config file) hide its app',
-          next: 'use a window that `macpilot windows` lists',
-        },
+        person: { ...person, next: person.next || 'use a window that `macpilot windows` lists' },
       });
     }
     const listed = windows.find(typeof which === 'string' ? (w) => w.id === which : which);
