@@ -339,7 +339,7 @@ test('a stopped app is listed and named as not answering, with how to resume it;
   await processes.stop(zenity.pid);
 });
 
-test("a denied app's window named by its id is off limits, without its name or title; audited as refused", async () => {
+test("a denied app's window named by its id is off limits: the person is told which app and setting, never its title; audited as refused", async () => {
   const zenity = processes.start('zenity', [
     '--info',
     '--title',
@@ -359,7 +359,10 @@ test("a denied app's window named by its id is off limits, without its name or t
   const shot = await runWith(denied, 'screenshot', '--window', id, '-o', join(folder, 'denied.png'));
   expect(shot.code).toBe(1);
   expect(shot.stderr).toContain(`Window ${id} is off limits.`);
-  expect(shot.stderr).not.toMatch(/zenity|secret title|titled/);
+  expect(shot.stderr).toContain(
+    '"zenity" is off limits: it is listed in the environment variable MACPILOT_DENY_APPS',
+  );
+  expect(shot.stderr).not.toMatch(/secret title|titled/);
   const [entry] = readFileSync(auditLog, 'utf8')
     .trim()
     .split('\n')
