@@ -7,7 +7,7 @@
  * pids.
  */
 import type { AppInfo } from '../helper-client/protocol.js';
-import { type AppCandidate, AppAmbiguous, describeCandidate } from '../engine/kernel/resolve.js';
+import { type AppCandidate, AppAmbiguous, bothOrAll, describeCandidate } from '../engine/kernel/resolve.js';
 import { callScope } from './call-scope.js';
 
 /** The human's pick among the apps `query` matches; undefined when no one can be asked. */
@@ -34,11 +34,11 @@ export async function chooseApp(
   if (!chosen) {
     throw new AppAmbiguous({
       what: `Several apps match ${JSON.stringify(query)}, and the user did not pick one`,
-      why: `${candidates.map(describeCandidate).join(', ')} all match; ${answer.action === 'cancel' ? 'they dismissed the question' : 'they declined'}`,
+      why: `${candidates.map(describeCandidate).join(', ')} ${bothOrAll(candidates)} match; ${answer.action === 'cancel' ? 'they dismissed the question' : 'they declined'}`,
       next: 'name the app by its pid, or ask the user which one they mean',
       person: {
         what: `Several apps match ${JSON.stringify(query)}, and none was picked`,
-        why: `${candidates.map(describeCandidate).join(', ')} all match`,
+        why: `${candidates.map(describeCandidate).join(', ')} ${bothOrAll(candidates)} match`,
         next: `give its pid where you gave its name, e.g. ${candidates[0]?.app.pid} (in a path: app(${candidates[0]?.app.pid})/…; \`macpilot apps\` shows the pids)`,
       },
     });

@@ -3,6 +3,7 @@
  * scripts per minute. A call over a limit is refused at once with how long to wait; nothing is queued, so a
  * hammering agent never blocks the server. Windows slide over the times of admitted calls; no timers run.
  */
+import { plural } from '../text.js';
 import { environmentOrigin, type RateLimits, type SettingOrigin } from '../config.js';
 import { MacpilotError } from '../errors.js';
 import { isWrite, toolsetOf } from '../toolsets.js';
@@ -47,18 +48,18 @@ export class RateLimiter implements Guard {
     private readonly origin: SettingOrigin = environmentOrigin('rateLimits'),
   ) {
     this.calls = [
-      new SlidingWindow(limits.callsPerSecond, SECOND, `${limits.callsPerSecond} calls per second`),
-      new SlidingWindow(limits.callsPerMinute, MINUTE, `${limits.callsPerMinute} calls per minute`),
+      new SlidingWindow(limits.callsPerSecond, SECOND, `${plural(limits.callsPerSecond, 'call')} per second`),
+      new SlidingWindow(limits.callsPerMinute, MINUTE, `${plural(limits.callsPerMinute, 'call')} per minute`),
     ];
     this.writes = new SlidingWindow(
       limits.writesPerSecond,
       SECOND,
-      `${limits.writesPerSecond} write actions per second`,
+      `${plural(limits.writesPerSecond, 'write action')} per second`,
     );
     this.scripts = new SlidingWindow(
       limits.scriptsPerMinute,
       MINUTE,
-      `${limits.scriptsPerMinute} scripts per minute`,
+      `${plural(limits.scriptsPerMinute, 'script')} per minute`,
     );
   }
 

@@ -477,6 +477,9 @@ function pickApps(apps: readonly AppInfo[], query: string): AppInfo[] {
 }
 
 /** `zenity (pid 42) "Question"`: an app as a person tells it from others of its name. */
+/** "both" for two apps that match a name, "all" for more. */
+export const bothOrAll = (matches: readonly unknown[]): string => (matches.length === 2 ? 'both' : 'all');
+
 export const describeCandidate = ({ app, windows }: AppCandidate): string =>
   `${app.name} (pid ${app.pid})${windows.length > 0 ? ` ${windows.map((t) => JSON.stringify(clip(t, 60))).join(', ')}` : ''}`;
 
@@ -509,7 +512,7 @@ function appError(
   if (found.length > 1) {
     return new AppAmbiguous({
       what: query === undefined ? 'Several apps are active' : `Several apps match ${JSON.stringify(query)}`,
-      why: `${candidates ? candidates.map(describeCandidate).join(', ') : describeApps(found)} all match`,
+      why: `${candidates ? candidates.map(describeCandidate).join(', ') : describeApps(found)} ${bothOrAll(candidates ?? found)} match`,
       next: `name the app by its pid, e.g. ${found[0]?.pid} (in a path: app(${found[0]?.pid})/…)`,
       kind: 'app_ambiguous',
     });

@@ -88,7 +88,7 @@ describe('chooseApp', () => {
     const engine = setup();
     const declined = client(() => ({ action: 'decline' }));
     expect(await failed(inCall(declined.server, () => engine.kernel.resolver.app('zenity')))).toContain(
-      'the user did not pick one\nzenity (pid 11), zenity (pid 12) all match; they declined',
+      'the user did not pick one\nzenity (pid 11), zenity (pid 12) both match; they declined',
     );
     const other = client(() => ({ action: 'accept', content: { choice: '99' } }));
     expect(await failed(inCall(other.server, () => engine.kernel.resolver.app('zenity')))).toContain(
@@ -99,7 +99,7 @@ describe('chooseApp', () => {
   it('without elicitation, or outside a tool call, the error lists the apps with their pids', async () => {
     const engine = setup();
     const listed =
-      'Several apps match "zenity"\nzenity (pid 11), zenity (pid 12) all match\nname the app by its pid, e.g. 11 (in a path: app(11)/…)';
+      'Several apps match "zenity"\nzenity (pid 11), zenity (pid 12) both match\nname the app by its pid, e.g. 11 (in a path: app(11)/…)';
     const { server, asked } = client();
     expect(await failed(inCall(server, () => engine.kernel.resolver.app('zenity')))).toBe(listed);
     expect(asked).toEqual([]);

@@ -96,7 +96,7 @@ describe('RateLimiter', () => {
   test('writes per second limit write tools only; scripts per minute the scripting toolset only', async () => {
     const { clock, guard } = limiter({ writesPerSecond: 1, scriptsPerMinute: 1 });
     (await guard.admit(write))();
-    expect((await refusal(guard.admit(write))).what).toContain('1 write actions per second');
+    expect((await refusal(guard.admit(write))).what).toContain('1 write action per second');
     (await guard.admit(read))();
     clock.now = 1000;
     (await guard.admit(script))();
@@ -104,7 +104,7 @@ describe('RateLimiter', () => {
     (await guard.admit(write))();
     clock.now = 3000;
     expect((await refusal(guard.admit(script))).what).toContain(
-      '1 scripts per minute reached; retry after 58000 ms',
+      '1 script per minute reached; retry after 58000 ms',
     );
   });
 });

@@ -65,7 +65,10 @@ async function x11Capabilities(session: Session): Promise<DeskCapabilities> {
     input,
     screenCapture: x.available
       ? { available: true, detail: 'screenshots through X11 GetImage' }
-      : { available: false, detail: `no X display: ${x.detail}` },
+      : {
+          available: false,
+          detail: x.detail.startsWith('no X display') ? x.detail : `no X display: ${x.detail}`,
+        },
     recording,
   };
 }
