@@ -108,16 +108,19 @@ export class AuditLog implements Guard {
    */
   private where(call: ToolCall, outcome: CallOutcome): Pick<AuditEntry, 'app' | 'pid' | 'target'> {
     const said = outcome.actedOn ?? call.reached;
-    const pid = pidNamed(call);
+    const path = typeof call.args.path === 'string' ? elementPathIn(call.args.path) : undefined;
+    const pid = pidNamed(call, path);
     const byPid = pid === undefined ? {} : { pid };
     if (said?.label !== undefined) return { app: said.app, ...byPid, target: parseLabel(said.label) };
     // A path's names are only what the call asked for: they name the target when the call reached it (it did).
-    const known = { ...this.known(call, pid, outcome.ok), ...byPid };
+    const known = { ...this.known(call, path, pid, outcome.ok), ...byPid };
     return said?.app !== undefined ? { ...known, app: said.app } : known;
   }
 
+  /** From what the call names: a ref the session issued, an element path (malformed: none), an app. */
   private known(
     call: ToolCall,
+    path: ElementPath | undefined,
     pid: number | undefined,
     reached: boolean,
   ): Pick<AuditEntry, 'app' | 'target'> {
@@ -126,7 +129,6 @@ export class AuditLog implements Guard {
     if (ref) return { app: ref.app.name, target: parseLabel(ref.label) };
     // An app named by its pid is named by its name when the session met it.
     const app = (name: string) => (pid === undefined ? name : this.options.refs.appName(pid));
-    const path = pathOf(call);
     if (path) {
       const last = path.segments.at(-1);
       // A path that picks by role and index names no element: the element met there names it.
@@ -167,13 +169,8 @@ export class AuditLog implements Guard {
   }
 }
 
-/** The element path the call gives; a malformed one fails the call itself, which says so. */
-const pathOf = (call: ToolCall): ElementPath | undefined =>
-  typeof call.args.path === 'string' ? elementPathIn(call.args.path) : undefined;
-
-/** The pid the call names its app by: `app(1234)/…` in its path, or "1234" as its app. */
-function pidNamed(call: ToolCall): number | undefined {
-  const path = pathOf(call);
+/** The pid the call names its app by: `app(1234)/…` in its element path, or "1234" as its app. */
+function pidNamed(call: ToolCall, path: ElementPath | undefined): number | undefined {
   if (path) return path.pid;
   const app = call.args[toolsetOf(call.tool.toolset).appArgument];
   return typeof app === 'string' && /^\d+$/.test(app) ? Number(app) : undefined;

@@ -131,8 +131,8 @@ export class ConsentGuard implements Guard {
       if (typeof named === 'string') return this.targets.resolver.app(named, options);
       if (typeof window === 'string') return this.targets.resolver.gateWindow(window, options);
       if (ref) return this.targets.resolver.appOf(ref.app.pid, options);
-      if (path)
-        return this.targets.resolver.app(path.pid === undefined ? path.app : String(path.pid), options);
+      // A path's app is its name, or with a pid the pid's digits.
+      if (path) return this.targets.resolver.app(path.app, options);
       return undefined;
     };
     await inCallScope({ access: isWrite(call.tool, args) ? 'write' : 'read' }, async () => {

@@ -186,12 +186,11 @@ export class Resolver {
     const hiddenWindow = typeof which === 'string' ? hidden.find((w) => w.id === which) : undefined;
     if (hiddenWindow) {
       // The person, who set the lists, is told which app and which setting, as the gate tells it.
-      const person = { what: `Window ${which} is off limits`, why: 'your app lists hide its app', next: '' };
+      let person = { why: 'your app lists hide its app', next: 'use a window that `macpilot windows` lists' };
       try {
         this.gate({ name: hiddenWindow.app, pid: hiddenWindow.pid }, 'read');
       } catch (error) {
-        if (error instanceof AppRefused)
-          Object.assign(person, { why: `${error.what}: ${error.why}`, next: error.next });
+        if (error instanceof AppRefused) person = { why: `${error.what}: ${error.why}`, next: error.next };
       }
       throw new AppRefused({
         // The person's audit log names the app; the agent's answer does not.
@@ -201,7 +200,7 @@ export class Resolver {
         next: 'use a window that list_windows lists',
         kind: 'app_off_limits',
         refusal: true,
-        person: { ...person, next: person.next || 'use a window that `macpilot windows` lists' },
+        person,
       });
     }
     const listed = windows.find(typeof which === 'string' ? (w) => w.id === which : which);
@@ -476,10 +475,10 @@ function pickApps(apps: readonly AppInfo[], query: string): AppInfo[] {
   return apps.filter((a) => a.bundleId?.toLowerCase() === lower);
 }
 
-/** `zenity (pid 42) "Question"`: an app as a person tells it from others of its name. */
 /** "both" for two apps that match a name, "all" for more. */
 export const bothOrAll = (matches: readonly unknown[]): string => (matches.length === 2 ? 'both' : 'all');
 
+/** `zenity (pid 42) "Question"`: an app as a person tells it from others of its name. */
 export const describeCandidate = ({ app, windows }: AppCandidate): string =>
   `${app.name} (pid ${app.pid})${windows.length > 0 ? ` ${windows.map((t) => JSON.stringify(clip(t, 60))).join(', ')}` : ''}`;
 
