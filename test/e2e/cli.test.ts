@@ -339,7 +339,7 @@ test('a stopped app is listed and named as not answering, with how to resume it;
   await processes.stop(zenity.pid);
 });
 
-test("a denied app's window named by its id is off limits: the person is told which app and setting, never its title; audited as refused", async () => {
+test("a denied app's window named by its id or title is off limits: the person is told which app and setting, never its title; audited as refused", async () => {
   const zenity = processes.start('zenity', [
     '--info',
     '--title',
@@ -368,6 +368,20 @@ test("a denied app's window named by its id is off limits: the person is told wh
     .split('\n')
     .map((line) => JSON.parse(line) as { outcome: string; error?: string });
   expect(entry).toMatchObject({ outcome: 'refused', error: 'app_off_limits' });
+  // Named by its title, it is refused the same way, not "no window matches".
+  const byTitle = await runWith(
+    denied,
+    'screenshot',
+    '--window',
+    'secret title',
+    '-o',
+    join(folder, 'denied.png'),
+  );
+  expect(byTitle.code).toBe(1);
+  expect(byTitle.stderr).toContain(`Window ${id} is off limits.`);
+  expect(byTitle.stderr).toContain('"zenity" is off limits: it is listed in the environment variable');
+  const entries = readFileSync(auditLog, 'utf8').trim().split('\n');
+  expect(JSON.parse(entries.at(-1) ?? '{}')).toMatchObject({ outcome: 'refused', error: 'app_off_limits' });
   await processes.stop(zenity.pid);
 });
 

@@ -5,14 +5,11 @@
  * app, windows, and the clipboard against wl-clipboard.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, inject, test } from 'vitest';
 import { zenityEntry } from '../support/zenity.js';
 import { useMacpilot } from '../support/mcp.js';
 import { Processes } from '../support/processes.js';
 import { eventually, refOf } from '../support/text.js';
-import { temporaryFolder } from '../support/temp.js';
 
 const env = inject('swayEnv');
 const { macpilot, processes } = useMacpilot(env, ['--toolsets', 'all']);
@@ -191,28 +188,21 @@ describe('on sway', () => {
   test('the clipboard round-trips with wl-clipboard both ways', async () => {
     await macpilot.ok('set_clipboard', { text: 'from macpilot ✓' });
     expect(execFileSync('wl-paste', ['--no-newline'], { env }).toString()).toBe('from macpilot ✓');
-    // wl-copy leaves a server behind that would hold a captured stdout open; it may exit before its server owns
-    // the clipboard, so the read waits for what wl-paste sees.
-    // Its stderr goes to a file (a pipe would be held open by the server): a failure says why.
-    const errors = join(temporaryFolder('macpilot-wl-copy-'), 'stderr');
-    const stderr = openSync(errors, 'w');
-    try {
-      execFileSync('wl-copy', ['from wl-copy'], { env, stdio: ['ignore', 'ignore', stderr] });
-    } catch (error) {
-      const { status, signal } = error as { status?: number; signal?: string };
-      throw new Error(
-        `wl-copy failed (status ${status}, signal ${signal}): ${readFileSync(errors, 'utf8')}`,
-        {
-          cause: error,
-        },
-      );
-    } finally {
-      closeSync(stderr);
-    }
-    await eventually('wl-copy owning the clipboard', async () =>
-      execFileSync('wl-paste', ['--no-newline'], { env }).toString() === 'from wl-copy' ? true : undefined,
-    );
+    // In the foreground, wl-copy is the process that serves the text: the test knows it still runs, and stops it.
+    const copier = processes.start('wl-copy', ['--foreground', 'from wl-copy']);
+    let exit: number | null | undefined;
+    void copier.exited.then((code) => (exit = code));
+    await eventually('wl-copy owning the clipboard', async () => {
+      if (exit !== undefined) throw new Error(`wl-copy exited (${exit}) before wl-paste read its text`);
+      return execFileSync('wl-paste', ['--no-newline'], {
+        env,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).toString() === 'from wl-copy'
+        ? true
+        : undefined;
+    });
     expect(await macpilot.ok('get_clipboard')).toMatch(/^Clipboard text, 12 characters .*\nfrom wl-copy$/);
+    await processes.stop(copier.pid);
   });
 
   // Last: an X11 app that quits while it owns a selection may clear the clipboard as XWayland hands it back.

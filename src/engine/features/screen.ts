@@ -5,6 +5,7 @@
 import { stat, writeFile } from 'node:fs/promises';
 import { dirname, extname, isAbsolute } from 'node:path';
 import { MacpilotError } from '../../errors.js';
+import { isCallProblem } from '../kernel/resolve.js';
 import type {
   AppInfo,
   Bounds,
@@ -288,11 +289,18 @@ export class Screen {
     if (windows.length === 0 && hidden.length === 0) return undefined;
     const byId = windows.find((w) => w.id === wanted);
     if (byId) return byId;
-    if (typeof wanted === 'string') await this.kernel.resolver.refuseDeniedWindow(wanted, call);
     const scope = app === undefined ? {} : { app: String(app.pid) };
     // A title, else an index; the front-most window of the app when neither is given.
     const named = typeof wanted === 'string' ? { title: wanted } : { index: wanted ?? 0 };
-    return this.windows.resolve({ ...scope, ...named }, call);
+    try {
+      return await this.windows.resolve({ ...scope, ...named }, call);
+    } catch (error) {
+      // The id of a window the lists keep from the call is refused in the words of one no title matches.
+      if (typeof wanted === 'string' && error instanceof MacpilotError && !isCallProblem(error)) {
+        await this.kernel.resolver.refuseDeniedWindow(wanted, error, call);
+      }
+      throw error;
+    }
   }
 
   private async frameSubject(

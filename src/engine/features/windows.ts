@@ -9,7 +9,7 @@ import type { Kernel } from '../kernel/kernel.js';
 import type { CallOptions } from '../../helper-client/errors.js';
 import type { ActionResult, WindowsResult } from '../kernel/results.js';
 import { matchByName, matchTitle } from '../../text.js';
-import { own, plainText, windowStateWords, windowWords, words } from '../kernel/words.js';
+import { noWindowWithId, own, windowsListed, windowStateWords, windowWords, words } from '../kernel/words.js';
 
 /** Exactly one way of naming a window: `id`, or at least one of `app` and `title` (with `index` among matches). */
 export interface WindowTarget {
@@ -18,16 +18,6 @@ export interface WindowTarget {
   title?: string;
   index?: number;
 }
-
-const LISTED = 20;
-
-const listOf = (windows: readonly WindowInfo[]): string =>
-  windows.length === 0
-    ? 'none'
-    : windows
-        .slice(0, LISTED)
-        .map((w) => plainText(windowWords(w)))
-        .join('; ') + (windows.length > LISTED ? ` (+${windows.length - LISTED} more)` : '');
 
 /** Windows of an app: pid digits, else the app name (as list_apps shows it, or the program's window class). */
 function ofApp(windows: readonly WindowInfo[], app: string): WindowInfo[] {
@@ -181,17 +171,26 @@ export class Windows {
     if (target.id !== undefined) {
       const found = windows.find((w) => w.id === target.id);
       if (found) return found;
-      await this.kernel.resolver.refuseDeniedWindow(target.id, call);
-      throw new MacpilotError({
-        what: `No window has the id ${JSON.stringify(target.id)}`,
-        why: `it closed, or the id is not one list_windows gave; the windows now: ${listOf(windows)}`,
-        next: 'use an id from list_windows, or name the window by app and title',
-      });
+      const absent = noWindowWithId(target.id, windows);
+      await this.kernel.resolver.refuseDeniedWindow(target.id, absent, call);
+      throw new MacpilotError(absent);
     }
     const byApp = target.app === undefined ? windows : ofApp(windows, target.app);
     const matches = target.title === undefined ? byApp : matchTitle(byApp, (w) => w.title, target.title);
     const picked = target.index === undefined ? matches : matches.slice(target.index, target.index + 1);
     if (picked.length === 1 && picked[0]) return picked[0];
+    const none = picked.length === 0;
+    const failure = {
+      what: none
+        ? `No window matches: ${describe(target)}`
+        : `${matches.length} windows match ${describe(target)}, so nothing was done`,
+      why: none
+        ? `the windows now: ${windowsListed(byApp.length > 0 ? byApp : windows)}`
+        : `they are, front to back: ${windowsListed(matches)}`,
+      next: none
+        ? 'use an id from list_windows (include_minimized: true lists minimized ones too)'
+        : 'add index (0 is the front-most match) or a more specific title, or use the window id',
+    };
     if (matches.length === 0 && target.title !== undefined) {
       const title = target.title;
       const app = target.app;
@@ -199,27 +198,16 @@ export class Windows {
         (w) =>
           (app === undefined || ofApp([w], app).length > 0) &&
           matchTitle([w], (x) => x.title, title).length > 0,
+        failure,
         call,
       );
     }
     throw new MacpilotError({
-      what:
-        picked.length === 0
-          ? `No window matches: ${describe(target)}`
-          : `${matches.length} windows match ${describe(target)}, so nothing was done`,
-      why:
-        picked.length === 0
-          ? `the windows now: ${listOf(byApp.length > 0 ? byApp : windows)}`
-          : `they are, front to back: ${listOf(matches)}`,
-      next:
-        picked.length === 0
-          ? 'use an id from list_windows (include_minimized: true lists minimized ones too)'
-          : 'add index (0 is the front-most match) or a more specific title, or use the window id',
+      ...failure,
       person: {
-        next:
-          picked.length === 0
-            ? 'use a window id that `macpilot windows` lists (--minimized lists minimized ones too)'
-            : 'give --window a more specific title, or the window id `macpilot windows` lists',
+        next: none
+          ? 'use a window id that `macpilot windows` lists (--minimized lists minimized ones too)'
+          : 'give --window a more specific title, or the window id `macpilot windows` lists',
       },
     });
   }

@@ -2,7 +2,7 @@
  * From words to elements: app names to apps, paths to handles (one level at a time, from the app), and
  * elements met outside a walk (focus, hit tests) to paths and refs.
  */
-import { MacpilotError } from '../../errors.js';
+import { type FailureParts, MacpilotError } from '../../errors.js';
 import type { AppInfo, ElementInfo, ElementNode, WindowInfo } from '../../helper-client/protocol.js';
 import {
   childPath,
@@ -17,6 +17,7 @@ import {
   appPath,
 } from './paths.js';
 import { isGone } from './failures.js';
+import { noWindowWithId } from './words.js';
 import { namedBy, takesContentName } from './names.js';
 import type { HelperPort } from './port.js';
 import type { CallOptions } from '../../helper-client/errors.js';
@@ -177,33 +178,42 @@ export class Resolver {
   }
 
   /**
-   * Refuses, as off limits, a window id (or the first window a predicate picks) that names a window of an app the
-   * lists deny but show (MACPILOT_LIST_DENIED_APPS); nothing otherwise, so a window never listed stays unsaid.
+   * Refuses a window id, or the first window a predicate picks, whose app the lists keep from the call. A window
+   * of an app the lists hide is, to the agent, not there: refused in the words of `absent` (what a call says when
+   * no window matches), while the person, who set the lists, is told which app and which setting. A window listed
+   * whose app may not be read (MACPILOT_LIST_DENIED_APPS) is refused as its app is. Nothing otherwise.
    */
-  async refuseDeniedWindow(which: string | ((w: WindowInfo) => boolean), call?: CallOptions): Promise<void> {
+  async refuseDeniedWindow(
+    which: string | ((w: WindowInfo) => boolean),
+    absent: Pick<FailureParts, 'what' | 'why' | 'next'>,
+    call?: CallOptions,
+  ): Promise<void> {
     const { windows, hidden } = await this.visibleWindows(true, call, true);
-    // An id names one window without saying whose: refused without naming the app the lists hide.
-    const hiddenWindow = typeof which === 'string' ? hidden.find((w) => w.id === which) : undefined;
+    const picks = typeof which === 'string' ? (w: WindowInfo) => w.id === which : which;
+    const listed = windows.find(picks);
+    const hiddenWindow = listed ? undefined : hidden.find(picks);
     if (hiddenWindow) {
-      // The person, who set the lists, is told which app and which setting, as the gate tells it.
-      let person = { why: 'your app lists hide its app', next: 'use a window that `macpilot windows` lists' };
+      const what = `Window ${hiddenWindow.id} is off limits`;
+      let person = {
+        what,
+        why: 'your app lists hide its app',
+        next: 'use a window that `macpilot windows` lists',
+      };
       try {
         this.gate({ name: hiddenWindow.app, pid: hiddenWindow.pid }, 'read');
       } catch (error) {
-        if (error instanceof AppRefused) person = { why: `${error.what}: ${error.why}`, next: error.next };
+        if (error instanceof AppRefused)
+          person = { what, why: `${error.what}: ${error.why}`, next: error.next };
       }
       throw new AppRefused({
         // The person's audit log names the app; the agent's answer does not.
         reached: { app: hiddenWindow.app },
-        what: `Window ${which} is off limits`,
-        why: "the person's app lists hide its app",
-        next: 'use a window that list_windows lists',
+        ...absent,
         kind: 'app_off_limits',
         refusal: true,
         person,
       });
     }
-    const listed = windows.find(typeof which === 'string' ? (w) => w.id === which : which);
     if (listed && !this.mayRead({ name: listed.app, pid: listed.pid })) {
       this.gate({ name: listed.app, pid: listed.pid }, 'read');
     }
@@ -214,7 +224,7 @@ export class Resolver {
     const { windows } = await this.visibleWindows(true, call);
     const found = windows.find((w) => w.id === id);
     if (found) this.gate({ name: found.app, pid: found.pid });
-    else await this.refuseDeniedWindow(id, call);
+    else await this.refuseDeniedWindow(id, noWindowWithId(id, windows), call);
   }
 
   /**

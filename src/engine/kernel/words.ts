@@ -89,6 +89,24 @@ const TITLE_CHARS = 120;
 export const windowWords = (w: WindowInfo): Words =>
   words`window ${own(w.id)} ${appText(JSON.stringify(clip(w.title, TITLE_CHARS)))} ${appText(w.app)} (pid ${w.pid})`;
 
+const LISTED_WINDOWS = 20;
+
+/** The windows an error offers instead of the one it did not find, the first 20 of them. */
+export const windowsListed = (windows: readonly WindowInfo[]): string =>
+  windows.length === 0
+    ? 'none'
+    : windows
+        .slice(0, LISTED_WINDOWS)
+        .map((w) => plainText(windowWords(w)))
+        .join('; ') + (windows.length > LISTED_WINDOWS ? ` (+${windows.length - LISTED_WINDOWS} more)` : '');
+
+/** What a call naming a window id that no window has is told, with the windows there are. */
+export const noWindowWithId = (id: string, windows: readonly WindowInfo[]) => ({
+  what: `No window has the id ${JSON.stringify(id)}`,
+  why: `it closed, or the id is not one list_windows gave; the windows now: ${windowsListed(windows)}`,
+  next: 'use an id from list_windows, or name the window by app and title',
+});
+
 /** A window's label, frame and state: `window 4194 "Untitled" mousepad (pid 123) x=40 y=30 640x480 focused`. */
 export function windowStateWords(w: WindowInfo): Words {
   const states = [w.focused ? 'focused' : '', w.minimized ? 'minimized' : ''].filter(Boolean);

@@ -104,9 +104,26 @@ describe('the engine asks the app policy', () => {
     const windows = await withAccess('read', () => engine.engine.windows.list({}));
     expect(windows.windows.map((w) => w.title)).toEqual(['Demo']);
     expect(windows.hidden).toBe(1);
-    // A denied window cannot be named by its id either.
+    // Named by its id or its title, a hidden window is, to the agent, not there: refused in the words of a
+    // window no id or title names; the person is told which app and which setting.
     const byId = await failure(withAccess('write', () => engine.engine.windows.focus({ id: '1' })));
-    expect(text(byId)).not.toContain('passwords.kdbx');
+    expect(text(byId)).toMatch(/^No window has the id "1"/);
+    expect(text(byId)).not.toMatch(/passwords|mousepad|off limits/);
+    expect(byId).toMatchObject({ kind: 'app_off_limits', refusal: true, reached: { app: 'mousepad' } });
+    expect(byId.renderForPerson()).toMatch(
+      /^Window 1 is off limits\.\nWhy: "mousepad" \(org.xfce.mousepad\) is off limits: it is listed in /,
+    );
+    const byTitle = await failure(
+      withAccess('write', () => engine.engine.windows.focus({ title: 'passwords' })),
+    );
+    expect(text(byTitle)).toMatch(/^No window matches: the window titled "passwords"/);
+    expect(text(byTitle)).not.toMatch(/kdbx|mousepad|off limits/);
+    expect(byTitle).toMatchObject({ kind: 'app_off_limits', refusal: true });
+    expect(byTitle.renderForPerson()).toMatch(/^Window 1 is off limits/);
+    const absent = await failure(
+      withAccess('write', () => engine.engine.windows.focus({ title: 'nothing' })),
+    );
+    expect(absent).toMatchObject({ refusal: false });
     const missing = await failure(withAccess('read', () => engine.snapshot({ app: 'nosuchapp' })));
     expect(text(missing)).toContain('gtk3-demo');
     expect(text(missing)).not.toContain('mousepad');
