@@ -7,6 +7,8 @@ import {
   availableTools,
   enabledTools,
   invalidArguments,
+  leftOutAnswer,
+  toolsLeftOut,
   ToolSession,
   type ToolDependencies,
 } from '../tools/call.js';
@@ -121,6 +123,12 @@ export function createMcpServer(deps: ToolDependencies): McpServer {
     } else {
       server.registerTool(tool.name, config, run);
     }
+  }
+  // A tool the toolsets leave out is registered too, unlisted: a call by name is told the setting that adds it.
+  for (const tool of toolsLeftOut(deps.config, deps.services)) {
+    server.registerTool(tool.name, { title: tool.title, inputSchema: ANY_ARGUMENTS }, () =>
+      leftOutAnswer(tool, deps.config),
+    );
   }
   listOnly(server, listed);
   const resources = registerResources(server, deps);

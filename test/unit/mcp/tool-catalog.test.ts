@@ -15,7 +15,7 @@ import { Policy } from '../../../src/policy/pipeline.js';
 import { platformServiceChecks, platformServices } from '../../../src/platforms/index.js';
 import { Desk } from '../../../src/policy/desk.js';
 
-async function listTools(settings: Record<string, string>, platform: NodeJS.Platform = 'linux') {
+async function connect(settings: Record<string, string>, platform: NodeJS.Platform = 'linux') {
   const config = loadConfig({}, { MACPILOT_TOOLSETS: 'all', ...settings }, '/nonexistent');
   const helper = {} as HelperClient;
   const server = createMcpServer({
@@ -31,6 +31,11 @@ async function listTools(settings: Record<string, string>, platform: NodeJS.Plat
   const client = new Client({ name: 'catalog-test', version: '0' });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+  return client;
+}
+
+async function listTools(settings: Record<string, string>, platform: NodeJS.Platform = 'linux') {
+  const client = await connect(settings, platform);
   const { tools } = await client.listTools();
   await client.close();
   return tools;
@@ -66,5 +71,20 @@ describe('the tool catalog', () => {
   it('default toolsets list', async () => {
     const names = (await listTools({ MACPILOT_TOOLSETS: '' }, 'linux')).map((t) => t.name);
     expect(names).toMatchSnapshot();
+  });
+
+  it('a tool of a toolset left out is not listed; called by name, it says which setting adds it', async () => {
+    const client = await connect({ MACPILOT_TOOLSETS: 'ui,apps' });
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).not.toContain('take_screenshot');
+    const called = await client.callTool({ name: 'take_screenshot', arguments: { nonsense: 1 } });
+    await client.close();
+    expect(called.isError).toBe(true);
+    expect((called.content as { text: string }[])[0]?.text).toBe(
+      'take_screenshot is not offered: it is in the toolset "screen", which this server leaves out.\n' +
+        'Why: the environment variable MACPILOT_TOOLSETS gives the toolsets ui,apps,session\n' +
+        'Next: only the person can add it: set MACPILOT_TOOLSETS=ui,apps,session,screen where macpilot is started ' +
+        "(the MCP client's server entry or your shell)",
+    );
   });
 });

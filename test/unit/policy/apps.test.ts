@@ -39,6 +39,11 @@ describe('AppPolicy', () => {
     expect(
       refusal(policy, { name: 'Anything', bundleId: 'com.apple.systempreferences' }, 'write'),
     ).toBeDefined();
+    // The terminals of Wayland desktops, by the names their accessibility trees give.
+    for (const name of ['foot', 'Alacritty', 'kitty', 'kgx', 'gnome-control-center']) {
+      expect(refusal(policy, { name }, 'write')).toMatch(/may be read but not acted on/);
+    }
+    expect(refusal(policy, { name: 'mousepad' }, 'write')).toBeUndefined();
   });
 
   it('MACPILOT_DENY_APPS replaces the default lists; "none" empties them', () => {
