@@ -105,6 +105,9 @@ export class ConfigError extends Error {
 
 const APP_LIST = 'expected "1Password,KeePassXC" or ["1Password", "KeePassXC"] (app names or bundle ids)';
 
+const RATE_LIMITS_FORM =
+  'expected "calls_per_second=20,concurrent=8" or {"calls_per_second": 20, "concurrent": 8} (numbers, not strings)';
+
 const FileConfig = z
   .object({
     toolsets: z
@@ -118,8 +121,8 @@ const FileConfig = z
     port: z.union([z.string(), z.number()], { error: 'expected a port number, 0 to 65535' }).optional(),
     httpToken: z.string({ error: 'expected a secret of 16 or more characters, as a string' }).optional(),
     rateLimits: z
-      .union([z.string(), z.record(z.string(), z.union([z.number(), z.string()]))], {
-        error: 'expected "calls_per_second=20,concurrent=8" or {"calls_per_second": 20, "concurrent": 8}',
+      .union([z.string(), z.record(z.string(), z.number({ error: RATE_LIMITS_FORM }))], {
+        error: RATE_LIMITS_FORM,
       })
       .optional()
       .transform((value) =>

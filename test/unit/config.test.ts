@@ -164,8 +164,11 @@ describe('where each setting came from', () => {
       emptyHome,
     );
     expect(config.rateLimits).toMatchObject({ callsPerSecond: 40, actionSeconds: 120, concurrent: 8 });
+    expect(() =>
+      loadConfig({}, { MACPILOT_CONFIG: withFile({ rateLimits: { calls_per_second: '5' } }) }, emptyHome),
+    ).toThrow(/"rateLimits": expected .*\(numbers, not strings\)/);
     expect(() => loadConfig({}, { MACPILOT_CONFIG: withFile({ rateLimits: [1] }) }, emptyHome)).toThrow(
-      /config\.json: "rateLimits": expected "calls_per_second=20,concurrent=8" or \{"calls_per_second": 20, "concurrent": 8\} \(docs\/configuration\.md/,
+      /config\.json: "rateLimits": expected "calls_per_second=20,concurrent=8" or \{"calls_per_second": 20, "concurrent": 8\} \(numbers, not strings\) \(docs\/configuration\.md/,
     );
     expect(() => loadConfig({}, { MACPILOT_CONFIG: withFile({ mode: 3 }) }, emptyHome)).toThrow(
       /config\.json: "mode": expected one of "full", "safe", "read-only"/,
