@@ -298,7 +298,7 @@ export function loadConfig(
     toolsets: toolsets ? parseToolsets(toolsets.value ?? '', toolsets.source) : [...DEFAULT_TOOLSETS],
     helperPath: helperPathOf(pickPath('helperPath')),
     logLevel: (logLevel?.value as LogLevel | undefined) ?? 'warn',
-    http: () => httpSettings(pick('host'), pick('port'), pick('httpToken')),
+    http: () => httpSettings(pick('host'), pick('port'), pick('httpToken'), origins.httpToken),
     mode,
     denyApps: appList(pick('denyApps')),
     allowApps: appList(pick('allowApps')),
@@ -463,6 +463,7 @@ function httpSettings(
   host: { value: string | undefined; source: string } | undefined,
   port: { value: string | number | undefined; source: string } | undefined,
   token: { value: string | undefined; source: string } | undefined,
+  tokenOrigin: SettingOrigin,
 ): HttpSettings {
   const address = host?.value ?? '127.0.0.1';
   if (isIP(address) === 0 && !HOSTNAME.test(address)) {
@@ -477,9 +478,9 @@ function httpSettings(
   }
   if (!isLoopback(address) && token?.value === undefined) {
     throw new ConfigError(
-      `${host?.source}: listening on "${address}" lets other machines connect; set MACPILOT_HTTP_TOKEN ` +
-        `(a secret of ${MIN_TOKEN_LENGTH}+ characters that clients send as "Authorization: Bearer <token>"), ` +
-        'or listen on 127.0.0.1',
+      `${host?.source}: listening on "${address}" lets other machines connect; give a token ` +
+        `(a secret of ${MIN_TOKEN_LENGTH}+ characters that clients send as "Authorization: Bearer <token>"): ` +
+        `${tokenOrigin.change('<token>')}; or listen on 127.0.0.1`,
     );
   }
   return { host: address, port: Number(portText), token: token?.value };
