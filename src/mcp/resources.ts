@@ -16,6 +16,7 @@ import { appStateJson, desktopJson } from '../engine/render/state.js';
 import { renderText } from '../engine/render/text.js';
 import { MacpilotError } from '../errors.js';
 import type { HelperStatus } from '../engine/kernel/port.js';
+import type { AppOverview } from '../engine/kernel/results.js';
 import { HelperError } from '../helper-client/errors.js';
 import { withAccess } from '../policy/apps.js';
 import { DATA_FENCE } from '../untrusted.js';
@@ -97,11 +98,16 @@ async function asRead(work: () => Promise<ReadResourceResult>): Promise<ReadReso
 
 export const appUri = (name: string, rest: string) => `macpilot://app/${encodeURIComponent(name)}/${rest}`;
 
+/** The running apps whose resources may be read: one listed but off limits (MACPILOT_LIST_DENIED_APPS) has none. */
+async function readableApps(engine: Engine): Promise<AppOverview[]> {
+  const { apps, offLimits } = await withAccess('read', () => engine.states.desktop());
+  return apps.filter((o) => !offLimits.includes(o.app.pid));
+}
+
 /** Completes app names: the readable running apps whose name starts with the prefix, each once. */
 export function appNameCompleter(engine: Engine): Completer {
   return async (prefix) => {
-    const { apps } = await withAccess('read', () => engine.states.desktop()).catch(() => ({ apps: [] }));
-    const names = apps
+    const names = (await readableApps(engine).catch(() => []))
       .map((o) => o.app.name)
       .filter((name) => name.toLowerCase().startsWith(prefix.toLowerCase()));
     return [...new Set(names)];
@@ -253,7 +259,6 @@ export function registerResources(
   deps: ResourceDependencies,
 ): { completers: Completers; reader: ResourceReader } {
   const table = definitions(deps);
-  const readableApps = async () => (await withAccess('read', () => deps.engine.states.desktop())).apps;
   for (const def of table) {
     const meta = { title: def.title, description: def.description, mimeType: def.mimeType };
     const read = (uri: URL, variables: Variables) => asRead(() => def.read(uri, variables));
@@ -264,7 +269,7 @@ export function registerResources(
     const { perApp } = def;
     const list = perApp
       ? async () => ({
-          resources: (await readableApps().catch(() => [])).map((o) => ({
+          resources: (await readableApps(deps.engine).catch(() => [])).map((o) => ({
             uri: appUri(o.app.name, perApp),
             name: `${o.app.name} ${def.name.replace(/^app-/, '')}`,
             mimeType: def.mimeType,

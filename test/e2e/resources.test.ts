@@ -76,7 +76,7 @@ test('the clipboard resource holds what another app copied', async () => {
   });
 });
 
-test('an unknown app is an error that lists the running apps; a denied app is neither listed nor readable', async () => {
+test('an unknown app is an error that lists the running apps; a denied app is neither listed nor readable, nor has resources when listed', async () => {
   await expect(macpilot.client.readResource({ uri: 'macpilot://app/no-such-app/tree' })).rejects.toThrow(
     /No running app matches "no-such-app".*gtk3-demo \(pid \d+\)/s,
   );
@@ -93,5 +93,24 @@ test('an unknown app is an error that lists the running apps; a denied app is ne
     );
   } finally {
     await denying.close();
+  }
+  // Listed (MACPILOT_LIST_DENIED_APPS): macpilot://apps marks it off limits; it has no resource to read.
+  const listing = await startMacpilot({
+    ...env,
+    MACPILOT_DENY_APPS: 'gtk3-demo',
+    MACPILOT_LIST_DENIED_APPS: 'on',
+  });
+  try {
+    const { resources } = await listing.client.listResources();
+    expect(resources.map((r) => r.uri).filter((uri) => uri.includes('gtk3-demo'))).toEqual([]);
+    const apps = JSON.parse(
+      ((await listing.client.readResource({ uri: 'macpilot://apps' })).contents[0] as { text: string }).text,
+    ) as { apps: { name: string; off_limits?: true }[] };
+    expect(apps.apps.find((a) => a.name === 'gtk3-demo')).toMatchObject({ off_limits: true });
+    await expect(listing.client.readResource({ uri: 'macpilot://app/gtk3-demo/tree' })).rejects.toThrow(
+      /"gtk3-demo"( \([^)]*\))? is off limits/,
+    );
+  } finally {
+    await listing.close();
   }
 });

@@ -561,6 +561,8 @@ export interface DesktopResult {
   apps: AppOverview[];
   /** Running apps the person's app lists hide from agents. */
   hidden: number;
+  /** The pids of the apps listed that may not be read (a list that shows denied apps). */
+  offLimits: number[];
 }
 
 export interface AppStateResult {

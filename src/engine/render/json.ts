@@ -144,6 +144,13 @@ export const VisualJson = z.object({
 });
 
 /** How many the person's app lists hide from agents; absent when none. */
+export const AppOffLimits = z
+  .literal(true)
+  .optional()
+  .describe(
+    'Listed though the app lists deny it (MACPILOT_LIST_DENIED_APPS): it cannot be read or acted on.',
+  );
+
 export const HiddenByPolicy = z
   .number()
   .optional()
@@ -158,12 +165,7 @@ export const AppsJson = z.object({
       pid: z.number(),
       bundle_id: z.string().optional(),
       active: z.boolean(),
-      off_limits: z
-        .literal(true)
-        .optional()
-        .describe(
-          'Listed though the app lists deny it (MACPILOT_LIST_DENIED_APPS): it cannot be read or acted on.',
-        ),
+      off_limits: AppOffLimits,
       not_answering: z
         .enum(['stopped', 'busy'])
         .optional()

@@ -12,7 +12,15 @@ import {
   type AppStateResult,
   type DesktopResult,
 } from '../kernel/results.js';
-import { ElementJson, elementJson, HiddenByPolicy, hiddenJson, WindowJson, windowJson } from './json.js';
+import {
+  AppOffLimits,
+  ElementJson,
+  elementJson,
+  HiddenByPolicy,
+  hiddenJson,
+  WindowJson,
+  windowJson,
+} from './json.js';
 
 const AppActivityJson = z.enum(['active', 'background', 'minimized', 'windowless']);
 
@@ -29,7 +37,7 @@ const AppOverviewJson = z.object({
 
 export const DesktopJson = z.object({
   note: z.literal(DATA_FENCE),
-  apps: z.array(AppOverviewJson),
+  apps: z.array(AppOverviewJson.extend({ off_limits: AppOffLimits })),
   hidden_by_policy: HiddenByPolicy,
 });
 
@@ -89,7 +97,10 @@ const overviewJson = (o: AppOverview): z.infer<typeof AppOverviewJson> => ({
 
 export const desktopJson = (r: DesktopResult): z.infer<typeof DesktopJson> => ({
   note: DATA_FENCE,
-  apps: r.apps.map(overviewJson),
+  apps: r.apps.map((o) => ({
+    ...overviewJson(o),
+    ...(r.offLimits.includes(o.app.pid) ? { off_limits: true as const } : {}),
+  })),
   ...hiddenJson(r.hidden),
 });
 
