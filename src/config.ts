@@ -93,6 +93,17 @@ export const RATE_LIMIT_KEYS: Readonly<Record<string, keyof RateLimits>> = {
 };
 
 export const RATE_LIMITS_SETTING = 'MACPILOT_RATE_LIMITS';
+/** The highest amount a rate limit may be given. */
+export const MAX_RATE_LIMIT = 9_999_999;
+
+/** `limits` as MACPILOT_RATE_LIMITS gives them, with `key` at `value`: the others that differ from the defaults kept. */
+export function rateLimitsSetting(limits: RateLimits, key: keyof RateLimits, value: number): string {
+  const wanted = { ...limits, [key]: value };
+  return Object.entries(RATE_LIMIT_KEYS)
+    .filter(([, k]) => k === key || wanted[k] !== DEFAULT_RATE_LIMITS[k])
+    .map(([name, k]) => `${name}=${wanted[k]}`)
+    .join(',');
+}
 export const CONSENTS = ['ask', 'allow'] as const;
 export const INPUT_MODES = ['foreground', 'background'] as const;
 export type InputMode = (typeof INPUT_MODES)[number];
@@ -382,7 +393,9 @@ export function parseRateLimits(value: string, source: string): RateLimits {
       );
     }
     if (!/^[1-9]\d{0,6}$/.test(amount)) {
-      throw new ConfigError(`${source}: ${name} must be a whole number from 1 to 9999999, not "${amount}"`);
+      throw new ConfigError(
+        `${source}: ${name} must be a whole number from 1 to ${MAX_RATE_LIMIT}, not "${amount}"`,
+      );
     }
     limits[key] = Number(amount);
   }

@@ -4,7 +4,13 @@
  * hammering agent never blocks the server. Windows slide over the times of admitted calls; no timers run.
  */
 import { plural } from '../text.js';
-import { environmentOrigin, type RateLimits, type SettingOrigin } from '../config.js';
+import {
+  environmentOrigin,
+  MAX_RATE_LIMIT,
+  type RateLimits,
+  rateLimitsSetting,
+  type SettingOrigin,
+} from '../config.js';
 import { MacpilotError } from '../errors.js';
 import { isWrite, toolsetOf } from '../toolsets.js';
 import type { Guard, ToolCall } from './pipeline.js';
@@ -19,6 +25,7 @@ class SlidingWindow {
   private readonly times: number[] = [];
 
   constructor(
+    readonly key: keyof RateLimits,
     readonly limit: number,
     readonly spanMs: number,
     readonly describe: string,
@@ -47,26 +54,27 @@ export class RateLimiter implements Guard {
     private readonly now: () => number = () => performance.now(),
     private readonly origin: SettingOrigin = environmentOrigin('rateLimits'),
   ) {
-    this.calls = [
-      new SlidingWindow(limits.callsPerSecond, SECOND, `${plural(limits.callsPerSecond, 'call')} per second`),
-      new SlidingWindow(limits.callsPerMinute, MINUTE, `${plural(limits.callsPerMinute, 'call')} per minute`),
-    ];
-    this.writes = new SlidingWindow(
-      limits.writesPerSecond,
-      SECOND,
-      `${plural(limits.writesPerSecond, 'write action')} per second`,
-    );
-    this.scripts = new SlidingWindow(
-      limits.scriptsPerMinute,
-      MINUTE,
-      `${plural(limits.scriptsPerMinute, 'script')} per minute`,
-    );
+    const window = (key: keyof RateLimits, spanMs: number, what: string) =>
+      new SlidingWindow(
+        key,
+        limits[key],
+        spanMs,
+        `${plural(limits[key], what)} per ${spanMs === SECOND ? 'second' : 'minute'}`,
+      );
+    this.calls = [window('callsPerSecond', SECOND, 'call'), window('callsPerMinute', MINUTE, 'call')];
+    this.writes = window('writesPerSecond', SECOND, 'write action');
+    this.scripts = window('scriptsPerMinute', MINUTE, 'script');
   }
 
   async admit(call: ToolCall): Promise<() => void> {
     const now = this.now();
     if (this.running >= this.limits.concurrent) {
-      throw overLimit(this.origin, call, `${this.limits.concurrent} calls at once`, CONCURRENT_RETRY_MS);
+      throw this.overLimit(
+        call,
+        'concurrent',
+        `${this.limits.concurrent} calls at once`,
+        CONCURRENT_RETRY_MS,
+      );
     }
     const windows = [
       ...this.calls,
@@ -75,7 +83,7 @@ export class RateLimiter implements Guard {
     ];
     for (const window of windows) {
       const wait = window.waitMs(now);
-      if (wait > 0) throw overLimit(this.origin, call, window.describe, wait);
+      if (wait > 0) throw this.overLimit(call, window.key, window.describe, wait);
     }
     for (const window of windows) window.record(now);
     this.running += 1;
@@ -86,19 +94,21 @@ export class RateLimiter implements Guard {
       this.running -= 1;
     };
   }
-}
 
-function overLimit(
-  origin: SettingOrigin,
-  call: ToolCall,
-  limit: string,
-  retryAfterMs: number,
-): MacpilotError {
-  return new MacpilotError({
-    what: `${call.tool.name} refused: rate limit of ${limit} reached; retry after ${retryAfterMs} ms`,
-    why: `macpilot admits at most ${limit} (retry_after_ms: ${retryAfterMs})`,
-    next: `wait ${retryAfterMs} ms and call again; a human can raise the limit (set by ${origin.where}): ${origin.change('calls_per_second=40')}`,
-    kind: 'rate_limited',
-    refusal: true,
-  });
+  private overLimit(
+    call: ToolCall,
+    key: keyof RateLimits,
+    limit: string,
+    retryAfterMs: number,
+  ): MacpilotError {
+    // The limit reached, doubled; the others the person set kept as they are.
+    const raised = rateLimitsSetting(this.limits, key, Math.min(this.limits[key] * 2, MAX_RATE_LIMIT));
+    return new MacpilotError({
+      what: `${call.tool.name} refused: rate limit of ${limit} reached; retry after ${retryAfterMs} ms`,
+      why: `macpilot admits at most ${limit} (retry_after_ms: ${retryAfterMs})`,
+      next: `wait ${retryAfterMs} ms and call again; a human can raise the limit (set by ${this.origin.where}): ${this.origin.change(raised)}`,
+      kind: 'rate_limited',
+      refusal: true,
+    });
+  }
 }

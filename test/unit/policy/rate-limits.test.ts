@@ -109,6 +109,22 @@ describe('RateLimiter', () => {
   });
 });
 
+test('the setting a refusal offers raises the limit reached and keeps the others the person set', async () => {
+  const limits = { ...DEFAULT_RATE_LIMITS, concurrent: 2, writesPerSecond: 1 };
+  const guard = new RateLimiter(limits, () => 0);
+  (await guard.admit(write))();
+  const writes = await refusal(guard.admit(write));
+  expect(writes.next).toContain('set MACPILOT_RATE_LIMITS=concurrent=2,writes_per_second=2 where');
+  // What it offers is a setting macpilot reads back as those limits.
+  const offered = /MACPILOT_RATE_LIMITS=(\S+)/.exec(writes.next)?.[1] ?? '';
+  expect(parseRateLimits(offered, 'MACPILOT_RATE_LIMITS')).toEqual({ ...limits, writesPerSecond: 2 });
+  await guard.admit(read);
+  await guard.admit(read);
+  expect((await refusal(guard.admit(read))).next).toContain(
+    'MACPILOT_RATE_LIMITS=concurrent=4,writes_per_second=1 ',
+  );
+});
+
 describe('parseRateLimits', () => {
   test('the limits named are set, the others keep their defaults', () => {
     expect(parseRateLimits('calls_per_second=5, concurrent=2', 'MACPILOT_RATE_LIMITS')).toEqual({
