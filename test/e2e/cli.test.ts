@@ -487,6 +487,7 @@ describe('screenshot', () => {
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('`macpilot displays`');
     expect(wrong.stderr).not.toContain('list_displays');
+    expect(wrong.stderr).toContain('leave --display out for the primary display');
 
     // Their JSON holds the same facts as fields a script reads.
     const listed = JSON.parse(await ok('displays', '--format', 'json')) as {

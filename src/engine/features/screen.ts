@@ -238,6 +238,9 @@ export class Screen {
         what: `No display ${JSON.stringify(display)}`,
         why: `the displays are: ${displays.map((d) => d.id).join(', ') || 'none'}`,
         next: 'use an id from list_displays, or leave display out for the primary display',
+        person: {
+          next: 'give --display an id `macpilot displays` lists, or leave --display out for the primary display',
+        },
       });
     }
     return {
