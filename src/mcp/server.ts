@@ -75,9 +75,11 @@ export function createMcpServer(deps: ToolDependencies): McpServer {
   const runner =
     (tool: ToolDefinition) =>
     async (args: unknown, extra: ProgressTarget & { signal: AbortSignal }): Promise<CallToolResult> => {
+      const parsed = tool.input.safeParse(args ?? {});
+      if (!parsed.success) return invalidArguments(tool.name, parsed.error);
       const stopProgress = progressHeartbeat(tool.name, extra);
       try {
-        return await session.run(tool, args, {
+        return await session.run(tool, parsed.data, {
           signal: extra.signal,
           progress: (done, total, message) => {
             const progressToken = extra._meta?.progressToken;
@@ -101,24 +103,22 @@ export function createMcpServer(deps: ToolDependencies): McpServer {
     const config = {
       title: tool.title,
       description: tool.description,
-      inputSchema: tool.input,
+      inputSchema: ANY_ARGUMENTS,
       ...(tool.output ? { outputSchema: tool.output.schema } : {}),
       annotations: { title: tool.title, ...tool.annotations },
     };
     const run = runner(tool);
+    // The SDK takes any object and the runner checks the arguments, so that a bad one is answered in one form
+    // whichever way the tool runs (tools/list shows tool.input). The SDK's own check would answer a
+    // task-augmented call with a tool result where a task is due, which the client cannot read.
     if (tool.task) {
-      // The SDK answers a task-augmented call whose arguments fail its validation with a tool result where a
-      // task is due, which the client cannot read. So the SDK takes any object, and the task itself checks the
-      // arguments: a bad one ends it failed, its message naming the argument (tools/list shows tool.input).
       server.experimental.tasks.registerToolTask(
         tool.name,
-        { ...config, inputSchema: ANY_ARGUMENTS, execution: { taskSupport: 'optional' } },
-        toolTask(tool.title, (args, extra) => {
-          const parsed = tool.input.safeParse(args ?? {});
-          if (!parsed.success) return Promise.resolve(invalidArguments(tool.name, parsed.error));
-          // A task outlives its request, not its session: the session's end stops its work too.
-          return run(parsed.data, { ...extra, signal: AbortSignal.any([extra.signal, sessionEnd]) });
-        }),
+        { ...config, execution: { taskSupport: 'optional' } },
+        // A task outlives its request, not its session: the session's end stops its work too.
+        toolTask(tool.title, (args, extra) =>
+          run(args, { ...extra, signal: AbortSignal.any([extra.signal, sessionEnd]) }),
+        ),
       );
     } else {
       server.registerTool(tool.name, config, run);

@@ -87,4 +87,24 @@ describe('the tool catalog', () => {
         "(the MCP client's server entry or your shell)",
     );
   });
+
+  it('bad arguments are answered in one form, whether the tool may run as a task or not', async () => {
+    const client = await connect({});
+    const texts = [];
+    for (const [name, args] of [
+      ['type_text', { text: 'x', clear: true }],
+      ['wait_for', { condition: 'appears', clear: true }],
+    ] as const) {
+      const answer = await client.callTool({ name, arguments: args });
+      expect(answer.isError).toBe(true);
+      texts.push((answer.content as { text: string }[])[0]?.text);
+    }
+    await client.close();
+    expect(texts[0]).toMatch(
+      /^Invalid arguments for type_text: ✖ type_text takes no argument "clear"; it takes text, /,
+    );
+    expect(texts[1]).toMatch(
+      /^Invalid arguments for wait_for: ✖ wait_for takes no argument "clear"; it takes /,
+    );
+  });
 });
