@@ -28,7 +28,7 @@ export const pathParam = z
   .min(1)
   .max(4000)
   .describe(
-    'Element path, e.g. app("Mousepad")/window[0]/menubar/menuitem["File"]. Use when no ref is at hand.',
+    'Element path, e.g. app("mousepad")/window[0]/menubar/menu["File"]. Use when no ref is at hand.',
   );
 
 /** `ref` or `path`, exactly one. */

@@ -1,5 +1,5 @@
 /**
- * Replayable element paths: `app("Mousepad")/window[0]/menubar/menu["File"]/menuitem["Save As…"]`.
+ * Replayable element paths: `app("mousepad")/window[0]/menubar/menu["File"]/menuitem["Save As..."]`.
  *
  *   path    := 'app(' ( string | pid ) ')' ( '/' segment )*
  *   segment := role [ '[' string ']' ] [ '[' index ']' ]
@@ -69,7 +69,7 @@ const isHidden = (element: PathElement): boolean => element.states?.includes('of
 
 const GRAMMAR =
   'a path is app("Name") (or app(1234), the app by its pid) followed by /role, /role[index], /role["name"] or /role["name"][index] segments ' +
-  '(names are JSON strings, indexes count from 0), e.g. app("Mousepad")/window[0]/menubar/menu["File"]/menuitem["Save As…"]';
+  '(names are JSON strings, indexes count from 0), e.g. app("mousepad")/window[0]/menubar/menu["File"]/menuitem["Save As..."]';
 
 export function formatSegment(segment: Segment): string {
   const name = segment.name === undefined ? '' : `[${JSON.stringify(segment.name)}]`;

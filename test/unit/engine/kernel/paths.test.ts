@@ -82,6 +82,12 @@ describe('formatPath / parsePath', () => {
     expect(error.next).toContain('app("Name")');
   });
 
+  it("gives as its example a path it accepts, in the words the tree prints (mousepad's File > Save As...)", () => {
+    const example = /e\.g\. (app\(.*\])\), or/.exec(parseError('app("M")/').next)?.[1] ?? '';
+    expect(example).toBe('app("mousepad")/window[0]/menubar/menu["File"]/menuitem["Save As..."]');
+    expect(formatPath(parsePath(example))).toBe(example);
+  });
+
   it('tells a person whose shell took the quotes away to quote the path whole', () => {
     const error = parseError('app(mousepad)/window[0]');
     expect(error.renderForPerson()).toContain(
