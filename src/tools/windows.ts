@@ -13,7 +13,7 @@ const ADDRESSING =
 const windowTarget = {
   window_id: z
     .string()
-    .regex(/^\d{1,10}$/, 'a window id is the number list_windows shows, e.g. "41943047"')
+    .regex(/^\d{1,20}$/, 'a window id is the number list_windows shows, e.g. "41943047"')
     .optional()
     .describe('The window id list_windows shows. Alone: no app, title or index with it.'),
   app: z.string().min(1).max(256).optional().describe('App name (as list_windows shows it) or pid.'),

@@ -33,14 +33,14 @@ import {
 import type { Prepared } from '../kernel/changes.js';
 import { helperFailure } from '../kernel/failures.js';
 import { entryLine, type Kernel, type Target } from '../kernel/kernel.js';
-import { entryWords, own, plainText, words, type Words } from '../kernel/words.js';
+import { appText, entryWords, own, plainText, words, type Words } from '../kernel/words.js';
 import type { CallOptions } from '../../helper-client/errors.js';
 import type { RefEntry } from '../kernel/refs.js';
 import { AppRefused } from '../kernel/resolve.js';
 import { roleOf } from '../kernel/roles.js';
 import { isSecure } from '../kernel/tree.js';
 import type { ActionResult } from '../kernel/results.js';
-import { capitalize, duration, plural } from '../../text.js';
+import { capitalize, clip, duration, plural } from '../../text.js';
 
 type InputMethod = Extract<MethodName, `input.${string}`>;
 
@@ -48,6 +48,8 @@ type InputMethod = Extract<MethodName, `input.${string}`>;
 const TYPED_WAIT_MS = 1000;
 /** The longest the answer waits for a field that keeps changing to show the text typed. */
 const TYPED_MAX_WAIT_MS = 30_000;
+/** How much of a field's text an answer shows. */
+const SHOWN_FIELD_CHARS = 200;
 
 /** The most text a field may hold for type_text to add to it in the background (it is read whole first). */
 const MAX_FIELD_CHARS = 1_000_000;
@@ -364,8 +366,8 @@ export class Input {
           element,
           async () => {
             const done = await typing();
-            if (field !== undefined) await this.untilTyped(field, options.text, before, call);
-            return own(`${capitalize(done.typed)} into the focused element${done.submitted}.`);
+            const short = field === undefined ? [] : await this.untilTyped(field, options.text, before, call);
+            return words`${own(`${capitalize(done.typed)} into the focused element${done.submitted}.`)}${short}`;
           },
           call,
         );
@@ -386,8 +388,8 @@ export class Input {
         ? ''
         : await this.fieldText(entry.handle, call).catch(() => undefined);
       const done = await typing();
-      if (awaitText) await this.untilTyped(entry.handle, options.text, before, call);
-      return words`Focused ${entryWords(entry)}, ${own(done.typed + done.submitted)}.`;
+      const short = awaitText ? await this.untilTyped(entry.handle, options.text, before, call) : [];
+      return words`Focused ${entryWords(entry)}, ${own(done.typed + done.submitted)}.${short}`;
     });
   }
 
@@ -616,7 +618,16 @@ export class Input {
    * most TYPED_MAX_WAIT_MS), or until it has not changed for TYPED_WAIT_MS (an app may rightly change what it is
    * given, or hide it).
    */
-  private async untilTyped(handle: string, text: string, before: string | undefined, call?: CallOptions) {
+  /**
+   * Waits until the field shows the text typed, or stops changing; says so when it then shows less than the
+   * keys sent (a layout without some of the characters, a field that limits or rewrites what is typed).
+   */
+  private async untilTyped(
+    handle: string,
+    text: string,
+    before: string | undefined,
+    call?: CallOptions,
+  ): Promise<Words> {
     // A long text keeps a slow app busy well after the keys went out: wait while the field keeps changing.
     const cap = performance.now() + TYPED_MAX_WAIT_MS;
     let last: string | undefined;
@@ -625,11 +636,14 @@ export class Input {
     for (;;) {
       const value = await this.fieldText(handle, call).catch(() => undefined);
       const now = performance.now();
-      if (value === undefined || value.endsWith(text) || grown(value) || now >= cap) return;
+      if (value === undefined || value.endsWith(text) || grown(value)) return [];
       if (value !== last) {
         last = value;
         changedAt = now;
-      } else if (now - changedAt >= TYPED_WAIT_MS) return;
+      }
+      if (now - changedAt >= TYPED_WAIT_MS || now >= cap) {
+        return words`\nThe field now holds ${appText(JSON.stringify(clip(value, SHOWN_FIELD_CHARS)))}, which does not end with the text typed: some characters did not arrive (the keyboard layout may lack them), or the field changed them.`;
+      }
       await sleep(INPUT_DEFAULTS.focusPollMs, undefined, { signal: call?.signal });
     }
   }

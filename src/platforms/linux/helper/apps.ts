@@ -173,7 +173,7 @@ async function requireApp(session: Session, pid: number): Promise<void> {
 
 export async function activate(session: Session, pid: number): Promise<Result<'apps.activate'>> {
   await requireApp(session, pid);
-  if (session.desk === 'sway') return { activated: await raiseWindowOf(session, pid, '') };
+  if (session.desk !== 'x11') return { activated: await raiseWindowOf(session, pid, '') };
   const x11 = await session.x11();
   const windows = await x11.windowsOf(pid);
   const target = windows[windows.length - 1];

@@ -17,9 +17,9 @@ export function displayBounds(all: readonly DisplayInfo[], id: string): Bounds {
   return display.bounds;
 }
 
-/** Window ids are decimal numbers on X11 (window ids) and on sway (container ids) alike. */
+/** Window ids are decimal numbers on X11 (window ids), on sway (container ids) and on GNOME (64-bit) alike. */
 export function checkWindowId(id: string): void {
-  if (!/^\d{1,10}$/.test(id)) {
+  if (!/^\d{1,20}$/.test(id)) {
     throw new HelperFailure(
       HelperErrorCode.InvalidParams,
       `"${id}" is not a window id`,

@@ -7,9 +7,10 @@
 import type { Params } from '../../../helper-client/protocol.js';
 import type { Rect } from './x11/ewmh.js';
 import * as x11Input from './x11/input.js';
-import type { AppFacts, Session } from './session.js';
+import { type AppFacts, onWayland, type Session } from './session.js';
 import { until } from './until.js';
 import * as swayInput from './wayland/sway-input.js';
+import * as gnomeInput from './gnome/gnome-input.js';
 import { contentRect } from './wayland/sway-ipc.js';
 
 /** How long a window manager gets to bring a window forward. */
@@ -32,16 +33,22 @@ export function windowForFrame<W extends { title: string }>(windows: W[], frameN
  * every Wayland app's; an X11 app on XWayland reports them on the X screen, which sway lays out as its own.
  */
 export const windowRelative = (session: Session, app: AppFacts): boolean =>
-  app.gtk4 || (session.desk === 'sway' && !app.xwayland);
+  app.gtk4 || (onWayland(session.desk) && !app.xwayland);
 
 /**
  * Whether an app that moves its keyboard focus also brings its window forward. On X11, GTK presents the window of
  * an element asked to grab focus; a Wayland compositor lets no app take the focus by itself.
  */
-export const appRaisesOnFocus = (session: Session): boolean => session.desk !== 'sway';
+export const appRaisesOnFocus = (session: Session): boolean => !onWayland(session.desk);
 
 /** The windows of `pid`, where their content shows. */
 export async function placesOf(session: Session, pid: number): Promise<Placed[]> {
+  if (session.desk === 'gnome') {
+    // A window's extents count from its surface, whose shadows lie around the frame.
+    return (await (await session.gnome()).windows())
+      .filter((w) => w.pid === pid && !w.minimized)
+      .map((w) => ({ title: w.title, rect: w.buffer }));
+  }
   if (session.desk === 'sway') {
     const desk = await session.sway();
     return (await desk.windows())
@@ -56,6 +63,10 @@ export async function placesOf(session: Session, pid: number): Promise<Placed[]>
 
 /** The pid of the app whose window has the focus. */
 export async function activePid(session: Session): Promise<number | undefined> {
+  if (session.desk === 'gnome') {
+    const desk = await session.gnome().catch(() => undefined);
+    return (await desk?.windows().catch(() => []))?.find((w) => w.focused)?.pid;
+  }
   if (session.desk === 'sway') {
     const desk = await session.sway().catch(() => undefined);
     return (await desk?.windows().catch(() => []))?.find((w) => w.node.focused)?.node.pid;
@@ -65,6 +76,10 @@ export async function activePid(session: Session): Promise<number | undefined> {
 
 /** The windows by their stacking, bottom first (on sway: the focused window last): each one's pid and title. */
 export async function stacking(session: Session): Promise<{ pid?: number; title: string }[]> {
+  if (session.desk === 'gnome') {
+    const windows = await (await session.gnome()).windows();
+    return windows.filter((w) => !w.minimized).map((w) => ({ pid: w.pid, title: w.title }));
+  }
   if (session.desk === 'sway') {
     const windows = (await (await session.sway()).windows()).filter((w) => !w.scratchpad);
     return [...windows.filter((w) => !w.node.focused), ...windows.filter((w) => w.node.focused)].map((w) => ({
@@ -83,6 +98,21 @@ export async function raiseWindowOf(
   title: string,
   signal?: AbortSignal,
 ): Promise<boolean> {
+  if (session.desk === 'gnome') {
+    const desk = await session.gnome();
+    const window = windowForFrame(
+      (await desk.windows()).filter((w) => w.pid === pid),
+      title,
+    );
+    if (!window) return false;
+    if (window.focused) return true;
+    await desk.windowsCall('Activate', 't', [BigInt(window.id)]);
+    return until(
+      async () => (await desk.windows()).some((w) => w.id === window.id && w.focused),
+      RAISE_MS,
+      signal,
+    );
+  }
   if (session.desk === 'sway') {
     const desk = await session.sway();
     const mine = (await desk.windows())
@@ -110,6 +140,13 @@ export async function raiseWindowOf(
 
 /** Asks each window of `pid` to close, as its close button would. */
 export async function closeWindowsOf(session: Session, pid: number): Promise<void> {
+  if (session.desk === 'gnome') {
+    const desk = await session.gnome();
+    for (const w of (await desk.windows()).filter((w) => w.pid === pid)) {
+      await desk.windowsCall('Close', 't', [BigInt(w.id)]);
+    }
+    return;
+  }
   if (session.desk === 'sway') {
     const desk = await session.sway();
     for (const w of (await desk.windows()).filter((w) => w.node.pid === pid)) {
@@ -124,6 +161,12 @@ export async function closeWindowsOf(session: Session, pid: number): Promise<voi
 
 /** Whether synthetic pointer input works here. */
 export async function hasPointer(session: Session): Promise<boolean> {
+  if (session.desk === 'gnome') {
+    return (await session.gnome()).remote().then(
+      () => true,
+      () => false,
+    );
+  }
   if (session.desk === 'sway') {
     return (await session.sway()).pointer().then(
       () => true,
@@ -133,14 +176,13 @@ export async function hasPointer(session: Session): Promise<boolean> {
   return x11Input.hasInput(session);
 }
 
+const inputOf = (session: Session) =>
+  session.desk === 'gnome' ? gnomeInput : session.desk === 'sway' ? swayInput : x11Input;
+
 export function click(session: Session, params: Params<'input.click'>, signal?: AbortSignal) {
-  return session.desk === 'sway'
-    ? swayInput.click(session, params, signal)
-    : x11Input.click(session, params, signal);
+  return inputOf(session).click(session, params, signal);
 }
 
 export function key(session: Session, params: Params<'input.key'>, signal?: AbortSignal) {
-  return session.desk === 'sway'
-    ? swayInput.key(session, params, signal)
-    : x11Input.key(session, params, signal);
+  return inputOf(session).key(session, params, signal);
 }

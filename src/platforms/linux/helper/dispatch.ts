@@ -22,6 +22,9 @@ import * as swayInput from './wayland/sway-input.js';
 import * as swayScreen from './wayland/sway-screen.js';
 import * as swayWindows from './wayland/sway-windows.js';
 import * as wlClipboard from './wayland/wl-clipboard.js';
+import * as gnomeInput from './gnome/gnome-input.js';
+import * as gnomeScreen from './gnome/gnome-screen.js';
+import * as gnomeWindows from './gnome/gnome-windows.js';
 import { elementAt, focused } from './atspi/locate.js';
 import { startRecording, stopRecording } from './x11/record.js';
 import { capture, displays } from './x11/screen.js';
@@ -46,11 +49,14 @@ type Handler<M extends MethodName> = (
 ) => Promise<Result<M>>;
 type Handlers = { [M in MethodName]: Handler<M> };
 
-/** A method done one way on X11 and another on sway, picked by the session's display server. */
+/**
+ * A method done one way on X11, another on sway and another on GNOME, picked by the session's display server;
+ * where GNOME's is not given, the Wayland one sway uses.
+ */
 const perDesk =
-  <M extends MethodName>(x11: Handler<M>, sway: Handler<M>): Handler<M> =>
+  <M extends MethodName>(x11: Handler<M>, sway: Handler<M>, gnome: Handler<M> = sway): Handler<M> =>
   (session, params, signal) =>
-    (session.desk === 'sway' ? sway : x11)(session, params, signal);
+    ({ x11, sway, gnome })[session.desk](session, params, signal);
 
 /** Whether a handle still names an object with the Accessible interface. */
 async function exists(session: Session, handle: string): Promise<boolean> {
@@ -146,18 +152,18 @@ export const handlers: Handlers = {
     ),
   'observe.start': (session) => startObserving(session),
   'ax.scrollIntoView': noScrollIntoView,
-  'input.click': perDesk(input.click, swayInput.click),
-  'input.move': perDesk(input.move, swayInput.move),
-  'input.drag': perDesk(input.drag, swayInput.drag),
-  'input.scroll': perDesk(input.scroll, swayInput.scroll),
-  'input.pointer': perDesk(input.pointer, swayInput.pointer),
-  'input.type': perDesk(input.type, swayInput.type),
-  'input.key': perDesk(input.key, swayInput.key),
-  'input.button': perDesk(input.button, swayInput.button),
-  'input.hold': perDesk(input.hold, swayInput.hold),
-  'input.personFirst': perDesk(input.personFirst, swayInput.personFirst),
-  'screen.displays': perDesk(displays, swayScreen.displays),
-  'screen.capture': perDesk(capture, swayScreen.capture),
+  'input.click': perDesk(input.click, swayInput.click, gnomeInput.click),
+  'input.move': perDesk(input.move, swayInput.move, gnomeInput.move),
+  'input.drag': perDesk(input.drag, swayInput.drag, gnomeInput.drag),
+  'input.scroll': perDesk(input.scroll, swayInput.scroll, gnomeInput.scroll),
+  'input.pointer': perDesk(input.pointer, swayInput.pointer, gnomeInput.pointer),
+  'input.type': perDesk(input.type, swayInput.type, gnomeInput.type),
+  'input.key': perDesk(input.key, swayInput.key, gnomeInput.key),
+  'input.button': perDesk(input.button, swayInput.button, gnomeInput.button),
+  'input.hold': perDesk(input.hold, swayInput.hold, gnomeInput.hold),
+  'input.personFirst': perDesk(input.personFirst, swayInput.personFirst, gnomeInput.personFirst),
+  'screen.displays': perDesk(displays, swayScreen.displays, gnomeScreen.displays),
+  'screen.capture': perDesk(capture, swayScreen.capture, gnomeScreen.capture),
   'screen.recognizeText': noTextRecognition,
   'clipboard.read': perDesk(async (session) => (await clipboardOf(session)).read(), wlClipboard.read),
   'clipboard.write': perDesk(
@@ -168,11 +174,11 @@ export const handlers: Handlers = {
   'clipboard.watch': perDesk(watchClipboard, wlClipboard.watch),
   'record.start': perDesk(startRecording, noRecordingOnWayland),
   'record.stop': (session) => stopRecording(session),
-  'windows.list': perDesk(listWindows, swayWindows.listWindows),
-  'windows.focus': perDesk(focusWindow, swayWindows.focusWindow),
-  'windows.move': perDesk(moveWindow, swayWindows.moveWindow),
-  'windows.resize': perDesk(resizeWindow, swayWindows.resizeWindow),
-  'windows.minimize': perDesk(minimizeWindow, swayWindows.minimizeWindow),
-  'windows.restore': perDesk(restoreWindow, swayWindows.restoreWindow),
-  'windows.close': perDesk(closeWindow, swayWindows.closeWindow),
+  'windows.list': perDesk(listWindows, swayWindows.listWindows, gnomeWindows.listWindows),
+  'windows.focus': perDesk(focusWindow, swayWindows.focusWindow, gnomeWindows.focusWindow),
+  'windows.move': perDesk(moveWindow, swayWindows.moveWindow, gnomeWindows.moveWindow),
+  'windows.resize': perDesk(resizeWindow, swayWindows.resizeWindow, gnomeWindows.resizeWindow),
+  'windows.minimize': perDesk(minimizeWindow, swayWindows.minimizeWindow, gnomeWindows.minimizeWindow),
+  'windows.restore': perDesk(restoreWindow, swayWindows.restoreWindow, gnomeWindows.restoreWindow),
+  'windows.close': perDesk(closeWindow, swayWindows.closeWindow, gnomeWindows.closeWindow),
 };

@@ -42,7 +42,7 @@ async function display(session: Session): Promise<Capability> {
 export async function hello(session: Session): Promise<Result<'system.hello'>> {
   const [a11y, desk] = await Promise.all([
     accessibility(session),
-    session.desk === 'sway' ? swayCapabilities(session) : x11Capabilities(session),
+    { x11: x11Capabilities, sway: swayCapabilities, gnome: gnomeCapabilities }[session.desk](session),
   ]);
   return {
     protocolVersion: PROTOCOL_VERSION,
@@ -51,6 +51,12 @@ export async function hello(session: Session): Promise<Result<'system.hello'>> {
     capabilities: { accessibility: a11y, ...desk },
   };
 }
+
+const noRecordingOnWayland = {
+  available: false,
+  detail:
+    "a Wayland client cannot hear the input meant for other apps: recording the person's input needs X11",
+};
 
 type DeskCapabilities = Record<'display' | 'input' | 'screenCapture' | 'recording', Capability>;
 
@@ -85,11 +91,7 @@ async function tool(name: string, session: Session): Promise<string | undefined>
 }
 
 async function swayCapabilities(session: Session): Promise<DeskCapabilities> {
-  const recording = {
-    available: false,
-    detail:
-      "a Wayland client cannot hear the input meant for other apps: recording the person's input needs X11",
-  };
+  const recording = noRecordingOnWayland;
   let desk;
   try {
     desk = await session.sway();
@@ -125,5 +127,47 @@ async function swayCapabilities(session: Session): Promise<DeskCapabilities> {
       ? { available: false, detail: grim }
       : { available: true, detail: 'screenshots through grim (wlr-screencopy)' },
     recording,
+  };
+}
+
+async function gnomeCapabilities(session: Session): Promise<DeskCapabilities> {
+  let desk;
+  try {
+    desk = await session.gnome();
+  } catch (error) {
+    const missing = { available: false, detail: reason(error) };
+    return { display: missing, input: missing, screenCapture: missing, recording: noRecordingOnWayland };
+  }
+  const [remote, windows, gstreamer] = await Promise.all([
+    desk.remote().then(
+      (r) => ({ streams: r.streams.length }),
+      (error: unknown) => ({ error: reason(error) }),
+    ),
+    desk.windows().then(
+      (listed) => ({ count: listed.length }),
+      (error: unknown) => ({ error: reason(error) }),
+    ),
+    tool('gst-launch-1.0', session),
+  ]);
+  const where = `Wayland: GNOME (WAYLAND_DISPLAY=${session.env.WAYLAND_DISPLAY})`;
+  return {
+    display:
+      'error' in windows
+        ? { available: false, detail: `${where}; windows: ${windows.error}` }
+        : { available: true, detail: `${where}, windows through macpilot's GNOME Shell extension` },
+    input:
+      'error' in remote
+        ? { available: false, detail: remote.error }
+        : { available: true, detail: "keys and pointer through Mutter's RemoteDesktop" },
+    screenCapture:
+      'error' in remote
+        ? { available: false, detail: remote.error }
+        : gstreamer
+          ? { available: false, detail: gstreamer }
+          : {
+              available: true,
+              detail: `screenshots from Mutter's ScreenCast (${remote.streams} monitor streams, read through PipeWire by GStreamer)`,
+            },
+    recording: noRecordingOnWayland,
   };
 }

@@ -15,16 +15,23 @@ import { handleOf, type Ref } from './atspi/handles.js';
 import { X11 } from './x11/ewmh.js';
 import { SwayDesk } from './wayland/sway-desk.js';
 import { SwayIpc, swaySocket } from './wayland/sway-ipc.js';
+import { GnomeDesk } from './gnome/gnome-desk.js';
 
 /**
  * The display server the helper drives: X11 (an X session, or XWayland apps where the Wayland compositor has
- * no route of macpilot's), or sway, through its IPC, a virtual pointer and wtype.
+ * no route of macpilot's); sway, through its IPC, a virtual pointer and wtype; or GNOME's mutter, through its
+ * RemoteDesktop and ScreenCast and macpilot's GNOME Shell extension.
  */
-export type DeskKind = 'x11' | 'sway';
+export type DeskKind = 'x11' | 'sway' | 'gnome';
 
 export function deskKind(env: NodeJS.ProcessEnv): DeskKind {
-  return env.WAYLAND_DISPLAY && swaySocket(env) !== undefined ? 'sway' : 'x11';
+  if (!env.WAYLAND_DISPLAY) return 'x11';
+  if (swaySocket(env) !== undefined) return 'sway';
+  return /(^|:)GNOME(:|$)/i.test(env.XDG_CURRENT_DESKTOP ?? '') ? 'gnome' : 'x11';
 }
+
+/** Whether the session is a Wayland compositor's, where apps' extents are relative to their windows. */
+export const onWayland = (desk: DeskKind): boolean => desk === 'sway' || desk === 'gnome';
 
 /** Sends a notification to the server. */
 export type Notify = <N extends NotificationName>(name: N, params: NotificationParams<N>) => void;
@@ -46,6 +53,7 @@ export class Session {
   private bus: Promise<Bus> | undefined;
   private display: Promise<X11> | undefined;
   private swayDesk: Promise<SwayDesk> | undefined;
+  private gnomeDesk: Promise<GnomeDesk> | undefined;
   private readonly apps = new Map<string, Promise<AppFacts>>();
   /** Each app's last known name, by bus name, for listing an app that is too busy to answer. */
   readonly appNames = new Map<string, string>();
@@ -180,6 +188,23 @@ export class Session {
     return this.swayDesk;
   }
 
+  /** The GNOME session, connected once on the session bus. */
+  gnome(): Promise<GnomeDesk> {
+    if (!this.gnomeDesk) {
+      const connecting = GnomeDesk.open(this.env).then(async (desk) => {
+        // Its virtual keyboard is the seat's keyboard where there is no other (a headless session): without
+        // one no window has keyboard focus, and no element reads as focused.
+        await desk.remote().catch(() => {});
+        return desk;
+      });
+      this.gnomeDesk = connecting;
+      connecting.catch(() => {
+        if (this.gnomeDesk === connecting) this.gnomeDesk = undefined;
+      });
+    }
+    return this.gnomeDesk;
+  }
+
   /** X11, or undefined when there is no display: window facts are then simply unknown. */
   async x11IfAny(): Promise<X11 | undefined> {
     return this.x11().catch(() => undefined);
@@ -215,15 +240,23 @@ export class Session {
     ]);
     const gtk4 = toolkit.toLowerCase() === 'gtk' && version.startsWith('4.');
     const known = toolkit !== '' && version !== '';
-    if (this.desk !== 'sway') return { facts: { pid, gtk4 }, toolkitKnown: known };
-    // Which server the app is on shows in sway's tree once it has a window; until then it is read again.
-    const shells = (await (await this.sway()).windows().catch(() => []))
-      .filter((w) => w.node.pid === pid)
-      .map((w) => w.node.shell);
+    if (this.desk === 'x11') return { facts: { pid, gtk4 }, toolkitKnown: known };
+    // Which server the app is on shows in the compositor's windows once it has one; until then it is read again.
+    const servers = await this.serversOf(pid);
     return {
-      facts: { pid, gtk4, xwayland: shells.includes('xwayland') },
-      toolkitKnown: known && shells.length > 0,
+      facts: { pid, gtk4, xwayland: servers.includes(true) },
+      toolkitKnown: known && servers.length > 0,
     };
+  }
+
+  /** For each window of `pid` the compositor lists, whether it is an X11 window on XWayland. */
+  private async serversOf(pid: number): Promise<boolean[]> {
+    if (this.desk === 'gnome') {
+      const windows = await (await this.gnome()).windows().catch(() => []);
+      return windows.filter((w) => w.pid === pid).map((w) => w.xwayland);
+    }
+    const windows = await (await this.sway()).windows().catch(() => []);
+    return windows.filter((w) => w.node.pid === pid).map((w) => w.node.shell === 'xwayland');
   }
 
   /** `closer` runs when the session closes; the returned function takes it back. */
@@ -238,5 +271,6 @@ export class Session {
     void this.bus?.then((b) => b.close()).catch(() => {});
     void this.display?.then((d) => d.close()).catch(() => {});
     void this.swayDesk?.then((d) => d.close()).catch(() => {});
+    void this.gnomeDesk?.then((d) => d.close()).catch(() => {});
   }
 }

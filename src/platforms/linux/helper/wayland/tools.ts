@@ -12,6 +12,7 @@ export const PACKAGE_OF: Readonly<Record<string, string>> = {
   grim: 'grim',
   'wl-copy': 'wl-clipboard',
   'wl-paste': 'wl-clipboard',
+  'gst-launch-1.0': 'gstreamer1.0-tools gstreamer1.0-pipewire',
 };
 
 export interface RunOptions {

@@ -21,22 +21,10 @@ import type { Session } from '../session.js';
 import { type PersonInput, PersonWatch } from './person-watch.js';
 import { onX11 } from './x11-range.js';
 import { glide, refuseBackgroundKeys } from '../pointer-path.js';
+import { keysymsOf, MODIFIER_KEYSYMS } from '../keysyms.js';
 
 const BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
 const WHEEL = { up: 4, down: 5, left: 6, right: 7 } as const;
-
-/** X keysyms of the keys held for each modifier; "command" is the shortcut key, Control, on Linux. */
-const MODIFIER_KEYSYMS: Record<Exclude<Modifier, 'fn'>, number> = {
-  command: 0xffe3, // Control_L
-  control: 0xffe3,
-  option: 0xffe9, // Alt_L
-  shift: 0xffe1, // Shift_L
-  super: 0xffeb, // Super_L
-};
-const RETURN = 0xff0d;
-const TAB = 0xff09;
-/** Keysyms of Latin-1 characters are their code points; any other character has 0x01000000 + code point. */
-const UNICODE_KEYSYM = 0x01000000;
 
 /** Button1Mask to Button5Mask of a pointer's state. */
 const BUTTON_MASKS = 0x1f00;
@@ -390,25 +378,6 @@ const toPoint = (pointer: x11.Pointer): Point => ({ x: pointer.rootX, y: pointer
 export async function pointer(session: Session): Promise<Result<'input.pointer'>> {
   const input = await device(session);
   return { at: toPoint(await input.pointer()) };
-}
-
-function keysymOf(codePoint: number, index: number): number {
-  if (codePoint === 0x0a || codePoint === 0x0d) return RETURN;
-  if (codePoint === 0x09) return TAB;
-  if (codePoint < 0x20 || (codePoint >= 0x7f && codePoint < 0xa0)) {
-    throw new HelperFailure(
-      HelperErrorCode.InvalidParams,
-      `character ${index + 1} of the text is a control character (U+${codePoint.toString(16).padStart(4, '0')}), which no key types`,
-      'type text without control characters; press_key presses keys such as backspace or escape',
-    );
-  }
-  return codePoint <= 0xff ? codePoint : UNICODE_KEYSYM + codePoint;
-}
-
-/** The text's keysyms; "\r\n" is one Return. Checked whole before any key is pressed. */
-function keysymsOf(text: string): number[] {
-  const characters = [...text.replaceAll('\r\n', '\n')];
-  return characters.map((c, i) => keysymOf(c.codePointAt(0) ?? 0, i));
 }
 
 /** Types the text a key at a time; a cancel stops it between two keys (a delay is cut short too). */
