@@ -27,9 +27,7 @@ export const pathParam = z
   .string()
   .min(1)
   .max(4000)
-  .describe(
-    'Element path, e.g. app("mousepad")/window[0]/menubar/menu["File"]. Use when no ref is at hand.',
-  );
+  .describe('Element path, e.g. app("mousepad")/window[0]/menubar/menu["File"]. Use when no ref is at hand.');
 
 /** `ref` or `path`, exactly one. */
 export const target = {
