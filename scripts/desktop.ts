@@ -8,6 +8,7 @@
  */
 import { type ChildProcess, execFileSync, type StdioOptions, spawn } from 'node:child_process';
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -28,8 +29,8 @@ import { stopGroup } from './process-group.js';
  * Debian packages the desktop, the test apps, the bench peers and the Swift chroot come from, each with a command
  * it provides.
  */
-type Use = 'test' | 'wayland' | 'bench' | 'swift';
-const USES: readonly Use[] = ['test', 'wayland', 'bench', 'swift'];
+type Use = 'test' | 'wayland' | 'gnome' | 'bench' | 'swift';
+const USES: readonly Use[] = ['test', 'wayland', 'gnome', 'bench', 'swift'];
 const REQUIRED: ReadonlyArray<{ pkg: string; command: string; use: Use }> = readFileSync(
   new URL('./debian-packages.txt', import.meta.url),
   'utf8',
@@ -41,9 +42,9 @@ const REQUIRED: ReadonlyArray<{ pkg: string; command: string; use: Use }> = read
     return { pkg, command, use: USES.find((u) => u === use) ?? 'test' };
   });
 
-/** What `npm test` needs: the X11 desktop's packages and the Wayland suite's. */
+/** What `npm test` needs: the X11 desktop's packages and the Wayland suites'. */
 export const DESKTOP_PACKAGES = [
-  ...new Set(REQUIRED.filter((r) => r.use === 'test' || r.use === 'wayland').map((r) => r.pkg)),
+  ...new Set(REQUIRED.filter((r) => ['test', 'wayland', 'gnome'].includes(r.use)).map((r) => r.pkg)),
 ];
 export const INSTALL_COMMAND = `sudo apt-get install -y --no-install-recommends ${DESKTOP_PACKAGES.join(' ')}`;
 
@@ -53,7 +54,7 @@ function onPath(command: string): boolean {
 }
 
 /** The packages that the tests (the Wayland suite, or the bench) need and whose commands are missing here. */
-export function missingPackages(use: 'test' | 'wayland' | 'bench' = 'test'): string[] {
+export function missingPackages(use: 'test' | 'wayland' | 'gnome' | 'bench' = 'test'): string[] {
   const needed = REQUIRED.filter((r) => r.use === 'test' || r.use === use);
   return [...new Set(needed.filter((r) => !onPath(r.command)).map((r) => r.pkg))];
 }
@@ -221,15 +222,117 @@ async function startSway(
   };
 }
 
+/** The display of the GNOME suite's compositor, a socket in the desktop's XDG_RUNTIME_DIR. */
+const GNOME_DISPLAY = 'wayland-0';
+const GNOME_EXTENSION = 'macpilot@macpilot.dev';
+
+/**
+ * Starts a headless GNOME Shell on the session bus of `env`: first the system bus it asks for (a private one),
+ * PipeWire for its screen casts, macpilot's extension installed and enabled, animations off; then waits for the
+ * extension's service, puts a keyboard and a pointer on the seat (scripts/gnome-seat.mjs) and leaves the
+ * overview GNOME Shell opens at start.
+ */
+async function startGnome(
+  runtimeDir: string,
+  env: NodeJS.ProcessEnv,
+  start: (command: string, args: string[], env: NodeJS.ProcessEnv) => ChildProcess,
+): Promise<void> {
+  const systemBus = join(runtimeDir, 'system-bus');
+  start('dbus-daemon', ['--nofork', `--config-file=${writeBusConfig(`${systemBus}.conf`, systemBus)}`], env);
+  await waitFor('the private system bus', () => existsSync(systemBus), 10000);
+  const extensions = join(env.XDG_DATA_HOME ?? '', 'gnome-shell', 'extensions');
+  mkdirSync(extensions, { recursive: true });
+  cpSync(
+    fileURLToPath(new URL(`../gnome-extension/${GNOME_EXTENSION}`, import.meta.url)),
+    join(extensions, GNOME_EXTENSION),
+    {
+      recursive: true,
+    },
+  );
+  const set = (schema: string, key: string, value: string) =>
+    execFileSync('gsettings', ['set', schema, key, value], { env, stdio: 'ignore' });
+  set('org.gnome.shell', 'enabled-extensions', `['${GNOME_EXTENSION}']`);
+  set('org.gnome.desktop.interface', 'enable-animations', 'false');
+  // The pointer at a screen corner would open the overview.
+  set('org.gnome.desktop.interface', 'enable-hot-corners', 'false');
+  start('pipewire', [], env);
+  start('wireplumber', [], env);
+  start(
+    'gnome-shell',
+    [
+      '--headless',
+      '--virtual-monitor',
+      '1280x800',
+      '--wayland',
+      '--no-x11',
+      `--wayland-display=${GNOME_DISPLAY}`,
+    ],
+    env,
+  );
+  const gdbus = (...args: string[]) =>
+    execFileSync('gdbus', ['call', '--session', ...args], { env, timeout: 2000, stdio: 'pipe' }).toString();
+  const owned = (name: string) => {
+    try {
+      return gdbus(
+        '-d',
+        'org.freedesktop.DBus',
+        '-o',
+        '/org/freedesktop/DBus',
+        '-m',
+        'org.freedesktop.DBus.NameHasOwner',
+        name,
+      ).includes('true');
+    } catch {
+      return false;
+    }
+  };
+  await waitFor("GNOME Shell and macpilot's extension", () => owned('org.macpilot.Windows'), 30000);
+  const ready = join(runtimeDir, 'gnome-seat-ready');
+  start('node', [fileURLToPath(new URL('./gnome-seat.mjs', import.meta.url)), ready], env);
+  await waitFor('a keyboard on the GNOME seat', () => existsSync(ready), 10000);
+  const overview = (value?: boolean) =>
+    value === undefined
+      ? gdbus(
+          '-d',
+          'org.gnome.Shell',
+          '-o',
+          '/org/gnome/Shell',
+          '-m',
+          'org.freedesktop.DBus.Properties.Get',
+          'org.gnome.Shell',
+          'OverviewActive',
+        ).includes('true')
+      : gdbus(
+          '-d',
+          'org.gnome.Shell',
+          '-o',
+          '/org/gnome/Shell',
+          '-m',
+          'org.freedesktop.DBus.Properties.Set',
+          'org.gnome.Shell',
+          'OverviewActive',
+          `<${value}>`,
+        );
+  // GNOME Shell opens the overview once it has started: it is closed, and seen to stay closed.
+  const deadline = Date.now() + 10000;
+  for (;;) {
+    overview(false);
+    await sleep(300);
+    if (!overview()) break;
+    if (Date.now() > deadline) throw new Error('desktop: the GNOME overview does not close');
+  }
+}
+
 export async function startDesktop(
-  options: { windowManager?: boolean; monitors?: 1 | 2; session?: 'x11' | 'sway' } = {},
+  options: { windowManager?: boolean; monitors?: 1 | 2; session?: 'x11' | 'sway' | 'gnome' } = {},
 ): Promise<Desktop> {
   const monitors = options.monitors ?? 1;
   const sway = options.session === 'sway';
+  const gnome = options.session === 'gnome';
   if (monitors === 2 && process.getuid?.() !== 0) {
     throw new Error('desktop: two monitors need Xorg with the dummy driver, which runs as root only');
   }
-  const missing = missingPackages(sway ? 'wayland' : 'test');
+  const missing = missingPackages(sway ? 'wayland' : gnome ? 'gnome' : 'test');
   if (missing.length > 0) {
     throw new Error(
       `The desktop test suite needs Debian packages that are missing: ${missing.join(', ')}.\n` +
@@ -266,7 +369,7 @@ export async function startDesktop(
     let display = '';
     let wayland: Awaited<ReturnType<typeof startSway>> | undefined;
     if (sway) wayland = await startSway(runtimeDir, (command, args, env) => start(command, args, env));
-    else {
+    else if (!gnome) {
       // Xvfb picks a free display itself and writes its number to the file we give it as fd 3. Without
       // -noreset it resets whenever its last client leaves, and a client connecting meanwhile (openbox) fails.
       const displayFile = join(runtimeDir, 'display');
@@ -285,20 +388,40 @@ export async function startDesktop(
       ...process.env,
       ...(wayland
         ? { ...wayland, XDG_SESSION_TYPE: 'wayland', XDG_CURRENT_DESKTOP: 'sway' }
-        : { DISPLAY: display }),
+        : gnome
+          ? {
+              WAYLAND_DISPLAY: GNOME_DISPLAY,
+              XDG_SESSION_TYPE: 'wayland',
+              XDG_CURRENT_DESKTOP: 'GNOME',
+              DBUS_SYSTEM_BUS_ADDRESS: `unix:path=${join(runtimeDir, 'system-bus')}`,
+            }
+          : { DISPLAY: display }),
       XDG_RUNTIME_DIR: runtimeDir,
       DBUS_SESSION_BUS_ADDRESS: `unix:path=${busPath}`,
       XDG_CONFIG_HOME: join(runtimeDir, 'config'),
       XDG_DATA_HOME: join(runtimeDir, 'data'),
       XDG_CACHE_HOME: join(runtimeDir, 'cache'),
       HOME: join(runtimeDir, 'home'),
-      GSETTINGS_BACKEND: 'memory',
-      GDK_BACKEND: wayland ? 'wayland' : 'x11',
+      GDK_BACKEND: wayland || gnome ? 'wayland' : 'x11',
       QT_ACCESSIBILITY: '1',
       LANG: 'C.UTF-8',
     };
-    const hidden = wayland ? ['DISPLAY'] : ['WAYLAND_DISPLAY', 'SWAYSOCK'];
-    for (const hide of ['NO_AT_BRIDGE', 'GTK_A11Y', 'AT_SPI_BUS_ADDRESS', ...hidden]) delete env[hide];
+    const hidden = wayland ? ['DISPLAY'] : gnome ? ['DISPLAY', 'SWAYSOCK'] : ['WAYLAND_DISPLAY', 'SWAYSOCK'];
+    const inherited = [
+      'NO_AT_BRIDGE',
+      'GTK_A11Y',
+      'AT_SPI_BUS_ADDRESS',
+      'GSETTINGS_BACKEND',
+      'DBUS_SYSTEM_BUS_ADDRESS',
+    ];
+    for (const hide of [
+      ...inherited.filter((name) => !(gnome && name === 'DBUS_SYSTEM_BUS_ADDRESS')),
+      ...hidden,
+    ]) {
+      delete env[hide];
+    }
+    // GNOME Shell's settings are dconf's, which the tests change from outside (gsettings).
+    if (!gnome) env.GSETTINGS_BACKEND = 'memory';
     if (monitors === 2) splitIntoMonitors(env);
 
     start('dbus-daemon', ['--nofork', `--config-file=${sessionBusConfig(runtimeDir, busPath)}`], env);
@@ -315,7 +438,8 @@ export async function startDesktop(
         ),
       15000,
     );
-    if (options.windowManager !== false && !sway) {
+    if (gnome) await startGnome(runtimeDir, env, (command, args, env) => start(command, args, env));
+    if (options.windowManager !== false && !sway && !gnome) {
       start('openbox', ['--sm-disable'], env);
       await waitFor(
         'openbox',
@@ -395,10 +519,11 @@ export function writeBusConfig(file: string, busPath: string, services?: string)
 }
 
 // Last: run as a script, everything above is initialized (a const below it would not be yet).
-const USAGE = `Usage: npx tsx scripts/desktop.ts [--monitors=2 | --session=sway]
+const USAGE = `Usage: npx tsx scripts/desktop.ts [--monitors=2 | --session=sway | --session=gnome]
 Starts a private headless desktop (Xvfb, D-Bus, AT-SPI, openbox), prints the environment that reaches it, and
 stops it on Ctrl-C. --monitors=2: two 1280x800 monitors side by side (Xorg's dummy driver; root only).
 --session=sway: a headless sway instead of X11 (run as the user ${SWAY_USER} when we are root).
+--session=gnome: a headless GNOME Shell with PipeWire and macpilot's GNOME Shell extension.
 MACPILOT_KEEP_DESKTOP=1 keeps its folder, with each process's log, after it stops.`;
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
@@ -407,17 +532,32 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     console.log(USAGE);
     process.exit(0);
   }
-  const known = ['--monitors=1', '--monitors=2', '--session=x11', '--session=sway'];
+  const known = ['--monitors=1', '--monitors=2', '--session=x11', '--session=sway', '--session=gnome'];
   const unknown = args.filter((arg) => !known.includes(arg));
   if (unknown.length > 0) {
     console.error(`desktop: unknown argument ${unknown.join(' ')}\n${USAGE}`);
     process.exit(2);
   }
-  const session = args.includes('--session=sway') ? 'sway' : 'x11';
+  const session = args.includes('--session=sway')
+    ? 'sway'
+    : args.includes('--session=gnome')
+      ? 'gnome'
+      : 'x11';
   const desktop = await startDesktop({ monitors: args.includes('--monitors=2') ? 2 : 1, session });
-  const shown =
-    session === 'sway' ? ['WAYLAND_DISPLAY', 'SWAYSOCK', 'XWAYLAND_DISPLAY', 'GDK_BACKEND'] : ['DISPLAY'];
-  for (const key of [...shown, 'DBUS_SESSION_BUS_ADDRESS', 'XDG_RUNTIME_DIR', 'GSETTINGS_BACKEND', 'HOME']) {
+  const shown = {
+    x11: ['DISPLAY', 'GSETTINGS_BACKEND'],
+    sway: ['WAYLAND_DISPLAY', 'SWAYSOCK', 'XWAYLAND_DISPLAY', 'GDK_BACKEND', 'GSETTINGS_BACKEND'],
+    gnome: [
+      'WAYLAND_DISPLAY',
+      'GDK_BACKEND',
+      'XDG_CURRENT_DESKTOP',
+      'XDG_SESSION_TYPE',
+      'DBUS_SYSTEM_BUS_ADDRESS',
+      'XDG_CONFIG_HOME',
+      'XDG_DATA_HOME',
+    ],
+  }[session];
+  for (const key of [...shown, 'DBUS_SESSION_BUS_ADDRESS', 'XDG_RUNTIME_DIR', 'HOME']) {
     console.log(`export ${key}='${desktop.env[key]}'`);
   }
   console.log('# desktop running; Ctrl-C stops it');

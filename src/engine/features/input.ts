@@ -40,7 +40,7 @@ import { AppRefused } from '../kernel/resolve.js';
 import { roleOf } from '../kernel/roles.js';
 import { isSecure } from '../kernel/tree.js';
 import type { ActionResult } from '../kernel/results.js';
-import { capitalize, clip, duration, plural } from '../../text.js';
+import { capitalize, duration, plural } from '../../text.js';
 
 type InputMethod = Extract<MethodName, `input.${string}`>;
 
@@ -642,7 +642,7 @@ export class Input {
         changedAt = now;
       }
       if (now - changedAt >= TYPED_WAIT_MS || now >= cap) {
-        return words`\nThe field now holds ${appText(JSON.stringify(clip(value, SHOWN_FIELD_CHARS)))}, which does not end with the text typed: some characters did not arrive (the keyboard layout may lack them), or the field changed them.`;
+        return words`\nThe field now holds ${appText(JSON.stringify(value.length > SHOWN_FIELD_CHARS ? `${value.slice(0, SHOWN_FIELD_CHARS)}…` : value))}, which does not end with the text typed: some characters did not arrive (the keyboard layout may lack them), or the field changed them.`;
       }
       await sleep(INPUT_DEFAULTS.focusPollMs, undefined, { signal: call?.signal });
     }
