@@ -1,0 +1,211 @@
+/**
+ * macpilot on a headless GNOME Shell (mutter 43), through a real MCP client, with native Wayland GTK3 and GTK4
+ * apps: what check_permissions says, typing into a field by ref (under US and German layouts), clicking by ref,
+ * by point and by text read on screen (so window-relative extents land on the real controls), windows through
+ * macpilot's GNOME Shell extension, screenshots from the screen cast, and the clipboard against wl-clipboard.
+ */
+import { execFileSync } from 'node:child_process';
+import { describe, expect, inject, test } from 'vitest';
+import { zenityEntry } from '../support/zenity.js';
+import { useMacpilot } from '../support/mcp.js';
+import { eventually, refOf } from '../support/text.js';
+
+const env = inject('gnomeEnv');
+const { macpilot, processes } = useMacpilot(env, ['--toolsets', 'all']);
+
+type Bounds = { x: number; y: number; width: number; height: number };
+
+const boundsOf = async (ref: string): Promise<Bounds> => {
+  const { structuredContent } = (await macpilot.client.callTool({
+    name: 'get_element',
+    arguments: { ref },
+  })) as { structuredContent?: { bounds?: Bounds } };
+  if (!structuredContent?.bounds) throw new Error(`no bounds for ${ref}`);
+  return structuredContent.bounds;
+};
+
+const windows = async () =>
+  (
+    (await macpilot.client.callTool({ name: 'list_windows', arguments: { include_minimized: true } }))
+      .structuredContent as {
+      windows: {
+        id: string;
+        pid: number;
+        title: string;
+        focused: boolean;
+        minimized: boolean;
+        bounds: Bounds;
+      }[];
+    }
+  ).windows;
+
+const layout = (name: string) =>
+  execFileSync('gsettings', ['set', 'org.gnome.desktop.input-sources', 'sources', `[('xkb', '${name}')]`], {
+    env,
+  });
+
+describe('on GNOME', () => {
+  test("check_permissions names GNOME's route of each capability", async () => {
+    const text = await macpilot.ok('check_permissions');
+    expect(text).toMatch(
+      /display: available \(Wayland: GNOME .*windows through macpilot's GNOME Shell extension\)/,
+    );
+    expect(text).toMatch(/input: available \(keys and pointer through Mutter's RemoteDesktop\)/);
+    expect(text).toMatch(/screen ?capture: available \(screenshots from Mutter's ScreenCast/i);
+  });
+
+  test('type into a field by ref, then click OK by ref: zenity prints the text', async () => {
+    const { zenity, field, value } = await zenityEntry(macpilot, processes, 'gnome by ref');
+    await macpilot.ok('type_text', { ref: field, text: 'Ada Lovelace 1815' });
+    expect(await value()).toBe('Ada Lovelace 1815');
+    const ok = refOf(
+      await macpilot.ok('find_elements', { app: String(zenity.pid), name: 'OK', role: 'button' }),
+      /OK/,
+    );
+    expect(await macpilot.ok('click_element', { ref: ok })).toMatch(/as a real click at its centre/);
+    expect(await zenity.exited).toBe(0);
+    expect(zenity.stdout()).toBe('Ada Lovelace 1815\n');
+  });
+
+  test('under a German layout: umlauts and ß type, z and y are the keys that type them; a character no layout key types is said to be missing', async () => {
+    const { zenity, field, value } = await zenityEntry(macpilot, processes, 'gnome layouts');
+    try {
+      layout('de');
+      await macpilot.ok('type_text', { ref: field, text: 'Grüße zy' });
+      expect(await value()).toBe('Grüße zy');
+      await macpilot.ok('press_key', { key: 'z' });
+      expect(await value()).toBe('Grüße zyz');
+      // Mutter 43 types only what the layout has: the answer says the field holds less than was typed.
+      const short = await macpilot.ok('type_text', { ref: field, text: ' ✓', clear_first: true });
+      expect(short).toMatch(/The field now holds " ", which does not end with the text typed/);
+    } finally {
+      layout('us');
+    }
+    await processes.stop(zenity.pid);
+  });
+
+  test('type into a field whose window is behind another: its window comes forward, the text arrives whole', async () => {
+    const behind = await zenityEntry(macpilot, processes, 'gnome behind');
+    const front = await zenityEntry(macpilot, processes, 'gnome in front');
+    await macpilot.ok('focus_window', {
+      window_id: (await windows()).find((w) => w.pid === front.zenity.pid)?.id ?? '',
+    });
+    await macpilot.ok('type_text', { ref: behind.field, text: 'to the one behind' });
+    expect(await behind.value()).toBe('to the one behind');
+    expect(await front.value()).toBe('');
+    expect((await windows()).find((w) => w.pid === behind.zenity.pid)?.focused).toBe(true);
+    await processes.stop(behind.zenity.pid);
+    await processes.stop(front.zenity.pid);
+  });
+
+  test('click by point at the centre get_element reports: the bounds are on screen, inside the window frame', async () => {
+    const { zenity } = await zenityEntry(macpilot, processes, 'gnome by point');
+    const cancel = refOf(
+      await macpilot.ok('find_elements', { app: String(zenity.pid), name: 'Cancel', role: 'button' }),
+      /Cancel/,
+    );
+    const bounds = await boundsOf(cancel);
+    const frame = (await windows()).find((w) => w.pid === zenity.pid)?.bounds;
+    expect(frame).toBeDefined();
+    if (!frame) return;
+    // The window-relative extents shifted by the window's surface: the button lies inside the frame.
+    expect(bounds.x).toBeGreaterThanOrEqual(frame.x);
+    expect(bounds.y).toBeGreaterThanOrEqual(frame.y);
+    expect(bounds.x + bounds.width).toBeLessThanOrEqual(frame.x + frame.width);
+    expect(bounds.y + bounds.height).toBeLessThanOrEqual(frame.y + frame.height);
+    await macpilot.ok('click', { x: bounds.x + bounds.width / 2, y: bounds.y + bounds.height / 2 });
+    expect(await zenity.exited).toBe(1);
+  });
+
+  test('click_text finds OK by reading the screen cast and clicks it', async () => {
+    const { zenity, field } = await zenityEntry(macpilot, processes, 'gnome by text');
+    await macpilot.ok('type_text', { ref: field, text: 'read on screen' });
+    expect(await macpilot.ok('find_text', { text: 'Type here', app: String(zenity.pid) })).toMatch(
+      /Type here/,
+    );
+    await macpilot.ok('click_text', { text: 'OK', app: String(zenity.pid), match: 'exact' });
+    expect(await zenity.exited).toBe(0);
+    expect(zenity.stdout()).toBe('read on screen\n');
+  });
+
+  test('windows: focused in turn, moved, resized, minimized and restored, shot as pixels', async () => {
+    const first = await zenityEntry(macpilot, processes, 'first window');
+    const second = await zenityEntry(macpilot, processes, 'second window');
+    const idOf = async (pid: number) => (await windows()).find((w) => w.pid === pid)?.id ?? '';
+    const ids = { first: await idOf(first.zenity.pid), second: await idOf(second.zenity.pid) };
+    for (const which of ['first', 'second', 'first'] as const) {
+      expect(await macpilot.ok('focus_window', { window_id: ids[which] })).toContain(`"${which} window"`);
+      expect((await windows()).find((w) => w.id === ids[which])?.focused).toBe(true);
+    }
+    await macpilot.ok('move_window', { window_id: ids.first, x: 400, y: 300 });
+    await macpilot.ok('resize_window', { window_id: ids.first, width: 420, height: 260 });
+    expect((await windows()).find((w) => w.id === ids.first)?.bounds).toEqual({
+      x: 400,
+      y: 300,
+      width: 420,
+      height: 260,
+    });
+    // The field moved with its window: typing by ref still reaches it.
+    await macpilot.ok('type_text', { ref: first.field, text: 'moved' });
+    expect(await first.value()).toBe('moved');
+    await macpilot.ok('minimize_window', { window_id: ids.second });
+    expect((await windows()).find((w) => w.id === ids.second)?.minimized).toBe(true);
+    expect(await macpilot.ok('list_windows', {})).not.toContain('"second window"');
+    await macpilot.ok('restore_window', { window_id: ids.second });
+    expect((await windows()).find((w) => w.id === ids.second)).toMatchObject({
+      minimized: false,
+      focused: true,
+    });
+    const shot = await macpilot.client.callTool({
+      name: 'take_screenshot',
+      arguments: { app: String(first.zenity.pid) },
+    });
+    const image = (shot.content as { type: string; data?: string }[]).find((part) => part.type === 'image');
+    const png = Buffer.from(image?.data ?? '', 'base64');
+    const { default: sharp } = await import('sharp');
+    const { width, height } = await sharp(png).metadata();
+    expect({ width, height }).toEqual({ width: 420, height: 260 });
+    // A dialog's pixels are not one colour: something was drawn, and captured.
+    expect((await sharp(png).stats()).channels[0]?.stdev ?? 0).toBeGreaterThan(5);
+    await processes.stop(first.zenity.pid);
+    await processes.stop(second.zenity.pid);
+  });
+
+  test('a GTK4 app (gnome-calculator): typed text, then Return, Ctrl+A and BackSpace as keys, in one sequence', async () => {
+    const calculator = processes.start('gnome-calculator');
+    const app = String(calculator.pid);
+    const entry = await eventually("the calculator's entry", async () => {
+      const found = await macpilot.call('find_elements', { app, role: 'textbox' });
+      return found.isError ? undefined : /\[ref=(e\d+)\][^\n]*focused/.exec(found.text)?.[1];
+    });
+    const value = async () => {
+      const { structuredContent } = (await macpilot.client.callTool({
+        name: 'get_element',
+        arguments: { ref: entry },
+      })) as { structuredContent?: { value?: unknown } };
+      return structuredContent?.value ?? '';
+    };
+    await macpilot.ok('type_text', { ref: entry, text: '7+5' });
+    expect(await value()).toBe('7+5');
+    expect(await macpilot.ok('press_key', { key: 'Return' })).toMatch(/value="12"/);
+    await macpilot.ok('press_key', { key: 'ctrl+a' });
+    expect(await macpilot.ok('press_key', { key: 'BackSpace' })).toMatch(/\(was: [^)]*value="12"\)/);
+    expect(await value()).toBe('');
+    expect(await macpilot.ok('quit_app', { name: app })).toMatch(/quit/i);
+    expect(await calculator.exited).toBe(0);
+  });
+
+  test('the clipboard round-trips with wl-clipboard both ways', async () => {
+    await macpilot.ok('set_clipboard', { text: 'from macpilot ✓' });
+    expect(execFileSync('wl-paste', ['--no-newline'], { env }).toString()).toBe('from macpilot ✓');
+    const copier = processes.start('wl-copy', ['--foreground', 'from wl-copy']);
+    await eventually('wl-copy owning the clipboard', async () =>
+      execFileSync('wl-paste', ['--no-newline'], { env, stdio: ['ignore', 'pipe', 'ignore'] }).toString() ===
+      'from wl-copy'
+        ? true
+        : undefined,
+    );
+    expect(await macpilot.ok('get_clipboard')).toMatch(/^Clipboard text, 12 characters .*\nfrom wl-copy$/);
+    await processes.stop(copier.pid);
+  });
+});
