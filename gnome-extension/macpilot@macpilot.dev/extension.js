@@ -1,9 +1,9 @@
 /*
- * macpilot's window service for GNOME Shell 42 to 44 (legacy extension format): the windows, front to back, with
- * their frames, on the session bus as org.macpilot.Windows, and the few things macpilot does to a window.
- * GNOME Shell's own org.gnome.Shell.Introspect answers only its portals.
+ * macpilot's service for GNOME Shell 42 to 44 (legacy extension format), on the session bus as
+ * org.macpilot.Windows: the windows, bottom of the stacking first, with their frames, the few things macpilot does
+ * to a window, and the clipboard. GNOME Shell's own org.gnome.Shell.Introspect answers only its portals.
  */
-const { Gio, GLib, Meta } = imports.gi;
+const { Gio, GLib, Meta, St } = imports.gi;
 const Main = imports.ui.main;
 
 const BUS_NAME = 'org.macpilot.Windows';
@@ -22,6 +22,14 @@ const INTERFACE = `<node>
     <method name="Minimize"><arg type="t" direction="in" name="id"/></method>
     <method name="Unminimize"><arg type="t" direction="in" name="id"/></method>
     <method name="Close"><arg type="t" direction="in" name="id"/></method>
+    <method name="ReadClipboard">
+      <arg type="as" direction="out" name="types"/>
+      <arg type="b" direction="out" name="has_text"/>
+      <arg type="s" direction="out" name="text"/>
+    </method>
+    <method name="WriteClipboard"><arg type="s" direction="in" name="text"/></method>
+    <method name="ClearClipboard"/>
+    <signal name="ClipboardChanged"/>
     <property name="Version" type="u" access="read"/>
   </interface>
 </node>`;
@@ -42,6 +50,8 @@ function windowById(id) {
   if (!found) throw new GLib.Error(Gio.DBusError, Gio.DBusError.INVALID_ARGS, `no window has the id ${id}`);
   return found;
 }
+
+const CLIPBOARD = St.ClipboardType.CLIPBOARD;
 
 class WindowService {
   get Version() {
@@ -87,12 +97,45 @@ class WindowService {
   Close(id) {
     windowById(id).delete(global.get_current_time());
   }
+
+  // The clipboard as the shell holds it: mutter 43 gives other programs no clipboard of their own to use.
+  ReadClipboardAsync(_parameters, invocation) {
+    const clipboard = St.Clipboard.get_default();
+    const types = clipboard.get_mimetypes(CLIPBOARD);
+    if (!types.some((type) => type.startsWith('text/plain') || type === 'UTF8_STRING')) {
+      invocation.return_value(new GLib.Variant('(asbs)', [types, false, '']));
+      return;
+    }
+    clipboard.get_text(CLIPBOARD, (_clipboard, text) =>
+      invocation.return_value(new GLib.Variant('(asbs)', [types, text !== null, text ?? ''])),
+    );
+  }
+
+  WriteClipboard(text) {
+    St.Clipboard.get_default().set_text(CLIPBOARD, text);
+  }
+
+  ClearClipboard() {
+    // Owned for an instant by an empty source, then by no one.
+    const selection = global.display.get_selection();
+    const source = Meta.SelectionSourceMemory.new(
+      'text/plain;charset=utf-8',
+      new GLib.Bytes(new Uint8Array(0)),
+    );
+    selection.set_owner(Meta.SelectionType.SELECTION_CLIPBOARD, source);
+    selection.unset_owner(Meta.SelectionType.SELECTION_CLIPBOARD, source);
+  }
 }
 
 class Extension {
   enable() {
     this._service = Gio.DBusExportedObject.wrapJSObject(INTERFACE, new WindowService());
     this._service.export(Gio.DBus.session, OBJECT_PATH);
+    this._selection = global.display.get_selection();
+    this._ownerChanged = this._selection.connect('owner-changed', (_selection, type) => {
+      if (type === Meta.SelectionType.SELECTION_CLIPBOARD)
+        this._service.emit_signal('ClipboardChanged', null);
+    });
     this._owner = Gio.bus_own_name(
       Gio.BusType.SESSION,
       BUS_NAME,
@@ -104,6 +147,7 @@ class Extension {
   }
 
   disable() {
+    this._selection.disconnect(this._ownerChanged);
     Gio.bus_unown_name(this._owner);
     this._service.unexport();
     this._service = null;

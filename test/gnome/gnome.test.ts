@@ -2,7 +2,7 @@
  * macpilot on a headless GNOME Shell (mutter 43), through a real MCP client, with native Wayland GTK3 and GTK4
  * apps: what check_permissions says, typing into a field by ref (under US and German layouts), clicking by ref,
  * by point and by text read on screen (so window-relative extents land on the real controls), windows through
- * macpilot's GNOME Shell extension, screenshots from the screen cast, and the clipboard against wl-clipboard.
+ * macpilot's GNOME Shell extension, screenshots from the screen cast, and the clipboard with wl-paste and a GTK app.
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, inject, test } from 'vitest';
@@ -195,17 +195,20 @@ describe('on GNOME', () => {
     expect(await calculator.exited).toBe(0);
   });
 
-  test('the clipboard round-trips with wl-clipboard both ways', async () => {
+  test('the clipboard both ways: wl-paste reads what macpilot copied, a GTK app copies and pastes through it', async () => {
     await macpilot.ok('set_clipboard', { text: 'from macpilot ✓' });
     expect(execFileSync('wl-paste', ['--no-newline'], { env }).toString()).toBe('from macpilot ✓');
-    const copier = processes.start('wl-copy', ['--foreground', 'from wl-copy']);
-    await eventually('wl-copy owning the clipboard', async () =>
-      execFileSync('wl-paste', ['--no-newline'], { env, stdio: ['ignore', 'pipe', 'ignore'] }).toString() ===
-      'from wl-copy'
-        ? true
-        : undefined,
-    );
-    expect(await macpilot.ok('get_clipboard')).toMatch(/^Clipboard text, 12 characters .*\nfrom wl-copy$/);
-    await processes.stop(copier.pid);
+    const { zenity, field, value } = await zenityEntry(macpilot, processes, 'gnome clipboard');
+    await macpilot.ok('type_text', { ref: field, text: 'copied in zenity' });
+    await macpilot.ok('press_key', { key: 'ctrl+a' });
+    await macpilot.ok('press_key', { key: 'ctrl+c' });
+    expect(await macpilot.ok('get_clipboard')).toMatch(/\ncopied in zenity$/);
+    await macpilot.ok('set_clipboard', { text: ' and pasted ✓' });
+    await macpilot.ok('press_key', { key: 'End' });
+    await macpilot.ok('press_key', { key: 'ctrl+v' });
+    expect(await value()).toBe('copied in zenity and pasted ✓');
+    await macpilot.ok('clear_clipboard');
+    expect(await macpilot.ok('get_clipboard')).toMatch(/empty/i);
+    await processes.stop(zenity.pid);
   });
 });

@@ -22,6 +22,7 @@ import * as swayInput from './wayland/sway-input.js';
 import * as swayScreen from './wayland/sway-screen.js';
 import * as swayWindows from './wayland/sway-windows.js';
 import * as wlClipboard from './wayland/wl-clipboard.js';
+import * as gnomeClipboard from './gnome/gnome-clipboard.js';
 import * as gnomeInput from './gnome/gnome-input.js';
 import * as gnomeScreen from './gnome/gnome-screen.js';
 import * as gnomeWindows from './gnome/gnome-windows.js';
@@ -165,13 +166,22 @@ export const handlers: Handlers = {
   'screen.displays': perDesk(displays, swayScreen.displays, gnomeScreen.displays),
   'screen.capture': perDesk(capture, swayScreen.capture, gnomeScreen.capture),
   'screen.recognizeText': noTextRecognition,
-  'clipboard.read': perDesk(async (session) => (await clipboardOf(session)).read(), wlClipboard.read),
+  'clipboard.read': perDesk(
+    async (session) => (await clipboardOf(session)).read(),
+    wlClipboard.read,
+    gnomeClipboard.read,
+  ),
   'clipboard.write': perDesk(
     async (session, params) => (await clipboardOf(session)).write(params.text),
     (session, params) => wlClipboard.write(session, params.text),
+    (session, params) => gnomeClipboard.write(session, params.text),
   ),
-  'clipboard.clear': perDesk(async (session) => (await clipboardOf(session)).clear(), wlClipboard.clear),
-  'clipboard.watch': perDesk(watchClipboard, wlClipboard.watch),
+  'clipboard.clear': perDesk(
+    async (session) => (await clipboardOf(session)).clear(),
+    wlClipboard.clear,
+    gnomeClipboard.clear,
+  ),
+  'clipboard.watch': perDesk(watchClipboard, wlClipboard.watch, gnomeClipboard.watch),
   'record.start': perDesk(startRecording, noRecordingOnWayland),
   'record.stop': (session) => stopRecording(session),
   'windows.list': perDesk(listWindows, swayWindows.listWindows, gnomeWindows.listWindows),

@@ -166,7 +166,7 @@ async function gnomeCapabilities(session: Session): Promise<DeskCapabilities> {
           ? { available: false, detail: gstreamer }
           : {
               available: true,
-              detail: `screenshots from Mutter's ScreenCast (${remote.streams} monitor streams, read through PipeWire by GStreamer)`,
+              detail: `screenshots from Mutter's ScreenCast (a stream of each monitor: ${remote.streams}, read through PipeWire by GStreamer)`,
             },
     recording: noRecordingOnWayland,
   };

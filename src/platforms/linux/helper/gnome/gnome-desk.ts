@@ -2,9 +2,10 @@
  * A GNOME session as macpilot reaches it, all on the session bus: Mutter's RemoteDesktop for keys and the pointer
  * (absolute motion lands on a ScreenCast stream of the monitor, so one stream per monitor is recorded beside it),
  * those streams' PipeWire nodes for screenshots, DisplayConfig for the monitors, and macpilot's GNOME Shell
- * extension (gnome-extension/) for the windows, which GNOME Shell tells no other program. The RemoteDesktop
+ * extension (gnome-extension/) for the windows, which GNOME Shell tells no other program, and the clipboard. The RemoteDesktop
  * session lives while this connection holds it; one that mutter closes is opened again at the next call.
  */
+import { fileURLToPath } from 'node:url';
 import {
   type Bounds,
   HelperErrorCode,
@@ -22,6 +23,9 @@ const BUS_DAEMON = 'org.freedesktop.DBus';
 /** macpilot's GNOME Shell extension. */
 export const WINDOWS_SERVICE = 'org.macpilot.Windows';
 const WINDOWS_PATH = '/org/macpilot/Windows';
+export const EXTENSION_UUID = 'macpilot@macpilot.dev';
+/** Where macpilot's package holds the extension (beside dist/, where this code runs from). */
+const EXTENSION_FOLDER = fileURLToPath(new URL(`../gnome-extension/${EXTENSION_UUID}`, import.meta.url));
 /** How long a new stream gets to reach PipeWire. */
 const STREAM_WAIT_MS = 5000;
 /** Linux input event codes (BTN_LEFT, BTN_RIGHT, BTN_MIDDLE). */
@@ -303,11 +307,19 @@ export class GnomeDesk {
       if (error instanceof DBusCallError && /ServiceUnknown|NameHasNoOwner/.test(error.type)) {
         throw notAvailable(
           "GNOME Shell tells no program where windows are, and macpilot's GNOME Shell extension is not running",
-          'install it with `macpilot setup gnome`, then log out and in again (docs/linux-sessions.md)',
+          `copy ${EXTENSION_FOLDER} to ~/.local/share/gnome-shell/extensions/, log out and in, then run \`gnome-extensions enable ${EXTENSION_UUID}\` (docs/linux-sessions.md)`,
         );
       }
       throw error;
     }
+  }
+
+  /** Calls `listener` at each change of the clipboard's owner; returns the function that stops it. */
+  async onClipboardChange(listener: () => void): Promise<() => void> {
+    await this.match(`type='signal',interface='${WINDOWS_SERVICE}',member='ClipboardChanged'`);
+    return this.bus.onSignal((signal) => {
+      if (signal.iface === WINDOWS_SERVICE && signal.member === 'ClipboardChanged') listener();
+    });
   }
 
   close(): void {
