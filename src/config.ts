@@ -284,6 +284,11 @@ export function loadConfig(
     const setting = pick(key);
     const value = setting?.value;
     if (setting === undefined || value === undefined || value === 'off') return setting;
+    if (value.trim() === '') {
+      throw new ConfigError(
+        `${setting.source}: the path is empty; give a file's path${key === 'auditLog' ? ', or "off"' : ''}`,
+      );
+    }
     const fromFile = givenBy(key) === 'file';
     const path = fromFile ? value.replace(/^~(?=\/|$)/, home) : value;
     return { ...setting, value: fromFile ? resolve(dirname(filePath), path) : resolve(path) };
@@ -299,7 +304,7 @@ export function loadConfig(
   const mode = oneOf(pick('mode'), MODES, 'mode') ?? 'full';
   const logLevel = pick('logLevel');
   const rateLimits = pick('rateLimits');
-  const auditLog = pickPath('auditLog')?.value ?? defaultAuditLog(env, home);
+  const auditLog = auditLogFile(pickPath('auditLog')) ?? defaultAuditLog(env, home);
   if (logLevel && !isLogLevel(String(logLevel.value))) {
     throw new ConfigError(
       `${logLevel.source}: unknown log level "${logLevel.value}"; valid: ${LOG_LEVELS.join(', ')}`,
@@ -400,6 +405,28 @@ export function parseRateLimits(value: string, source: string): RateLimits {
     limits[key] = Number(amount);
   }
   return limits;
+}
+
+/** Kernel filesystems, where no log can be kept (creating a folder in /proc never returns). */
+const SYSTEM_FOLDERS = /^\/(proc|sys)(\/|$)/;
+
+/** The audit log's file, refused where no file can be: a folder, or inside /proc or /sys. */
+function auditLogFile(
+  setting: { value: string | undefined; source: string } | undefined,
+): string | undefined {
+  const path = setting?.value;
+  if (setting === undefined || path === undefined || path === 'off') return path;
+  if (SYSTEM_FOLDERS.test(path)) {
+    throw new ConfigError(
+      `${setting.source}: ${path} is in a kernel filesystem, where no log can be kept; give a file's path in your own folders, or "off"`,
+    );
+  }
+  if (existsSync(path) && statSync(path).isDirectory()) {
+    throw new ConfigError(
+      `${setting.source}: ${path} is a folder; give the path of a file in it (e.g. ${join(path, 'audit.jsonl')}), or "off"`,
+    );
+  }
+  return path;
 }
 
 /** The user's state directory: ~/Library/Logs on macOS, $XDG_STATE_HOME (~/.local/state) elsewhere. */

@@ -2,7 +2,7 @@
  * `macpilot doctor`: starts the helper as the server would, asks it what this machine allows (system.hello) and
  * prints each capability with the exact fix for what is missing. Exit code 0 when everything is available.
  */
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Config } from './config.js';
 import { MacpilotError } from './errors.js';
@@ -65,14 +65,26 @@ export const RECORDING_FIXES: Record<Hello['platform'], string> = {
 /** The file a person would look for: the script for a Node helper, else the executable. */
 const helperFile = (command: HelperCommand) => command.args[0] ?? command.command;
 
-/** Where the audit log goes, and who said so; a folder that is not there yet is created at the first entry. */
-function auditLogLine(config: Config): string {
+/**
+ * Where the audit log goes, and who said so; a folder that is not there yet is created at the first entry.
+ * `problem`: why no entry could be written there (the nearest folder that exists is not writable, the file is not).
+ */
+function auditLog(config: Config): { line: string; problem?: string } {
   const setBy = config.origins.auditLog.where;
   if (config.auditLog === undefined)
-    return `audit log: off (${setBy}): entries go to the MCP client's log only`;
-  const folder = dirname(config.auditLog);
+    return { line: `audit log: off (${setBy}): entries go to the MCP client's log only` };
+  const file = config.auditLog;
+  let folder = dirname(file);
   const created = existsSync(folder) ? '' : `; its folder ${folder} is created at the first entry`;
-  return `audit log: ${config.auditLog} (${setBy})${created}`;
+  while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
+  const target = existsSync(file) ? file : folder;
+  try {
+    accessSync(target, constants.W_OK);
+  } catch {
+    const problem = `${target} is not writable: no entry can be written`;
+    return { line: `audit log: ${file} (${setBy}): NOT writable (${problem}); give another path`, problem };
+  }
+  return { line: `audit log: ${file} (${setBy})${created}` };
 }
 
 export async function doctor(config: Config, write: (line: string) => void): Promise<number> {
@@ -133,7 +145,9 @@ export async function doctor(config: Config, write: (line: string) => void): Pro
     );
     missing.push('person first');
   }
-  write(auditLogLine(config));
+  const audit = auditLog(config);
+  write(audit.line);
+  if (audit.problem) missing.push('audit log');
   const optional = platformServiceChecks();
   const toolsets = [...new Set(optional.flatMap((service) => service.toolsets))];
   const named =

@@ -146,7 +146,10 @@ export class AuditLog implements Guard {
   private write(file: string, line: string): void {
     try {
       if (existsSync(file)) {
-        if (statSync(file).size + line.length > this.maxBytes) this.rotate(file);
+        const stats = statSync(file);
+        // Never chmod or append to what is not a file of the person's (a folder given by mistake).
+        if (!stats.isFile()) throw new Error('it is not a file');
+        if (stats.size + line.length > this.maxBytes) this.rotate(file);
         // A file made before (by hand, or by an older macpilot) is made private too, once.
         else if (!this.madePrivate) chmodSync(file, 0o600);
       } else {

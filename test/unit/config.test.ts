@@ -113,6 +113,25 @@ describe('loadConfig', () => {
     ).toThrow(/\(helperPath\): \/.*\/nohelper does not exist/);
   });
 
+  test('an audit log that could be no file is refused at start, and the folder named is left as it was', () => {
+    const folder = temporaryFolder('macpilot-audit-folder-');
+    expect(() => loadConfig({}, { MACPILOT_AUDIT_LOG: folder }, emptyHome)).toThrow(
+      new RegExp(
+        `MACPILOT_AUDIT_LOG: ${folder} is a folder; give the path of a file in it \\(e\\.g\\. ${folder}/audit\\.jsonl\\), or "off"`,
+      ),
+    );
+    // An empty path in the file would have been the file's own folder.
+    expect(() => loadConfig({}, { MACPILOT_CONFIG: withFile({ auditLog: '' }) }, emptyHome)).toThrow(
+      /\(auditLog\): the path is empty; give a file's path, or "off"/,
+    );
+    expect(() => loadConfig({}, { MACPILOT_AUDIT_LOG: '/proc/nope/audit.jsonl' }, emptyHome)).toThrow(
+      /is in a kernel filesystem/,
+    );
+    expect(loadConfig({}, { MACPILOT_AUDIT_LOG: join(folder, 'audit.jsonl') }, emptyHome).auditLog).toBe(
+      join(folder, 'audit.jsonl'),
+    );
+  });
+
   test('bad files and values are refused with the setting named', () => {
     expect(() => loadConfig({}, { MACPILOT_CONFIG: '/nonexistent/macpilot.json' }, emptyHome)).toThrow(
       /MACPILOT_CONFIG: \/nonexistent\/macpilot.json does not exist/,

@@ -85,6 +85,15 @@ describe('AuditLog', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
+  test('a folder where the file should be is neither made private nor written into', () => {
+    const { audit, file, call } = setup();
+    mkdirSync(file, { recursive: true, mode: 0o755 });
+    chmodSync(file, 0o755);
+    audit.settled(call('click', { x: 1, y: 2 }, WRITE, 'input'), ok);
+    expect(statSync(file).mode & 0o777).toBe(0o755);
+    expect(readdirSync(file)).toEqual([]);
+  });
+
   test('typed text, clipboard text and keys are recorded by length only; raw arguments never', () => {
     const { audit, file, call } = setup();
     audit.settled(call('type_text', { text: SECRET }, WRITE, 'input'), ok);
