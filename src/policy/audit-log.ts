@@ -1,6 +1,7 @@
 /**
- * The audit log: one JSON line per write action (a tool not annotated readOnlyHint), and per call of any tool
- * that a setting of the person's refused (a read of a denied app included) — when, which tool, which app and
+ * The audit log: one JSON line per write action (a tool not annotated readOnlyHint), per call of a tool that
+ * asks the human though it changes nothing (start_recording), and per call of any tool that a setting of the
+ * person's refused (a read of a denied app included) — when, which tool, which app and
  * element, how it ended — in a file and as MCP log messages. Never the text typed, the value
  * set or what went to the clipboard: their lengths only, and never the raw arguments.
  */
@@ -73,7 +74,8 @@ export class AuditLog implements Guard {
   }
 
   settled(call: ToolCall, outcome: CallOutcome): void {
-    if (!isWrite(call.tool, call.args) && !outcome.refused) return;
+    // A call that asks the human though it changes nothing (start_recording) is logged as an action is.
+    if (!isWrite(call.tool, call.args) && !outcome.refused && !call.tool.asksConsent) return;
     const entry = this.entry(call, outcome);
     if (this.options.file) this.write(this.options.file, `${JSON.stringify(entry)}\n`);
     call.clientLog.send('info', 'audit', entry);

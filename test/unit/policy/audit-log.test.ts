@@ -85,6 +85,15 @@ describe('AuditLog', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
+  test('start_recording, read-only but asking the human, is logged as an action; other reads are not', () => {
+    const { audit, call, lines } = setup();
+    audit.settled(call('list_apps', {}, READ_ONLY, 'apps'), ok);
+    const recording = call('start_recording', {}, READ_ONLY, 'workflow');
+    (recording.tool as { asksConsent?: true }).asksConsent = true;
+    audit.settled(recording, ok);
+    expect(lines().map((line) => [line.tool, line.outcome])).toEqual([['start_recording', 'ok']]);
+  });
+
   test('a folder where the file should be is neither made private nor written into', () => {
     const { audit, file, call } = setup();
     mkdirSync(file, { recursive: true, mode: 0o755 });
