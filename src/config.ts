@@ -362,6 +362,10 @@ export const defaultOrigin = (key: SettingName): SettingOrigin => originOf(key, 
 /** A setting given in the environment: what guards assume of a value they are given without its origin. */
 export const environmentOrigin = (key: SettingName): SettingOrigin => originOf(key, 'env', USUAL_CONFIG_FILE);
 
+/** A value as a shell word: quoted when it holds a space or another character the shell reads. */
+const shellWord = (value: string): string =>
+  /^[\w.,:@%+=/-]*$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
+
 /** Where `key` was given, and how a person gives it another value there; a default is changed in either place. */
 function originOf(key: SettingName, given: Given, file: string): SettingOrigin {
   const variable = SETTING_VARIABLES[key];
@@ -373,14 +377,15 @@ function originOf(key: SettingName, given: Given, file: string): SettingOrigin {
       return {
         where: `the environment variable ${variable}`,
         change: (value) =>
-          `set ${variable}=${value} where macpilot is started (the MCP client's server entry or your shell)`,
+          `set ${variable}=${shellWord(value)} where macpilot is started (the MCP client's server entry or your shell)`,
       };
     case 'file':
       return { where: `"${key}" in ${file}`, change: (value) => `set ${inFile(value)}` };
     case 'default':
       return {
         where: `the default of ${variable}`,
-        change: (value) => `set ${variable}=${value} where macpilot is started, or ${inFile(value)}`,
+        change: (value) =>
+          `set ${variable}=${shellWord(value)} where macpilot is started, or ${inFile(value)}`,
       };
   }
 }
@@ -520,7 +525,7 @@ function httpSettings(
     throw new ConfigError(
       `${host?.source}: listening on "${address}" lets other machines connect; give a token ` +
         `(a secret of ${MIN_TOKEN_LENGTH}+ characters that clients send as "Authorization: Bearer <token>"): ` +
-        `${tokenOrigin.change('<token>')}; or listen on 127.0.0.1`,
+        `${tokenOrigin.change('SECRET')}; or listen on 127.0.0.1`,
     );
   }
   return { host: address, port: Number(portText), token: token?.value };

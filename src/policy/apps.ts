@@ -147,7 +147,7 @@ export class AppPolicy {
           ? 'it is a credential manager, denied by default'
           : `it is listed in ${this.denyOrigin.where}`,
         this.defaults && matches(DEFAULT_DENIED_SET, app)
-          ? `only a human can allow it: give a deny list of your own, which replaces the default lists ("none" for an empty one): ${this.denyOrigin.change('none')}`
+          ? `only a human can allow it: a deny list of your own replaces both default lists (terminals and settings become writable too); one that keeps the other credential managers denied: ${this.denyOrigin.change(DEFAULT_DENIED.filter((name) => !matches(normalize([name]), app)).join(','))}`
           : `only a human can allow it: remove it from ${this.denyOrigin.where} (an allow list does not override a deny)`,
       );
     }
@@ -156,7 +156,7 @@ export class AppPolicy {
         app.name,
         `${which} may be read but not acted on`,
         'terminals and system settings are denied for writing by default',
-        `only a human can allow it: give a deny list of your own, which replaces the default lists ("none" for an empty one): ${this.denyOrigin.change('none')}`,
+        `only a human can allow it: a deny list of your own replaces both default lists (every terminal and settings app becomes writable); one that keeps the credential managers denied: ${this.denyOrigin.change(DEFAULT_DENIED.join(','))}`,
       );
     }
     if (this.allowed && !matches(this.allowed, app)) {

@@ -35,7 +35,7 @@ describe('HTTP settings', () => {
 
   test('listening beyond loopback needs a token; a short token is refused', () => {
     expect(() => loadConfig({ host: '0.0.0.0' }, {}, emptyHome).http()).toThrow(
-      /give a token .*: set MACPILOT_HTTP_TOKEN=<token> where macpilot is started, or "httpToken": "<token>" in /,
+      /give a token .*: set MACPILOT_HTTP_TOKEN=SECRET where macpilot is started, or "httpToken": "SECRET" in /,
     );
     expect(loadConfig({ host: '0.0.0.0' }, { MACPILOT_HTTP_TOKEN: TOKEN }, emptyHome).http().token).toBe(
       TOKEN,

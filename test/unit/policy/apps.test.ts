@@ -30,6 +30,21 @@ describe('AppPolicy', () => {
     expect(refusal(policy, { name: 'mousepad' }, 'write')).toBeUndefined();
   });
 
+  it('offers a human the narrowest deny list that lifts what was refused, never an empty one', () => {
+    const policy = new AppPolicy();
+    const terminal = refusal(policy, { name: 'xterm' }, 'write') ?? '';
+    expect(terminal).not.toMatch(/=none|"none"/);
+    const offered = /MACPILOT_DENY_APPS='([^']*)'/.exec(terminal)?.[1] ?? '';
+    // The credential managers stay denied under what it offers, and the terminal may be acted on.
+    const lifted = new AppPolicy({ denyApps: offered.split(',') });
+    expect(refusal(lifted, { name: 'xterm' }, 'write')).toBeUndefined();
+    expect(refusal(lifted, { name: 'KeePassXC' }, 'read')).toMatch(/off limits/);
+    const manager = refusal(policy, { name: 'keepassxc' }, 'read') ?? '';
+    const others = (/MACPILOT_DENY_APPS='([^']*)'/.exec(manager)?.[1] ?? '').split(',');
+    expect(refusal(new AppPolicy({ denyApps: others }), { name: 'keepassxc' }, 'read')).toBeUndefined();
+    expect(refusal(new AppPolicy({ denyApps: others }), { name: 'Bitwarden' }, 'read')).toMatch(/off limits/);
+  });
+
   it('lets terminals and settings be read but not acted on by default', () => {
     const policy = new AppPolicy();
     expect(refusal(policy, { name: 'xterm' }, 'read')).toBeUndefined();
