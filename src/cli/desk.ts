@@ -1,5 +1,5 @@
 /** `macpilot stop` and `macpilot resume`: the person's kill switch over every macpilot server of theirs. */
-import { sendToServers, writePause } from '../control.js';
+import { pauseWrittenDown, sendToServers, writePause } from '../control.js';
 import { DEFAULT_PAUSE_MS } from '../policy/desk.js';
 import { plural } from '../text.js';
 import { UsageError } from './usage-error.js';
@@ -9,6 +9,7 @@ export async function deskCommand(name: 'stop' | 'resume', minutes: string | und
   const pauseMs = minutes === undefined ? undefined : minutesOf(minutes);
   // Written down first: a server that starts while the others are told starts paused too.
   const pausedUntil = name === 'stop' ? Date.now() + (pauseMs ?? DEFAULT_PAUSE_MS) : 0;
+  const pausedBefore = pauseWrittenDown();
   writePause(pausedUntil);
   const until = new Date(pausedUntil).toTimeString().slice(0, 8);
   const reports = await sendToServers(
@@ -17,10 +18,14 @@ export async function deskCommand(name: 'stop' | 'resume', minutes: string | und
       : { command: 'resume' },
   );
   if (reports.length === 0) {
+    const lifted =
+      pausedBefore === undefined
+        ? ''
+        : ` The pause until ${new Date(pausedBefore).toTimeString().slice(0, 8)} is lifted: a server that starts now may act.`;
     process.stdout.write(
-      name === 'resume' || pausedUntil <= Date.now()
-        ? 'No macpilot server of yours is running: nothing to stop or resume.\n'
-        : `No macpilot server of yours is running: nothing to stop; one that starts before ${until} starts with actions paused (\`macpilot resume\` ends the pause sooner).\n`,
+      pausedUntil > Date.now()
+        ? `No macpilot server of yours is running: nothing to stop; one that starts before ${until} starts with actions paused (\`macpilot resume\` ends the pause sooner).\n`
+        : `No macpilot server of yours is running: nothing to ${name}.${lifted}\n`,
     );
     return 0;
   }

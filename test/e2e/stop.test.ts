@@ -86,6 +86,12 @@ test('with no server running, stop says so; a server started during the pause st
     }
     // Resumed, the pause is no longer written down: the next server starts free.
     expect(readdirSync(empty).filter((name) => !name.endsWith('.sock'))).toEqual([]);
+    // With no server at all, resume says it lifted the pause written down; then that there is nothing to do.
+    run('stop');
+    expect(run('resume')).toMatch(
+      /^No macpilot server of yours is running: nothing to resume\. The pause until \d\d:\d\d:\d\d is lifted: a server that starts now may act\.\n$/,
+    );
+    expect(run('resume')).toBe('No macpilot server of yours is running: nothing to resume.\n');
   } finally {
     rmSync(empty, { recursive: true, force: true });
   }
