@@ -13,6 +13,7 @@ import { backgroundOfCall } from './policy/call-scope.js';
 import { Desk } from './policy/desk.js';
 import { chooseApp } from './policy/choose-app.js';
 import { ConsentGuard } from './policy/consent.js';
+import { ToolsetGuard } from './policy/toolset-guard.js';
 import { ModeGuard } from './policy/mode.js';
 import { Policy } from './policy/pipeline.js';
 import { RateLimiter } from './policy/rate-limits.js';
@@ -64,6 +65,7 @@ export function createRuntime(
   desk.onStop(() => void engine.held.releaseAll().catch(() => {}));
   const policy = new Policy([
     desk,
+    new ToolsetGuard(config.toolsets, config.origins.toolsets),
     new ModeGuard(config.mode, config.origins.mode),
     new RateLimiter(config.rateLimits, undefined, config.origins.rateLimits),
     new ConsentGuard(config, engine.kernel),

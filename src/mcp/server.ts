@@ -7,7 +7,6 @@ import {
   availableTools,
   enabledTools,
   invalidArguments,
-  leftOutAnswer,
   toolsLeftOut,
   ToolSession,
   type ToolDependencies,
@@ -124,10 +123,11 @@ export function createMcpServer(deps: ToolDependencies): McpServer {
       server.registerTool(tool.name, config, run);
     }
   }
-  // A tool the toolsets leave out is registered too, unlisted: a call by name is told the setting that adds it.
+  // A tool the toolsets leave out is registered too, unlisted: the policy refuses a call by name, saying which
+  // setting adds it, whatever its arguments.
   for (const tool of toolsLeftOut(deps.config, deps.services)) {
-    server.registerTool(tool.name, { title: tool.title, inputSchema: ANY_ARGUMENTS }, () =>
-      leftOutAnswer(tool, deps.config),
+    server.registerTool(tool.name, { title: tool.title, inputSchema: ANY_ARGUMENTS }, (args, extra) =>
+      session.run(tool, args, { signal: extra.signal }),
     );
   }
   listOnly(server, listed);

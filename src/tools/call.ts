@@ -6,7 +6,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Config } from '../config.js';
-import { MacpilotError, type Reached } from '../errors.js';
+import type { MacpilotError, Reached } from '../errors.js';
 import type { Engine } from '../engine/index.js';
 import type { EngineResult } from '../engine/kernel/results.js';
 import type { HelperStatus } from '../engine/kernel/port.js';
@@ -56,18 +56,6 @@ export function toolsLeftOut(config: Config, services: Services): ToolDefinition
       !config.toolsets.includes(tool.toolset) &&
       (tool.service === undefined || services[tool.service] !== undefined),
   );
-}
-
-/** The answer to a call of a tool whose toolset the server leaves out: the setting that would add it. */
-export function leftOutAnswer(tool: ToolDefinition, config: Config): CallToolResult {
-  const origin = config.origins.toolsets;
-  const failure = new MacpilotError({
-    what: `${tool.name} is not offered: it is in the toolset "${tool.toolset}", which this server leaves out`,
-    why: `${origin.where} gives the toolsets ${config.toolsets.join(',')}`,
-    next: `only the person can add it: ${origin.change([...config.toolsets, tool.toolset].join(','))}`,
-    kind: 'toolset_left_out',
-  });
-  return { content: [{ type: 'text', text: failure.render() }], isError: true };
 }
 
 /** The tools in tools/list: the available ones that the mode allows. */

@@ -14,8 +14,20 @@ import { createMcpServer } from '../../../src/mcp/server.js';
 import { Policy } from '../../../src/policy/pipeline.js';
 import { platformServiceChecks, platformServices } from '../../../src/platforms/index.js';
 import { Desk } from '../../../src/policy/desk.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from '../../../src/config.js';
+import { RefTable } from '../../../src/engine/kernel/refs.js';
+import { AuditLog } from '../../../src/policy/audit-log.js';
+import type { Guard } from '../../../src/policy/pipeline.js';
+import { ToolsetGuard } from '../../../src/policy/toolset-guard.js';
+import { temporaryFolder } from '../../support/temp.js';
 
-async function connect(settings: Record<string, string>, platform: NodeJS.Platform = 'linux') {
+async function connect(
+  settings: Record<string, string>,
+  platform: NodeJS.Platform = 'linux',
+  guards: (config: Config) => Guard[] = () => [],
+) {
   const config = loadConfig({}, { MACPILOT_TOOLSETS: 'all', ...settings }, '/nonexistent');
   const helper = {} as HelperClient;
   const server = createMcpServer({
@@ -23,7 +35,7 @@ async function connect(settings: Record<string, string>, platform: NodeJS.Platfo
     log: createLogger('silent'),
     helper,
     engine: createEngine({ call: () => Promise.reject(new Error('no helper in this test')) }),
-    policy: new Policy(),
+    policy: new Policy(guards(config)),
     desk: new Desk(),
     services: platformServices(platform),
     serviceChecks: platformServiceChecks(platform),
@@ -73,8 +85,12 @@ describe('the tool catalog', () => {
     expect(names).toMatchSnapshot();
   });
 
-  it('a tool of a toolset left out is not listed; called by name, it says which setting adds it', async () => {
-    const client = await connect({ MACPILOT_TOOLSETS: 'ui,apps' });
+  it('a tool of a toolset left out is not listed; called by name, it is refused saying which setting adds it, and audited', async () => {
+    const file = join(temporaryFolder('macpilot-catalog-audit-'), 'audit.jsonl');
+    const client = await connect({ MACPILOT_TOOLSETS: 'ui,apps' }, 'linux', (config) => [
+      new ToolsetGuard(config.toolsets, config.origins.toolsets),
+      new AuditLog({ file, mode: config.mode, refs: new RefTable(), log: createLogger('silent') }),
+    ]);
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).not.toContain('take_screenshot');
     const called = await client.callTool({ name: 'take_screenshot', arguments: { nonsense: 1 } });
@@ -83,9 +99,14 @@ describe('the tool catalog', () => {
     expect((called.content as { text: string }[])[0]?.text).toBe(
       'take_screenshot is not offered: it is in the toolset "screen", which this server leaves out.\n' +
         'Why: the environment variable MACPILOT_TOOLSETS gives the toolsets ui,apps,session\n' +
-        'Next: only the person can add it: set MACPILOT_TOOLSETS=ui,apps,session,screen where macpilot is started ' +
-        "(the MCP client's server entry or your shell)",
+        'Next: only a human can add it: set MACPILOT_TOOLSETS=ui,apps,session,screen where macpilot is started ' +
+        "(the MCP client's server entry or your shell), then restart macpilot",
     );
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
+      tool: 'take_screenshot',
+      outcome: 'refused',
+      error: 'toolset_left_out',
+    });
   });
 
   it('bad arguments are answered in one form, whether the tool may run as a task or not', async () => {
