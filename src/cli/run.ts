@@ -7,7 +7,7 @@ import { type Config, loadConfig } from '../config.js';
 import { snapshotJson } from '../engine/render/json.js';
 import { wordsText } from '../engine/render/line.js';
 import { renderText } from '../engine/render/text.js';
-import { PERSON } from '../engine/render/vocabulary.js';
+import { PERSON, personWords } from '../engine/render/vocabulary.js';
 import { MacpilotError } from '../errors.js';
 import { DATA_FENCE } from '../untrusted.js';
 import { shellQuote } from '../text.js';
@@ -102,7 +102,7 @@ export async function runToolCommand(
     const { answer, failure } = answered;
     const text = withoutFence(
       answer
-        ? renderText(answer, PERSON)
+        ? renderText(answer, personVocabulary(config))
         : withApp(
             inPersonWords(
               withPaths(
@@ -242,3 +242,12 @@ function withoutRefs(value: unknown): unknown {
   const entries = Object.entries(value).filter(([key]) => !(key === 'ref' && 'path' in value));
   return Object.fromEntries(entries.map(([key, inner]) => [key, withoutRefs(inner)]));
 }
+
+/** The person's words, naming the settings behind what the app lists hide. */
+function personVocabulary(config: Config) {
+  const { denyApps, allowApps, listDeniedApps } = config.origins;
+  const deny = config.denyApps === undefined ? 'the default deny lists' : denyApps.where;
+  const hiddenBy = config.allowApps === undefined ? [deny] : [deny, allowApps.where];
+  return personWords(hiddenBy, inPersonWords(listDeniedApps.change('on')));
+}
+

@@ -339,6 +339,24 @@ test('a stopped app is listed and named as not answering, with how to resume it;
   await processes.stop(zenity.pid);
 });
 
+test('apps hidden by an allow list: the person is told which setting hides them and how to list them; a hidden app named is not found, with where to look', async () => {
+  const zenity = processes.start('zenity', ['--info', '--title', 'macpilot not allowed', '--text', 'Hidden']);
+  await eventually('the zenity info', async () =>
+    (await run('tree', String(zenity.pid))).code === 0 ? true : undefined,
+  );
+  const allowOnly = { settings: { MACPILOT_ALLOW_APPS: 'mousepad' } };
+  const apps = await runWith(allowOnly, 'apps');
+  expect(apps.code).toBe(0);
+  expect(apps.stdout).toMatch(
+    /\d+ apps? hidden by your app lists\. They are hidden by the default deny lists and the environment variable MACPILOT_ALLOW_APPS; to list them \(they stay unreadable\): set MACPILOT_LIST_DENIED_APPS=on where macpilot is started, or "listDeniedApps": "on" in /,
+  );
+  const tree = await runWith(allowOnly, 'tree', 'no-such-app');
+  expect(tree.code).toBe(1);
+  expect(tree.stderr).toContain('hidden by your app lists: `macpilot apps` says by which setting)');
+  expect(tree.stderr).not.toContain('only the person');
+  await processes.stop(zenity.pid);
+});
+
 test("a denied app's window named by its id or title is off limits: the person is told which app and setting, never its title; audited as refused", async () => {
   const zenity = processes.start('zenity', [
     '--info',

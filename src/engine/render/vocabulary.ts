@@ -101,3 +101,14 @@ export const PERSON: Vocabulary = {
   listHidden:
     ' MACPILOT_LIST_DENIED_APPS=on, or "listDeniedApps": "on" in the config file, lists them (they stay unreadable).',
 };
+
+/**
+ * The person's vocabulary, its app-list words naming where the lists were set: `hiddenBy`, the settings that
+ * hide apps ("the default deny lists", "the environment variable MACPILOT_ALLOW_APPS"); `listThem`, how to list
+ * them (a setting's change, in the person's words).
+ */
+export const personWords = (hiddenBy: readonly string[], listThem: string): Vocabulary => ({
+  ...PERSON,
+  listHidden: ` They are hidden by ${hiddenBy.join(' and ')}; to list them (they stay unreadable): ${listThem}.`,
+});
+
