@@ -305,11 +305,30 @@ export function loadConfig(
   const logLevel = pick('logLevel');
   const rateLimits = pick('rateLimits');
   const auditLog = auditLogFile(pickPath('auditLog')) ?? defaultAuditLog(env, home);
-  if (logLevel && !isLogLevel(String(logLevel.value))) {
-    throw new ConfigError(
-      `${logLevel.source}: unknown log level "${logLevel.value}"; valid: ${LOG_LEVELS.join(', ')}`,
-    );
-  }
+  const checkLogLevel = (setting: typeof logLevel) => {
+    if (setting && !isLogLevel(String(setting.value))) {
+      throw new ConfigError(
+        `${setting.source}: unknown log level "${setting.value}"; valid: ${LOG_LEVELS.join(', ')}`,
+      );
+    }
+  };
+  checkLogLevel(logLevel);
+  // A wrong value in the file stops macpilot even where a flag or the environment overrides it: the next start
+  // without them would fail on it, and the file is the person's to fix now.
+  const inFile = <K extends keyof RawSettings>(key: K) =>
+    file[key] === undefined || givenBy(key) === 'file'
+      ? undefined
+      : { value: file[key], source: `${file.path} (${key})` };
+  const fileToolsets = inFile('toolsets');
+  if (fileToolsets) parseToolsets(fileToolsets.value ?? '', fileToolsets.source);
+  const fileLimits = inFile('rateLimits');
+  if (fileLimits) parseRateLimits(fileLimits.value ?? '', fileLimits.source);
+  checkLogLevel(inFile('logLevel'));
+  oneOf(inFile('mode'), MODES, 'mode');
+  oneOf(inFile('consent'), CONSENTS, 'consent');
+  oneOf(inFile('input'), INPUT_MODES, 'input mode');
+  oneOf(inFile('clipboardHistory'), ON_OFF, 'clipboard history setting');
+  for (const key of ['listDeniedApps', 'personFirst'] as const) oneOf(inFile(key), ON_OFF, 'setting');
   return {
     toolsets: toolsets ? parseToolsets(toolsets.value ?? '', toolsets.source) : [...DEFAULT_TOOLSETS],
     helperPath: helperPathOf(pickPath('helperPath')),

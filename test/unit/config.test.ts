@@ -113,6 +113,22 @@ describe('loadConfig', () => {
     ).toThrow(/\(helperPath\): \/.*\/nohelper does not exist/);
   });
 
+  test('a wrong value in the file stops macpilot even where the environment overrides it', () => {
+    const file = withFile({ consent: 'never', mode: 'safe' });
+    expect(() => loadConfig({}, { MACPILOT_CONFIG: file, MACPILOT_CONSENT: 'allow' }, emptyHome)).toThrow(
+      /\(consent\).*"never"/,
+    );
+    const limits = withFile({ rateLimits: 'calls_per_hour=5' });
+    expect(() =>
+      loadConfig({}, { MACPILOT_CONFIG: limits, MACPILOT_RATE_LIMITS: 'concurrent=2' }, emptyHome),
+    ).toThrow(/\(rateLimits\): unknown rate limit "calls_per_hour"/);
+    // Right values in the file, overridden, are fine.
+    const right = withFile({ consent: 'ask' });
+    expect(loadConfig({}, { MACPILOT_CONFIG: right, MACPILOT_CONSENT: 'allow' }, emptyHome).consent).toBe(
+      'allow',
+    );
+  });
+
   test('an audit log that could be no file is refused at start, and the folder named is left as it was', () => {
     const folder = temporaryFolder('macpilot-audit-folder-');
     expect(() => loadConfig({}, { MACPILOT_AUDIT_LOG: folder }, emptyHome)).toThrow(
