@@ -80,12 +80,16 @@ ${ENVIRONMENT}
 `;
 }
 
+/** A command's summary as the sentence that opens its help: capitalized, unless it starts with a name such as macOS. */
+const summarySentence = ({ summary }: CommandSpec): string =>
+  /^[a-z]+[A-Z]/.test(summary) ? summary : `${summary[0]?.toUpperCase() ?? ''}${summary.slice(1)}`;
+
 export function commandHelp(command: CommandSpec): string {
   const options = columns(optionsOf(command).map((option) => [optionWords(option), option.help]));
   return [
     `Usage: ${usageLine(command)}`,
     '',
-    `${command.summary[0]?.toUpperCase()}${command.summary.slice(1)}.`,
+    `${summarySentence(command)}.`,
     ...(command.details ? ['', wrap(command.details)] : []),
     '',
     'Options:',
@@ -110,7 +114,7 @@ export function markdownReference(): string {
       usageLine(command),
       '```',
       '',
-      `${command.summary[0]?.toUpperCase()}${command.summary.slice(1)}.${command.details ? ` ${command.details}` : ''}`,
+      `${summarySentence(command)}.${command.details ? ` ${command.details}` : ''}`,
       ...(command.tools ? ['', `Tools: ${command.tools.map((tool) => `\`${tool}\``).join(', ')}.`] : []),
       '',
       '| option | |',

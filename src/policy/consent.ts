@@ -13,11 +13,30 @@ import type { Resolver } from '../engine/kernel/resolve.js';
 import { roleOf } from '../engine/kernel/roles.js';
 import { labelOf } from '../engine/kernel/tree.js';
 import { isRefusal, MacpilotError } from '../errors.js';
+import { parseChord } from '../keys.js';
 import { isWrite, toolsetOf } from '../toolsets.js';
 import { inCallScope } from './call-scope.js';
 import type { Guard, ToolCall } from './pipeline.js';
 
 const DESTRUCTIVE = /\b(delete|remove|erase|empty trash|quit|close|format|reset|send|buy|purchase|pay)\b/i;
+
+/** Shortcuts that close a window or quit an app: alt+f4; ctrl (or command) with w or q, shift or not. */
+function closesOrQuits(args: Record<string, unknown>): boolean {
+  if (typeof args.key !== 'string') return false;
+  let chord;
+  try {
+    const modifiers = Array.isArray(args.modifiers)
+      ? args.modifiers.filter((m) => typeof m === 'string')
+      : [];
+    chord = parseChord(args.key, modifiers);
+  } catch {
+    return false;
+  }
+  const mods = new Set(chord.modifiers.map((m) => (m === 'command' ? 'control' : m)));
+  if (chord.key.name === 'f4') return mods.size === 1 && mods.has('option');
+  const onlyShortcut = [...mods].every((m) => m === 'control' || m === 'shift');
+  return ['w', 'q'].includes(chord.key.name) && mods.has('control') && onlyShortcut;
+}
 
 export interface ConsentSettings {
   mode: Mode;
@@ -106,6 +125,12 @@ export class ConsentGuard implements Guard {
       (tool.name === 'type_text' && call.args.ref === undefined && call.args.path === undefined);
     if (this.settings.mode === 'safe' && onFocus) target.push(...(await this.focused(call)));
     if (tool.annotations.destructiveHint) return action('it is destructive');
+    if (this.settings.mode === 'safe' && tool.name === 'press_key' && closesOrQuits(call.args)) {
+      const mode = this.settings.origins?.mode ?? defaultOrigin('mode');
+      return action(
+        `safe mode (set by ${mode.where}) asks before a shortcut that closes a window or quits an app`,
+      );
+    }
     const actsOnNamedTarget = toolsetOf(tool.toolset).namesControls;
     if (this.settings.mode === 'safe' && actsOnNamedTarget && target.some((name) => DESTRUCTIVE.test(name))) {
       const mode = this.settings.origins?.mode ?? defaultOrigin('mode');

@@ -47,7 +47,9 @@ test('mousepad: type_text into a ref, clear_first, press_key; the document holds
   const edited = text.replace('two', 't-wo');
   expect(await valueOf(editor, JSON.stringify(edited))).toBe(JSON.stringify(edited));
 
-  await macpilot.ok('press_key', { key: 'a', modifiers: ['ctrl'] });
+  // Named as Linux keyboards name them, however the agent wrote the modifier.
+  const all = await macpilot.ok('press_key', { key: 'a', modifiers: ['command'] });
+  expect(all.split('\n')[0]).toBe('Pressed ctrl+a.');
   expect((await macpilot.ok('press_key', { key: 'BackSpace' })).split('\n')[0]).toBe('Pressed backspace.');
   expect(await valueOf(editor, '""')).toBe('""');
 });

@@ -165,7 +165,15 @@ function clickName(button: MouseButton, count: number): string {
 const holding = (modifiers: readonly Modifier[]) =>
   modifiers.length === 0 ? '' : ` holding ${modifiers.join('+')}`;
 
-const chordName = (chord: Chord) => [...chord.modifiers, chord.key.name].join('+');
+/** Modifiers as Linux keyboards name them ("command" is the shortcut key, Control, there). */
+const LINUX_MODIFIER_NAMES: Partial<Record<string, string>> = { command: 'ctrl', control: 'ctrl', option: 'alt' };
+
+/** A chord as the platform's keyboards name it: option+f4 on a Mac is alt+f4 on Linux. */
+const chordName = (chord: Chord, platform: Platform) =>
+  [
+    ...new Set(chord.modifiers.map((m) => (platform === 'linux' ? (LINUX_MODIFIER_NAMES[m] ?? m) : m))),
+    chord.key.name,
+  ].join('+');
 
 /** The person's input this long before an input call starts also stops it: they are in the middle of it. */
 export const PERSON_QUIET_MS = 500;
@@ -408,14 +416,14 @@ export class Input {
     }
     const run = async () => {
       await this.pressChord(chord, platform, repeat, call);
-      return own(`Pressed ${chordName(chord)}${repeat > 1 ? ` ${repeat} times` : ''}.`);
+      return own(`Pressed ${chordName(chord, platform)}${repeat > 1 ? ` ${repeat} times` : ''}.`);
     };
     // In the background elsewhere, the key is refused as any background key is.
     if (app === undefined || this.background() !== undefined) {
-      return this.onFocus(`press ${chordName(chord)}`, call, run);
+      return this.onFocus(`press ${chordName(chord, platform)}`, call, run);
     }
     // In the foreground a key goes where the focus is: to the named app only when the focus is in it.
-    return this.kernel.guard(`press ${chordName(chord)} in ${JSON.stringify(app)}`, async () => {
+    return this.kernel.guard(`press ${chordName(chord, platform)} in ${JSON.stringify(app)}`, async () => {
       const target = await this.kernel.resolver.app(app, call);
       const { element } = await this.kernel.port.call('ax.focused', {}, call);
       if (element?.pid !== target.pid) {
@@ -438,7 +446,7 @@ export class Input {
     app: string,
     call?: CallOptions,
   ): Promise<ActionResult> {
-    return this.kernel.guard(`press ${chordName(chord)} in ${JSON.stringify(app)}`, async () => {
+    return this.kernel.guard(`press ${chordName(chord, platform)} in ${JSON.stringify(app)}`, async () => {
       const target = await this.kernel.resolver.app(app, call);
       return this.kernel.changes.observe(
         { app: target, top: undefined },
@@ -446,7 +454,7 @@ export class Input {
           const params = { code: codeFor(chord.key, platform), modifiers: chord.modifiers, repeat };
           await this.kernel.port.call('input.key', { ...params, pid: target.pid }, call);
           return own(
-            `Pressed ${chordName(chord)}${repeat > 1 ? ` ${repeat} times` : ''} in ${target.name} (pid ${target.pid}), sent to it alone: the keyboard focus was not touched.`,
+            `Pressed ${chordName(chord, platform)}${repeat > 1 ? ` ${repeat} times` : ''} in ${target.name} (pid ${target.pid}), sent to it alone: the keyboard focus was not touched.`,
           );
         },
         call,

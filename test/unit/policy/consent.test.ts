@@ -103,6 +103,25 @@ describe('ConsentGuard', () => {
     expect(asked).toHaveLength(1);
   });
 
+  it('in safe mode, a shortcut that closes a window or quits an app asks; other shortcuts do not', async () => {
+    const { server, asked } = client(accept);
+    const focused = el('text', 'Document');
+    for (const [key, modifiers] of [
+      ['alt+f4', []],
+      ['w', ['ctrl']],
+      ['q', ['command']],
+      ['ctrl+shift+w', []],
+    ] as const) {
+      await guard('safe', 'ask', focused).admit(call('press_key', { key, modifiers }, server));
+    }
+    expect(asked).toHaveLength(4);
+    for (const key of ['ctrl+a', 'f4', 'alt+w', 'ctrl+alt+q', 'q']) {
+      await guard('safe', 'ask', focused).admit(call('press_key', { key }, server));
+    }
+    await guard('full', 'ask', focused).admit(call('press_key', { key: 'alt+f4' }, server));
+    expect(asked).toHaveLength(4);
+  });
+
   it('shows the human the script a run_applescript call would run', async () => {
     const { server, asked } = client(accept);
     await guard('full').admit(
