@@ -8,7 +8,7 @@
  * is an error; over HTTP, only the session that started a recording stops it, and it ends with that session.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, expect, inject, test } from 'vitest';
@@ -172,6 +172,40 @@ test('what is typed after Tab into a password field is left out of the steps', a
   expect(recording.left_out).toEqual([{ why: expect.stringMatching(/password field/), count: 7 }]);
   expect(stopped.text).not.toContain('hunter2');
   await processes.stop(pid);
+});
+
+test('keys typed in a terminal are left out; after the focus moves to another app without a key or a click, what is typed there is recorded', async () => {
+  // A copy of zenity named xterm: the default lists let a terminal be read, not acted on.
+  const xterm = join(temporaryFolder('macpilot-recording-xterm-'), 'xterm');
+  copyFileSync('/usr/bin/zenity', xterm);
+  const terminal = processes.start(xterm, ['--entry', '--title', 'terminal', '--text', 'Shell']);
+  const fieldOf = (pid: number) =>
+    eventually(`the entry of ${pid}`, async () => {
+      const out = await macpilot.call('find_elements', { app: String(pid), role: 'textbox' });
+      return out.isError ? undefined : refOf(out.text, /textbox/);
+    });
+  await fieldOf(terminal.pid);
+  const [x, y] = await centreOf({ app: String(terminal.pid), role: 'textbox' });
+  const started = await callJson('start_recording');
+  expect(started.isError, started.text).toBe(false);
+  // The person clicks into the terminal and types there: both left out.
+  xdotool('mousemove', x, y, 'click', '1');
+  xdotool('type', '--delay', '20', 'tt');
+  // Another app opens (over the terminal), and the agent moves the focus into it: no key or click of the
+  // person's says so.
+  const editor = processes.start('zenity', ['--entry', '--title', 'editor', '--text', 'Notes']);
+  await macpilot.ok('focus_element', { ref: await fieldOf(editor.pid) });
+  await new Promise((resolve) => setTimeout(resolve, 700));
+  xdotool('type', '--delay', '20', 'mm');
+  await eventually('5 presses recorded', async () => {
+    const count = Number(/, (\d+) press(?:es)? so far/.exec(await macpilot.ok('session_info'))?.[1]);
+    return count >= 5 ? true : undefined;
+  });
+  const recording = (await callJson('stop_recording')).json as unknown as RecordingJson;
+  expect(recording.steps).toEqual([{ tool: 'type_text', args: { text: 'mm' } }]);
+  expect((recording.left_out ?? []).reduce((sum, part) => sum + part.count, 0)).toBe(3);
+  await processes.stop(terminal.pid);
+  await processes.stop(editor.pid);
 });
 
 test('stop_recording without a start is a clear error; a recording of one app leaves out clicks elsewhere', async () => {

@@ -74,7 +74,12 @@ interface Active {
    */
   keysLeftOut?: Promise<string | undefined>;
   typing: boolean;
+  /** When the last key was heard (performance.now()): after a pause the focus may have moved, unheard. */
+  lastKeyAt: number;
 }
+
+/** A pause in typing after which the keys that follow are checked again for where they go. */
+const RUN_PAUSE_MS = 500;
 
 export class Recorder {
   private active: Active | undefined;
@@ -127,6 +132,7 @@ export class Recorder {
           openMenu: [],
           stopListening: () => {},
           typing: false,
+          lastKeyAt: 0,
         };
         // Presses are resolved in start_recording's own context, so the app policy sees a read-only call: a
         // denied app is left out as refused; an app the agent may read but not act on (a terminal) is left out
@@ -213,7 +219,12 @@ export class Recorder {
     if (input.kind !== 'buttonUp') active.presses++;
     if (input.kind === 'keyDown') {
       active.openMenu = [];
-      if (!active.typing || !active.keysLeftOut) active.keysLeftOut = this.keysGoTo(active);
+      // A new run: after a key that may move the focus, or a pause in which another program (a window
+      // switcher, an agent) may have moved it without a key or a click.
+      const now = performance.now();
+      const paused = now - active.lastKeyAt > RUN_PAUSE_MS;
+      active.lastKeyAt = now;
+      if (!active.typing || !active.keysLeftOut || paused) active.keysLeftOut = this.keysGoTo(active);
       const key = input.code === undefined ? undefined : keyNamed(input.code, active.platform);
       const text = input.text;
       active.typing = text !== undefined && modifiers.every((m) => m === 'shift');
