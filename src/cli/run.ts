@@ -250,4 +250,3 @@ function personVocabulary(config: Config) {
   const hiddenBy = config.allowApps === undefined ? [deny] : [deny, allowApps.where];
   return personWords(hiddenBy, inPersonWords(listDeniedApps.change('on')));
 }
-

@@ -180,7 +180,10 @@ export function inPersonWords(text: string): string {
     .replace(/only a human can allow it: /g, '')
     .replace(/ where macpilot is started \(the MCP client's server entry or your shell\)/g, ' in your shell')
     .replace(/\bthe person's app lists\b/g, 'your app lists')
-    .replace(/ hidden; only the person can change that\)/g, ' hidden by your app lists: `macpilot apps` says by which setting)');
+    .replace(
+      / hidden; only the person can change that\)/g,
+      ' hidden by your app lists: `macpilot apps` says by which setting)',
+    );
   for (const [tool, instead] of Object.entries(WITHOUT_COMMAND)) {
     out = out.replace(new RegExp(`\\b${tool}\\b`, 'g'), instead);
   }

@@ -385,7 +385,7 @@ test("a denied app's window named by its id or title is off limits: the person i
     .trim()
     .split('\n')
     .map((line) => JSON.parse(line) as { outcome: string; error?: string });
-  expect(entry).toMatchObject({ outcome: 'refused', error: 'app_off_limits' });
+  expect(entry).toMatchObject({ outcome: 'refused', error: 'app_off_limits', app: 'zenity' });
   // Named by its title, it is refused the same way, not "no window matches".
   const byTitle = await runWith(
     denied,
@@ -399,7 +399,11 @@ test("a denied app's window named by its id or title is off limits: the person i
   expect(byTitle.stderr).toContain(`Window ${id} is off limits.`);
   expect(byTitle.stderr).toContain('"zenity" is off limits: it is listed in the environment variable');
   const entries = readFileSync(auditLog, 'utf8').trim().split('\n');
-  expect(JSON.parse(entries.at(-1) ?? '{}')).toMatchObject({ outcome: 'refused', error: 'app_off_limits' });
+  expect(JSON.parse(entries.at(-1) ?? '{}')).toMatchObject({
+    outcome: 'refused',
+    error: 'app_off_limits',
+    app: 'zenity',
+  });
   await processes.stop(zenity.pid);
 });
 

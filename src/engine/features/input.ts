@@ -166,7 +166,11 @@ const holding = (modifiers: readonly Modifier[]) =>
   modifiers.length === 0 ? '' : ` holding ${modifiers.join('+')}`;
 
 /** Modifiers as Linux keyboards name them ("command" is the shortcut key, Control, there). */
-const LINUX_MODIFIER_NAMES: Partial<Record<string, string>> = { command: 'ctrl', control: 'ctrl', option: 'alt' };
+const LINUX_MODIFIER_NAMES: Partial<Record<string, string>> = {
+  command: 'ctrl',
+  control: 'ctrl',
+  option: 'alt',
+};
 
 /** A chord as the platform's keyboards name it: option+f4 on a Mac is alt+f4 on Linux. */
 const chordName = (chord: Chord, platform: Platform) =>

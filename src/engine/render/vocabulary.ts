@@ -111,4 +111,3 @@ export const personWords = (hiddenBy: readonly string[], listThem: string): Voca
   ...PERSON,
   listHidden: ` They are hidden by ${hiddenBy.join(' and ')}; to list them (they stay unreadable): ${listThem}.`,
 });
-
