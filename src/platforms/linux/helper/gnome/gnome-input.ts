@@ -14,32 +14,23 @@ import {
 } from '../../../../helper-client/protocol.js';
 import { HelperFailure } from '../../errors.js';
 import { keysymsOf, MODIFIER_KEYSYMS } from '../keysyms.js';
-import { glide, refuseBackgroundKeys } from '../pointer-path.js';
+import {
+  checkWheelSteps,
+  glide,
+  personFirstOnWayland,
+  refuseBackgroundKeys,
+  serial,
+} from '../pointer-path.js';
 import type { Session } from '../session.js';
 import type { GnomeDesk } from './gnome-desk.js';
 
 const ok = {} as const;
 const CLICK_GAP_MS = 40;
-const MAX_WHEEL_STEPS = 1000;
 /**
  * Mutter hands RemoteDesktop's events to its input thread, which delivers them after the call has answered:
  * an answer waits this long, so that the app has the events when the next call reads it.
  */
 const DELIVERY_MS = 30;
-
-const queues = new WeakMap<GnomeDesk, Promise<unknown>>();
-
-function serial<T>(desk: GnomeDesk, work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-  const previous = queues.get(desk) ?? Promise.resolve();
-  const next = previous
-    .catch(() => {})
-    .then(() => {
-      signal?.throwIfAborted();
-      return work();
-    });
-  queues.set(desk, next);
-  return next;
-}
 
 const delivered = () => sleep(DELIVERY_MS);
 
@@ -148,13 +139,7 @@ export async function scroll(
   signal?: AbortSignal,
 ): Promise<Result<'input.scroll'>> {
   const pixels = params.unit === 'pixel';
-  if (!pixels && (Math.abs(params.dx) > MAX_WHEEL_STEPS || Math.abs(params.dy) > MAX_WHEEL_STEPS)) {
-    throw new HelperFailure(
-      HelperErrorCode.InvalidParams,
-      `at most ${MAX_WHEEL_STEPS} wheel steps each way in one scroll`,
-      'scroll less at a time',
-    );
-  }
+  checkWheelSteps(params);
   const desk = await session.gnome();
   return serial(
     desk,
@@ -289,13 +274,4 @@ export async function hold(
   );
 }
 
-export async function personFirst(
-  _session: Session,
-  params: Params<'input.personFirst'>,
-): Promise<Result<'input.personFirst'>> {
-  if (!params.on) return { watching: false };
-  return {
-    watching: false,
-    why: 'a Wayland client cannot hear input meant for other clients, so macpilot cannot tell when the person uses the desk',
-  };
-}
+export const personFirst = personFirstOnWayland;

@@ -18,11 +18,16 @@ import type { Session } from '../session.js';
 import type { SwayDesk } from './sway-desk.js';
 import type { Axis } from './virtual-pointer.js';
 import { runToolOk } from './tools.js';
-import { glide, refuseBackgroundKeys } from '../pointer-path.js';
+import {
+  checkWheelSteps,
+  glide,
+  personFirstOnWayland,
+  refuseBackgroundKeys,
+  serial,
+} from '../pointer-path.js';
 
 const ok = {} as const;
 const CLICK_GAP_MS = 40;
-const MAX_WHEEL_STEPS = 1000;
 /** Characters each wtype types: a cancel stops the text between two runs. */
 const TYPE_RUN = 64;
 /** Pixels of smooth scrolling sent per frame. */
@@ -36,21 +41,6 @@ const WTYPE_MODIFIERS: Record<Exclude<Modifier, 'fn'>, string> = {
   shift: 'shift',
   super: 'logo',
 };
-
-const queues = new WeakMap<SwayDesk, Promise<unknown>>();
-
-/** Runs one operation after the previous ones on this session's desk. */
-function serial<T>(desk: SwayDesk, work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-  const previous = queues.get(desk) ?? Promise.resolve();
-  const next = previous
-    .catch(() => {})
-    .then(() => {
-      signal?.throwIfAborted();
-      return work();
-    });
-  queues.set(desk, next);
-  return next;
-}
 
 function noModifiers(modifiers: readonly Modifier[], what: string): void {
   if (modifiers.length === 0) return;
@@ -157,13 +147,7 @@ export async function scroll(
   signal?: AbortSignal,
 ): Promise<Result<'input.scroll'>> {
   const pixels = params.unit === 'pixel';
-  if (!pixels && (Math.abs(params.dx) > MAX_WHEEL_STEPS || Math.abs(params.dy) > MAX_WHEEL_STEPS)) {
-    throw new HelperFailure(
-      HelperErrorCode.InvalidParams,
-      `at most ${MAX_WHEEL_STEPS} wheel steps each way in one scroll`,
-      'scroll less at a time',
-    );
-  }
+  checkWheelSteps(params);
   const { desk, pointer, moveTo } = await pointerOf(session);
   return serial(
     desk,
@@ -328,13 +312,4 @@ export async function hold(): Promise<Result<'input.hold'>> {
   );
 }
 
-export async function personFirst(
-  _session: Session,
-  params: Params<'input.personFirst'>,
-): Promise<Result<'input.personFirst'>> {
-  if (!params.on) return { watching: false };
-  return {
-    watching: false,
-    why: 'a Wayland client cannot hear input meant for other clients, so macpilot cannot tell when the person uses the desk',
-  };
-}
+export const personFirst = personFirstOnWayland;

@@ -11,7 +11,7 @@ import { HelperFailure } from '../../errors.js';
 import type { Session } from '../session.js';
 import { runTool, runToolOk } from './tools.js';
 
-/** How long wl-copy's server gets to become the clipboard's owner. */
+/** How long a new owner (wl-copy's server, GNOME Shell) gets to hold the text given. */
 const OWNER_WAIT_MS = 2000;
 const TEXT_TYPES = /^(text\/plain(;charset=utf-8)?|UTF8_STRING|STRING|TEXT)$/i;
 
@@ -36,15 +36,22 @@ export async function write(session: Session, text: string): Promise<Result<'cli
     input: text,
     serves: true,
   });
-  const held = await until(async () => (await read(session)).text === text, OWNER_WAIT_MS);
-  if (!held) {
+  await untilHeld(() => read(session), text);
+  return {};
+}
+
+/** Answers once the clipboard reads back `text`; fails after OWNER_WAIT_MS, saying so. */
+export async function untilHeld(
+  readBack: () => Promise<Result<'clipboard.read'>>,
+  text: string,
+): Promise<void> {
+  if (!(await until(async () => (await readBack()).text === text, OWNER_WAIT_MS))) {
     throw new HelperFailure(
       HelperErrorCode.Failed,
       `the clipboard did not take the text within ${OWNER_WAIT_MS} ms`,
       'try again; another app may be taking the clipboard at the same time',
     );
   }
-  return {};
 }
 
 export async function clear(session: Session): Promise<Result<'clipboard.clear'>> {

@@ -20,7 +20,7 @@ import { Keymap, type Stroke } from './input-keymap.js';
 import type { Session } from '../session.js';
 import { type PersonInput, PersonWatch } from './person-watch.js';
 import { onX11 } from './x11-range.js';
-import { glide, refuseBackgroundKeys } from '../pointer-path.js';
+import { checkWheelSteps, glide, refuseBackgroundKeys } from '../pointer-path.js';
 import { keysymsOf, MODIFIER_KEYSYMS } from '../keysyms.js';
 
 const BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
@@ -36,8 +36,6 @@ const POLL_MS = 5;
 const CLICK_GAP_MS = 40;
 /** Typed characters between round trips when there is no delay: the server keeps pace with the app. */
 const TYPE_BATCH = 64;
-/** The most wheel steps one scroll sends each way. */
-const MAX_WHEEL_STEPS = 1000;
 /** Repeated keys or wheel steps between round trips, each a point where a cancel stops them. */
 const REPEAT_BATCH = 16;
 /**
@@ -348,13 +346,7 @@ export async function scroll(
       'send wheel steps (unit "step")',
     );
   }
-  if (Math.abs(params.dx) > MAX_WHEEL_STEPS || Math.abs(params.dy) > MAX_WHEEL_STEPS) {
-    throw new HelperFailure(
-      HelperErrorCode.InvalidParams,
-      `at most ${MAX_WHEEL_STEPS} wheel steps each way in one scroll`,
-      'scroll less at a time',
-    );
-  }
+  checkWheelSteps(params);
   const input = await device(session);
   return input.run(async () => {
     input.moveTo(at);
