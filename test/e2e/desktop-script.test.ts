@@ -40,7 +40,9 @@ test('--help says how to use it and starts nothing; an unknown argument is a usa
     });
   const help = await run('--help');
   expect(help.code).toBe(0);
-  expect(help.out).toMatch(/^Usage: npx tsx scripts\/desktop.ts \[--monitors=2 \| --session=sway\]/);
+  expect(help.out).toMatch(
+    /^Usage: npx tsx scripts\/desktop.ts \[--monitors=2 \| --session=sway \| --session=gnome\]/,
+  );
   expect(help.out).not.toContain('export DISPLAY');
   const wrong = await run('--bogus');
   expect(wrong.code).toBe(2);

@@ -208,7 +208,9 @@ export class Resolver {
       throw new AppRefused({
         // The person's audit log names the app; the agent's answer does not.
         reached: { app: hiddenWindow.app },
-        ...absent,
+        what: absent.what,
+        why: absent.why,
+        next: absent.next,
         kind: 'app_off_limits',
         refusal: true,
         person,
