@@ -260,8 +260,13 @@ export class GnomeDesk {
     await this.bus
       .call(REMOTE_DESKTOP, session, `${REMOTE_DESKTOP}.Session`, member, signature, body)
       .catch((error: unknown) => {
-        // A session mutter closed meanwhile is opened again at the next call.
-        if (error instanceof DBusCallError) this.remoteOpening = undefined;
+        // A session mutter closed meanwhile (its object is gone) is opened again at the next call.
+        if (
+          error instanceof DBusCallError &&
+          /Unknown(Object|Method|Interface)|ServiceUnknown/.test(error.type)
+        ) {
+          this.remoteOpening = undefined;
+        }
         throw error;
       });
   }
