@@ -126,7 +126,9 @@ export class AppPolicy {
     const own = deny.filter((name) => name.trim().toLowerCase() !== 'none');
     this.denied = normalize(this.defaults ? [...DEFAULT_DENIED, ...own] : own);
     this.writeDenied = normalize(this.defaults ? DEFAULT_WRITE_DENIED : []);
-    this.allowed = settings.allowApps && normalize(settings.allowApps);
+    // "none", as for the deny list, is no list: every app is allowed.
+    const allow = settings.allowApps?.filter((name) => name.trim().toLowerCase() !== 'none');
+    this.allowed = allow && allow.length > 0 ? normalize(allow) : undefined;
     this.denyOrigin =
       settings.origins?.denyApps ??
       (this.defaults ? defaultOrigin('denyApps') : environmentOrigin('denyApps'));

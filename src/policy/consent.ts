@@ -175,7 +175,7 @@ export class ConsentGuard implements Guard {
     const text = (key: string) => (typeof args[key] === 'string' ? (args[key] as string) : undefined);
     const ref = text('ref');
     if (ref !== undefined) names.push(this.targets.refs.known(ref)?.label ?? ref);
-    for (const key of ['name', 'path', 'title', 'app', 'window_id']) {
+    for (const key of ['key', 'name', 'path', 'title', 'app', 'window_id']) {
       const value = text(key);
       if (value !== undefined) names.push(value);
     }
@@ -199,11 +199,15 @@ export class ConsentGuard implements Guard {
     const { element } = await this.targets.port.call('ax.focused', {}, { signal: call.signal });
     if (!element) return [];
     const label = labelOf(roleOf(element), element.name);
-    // An app the lists hide is not named, here as anywhere.
-    const app = await inCallScope({ access: 'read' }, () =>
+    // Keys act on the focused element's app: one the lists keep from the call is refused before anyone is asked,
+    // and its element is named to no one (the person's audit log names the app).
+    const app = await inCallScope({ access: 'write' }, () =>
       this.targets.resolver.appOf(element.pid, { signal: call.signal }),
-    ).catch(() => undefined);
+    ).catch((error: unknown) => {
+      if (isRefusal(error)) throw error;
+      return undefined;
+    });
     call.reached = { app: app?.name, label };
-    return [`${label} (focused)`];
+    return [`${label}${app ? ` in ${app.name}` : ''} (focused)`];
   }
 }

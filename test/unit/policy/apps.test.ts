@@ -71,6 +71,12 @@ describe('AppPolicy', () => {
     expect(refusal(none, { name: 'Terminal' }, 'write')).toBeUndefined();
   });
 
+  it('MACPILOT_ALLOW_APPS=none is no allow list, as none is no deny list', () => {
+    const policy = new AppPolicy({ allowApps: ['none'] });
+    expect(refusal(policy, { name: 'mousepad' }, 'write')).toBeUndefined();
+    expect(refusal(policy, { name: 'KeePassXC' }, 'read')).toMatch(/off limits/);
+  });
+
   it('MACPILOT_ALLOW_APPS allows only the apps it lists, and does not override a deny', () => {
     const policy = new AppPolicy({ allowApps: ['org.xfce.mousepad', 'Keychain Access'] });
     expect(refusal(policy, { name: 'Mousepad', bundleId: 'org.xfce.mousepad' }, 'write')).toBeUndefined();

@@ -53,7 +53,13 @@ const guard = (mode: Mode, consent: Consent = 'ask', focused = el('push button',
         const name = last?.name ?? (last?.index === 1 ? 'Delete' : 'Keep');
         return Promise.resolve({ label: `push button "${name}"`, app: { name: 'zenity', pid: 7 } });
       },
-      appOf: () => Promise.resolve({ name: 'mousepad', pid: 8 }),
+      // pid 66 is the denied KeePassXC's: the lists refuse it without its name.
+      appOf: (pid: number) =>
+        pid === 66
+          ? Promise.reject(
+              new MacpilotError({ what: 'an app hidden from you', why: '-', next: '-', refusal: true }),
+            )
+          : Promise.resolve({ name: 'mousepad', pid: 8 }),
       // Window 66 is the denied KeePassXC's.
       gateWindow: (id: string) =>
         id === '66'
@@ -201,7 +207,19 @@ describe('ConsentGuard', () => {
     await guard('safe', 'ask', el('push button', 'Delete All')).admit(
       call('press_key', { key: 'enter' }, server),
     );
-    expect(asked).toEqual(['An AI agent wants to press a key (button "Delete All" (focused)). Allow it?']);
+    expect(asked).toEqual([
+      'An AI agent wants to press a key (enter, button "Delete All" in mousepad (focused)). Allow it?',
+    ]);
+  });
+
+  it("in safe mode, keys into a hidden app's focused element are refused before anyone is asked, naming no element", async () => {
+    const { server, asked } = client(accept);
+    const secret = { ...el('text', 'Master password?'), pid: 66 };
+    const refused = await failure(
+      guard('safe', 'ask', secret).admit(call('press_key', { key: 'alt+f4' }, server)),
+    );
+    expect(asked).toEqual([]);
+    expect(refused.render()).not.toContain('Master password');
   });
 
   it('in safe mode, keeps what it found the call would act on for the audit log; text typed by path is not about the focus', async () => {
