@@ -19,7 +19,7 @@ import { Menus } from './features/menus.js';
 import { Recorder } from './features/recording.js';
 import type { HelperPort } from './kernel/port.js';
 import { RefTable } from './kernel/refs.js';
-import type { AppChooser, AppGate } from './kernel/resolve.js';
+import { type AppChooser, type AppGate, AppRefused } from './kernel/resolve.js';
 import { Reveal } from './features/reveal.js';
 import { Screen } from './features/screen.js';
 import { VisualDiffs } from './testing/visual-diff.js';
@@ -108,7 +108,24 @@ export function createEngine(
   const elements = new Elements(kernel, input, reader);
   const menus = new Menus(kernel, input);
   const feed = new ChangeFeed(port, kernel.observer);
-  const history = new ClipboardHistory(port, feed, clipboardHistory, clipboardHistoryOffBy);
+  // What is copied in an app the lists hide (a password manager's password) is never read back to an agent: the
+  // app in front when the clipboard changed is the one that copied.
+  const copiedInHiddenApp = async () => {
+    const { element } = await port.call('ax.focused', {});
+    if (!element) return false;
+    return kernel.resolver.appOf(element.pid).then(
+      () => false,
+      (error: unknown) => error instanceof AppRefused,
+    );
+  };
+  const history = new ClipboardHistory(
+    port,
+    feed,
+    clipboardHistory,
+    clipboardHistoryOffBy,
+    Date.now,
+    copiedInHiddenApp,
+  );
   const waits = new Waits(kernel);
   return {
     kernel,

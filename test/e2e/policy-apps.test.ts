@@ -165,3 +165,37 @@ describe('MACPILOT_DENY_APPS=xterm (a zenity under that name)', () => {
     rmSync(folder, { recursive: true, force: true });
   });
 });
+
+describe('the clipboard of a hidden app', () => {
+  const { macpilot, processes } = useMacpilot(env);
+
+  test('what a credential manager copied is not read back: get_clipboard refuses and the history leaves it out; once it is gone, the clipboard reads again', async () => {
+    // The history watches the clipboard from here on.
+    await macpilot.ok('get_clipboard_history');
+    // A zenity under a credential manager's name: the default lists hide it.
+    const keepassxc = join(temporaryFolder('macpilot-vault-'), 'keepassxc');
+    copyFileSync('/usr/bin/zenity', keepassxc);
+    const vault = processes.start(keepassxc, ['--entry', '--title', 'vault', '--text', 'Master password?']);
+    const window = await eventually('the vault window', async () => windowOfPid(env, vault.pid));
+    // The person copies a password in it.
+    const xdotool = (...args: string[]) => execFileSync('xdotool', args, { env });
+    xdotool('windowactivate', '--sync', window.id);
+    xdotool('type', '--delay', '10', 'hunter2-secret');
+    xdotool('key', 'ctrl+a', 'ctrl+c');
+    await eventually('the password on the clipboard', async () =>
+      execFileSync('xclip', ['-o', '-selection', 'clipboard'], { env }).toString() === 'hunter2-secret'
+        ? true
+        : undefined,
+    );
+    const refused = await eventually('get_clipboard refused', async () => {
+      const read = await macpilot.call('get_clipboard');
+      return read.isError ? read : undefined;
+    });
+    expect(refused.text).toMatch(/^Not read: the clipboard holds what was copied in an app hidden from you/);
+    expect(refused.text).not.toMatch(/hunter2|keepassxc/);
+    expect(await macpilot.ok('get_clipboard_history')).not.toContain('hunter2');
+    await processes.stop(vault.pid);
+    await macpilot.ok('set_clipboard', { text: 'public text' });
+    expect(await macpilot.ok('get_clipboard')).toMatch(/\npublic text$/);
+  });
+});

@@ -25,6 +25,10 @@ export class ClipboardHistory {
   /** Reads of the clipboard after its changes, one at a time so that they land in order. */
   private reads: Promise<void> = Promise.resolve();
   private watching: Promise<boolean> | undefined;
+  /** A digest of a text copied in an app the person's lists hide: never added, never read back to an agent. */
+  private hiddenDigest: string | undefined;
+  /** A digest of the text macpilot is putting on the clipboard: its own, whatever app is in front. */
+  private ownDigest: string | undefined;
 
   constructor(
     private readonly port: HelperPort,
@@ -32,6 +36,8 @@ export class ClipboardHistory {
     readonly enabled: boolean,
     private readonly offBy?: string,
     private readonly now: () => number = Date.now,
+    /** Whether what was just copied came from an app the person's lists hide (the app in front then). */
+    private readonly copiedInHiddenApp: () => Promise<boolean> = () => Promise.resolve(false),
   ) {
     if (enabled) port.onReady?.(() => void this.watch());
   }
@@ -43,10 +49,20 @@ export class ClipboardHistory {
     return this.watching;
   }
 
+  /** Said before macpilot puts `text` on the clipboard: the change it makes is macpilot's, not a hidden app's. */
+  settingOwn(text: string): void {
+    this.ownDigest = digestOf(text);
+  }
+
+  /** Whether `text` is what an app the person's lists hide copied, as heard when the clipboard changed. */
+  fromHiddenApp(text: string): boolean {
+    return this.hiddenDigest !== undefined && digestOf(text) === this.hiddenDigest;
+  }
+
   /** A text macpilot itself put on the clipboard. */
   add(text: string): void {
     if (!this.enabled || text === '') return;
-    const digest = createHash('sha256').update(text).digest('hex');
+    const digest = digestOf(text);
     if (digest === this.newestDigest) return;
     this.newestDigest = digest;
     const chars = Array.from(text);
@@ -88,7 +104,15 @@ export class ClipboardHistory {
     const generation = this.generation;
     this.reads = this.reads.then(async () => {
       const { text } = await this.port.call('clipboard.read', {}).catch(() => ({ text: undefined }));
-      if (text !== undefined && generation === this.generation) this.add(text);
+      if (text === undefined || generation !== this.generation) return;
+      const own = digestOf(text) === this.ownDigest;
+      if (!own && (await this.copiedInHiddenApp().catch(() => false))) {
+        this.hiddenDigest = digestOf(text);
+        return;
+      }
+      this.add(text);
     });
   }
 }
+
+const digestOf = (text: string): string => createHash('sha256').update(text).digest('hex');
