@@ -180,6 +180,11 @@ export function parseToolsets(value: string | string[], source: string): Toolset
     .map((name) => name.trim().toLowerCase())
     .filter(Boolean);
   if (names.includes('all')) return [...TOOLSET_NAMES];
+  if (names.length === 0) {
+    throw new ConfigError(
+      `${source}: no toolset named; give some of ${TOOLSET_NAMES.join(', ')}, or "all" (only "session" for the session tools alone)`,
+    );
+  }
   const unknown = names.filter((name) => !isToolset(name));
   if (unknown.length > 0) {
     throw new ConfigError(

@@ -12,7 +12,7 @@ import { UsageError } from '../cli/usage-error.js';
 import { ConfigError, parseToolsets } from '../config.js';
 import { MacpilotError } from '../errors.js';
 import { shellQuote, singleQuoted } from '../text.js';
-import { MODES, type Mode } from '../modes.js';
+import { MODES } from '../modes.js';
 import { CLIENTS, type ClientId, fileClient, isClient, type Machine, PROJECT_FILES } from './clients.js';
 import { applyJsonChange, backUp, backupPlace, planJsonChange } from './json-file.js';
 import { keepSettings, SERVER_NAME, type ServerEntry, serverEntry } from './launch.js';
@@ -67,7 +67,10 @@ function parseRequest(argv: string[], context: SetupContext): SetupRequest | 'he
       `--project: ${resolve(values.project)} is not a folder; give the project's folder (it must exist)`,
     );
   }
-  if (values.mode !== undefined && !(MODES as readonly string[]).includes(values.mode)) {
+  // As the server reads MACPILOT_MODE: whatever the case.
+  const mode =
+    values.mode === undefined ? undefined : MODES.find((m) => m === values.mode?.trim().toLowerCase());
+  if (values.mode !== undefined && mode === undefined) {
     throw new UsageError(`--mode: unknown mode "${values.mode}"; valid: ${MODES.join(', ')}`);
   }
   let toolsets;
@@ -77,7 +80,7 @@ function parseRequest(argv: string[], context: SetupContext): SetupRequest | 'he
     if (error instanceof ConfigError) throw new UsageError(error.message);
     throw error;
   }
-  const settings = { mode: values.mode as Mode | undefined, toolsets };
+  const settings = { mode, toolsets };
   return {
     client,
     dryRun: values['dry-run'] === true,

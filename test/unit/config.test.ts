@@ -113,6 +113,16 @@ describe('loadConfig', () => {
     ).toThrow(/\(helperPath\): \/.*\/nohelper does not exist/);
   });
 
+  test('a toolsets value that names none is refused, not taken for the session tools alone', () => {
+    expect(() => loadConfig({}, { MACPILOT_TOOLSETS: ',' }, emptyHome)).toThrow(
+      /MACPILOT_TOOLSETS: no toolset named; give some of ui, /,
+    );
+    expect(() => loadConfig({}, { MACPILOT_CONFIG: withFile({ toolsets: '' }) }, emptyHome)).toThrow(
+      /\(toolsets\): no toolset named/,
+    );
+    expect(loadConfig({}, { MACPILOT_TOOLSETS: 'session' }, emptyHome).toolsets).toEqual(['session']);
+  });
+
   test('a wrong value in the file stops macpilot even where the environment overrides it', () => {
     const file = withFile({ consent: 'never', mode: 'safe' });
     expect(() => loadConfig({}, { MACPILOT_CONFIG: file, MACPILOT_CONSENT: 'allow' }, emptyHome)).toThrow(

@@ -110,8 +110,8 @@ describe('macpilot setup', () => {
     expect(readJson(kept)).toEqual({ mcpServers: { other: OTHER, macpilot: MACPILOT } });
   });
 
-  test('cursor without a config: a new ~/.cursor/mcp.json, no backup, undo removes it', async () => {
-    const { code, out, home } = await run(['cursor', '--mode', 'safe', '--toolsets', 'ui,apps']);
+  test('cursor without a config: a new ~/.cursor/mcp.json (the mode in any case), no backup, undo removes it', async () => {
+    const { code, out, home } = await run(['cursor', '--mode', 'SAFE', '--toolsets', 'ui,apps']);
     const file = join(home, '.cursor', 'mcp.json');
     expect(code).toBe(0);
     expect(readJson(file)).toEqual({
