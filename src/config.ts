@@ -418,8 +418,11 @@ function originOf(key: SettingName, given: Given, file: string): SettingOrigin {
 export function parseRateLimits(value: string, source: string): RateLimits {
   const limits: RateLimits = { ...DEFAULT_RATE_LIMITS };
   const items = value.split(',').map((part) => part.trim());
+  const seen = new Set<string>();
   for (const item of items.filter(Boolean)) {
     const [name = '', amount = ''] = item.split('=').map((part) => part.trim());
+    if (seen.has(name)) throw new ConfigError(`${source}: ${name} is given twice; give each limit once`);
+    seen.add(name);
     const key = Object.hasOwn(RATE_LIMIT_KEYS, name) ? RATE_LIMIT_KEYS[name] : undefined;
     if (key === undefined) {
       throw new ConfigError(

@@ -139,6 +139,9 @@ describe('parseRateLimits', () => {
     expect(() => parseRateLimits('calls_per_hour=5', 'MACPILOT_RATE_LIMITS')).toThrow(
       /MACPILOT_RATE_LIMITS: unknown rate limit "calls_per_hour"; valid: calls_per_second/,
     );
+    expect(() => parseRateLimits('concurrent=2,concurrent=5', 'MACPILOT_RATE_LIMITS')).toThrow(
+      /MACPILOT_RATE_LIMITS: concurrent is given twice/,
+    );
     for (const bad of ['concurrent=0', 'concurrent=-1', 'concurrent=2.5', 'concurrent', 'concurrent=lots']) {
       expect(() => parseRateLimits(bad, 'MACPILOT_RATE_LIMITS')).toThrow(ConfigError);
     }
