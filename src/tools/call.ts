@@ -40,23 +40,21 @@ export interface ToolDependencies {
   serviceChecks: readonly ServiceCheck[];
 }
 
-/** The tools of the enabled toolsets that this platform can serve. */
-export function availableTools(config: Config, services: Services): ToolDefinition[] {
-  return allTools.filter(
+/** The tools this platform can serve, split by whether the enabled toolsets hold them. */
+const servedTools = (config: Config, services: Services, enabled: boolean): ToolDefinition[] =>
+  allTools.filter(
     (tool) =>
-      config.toolsets.includes(tool.toolset) &&
+      config.toolsets.includes(tool.toolset) === enabled &&
       (tool.service === undefined || services[tool.service] !== undefined),
   );
-}
+
+/** The tools of the enabled toolsets that this platform can serve. */
+export const availableTools = (config: Config, services: Services): ToolDefinition[] =>
+  servedTools(config, services, true);
 
 /** The tools this platform serves in the toolsets the server leaves out: a call by name is told how to add them. */
-export function toolsLeftOut(config: Config, services: Services): ToolDefinition[] {
-  return allTools.filter(
-    (tool) =>
-      !config.toolsets.includes(tool.toolset) &&
-      (tool.service === undefined || services[tool.service] !== undefined),
-  );
-}
+export const toolsLeftOut = (config: Config, services: Services): ToolDefinition[] =>
+  servedTools(config, services, false);
 
 /** The tools in tools/list: the available ones that the mode allows. */
 export function enabledTools(config: Config, services: Services): ToolDefinition[] {

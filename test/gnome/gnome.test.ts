@@ -6,9 +6,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, inject, test } from 'vitest';
+import { calculatorEntry } from '../support/calculator.js';
 import { zenityEntry } from '../support/zenity.js';
 import { useMacpilot } from '../support/mcp.js';
-import { eventually, refOf } from '../support/text.js';
+import { refOf } from '../support/text.js';
 
 const env = inject('gnomeEnv');
 const { macpilot, processes } = useMacpilot(env, ['--toolsets', 'all']);
@@ -172,19 +173,7 @@ describe('on GNOME', () => {
   });
 
   test('a GTK4 app (gnome-calculator): typed text, then Return, Ctrl+A and BackSpace as keys, in one sequence', async () => {
-    const calculator = processes.start('gnome-calculator');
-    const app = String(calculator.pid);
-    const entry = await eventually("the calculator's entry", async () => {
-      const found = await macpilot.call('find_elements', { app, role: 'textbox' });
-      return found.isError ? undefined : /\[ref=(e\d+)\][^\n]*focused/.exec(found.text)?.[1];
-    });
-    const value = async () => {
-      const { structuredContent } = (await macpilot.client.callTool({
-        name: 'get_element',
-        arguments: { ref: entry },
-      })) as { structuredContent?: { value?: unknown } };
-      return structuredContent?.value ?? '';
-    };
+    const { calculator, app, entry, value } = await calculatorEntry(macpilot, processes);
     await macpilot.ok('type_text', { ref: entry, text: '7+5' });
     expect(await value()).toBe('7+5');
     expect(await macpilot.ok('press_key', { key: 'Return' })).toMatch(/value="12"/);

@@ -6,6 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, inject, test } from 'vitest';
+import { calculatorEntry } from '../support/calculator.js';
 import { zenityEntry } from '../support/zenity.js';
 import { useMacpilot } from '../support/mcp.js';
 import { Processes } from '../support/processes.js';
@@ -115,19 +116,7 @@ describe('on sway', () => {
   });
 
   test('a GTK4 app (gnome-calculator): typed text, then Return, Ctrl+A and BackSpace as keys, in one sequence', async () => {
-    const calculator = processes.start('gnome-calculator');
-    const app = String(calculator.pid);
-    const entry = await eventually("the calculator's entry", async () => {
-      const found = await macpilot.call('find_elements', { app, role: 'textbox' });
-      return found.isError ? undefined : /\[ref=(e\d+)\][^\n]*focused/.exec(found.text)?.[1];
-    });
-    const value = async () => {
-      const { structuredContent } = (await macpilot.client.callTool({
-        name: 'get_element',
-        arguments: { ref: entry },
-      })) as { structuredContent?: { value?: unknown } };
-      return structuredContent?.value ?? '';
-    };
+    const { calculator, entry, value } = await calculatorEntry(macpilot, processes);
     await macpilot.ok('type_text', { ref: entry, text: '7+5' });
     expect(await value()).toBe('7+5');
     const solved = await macpilot.ok('press_key', { key: 'Return' });
@@ -143,12 +132,7 @@ describe('on sway', () => {
   test('one session across two apps: each answer holds for the next call (type, keys, windows, minimize, clipboard, OK)', async () => {
     const { zenity, field, value } = await zenityEntry(macpilot, processes, 'wayland sequence');
     await macpilot.ok('type_text', { ref: field, text: 'first' });
-    const calculator = processes.start('gnome-calculator');
-    const app = String(calculator.pid);
-    const entry = await eventually("the calculator's entry", async () => {
-      const found = await macpilot.call('find_elements', { app, role: 'textbox' });
-      return found.isError ? undefined : /\[ref=(e\d+)\][^\n]*focused/.exec(found.text)?.[1];
-    });
+    const { calculator, app, entry } = await calculatorEntry(macpilot, processes);
     await macpilot.ok('type_text', { ref: entry, text: '6*7' });
     expect(await macpilot.ok('press_key', { key: 'Return' })).toMatch(/value="42"/);
     // Back to the field, whose window is now behind the calculator's.

@@ -105,9 +105,9 @@ export class ClipboardHistory {
     this.reads = this.reads.then(async () => {
       const { text } = await this.port.call('clipboard.read', {}).catch(() => ({ text: undefined }));
       if (text === undefined || generation !== this.generation) return;
-      const own = digestOf(text) === this.ownDigest;
-      if (!own && (await this.copiedInHiddenApp().catch(() => false))) {
-        this.hiddenDigest = digestOf(text);
+      const digest = digestOf(text);
+      if (digest !== this.ownDigest && (await this.copiedInHiddenApp().catch(() => false))) {
+        this.hiddenDigest = digest;
         return;
       }
       this.add(text);

@@ -1,6 +1,7 @@
 /**
- * What the X11 and the sway routes check alike of the displays and windows a request names: a display among those
- * the display server lists (X11 RandR, sway's outputs), a window id's form.
+ * What the X11, sway and GNOME routes check alike of the displays and windows a request names: a display among
+ * those the display server lists (X11 RandR, sway's outputs, mutter's monitors), a window id's form, a window
+ * that is there.
  */
 import { type Bounds, type DisplayInfo, HelperErrorCode } from '../../../helper-client/protocol.js';
 import { HelperFailure } from '../errors.js';
@@ -26,4 +27,18 @@ export function checkWindowId(id: string): void {
       'window ids are decimal numbers, as windows.list gives them',
     );
   }
+}
+
+/** The window `find` finds by `id` (checked first), or a failure saying it closed. */
+export async function existingWindow<W>(id: string, find: () => Promise<W | undefined>): Promise<W> {
+  checkWindowId(id);
+  const found = await find();
+  if (!found) {
+    throw new HelperFailure(
+      HelperErrorCode.ElementGone,
+      `no window has the id ${id}`,
+      'the window closed; list the windows for current ids',
+    );
+  }
+  return found;
 }

@@ -83,3 +83,14 @@ export async function personFirstOnWayland(
     why: 'a Wayland client cannot hear input meant for other clients, so macpilot cannot tell when the person uses the desk',
   };
 }
+
+/** input.hold takes a key by code or a modifier, one of the two. */
+export function checkHoldTarget(params: Params<'input.hold'>): void {
+  if ((params.code === undefined) === (params.modifier === undefined)) {
+    throw new HelperFailure(
+      HelperErrorCode.InvalidParams,
+      'input.hold takes a code or a modifier, one of the two',
+      'send either code or modifier',
+    );
+  }
+}

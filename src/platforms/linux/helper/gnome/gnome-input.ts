@@ -15,6 +15,7 @@ import {
 import { HelperFailure } from '../../errors.js';
 import { keysymsOf, MODIFIER_KEYSYMS } from '../keysyms.js';
 import {
+  checkHoldTarget,
   checkWheelSteps,
   glide,
   personFirstOnWayland,
@@ -247,13 +248,7 @@ export async function hold(
   params: Params<'input.hold'>,
   signal?: AbortSignal,
 ): Promise<Result<'input.hold'>> {
-  if ((params.code === undefined) === (params.modifier === undefined)) {
-    throw new HelperFailure(
-      HelperErrorCode.InvalidParams,
-      'input.hold takes a code or a modifier, one of the two',
-      'send either code or modifier',
-    );
-  }
+  checkHoldTarget(params);
   const keysym = params.modifier === undefined ? params.code : modifierKeysyms([params.modifier])[0];
   if (keysym === undefined) {
     throw new HelperFailure(

@@ -14,7 +14,7 @@ import { HelperFailure } from '../../errors.js';
 import { displayBounds } from '../desk-checks.js';
 import type { Session } from '../session.js';
 import { runTool } from '../wayland/tools.js';
-import { encode } from '../x11/screen-pixels.js';
+import { captured, encode } from '../x11/screen-pixels.js';
 import type { GnomeDesk, Stream } from './gnome-desk.js';
 
 const RGB = 3;
@@ -121,12 +121,5 @@ export async function capture(
     rows.copy(cropped, row * area.width * RGB, from, from + area.width * RGB);
   }
   const encoded = await encode(cropped, area.width, area.height, params, RGB);
-  return {
-    data: encoded.data.toString('base64'),
-    format: params.format,
-    width: encoded.width,
-    height: encoded.height,
-    bounds: area,
-    scale: encoded.width / area.width,
-  };
+  return captured(encoded, area, params.format);
 }

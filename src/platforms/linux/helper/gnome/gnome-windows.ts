@@ -3,15 +3,9 @@
  * first), and a call by window id for each operation. Every operation waits (bounded) until the list shows it
  * applied, then answers with a fresh read.
  */
-import {
-  HelperErrorCode,
-  type Params,
-  type Result,
-  type WindowInfo,
-} from '../../../../helper-client/protocol.js';
+import type { Params, Result, WindowInfo } from '../../../../helper-client/protocol.js';
 import { appNamesByPid } from '../apps.js';
-import { HelperFailure } from '../../errors.js';
-import { checkWindowId } from '../desk-checks.js';
+import { existingWindow } from '../desk-checks.js';
 import type { Session } from '../session.js';
 import { until } from '../until.js';
 import type { GnomeDesk, GnomeWindow } from './gnome-desk.js';
@@ -48,29 +42,19 @@ export async function listWindows(
 
 const find = async (desk: GnomeDesk, id: string) => (await desk.windows()).find((w) => w.id === id);
 
-async function existing(desk: GnomeDesk, id: string): Promise<GnomeWindow> {
-  checkWindowId(id);
-  const found = await find(desk, id);
-  if (!found) {
-    throw new HelperFailure(
-      HelperErrorCode.ElementGone,
-      `no window has the id ${id}`,
-      'the window closed; list the windows for current ids',
-    );
-  }
-  return found;
-}
+const existing = (desk: GnomeDesk, id: string): Promise<GnomeWindow> =>
+  existingWindow(id, () => find(desk, id));
 
+/** Calls the extension's `member` about the window (its arguments built from the window as listed), then waits until it is `applied`. */
 async function operate(
   session: Session,
   id: string,
-  call: [member: string, signature?: string, body?: unknown[]],
+  call: (window: GnomeWindow) => [member: string, signature: string, body: unknown[]],
   applied: (window: GnomeWindow) => boolean,
   signal: AbortSignal | undefined,
 ): Promise<{ window: WindowInfo }> {
   const desk = await session.gnome();
-  await existing(desk, id);
-  await desk.windowsCall(...call);
+  await desk.windowsCall(...call(await existing(desk, id)));
   await until(
     async () => {
       const now = await find(desk, id);
@@ -82,46 +66,40 @@ async function operate(
   return { window: info(await existing(desk, id), await appNamesByPid(session)) };
 }
 
-const idArgument = (id: string): [string, unknown[]] => ['t', [BigInt(id)]];
+const byId =
+  (member: string) =>
+  (window: GnomeWindow): [string, string, unknown[]] => [member, 't', [BigInt(window.id)]];
 
 export const focusWindow = (session: Session, params: Params<'windows.focus'>, signal?: AbortSignal) =>
-  operate(session, params.id, ['Activate', ...idArgument(params.id)], (w) => w.focused, signal);
+  operate(session, params.id, byId('Activate'), (w) => w.focused, signal);
 
-export async function moveWindow(session: Session, params: Params<'windows.move'>, signal?: AbortSignal) {
-  const { frame } = await existing(await session.gnome(), params.id);
+export function moveWindow(session: Session, params: Params<'windows.move'>, signal?: AbortSignal) {
   const x = Math.round(params.to.x);
   const y = Math.round(params.to.y);
   return operate(
     session,
     params.id,
-    ['MoveResize', 'tiiii', [BigInt(params.id), x, y, frame.width, frame.height]],
+    ({ id, frame }) => ['MoveResize', 'tiiii', [BigInt(id), x, y, frame.width, frame.height]],
     (w) => w.frame.x === x && w.frame.y === y,
     signal,
   );
 }
 
-export async function resizeWindow(session: Session, params: Params<'windows.resize'>, signal?: AbortSignal) {
-  const { frame } = await existing(await session.gnome(), params.id);
+export function resizeWindow(session: Session, params: Params<'windows.resize'>, signal?: AbortSignal) {
   return operate(
     session,
     params.id,
-    ['MoveResize', 'tiiii', [BigInt(params.id), frame.x, frame.y, params.width, params.height]],
+    ({ id, frame }) => ['MoveResize', 'tiiii', [BigInt(id), frame.x, frame.y, params.width, params.height]],
     (w) => w.frame.width === params.width && w.frame.height === params.height,
     signal,
   );
 }
 
 export const minimizeWindow = (session: Session, params: Params<'windows.minimize'>, signal?: AbortSignal) =>
-  operate(session, params.id, ['Minimize', ...idArgument(params.id)], (w) => w.minimized, signal);
+  operate(session, params.id, byId('Minimize'), (w) => w.minimized, signal);
 
 export const restoreWindow = (session: Session, params: Params<'windows.restore'>, signal?: AbortSignal) =>
-  operate(
-    session,
-    params.id,
-    ['Activate', ...idArgument(params.id)],
-    (w) => !w.minimized && w.focused,
-    signal,
-  );
+  operate(session, params.id, byId('Activate'), (w) => !w.minimized && w.focused, signal);
 
 export async function closeWindow(
   session: Session,
@@ -129,8 +107,7 @@ export async function closeWindow(
   signal?: AbortSignal,
 ): Promise<Result<'windows.close'>> {
   const desk = await session.gnome();
-  await existing(desk, params.id);
-  await desk.windowsCall('Close', ...idArgument(params.id));
+  await desk.windowsCall(...byId('Close')(await existing(desk, params.id)));
   const closed = await until(async () => (await find(desk, params.id)) === undefined, APPLY_WAIT_MS, signal);
   return { closed };
 }

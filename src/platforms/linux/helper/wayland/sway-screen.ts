@@ -10,7 +10,7 @@ import {
   type Result,
 } from '../../../../helper-client/protocol.js';
 import { HelperFailure } from '../../errors.js';
-import { encode } from '../x11/screen-pixels.js';
+import { captured, encode } from '../x11/screen-pixels.js';
 import type { Session } from '../session.js';
 import { displayBounds } from '../desk-checks.js';
 import type { SwayDesk } from './sway-desk.js';
@@ -84,12 +84,5 @@ export async function capture(
   const ppm = await runToolOk('grim', ['-g', geometry, '-t', 'ppm', '-'], session.env, { signal });
   const { width, height, rgb } = parsePpm(ppm);
   const encoded = await encode(rgb, width, height, params, 3);
-  return {
-    data: encoded.data.toString('base64'),
-    format: params.format,
-    width: encoded.width,
-    height: encoded.height,
-    bounds: area,
-    scale: encoded.width / area.width,
-  };
+  return captured(encoded, area, params.format);
 }

@@ -14,7 +14,7 @@ import { appNamesByPid } from '../apps.js';
 import { HelperFailure } from '../../errors.js';
 import type { Session } from '../session.js';
 import { until } from '../until.js';
-import { checkWindowId } from '../desk-checks.js';
+import { existingWindow } from '../desk-checks.js';
 import type { SwayDesk } from './sway-desk.js';
 import type { SwayNode } from './sway-ipc.js';
 
@@ -54,18 +54,7 @@ async function find(desk: SwayDesk, id: string): Promise<Listed | undefined> {
   return (await desk.windows()).find((w) => String(w.node.id) === id);
 }
 
-async function existing(desk: SwayDesk, id: string): Promise<Listed> {
-  checkWindowId(id);
-  const found = await find(desk, id);
-  if (!found) {
-    throw new HelperFailure(
-      HelperErrorCode.ElementGone,
-      `no window has the id ${id}`,
-      'the window closed; list the windows for current ids',
-    );
-  }
-  return found;
-}
+const existing = (desk: SwayDesk, id: string): Promise<Listed> => existingWindow(id, () => find(desk, id));
 
 async function operate(
   session: Session,

@@ -20,7 +20,7 @@ import { Keymap, type Stroke } from './input-keymap.js';
 import type { Session } from '../session.js';
 import { type PersonInput, PersonWatch } from './person-watch.js';
 import { onX11 } from './x11-range.js';
-import { checkWheelSteps, glide, refuseBackgroundKeys } from '../pointer-path.js';
+import { checkHoldTarget, checkWheelSteps, glide, refuseBackgroundKeys } from '../pointer-path.js';
 import { keysymsOf, MODIFIER_KEYSYMS } from '../keysyms.js';
 
 const BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
@@ -456,13 +456,7 @@ export async function hold(
   params: Params<'input.hold'>,
   signal?: AbortSignal,
 ): Promise<Result<'input.hold'>> {
-  if ((params.code === undefined) === (params.modifier === undefined)) {
-    throw new HelperFailure(
-      HelperErrorCode.InvalidParams,
-      'input.hold takes a code or a modifier, one of the two',
-      'send either code or modifier',
-    );
-  }
+  checkHoldTarget(params);
   const input = await device(session);
   return input.run(
     async () => {

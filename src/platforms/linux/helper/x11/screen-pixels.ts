@@ -4,7 +4,7 @@
  * any channel order works. Each pixel is rewritten in place as R, G, B and an opaque alpha, which sharp drops:
  * one read and one write per pixel and no second buffer (packing to 3 bytes in JS took twice as long).
  */
-import type { ImageFormat } from '../../../../helper-client/protocol.js';
+import type { Bounds, ImageFormat, Result } from '../../../../helper-client/protocol.js';
 import { loadSharp, SCREEN_PNG } from '../../../../sharp.js';
 
 export interface PixelLayout {
@@ -113,3 +113,17 @@ export async function encode(
   const { data, info } = await image.toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
 }
+
+/** screen.capture's answer: the encoded image of the screen area `bounds`, with image pixels per screen point. */
+export const captured = (
+  encoded: Encoded,
+  bounds: Bounds,
+  format: ImageFormat,
+): Result<'screen.capture'> => ({
+  data: encoded.data.toString('base64'),
+  format,
+  width: encoded.width,
+  height: encoded.height,
+  bounds,
+  scale: encoded.width / bounds.width,
+});

@@ -13,7 +13,7 @@ import {
 } from '../../../../helper-client/protocol.js';
 import type { X11 } from './ewmh.js';
 import { HelperFailure } from '../../errors.js';
-import { encode, type PixelLayout, toRgba } from './screen-pixels.js';
+import { captured, encode, type PixelLayout, toRgba } from './screen-pixels.js';
 import { randrMonitors } from './randr-monitors.js';
 import { withScreenImage } from './screen-shm.js';
 import type { Session } from '../session.js';
@@ -192,12 +192,5 @@ export async function capture(
     }
     return encode(rgba, bounds.width, bounds.height, params);
   });
-  return {
-    data: encoded.data.toString('base64'),
-    format: params.format,
-    width: encoded.width,
-    height: encoded.height,
-    bounds,
-    scale: encoded.width / bounds.width,
-  };
+  return captured(encoded, bounds, params.format);
 }
