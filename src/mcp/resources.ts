@@ -240,10 +240,16 @@ function definitions({ engine, config, helper }: ResourceDependencies): Definiti
       name: 'app-screenshot',
       uri: 'macpilot://app/{name}/screenshot',
       title: "An app's window, as an image",
-      description: "A PNG of the app's front-most window, scaled as take_screenshot scales it.",
+      description:
+        "A PNG of the app's front-most window, scaled as take_screenshot scales it. Windows of apps the person's " +
+        'app lists hide are painted black in it.',
       mimeType: 'image/png',
       read: async (uri, variables) => {
-        const shot = await engine.screen.take({ app: variable(variables, 'name'), format: 'png' });
+        const shot = await engine.screen.take({
+          app: variable(variables, 'name'),
+          format: 'png',
+          blackOutHidden: true,
+        });
         if (!shot.image) throw failure('the capture produced no image', ErrorCode.InternalError);
         return { contents: [{ uri: uri.href, mimeType: shot.image.mimeType, blob: shot.image.data }] };
       },

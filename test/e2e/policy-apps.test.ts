@@ -7,6 +7,7 @@ import { useMacpilot } from '../support/mcp.js';
 import { eventually, refOf } from '../support/text.js';
 import { temporaryFolder } from '../support/temp.js';
 import { windowOfPid } from '../support/xwindows.js';
+import { decode } from '../support/image.js';
 
 const env = inject('desktopEnv');
 
@@ -35,6 +36,14 @@ describe('MACPILOT_DENY_APPS=mousepad', () => {
     const absent = await macpilot.call('get_element', { path: 'app("nosuchapp")/window[0]' });
     expect(byPath.text).toBe(absent.text.replaceAll('nosuchapp', 'mousepad'));
     await start('gtk3-demo', 'Application Class');
+  });
+
+  test('launch_app of a name nothing has lists the installed apps, the hidden one left out', async () => {
+    const launched = await macpilot.call('launch_app', { name: 'no-such-app' });
+    expect(launched.isError).toBe(true);
+    expect(launched.text).toContain('no installed app matches "no-such-app"');
+    expect(launched.text).toMatch(/installed: .*Calculator/);
+    expect(launched.text).not.toMatch(/mousepad/i);
   });
 });
 
@@ -162,6 +171,32 @@ describe('MACPILOT_DENY_APPS=xterm (a zenity under that name)', () => {
     expect(await read(hiddenFrame)).not.toMatch(/Launch|4512/);
     await processes.stop(shown.pid);
     await processes.stop(hidden.pid);
+  });
+
+  test("an app's screenshot resource paints a hidden app's window over it black, and shows the app once it is gone", async () => {
+    const shown = processes.start('zenity', ['--info', '--title', 'shown', '--text', 'Launch code 4512']);
+    const hidden = processes.start(xterm, ['--info', '--title', 'hidden', '--text', 'Launch code 4512']);
+    const xdotool = (...args: string[]) => execFileSync('xdotool', args, { env });
+    const windowOf = (pid: number) => eventually(`the window of ${pid}`, async () => windowOfPid(env, pid));
+    const [shownWindow, hiddenWindow] = [await windowOf(shown.pid), await windowOf(hidden.pid)];
+    // The hidden window on top of the shown one, covering it.
+    xdotool('windowmove', shownWindow.id, '40', '40');
+    xdotool('windowmove', hiddenWindow.id, '40', '40');
+    xdotool('windowactivate', '--sync', hiddenWindow.id);
+    const centre = async () => {
+      const { contents } = await macpilot.client.readResource({ uri: 'macpilot://app/zenity/screenshot' });
+      const image = await decode(Buffer.from((contents[0] as { blob: string }).blob, 'base64'));
+      const i = (Math.floor(image.height / 2) * image.width + Math.floor(image.width / 2)) * 3;
+      return [...image.rgb.subarray(i, i + 3)];
+    };
+    await eventually('the covering window painted black', async () =>
+      (await centre()).every((channel) => channel === 0) ? true : undefined,
+    );
+    await processes.stop(hidden.pid);
+    await eventually('the app itself in its screenshot', async () =>
+      (await centre()).some((channel) => channel > 100) ? true : undefined,
+    );
+    await processes.stop(shown.pid);
     rmSync(folder, { recursive: true, force: true });
   });
 });

@@ -1,13 +1,18 @@
 /** The apps feature: list the running apps, and launch, activate or quit one. */
+import { z } from 'zod';
 import { isRefusal } from '../../errors.js';
-import type { AppInfo } from '../../helper-client/protocol.js';
 import type { Kernel } from '../kernel/kernel.js';
-import type { CallOptions } from '../../helper-client/errors.js';
+import { HelperError, type CallOptions } from '../../helper-client/errors.js';
+import { HelperErrorCode, type AppInfo } from '../../helper-client/protocol.js';
 import type { ActionResult, AppsResult } from '../kernel/results.js';
 import { appText, words, type Words } from '../kernel/words.js';
 
 const LAUNCH_TIMEOUT_MS = 15_000;
 const QUIT_TIMEOUT_MS = 5_000;
+/** How many installed apps a launch that found none names. */
+const INSTALLED_SHOWN = 30;
+/** What a Linux helper's "no installed app matches" carries: the desktop entries it looked in. */
+const InstalledApps = z.array(z.object({ name: z.string(), id: z.string(), binary: z.string() }));
 
 const which = (app: { name: string; pid: number }): Words => words`${appText(app.name)} (pid ${app.pid})`;
 const appRef = (app: { name: string; pid: number }) => ({ name: app.name, pid: app.pid });
@@ -33,11 +38,11 @@ export class Apps {
       this.kernel.gate({ name });
       // The helper waits timeoutMs for the app; the request itself may take a little longer.
       const request = { ...call, timeoutMs: timeoutMs + 5_000 };
-      const { app, alreadyRunning } = await this.kernel.port.call(
-        'apps.launch',
-        { name, timeoutMs },
-        request,
-      );
+      const { app, alreadyRunning } = await this.kernel.port
+        .call('apps.launch', { name, timeoutMs }, request)
+        .catch((error: unknown) => {
+          throw this.withInstalled(error);
+        });
       // The app the name led to is checked too ("Calculator" may start a gnome-calculator the lists deny): one
       // started for this call is quit again, and the call refused in the words it would have been refused in.
       await this.kernel.resolver.appOf(app.pid, call).catch(async (error: unknown) => {
@@ -53,6 +58,30 @@ export class Apps {
         : words`Launched ${which(app)}.`;
       return { kind: 'action', done, app: appRef(app) };
     });
+  }
+
+  /** A helper's "no installed app matches" with the installed apps agents may see named in its hint. */
+  private withInstalled(error: unknown): unknown {
+    if (!(error instanceof HelperError) || error.code !== HelperErrorCode.AppNotFound) return error;
+    const installed = InstalledApps.safeParse(error.data['installed']);
+    if (!installed.success) return error;
+    const { resolver } = this.kernel;
+    const names = [
+      ...new Set(
+        installed.data
+          .filter(
+            (app) =>
+              resolver.mayList({ name: app.name }) &&
+              resolver.mayList({ name: app.binary, bundleId: app.id }),
+          )
+          .map((app) => app.name),
+      ),
+    ];
+    if (names.length === 0) return error;
+    const shown = names.slice(0, INSTALLED_SHOWN).join(', ');
+    const more = names.length > INSTALLED_SHOWN ? ` and ${names.length - INSTALLED_SHOWN} more` : '';
+    const hint = `${error.data.hint ?? 'use an installed app'}; installed: ${shown}${more}`;
+    return new HelperError(error.method, error.code, error.message, { hint });
   }
 
   async activate(name: string, call?: CallOptions): Promise<ActionResult> {

@@ -6,6 +6,8 @@ export class HelperFailure extends Error {
     readonly code: HelperErrorCode,
     message: string,
     readonly hint: string,
+    /** Facts for the server beside the hint (`installed`: the names an app launch could take). */
+    readonly data: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = 'HelperFailure';

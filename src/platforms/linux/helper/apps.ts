@@ -118,10 +118,14 @@ export async function launch(
   const entries = listEntries(session.env);
   const entry = resolveEntry(entries, params.name);
   if (!entry) {
-    const names = entries.map((e) => e.name).sort();
-    throw notFound(
+    const installed = entries
+      .map(({ name, id, binary }) => ({ name, id, binary }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+    throw new HelperFailure(
+      HelperErrorCode.AppNotFound,
       `no installed app matches "${params.name}"`,
-      `use an installed app's name, desktop file id or program name; installed: ${names.slice(0, 30).join(', ')}`,
+      "use an installed app's name, desktop file id or program name",
+      { installed },
     );
   }
   const matches = (app: AppInfo) =>

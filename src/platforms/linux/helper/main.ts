@@ -27,7 +27,7 @@ const log = (message: string) => process.stderr.write(`[macpilot-helper] ${messa
 
 function toResponseError(method: string, error: unknown): ResponseError<{ hint: string }> {
   if (error instanceof HelperFailure) {
-    return new ResponseError(error.code, error.message, { hint: error.hint });
+    return new ResponseError(error.code, error.message, { ...error.data, hint: error.hint });
   }
   if (error instanceof DBusCallError && error.type === 'org.freedesktop.DBus.Error.NoReply') {
     return new ResponseError(HelperErrorCode.Timeout, `${method}: the app did not answer in time`, {
