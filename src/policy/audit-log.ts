@@ -191,7 +191,7 @@ function parseLabel(label: string): { role: string; name?: string } {
 
 /** A failure as its kind and the arguments it concerns: what a record may keep of it. */
 function failureOf(error: unknown): { kind: string; concerns: readonly string[] } {
-  if (error === undefined) return { kind: 'failed', concerns: [] }; // the tool answered with an error
+  if (error === undefined) return { kind: 'answered_error', concerns: [] }; // the tool answered with an error
   if (error instanceof HelperError) return helperFailure(error);
   if (error instanceof MacpilotError) return error;
   return { kind: 'internal_error', concerns: [] };

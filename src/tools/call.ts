@@ -14,7 +14,7 @@ import type { Logger } from '../log.js';
 import type { ModelPort } from '../engine/features/visual.js';
 import { type AppPicks, inCallScope } from '../policy/call-scope.js';
 import { isListed } from '../policy/mode.js';
-import type { ClientLog, Human, Policy } from '../policy/pipeline.js';
+import type { ClientLog, Human, Policy, ToolCall } from '../policy/pipeline.js';
 import { type Desk, StoppedAtTheDesk } from '../policy/desk.js';
 import type { ServiceCheck, Services } from '../services/types.js';
 import { isWrite } from '../toolsets.js';
@@ -23,7 +23,7 @@ import { Baselines } from '../engine/testing/visual-diff.js';
 import { ActionHistory } from './history.js';
 import { allTools } from './index.js';
 import { reply } from './reply.js';
-import type { ToolContext, ToolDefinition } from './types.js';
+import type { NestedAnswer, ToolContext, ToolDefinition } from './types.js';
 
 /** What a session's tool calls share: the engine and the policy, assembled once per process. */
 export interface ToolDependencies {
@@ -144,6 +144,10 @@ export class ToolSession {
       enabledTools: this.names,
       callTool: (name, stepArgs, signal, callOptions) =>
         this.callTool(name, stepArgs, { signal, record: callOptions?.record }),
+      note: (flags) => {
+        call.notes = { ...call.notes, ...flags };
+      },
+      checkCall: (name, stepArgs, pending) => this.checkCall(name, stepArgs, pending),
       history,
       baselines,
       roots: async () => this.options.roots?.(options.signal),
@@ -152,7 +156,7 @@ export class ToolSession {
       model: this.options.model?.(),
       progress: options.progress ?? (() => {}),
     };
-    const call = {
+    const call: ToolCall = {
       tool,
       args: args as Record<string, unknown>,
       human: this.options.human,
@@ -215,18 +219,52 @@ export class ToolSession {
   }
 
   /** A tool called by name, as an agent calls it: input validated as tools/call validates, then run. */
-  async callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
-    const tool = this.byName.get(name);
-    const refusal = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
-    if (!tool || !this.names.includes(name)) {
-      return refusal(
-        `${name} is not a tool this server lists${tool ? ' in this mode' : ''}; tools/list names them.`,
-      );
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<NestedAnswer> {
+    const tool = this.callable(name);
+    if (typeof tool === 'string') {
+      const result: CallToolResult = { content: [{ type: 'text', text: tool }], isError: true };
+      return { result, failure: { kind: 'not_callable', refusal: true } };
     }
-    if (tool.nested === false) return refusal(`${name} cannot be called from within another tool call.`);
     const parsed = tool.input.safeParse(args);
-    if (!parsed.success) return invalidArguments(name, parsed.error);
-    return this.run(tool, parsed.data, options);
+    if (!parsed.success) {
+      return {
+        result: invalidArguments(name, parsed.error),
+        failure: { kind: 'invalid_arguments', refusal: false },
+      };
+    }
+    const { result, failure } = await this.answer(tool, parsed.data, options);
+    return { result, ...(failure ? { failure: { kind: failure.kind, refusal: failure.refusal } } : {}) };
+  }
+
+  /** Why callTool would refuse the call before it runs, in one line; undefined: it would run. */
+  checkCall(
+    name: string,
+    args: Record<string, unknown>,
+    pending: (path: readonly PropertyKey[]) => boolean = () => false,
+  ): string | undefined {
+    const tool = this.callable(name);
+    if (typeof tool === 'string') return tool;
+    const parsed = tool.input.safeParse(args);
+    const issues = parsed.error?.issues.filter((issue) => !pending(issue.path)) ?? [];
+    if (issues.length === 0) return undefined;
+    const listed = issues.map(
+      (issue) => `${issue.path.map(String).join('.') || 'arguments'}: ${issue.message}`,
+    );
+    return `invalid arguments for ${name}: ${listed.join('; ')}`;
+  }
+
+  /** The tool a call by name from within another call reaches, or why there is none. */
+  private callable(name: string): ToolDefinition | string {
+    const tool = this.byName.get(name);
+    if (!tool || !this.names.includes(name)) {
+      return `${name} is not a tool this server lists${tool ? ' in this mode' : ''}; tools/list names them.`;
+    }
+    if (tool.nested === false) return `${name} cannot be called from within another tool call.`;
+    return tool;
   }
 }
 

@@ -12,6 +12,12 @@ import type { ServiceCheck, ServiceName, Services } from '../services/types.js';
 import type { ToolAnnotations, Toolset } from '../toolsets.js';
 import type { ActionHistory, Inverse } from './history.js';
 
+/** A call made from within another: its reply, and why it failed when it did (its kind, whether refused). */
+export interface NestedAnswer {
+  result: CallToolResult;
+  failure?: { kind: string; refusal: boolean };
+}
+
 export interface ToolContext {
   engine: Engine;
   /** The helper's handshake and process, for reports; calls go through the engine. */
@@ -34,7 +40,19 @@ export interface ToolContext {
     signal: AbortSignal,
     /** record: false for an undo's own calls, which are not actions to undo in turn. */
     options?: { record?: boolean },
-  ): Promise<CallToolResult>;
+  ): Promise<NestedAnswer>;
+  /** Adds flags to this call's audit line (which step of a workflow stopped it, say). */
+  note(flags: Record<string, string | boolean>): void;
+  /**
+   * Why callTool would refuse this call before running it (a tool not listed, one that cannot be nested,
+   * arguments that do not fit), in one line; undefined: it would run. `pending`: argument paths whose values
+   * are not known yet (filled in later), whose problems are left out.
+   */
+  checkCall(
+    name: string,
+    args: Record<string, unknown>,
+    pending?: (path: readonly PropertyKey[]) => boolean,
+  ): string | undefined;
   /** Reports progress to the client, when it asked for progress. */
   progress(done: number, total: number, message: string): void;
   /** The session's actions, for undo and rollback. */

@@ -57,6 +57,16 @@ export function fillReferences(args: unknown, results: readonly StepResult[], st
   return args;
 }
 
+/** Whether the value at `path` in the arguments holds a reference: a dry run cannot know what it will be. */
+export function holdsReference(args: unknown, path: readonly PropertyKey[]): boolean {
+  let value = args;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return false;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return typeof value === 'string' && new RegExp(REFERENCE.source).test(value);
+}
+
 /** The steps the arguments refer to, for a dry run to check that each comes earlier. */
 export const referencedSteps = (args: unknown): number[] =>
   [...(JSON.stringify(args ?? {}).matchAll(REFERENCE) ?? [])].map((m) => Number(m[1]));

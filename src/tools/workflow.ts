@@ -8,12 +8,17 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { pause } from '../engine/kernel/observer.js';
 import { structured } from '../engine/render/json.js';
-import { MacpilotError } from '../errors.js';
 import { firstLine, undoText, workflowText } from '../engine/render/workflow.js';
 import type { Action } from './history.js';
 import { appParam } from './params.js';
-import { defineTool, READ_ONLY, toolsetTools, type ToolContext, WRITE } from './types.js';
-import { fillReferences, referencedSteps, type StepResult, TemplateError } from './workflow-steps.js';
+import { defineTool, type NestedAnswer, READ_ONLY, toolsetTools, type ToolContext, WRITE } from './types.js';
+import {
+  fillReferences,
+  holdsReference,
+  referencedSteps,
+  type StepResult,
+  TemplateError,
+} from './workflow-steps.js';
 
 const MAX_STEPS = 50;
 
@@ -31,7 +36,7 @@ async function undoActions(actions: Action[], { callTool, signal }: ToolContext)
       out.notUndone.push({ seq, tool, why: 'it cannot be undone (clicks, keys and launches cannot)' });
       continue;
     }
-    const result = await callTool(inverse.tool, inverse.args, signal, { record: false });
+    const { result } = await callTool(inverse.tool, inverse.args, signal, { record: false });
     if (result.isError)
       out.notUndone.push({ seq, tool, why: `${inverse.tool} failed: ${firstLine(textOf(result))}` });
     else out.undone.push({ seq, tool, what: inverse.what });
@@ -97,9 +102,10 @@ type Outcome = z.infer<typeof StepOutcome>;
 const textOf = (result: CallToolResult) =>
   result.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
 
-const summary = (name: string | undefined, json: WorkflowJson): string =>
+const summary = (name: string | undefined, json: WorkflowJson, dryRun = false): string =>
   workflowText({
     name,
+    dryRun,
     success: json.success,
     stepsCompleted: json.steps_completed,
     stepsTotal: json.steps_total,
@@ -133,7 +139,7 @@ export const workflowTools = toolsetTools('workflow', [
     output: { schema: WorkflowJson },
     annotations: WRITE,
     handle: async (args, context): Promise<CallToolResult> => {
-      const { callTool, progress, signal, enabledTools, history } = context;
+      const { callTool, checkCall, note, progress, signal, history } = context;
       const total = args.steps.length;
       const outcomes: Outcome[] = [];
       const results: StepResult[] = [];
@@ -149,13 +155,10 @@ export const workflowTools = toolsetTools('workflow', [
         }
         progress(index, total, `step ${index}: ${step.tool}`);
         if (args.dry_run) {
-          const problem = !enabledTools.includes(step.tool)
-            ? `${step.tool} is not a tool this server lists`
-            : step.tool === 'run_workflow'
-              ? 'a workflow cannot run another workflow'
-              : referencedSteps(step.args).some((n) => n >= index)
-                ? 'it refers to a step that does not come before it'
-                : undefined;
+          const stepArgs = step.args ?? {};
+          const problem = referencedSteps(stepArgs).some((n) => n >= index)
+            ? 'it refers to a step that does not come before it'
+            : checkCall(step.tool, stepArgs, (path) => holdsReference(stepArgs, path));
           outcomes.push({
             step: index,
             tool: step.tool,
@@ -186,13 +189,14 @@ export const workflowTools = toolsetTools('workflow', [
         }
         const before = history.count;
         let attempts = 0;
-        let result: CallToolResult;
+        let answer: NestedAnswer;
         for (;;) {
           attempts++;
-          result = await callTool(step.tool, stepArgs, signal);
-          if (!result.isError || attempts > (step.retry ?? 0) || signal.aborted) break;
+          answer = await callTool(step.tool, stepArgs, signal);
+          if (!answer.result.isError || attempts > (step.retry ?? 0) || signal.aborted) break;
           await pause(step.retry_delay_ms ?? 500, signal);
         }
+        const { result, failure } = answer;
         const structured = result.structuredContent;
         const text = textOf(result);
         if (result.isError) {
@@ -201,6 +205,12 @@ export const workflowTools = toolsetTools('workflow', [
           if (step.on_fail === 'skip') continue;
           error = `step ${index} (${step.tool}) failed: ${firstLine(text)}`;
           rollback = step.on_fail === 'rollback';
+          note({
+            stopped_at_step: String(index),
+            step_tool: step.tool,
+            step_outcome: failure?.refusal ? 'refused' : 'failed',
+            step_error: failure?.kind ?? 'answered_error',
+          });
           break;
         }
         outcomes.push({
@@ -232,15 +242,8 @@ export const workflowTools = toolsetTools('workflow', [
         ...(error === undefined ? {} : { error }),
       };
       progress(total, total, json.success ? 'done' : 'stopped');
-      if (args.dry_run && !json.success) {
-        throw new MacpilotError({
-          what: 'The workflow would not run',
-          why: error ?? 'a step is not valid',
-          next: 'fix the steps named below and run it again',
-        });
-      }
       return {
-        content: [{ type: 'text', text: summary(args.name, json) }],
+        content: [{ type: 'text', text: summary(args.name, json, args.dry_run) }],
         structuredContent: json,
         ...(json.success ? {} : { isError: true }),
       };

@@ -151,4 +151,27 @@ describe('audit log of the app list', () => {
       text_length: 2,
     });
   });
+
+  test('a workflow stopped by a refused step says which step, and how it ended, on its own line', async () => {
+    const stopped = await macpilot.call('run_workflow', {
+      steps: [
+        { tool: 'set_clipboard', args: { text: 'step zero' } },
+        { tool: 'type_text', args: { path: 'app("zenity")/dialog/textbox', text: 'on' } },
+      ],
+    });
+    expect(stopped.isError).toBe(true);
+    const [step, workflow] = auditLines(auditFile).slice(-2);
+    expect(step).toMatchObject({ tool: 'type_text', outcome: 'refused', error: 'app_off_limits' });
+    expect(workflow).toMatchObject({
+      tool: 'run_workflow',
+      outcome: 'failed',
+      error: 'answered_error',
+      flags: {
+        stopped_at_step: '1',
+        step_tool: 'type_text',
+        step_outcome: 'refused',
+        step_error: 'app_off_limits',
+      },
+    });
+  });
 });

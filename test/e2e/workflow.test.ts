@@ -80,11 +80,52 @@ test('a missing field fails its step before it runs; skip goes on, abort stops',
   expect(aborted.json.error).toContain('step 5 does not come before step 1');
   const nested = await run({ steps: [{ tool: 'run_workflow', args: { steps: [] } }] });
   expect(nested.json.error).toContain('cannot be called from within another tool call');
-  const planned = await run({ dry_run: true, steps: [{ tool: 'list_apps' }, { tool: 'get_clipboard' }] });
-  expect(planned.json.results.map((r) => r.status)).toEqual(['planned', 'planned']);
-  const refused = await run({ dry_run: true, steps: [{ tool: 'list_apps' }, { tool: 'format_disk' }] });
+});
+
+test('a dry run checks every step as the call would (tool, arguments, references) and runs none', async () => {
+  await macpilot.ok('set_clipboard', { text: 'before the dry run' });
+  const planned = await run({
+    name: 'plan',
+    dry_run: true,
+    steps: [
+      { tool: 'get_clipboard' },
+      // A reference stands for a value not known yet: its argument is not judged.
+      { tool: 'get_clipboard', args: { max_chars: '{{step_0.length}}' } },
+      { tool: 'set_clipboard', args: { text: 'written by a dry run' } },
+    ],
+  });
+  expect(planned.isError, planned.text).toBe(false);
+  expect(planned.json.results.map((r) => r.status)).toEqual(['planned', 'planned', 'planned']);
+  expect(planned.text).toMatch(/^Workflow "plan" would run: 3 steps checked, none run/);
+  expect(await macpilot.ok('get_clipboard')).toMatch(/\nbefore the dry run$/);
+
+  const refused = await run({
+    dry_run: true,
+    steps: [
+      { tool: 'list_apps' },
+      { tool: 'format_disk' },
+      { tool: 'get_clipboard', args: { max_chars: 0, colour: 'red' } },
+      { tool: 'set_clipboard', args: {} },
+      { tool: 'get_clipboard', args: { max_chars: '{{step_4.length}}' } },
+    ],
+  });
   expect(refused.isError).toBe(true);
-  expect(refused.text).toContain('step 1 (format_disk): format_disk is not a tool this server lists');
+  expect(refused.json.results.map((r) => r.status)).toEqual([
+    'planned',
+    'failed',
+    'failed',
+    'failed',
+    'failed',
+  ]);
+  expect(refused.text).toMatch(/^Workflow would not run: 4 of 5 steps must be fixed first/);
+  expect(refused.text).toContain('1. format_disk: failed - format_disk is not a tool this server lists');
+  expect(refused.text).toMatch(
+    /2\. get_clipboard: failed - invalid arguments for get_clipboard: max_chars: .*; arguments: .*colour/,
+  );
+  expect(refused.text).toMatch(/3\. set_clipboard: failed - invalid arguments for set_clipboard: text: /);
+  expect(refused.text).toContain(
+    '4. get_clipboard: failed - it refers to a step that does not come before it',
+  );
 });
 
 test('retry outlasts an element that appears late', async () => {

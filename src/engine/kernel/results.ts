@@ -241,6 +241,8 @@ export interface WorkflowRun {
   error?: string;
   steps: WorkflowStep[];
   rolledBack: number[];
+  /** The steps were checked, not run. */
+  dryRun?: boolean;
 }
 
 /** What undo (or a rollback) put back, and what it could not. */

@@ -7,9 +7,14 @@ export const firstLine = (text: string): string => text.split('\n', 1)[0] ?? '';
 
 export function workflowText(r: WorkflowRun): string {
   const title = r.name ? `Workflow ${JSON.stringify(r.name)}` : 'Workflow';
-  const head = r.success
-    ? `${title}: ${r.stepsCompleted} of ${r.stepsTotal} steps done`
-    : `${title} stopped: ${r.error}`;
+  const problems = r.steps.filter((s) => s.status === 'failed').length;
+  const head = r.dryRun
+    ? r.success
+      ? `${title} would run: ${r.stepsTotal} ${r.stepsTotal === 1 ? 'step' : 'steps'} checked, none run`
+      : `${title} would not run: ${problems} of ${r.stepsTotal} steps must be fixed first`
+    : r.success
+      ? `${title}: ${r.stepsCompleted} of ${r.stepsTotal} steps done`
+      : `${title} stopped: ${r.error}`;
   const lines = r.steps.map((s) => {
     const tries = s.attempts > 1 ? ` after ${s.attempts} tries` : '';
     return `${s.step}. ${s.tool}: ${s.status}${tries}${s.text ? ` - ${firstLine(s.text)}` : ''}`;

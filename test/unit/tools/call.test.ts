@@ -78,10 +78,16 @@ describe('ToolSession', () => {
     expect(refused).toMatchObject({ isError: true });
     expect(JSON.stringify(refused.content)).toContain('not available in read-only mode');
     expect(await tools.callTool('set_thing', { value: 'x' }, { signal })).toMatchObject({
-      isError: true,
-      content: [{ text: 'set_thing is not a tool this server lists in this mode; tools/list names them.' }],
+      result: {
+        isError: true,
+        content: [{ text: 'set_thing is not a tool this server lists in this mode; tools/list names them.' }],
+      },
+      failure: { kind: 'not_callable', refusal: true },
     });
     const invalid = await tools.callTool('read_thing', { value: 3 }, { signal });
-    expect(JSON.stringify(invalid.content)).toContain('Invalid arguments for read_thing');
+    expect(JSON.stringify(invalid.result.content)).toContain('Invalid arguments for read_thing');
+    expect(invalid.failure).toEqual({ kind: 'invalid_arguments', refusal: false });
+    expect(tools.checkCall('read_thing', { value: 3 })).toMatch(/^invalid arguments for read_thing: value: /);
+    expect(tools.checkCall('read_thing', { value: '{{step_0.x}}' }, () => true)).toBeUndefined();
   });
 });
