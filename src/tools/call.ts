@@ -219,11 +219,7 @@ export class ToolSession {
   }
 
   /** A tool called by name, as an agent calls it: input validated as tools/call validates, then run. */
-  async callTool(
-    name: string,
-    args: Record<string, unknown>,
-    options: CallOptions,
-  ): Promise<NestedAnswer> {
+  async callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<NestedAnswer> {
     const tool = this.callable(name);
     if (typeof tool === 'string') {
       const result: CallToolResult = { content: [{ type: 'text', text: tool }], isError: true };
