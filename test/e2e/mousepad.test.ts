@@ -33,6 +33,16 @@ test('set_value puts text in the document and get_element reads it back from the
   expect(byPath).toContain(`ref: ${editor}`);
 });
 
+test('type_text of a long, repetitive text answers once all of it is in the document, not when its end first shows', async () => {
+  const found = await macpilot.ok('find_elements', { app: String(pid), role: 'textbox' });
+  const editor = refOf(found, /multiline/);
+  const pattern = 'abcdefghij'.repeat(150);
+  await macpilot.ok('set_value', { ref: editor, value: pattern });
+  await macpilot.ok('type_text', { ref: editor, text: pattern });
+  const value = await macpilot.client.callTool({ name: 'get_element', arguments: { ref: editor } });
+  expect((value.structuredContent as { value?: string }).value?.length).toBe(2 * pattern.length);
+});
+
 test('menu items in closed menus are found with include_hidden, by the name a person types', async () => {
   const visible = await macpilot.ok('find_elements', {
     app: String(pid),

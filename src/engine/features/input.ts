@@ -338,14 +338,17 @@ export class Input {
   async typeText(options: TypeOptions, call?: CallOptions): Promise<ActionResult> {
     const characters = Array.from(options.text).length;
     const delayMs = options.delayMs ?? 0;
-    const expectedMs = characters * delayMs;
+    // Keys sent without a delay still take the helper about KEY_COST_MS each.
+    const perKeyMs = Math.max(delayMs, KEY_COST_MS);
+    const expectedMs = characters * perKeyMs;
     const { ms: longestMs, setBy } = this.longestAction;
     if (expectedMs > longestMs) {
-      const perCall = Math.floor(longestMs / delayMs);
+      const perCall = Math.floor(longestMs / perKeyMs);
+      const pace = delayMs >= KEY_COST_MS ? `${delayMs} ms apart` : `at ${KEY_COST_MS} ms a key at the least`;
       throw new MacpilotError({
-        what: `Typing ${plural(characters, 'character')} ${delayMs} ms apart would take ${duration(expectedMs)}`,
+        what: `Typing ${plural(characters, 'character')} ${pace} would take ${duration(expectedMs)}`,
         why: `one action may take at most ${duration(longestMs)} (${setBy}), so that it answers while it can still be watched and stopped`,
-        next: `type the text in parts of at most ${perCall} characters (one type_text call each), or lower delay_ms`,
+        next: `type the text in parts of at most ${perCall} characters (one type_text call each)${delayMs > KEY_COST_MS ? ', or lower delay_ms' : ''}`,
         kind: 'action_too_long',
         concerns: ['text', 'delay_ms'],
         refusal: true,
@@ -644,11 +647,33 @@ export class Input {
     const cap = performance.now() + TYPED_MAX_WAIT_MS;
     let last: string | undefined;
     let changedAt = performance.now();
-    const grown = (value: string) => before !== undefined && value.length === before.length + text.length;
+    // The text at the end, and (the field's text before known) all of it: a repetitive text ends a field well
+    // before its last keys arrive.
+    const arrived = (value: string) =>
+      before === undefined
+        ? value.endsWith(text)
+        : value.length === before.length + text.length ||
+          (value.endsWith(text) && value.length >= before.length + text.length);
     for (;;) {
-      const value = await this.fieldText(handle, call).catch(() => undefined);
+      // An app busy taking the keys may not answer a read: that is not the text having arrived.
+      const read = await this.fieldText(handle, call).then(
+        (value) => ({ value }),
+        (error: unknown) => {
+          if (call?.signal?.aborted) throw error;
+          return undefined;
+        },
+      );
       const now = performance.now();
-      if (value === undefined || value.endsWith(text) || grown(value)) return [];
+      if (read === undefined) {
+        if (now >= cap) {
+          return words`\nThe field could not be read for ${own(duration(TYPED_MAX_WAIT_MS))} after the keys went out: the app may still be taking them; read the field (get_element) before relying on its text.`;
+        }
+        changedAt = now;
+        await sleep(INPUT_DEFAULTS.focusPollMs, undefined, { signal: call?.signal });
+        continue;
+      }
+      const { value } = read;
+      if (value === undefined || arrived(value)) return [];
       if (value !== last) {
         last = value;
         changedAt = now;

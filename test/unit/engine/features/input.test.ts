@@ -25,6 +25,11 @@ test('typing longer than action_seconds is refused with its estimate and the lon
   await expect(engine.input.typeText({ text: '😀'.repeat(501), delayMs: 10 })).rejects.toThrow(
     /Typing 501 characters 10 ms apart/,
   );
+  // No delay asked: each key still costs the helper a millisecond or so.
+  await expect(engine.input.typeText({ text: 'x'.repeat(6000) })).rejects.toMatchObject({
+    what: 'Typing 6000 characters at 1 ms a key at the least would take 6.0 s',
+    next: 'type the text in parts of at most 5000 characters (one type_text call each)',
+  });
   expect(sent).toEqual([]);
 });
 
