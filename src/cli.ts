@@ -161,7 +161,7 @@ main(process.argv.slice(2)).then(
     }
     // A failure that says what, why and what to do (install-helper's, a platform without a helper): exit 1.
     if (error instanceof MacpilotError) {
-      process.stderr.write(`macpilot: ${error.renderForPerson()}\n`);
+      process.stderr.write(`macpilot${running ? ` ${running}` : ''}: ${error.renderForPerson()}\n`);
       process.exit(1);
     }
     process.stderr.write(`macpilot: ${error instanceof Error ? error.stack : String(error)}\n`);

@@ -10,14 +10,15 @@ MACPILOT_HTTP_PORT and MACPILOT_HTTP_HOST (serve --http), MACPILOT_HTTP_TOKEN (e
 "Authorization: Bearer <token>"),
 MACPILOT_RATE_LIMITS (e.g. "calls_per_second=20,concurrent=8,action_seconds=60"), MACPILOT_AUDIT_LOG (a file, or "off"),
 MACPILOT_MODE (full|safe|read-only), MACPILOT_DENY_APPS and MACPILOT_ALLOW_APPS (comma-separated app names or
-bundle ids; MACPILOT_DENY_APPS replaces the default list, "none" empties it), MACPILOT_LIST_DENIED_APPS (on|off:
+bundle ids; MACPILOT_DENY_APPS replaces both default lists, credential managers denied and terminals and
+settings read-only; "none" empties them), MACPILOT_LIST_DENIED_APPS (on|off:
 list the denied apps' names and window titles), MACPILOT_CONSENT (ask|allow), MACPILOT_CONTROL_DIR (where
 servers and macpilot stop meet; default $XDG_RUNTIME_DIR/macpilot),
 MACPILOT_CONFIG (a JSON file; default ~/.config/macpilot/config.json; docs/configuration.md). Flags override the
 environment, which overrides the file.`;
 
 const EXITS =
-  'Exit codes: 0 done, 1 failed (the message says what, why and what to do), 2 usage error, 130 interrupted.';
+  'Exit codes: 0 done, 1 failed (the message, after `macpilot COMMAND:`, says what, why and what to do), 2 usage error (after `macpilot:`: the command line itself is wrong), 130 interrupted.';
 
 export const usageLine = (command: CommandSpec): string =>
   `macpilot ${command.name}${command.args ? ` ${command.args}` : ''}`;
@@ -74,7 +75,7 @@ ${commands}
 (mode, app lists, consent, audit), and print what an agent would read, with element paths where it reads refs;
 --format json prints the tool's structured result.
 
-${EXITS}
+${wrap(EXITS)}
 
 ${ENVIRONMENT}
 `;
@@ -89,13 +90,13 @@ export function commandHelp(command: CommandSpec): string {
   return [
     `Usage: ${usageLine(command)}`,
     '',
-    `${summarySentence(command)}.`,
+    wrap(`${summarySentence(command)}.`),
     ...(command.details ? ['', wrap(command.details)] : []),
     '',
     'Options:',
     options,
     ...(command.example ? ['', `Example: ${command.example}`] : []),
-    ...(command.kind === 'tool' ? ['', EXITS] : []),
+    ...(command.kind === 'tool' ? ['', wrap(EXITS)] : []),
     '',
   ].join('\n');
 }

@@ -16,6 +16,7 @@ import { TOOLSET_NAMES } from '../toolsets.js';
 import {
   availableTools,
   enabledTools,
+  notOnThisPlatform,
   type ToolAnswer,
   type ToolDependencies,
   ToolSession,
@@ -83,7 +84,7 @@ export async function runToolCommand(
   const call: Call = async (toolName, args) => {
     const tool = session.tool(toolName);
     if (!tool) {
-      const text = `${toolName} is not available on this platform, so \`macpilot ${name}\` cannot run here.`;
+      const text = `${notOnThisPlatform(toolName)}, so \`macpilot ${name}\` cannot run here.`;
       return { result: { content: [{ type: 'text', text }], isError: true } };
     }
     const parsed = tool.input.safeParse(args);

@@ -7,7 +7,9 @@ import {
   availableTools,
   enabledTools,
   invalidArguments,
+  notOnThisPlatform,
   toolsLeftOut,
+  toolsNotServed,
   ToolSession,
   type ToolDependencies,
 } from '../tools/call.js';
@@ -129,6 +131,18 @@ export function createMcpServer(deps: ToolDependencies): McpServer {
     server.registerTool(tool.name, { title: tool.title, inputSchema: ANY_ARGUMENTS }, (args, extra) =>
       session.run(tool, args, { signal: extra.signal }),
     );
+  }
+  // A tool of the other platform (run_applescript on Linux), called by name: answered that it is not here.
+  for (const tool of toolsNotServed(deps.services)) {
+    server.registerTool(tool.name, { title: tool.title, inputSchema: ANY_ARGUMENTS }, () => ({
+      content: [
+        {
+          type: 'text',
+          text: `${notOnThisPlatform(tool.name)}: it needs what only the other platform offers; tools/list names the tools this server has.`,
+        },
+      ],
+      isError: true,
+    }));
   }
   listOnly(server, listed);
   const resources = registerResources(server, deps);

@@ -56,6 +56,14 @@ export const availableTools = (config: Config, services: Services): ToolDefiniti
 export const toolsLeftOut = (config: Config, services: Services): ToolDefinition[] =>
   servedTools(config, services, false);
 
+/** The tools whose platform service is missing here (run_applescript on Linux): a call by name is told so. */
+export const toolsNotServed = (services: Services): ToolDefinition[] =>
+  allTools.filter((tool) => tool.service !== undefined && services[tool.service] === undefined);
+
+/** Why a tool this platform cannot serve does not run, in the words of both front ends. */
+export const notOnThisPlatform = (toolName: string): string =>
+  `${toolName} is not available on this platform (${process.platform === 'darwin' ? 'macOS' : process.platform})`;
+
 /** The tools in tools/list: the available ones that the mode allows. */
 export function enabledTools(config: Config, services: Services): ToolDefinition[] {
   return availableTools(config, services).filter((tool) => isListed(tool, config.mode));

@@ -78,6 +78,10 @@ describe('toolset selection', () => {
       );
       const envNames = (await byEnv.client.listTools()).tools.map((t) => t.name).sort();
       expect(envNames).toEqual(['check_permissions', 'session_info']);
+      // A macOS tool called by name on Linux: not the SDK's "not found", but where it is missing.
+      const mac = await byFlag.call('run_applescript', { script: 'return 1' });
+      expect(mac.isError).toBe(true);
+      expect(mac.text).toMatch(/^run_applescript is not available on this platform \(linux\)/);
     } finally {
       await byFlag.close();
       await byEnv.close();
