@@ -1,6 +1,6 @@
 /**
  * macpilot on a headless sway, through a real MCP client, with native Wayland GTK apps (GDK_BACKEND=wayland):
- * what check_permissions says, typing into a field and clicking by ref, by point and by text read on screen
+ * what check_permissions says, typing into a field (under US and German layouts) and clicking by ref, by point and by text read on screen
  * (so the window-relative extents and the OCR boxes land on the real controls), keys and shortcuts in a GTK4
  * app, windows, and the clipboard against wl-clipboard.
  */
@@ -47,6 +47,23 @@ describe('on sway', () => {
     expect(clicked).toMatch(/as a real click at its centre/);
     expect(await zenity.exited).toBe(0);
     expect(zenity.stdout()).toBe('Ada Lövelace ✓\n');
+  });
+
+  test('under a German layout: umlauts and ß type, and press_key z and y give z and y', async () => {
+    const { zenity, field, value } = await zenityEntry(macpilot, processes, 'wayland layouts');
+    const layout = (name: string) =>
+      execFileSync('swaymsg', ['input', 'type:keyboard', 'xkb_layout', name], { env, stdio: 'ignore' });
+    try {
+      layout('de');
+      await macpilot.ok('type_text', { ref: field, text: 'Grüße zy' });
+      expect(await value()).toBe('Grüße zy');
+      await macpilot.ok('press_key', { key: 'z' });
+      await macpilot.ok('press_key', { key: 'y' });
+      expect(await value()).toBe('Grüße zyzy');
+    } finally {
+      layout('us');
+    }
+    await processes.stop(zenity.pid);
   });
 
   test('type into a field whose window is behind another: its window comes forward, the text arrives whole', async () => {
