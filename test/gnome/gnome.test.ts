@@ -9,10 +9,13 @@ import { describe, expect, inject, test } from 'vitest';
 import { calculatorEntry } from '../support/calculator.js';
 import { zenityEntry } from '../support/zenity.js';
 import { useMacpilot } from '../support/mcp.js';
-import { refOf } from '../support/text.js';
+import { eventually, refOf } from '../support/text.js';
 
 const env = inject('gnomeEnv');
 const { macpilot, processes } = useMacpilot(env, ['--toolsets', 'all']);
+
+/** Where mutter lists its RemoteDesktop sessions, one child node each. */
+const SESSIONS = '/org/gnome/Mutter/RemoteDesktop/Session';
 
 type Bounds = { x: number; y: number; width: number; height: number };
 
@@ -182,6 +185,42 @@ describe('on GNOME', () => {
     expect(await value()).toBe('');
     expect(await macpilot.ok('quit_app', { name: app })).toMatch(/quit/i);
     expect(await calculator.exited).toBe(0);
+  });
+
+  test('mutter closes the RemoteDesktop session when the helper that held it dies; the next call opens one and types', async () => {
+    // The sessions' nodes under SESSIONS (the test seat's keyboard holds one of its own).
+    const sessions = () =>
+      execFileSync(
+        'gdbus',
+        ['introspect', '--session', '--dest', 'org.gnome.Mutter.RemoteDesktop', '--object-path', SESSIONS],
+        { env },
+      )
+        .toString()
+        .match(/^\s+node \S+/gm)
+        ?.map((line) => line.trim()) ?? [];
+    const { zenity, field } = await zenityEntry(macpilot, processes, 'gnome session ends');
+    await macpilot.ok('type_text', { ref: field, text: 'before' });
+    const held = sessions();
+    const helper = Number(/pid (\d+)/.exec(await macpilot.ok('session_info'))?.[1]);
+    process.kill(helper, 'SIGKILL');
+    const closed = await eventually("mutter closing the helper's session", async () => {
+      const gone = held.filter((node) => !sessions().includes(node));
+      return gone.length > 0 ? gone : undefined;
+    });
+    expect(closed).toHaveLength(1);
+    // A new helper: refs are looked up again.
+    const again = refOf(
+      await macpilot.ok('find_elements', { app: String(zenity.pid), role: 'textbox' }),
+      /textbox/,
+    );
+    await macpilot.ok('type_text', { ref: again, text: ' after' });
+    const { structuredContent } = (await macpilot.client.callTool({
+      name: 'get_element',
+      arguments: { ref: again },
+    })) as { structuredContent?: { value?: unknown } };
+    expect(structuredContent?.value).toBe('before after');
+    expect(sessions().filter((node) => !held.includes(node))).toHaveLength(1);
+    await processes.stop(zenity.pid);
   });
 
   test('the clipboard both ways: wl-paste reads what macpilot copied, a GTK app copies and pastes through it', async () => {
