@@ -667,10 +667,10 @@ async function startPeers(env: Env): Promise<Peers> {
 }
 
 /** Runs `measure` on a desktop of its own, with a macpilot server and the processes it starts, then stops them. */
-async function onDesktop(
+async function onDesktop<T>(
   options: Parameters<typeof startDesktop>[0],
-  measure: (on: { env: Env; macpilot: Macpilot; processes: Processes }) => Promise<Row[]>,
-): Promise<Row[]> {
+  measure: (on: { env: Env; macpilot: Macpilot; processes: Processes }) => Promise<T>,
+): Promise<T> {
   const desktop = await startDesktop(options);
   const env = desktop.env as Env;
   const processes = new Processes(env);
@@ -748,14 +748,27 @@ async function desks(): Promise<Row[]> {
   });
 }
 
+type Session = 'x11' | 'sway' | 'gnome';
+
+/** What a person waits for on each kind of session: a click at a point, typing by ref, a screenshot. */
+interface SessionFigures {
+  click: Summary;
+  type: Summary;
+  shot: Summary;
+  /** The one-process tools of the session, where it has them, doing the same. */
+  peers: Partial<Record<'click' | 'type' | 'shot', { summary: Summary; what: string }>>;
+}
+
+const SESSION_TEXT = 'The quick brown fox jumps over the lazy dog; 0123456789. '.repeat(2).slice(0, 100);
+
 /**
- * A headless sway (scripts/desktop.ts --session=sway) with native Wayland apps: a click at a point on
- * gnome-calculator's digits beside swaymsg's seat cursor commands (one process), type_text into a zenity field
- * beside one wtype process typing the same text, and take_screenshot of the display beside one grim process
- * writing a PNG: each tool call with its answer, the peers' processes from start to exit.
+ * On a desktop of its own (X11, headless sway or headless GNOME Shell): click {x, y} on gnome-calculator's
+ * digits, type_text of 100 characters into a zenity field by ref, and take_screenshot of the display, each a tool
+ * call with its answer, in turns with the session's one-process tools where it has them (xdotool on X11;
+ * swaymsg's seat cursor commands, wtype and grim on sway; GNOME has none: its figures stand beside X11's).
  */
-async function wayland(): Promise<Row[]> {
-  return onDesktop({ session: 'sway' }, async ({ env, macpilot, processes }) => {
+async function sessionCalls(session: Session): Promise<SessionFigures> {
+  return onDesktop({ session }, async ({ env, macpilot, processes }) => {
     const zenity = processes.start('zenity', ['--entry', '--title', 'bench', '--text', 'Typed here']);
     const field = await eventually('the zenity field', async () => {
       const out = await macpilot.call('find_elements', { app: String(zenity.pid), role: 'textbox' });
@@ -765,58 +778,113 @@ async function wayland(): Promise<Row[]> {
     const buttons = await digitButtons(macpilot, pid);
     const ourPoint = cycle(buttons);
     const peerPoint = cycle(buttons);
-    const swaymsgClick = ({ x, y }: { x: number; y: number }) =>
-      execFileSync(
-        'swaymsg',
-        [`seat - cursor set ${x} ${y}; seat - cursor press button1; seat - cursor release button1`],
-        { env, stdio: 'ignore' },
-      );
-    const TEXT = 'typed text';
-    const [point, swaymsg, typed, wtype, shot, grim] = (await timeTurns(
-      15,
-      [
-        async () => {
-          const { x, y } = ourPoint();
-          await macpilot.ok('click', { x, y });
-        },
-        async () => swaymsgClick(peerPoint()),
-        () => macpilot.ok('type_text', { ref: field, text: TEXT }),
-        async () => execFileSync('wtype', ['--', TEXT], { env, stdio: 'ignore' }),
-        () => macpilot.ok('take_screenshot', {}),
-        async () => execFileSync('grim', ['-t', 'png', '-'], { env, maxBuffer: 64 * 1024 * 1024 }),
-      ],
-      { idleMs: APP_IDLE_MS },
-    )) as [Summary, Summary, Summary, Summary, Summary, Summary];
-    return [
-      {
-        what: "sway: click {x, y} on gnome-calculator's digits, with its what-changed answer (tool call)",
-        ours: ms(point.median),
-        peer: `${ms(swaymsg.median)} (swaymsg seat cursor set + press + release, one process, no answer)`,
-        ratio: point.median / swaymsg.median,
-        // The peer hands the click to sway and exits; ours answers once the app has settled.
-        budget: 'informative',
-        met: true,
+    const run = (command: string, args: string[]) => async () => {
+      execFileSync(command, args, { env, stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 * 1024 * 1024 });
+    };
+    const peerTasks: Partial<Record<'click' | 'type' | 'shot', { task: () => Promise<void>; what: string }>> =
+      session === 'sway'
+        ? {
+            click: {
+              task: async () => {
+                const { x, y } = peerPoint();
+                await run('swaymsg', [
+                  `seat - cursor set ${x} ${y}; seat - cursor press button1; seat - cursor release button1`,
+                ])();
+              },
+              what: 'swaymsg seat cursor set + press + release, one process, no answer',
+            },
+            type: {
+              task: run('wtype', ['--', SESSION_TEXT]),
+              what: 'wtype typing the same text, one process',
+            },
+            shot: { task: run('grim', ['-t', 'png', '-']), what: 'grim -t png to stdout, one process' },
+          }
+        : session === 'x11'
+          ? {
+              click: {
+                task: async () => {
+                  const { x, y } = peerPoint();
+                  await run('xdotool', ['mousemove', String(x), String(y), 'click', '1'])();
+                },
+                what: 'xdotool mousemove + click, one process',
+              },
+              type: {
+                task: run('xdotool', ['type', '--delay', '0', '--', SESSION_TEXT]),
+                what: 'xdotool type --delay 0, one process',
+              },
+            }
+          : {};
+    const ours = [
+      async () => {
+        const { x, y } = ourPoint();
+        await macpilot.ok('click', { x, y });
       },
-      {
-        what: `sway: type_text of ${TEXT.length} characters into a zenity field by ref, with its answer (tool call)`,
-        ours: ms(typed.median),
-        peer: `${ms(wtype.median)} (wtype typing the same text, one process, no answer)`,
-        ratio: typed.median / wtype.median,
-        // Ours brings the field's window forward (the click before raised another), types through wtype, and
-        // answers once the app has settled.
-        budget: 'informative',
-        met: true,
-      },
-      {
-        what: 'sway: take_screenshot tool call, 1280x800 PNG',
-        ours: ms(shot.median),
-        peer: `${ms(grim.median)} (grim -t png to stdout, one process)`,
-        ratio: shot.median / grim.median,
-        budget: '≤ 1x peer',
-        met: shot.median <= grim.median,
-      },
+      () => macpilot.ok('type_text', { ref: field, text: SESSION_TEXT }),
+      () => macpilot.ok('take_screenshot', {}),
     ];
+    const kinds = ['click', 'type', 'shot'] as const;
+    const peerKinds = kinds.filter((kind) => peerTasks[kind] !== undefined);
+    const summaries = await timeTurns(
+      15,
+      [...ours, ...peerKinds.map((kind) => peerTasks[kind]?.task ?? (async () => {}))],
+      { idleMs: APP_IDLE_MS },
+    );
+    const [click, type, shot] = summaries as [Summary, Summary, Summary];
+    const peers: SessionFigures['peers'] = {};
+    peerKinds.forEach((kind, i) => {
+      peers[kind] = { summary: summaries[3 + i] as Summary, what: peerTasks[kind]?.what ?? '' };
+    });
+    return { click, type, shot, peers };
   });
+}
+
+const SESSION_CALLS = {
+  click: "click {x, y} on gnome-calculator's digits, with its what-changed answer (tool call)",
+  type: `type_text of ${SESSION_TEXT.length} characters into a zenity field by ref, with its answer (tool call)`,
+  shot: 'take_screenshot tool call, 1280x800 PNG',
+} as const;
+
+/**
+ * The same calls on X11, on a headless sway and on a headless GNOME Shell (mutter 43), each beside the session's
+ * one-process tools in the same turns; GNOME, which has none, beside X11's figures of this run.
+ */
+async function sessions(): Promise<Row[]> {
+  const x11 = await sessionCalls('x11');
+  const sway = await sessionCalls('sway');
+  const gnome = await sessionCalls('gnome');
+  const rows: Row[] = [];
+  for (const [name, figures] of [
+    ['X11', x11],
+    ['sway', sway],
+  ] as const) {
+    for (const kind of ['click', 'type', 'shot'] as const) {
+      const peer = figures.peers[kind];
+      if (!peer) continue;
+      const ratio = figures[kind].median / peer.summary.median;
+      // A screenshot is a like-for-like capture; the peers' clicks and keys hand the input over and exit, where
+      // ours answer once the app has settled.
+      const budgeted = kind === 'shot';
+      rows.push({
+        what: `${name}: ${SESSION_CALLS[kind]}`,
+        ours: ms(figures[kind].median),
+        peer: `${ms(peer.summary.median)} (${peer.what})`,
+        ratio,
+        budget: budgeted ? '≤ 1x peer' : 'informative',
+        met: budgeted ? ratio <= 1 : true,
+      });
+    }
+  }
+  for (const kind of ['click', 'type', 'shot'] as const) {
+    rows.push({
+      what: `GNOME: ${SESSION_CALLS[kind]}`,
+      ours: ms(gnome[kind].median),
+      peer: `${ms(x11[kind].median)} (macpilot's same call on the X11 desktop, this run: GNOME has no one-process tool)`,
+      ratio: gnome[kind].median / x11[kind].median,
+      budget: 'informative',
+      met: true,
+    });
+  }
+  return rows;
 }
 
 /**
@@ -929,7 +997,7 @@ async function main(): Promise<void> {
     await section('snapshot_ui', () => toolSnapshots(macpilot, apps, peers));
     await section('clicks', () => clicks(env, macpilot, helper, apps, peers));
     await section('desks', () => desks());
-    await section('wayland', () => wayland());
+    await section('sessions', () => sessions());
     await section('screenshots', () => screenshots(env, macpilot, helper, peers));
     await section('ocr', () => ocr(env, macpilot, helper));
     const markdown = `Measured ${machine()}.\n\n${table(rows)}`;
