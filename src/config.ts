@@ -8,7 +8,7 @@ import { isIP } from 'node:net';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
-import { isLogLevel, LOG_LEVELS, type LogLevel } from './log.js';
+import { LOG_LEVELS, type LogLevel } from './log.js';
 import { nearestNames } from './text.js';
 import { type Mode, MODES } from './modes.js';
 import { ALWAYS_ON, DEFAULT_TOOLSETS, isToolset, TOOLSET_NAMES, type Toolset } from './toolsets.js';
@@ -307,17 +307,9 @@ export function loadConfig(
 
   const toolsets = pick('toolsets');
   const mode = oneOf(pick('mode'), MODES, 'mode') ?? 'full';
-  const logLevel = pick('logLevel');
+  const logLevel = oneOf(pick('logLevel'), LOG_LEVELS, 'log level');
   const rateLimits = pick('rateLimits');
   const auditLog = auditLogFile(pickPath('auditLog')) ?? defaultAuditLog(env, home);
-  const checkLogLevel = (setting: typeof logLevel) => {
-    if (setting && !isLogLevel(String(setting.value))) {
-      throw new ConfigError(
-        `${setting.source}: unknown log level "${setting.value}"; valid: ${LOG_LEVELS.join(', ')}`,
-      );
-    }
-  };
-  checkLogLevel(logLevel);
   // A wrong value in the file stops macpilot even where a flag or the environment overrides it: the next start
   // without them would fail on it, and the file is the person's to fix now.
   const inFile = <K extends keyof RawSettings>(key: K) =>
@@ -328,7 +320,7 @@ export function loadConfig(
   if (fileToolsets) parseToolsets(fileToolsets.value ?? '', fileToolsets.source);
   const fileLimits = inFile('rateLimits');
   if (fileLimits) parseRateLimits(fileLimits.value ?? '', fileLimits.source);
-  checkLogLevel(inFile('logLevel'));
+  oneOf(inFile('logLevel'), LOG_LEVELS, 'log level');
   oneOf(inFile('mode'), MODES, 'mode');
   oneOf(inFile('consent'), CONSENTS, 'consent');
   oneOf(inFile('input'), INPUT_MODES, 'input mode');
@@ -337,7 +329,7 @@ export function loadConfig(
   return {
     toolsets: toolsets ? parseToolsets(toolsets.value ?? '', toolsets.source) : [...DEFAULT_TOOLSETS],
     helperPath: helperPathOf(pickPath('helperPath')),
-    logLevel: (logLevel?.value as LogLevel | undefined) ?? 'warn',
+    logLevel: logLevel ?? 'warn',
     http: () => httpSettings(pick('host'), pick('port'), pick('httpToken'), origins.httpToken),
     mode,
     denyApps: appList(pick('denyApps')),

@@ -98,7 +98,7 @@ export async function doctor(config: Config, write: (line: string) => void): Pro
   });
   let hello: Hello;
   let personFirst: { watching: boolean; why?: string } | undefined;
-  const origin = config.helperPath ? ' (from MACPILOT_HELPER_PATH or the config file)' : '';
+  const origin = config.helperPath ? ` (from ${config.origins.helperPath.where})` : '';
   try {
     hello = await client.hello();
     if (config.personFirst) {
@@ -108,7 +108,11 @@ export async function doctor(config: Config, write: (line: string) => void): Pro
     }
   } catch (error) {
     write(`helper: ${helperFile(command)}${origin}: could not start`);
-    write(error instanceof MacpilotError ? error.render() : `  ${(error as Error).message}`);
+    write(
+      error instanceof MacpilotError
+        ? error.render()
+        : `  ${(error as Error).message.replace('system.hello', 'its handshake')}`,
+    );
     return 1;
   } finally {
     await client.close();

@@ -5,6 +5,8 @@
  * until another app takes it. The text goes to the child over the IPC channel, never on a command line.
  */
 import { spawn } from 'node:child_process';
+import { loadConfig } from '../config.js';
+import { MacpilotError } from '../errors.js';
 import type { ToolDependencies } from '../tools/call.js';
 import type { Format } from './commands.js';
 import { type Output, runToolCommand } from './run.js';
@@ -34,6 +36,8 @@ export const needsHolder = (command: string, positionals: readonly string[]): bo
 
 /** The parent: starts the holder, hands it the command, prints its answer. */
 export async function setThroughHolder(invocation: Invocation, format: Format): Promise<number> {
+  // A setting that is wrong is told here, where the person reads it, not lost in the holder.
+  loadConfig();
   const script = process.argv[1] ?? '';
   const child = spawn(process.execPath, [script], {
     detached: true,
@@ -43,7 +47,13 @@ export async function setThroughHolder(invocation: Invocation, format: Format): 
   const reply = new Promise<Reply>((resolve, reject) => {
     child.once('message', (message) => resolve(message as Reply));
     child.once('exit', (code) =>
-      reject(new Error(`the clipboard holder exited (${code}) before it answered`)),
+      reject(
+        new MacpilotError({
+          what: 'The clipboard was not set',
+          why: `the process that holds the clipboard's text exited (code ${code}) before it answered`,
+          next: 'run `macpilot doctor` to see what is missing, then retry',
+        }),
+      ),
     );
   });
   child.send({ invocation, format } satisfies Request);

@@ -18,7 +18,7 @@ MACPILOT_CONFIG (a JSON file; default ~/.config/macpilot/config.json; docs/confi
 environment, which overrides the file.`;
 
 const EXITS =
-  'Exit codes: 0 done, 1 failed (the message, after `macpilot COMMAND:`, says what, why and what to do), 2 usage error (after `macpilot:`: the command line itself is wrong), 130 interrupted.';
+  'Exit codes: 0 done, 1 failed (the message says what, why and what to do), 2 usage error (the command line, or a value in it, is not one the command takes), 130 interrupted.';
 
 export const usageLine = (command: CommandSpec): string =>
   `macpilot ${command.name}${command.args ? ` ${command.args}` : ''}`;

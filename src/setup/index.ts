@@ -103,7 +103,7 @@ export async function setup(
     request = parseRequest(argv, context);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    context.err(`macpilot setup: ${error.message}\n(macpilot setup --help shows the usage)\n`);
+    context.err(`macpilot setup: ${error.message}\n(macpilot setup --help shows its options)\n`);
     return 2;
   }
   if (request === 'help') {

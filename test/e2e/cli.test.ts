@@ -4,7 +4,7 @@
  * an MCP session on the same desktop says what the tools show.
  */
 import { execFile, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -128,6 +128,15 @@ describe('macpilot tree', () => {
     expect(paths.filter((path) => path.endsWith('/dialog/group["Forms dialog"]'))).toHaveLength(1);
     for (const path of paths) expect((await run('get', path)).code, path).toBe(0);
     await processes.stop(zenity.pid);
+  });
+
+  test('wait on a path that names several elements is refused at once with the candidates, as click is', async () => {
+    const menus = 'app("mousepad")/window[0]/menubar/menu';
+    const waited = await run('wait', 'enabled', menus, '--timeout', '20000');
+    expect(waited.code).not.toBe(0);
+    expect(waited.stderr).toMatch(/The path matches \d+ elements, where it must name one/);
+    expect(waited.stderr).toContain('menu "File" at app("mousepad")/window[0]/menubar/menu["File"]');
+    expect(waited.stderr).not.toContain('Timed out');
   });
 
   test("a Save As dialog's labels, where the toolkit's links up and down disagree: tree and find show them, get accepts their paths", async () => {
@@ -693,4 +702,35 @@ test('completion bash is a valid bash script that completes the commands', async
       `COMP_WORDS=(macpilot find x --format ''); COMP_CWORD=4; _macpilot; echo "\${COMPREPLY[@]}"`,
   ]);
   expect(completed.stdout).toBe('tree\n--format\ntext json\n');
+});
+
+test('a helper path that names no macpilot helper: the command says the helper did not start and points to doctor, which names the setting', async () => {
+  const folder = temporaryFolder('macpilot-bad-helper-');
+  try {
+    const helper = join(folder, 'not-a-helper.js');
+    writeFileSync(helper, 'process.exit(3);\n');
+    const settings = { settings: { MACPILOT_HELPER_PATH: helper } };
+    const apps = await runWith(settings, 'apps');
+    expect(apps.code).toBe(1);
+    expect(apps.stderr).toContain('macpilot apps: Could not list the running apps.');
+    expect(apps.stderr).toContain('Why: its handshake failed: the helper exited with code 3');
+    expect(apps.stderr).toContain('Next: run `macpilot doctor`');
+    expect(apps.stderr).not.toMatch(/system\.hello|modal dialog/);
+    const doctor = await runWith(settings, 'doctor');
+    expect(doctor.stdout).toContain(
+      `helper: ${helper} (from the environment variable MACPILOT_HELPER_PATH): could not start`,
+    );
+    expect(doctor.stdout).not.toContain('system.hello');
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test('clipboard set with a wrong setting says which setting, as every command does, and exits 2', async () => {
+  const wrong = await runWith({ settings: { MACPILOT_MODE: 'bogus' } }, 'clipboard', 'set', 'x');
+  expect(wrong).toMatchObject({ code: 2, stdout: '' });
+  expect(wrong.stderr).toContain(
+    'macpilot: MACPILOT_MODE: unknown mode "bogus"; valid: full, safe, read-only',
+  );
+  expect(wrong.stderr).not.toContain('    at ');
 });

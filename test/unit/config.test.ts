@@ -181,6 +181,8 @@ describe('loadConfig', () => {
     expect(() => loadConfig({}, { MACPILOT_LOG_LEVEL: 'loud' }, emptyHome)).toThrow(
       /MACPILOT_LOG_LEVEL: unknown log level "loud"/,
     );
+    // In any case, as every other setting's words.
+    expect(loadConfig({}, { MACPILOT_LOG_LEVEL: 'DEBUG' }, emptyHome).logLevel).toBe('debug');
   });
 });
 

@@ -273,7 +273,8 @@ export class Waits {
     } catch (error) {
       const pid = known?.app.pid;
       const label = known && entryWords(known);
-      if (error instanceof MacpilotError && !isCallProblem(error)) {
+      // A path that names several elements is a mistake in the call, as for an action: not a state to wait out.
+      if (error instanceof MacpilotError && !isCallProblem(error) && error.kind !== 'path_ambiguous') {
         return { missing: `${error.what}: ${error.why}`, label, pid };
       }
       if (isGone(error) || isAppNotFound(error)) {

@@ -120,10 +120,25 @@ const ADVICE = {
   },
 } satisfies Record<ErrorCode, Advice>;
 
+const HANDSHAKE_NEXT =
+  'run `macpilot doctor`, which starts the helper and says what went wrong; a helper path given in MACPILOT_HELPER_PATH (or "helperPath" in the config file) must name macpilot\'s own helper';
+
 const adviceFor = (code: number): Advice | undefined => (ADVICE as Record<number, Advice>)[code];
 
 /** A HelperError as a MacpilotError whose `what` is given, or else the table's. */
 export function helperFailure(error: HelperError, what?: string, runningApps?: string): MacpilotError {
+  // The handshake itself failed: the helper never started, whatever the code says (a timeout is no busy app).
+  if (error.method === 'system.hello' && error.code !== ClientErrorCode.VersionMismatch) {
+    return new MacpilotError(
+      {
+        what: what ?? 'The platform helper did not start',
+        why: error.message.replace('system.hello', 'its handshake'),
+        next: HANDSHAKE_NEXT,
+        kind: 'helper_did_not_start',
+      },
+      { cause: error },
+    );
+  }
   const advice = adviceFor(error.code) ?? {
     kind: 'helper_failed',
     what: `${error.method || 'The helper'} failed`,

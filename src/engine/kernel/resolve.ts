@@ -421,7 +421,7 @@ export class Resolver {
       return `${entry.label} [ref=${entry.ref}]`;
     });
     return new MacpilotError({
-      what: `The path matches ${found.length} elements, so the action was refused`,
+      what: `The path matches ${found.length} elements, where it must name one`,
       why: `${where}, which matches: ${candidates.join('; ')}`,
       next: 'act on one of these, or add a name or an index to that segment of the path',
       kind: 'path_ambiguous',

@@ -226,7 +226,7 @@ describe('elements by ref and path', () => {
     expect(missing.why).toContain('there now: text "Password:", textbox, button "OK", button "Cancel"');
     byId(app.root, 'cancel').name = 'OK';
     const ambiguous = await failure(engine.getElement({ path: 'app("mousepad")/dialog/button["OK"]' }));
-    expect(ambiguous.what).toBe('The path matches 2 elements, so the action was refused');
+    expect(ambiguous.what).toBe('The path matches 2 elements, where it must name one');
     expect(ambiguous.why).toMatch(/which matches: button "OK" \[ref=e\d+\]; button "OK" \[ref=e\d+\]$/);
     expect((await failure(engine.getElement({}))).what).toBe('No single element named');
   });

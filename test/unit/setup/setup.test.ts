@@ -302,7 +302,7 @@ describe('macpilot setup', () => {
       const { code, err, out, home } = await run([...argv]);
       expect(code, argv.join(' ')).toBe(2);
       expect(err).toContain(says);
-      expect(err).toContain('(macpilot setup --help shows the usage)');
+      expect(err).toContain('(macpilot setup --help shows its options)');
       expect(out).toBe('');
       expect(readdirSync(home)).toEqual([]);
     }
