@@ -44,6 +44,12 @@ export interface Config {
    * mode, off otherwise).
    */
   personFirst: boolean;
+  /**
+   * MACPILOT_PORTAL: on Wayland, take keys, the pointer and the screen through the RemoteDesktop portal, which
+   * asks the person in a dialog: "auto" (default) where the desktop offers no route of its own, "on" always,
+   * "off" never.
+   */
+  portal: PortalUse;
   /** Where the file settings came from, if anywhere. */
   configFile?: string;
   /** Where each setting came from (a flag, the environment, the config file, or its default), for refusals. */
@@ -106,6 +112,8 @@ export function rateLimitsSetting(limits: RateLimits, key: keyof RateLimits, val
 }
 export const CONSENTS = ['ask', 'allow'] as const;
 export const INPUT_MODES = ['foreground', 'background'] as const;
+export const PORTAL_USES = ['auto', 'on', 'off'] as const;
+export type PortalUse = (typeof PORTAL_USES)[number];
 export type InputMode = (typeof INPUT_MODES)[number];
 export type Consent = (typeof CONSENTS)[number];
 const ON_OFF = ['on', 'off'] as const;
@@ -152,6 +160,7 @@ const FileConfig = z
     clipboardHistory: z.string({ error: 'expected "on" or "off"' }).optional(),
     input: z.string({ error: 'expected "foreground" or "background"' }).optional(),
     personFirst: z.string({ error: 'expected "on" or "off"' }).optional(),
+    portal: z.string({ error: 'expected "auto", "on" or "off"' }).optional(),
   })
   .loose();
 
@@ -173,6 +182,7 @@ interface RawSettings {
   clipboardHistory?: string;
   input?: string;
   personFirst?: string;
+  portal?: string;
 }
 
 export function parseToolsets(value: string | string[], source: string): Toolset[] {
@@ -266,6 +276,7 @@ export function loadConfig(
     clipboardHistory: env.MACPILOT_CLIPBOARD_HISTORY,
     input: env.MACPILOT_INPUT,
     personFirst: env.MACPILOT_PERSON_FIRST,
+    portal: env.MACPILOT_PORTAL,
   };
   const givenBy = (key: SettingName): Given => {
     if (flags[key] !== undefined) return 'flag';
@@ -324,6 +335,7 @@ export function loadConfig(
   oneOf(inFile('mode'), MODES, 'mode');
   oneOf(inFile('consent'), CONSENTS, 'consent');
   oneOf(inFile('input'), INPUT_MODES, 'input mode');
+  oneOf(inFile('portal'), PORTAL_USES, 'portal setting');
   oneOf(inFile('clipboardHistory'), ON_OFF, 'clipboard history setting');
   for (const key of ['listDeniedApps', 'personFirst'] as const) oneOf(inFile(key), ON_OFF, 'setting');
   return {
@@ -338,6 +350,7 @@ export function loadConfig(
     consent: oneOf(pick('consent'), CONSENTS, 'consent') ?? 'ask',
     clipboardHistory: oneOf(pick('clipboardHistory'), ON_OFF, 'clipboard history setting') !== 'off',
     input: oneOf(pick('input'), INPUT_MODES, 'input mode') ?? 'foreground',
+    portal: oneOf(pick('portal'), PORTAL_USES, 'portal setting') ?? 'auto',
     personFirst: (oneOf(pick('personFirst'), ON_OFF, 'setting') ?? (mode === 'safe' ? 'on' : 'off')) === 'on',
     rateLimits: rateLimits
       ? parseRateLimits(rateLimits.value ?? '', rateLimits.source)
@@ -479,6 +492,7 @@ export const SETTING_VARIABLES: Record<SettingName, string> = {
   clipboardHistory: 'MACPILOT_CLIPBOARD_HISTORY',
   input: 'MACPILOT_INPUT',
   personFirst: 'MACPILOT_PERSON_FIRST',
+  portal: 'MACPILOT_PORTAL',
 };
 
 function oneOf<T extends string>(

@@ -36,7 +36,10 @@ export function createRuntime(
   port: (helper: HelperPort) => HelperPort = (helper) => helper,
 ): Runtime {
   const log = createLogger(config.logLevel);
-  const helper = new HelperClient({ helper: helperCommand({ helperPath: config.helperPath }), log });
+  const helper = new HelperClient({
+    helper: helperCommand({ helperPath: config.helperPath, portal: config.portal }),
+    log,
+  });
   const apps = new AppPolicy({
     denyApps: config.denyApps,
     allowApps: config.allowApps,

@@ -17,9 +17,17 @@ import { macosServiceChecks } from './macos/checks.js';
 const LINUX_HELPER = join(PACKAGE_ROOT, 'dist', 'macpilot-linux-helper.js');
 
 export function helperCommand(
-  options: { helperPath?: string; platform?: NodeJS.Platform } = {},
+  options: { helperPath?: string; platform?: NodeJS.Platform; portal?: string } = {},
 ): HelperCommand {
   const platform = options.platform ?? process.platform;
+  // The helper reads MACPILOT_PORTAL from its environment, wherever the person set it (a flag, the file).
+  const env = options.portal === undefined ? undefined : { ...process.env, MACPILOT_PORTAL: options.portal };
+  const command = helperAt(options, platform);
+  return env ? { ...command, env } : command;
+}
+
+/** The command that starts the helper for this platform, or the one the person named. */
+function helperAt(options: { helperPath?: string }, platform: NodeJS.Platform): HelperCommand {
   if (options.helperPath) {
     if (options.helperPath.endsWith('.js')) return { command: process.execPath, args: [options.helperPath] };
     const app = options.helperPath.replace(/\/+$/, '');

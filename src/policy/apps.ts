@@ -25,7 +25,10 @@ export const DEFAULT_DENIED = [
   'keepassxc',
 ];
 
-/** Terminals and system settings: readable, never acted on unless a human lifts the default list. */
+/**
+ * Terminals, system settings and the dialogs where the person grants access (the portals'): readable, never
+ * acted on unless a human lifts the default list. An agent that could press "Share" would grant itself.
+ */
 export const DEFAULT_WRITE_DENIED = [
   'Terminal',
   'com.apple.Terminal',
@@ -64,6 +67,13 @@ export const DEFAULT_WRITE_DENIED = [
   'org.gnome.Settings',
   'systemsettings',
   'xfce4-settings-manager',
+  'xdg-desktop-portal-gnome',
+  'xdg-desktop-portal-kde',
+  'xdg-desktop-portal-gtk',
+  'xdg-desktop-portal-wlr',
+  'xdg-desktop-portal-hyprland',
+  'polkit-gnome-authentication-agent-1',
+  'polkit-kde-authentication-agent-1',
 ];
 
 export interface AppPolicySettings {
@@ -157,7 +167,7 @@ export class AppPolicy {
       throw refusal(
         app.name,
         `${which} may be read but not acted on`,
-        'terminals and system settings are denied for writing by default',
+        'terminals, system settings and the dialogs that grant access are denied for writing by default',
         `only a human can allow it: a deny list of your own replaces both default lists (every terminal and settings app becomes writable); one that keeps the credential managers denied: ${this.denyOrigin.change(DEFAULT_DENIED.join(','))}`,
       );
     }

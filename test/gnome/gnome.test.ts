@@ -8,7 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, inject, test } from 'vitest';
 import { calculatorEntry } from '../support/calculator.js';
 import { zenityEntry } from '../support/zenity.js';
-import { useMacpilot } from '../support/mcp.js';
+import { startMacpilot, useMacpilot } from '../support/mcp.js';
+import { Processes } from '../support/processes.js';
 import { eventually, refOf } from '../support/text.js';
 
 const env = inject('gnomeEnv');
@@ -238,5 +239,93 @@ describe('on GNOME', () => {
     await macpilot.ok('clear_clipboard');
     expect(await macpilot.ok('get_clipboard')).toMatch(/empty/i);
     await processes.stop(zenity.pid);
+  });
+});
+
+describe('through the RemoteDesktop portal (MACPILOT_PORTAL=on)', () => {
+  const agent = useMacpilot({ ...env, MACPILOT_PORTAL: 'on' }, ['--toolsets', 'all']);
+  // The person, acting on the portal's dialog (the default lists keep agents from it).
+  const person = useMacpilot({ ...env, MACPILOT_DENY_APPS: 'none' });
+  const PORTAL_APP = 'xdg-desktop-portal-gnome';
+
+  const dialogControl = (role: string, name: string) =>
+    eventually(`the portal dialog's ${name}`, async () => {
+      const found = await person.macpilot.call('find_elements', { app: PORTAL_APP, role, name });
+      return found.isError ? undefined : (/\[ref=(e\d+)\]/.exec(found.text)?.[1] ?? undefined);
+    });
+
+  /** A call that needs the portal's session, again while it says the dialog is waiting for the person. */
+  const throughDialog = async (call: () => Promise<{ isError: boolean; text: string }>) => {
+    for (;;) {
+      const answer = await call();
+      if (!answer.text.includes('has not yet answered the dialog')) return answer;
+    }
+  };
+
+  test("the person allows remote interaction in the portal's dialog, which the agent may read but not press; then keys, a click at a point and a screenshot go through the portal", async () => {
+    const permissions = await agent.macpilot.ok('check_permissions');
+    expect(permissions).toMatch(
+      /input: available \(keys and pointer through the RemoteDesktop portal \(version \d+\)/,
+    );
+    const { zenity, field, value } = await zenityEntry(agent.macpilot, agent.processes, 'gnome portal');
+    const typing = throughDialog(() =>
+      agent.macpilot.call('type_text', { ref: field, text: 'allowed in the dialog' }),
+    );
+    const share = await dialogControl('button', 'Share');
+    // The agent finds the dialog's buttons, and pressing one is refused: it would grant itself.
+    const agentShare = refOf(
+      await agent.macpilot.ok('find_elements', { app: PORTAL_APP, role: 'button', name: 'Share' }),
+      /Share/,
+    );
+    const refused = await agent.macpilot.call('click_element', { ref: agentShare });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/"xdg-desktop-portal-gnome".* may be read but not acted on/);
+    await person.macpilot.ok('click_element', {
+      ref: await dialogControl('checkbox', 'Allow remote interaction'),
+    });
+    await person.macpilot.ok('click_element', { ref: share });
+    const typed = await typing;
+    expect(typed.isError, typed.text).toBe(false);
+    expect(await value()).toBe('allowed in the dialog');
+
+    const shot = await agent.macpilot.client.callTool({ name: 'take_screenshot', arguments: {} });
+    expect(shot.isError).toBeFalsy();
+    const ok = refOf(
+      await agent.macpilot.ok('find_elements', { app: String(zenity.pid), name: 'OK', role: 'button' }),
+      /OK/,
+    );
+    const bounds = await (async () => {
+      const { structuredContent } = (await agent.macpilot.client.callTool({
+        name: 'get_element',
+        arguments: { ref: ok },
+      })) as { structuredContent?: { bounds?: Bounds } };
+      return structuredContent?.bounds;
+    })();
+    expect(bounds).toBeDefined();
+    const centre = {
+      x: (bounds?.x ?? 0) + (bounds?.width ?? 0) / 2,
+      y: (bounds?.y ?? 0) + (bounds?.height ?? 0) / 2,
+    };
+    await agent.macpilot.ok('click', centre);
+    expect(await zenity.exited).toBe(0);
+    expect(zenity.stdout()).toBe('allowed in the dialog\n');
+  });
+
+  test('a declined dialog is said so to the agent, who is told only the person can allow it', async () => {
+    const declining = await startMacpilot({ ...env, MACPILOT_PORTAL: 'on' }, ['--toolsets', 'all']);
+    const processes = new Processes(env);
+    try {
+      const { field, value } = await zenityEntry(declining, processes, 'gnome portal declined');
+      const typing = throughDialog(() => declining.call('type_text', { ref: field, text: 'never typed' }));
+      await person.macpilot.ok('click_element', { ref: await dialogControl('button', 'Cancel') });
+      const declined = await typing;
+      expect(declined.isError).toBe(true);
+      expect(declined.text).toContain('the person declined remote interaction in the portal dialog');
+      expect(declined.text).toContain('Next: only the person can allow it');
+      expect(await value()).toBe('');
+    } finally {
+      await declining.close();
+      await processes.stopAll();
+    }
   });
 });

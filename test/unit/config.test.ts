@@ -183,6 +183,11 @@ describe('loadConfig', () => {
     );
     // In any case, as every other setting's words.
     expect(loadConfig({}, { MACPILOT_LOG_LEVEL: 'DEBUG' }, emptyHome).logLevel).toBe('debug');
+    expect(loadConfig({}, {}, emptyHome).portal).toBe('auto');
+    expect(loadConfig({}, { MACPILOT_PORTAL: 'On' }, emptyHome).portal).toBe('on');
+    expect(() => loadConfig({}, { MACPILOT_PORTAL: 'maybe' }, emptyHome)).toThrow(
+      'MACPILOT_PORTAL: unknown portal setting "maybe"; valid: auto, on, off',
+    );
   });
 });
 

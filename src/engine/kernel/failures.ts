@@ -144,9 +144,14 @@ export function helperFailure(error: HelperError, what?: string, runningApps?: s
     what: `${error.method || 'The helper'} failed`,
     next: 'check the arguments; take a fresh snapshot_ui if the UI has changed',
   };
-  // An app that is not installed: what is installed is the next step, not what is running.
-  const notInstalled = error.method === 'apps.launch' && error.code === HelperErrorCode.AppNotFound;
-  const hint = error.data.hint && !notInstalled ? ` (${error.data.hint})` : '';
+  // An app that is not installed: what is installed is the next step, not what is running. A capability that is
+  // missing or not permitted: the helper knows what gets it on this desktop, better than the table.
+  const hintIsNext =
+    error.data.hint !== undefined &&
+    ((error.method === 'apps.launch' && error.code === HelperErrorCode.AppNotFound) ||
+      error.code === HelperErrorCode.NotAvailable ||
+      error.code === HelperErrorCode.PermissionDenied);
+  const hint = error.data.hint && !hintIsNext ? ` (${error.data.hint})` : '';
   return new MacpilotError(
     {
       what: what ?? advice.what,
@@ -156,7 +161,7 @@ export function helperFailure(error: HelperError, what?: string, runningApps?: s
           ? 'it was cancelled before it finished'
           : `${advice.context ?? ''}${error.message}${hint}`,
       next:
-        notInstalled && error.data.hint
+        hintIsNext && error.data.hint
           ? error.data.hint
           : typeof advice.next === 'function'
             ? advice.next(runningApps)

@@ -138,11 +138,22 @@ async function gnomeCapabilities(session: Session): Promise<DeskCapabilities> {
     const missing = { available: false, detail: reason(error) };
     return { display: missing, input: missing, screenCapture: missing, recording: noRecordingOnWayland };
   }
+  const portal = (await desk.route()) === 'portal';
+  type RemoteFacts = { error: string } | { version: number } | { streams: number };
   const [remote, windows, gstreamer] = await Promise.all([
-    desk.remote().then(
-      (r) => ({ streams: r.streams.length }),
-      (error: unknown) => ({ error: reason(error) }),
-    ),
+    portal
+      ? desk.portalVersion().then((version): RemoteFacts =>
+          version > 0
+            ? { version }
+            : {
+                error:
+                  'no RemoteDesktop portal on the session bus (install xdg-desktop-portal and xdg-desktop-portal-gnome)',
+              },
+        )
+      : desk.remote().then(
+          (r): RemoteFacts => ({ streams: r.streams.length }),
+          (error: unknown): RemoteFacts => ({ error: reason(error) }),
+        ),
     desk.windows().then(
       (listed) => ({ count: listed.length }),
       (error: unknown) => ({ error: reason(error) }),
@@ -158,7 +169,12 @@ async function gnomeCapabilities(session: Session): Promise<DeskCapabilities> {
     input:
       'error' in remote
         ? { available: false, detail: remote.error }
-        : { available: true, detail: "keys and pointer through Mutter's RemoteDesktop" },
+        : 'version' in remote
+          ? {
+              available: true,
+              detail: `keys and pointer through the RemoteDesktop portal (version ${remote.version}), once the person allows it in its dialog (${remote.version >= 2 ? 'asked once: the answer is kept' : 'asked again by each new helper: this portal cannot keep the answer'})`,
+            }
+          : { available: true, detail: "keys and pointer through Mutter's RemoteDesktop" },
     screenCapture:
       'error' in remote
         ? { available: false, detail: remote.error }
@@ -166,7 +182,10 @@ async function gnomeCapabilities(session: Session): Promise<DeskCapabilities> {
           ? { available: false, detail: gstreamer }
           : {
               available: true,
-              detail: `screenshots from Mutter's ScreenCast (a stream of each monitor: ${remote.streams}, read through PipeWire by GStreamer)`,
+              detail:
+                'version' in remote
+                  ? "screenshots from the portal's screen cast of each monitor, read through PipeWire by GStreamer"
+                  : `screenshots from Mutter's ScreenCast (a stream of each monitor: ${remote.streams}, read through PipeWire by GStreamer)`,
             },
     recording: noRecordingOnWayland,
   };

@@ -193,8 +193,9 @@ export class Session {
     if (!this.gnomeDesk) {
       const connecting = GnomeDesk.open(this.env).then(async (desk) => {
         // Its virtual keyboard is the seat's keyboard where there is no other (a headless session): without
-        // one no window has keyboard focus, and no element reads as focused.
-        await desk.remote().catch(() => {});
+        // one no window has keyboard focus, and no element reads as focused. The portal asks the person
+        // first: its session waits for a call that needs it.
+        if ((await desk.route()) === 'mutter') await desk.remote().catch(() => {});
         return desk;
       });
       this.gnomeDesk = connecting;

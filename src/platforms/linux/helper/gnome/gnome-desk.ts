@@ -14,6 +14,7 @@ import {
 } from '../../../../helper-client/protocol.js';
 import { type Bus, connectBus } from '../../dbus/bus.js';
 import { DBusCallError, HelperFailure } from '../../errors.js';
+import { RemotePortal, remoteDesktopVersion } from '../portal/remote-portal.js';
 
 const REMOTE_DESKTOP = 'org.gnome.Mutter.RemoteDesktop';
 const SCREEN_CAST = 'org.gnome.Mutter.ScreenCast';
@@ -51,10 +52,22 @@ export interface Stream {
   monitor: Monitor;
 }
 
+/** The route keys, the pointer and frames take: Mutter's own RemoteDesktop, or the RemoteDesktop portal. */
+export type RemoteRoute = 'mutter' | 'portal';
+
 interface Remote {
+  route: RemoteRoute;
+  /** Mutter's session object, or the portal's session handle. */
   session: string;
   streams: Stream[];
+  /** What the person allowed through the portal (Mutter's route has both). */
+  keyboard: boolean;
+  pointer: boolean;
 }
+
+/** How long the person gets to answer the portal's dialog; a call waits CONSENT_CALL_MS of it, then says so. */
+const CONSENT_WAIT_MS = 5 * 60_000;
+const CONSENT_CALL_MS = 10_000;
 
 /** A window as the extension lists it, bottom of the stacking first. */
 export interface GnomeWindow {
@@ -76,6 +89,7 @@ const notAvailable = (what: string, next: string) =>
 
 export class GnomeDesk {
   private remoteOpening: Promise<Remote> | undefined;
+  private readonly portal: RemotePortal;
   /** Where macpilot's pointer last went: Mutter reports no pointer position to other programs. */
   lastPoint: Point | undefined;
 
@@ -83,8 +97,12 @@ export class GnomeDesk {
     private readonly bus: Bus,
     readonly env: NodeJS.ProcessEnv,
   ) {
+    this.portal = new RemotePortal(bus, env);
     bus.onSignal((signal) => {
-      if (signal.iface === `${REMOTE_DESKTOP}.Session` && signal.member === 'Closed') {
+      const closed =
+        (signal.iface === `${REMOTE_DESKTOP}.Session` || signal.iface === 'org.freedesktop.portal.Session') &&
+        signal.member === 'Closed';
+      if (closed) {
         void this.remoteOpening?.then(
           (remote) => remote.session === signal.path && (this.remoteOpening = undefined),
           () => {},
@@ -109,6 +127,7 @@ export class GnomeDesk {
     });
     const desk = new GnomeDesk(bus, env);
     await desk.match(`type='signal',interface='${REMOTE_DESKTOP}.Session',member='Closed'`);
+    await desk.match(`type='signal',interface='org.freedesktop.portal.Session',member='Closed'`);
     return desk;
   }
 
@@ -154,8 +173,28 @@ export class GnomeDesk {
     });
   }
 
-  /** The RemoteDesktop session and a stream of each monitor, opened at the first need. */
-  remote(): Promise<Remote> {
+  /**
+   * The route this session takes: the portal when MACPILOT_PORTAL is "on", or when Mutter offers no
+   * RemoteDesktop of its own and MACPILOT_PORTAL is not "off"; else Mutter's.
+   */
+  async route(): Promise<RemoteRoute> {
+    const setting = (this.env.MACPILOT_PORTAL ?? 'auto').toLowerCase();
+    if (setting === 'on') return 'portal';
+    if (setting === 'off' || (await this.owned(REMOTE_DESKTOP))) return 'mutter';
+    return 'portal';
+  }
+
+  /** The RemoteDesktop portal's version here (0: there is none). */
+  portalVersion(): Promise<number> {
+    return remoteDesktopVersion(this.bus);
+  }
+
+  /**
+   * The RemoteDesktop session and a stream of each monitor, opened at the first need. Through the portal the
+   * person is asked first: a call waits CONSENT_CALL_MS for their answer, then says the dialog is waiting (the
+   * next call finds the session once they allowed it).
+   */
+  async remote(): Promise<Remote> {
     if (!this.remoteOpening) {
       const opening = this.openRemote();
       this.remoteOpening = opening;
@@ -163,14 +202,34 @@ export class GnomeDesk {
         if (this.remoteOpening === opening) this.remoteOpening = undefined;
       });
     }
-    return this.remoteOpening;
+    const opening = this.remoteOpening;
+    let timer: NodeJS.Timeout | undefined;
+    const waiting = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new HelperFailure(
+              HelperErrorCode.NotAvailable,
+              'the person has not yet answered the dialog that asks them to allow remote interaction',
+              'wait for the person to allow it in the dialog on screen, then call again',
+            ),
+          ),
+        CONSENT_CALL_MS,
+      );
+    });
+    try {
+      return await Promise.race([opening, waiting]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private async openRemote(): Promise<Remote> {
+    if ((await this.route()) === 'portal') return this.openPortal();
     if (!(await this.owned(REMOTE_DESKTOP))) {
       throw notAvailable(
-        'this GNOME session offers no remote desktop (nothing owns org.gnome.Mutter.RemoteDesktop)',
-        'run macpilot inside a GNOME Wayland session (mutter 40 or later)',
+        'this GNOME session offers no remote desktop (nothing owns org.gnome.Mutter.RemoteDesktop), and MACPILOT_PORTAL is "off"',
+        'run macpilot inside a GNOME Wayland session (mutter 40 or later), or let it use the RemoteDesktop portal (MACPILOT_PORTAL=auto)',
       );
     }
     const [session] = (await this.bus.call(
@@ -239,7 +298,32 @@ export class GnomeDesk {
     } finally {
       clearTimeout(timer);
     }
-    return { session, streams: recorded.map((r) => ({ ...r, node: nodes.get(r.path) ?? 0 })) };
+    const streams = recorded.map((r) => ({ ...r, node: nodes.get(r.path) ?? 0 }));
+    return { route: 'mutter', session, streams, keyboard: true, pointer: true };
+  }
+
+  /** A session of the RemoteDesktop portal: each of its streams is matched to the monitor at its place. */
+  private async openPortal(): Promise<Remote> {
+    const opened = await this.portal.open(CONSENT_WAIT_MS);
+    const monitors = await this.monitors().catch(() => []);
+    const streams = opened.streams.map((stream, i): Stream => {
+      const { x, y } = stream.bounds;
+      const monitor = monitors.find((m) => m.bounds.x === x && m.bounds.y === y) ?? {
+        connector: `stream ${stream.node}`,
+        name: `stream ${stream.node}`,
+        bounds: stream.bounds,
+        scale: 1,
+        primary: i === 0,
+      };
+      return { path: '', node: stream.node, monitor: { ...monitor, bounds: stream.bounds } };
+    });
+    return {
+      route: 'portal',
+      session: opened.handle,
+      streams,
+      keyboard: opened.keyboard,
+      pointer: opened.pointer,
+    };
   }
 
   /** The stream of the monitor that holds `point` (the nearest one for a point between monitors). */
@@ -255,20 +339,38 @@ export class GnomeDesk {
     return nearest;
   }
 
-  private async notify(member: string, signature: string, body: unknown[]): Promise<void> {
-    const { session } = await this.remote();
-    await this.bus
-      .call(REMOTE_DESKTOP, session, `${REMOTE_DESKTOP}.Session`, member, signature, body)
-      .catch((error: unknown) => {
-        // A session mutter closed meanwhile (its object is gone) is opened again at the next call.
-        if (
-          error instanceof DBusCallError &&
-          /Unknown(Object|Method|Interface)|ServiceUnknown/.test(error.type)
-        ) {
-          this.remoteOpening = undefined;
-        }
-        throw error;
-      });
+  /**
+   * A notification to the session, in the words of its route: Mutter's session object takes them as they are;
+   * the portal takes the session's handle and options first (`portal` gives its signature, body and options).
+   */
+  private async notify(
+    device: 'keyboard' | 'pointer',
+    member: string,
+    mutter: [string, unknown[]],
+    portal: [string, unknown[], Record<string, unknown>?],
+  ): Promise<void> {
+    const remote = await this.remote();
+    if (!remote[device]) {
+      throw new HelperFailure(
+        HelperErrorCode.PermissionDenied,
+        `the person shared the screen but did not allow remote interaction, so macpilot has no ${device}`,
+        'only the person can allow it: quit and start the agent\'s session again, and tick "Allow remote interaction" in the dialog',
+      );
+    }
+    const sent =
+      remote.route === 'mutter'
+        ? this.bus.call(REMOTE_DESKTOP, remote.session, `${REMOTE_DESKTOP}.Session`, member, ...mutter)
+        : this.portal.notify(remote.session, member, portal[0], portal[1], portal[2]);
+    await sent.catch((error: unknown) => {
+      // A session closed meanwhile (its object is gone) is opened again at the next call.
+      if (
+        error instanceof DBusCallError &&
+        /Unknown(Object|Method|Interface)|ServiceUnknown|portal\.Error\.NotFound/.test(error.type)
+      ) {
+        this.remoteOpening = undefined;
+      }
+      throw error;
+    });
   }
 
   async moveTo(point: Point): Promise<void> {
@@ -276,27 +378,40 @@ export class GnomeDesk {
     const { bounds } = stream.monitor;
     const x = Math.min(Math.max(point.x - bounds.x, 0), bounds.width - 1);
     const y = Math.min(Math.max(point.y - bounds.y, 0), bounds.height - 1);
-    await this.notify('NotifyPointerMotionAbsolute', 'sdd', [stream.path, x, y]);
+    await this.notify(
+      'pointer',
+      'NotifyPointerMotionAbsolute',
+      ['sdd', [stream.path, x, y]],
+      ['udd', [stream.node, x, y]],
+    );
     this.lastPoint = point;
   }
 
   button(button: MouseButton, down: boolean): Promise<void> {
-    return this.notify('NotifyPointerButton', 'ib', [BUTTON_CODES[button], down]);
+    const code = BUTTON_CODES[button];
+    return this.notify('pointer', 'NotifyPointerButton', ['ib', [code, down]], ['iu', [code, down ? 1 : 0]]);
   }
 
   /** Wheel steps (positive: down or right). */
   wheel(axis: Axis, steps: number): Promise<void> {
-    return this.notify('NotifyPointerAxisDiscrete', 'ui', [axis === 'vertical' ? 0 : 1, steps]);
+    const body = [axis === 'vertical' ? 0 : 1, steps];
+    return this.notify('pointer', 'NotifyPointerAxisDiscrete', ['ui', body], ['ui', body]);
   }
 
   /** Smooth scrolling by pixels, ended as a finger lifted from a touchpad. */
   async glide(dx: number, dy: number): Promise<void> {
-    await this.notify('NotifyPointerAxis', 'ddu', [dx, dy, 0]);
-    await this.notify('NotifyPointerAxis', 'ddu', [0, 0, 1]);
+    await this.notify('pointer', 'NotifyPointerAxis', ['ddu', [dx, dy, 0]], ['dd', [dx, dy]]);
+    const finish = { finish: this.bus.variant('b', true) };
+    await this.notify('pointer', 'NotifyPointerAxis', ['ddu', [0, 0, 1]], ['dd', [0, 0], finish]);
   }
 
   keysym(keysym: number, down: boolean): Promise<void> {
-    return this.notify('NotifyKeyboardKeysym', 'ub', [keysym, down]);
+    return this.notify(
+      'keyboard',
+      'NotifyKeyboardKeysym',
+      ['ub', [keysym, down]],
+      ['iu', [keysym, down ? 1 : 0]],
+    );
   }
 
   /** The windows, bottom of the stacking first, from macpilot's GNOME Shell extension. */
@@ -329,7 +444,10 @@ export class GnomeDesk {
 
   close(): void {
     void this.remoteOpening
-      ?.then((remote) => this.bus.call(REMOTE_DESKTOP, remote.session, `${REMOTE_DESKTOP}.Session`, 'Stop'))
+      ?.then(async (remote) => {
+        if (remote.route === 'portal') await this.portal.close(remote.session);
+        else await this.bus.call(REMOTE_DESKTOP, remote.session, `${REMOTE_DESKTOP}.Session`, 'Stop');
+      })
       .catch(() => {})
       .finally(() => this.bus.close());
     if (!this.remoteOpening) this.bus.close();
