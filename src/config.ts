@@ -371,6 +371,10 @@ function helperPathOf(
     'give the path of a macpilot helper (a .js file, an executable or a .app bundle), or unset it to use the bundled one';
   if (!existsSync(path)) throw new ConfigError(`${setting.source}: ${path} does not exist; ${use}`);
   const bundle = path.replace(/\/+$/, '').endsWith('.app');
+  // A folder is executable (searchable) too: only a .app bundle is a folder that is a helper.
+  if (!bundle && statSync(path).isDirectory()) {
+    throw new ConfigError(`${setting.source}: ${path} is a folder; ${use}`);
+  }
   if (!path.endsWith('.js') && !bundle) {
     try {
       accessSync(path, constants.X_OK);
@@ -461,6 +465,13 @@ function auditLogFile(
   if (existsSync(path) && statSync(path).isDirectory()) {
     throw new ConfigError(
       `${setting.source}: ${path} is a folder; give the path of a file in it (e.g. ${join(path, 'audit.jsonl')}), or "off"`,
+    );
+  }
+  let above = dirname(path);
+  while (!existsSync(above) && dirname(above) !== above) above = dirname(above);
+  if (existsSync(above) && !statSync(above).isDirectory()) {
+    throw new ConfigError(
+      `${setting.source}: ${above} is a file, so no log can be kept under it; give the path of a file in a folder, or "off"`,
     );
   }
   return path;

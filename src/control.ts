@@ -18,6 +18,7 @@ import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { MacpilotError } from './errors.js';
 import type { Logger } from './log.js';
 import type { Desk } from './policy/desk.js';
 
@@ -52,10 +53,27 @@ export function controlFolder(env: NodeJS.ProcessEnv = process.env): string {
     : env.XDG_RUNTIME_DIR
       ? join(env.XDG_RUNTIME_DIR, 'macpilot')
       : join(tmpdir(), `macpilot-${uid()}`);
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const unusable = (why: string) =>
+    new MacpilotError({
+      what: `The kill switch's folder ${folder} cannot be used`,
+      why,
+      next: env.MACPILOT_CONTROL_DIR
+        ? 'set MACPILOT_CONTROL_DIR to a folder of your own (it is created when missing), or unset it'
+        : 'set MACPILOT_CONTROL_DIR to a folder of your own (it is created when missing)',
+    });
+  try {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw unusable(
+      code === 'EEXIST' || code === 'ENOTDIR'
+        ? 'a file stands where the folder, or one above it, should be'
+        : `it cannot be made (${code ?? (error as Error).message})`,
+    );
+  }
   const stat = lstatSync(folder);
   if (!stat.isDirectory() || stat.uid !== uid()) {
-    throw new Error(`${folder} is not a folder of this user's: the kill switch will not use it`);
+    throw unusable("it is not a folder of this user's, so the kill switch will not use it");
   }
   chmodSync(folder, 0o700);
   return folder;

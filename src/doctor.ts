@@ -5,6 +5,7 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Config } from './config.js';
+import { controlFolder } from './control.js';
 import { MacpilotError } from './errors.js';
 import { type Hello, HelperClient, type HelperCommand } from './helper-client/client.js';
 import { createLogger } from './log.js';
@@ -113,6 +114,11 @@ export async function doctor(config: Config, write: (line: string) => void): Pro
         ? error.render()
         : `  ${(error as Error).message.replace('system.hello', 'its handshake')}`,
     );
+    write(
+      config.helperPath
+        ? `  how: check that ${config.origins.helperPath.where} names macpilot's helper, or unset it to use the one macpilot comes with`
+        : '  how: reinstall macpilot (the helper comes with it), then run `macpilot doctor` again',
+    );
     return 1;
   } finally {
     await client.close();
@@ -152,6 +158,14 @@ export async function doctor(config: Config, write: (line: string) => void): Pro
   const audit = auditLog(config);
   write(audit.line);
   if (audit.problem) missing.push('audit log');
+  try {
+    write(`kill switch: ${controlFolder()} (\`macpilot stop\` reaches the servers that listen there)`);
+  } catch (error) {
+    write(
+      `kill switch: NOT usable: ${error instanceof MacpilotError ? error.renderForPerson() : String(error)}`,
+    );
+    missing.push('kill switch');
+  }
   const optional = platformServiceChecks();
   const toolsets = [...new Set(optional.flatMap((service) => service.toolsets))];
   const named =

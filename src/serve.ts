@@ -2,6 +2,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { loadConfig } from './config.js';
 import { listenForControl } from './control.js';
+import { MacpilotError } from './errors.js';
 import { timedPort } from './mcp/call-log.js';
 import { createMcpServer } from './mcp/server.js';
 import { createRuntime } from './runtime.js';
@@ -18,6 +19,8 @@ export async function serve(flags: {
   const runtime = createRuntime(config, timedPort);
   const { log, helper } = runtime;
   const stopListening = await listenForControl(runtime.desk, log).catch((error: unknown) => {
+    // A control folder the person named and cannot be used: no server runs beyond the reach of their stop.
+    if (process.env.MACPILOT_CONTROL_DIR && error instanceof MacpilotError) throw error;
     log.warn(
       `macpilot stop cannot reach this server: ${error instanceof Error ? error.message : String(error)}`,
     );

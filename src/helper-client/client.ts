@@ -210,7 +210,13 @@ export class HelperClient {
       )
       .catch((error: unknown) => {
         child.kill('SIGKILL');
-        throw error;
+        if (error instanceof HelperError) throw error;
+        // A write to a helper that is gone (EPIPE) or a process that could not start: it never answered.
+        throw new HelperError(
+          'system.hello',
+          ClientErrorCode.HelperExited,
+          `the helper stopped before its handshake (${error instanceof Error ? error.message : String(error)}): it may not be macpilot's helper`,
+        );
       });
     if (hello.protocolVersion !== PROTOCOL_VERSION) {
       child.kill('SIGKILL');

@@ -114,7 +114,8 @@ export class HelperRpc {
         error instanceof ConnectionError ||
         (error instanceof ResponseError &&
           (error.code === ErrorCodes.PendingResponseRejected ||
-            error.code === ErrorCodes.ConnectionInactive)) ||
+            error.code === ErrorCodes.ConnectionInactive ||
+            error.code === ErrorCodes.MessageWriteError)) ||
         // The request was written to a helper that had just died.
         ['EPIPE', 'ERR_STREAM_DESTROYED'].includes((error as NodeJS.ErrnoException).code ?? '')
       ) {

@@ -721,6 +721,9 @@ test('a helper path that names no macpilot helper: the command says the helper d
       `helper: ${helper} (from the environment variable MACPILOT_HELPER_PATH): could not start`,
     );
     expect(doctor.stdout).not.toContain('system.hello');
+    expect(doctor.stdout).toContain(
+      "  how: check that the environment variable MACPILOT_HELPER_PATH names macpilot's helper",
+    );
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
@@ -733,4 +736,27 @@ test('clipboard set with a wrong setting says which setting, as every command do
     'macpilot: MACPILOT_MODE: unknown mode "bogus"; valid: full, safe, read-only',
   );
   expect(wrong.stderr).not.toContain('    at ');
+});
+
+test("a kill switch folder that cannot be made: stop says so, serve does not start beyond the person's reach, doctor counts it missing", async () => {
+  const folder = temporaryFolder('macpilot-control-file-');
+  try {
+    const file = join(folder, 'a-file');
+    writeFileSync(file, '');
+    const settings = { settings: { MACPILOT_CONTROL_DIR: file } };
+    const stop = await runWith(settings, 'stop');
+    expect(stop.code).toBe(1);
+    expect(stop.stderr).toContain(`macpilot stop: The kill switch's folder ${file} cannot be used.`);
+    expect(stop.stderr).toContain('Why: a file stands where the folder, or one above it, should be');
+    expect(stop.stderr).not.toContain('    at ');
+    const serve = await runWith(settings, 'serve', '--http', '--port', '0');
+    expect(serve.code).toBe(1);
+    expect(serve.stderr).toContain("The kill switch's folder");
+    const doctor = await runWith({ settings: { MACPILOT_CONTROL_DIR: join(file, 'below') } }, 'doctor');
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toContain('kill switch: NOT usable');
+    expect(doctor.stdout).toMatch(/Missing: .*kill switch/);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 });

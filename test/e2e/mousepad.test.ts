@@ -33,7 +33,7 @@ test('set_value puts text in the document and get_element reads it back from the
   expect(byPath).toContain(`ref: ${editor}`);
 });
 
-test('type_text of a long, repetitive text answers once all of it is in the document, not when its end first shows', async () => {
+test('type_text of a long, repetitive text, and a key pressed 100 times, answer once all of it is in the document', async () => {
   const found = await macpilot.ok('find_elements', { app: String(pid), role: 'textbox' });
   const editor = refOf(found, /multiline/);
   const pattern = 'abcdefghij'.repeat(150);
@@ -41,6 +41,10 @@ test('type_text of a long, repetitive text answers once all of it is in the docu
   await macpilot.ok('type_text', { ref: editor, text: pattern });
   const value = await macpilot.client.callTool({ name: 'get_element', arguments: { ref: editor } });
   expect((value.structuredContent as { value?: string }).value?.length).toBe(2 * pattern.length);
+  // A key pressed 100 times into the focused document: the answer comes once all 100 are in it.
+  await macpilot.ok('press_key', { key: 'c', repeat: 100 });
+  const pressed = await macpilot.client.callTool({ name: 'get_element', arguments: { ref: editor } });
+  expect((pressed.structuredContent as { value?: string }).value?.length).toBe(2 * pattern.length + 100);
 });
 
 test('menu items in closed menus are found with include_hidden, by the name a person types', async () => {

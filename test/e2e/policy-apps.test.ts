@@ -36,6 +36,10 @@ describe('MACPILOT_DENY_APPS=mousepad', () => {
     const absent = await macpilot.call('get_element', { path: 'app("nosuchapp")/window[0]' });
     expect(byPath.text).toBe(absent.text.replaceAll('nosuchapp', 'mousepad'));
     await start('gtk3-demo', 'Application Class');
+    // One app's windows: the hidden app's window is not counted among them.
+    const demoWindows = await macpilot.ok('list_windows', { app: 'gtk3-demo' });
+    expect(demoWindows).toContain('Application Class');
+    expect(demoWindows).not.toContain('hidden');
   });
 
   test('launch_app of a name nothing has lists the installed apps, the hidden one left out', async () => {

@@ -156,6 +156,12 @@ describe('loadConfig', () => {
     expect(loadConfig({}, { MACPILOT_AUDIT_LOG: join(folder, 'audit.jsonl') }, emptyHome).auditLog).toBe(
       join(folder, 'audit.jsonl'),
     );
+    // A file where a folder above the log should be.
+    const file = join(folder, 'a-file');
+    writeFileSync(file, '');
+    expect(() =>
+      loadConfig({}, { MACPILOT_AUDIT_LOG: join(file, 'deeper', 'audit.jsonl') }, emptyHome),
+    ).toThrow(`MACPILOT_AUDIT_LOG: ${file} is a file, so no log can be kept under it`);
   });
 
   test('bad files and values are refused with the setting named', () => {
@@ -232,6 +238,9 @@ describe('where each setting came from', () => {
 });
 
 test('a helper path that is missing or not executable stops macpilot at start, saying so', () => {
+  expect(() => loadConfig({}, { MACPILOT_HELPER_PATH: emptyHome }, emptyHome)).toThrow(
+    `MACPILOT_HELPER_PATH: ${emptyHome} is a folder; give the path of a macpilot helper`,
+  );
   expect(() => loadConfig({}, { MACPILOT_HELPER_PATH: '/nonexistent/macpilot-helper' }, emptyHome)).toThrow(
     'MACPILOT_HELPER_PATH: /nonexistent/macpilot-helper does not exist; give the path of a macpilot helper',
   );

@@ -427,7 +427,12 @@ export class Input {
     };
     // In the background elsewhere, the key is refused as any background key is.
     if (app === undefined || this.background() !== undefined) {
-      return this.onFocus(`press ${chordName(chord, platform)}`, call, run);
+      // A character key alone types its character: into a text field, the answer waits for all of them.
+      const typed =
+        chord.modifiers.length === 0 && Array.from(chord.key.name).length === 1
+          ? chord.key.name.repeat(repeat)
+          : undefined;
+      return this.onFocus(`press ${chordName(chord, platform)}`, call, run, typed);
     }
     // In the foreground a key goes where the focus is: to the named app only when the focus is in it.
     return this.kernel.guard(`press ${chordName(chord, platform)} in ${JSON.stringify(app)}`, async () => {
@@ -593,10 +598,26 @@ export class Input {
   }
 
   /** Act on whatever has keyboard focus, and report what changed in its app. */
-  private async onFocus(verb: string, call: CallOptions | undefined, run: Prepared): Promise<ActionResult> {
+  /**
+   * Run where the keyboard focus is, reporting what changed there. `typed`: the text the keys type; into a text
+   * field, the answer waits until the field shows it (a slow app takes keys well after they went out).
+   */
+  private async onFocus(
+    verb: string,
+    call: CallOptions | undefined,
+    run: Prepared,
+    typed?: string,
+  ): Promise<ActionResult> {
     return this.kernel.guard(verb, async () => {
       const { element } = await this.kernel.port.call('ax.focused', {}, call);
-      return this.observed(element, run, call);
+      const field = typed !== undefined && element && roleOf(element) === 'textbox' ? element.id : undefined;
+      if (field === undefined || typed === undefined) return this.observed(element, run, call);
+      const before = await this.fieldText(field, call).catch(() => undefined);
+      return this.observed(
+        element,
+        async () => words`${await run()}${await this.untilTyped(field, typed, before, call)}`,
+        call,
+      );
     });
   }
 

@@ -61,7 +61,8 @@ export class Windows {
         app: options.app,
         includeMinimized,
         appsWithWindows,
-        hidden: hidden.length,
+        // Of one app's windows, none is hidden (a hidden app's name is answered as if it did not run).
+        hidden: options.app === undefined ? hidden.length : 0,
         offLimits: offLimits.filter((id) => windows.some((w) => w.id === id)),
       };
     });
