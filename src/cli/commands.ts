@@ -52,7 +52,11 @@ const YES: OptionSpec = {
   short: 'y',
   help: "allow an action that needs a human's consent without asking (you are the human)",
 };
-const APP: OptionSpec = { name: 'app', value: 'APP', help: 'app name (as `macpilot apps` shows it) or pid' };
+const APP: OptionSpec = {
+  name: 'app',
+  value: 'APP',
+  help: 'app name (as `macpilot apps` shows it) or pid; default: the active app',
+};
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 

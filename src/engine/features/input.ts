@@ -390,8 +390,9 @@ export class Input {
     }
     if (this.background() !== undefined && !options.submit)
       return this.typeInBackground(options, options.target, call);
-    // Refused before the field is focused, not after.
-    this.refuseInBackground('input.type');
+    // Refused before the field is focused, not after: typing into a field by ref keeps to the background, and
+    // only submit's Enter cannot.
+    this.refuseInBackground('input.key', 'submit presses Enter, which goes where the keyboard focus is');
     return this.kernel.act(options.target, 'type into', call, (entry, detail) => async () => {
       await this.focusAndWait(entry, call);
       // Focus selects a one-line field's whole text (GTK), which the keys would replace: the text is added at
@@ -794,8 +795,7 @@ export class Input {
   }
 
   /** Refuses input that takes the pointer or the keyboard focus when the call keeps to the background. */
-  private refuseInBackground(method: InputMethod): void {
-    const needs = FOREGROUND[method];
+  private refuseInBackground(method: InputMethod, needs = FOREGROUND[method]): void {
     const background = needs === undefined ? undefined : this.background();
     if (background !== undefined) {
       throw new MacpilotError({

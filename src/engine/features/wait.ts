@@ -424,13 +424,13 @@ function invalid(condition: WaitCondition, why: string, personWhy: string): Macp
     next:
       'appears / disappears take a ref, a path, or text / role / name; value_equals and value_contains take a ' +
       'ref or path and text; enabled and focused a ref or path; text_appears and window_title text; app_idle ' +
-      'the app and idle_ms',
+      'optionally the app and idle_ms',
     kind: 'invalid_arguments',
     person: {
       why: personWhy,
       next:
         'appears / disappears take a path, or --text / --role / --name; value_equals and value_contains a path ' +
-        'and --text; enabled and focused a path; text_appears and window_title --text; app_idle --app and --idle ' +
+        'and --text; enabled and focused a path; text_appears and window_title --text; app_idle optionally --app and --idle ' +
         '(`macpilot wait --help` shows them all)',
     },
   });
