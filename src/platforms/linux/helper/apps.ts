@@ -85,11 +85,28 @@ async function hasActiveFrame(session: Session, app: Ref): Promise<boolean> {
   return states.some((s) => s !== undefined && has(s, State.ACTIVE));
 }
 
+/**
+ * Whether the app shows a window: one in its tree that is on screen (SHOWING, which GTK3 and GTK4 both set on a
+ * mapped top-level). A window in the tree but not yet mapped drops what is pressed in it: a launch answered
+ * then, on a loaded machine, lost gnome-calculator's first press.
+ */
 async function hasWindow(session: Session, app: Ref): Promise<boolean> {
   const bus = await session.a11y();
   const frames = await getChildren(bus, app).catch(() => []);
-  const roles = await Promise.all(frames.map((f) => getRoleName(bus, f).catch(() => '')));
-  return roles.some((r) => r === 'frame' || r === 'window' || r === 'dialog');
+  const shown = await Promise.all(
+    frames.map(async (f) => {
+      const [role, state] = await Promise.all([
+        getRoleName(bus, f).catch(() => ''),
+        getState(bus, f).catch(() => undefined),
+      ]);
+      return (
+        (role === 'frame' || role === 'window' || role === 'dialog') &&
+        state !== undefined &&
+        has(state, State.SHOWING)
+      );
+    }),
+  );
+  return shown.some(Boolean);
 }
 
 export async function listApps(session: Session): Promise<AppInfo[]> {
