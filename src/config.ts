@@ -117,6 +117,7 @@ export type PortalUse = (typeof PORTAL_USES)[number];
 export type InputMode = (typeof INPUT_MODES)[number];
 export type Consent = (typeof CONSENTS)[number];
 const ON_OFF = ['on', 'off'] as const;
+const isOff = (value: string): boolean => value.trim().toLowerCase() === 'off';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -299,7 +300,9 @@ export function loadConfig(
   const pickPath = (key: 'helperPath' | 'auditLog') => {
     const setting = pick(key);
     const value = setting?.value;
-    if (setting === undefined || value === undefined || value === 'off') return setting;
+    if (setting === undefined || value === undefined) return setting;
+    // "off", in any case, as every word a setting takes.
+    if (isOff(value)) return { ...setting, value: 'off' };
     if (value.trim() === '') {
       throw new ConfigError(
         `${setting.source}: the path is empty; give a file's path${key === 'auditLog' ? ', or "off"' : ''}`,
@@ -456,7 +459,7 @@ function auditLogFile(
   setting: { value: string | undefined; source: string } | undefined,
 ): string | undefined {
   const path = setting?.value;
-  if (setting === undefined || path === undefined || path === 'off') return path;
+  if (setting === undefined || path === undefined || isOff(path)) return path;
   if (SYSTEM_FOLDERS.test(path)) {
     throw new ConfigError(
       `${setting.source}: ${path} is in a kernel filesystem, where no log can be kept; give a file's path in your own folders, or "off"`,

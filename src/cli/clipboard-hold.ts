@@ -5,7 +5,10 @@
  * until another app takes it. The text goes to the child over the IPC channel, never on a command line.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadConfig } from '../config.js';
+import { controlFolder } from '../control.js';
 import { MacpilotError } from '../errors.js';
 import type { ToolDependencies } from '../tools/call.js';
 import type { Format } from './commands.js';
@@ -16,6 +19,8 @@ import type { Invocation } from './tool-commands.js';
 export const HOLDER_SETTING = 'MACPILOT_CLIPBOARD_HOLDER';
 /** Also checked now and then, should a change of owner go unnoticed (a helper restarted, say). */
 const RECHECK_MS = 30_000;
+/** In the control folder: the pid of the holder that set the clipboard last. */
+const HOLDER_FILE = 'clipboard-holder';
 
 interface Request {
   invocation: Invocation;
@@ -86,9 +91,42 @@ export async function holdClipboard(): Promise<number> {
     after: async (runtime, code) => {
       send({ ...reply, code });
       process.disconnect();
-      if (code === 0) await ownerChanged(runtime, invocation.positionals[1] ?? '');
+      if (code !== 0) return;
+      const file = join(controlFolder(), HOLDER_FILE);
+      retire(file);
+      writeFileSync(file, String(process.pid), { mode: 0o600 });
+      try {
+        await ownerChanged(runtime, invocation.positionals[1] ?? '');
+      } finally {
+        if (safeRead(file) === String(process.pid)) rmSync(file, { force: true });
+      }
     },
   });
+}
+
+const safeRead = (file: string): string | undefined => {
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Ends the holder that set the clipboard before this one: this one owns it now. Set to the same text, the old
+ * one would never see the text change, and would hold on until the next copy.
+ */
+function retire(file: string): void {
+  const pid = Number(safeRead(file));
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return;
+  // Only a holder of macpilot's: its environment, as it started, says so.
+  const environment = safeRead(`/proc/${pid}/environ`) ?? '';
+  if (!environment.split('\0').includes(`${HOLDER_SETTING}=1`)) return;
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    // Gone already.
+  }
 }
 
 /** Resolves once the clipboard no longer holds `text`, or cannot be read any more. */

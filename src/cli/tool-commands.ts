@@ -117,8 +117,10 @@ function valueLike(current: unknown, given: string): string | number | boolean {
     throw new UsageError(`the element is a toggle: its value is true or false, not "${given}"`);
   }
   if (typeof current === 'number') {
-    if (new RegExp(`^${NUMBER}$`).test(given)) return Number(given);
-    throw new UsageError(`the element holds a number, not "${given}"`);
+    // Any number a person writes: 42, -3.5, .5, 1e9.
+    const number = given.trim() === '' ? Number.NaN : Number(given);
+    if (Number.isFinite(number)) return number;
+    throw new UsageError(`the element holds a number, not "${given}"; give one, e.g. 42 or 3.5`);
   }
   return given;
 }
@@ -216,6 +218,9 @@ export function argumentProblems(
           (command === 'wait' ? WAIT_GIVEN_AS[argument] : undefined) ?? GIVEN_AS[argument] ?? argument;
         if (command === 'find' && argument === 'text' && issue.code === 'too_small') {
           return "find: the text is empty; give some of the text, or '' with --role for every element of a role";
+        }
+        if (command === 'type' && argument === 'text' && issue.code === 'too_small') {
+          return "type: the text is empty; give the text to type (to empty a field: macpilot set <path> '')";
         }
         if (named !== '') return `${command}: ${named} ${problem(issue, given[argument])}`;
         // A rule over several arguments (at most one of region, display, app / window): named by their flags.

@@ -72,13 +72,13 @@ test('an agent fills a field and presses OK in a background app: focus and point
     clear_first: true,
     background: true,
   });
-  expect(typed).toContain('the pointer and the keyboard focus were not touched');
+  expect(typed).toContain('macpilot moved neither the pointer nor the keyboard focus');
   const added = await macpilot.ok('type_text', { ref: field, text: ', 1906', background: true });
   expect(added).toContain('Added 6 characters to');
   expect(desk()).toEqual(before);
 
   const clicked = await macpilot.ok('click_element', { ref: ok, background: true });
-  expect(clicked).toContain('the pointer and the keyboard focus were not touched');
+  expect(clicked).toContain('macpilot moved neither the pointer nor the keyboard focus');
   expect(await zenity.exited).toBe(0);
   expect(zenity.stdout()).toBe('Grace Hopper, 1906\n');
   expect(desk()).toEqual(before);

@@ -228,9 +228,7 @@ describe('acting on zenity by path', () => {
     const notText = await run('set', dialog, 'text');
     expect(notText.code).toBe(1);
     expect(notText.stderr).toContain('Why: cannot set this value: it does not hold editable text');
-    expect(notText.stderr).toMatch(
-      /Next: see what it is and the values it takes with `macpilot get 'app\("zenity"\)\/[^']+'`/,
-    );
+    expect(notText.stderr).toMatch(/Next: see what it is with `macpilot get 'app\("zenity"\)\/[^']+'`/);
     expect(notText.stderr).not.toMatch(/<path>|<text>|\b(frame|filler|panel)\b/);
     // Typing into what takes no focus names it by its path, never by a ref of the command's own process.
     const label = `${dialog}/text`;
@@ -456,6 +454,15 @@ describe('clipboard', () => {
     );
     expect(clipboardHolders()).toHaveLength(1);
 
+    // The same text again: the clipboard does not change, and the holder before still leaves.
+    const [second] = clipboardHolders();
+    await ok('clipboard', 'set', 'second');
+    await eventually('the holder of the same text before to exit', async () =>
+      clipboardHolders().includes(second as number) ? undefined : true,
+    );
+    expect(clipboardHolders()).toHaveLength(1);
+    expect(await ok('clipboard')).toMatch(/\nsecond\n$/);
+
     await ok('clipboard', 'clear', '--yes');
     expect(await ok('clipboard')).toBe('The clipboard is empty.\n');
     await eventually('no holder left', async () => (clipboardHolders().length === 0 ? true : undefined));
@@ -519,6 +526,12 @@ describe('screenshot', () => {
     expect(wrong.stderr).toContain('`macpilot displays`');
     expect(wrong.stderr).not.toContain('list_displays');
     expect(wrong.stderr).toContain('leave --display out for the primary display');
+    const offScreen = await run('screenshot', '--region', '2000,2000,10,10', '-o', join(folder, 'off.png'));
+    expect(offScreen.code).toBe(1);
+    expect(offScreen.stderr).toContain('The region 10x10 at 2000,2000 is on no display');
+    expect(offScreen.stderr).toContain(
+      'Next: give a region that overlaps one of them (`macpilot displays` lists them)',
+    );
 
     // Their JSON holds the same facts as fields a script reads.
     const listed = JSON.parse(await ok('displays', '--format', 'json')) as {

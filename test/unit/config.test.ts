@@ -156,6 +156,7 @@ describe('loadConfig', () => {
     expect(loadConfig({}, { MACPILOT_AUDIT_LOG: join(folder, 'audit.jsonl') }, emptyHome).auditLog).toBe(
       join(folder, 'audit.jsonl'),
     );
+    expect(loadConfig({}, { MACPILOT_AUDIT_LOG: 'OFF' }, emptyHome).auditLog).toBeUndefined();
     // A file where a folder above the log should be.
     const file = join(folder, 'a-file');
     writeFileSync(file, '');

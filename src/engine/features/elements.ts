@@ -154,7 +154,7 @@ export class Elements {
             );
             return done.withPointer
               ? words`Clicked ${entryWords(entry)} (its "${appText(action)}" action, as a real click at its centre with its window in front: the pointer moved there).`
-              : words`Clicked ${entryWords(entry)} (its "${appText(action)}" action; the pointer and the keyboard focus were not touched).`;
+              : words`Clicked ${entryWords(entry)} (its "${appText(action)}" action; macpilot moved neither the pointer nor the keyboard focus).`;
           }
         : this.input.clickElement(entry, detail, options, call);
       if (!detail.states.includes('disabled')) return click;
@@ -224,7 +224,7 @@ export class Elements {
       }
       return async () => {
         await this.kernel.port.call('ax.setValue', { id: entry.handle, value }, call);
-        return words`Set the value of ${entryWords(entry)} (through the accessibility layer; the pointer and the keyboard focus were not touched).`;
+        return words`Set the value of ${entryWords(entry)} (through the accessibility layer; macpilot moved neither the pointer nor the keyboard focus).`;
       };
     });
   }

@@ -556,7 +556,7 @@ export class Input {
       }
       await this.kernel.port.call('ax.setValue', { id: entry.handle, value: before + options.text }, call);
       const typed = plural(Array.from(options.text).length, 'character');
-      return words`${own(options.clearFirst ? 'Replaced the text of' : `Added ${typed} to`)} ${entryWords(entry)} ${own(`through the accessibility layer${options.clearFirst ? ` (${typed})` : ''}: the pointer and the keyboard focus were not touched.`)}`;
+      return words`${own(options.clearFirst ? 'Replaced the text of' : `Added ${typed} to`)} ${entryWords(entry)} ${own(`through the accessibility layer${options.clearFirst ? ` (${typed})` : ''}: macpilot moved neither the pointer nor the keyboard focus.`)}`;
     });
   }
 

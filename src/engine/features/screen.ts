@@ -227,6 +227,7 @@ export class Screen {
       });
     }
     if (region) {
+      await this.kernel.displays.overlapping(region, call);
       return { target: { region }, what: `the region ${geometry(region)}`, app: () => this.activeApp(call) };
     }
     if (byWindow) return this.windowSubject(options.app, options.window, call);

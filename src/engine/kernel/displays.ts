@@ -3,7 +3,7 @@
  * possibly at negative coordinates). Every point an agent gives is checked against them: a point on no display
  * reaches nothing a person can see, so it is refused with the displays listed instead of being sent.
  */
-import { geometry } from '../../bounds.js';
+import { geometry, overlaps } from '../../bounds.js';
 import { MacpilotError } from '../../errors.js';
 import type { CallOptions } from '../../helper-client/errors.js';
 import type { Bounds, DisplayInfo, Point } from '../../helper-client/protocol.js';
@@ -46,6 +46,20 @@ export class Displays {
       why: `the displays, in screen points: ${displays.map(describeDisplay).join('; ') || 'none'}`,
       next: 'give a point on one of them (element bounds and screenshots use the same screen points)',
       kind: 'point_off_screen',
+    });
+  }
+
+  /** Refuses a region that overlaps no display, listing them. */
+  async overlapping(region: Bounds, call?: CallOptions): Promise<void> {
+    const displays = await this.list(call);
+    if (displays.some((d) => overlaps(d.bounds, region))) return;
+    throw new MacpilotError({
+      what: `The region ${region.width}x${region.height} at ${region.x},${region.y} is on no display`,
+      why: `the displays, in screen points: ${displays.map(describeDisplay).join('; ') || 'none'}`,
+      next: 'give a region that overlaps one of them (list_displays lists them)',
+      kind: 'region_off_screen',
+      concerns: ['region'],
+      person: { next: 'give a region that overlaps one of them (`macpilot displays` lists them)' },
     });
   }
 }

@@ -60,8 +60,8 @@ const ADVICE = {
     what: 'The value cannot be set',
     next: 'focus the element and use type_text, or use perform_action with one of its actions',
     personNext:
-      'see what it is and the values it takes with `macpilot get <path>` (a slider or a spin box takes a number in ' +
-      'its range); a control without a value of its own is pressed with `macpilot click <path>`',
+      'see what it is with `macpilot get <path>`; a slider or a spin box takes a number in its range (the Why ' +
+      'names it where the control told it); a control without a value of its own is pressed with `macpilot click <path>`',
   },
   [HelperErrorCode.NotAvailable]: {
     kind: 'not_available',

@@ -24,6 +24,8 @@ const LISTED_REFS = 8;
 interface Cuts {
   beyondCap: number;
   belowDepth: number;
+  /** Some of those below the depth were not walked, and only their parents' child counts are known. */
+  belowDepthAtLeast: boolean;
   notWalked: number;
   unexpanded: Walked[];
 }
@@ -38,7 +40,7 @@ export function isFoldedLabel(node: Walked, lineAbove: Walked): boolean {
 
 export function renderSnapshot(root: Walked, options: RenderOptions, v: Vocabulary = AGENT): string {
   const lines: string[] = [];
-  const cuts: Cuts = { beyondCap: 0, belowDepth: 0, notWalked: 0, unexpanded: [] };
+  const cuts: Cuts = { beyondCap: 0, belowDepth: 0, belowDepthAtLeast: false, notWalked: 0, unexpanded: [] };
   let chars = 0;
   let full = false;
 
@@ -48,6 +50,7 @@ export function renderSnapshot(root: Walked, options: RenderOptions, v: Vocabula
     const shown = !lineAbove || (listed && !isFoldedLabel(node, lineAbove));
     if (shown && options.maxLevel !== undefined && level >= options.maxLevel) {
       cuts.belowDepth += size(node);
+      cuts.belowDepthAtLeast ||= hasUnwalked(node);
       if (lineAbove && !full && !cuts.unexpanded.includes(lineAbove)) cuts.unexpanded.push(lineAbove);
       return;
     }
@@ -70,9 +73,13 @@ export function renderSnapshot(root: Walked, options: RenderOptions, v: Vocabula
   return closing ? [...lines, closing].join('\n') : lines.join('\n');
 }
 
-/** The elements under and including `node`, those not walked included. */
+/** The elements under and including `node`; of one not walked further, only its children are counted. */
 const size = (node: Walked): number =>
   1 + (node.unexpanded ? node.info.childCount : node.children.reduce((n, child) => n + size(child), 0));
+
+/** Whether elements under `node` went unwalked, so that `size` counts only some of them. */
+const hasUnwalked = (node: Walked): boolean =>
+  node.unexpanded ? node.info.childCount > 0 : node.children.some(hasUnwalked);
 
 function noteUnexpanded(
   node: Walked,
@@ -81,8 +88,10 @@ function noteUnexpanded(
   cuts: Cuts,
   full: boolean,
 ): void {
-  if (node.depth >= options.depth) cuts.belowDepth += node.info.childCount;
-  else cuts.notWalked += node.info.childCount;
+  if (node.depth >= options.depth) {
+    cuts.belowDepth += node.info.childCount;
+    cuts.belowDepthAtLeast ||= node.info.childCount > 0;
+  } else cuts.notWalked += node.info.childCount;
   if (named && !full && !cuts.unexpanded.includes(named)) cuts.unexpanded.push(named);
 }
 
@@ -90,7 +99,7 @@ function closingLine(cuts: Cuts, options: RenderOptions, v: Vocabulary): string 
   const parts: string[] = [];
   if (cuts.belowDepth > 0)
     parts.push(
-      `${plural(cuts.belowDepth, 'element')} below depth ${options.maxLevel === undefined ? options.depth : options.maxLevel - 1}`,
+      `${cuts.belowDepthAtLeast ? 'at least ' : ''}${plural(cuts.belowDepth, 'element')} below depth ${options.maxLevel === undefined ? options.depth : options.maxLevel - 1}`,
     );
   if (cuts.notWalked > 0) {
     const why = options.walkTruncated ? " (the walk's node cap was reached)" : '';

@@ -183,6 +183,10 @@ describe("a command line's values that do not fit the tool", () => {
     expect(find.success || argumentProblems('find', find.error)).toBe(
       "find: the text is empty; give some of the text, or '' with --role for every element of a role",
     );
+    const type = schema.safeParse({ text: '' });
+    expect(type.success || argumentProblems('type', type.error)).toBe(
+      "type: the text is empty; give the text to type (to empty a field: macpilot set <path> '')",
+    );
     const wait = schema.safeParse({ text: '', timeout_ms: 400_000 });
     expect(wait.success || argumentProblems('wait', wait.error)).toBe(
       'wait: --text is empty\nwait: --timeout must be at most 300000',

@@ -113,7 +113,7 @@ describe('renderSnapshot', () => {
     ]);
     const text = renderSnapshot(walked(tree), { ...options, depth: 2 });
     expect(text.split('\n').at(-1)).toBe(
-      '[cut: 7 elements below depth 2; children not shown under e3. To see more: snapshot_ui with ref=e3 ' +
+      '[cut: at least 7 elements below depth 2; children not shown under e3. To see more: snapshot_ui with ref=e3 ' +
         'for a subtree, a larger depth or max_nodes, or find_elements to search]',
     );
   });
@@ -126,7 +126,7 @@ describe('renderSnapshot', () => {
     expect(text.split('\n')).toEqual([
       '- application "a" [ref=e1]',
       '  - window "W" [ref=e2]',
-      '[cut: 4 elements below depth 3; children not shown under e2. To see more: snapshot_ui with ref=e2 ' +
+      '[cut: at least 4 elements below depth 3; children not shown under e2. To see more: snapshot_ui with ref=e2 ' +
         'for a subtree, a larger depth or max_nodes, or find_elements to search]',
     ]);
   });
