@@ -156,7 +156,9 @@ main(process.argv.slice(2)).then(
         : running
           ? `macpilot ${running} --help shows its options`
           : 'macpilot --help lists the commands';
-      process.stderr.write(`macpilot: ${(error as Error).message}\n(${help})\n`);
+      // Each problem of the command line on a line of its own, each said to be macpilot's.
+      const lines = (error as Error).message.split('\n').map((line) => `macpilot: ${line}`);
+      process.stderr.write(`${lines.join('\n')}\n(${help})\n`);
       process.exit(USAGE_EXIT);
     }
     // A failure that says what, why and what to do (install-helper's, a platform without a helper): exit 1.

@@ -480,7 +480,7 @@ describe('screenshot', () => {
     expect(Math.max(...channels.map((c) => c.stdev))).toBeGreaterThan(5);
 
     const again = await run('screenshot', '-o', file);
-    expect(again.code).toBe(1);
+    expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/never overwrite/);
   });
 
@@ -587,6 +587,18 @@ describe('exit codes and output streams', () => {
     );
     expect((await run('apps', '--bogus')).stderr).toContain('(macpilot apps --help shows its options)');
     expect((await run('find', '')).stderr).toContain('macpilot: find: the text is empty');
+    // Several problems: a line each, each said to be macpilot's.
+    expect((await run('find', '', '--max', '0')).stderr).toMatch(
+      /^macpilot: find: the text is empty.*\nmacpilot: find: --max must be at least 1\n/,
+    );
+    // A file name that is none, a folder, a format screenshots are not: exit 2, saying which.
+    expect(await run('screenshot', '-o', '')).toMatchObject({ code: 2 });
+    const toFolder = await run('screenshot', '--region', '0,0,5,5', '-o', `${folder}/`);
+    expect(toFolder.code).toBe(2);
+    expect(toFolder.stderr).toContain('Why: it is a folder');
+    const gif = await run('screenshot', '--region', '0,0,5,5', '-o', join(folder, 'shot.gif'));
+    expect(gif.code).toBe(2);
+    expect(gif.stderr).toContain('Why: screenshots are PNG or JPEG, not .gif');
     // The commands use every toolset, and still refuse a config file whose toolsets are wrong.
     const config = join(folder, 'bad-toolsets.json');
     writeFileSync(config, JSON.stringify({ toolsets: 'ui,nonsense' }));

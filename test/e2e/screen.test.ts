@@ -1,4 +1,5 @@
 /** Screenshots through the MCP client: gtk3-demo's window as pixels, regions, JPEG, scaling, refs drawn, files. */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -10,7 +11,7 @@ import { windowOfPid } from '../support/xwindows.js';
 import { temporaryFolder } from '../support/temp.js';
 
 const env = inject('desktopEnv');
-const { macpilot, start } = useMacpilot(env);
+const { macpilot, start, processes } = useMacpilot(env);
 const folder = temporaryFolder('macpilot-screenshots-');
 let app: string;
 let window: NonNullable<ReturnType<typeof windowOfPid>>;
@@ -145,4 +146,27 @@ test('file_path writes a new PNG and never overwrites it', async () => {
   });
   expect(mismatch.isError).toBe(true);
   expect(existsSync(join(folder, 'x.png'))).toBe(false);
+});
+
+test("a window behind another app's window is said to be covered in its screenshot, and is not once it is in front", async () => {
+  const cover = processes.start('zenity', ['--info', '--title', 'covering', '--text', 'In front']);
+  const coverWindow = await eventually('the covering window', async () => windowOfPid(env, cover.pid));
+  const xdotool = (...args: string[]) => execFileSync('xdotool', args, { env });
+  // The zenity window over gtk3-demo's, in front.
+  xdotool('windowmove', coverWindow.id, String(window.frame.x + 20), String(window.frame.y + 40));
+  xdotool('windowactivate', '--sync', coverWindow.id);
+  const behind = await eventually('the covered screenshot', async () => {
+    const shot = await screenshot({ app });
+    return /1 window of other apps is in front of it and shows in its pixels/.test(shot.text)
+      ? shot
+      : undefined;
+  });
+  expect(behind.text).toContain('focus_window brings it to the front');
+  xdotool('windowactivate', '--sync', window.id);
+  const front = await eventually('the uncovered screenshot', async () => {
+    const shot = await screenshot({ app });
+    return shot.text.includes('in front of it') ? undefined : shot;
+  });
+  expect(front.text).toMatch(/of window \d+ "Application Class"/);
+  await processes.stop(cover.pid);
 });

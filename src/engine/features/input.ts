@@ -18,7 +18,6 @@ import {
   type Point,
   type MethodName,
   type Params,
-  PROTOCOL_VERSION,
   type Result,
 } from '../../helper-client/protocol.js';
 import {
@@ -183,7 +182,6 @@ const chordName = (chord: Chord, platform: Platform) =>
 export const PERSON_QUIET_MS = 500;
 
 export class Input {
-  private platform: Promise<Platform> | undefined;
   /** The helper's person watch, asked for once per helper life (input.personFirst). */
   private watching: Promise<unknown> | undefined;
 
@@ -310,7 +308,7 @@ export class Input {
    * says. Without a spot, where the pointer is.
    */
   async scrollBy(dx: number, dy: number, spot: Spot | undefined, call?: CallOptions): Promise<ActionResult> {
-    const smooth = (await this.platformOf(call)) === 'darwin';
+    const smooth = (await this.kernel.platform(call)) === 'darwin';
     const steps = (px: number) =>
       px === 0 ? 0 : Math.sign(px) * Math.max(1, Math.round(Math.abs(px) / PX_PER_WHEEL_STEP));
     const where = spot ?? (await this.pointerAt(call));
@@ -355,7 +353,7 @@ export class Input {
       });
     }
     const typingCall = { ...call, timeoutMs: characters * (delayMs + KEY_COST_MS) + ANSWER_MARGIN_MS };
-    const platform = await this.platformOf(call);
+    const platform = await this.kernel.platform(call);
     // "command" is Control on Linux: one chord selects all on both platforms.
     const selectAll = parseChord('command+a');
     const typing = async () => {
@@ -417,7 +415,7 @@ export class Input {
     app?: string,
   ): Promise<ActionResult> {
     const chord = parseChord(key, modifiers);
-    const platform = await this.platformOf(call);
+    const platform = await this.kernel.platform(call);
     // In the background, to a named app: macOS posts keys to one process, the focus left where it is.
     if (app !== undefined && this.background() !== undefined && platform === 'darwin') {
       return this.pressInBackground(chord, platform, repeat, app, call);
@@ -523,7 +521,7 @@ export class Input {
 
   private async holdParams(key: HeldKey, down: boolean, call?: CallOptions): Promise<Params<'input.hold'>> {
     if ('modifier' in key) return { modifier: key.modifier, down };
-    return { code: codeFor(key.key, await this.platformOf(call)), down };
+    return { code: codeFor(key.key, await this.kernel.platform(call)), down };
   }
 
   /** Press (down) or release one key and leave it so, reporting what changed in the app with keyboard focus. */
@@ -562,7 +560,7 @@ export class Input {
 
   /** Press a chord once without watching what it changes: one step of a long tour (the audit's Tab presses). */
   async tap(chord: string, call?: CallOptions): Promise<void> {
-    await this.pressChord(parseChord(chord), await this.platformOf(call), 1, call);
+    await this.pressChord(parseChord(chord), await this.kernel.platform(call), 1, call);
   }
 
   // --- where an action lands and what it may change ---
@@ -745,19 +743,6 @@ export class Input {
     const character =
       platform === 'darwin' && [...name].length === 1 && name.trim() !== '' ? name : undefined;
     await this.send('input.key', { code, character, modifiers: chord.modifiers, repeat }, call);
-  }
-
-  private platformOf(call?: CallOptions): Promise<Platform> {
-    if (!this.platform) {
-      const asking = this.kernel.port
-        .call('system.hello', { protocolVersion: PROTOCOL_VERSION, client: 'macpilot-input' }, call)
-        .then((hello) => hello.platform);
-      this.platform = asking;
-      asking.catch(() => {
-        if (this.platform === asking) this.platform = undefined;
-      });
-    }
-    return this.platform;
   }
 
   /** An input call; missing input (no XTEST, no macOS Accessibility permission) says how to check. */

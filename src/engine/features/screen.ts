@@ -3,7 +3,7 @@
  * agent receives (scaled for models, with the mapping back to screen points), refs drawn on it, or a file.
  */
 import { stat, writeFile } from 'node:fs/promises';
-import { dirname, extname, isAbsolute } from 'node:path';
+import { dirname, extname, isAbsolute, join } from 'node:path';
 import { MacpilotError } from '../../errors.js';
 import { isCallProblem } from '../kernel/resolve.js';
 import type {
@@ -99,6 +99,8 @@ interface Subject {
   target: CaptureTarget;
   what: string;
   app: () => Promise<AppInfo | undefined>;
+  /** A window's capture: how many windows of other apps, in front of it, overlap it. */
+  coveredBy?: number;
 }
 
 export class Screen {
@@ -159,9 +161,14 @@ export class Screen {
                 ? `${inShot.length === 1 ? 'is' : 'are'} painted black.`
                 : 'may show in its pixels (black_out_hidden: true paints them black).'
             }`;
+      // Linux reads the screen's pixels over the window's area; macOS captures the window alone.
+      const coveredNote =
+        subject.coveredBy && (await this.kernel.platform(call)) === 'linux'
+          ? ` ${plural(subject.coveredBy, 'window')} of other apps ${subject.coveredBy === 1 ? 'is' : 'are'} in front of it and show${subject.coveredBy === 1 ? 's' : ''} in its pixels (focus_window brings it to the front).`
+          : '';
       const head =
         `${shot.width}x${shot.height} ${format.toUpperCase()} of ${subject.what}, screen area ${geometry(shot.bounds)}, ` +
-        `scale ${round(shot.scale)} image ${shot.scale === 1 ? 'pixel' : 'pixels'} per screen point. ${toScreen(shot)}${hiddenNote}`;
+        `scale ${round(shot.scale)} image ${shot.scale === 1 ? 'pixel' : 'pixels'} per screen point. ${toScreen(shot)}${coveredNote}${hiddenNote}`;
       const facts: ScreenshotFacts = {
         width: shot.width,
         height: shot.height,
@@ -276,11 +283,21 @@ export class Screen {
         target: { window: window.id },
         what: `window ${window.id} ${JSON.stringify(clip(window.title, 80))} of ${window.app} (pid ${window.pid})`,
         app: async () => app ?? this.kernel.resolver.appOf(window.pid, call).catch(() => undefined),
+        coveredBy: await this.inFrontOf(window, call),
       };
     }
     // No window manager list: the app's top-level frame from the accessibility tree, captured as a region.
     const target = app ?? (await this.kernel.resolver.app(undefined, call));
     return this.frameSubject(target, wanted, call);
+  }
+
+  /** How many windows shown, of other apps, are in front of `window` and overlap it (the list is front to back). */
+  private async inFrontOf(window: WindowInfo, call?: CallOptions): Promise<number> {
+    const { windows } = await this.kernel.resolver.visibleWindows(false, call);
+    const at = windows.findIndex((w) => w.id === window.id);
+    return windows
+      .slice(0, Math.max(at, 0))
+      .filter((w) => w.pid !== window.pid && overlaps(w.bounds, window.bounds)).length;
   }
 
   /** The window named, from the window manager's list; undefined when there is no list (no window manager). */
@@ -426,16 +443,37 @@ async function checkFile(
   format: ImageFormat | undefined,
 ): Promise<{ path: string; format: ImageFormat }> {
   const refuse = (why: string, next: string) =>
-    new MacpilotError({ what: `Cannot save the screenshot to ${JSON.stringify(path)}`, why, next });
+    new MacpilotError({
+      what: `Cannot save the screenshot to ${JSON.stringify(path)}`,
+      why,
+      next,
+      kind: 'invalid_arguments',
+      concerns: ['file_path'],
+    });
   if (!isAbsolute(path))
     throw refuse('the path is not absolute', 'give an absolute path, e.g. /tmp/shot.png');
+  const isFolder = await stat(path).then(
+    (found) => found.isDirectory(),
+    () => false,
+  );
+  if (isFolder || path.endsWith('/')) {
+    throw refuse('it is a folder', `give the path of a new file in it, e.g. ${join(path, 'screenshot.png')}`);
+  }
   const extension = extname(path).toLowerCase();
   const byExtension = (Object.keys(EXTENSIONS) as ImageFormat[]).find((f) =>
     EXTENSIONS[f].includes(extension),
   );
-  if (!byExtension || (format !== undefined && format !== byExtension)) {
-    const wanted = format === undefined ? '.png, .jpg or .jpeg' : EXTENSIONS[format].join(' or ');
-    throw refuse(`its extension does not match the format`, `end the path with ${wanted}`);
+  if (!byExtension) {
+    throw refuse(
+      extension === '' ? 'it has no extension to tell the format' : `screenshots are PNG or JPEG, not ${extension}`,
+      'end the path with .png, .jpg or .jpeg',
+    );
+  }
+  if (format !== undefined && format !== byExtension) {
+    throw refuse(
+      `its extension is ${extension}, and the format asked is ${format}`,
+      `end the path with ${EXTENSIONS[format].join(' or ')}, or leave format out`,
+    );
   }
   const folder = await stat(dirname(path)).catch(() => undefined);
   if (!folder?.isDirectory()) throw refuse('its folder does not exist', 'save into an existing folder');

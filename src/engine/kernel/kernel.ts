@@ -5,7 +5,14 @@
  * agent's words. Features (elements, apps, input, windows, menus, ...) receive a Kernel; none imports another.
  */
 import { MacpilotError } from '../../errors.js';
-import type { AppInfo, ElementDetail, ElementInfo, Point } from '../../helper-client/protocol.js';
+import {
+  type AppInfo,
+  type ElementDetail,
+  type ElementInfo,
+  type Point,
+  PROTOCOL_VERSION,
+} from '../../helper-client/protocol.js';
+import type { Platform } from '../../keys.js';
 import { Changes, type ChangeSettings, type Prepared } from './changes.js';
 import { explain, isAppNotFound, isGone, isUnavailable } from './failures.js';
 import { Displays } from './displays.js';
@@ -64,6 +71,7 @@ export const describeTarget = (target: Target): string => target.ref ?? target.p
 export const entryLine = (entry: RefEntry): string => plainText(entryWords(entry));
 
 export class Kernel {
+  private platformAsked: Promise<Platform> | undefined;
   readonly resolver: Resolver;
   readonly observer: Observer;
   /** Runs actions between two walks of their app and reports what changed. */
@@ -84,6 +92,20 @@ export class Kernel {
     this.observer = new Observer(port);
     this.displays = new Displays(port);
     this.changes = new Changes(port, this.refs, this.resolver, this.observer, settings);
+  }
+
+  /** The helper's platform, asked once (again after a failed ask). */
+  platform(call?: CallOptions): Promise<Platform> {
+    if (!this.platformAsked) {
+      const asking = this.port
+        .call('system.hello', { protocolVersion: PROTOCOL_VERSION, client: 'macpilot-engine' }, call)
+        .then((hello) => hello.platform);
+      this.platformAsked = asking;
+      asking.catch(() => {
+        if (this.platformAsked === asking) this.platformAsked = undefined;
+      });
+    }
+    return this.platformAsked;
   }
 
   // --- walks ---

@@ -46,10 +46,9 @@ export function renderSnapshot(root: Walked, options: RenderOptions, v: Vocabula
 
   /** `lineAbove`: the nearest ancestor that got a line. */
   const visit = (node: Walked, level: number, lineAbove?: Walked): void => {
-    const listed = options.roles ? options.roles.has(node.role) : !isChrome(node);
-    const shown = !lineAbove || (listed && !isFoldedLabel(node, lineAbove));
+    const shown = getsLine(node, lineAbove, options);
     if (shown && options.maxLevel !== undefined && level >= options.maxLevel) {
-      cuts.belowDepth += size(node);
+      cuts.belowDepth += printable(node, lineAbove, options);
       cuts.belowDepthAtLeast ||= hasUnwalked(node);
       if (lineAbove && !full && !cuts.unexpanded.includes(lineAbove)) cuts.unexpanded.push(lineAbove);
       return;
@@ -73,9 +72,24 @@ export function renderSnapshot(root: Walked, options: RenderOptions, v: Vocabula
   return closing ? [...lines, closing].join('\n') : lines.join('\n');
 }
 
-/** The elements under and including `node`; of one not walked further, only its children are counted. */
-const size = (node: Walked): number =>
-  1 + (node.unexpanded ? node.info.childCount : node.children.reduce((n, child) => n + size(child), 0));
+/** Whether `node` gets a line of its own: the root always; else a listed role that is not a folded label. */
+function getsLine(node: Walked, lineAbove: Walked | undefined, options: RenderOptions): boolean {
+  if (!lineAbove) return true;
+  const listed = options.roles ? options.roles.has(node.role) : !isChrome(node);
+  return listed && !isFoldedLabel(node, lineAbove);
+}
+
+/**
+ * The elements under and including `node` that would get a line, as the lines above are counted (wrappers and
+ * folded labels left out); of one not walked further, only its children are counted, whatever they are.
+ */
+function printable(node: Walked, lineAbove: Walked | undefined, options: RenderOptions): number {
+  const shown = getsLine(node, lineAbove, options);
+  const under = node.unexpanded
+    ? node.info.childCount
+    : node.children.reduce((n, child) => n + printable(child, shown ? node : lineAbove, options), 0);
+  return (shown ? 1 : 0) + under;
+}
 
 /** Whether elements under `node` went unwalked, so that `size` counts only some of them. */
 const hasUnwalked = (node: Walked): boolean =>

@@ -170,7 +170,8 @@ describe('take_screenshot answers', () => {
     const refused = async (options: Parameters<typeof engine.screen.take>[0], why: RegExp) =>
       expect((await failure(engine.screen.take(options))).why).toMatch(why);
     await refused({ filePath: 'shot.png' }, /not absolute/);
-    await refused({ filePath: join(folder, 'shot.gif') }, /extension/);
+    await refused({ filePath: join(folder, 'shot.gif') }, /PNG or JPEG, not \.gif/);
+    await refused({ filePath: folder }, /it is a folder/);
     await refused({ filePath: join(folder, 'shot.png'), format: 'jpeg' }, /extension/);
     await refused({ filePath: join(folder, 'missing', 'shot.png') }, /folder does not exist/);
     writeFileSync(join(folder, 'taken.png'), 'x');

@@ -118,6 +118,16 @@ describe('renderSnapshot', () => {
     );
   });
 
+  it('counts below a level cut only the elements that would get a line, wrappers left out', () => {
+    const tree = el('application', 'a', {}, [
+      el('frame', 'W', {}, [
+        el('panel', 'Deep', {}, [el('panel', '', {}, [el('push button', 'B'), el('push button', 'C')])]),
+      ]),
+    ]);
+    const text = renderSnapshot(walked(tree), { ...options, maxLevel: 2 });
+    expect(text.split('\n').at(-1)).toMatch(/^\[cut: 3 elements below depth 1;/);
+  });
+
   it('names a cut under a wrapper without a line at the nearest element that has one', () => {
     const tree = el('application', 'a', {}, [
       el('frame', 'W', {}, [el('panel', '', {}, [{ ...el('panel', ''), childCount: 4 }])]),
