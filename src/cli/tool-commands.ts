@@ -126,7 +126,8 @@ function valueLike(current: unknown, given: string): string | number | boolean {
 }
 
 function screenshotFile(output: string | undefined): string {
-  if (output?.trim() === '') throw new UsageError('-o takes a file name, e.g. -o shot.png (or -o - for stdout)');
+  if (output?.trim() === '')
+    throw new UsageError('-o takes a file name, e.g. -o shot.png (or -o - for stdout)');
   if (output !== undefined) return resolve(output);
   const stamp = new Date().toISOString().replace(/\..*$/, '').replaceAll(':', '').replace('T', '-');
   return resolve(`macpilot-screenshot-${stamp}.png`);

@@ -465,7 +465,9 @@ async function checkFile(
   );
   if (!byExtension) {
     throw refuse(
-      extension === '' ? 'it has no extension to tell the format' : `screenshots are PNG or JPEG, not ${extension}`,
+      extension === ''
+        ? 'it has no extension to tell the format'
+        : `screenshots are PNG or JPEG, not ${extension}`,
       'end the path with .png, .jpg or .jpeg',
     );
   }
