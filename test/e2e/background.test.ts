@@ -114,7 +114,7 @@ test('what needs the pointer or the focus is refused in the background, saying w
     /textbox/,
   );
   const value = await background.ok('set_value', { ref: own, value: 'still works' });
-  expect(value).toContain('not touched');
+  expect(value).toContain('moved neither the pointer nor the keyboard focus');
   expect(desk()).toEqual(before);
   await processes.stop(zenity.pid);
 });

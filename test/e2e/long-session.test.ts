@@ -118,6 +118,6 @@ test('a window position or size X11 cannot carry is refused with the reason, and
     region: { x: 30_000, y: 0, width: 90_000, height: 10 },
   });
   expect(shot.isError).toBe(true);
-  expect(shot.text).toContain('off the screen');
+  expect(shot.text).toContain('is on no display');
   expect(await macpilot.ok('resize_window', { ...window, width: 640, height: 480 })).toContain('640x480');
 });
