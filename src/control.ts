@@ -174,7 +174,8 @@ function ask(socket: string, command: ControlCommand): Promise<ControlReport | u
   });
 }
 
-function safeRead(file: string): string {
+/** A small file's text, trimmed; '' when it cannot be read. */
+export function safeRead(file: string): string {
   try {
     return readFileSync(file, 'utf8').trim();
   } catch {

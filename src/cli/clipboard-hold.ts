@@ -5,10 +5,10 @@
  * until another app takes it. The text goes to the child over the IPC channel, never on a command line.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../config.js';
-import { controlFolder } from '../control.js';
+import { controlFolder, safeRead } from '../control.js';
 import { MacpilotError } from '../errors.js';
 import type { ToolDependencies } from '../tools/call.js';
 import type { Format } from './commands.js';
@@ -104,14 +104,6 @@ export async function holdClipboard(): Promise<number> {
   });
 }
 
-const safeRead = (file: string): string | undefined => {
-  try {
-    return readFileSync(file, 'utf8').trim();
-  } catch {
-    return undefined;
-  }
-};
-
 /**
  * Ends the holder that set the clipboard before this one: this one owns it now. Set to the same text, the old
  * one would never see the text change, and would hold on until the next copy.
@@ -120,7 +112,7 @@ function retire(file: string): void {
   const pid = Number(safeRead(file));
   if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return;
   // Only a holder of macpilot's: its environment, as it started, says so.
-  const environment = safeRead(`/proc/${pid}/environ`) ?? '';
+  const environment = safeRead(`/proc/${pid}/environ`);
   if (!environment.split('\0').includes(`${HOLDER_SETTING}=1`)) return;
   try {
     process.kill(pid, 'SIGTERM');

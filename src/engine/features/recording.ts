@@ -8,7 +8,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import { MacpilotError } from '../../errors.js';
 import type { CallOptions } from '../../helper-client/errors.js';
-import { PROTOCOL_VERSION, type AppInfo, type RecordedInput } from '../../helper-client/protocol.js';
+import type { AppInfo, RecordedInput } from '../../helper-client/protocol.js';
 import { keyNamed, type Platform } from '../../keys.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { parsePath } from '../kernel/paths.js';
@@ -119,8 +119,7 @@ export class Recorder {
       this.starting = true;
       try {
         const recorded = app === undefined ? undefined : await this.kernel.resolver.app(app, call);
-        const hello = { protocolVersion: PROTOCOL_VERSION, client: 'macpilot-recording' };
-        const { platform } = await port.call('system.hello', hello, call);
+        const platform = await this.kernel.platform(call);
         const active: Active = {
           ...(recorded ? { app: recorded } : {}),
           ...(until ? { owner: until } : {}),

@@ -269,8 +269,9 @@ export class Screen {
     call?: CallOptions,
   ): Promise<Subject> {
     const app = appName === undefined ? undefined : await this.kernel.resolver.app(appName, call);
-    const window = await this.window(app, wanted, call);
-    if (window) {
+    const found = await this.window(app, wanted, call);
+    if (found) {
+      const { window, windows } = found;
       if (window.minimized) {
         throw new MacpilotError({
           what: `The window ${window.id} ${JSON.stringify(clip(window.title, 80))} is minimized`,
@@ -283,7 +284,7 @@ export class Screen {
         target: { window: window.id },
         what: `window ${window.id} ${JSON.stringify(clip(window.title, 80))} of ${window.app} (pid ${window.pid})`,
         app: async () => app ?? this.kernel.resolver.appOf(window.pid, call).catch(() => undefined),
-        coveredBy: await this.inFrontOf(window, call),
+        coveredBy: inFrontOf(window, windows),
       };
     }
     // No window manager list: the app's top-level frame from the accessibility tree, captured as a region.
@@ -291,30 +292,24 @@ export class Screen {
     return this.frameSubject(target, wanted, call);
   }
 
-  /** How many windows shown, of other apps, are in front of `window` and overlap it (the list is front to back). */
-  private async inFrontOf(window: WindowInfo, call?: CallOptions): Promise<number> {
-    const { windows } = await this.kernel.resolver.visibleWindows(false, call);
-    const at = windows.findIndex((w) => w.id === window.id);
-    return windows
-      .slice(0, Math.max(at, 0))
-      .filter((w) => w.pid !== window.pid && overlaps(w.bounds, window.bounds)).length;
-  }
-
-  /** The window named, from the window manager's list; undefined when there is no list (no window manager). */
+  /**
+   * The window named, with the windows listed (front to back, minimized ones included), from the window
+   * manager's list; undefined when there is no list (no window manager).
+   */
   private async window(
     app: AppInfo | undefined,
     wanted: string | number | undefined,
     call?: CallOptions,
-  ): Promise<WindowInfo | undefined> {
+  ): Promise<{ window: WindowInfo; windows: WindowInfo[] } | undefined> {
     const { windows, hidden } = await this.kernel.resolver.visibleWindows(true, call);
     if (windows.length === 0 && hidden.length === 0) return undefined;
     const byId = windows.find((w) => w.id === wanted);
-    if (byId) return byId;
+    if (byId) return { window: byId, windows };
     const scope = app === undefined ? {} : { app: String(app.pid) };
     // A title, else an index; the front-most window of the app when neither is given.
     const named = typeof wanted === 'string' ? { title: wanted } : { index: wanted ?? 0 };
     try {
-      return await this.windows.resolve({ ...scope, ...named }, call);
+      return { window: await this.windows.resolve({ ...scope, ...named }, call), windows };
     } catch (error) {
       // The id of a window the lists keep from the call is refused in the words of one no title matches.
       if (typeof wanted === 'string' && error instanceof MacpilotError && !isCallProblem(error)) {
@@ -438,6 +433,14 @@ async function paintBlack(
 const kilobytes = (bytes: number): string => `${Math.max(1, Math.round(bytes / 1024))} KB`;
 
 /** The file's path and format, checked before anything is captured. */
+/** How many windows on screen, of other apps, are in front of `window` and overlap it (`windows`: front to back). */
+function inFrontOf(window: WindowInfo, windows: readonly WindowInfo[]): number {
+  const at = windows.findIndex((w) => w.id === window.id);
+  return windows
+    .slice(0, Math.max(at, 0))
+    .filter((w) => !w.minimized && w.pid !== window.pid && overlaps(w.bounds, window.bounds)).length;
+}
+
 async function checkFile(
   path: string,
   format: ImageFormat | undefined,

@@ -90,6 +90,8 @@ const notAvailable = (what: string, next: string) =>
 export class GnomeDesk {
   private remoteOpening: Promise<Remote> | undefined;
   private readonly portal: RemotePortal;
+  /** The opening that has its session: calls then take it at once, with no wait for the person to time. */
+  private remoteOpened: Promise<Remote> | undefined;
   /** Where macpilot's pointer last went: Mutter reports no pointer position to other programs. */
   lastPoint: Point | undefined;
 
@@ -198,11 +200,15 @@ export class GnomeDesk {
     if (!this.remoteOpening) {
       const opening = this.openRemote();
       this.remoteOpening = opening;
-      opening.catch(() => {
-        if (this.remoteOpening === opening) this.remoteOpening = undefined;
-      });
+      opening.then(
+        () => (this.remoteOpened = opening),
+        () => {
+          if (this.remoteOpening === opening) this.remoteOpening = undefined;
+        },
+      );
     }
     const opening = this.remoteOpening;
+    if (this.remoteOpened === opening) return opening;
     let timer: NodeJS.Timeout | undefined;
     const waiting = new Promise<never>((_, reject) => {
       timer = setTimeout(
