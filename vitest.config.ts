@@ -46,6 +46,18 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        // The KDE suite: a headless KWin of its own, one file at a time.
+        test: {
+          name: 'kde',
+          include: ['test/kde/**/*.test.ts'],
+          globalSetup: ['test/setup/kde.ts'],
+          setupFiles: [TEMP_FOLDERS],
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
       // HelperCore's dispatcher built by a real Swift compiler, inside `npm run test:swift` only.
       ...(process.env.MACPILOT_SWIFT_PROBE
         ? [{ test: { name: 'swift', include: ['test/swift/**/*.test.ts'], testTimeout: 30_000 } }]

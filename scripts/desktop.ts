@@ -29,8 +29,8 @@ import { stopGroup } from './process-group.js';
  * Debian packages the desktop, the test apps, the bench peers and the Swift chroot come from, each with a command
  * it provides.
  */
-type Use = 'test' | 'wayland' | 'gnome' | 'bench' | 'swift';
-const USES: readonly Use[] = ['test', 'wayland', 'gnome', 'bench', 'swift'];
+type Use = 'test' | 'wayland' | 'gnome' | 'kde' | 'bench' | 'swift';
+const USES: readonly Use[] = ['test', 'wayland', 'gnome', 'kde', 'bench', 'swift'];
 const REQUIRED: ReadonlyArray<{ pkg: string; command: string; use: Use }> = readFileSync(
   new URL('./debian-packages.txt', import.meta.url),
   'utf8',
@@ -44,7 +44,7 @@ const REQUIRED: ReadonlyArray<{ pkg: string; command: string; use: Use }> = read
 
 /** What `npm test` needs: the X11 desktop's packages and the Wayland suites'. */
 export const DESKTOP_PACKAGES = [
-  ...new Set(REQUIRED.filter((r) => ['test', 'wayland', 'gnome'].includes(r.use)).map((r) => r.pkg)),
+  ...new Set(REQUIRED.filter((r) => ['test', 'wayland', 'gnome', 'kde'].includes(r.use)).map((r) => r.pkg)),
 ];
 export const INSTALL_COMMAND = `sudo apt-get install -y --no-install-recommends ${DESKTOP_PACKAGES.join(' ')}`;
 
@@ -54,7 +54,7 @@ function onPath(command: string): boolean {
 }
 
 /** The packages that the tests (the Wayland suite, or the bench) need and whose commands are missing here. */
-export function missingPackages(use: 'test' | 'wayland' | 'gnome' | 'bench' = 'test'): string[] {
+export function missingPackages(use: 'test' | 'wayland' | 'gnome' | 'kde' | 'bench' = 'test'): string[] {
   const needed = REQUIRED.filter((r) => r.use === 'test' || r.use === use);
   return [...new Set(needed.filter((r) => !onPath(r.command)).map((r) => r.pkg))];
 }
@@ -323,16 +323,72 @@ async function startGnome(
   }
 }
 
+/** The display of the KDE suite's compositor, a socket in the desktop's XDG_RUNTIME_DIR. */
+const KDE_DISPLAY = 'wayland-kde';
+
+/**
+ * Starts a headless KWin (Plasma's compositor, on its virtual backend with QPainter compositing: no GPU) on the
+ * session bus of `env`, and waits for its scripting interface. It runs from a copy of kwin_wayland: the packaged
+ * binary carries a file capability (CAP_SYS_RESOURCE), and a container that may not grant it refuses to run it
+ * at all; KWin's own platform plugin loads only into a program of that name.
+ */
+async function startKwin(
+  runtimeDir: string,
+  env: NodeJS.ProcessEnv,
+  start: (command: string, args: string[], env: NodeJS.ProcessEnv) => ChildProcess,
+): Promise<void> {
+  const kwin = join(runtimeDir, 'kwin', 'kwin_wayland');
+  mkdirSync(join(runtimeDir, 'kwin'));
+  cpSync('/usr/bin/kwin_wayland', kwin);
+  start(
+    kwin,
+    [
+      '--virtual',
+      '--width',
+      '1280',
+      '--height',
+      '800',
+      '--no-lockscreen',
+      '--no-global-shortcuts',
+      '--socket',
+      KDE_DISPLAY,
+    ],
+    env,
+  );
+  await waitFor(
+    "KWin's scripting interface",
+    () =>
+      existsSync(join(runtimeDir, KDE_DISPLAY)) &&
+      succeeds(
+        'gdbus',
+        [
+          'call',
+          '--session',
+          '-d',
+          'org.kde.KWin',
+          '-o',
+          '/Scripting',
+          '-m',
+          'org.kde.kwin.Scripting.isScriptLoaded',
+          'macpilot-probe',
+        ],
+        env,
+      ),
+    30000,
+  );
+}
+
 export async function startDesktop(
-  options: { windowManager?: boolean; monitors?: 1 | 2; session?: 'x11' | 'sway' | 'gnome' } = {},
+  options: { windowManager?: boolean; monitors?: 1 | 2; session?: 'x11' | 'sway' | 'gnome' | 'kde' } = {},
 ): Promise<Desktop> {
   const monitors = options.monitors ?? 1;
   const sway = options.session === 'sway';
   const gnome = options.session === 'gnome';
+  const kde = options.session === 'kde';
   if (monitors === 2 && process.getuid?.() !== 0) {
     throw new Error('desktop: two monitors need Xorg with the dummy driver, which runs as root only');
   }
-  const missing = missingPackages(sway ? 'wayland' : gnome ? 'gnome' : 'test');
+  const missing = missingPackages(sway ? 'wayland' : gnome ? 'gnome' : kde ? 'kde' : 'test');
   if (missing.length > 0) {
     throw new Error(
       `The desktop test suite needs Debian packages that are missing: ${missing.join(', ')}.\n` +
@@ -369,7 +425,7 @@ export async function startDesktop(
     let display = '';
     let wayland: Awaited<ReturnType<typeof startSway>> | undefined;
     if (sway) wayland = await startSway(runtimeDir, (command, args, env) => start(command, args, env));
-    else if (!gnome) {
+    else if (!gnome && !kde) {
       // Xvfb picks a free display itself and writes its number to the file we give it as fd 3. Without
       // -noreset it resets whenever its last client leaves, and a client connecting meanwhile (openbox) fails.
       const displayFile = join(runtimeDir, 'display');
@@ -395,18 +451,30 @@ export async function startDesktop(
               XDG_CURRENT_DESKTOP: 'GNOME',
               DBUS_SYSTEM_BUS_ADDRESS: `unix:path=${join(runtimeDir, 'system-bus')}`,
             }
-          : { DISPLAY: display }),
+          : kde
+            ? {
+                WAYLAND_DISPLAY: KDE_DISPLAY,
+                XDG_SESSION_TYPE: 'wayland',
+                XDG_CURRENT_DESKTOP: 'KDE',
+                KDE_SESSION_VERSION: '5',
+                KWIN_COMPOSE: 'Q',
+              }
+            : { DISPLAY: display }),
       XDG_RUNTIME_DIR: runtimeDir,
       DBUS_SESSION_BUS_ADDRESS: `unix:path=${busPath}`,
       XDG_CONFIG_HOME: join(runtimeDir, 'config'),
       XDG_DATA_HOME: join(runtimeDir, 'data'),
       XDG_CACHE_HOME: join(runtimeDir, 'cache'),
       HOME: join(runtimeDir, 'home'),
-      GDK_BACKEND: wayland || gnome ? 'wayland' : 'x11',
+      GDK_BACKEND: wayland || gnome || kde ? 'wayland' : 'x11',
       QT_ACCESSIBILITY: '1',
       LANG: 'C.UTF-8',
     };
-    const hidden = wayland ? ['DISPLAY'] : gnome ? ['DISPLAY', 'SWAYSOCK'] : ['WAYLAND_DISPLAY', 'SWAYSOCK'];
+    const hidden = wayland
+      ? ['DISPLAY']
+      : gnome || kde
+        ? ['DISPLAY', 'SWAYSOCK']
+        : ['WAYLAND_DISPLAY', 'SWAYSOCK'];
     const inherited = [
       'NO_AT_BRIDGE',
       'GTK_A11Y',
@@ -439,7 +507,8 @@ export async function startDesktop(
       15000,
     );
     if (gnome) await startGnome(runtimeDir, env, (command, args, env) => start(command, args, env));
-    if (options.windowManager !== false && !sway && !gnome) {
+    if (kde) await startKwin(runtimeDir, env, (command, args, env) => start(command, args, env));
+    if (options.windowManager !== false && !sway && !gnome && !kde) {
       start('openbox', ['--sm-disable'], env);
       await waitFor(
         'openbox',
@@ -519,11 +588,12 @@ export function writeBusConfig(file: string, busPath: string, services?: string)
 }
 
 // Last: run as a script, everything above is initialized (a const below it would not be yet).
-const USAGE = `Usage: npx tsx scripts/desktop.ts [--monitors=2 | --session=sway | --session=gnome]
+const USAGE = `Usage: npx tsx scripts/desktop.ts [--monitors=2 | --session=sway | --session=gnome | --session=kde]
 Starts a private headless desktop (Xvfb, D-Bus, AT-SPI, openbox), prints the environment that reaches it, and
 stops it on Ctrl-C. --monitors=2: two 1280x800 monitors side by side (Xorg's dummy driver; root only).
 --session=sway: a headless sway instead of X11 (run as the user ${SWAY_USER} when we are root).
 --session=gnome: a headless GNOME Shell with PipeWire and macpilot's GNOME Shell extension.
+--session=kde: a headless KWin (Plasma's compositor; Debian 12 has Plasma 5.27).
 MACPILOT_KEEP_DESKTOP=1 keeps its folder, with each process's log, after it stops.`;
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
@@ -532,7 +602,14 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     console.log(USAGE);
     process.exit(0);
   }
-  const known = ['--monitors=1', '--monitors=2', '--session=x11', '--session=sway', '--session=gnome'];
+  const known = [
+    '--monitors=1',
+    '--monitors=2',
+    '--session=x11',
+    '--session=sway',
+    '--session=gnome',
+    '--session=kde',
+  ];
   const unknown = args.filter((arg) => !known.includes(arg));
   if (unknown.length > 0) {
     console.error(`desktop: unknown argument ${unknown.join(' ')}\n${USAGE}`);
@@ -542,7 +619,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     ? 'sway'
     : args.includes('--session=gnome')
       ? 'gnome'
-      : 'x11';
+      : args.includes('--session=kde')
+        ? 'kde'
+        : 'x11';
   const desktop = await startDesktop({ monitors: args.includes('--monitors=2') ? 2 : 1, session });
   const shown = {
     x11: ['DISPLAY', 'GSETTINGS_BACKEND'],
@@ -556,6 +635,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       'XDG_CONFIG_HOME',
       'XDG_DATA_HOME',
     ],
+    kde: ['WAYLAND_DISPLAY', 'GDK_BACKEND', 'XDG_CURRENT_DESKTOP', 'XDG_SESSION_TYPE', 'KDE_SESSION_VERSION'],
   }[session];
   for (const key of [...shown, 'DBUS_SESSION_BUS_ADDRESS', 'XDG_RUNTIME_DIR', 'HOME']) {
     console.log(`export ${key}='${desktop.env[key]}'`);

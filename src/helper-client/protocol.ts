@@ -252,6 +252,14 @@ export type RecognizedLine = z.infer<typeof RecognizedLine>;
 const Empty = z.object({}).strict();
 const WINDOW_ID = z.object({ id: z.string().min(1).max(64) });
 
+/**
+ * A window id as the helpers give them: a decimal number (X11 window ids, sway's container ids, GNOME's window
+ * ids, macOS window numbers), or KWin's UUID in braces (lower case, as KWin writes it; a JSON Schema pattern
+ * carries no flags).
+ */
+export const WINDOW_ID_PATTERN =
+  /^(\d{1,20}|\{[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\})$/;
+
 const method = <P extends z.ZodType, R extends z.ZodType>(description: string, params: P, result: R) => ({
   description,
   params,

@@ -1,6 +1,7 @@
 /** The windows toolset: list the top-level windows and focus, move, resize, minimize, restore or close one. */
 import { structured } from '../engine/render/json.js';
 import { z } from 'zod';
+import { WINDOW_ID_PATTERN } from '../helper-client/protocol.js';
 import type { WindowTarget } from '../engine/features/windows.js';
 import { previousWindow } from './inverses.js';
 import { defineTool, toolsetTools, READ_ONLY, WRITE } from './types.js';
@@ -13,7 +14,7 @@ const ADDRESSING =
 const windowTarget = {
   window_id: z
     .string()
-    .regex(/^\d{1,20}$/, 'a window id is the number list_windows shows, e.g. "41943047"')
+    .regex(WINDOW_ID_PATTERN, 'a window id is what list_windows shows, e.g. "41943047"')
     .optional()
     .describe('The window id list_windows shows. Alone: no app, title or index with it.'),
   app: z.string().min(1).max(256).optional().describe('App name (as list_windows shows it) or pid.'),

@@ -25,11 +25,27 @@ export interface Bus {
   ): Promise<unknown[]>;
   /** Builds a variant for Properties.Set. */
   variant(signature: string, value: unknown): unknown;
+  /** This connection's unique name on the bus (":1.42"). */
+  readonly name: string;
+  /**
+   * Calls `listener` for each method call to `path` on this connection, and answers the caller with an empty
+   * reply. Returns a stop function.
+   */
+  onMethodCall(path: string, listener: (call: IncomingCall) => void): () => void;
   /** Calls `listener` for every signal this connection receives (AddMatch decides which). Returns a stop function. */
   onSignal(listener: (signal: Signal) => void): () => void;
   /** `listener` hears when the connection ends; never where dbus-next's internals are not as expected. */
   onClose(listener: () => void): void;
   close(): void;
+}
+
+/** A method call another program made to this connection. */
+export interface IncomingCall {
+  /** The unique bus name of the caller. */
+  sender: string;
+  iface: string;
+  member: string;
+  body: unknown[];
 }
 
 export interface Signal {
@@ -129,6 +145,21 @@ function wrap(bus: dbus.MessageBus, lane: Lane | undefined, peers = false): Bus 
       return send({ destination, path, iface, member, signature, body }, timeoutMs);
     },
     variant: (signature, value) => new dbus.Variant(signature, value),
+    get name() {
+      // dbus-next sets it once the bus daemon answered Hello; its typings leave it out.
+      return (bus as unknown as { name?: string }).name ?? '';
+    },
+    onMethodCall(path, listener) {
+      const handler = (message: dbus.Message): boolean => {
+        if (message.path !== path) return false;
+        const { sender, interface: iface, member } = message;
+        bus.send(dbus.Message.newMethodReturn(message));
+        listener({ sender, iface, member, body: plain(message.body) as unknown[] });
+        return true;
+      };
+      bus.addMethodHandler(handler);
+      return () => bus.removeMethodHandler(handler);
+    },
     onSignal(listener) {
       const onMessage = (message: dbus.Message) => {
         if (message.type !== dbus.MessageType.SIGNAL) return;

@@ -3,7 +3,12 @@
  * those the display server lists (X11 RandR, sway's outputs, mutter's monitors), a window id's form, a window
  * that is there.
  */
-import { type Bounds, type DisplayInfo, HelperErrorCode } from '../../../helper-client/protocol.js';
+import {
+  type Bounds,
+  type DisplayInfo,
+  HelperErrorCode,
+  WINDOW_ID_PATTERN,
+} from '../../../helper-client/protocol.js';
 import { HelperFailure } from '../errors.js';
 
 export function displayBounds(all: readonly DisplayInfo[], id: string): Bounds {
@@ -18,13 +23,13 @@ export function displayBounds(all: readonly DisplayInfo[], id: string): Bounds {
   return display.bounds;
 }
 
-/** Window ids are decimal numbers on X11 (window ids), on sway (container ids) and on GNOME (64-bit) alike. */
+/** Window ids are decimal numbers on X11, sway and GNOME, UUIDs in braces on KDE Plasma (KWin). */
 export function checkWindowId(id: string): void {
-  if (!/^\d{1,20}$/.test(id)) {
+  if (!WINDOW_ID_PATTERN.test(id)) {
     throw new HelperFailure(
       HelperErrorCode.InvalidParams,
       `"${id}" is not a window id`,
-      'window ids are decimal numbers, as windows.list gives them',
+      'use a window id windows.list gave',
     );
   }
 }

@@ -7,10 +7,10 @@
 import type { Params } from '../../../helper-client/protocol.js';
 import type { Rect } from './x11/ewmh.js';
 import * as x11Input from './x11/input.js';
-import { type AppFacts, onWayland, type Session } from './session.js';
+import { type AppFacts, onWayland, remoteKind, type Session } from './session.js';
 import { until } from './until.js';
 import * as swayInput from './wayland/sway-input.js';
-import * as gnomeInput from './gnome/gnome-input.js';
+import * as remoteInput from './remote/remote-input.js';
 import { contentRect } from './wayland/sway-ipc.js';
 
 /** How long a window manager gets to bring a window forward. */
@@ -43,9 +43,9 @@ export const appRaisesOnFocus = (session: Session): boolean => !onWayland(sessio
 
 /** The windows of `pid`, where their content shows. */
 export async function placesOf(session: Session, pid: number): Promise<Placed[]> {
-  if (session.desk === 'gnome') {
+  if (remoteKind(session.desk)) {
     // A window's extents count from its surface, whose shadows lie around the frame.
-    return (await (await session.gnome()).windows())
+    return (await (await session.remoteDesk()).shell.windows())
       .filter((w) => w.pid === pid && !w.minimized)
       .map((w) => ({ title: w.title, rect: w.buffer }));
   }
@@ -63,9 +63,9 @@ export async function placesOf(session: Session, pid: number): Promise<Placed[]>
 
 /** The pid of the app whose window has the focus. */
 export async function activePid(session: Session): Promise<number | undefined> {
-  if (session.desk === 'gnome') {
-    const desk = await session.gnome().catch(() => undefined);
-    return (await desk?.windows().catch(() => []))?.find((w) => w.focused)?.pid;
+  if (remoteKind(session.desk)) {
+    const desk = await session.remoteDesk().catch(() => undefined);
+    return (await desk?.shell.windows().catch(() => []))?.find((w) => w.focused)?.pid;
   }
   if (session.desk === 'sway') {
     const desk = await session.sway().catch(() => undefined);
@@ -76,8 +76,8 @@ export async function activePid(session: Session): Promise<number | undefined> {
 
 /** The windows by their stacking, bottom first (on sway: the focused window last): each one's pid and title. */
 export async function stacking(session: Session): Promise<{ pid?: number; title: string }[]> {
-  if (session.desk === 'gnome') {
-    const windows = await (await session.gnome()).windows();
+  if (remoteKind(session.desk)) {
+    const windows = await (await session.remoteDesk()).shell.windows();
     return windows.filter((w) => !w.minimized).map((w) => ({ pid: w.pid, title: w.title }));
   }
   if (session.desk === 'sway') {
@@ -98,17 +98,17 @@ export async function raiseWindowOf(
   title: string,
   signal?: AbortSignal,
 ): Promise<boolean> {
-  if (session.desk === 'gnome') {
-    const desk = await session.gnome();
+  if (remoteKind(session.desk)) {
+    const { shell } = await session.remoteDesk();
     const window = windowForFrame(
-      (await desk.windows()).filter((w) => w.pid === pid),
+      (await shell.windows()).filter((w) => w.pid === pid),
       title,
     );
     if (!window) return false;
     if (window.focused) return true;
-    await desk.windowsCall('Activate', 't', [BigInt(window.id)]);
+    await shell.activate(window.id);
     return until(
-      async () => (await desk.windows()).some((w) => w.id === window.id && w.focused),
+      async () => (await shell.windows()).some((w) => w.id === window.id && w.focused),
       RAISE_MS,
       signal,
     );
@@ -140,11 +140,9 @@ export async function raiseWindowOf(
 
 /** Asks each window of `pid` to close, as its close button would. */
 export async function closeWindowsOf(session: Session, pid: number): Promise<void> {
-  if (session.desk === 'gnome') {
-    const desk = await session.gnome();
-    for (const w of (await desk.windows()).filter((w) => w.pid === pid)) {
-      await desk.windowsCall('Close', 't', [BigInt(w.id)]);
-    }
+  if (remoteKind(session.desk)) {
+    const { shell } = await session.remoteDesk();
+    for (const w of (await shell.windows()).filter((w) => w.pid === pid)) await shell.close(w.id);
     return;
   }
   if (session.desk === 'sway') {
@@ -161,8 +159,8 @@ export async function closeWindowsOf(session: Session, pid: number): Promise<voi
 
 /** Whether synthetic pointer input works here. */
 export async function hasPointer(session: Session): Promise<boolean> {
-  if (session.desk === 'gnome') {
-    return (await session.gnome()).remote().then(
+  if (remoteKind(session.desk)) {
+    return (await session.remoteDesk()).remote().then(
       () => true,
       () => false,
     );
@@ -177,7 +175,7 @@ export async function hasPointer(session: Session): Promise<boolean> {
 }
 
 const inputOf = (session: Session) =>
-  session.desk === 'gnome' ? gnomeInput : session.desk === 'sway' ? swayInput : x11Input;
+  remoteKind(session.desk) ? remoteInput : session.desk === 'sway' ? swayInput : x11Input;
 
 export function click(session: Session, params: Params<'input.click'>, signal?: AbortSignal) {
   return inputOf(session).click(session, params, signal);

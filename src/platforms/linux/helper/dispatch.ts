@@ -23,9 +23,9 @@ import * as swayScreen from './wayland/sway-screen.js';
 import * as swayWindows from './wayland/sway-windows.js';
 import * as wlClipboard from './wayland/wl-clipboard.js';
 import * as gnomeClipboard from './gnome/gnome-clipboard.js';
-import * as gnomeInput from './gnome/gnome-input.js';
-import * as gnomeScreen from './gnome/gnome-screen.js';
-import * as gnomeWindows from './gnome/gnome-windows.js';
+import * as remoteInput from './remote/remote-input.js';
+import * as remoteScreen from './remote/remote-screen.js';
+import * as remoteWindows from './remote/remote-windows.js';
 import { elementAt, focused } from './atspi/locate.js';
 import { startRecording, stopRecording } from './x11/record.js';
 import { capture, displays } from './x11/screen.js';
@@ -51,13 +51,19 @@ type Handler<M extends MethodName> = (
 type Handlers = { [M in MethodName]: Handler<M> };
 
 /**
- * A method done one way on X11, another on sway and another on GNOME, picked by the session's display server;
- * where GNOME's is not given, the Wayland one sway uses.
+ * A method done one way on X11, another on sway and another on the RemoteDesktop desks (GNOME, KDE Plasma),
+ * picked by the session's display server; where the RemoteDesktop desks' is not given, the Wayland one sway
+ * uses, and where KDE's is not given, GNOME's.
  */
 const perDesk =
-  <M extends MethodName>(x11: Handler<M>, sway: Handler<M>, gnome: Handler<M> = sway): Handler<M> =>
+  <M extends MethodName>(
+    x11: Handler<M>,
+    sway: Handler<M>,
+    gnome: Handler<M> = sway,
+    kde: Handler<M> = gnome,
+  ): Handler<M> =>
   (session, params, signal) =>
-    ({ x11, sway, gnome })[session.desk](session, params, signal);
+    ({ x11, sway, gnome, kde })[session.desk](session, params, signal);
 
 /** Whether a handle still names an object with the Accessible interface. */
 async function exists(session: Session, handle: string): Promise<boolean> {
@@ -153,42 +159,45 @@ export const handlers: Handlers = {
     ),
   'observe.start': (session) => startObserving(session),
   'ax.scrollIntoView': noScrollIntoView,
-  'input.click': perDesk(input.click, swayInput.click, gnomeInput.click),
-  'input.move': perDesk(input.move, swayInput.move, gnomeInput.move),
-  'input.drag': perDesk(input.drag, swayInput.drag, gnomeInput.drag),
-  'input.scroll': perDesk(input.scroll, swayInput.scroll, gnomeInput.scroll),
-  'input.pointer': perDesk(input.pointer, swayInput.pointer, gnomeInput.pointer),
-  'input.type': perDesk(input.type, swayInput.type, gnomeInput.type),
-  'input.key': perDesk(input.key, swayInput.key, gnomeInput.key),
-  'input.button': perDesk(input.button, swayInput.button, gnomeInput.button),
-  'input.hold': perDesk(input.hold, swayInput.hold, gnomeInput.hold),
-  'input.personFirst': perDesk(input.personFirst, swayInput.personFirst, gnomeInput.personFirst),
-  'screen.displays': perDesk(displays, swayScreen.displays, gnomeScreen.displays),
-  'screen.capture': perDesk(capture, swayScreen.capture, gnomeScreen.capture),
+  'input.click': perDesk(input.click, swayInput.click, remoteInput.click),
+  'input.move': perDesk(input.move, swayInput.move, remoteInput.move),
+  'input.drag': perDesk(input.drag, swayInput.drag, remoteInput.drag),
+  'input.scroll': perDesk(input.scroll, swayInput.scroll, remoteInput.scroll),
+  'input.pointer': perDesk(input.pointer, swayInput.pointer, remoteInput.pointer),
+  'input.type': perDesk(input.type, swayInput.type, remoteInput.type),
+  'input.key': perDesk(input.key, swayInput.key, remoteInput.key),
+  'input.button': perDesk(input.button, swayInput.button, remoteInput.button),
+  'input.hold': perDesk(input.hold, swayInput.hold, remoteInput.hold),
+  'input.personFirst': perDesk(input.personFirst, swayInput.personFirst, remoteInput.personFirst),
+  'screen.displays': perDesk(displays, swayScreen.displays, remoteScreen.displays),
+  'screen.capture': perDesk(capture, swayScreen.capture, remoteScreen.capture),
   'screen.recognizeText': noTextRecognition,
   'clipboard.read': perDesk(
     async (session) => (await clipboardOf(session)).read(),
     wlClipboard.read,
     gnomeClipboard.read,
+    wlClipboard.read,
   ),
   'clipboard.write': perDesk(
     async (session, params) => (await clipboardOf(session)).write(params.text),
     (session, params) => wlClipboard.write(session, params.text),
     (session, params) => gnomeClipboard.write(session, params.text),
+    (session, params) => wlClipboard.write(session, params.text),
   ),
   'clipboard.clear': perDesk(
     async (session) => (await clipboardOf(session)).clear(),
     wlClipboard.clear,
     gnomeClipboard.clear,
+    wlClipboard.clear,
   ),
-  'clipboard.watch': perDesk(watchClipboard, wlClipboard.watch, gnomeClipboard.watch),
+  'clipboard.watch': perDesk(watchClipboard, wlClipboard.watch, gnomeClipboard.watch, wlClipboard.watch),
   'record.start': perDesk(startRecording, noRecordingOnWayland),
   'record.stop': (session) => stopRecording(session),
-  'windows.list': perDesk(listWindows, swayWindows.listWindows, gnomeWindows.listWindows),
-  'windows.focus': perDesk(focusWindow, swayWindows.focusWindow, gnomeWindows.focusWindow),
-  'windows.move': perDesk(moveWindow, swayWindows.moveWindow, gnomeWindows.moveWindow),
-  'windows.resize': perDesk(resizeWindow, swayWindows.resizeWindow, gnomeWindows.resizeWindow),
-  'windows.minimize': perDesk(minimizeWindow, swayWindows.minimizeWindow, gnomeWindows.minimizeWindow),
-  'windows.restore': perDesk(restoreWindow, swayWindows.restoreWindow, gnomeWindows.restoreWindow),
-  'windows.close': perDesk(closeWindow, swayWindows.closeWindow, gnomeWindows.closeWindow),
+  'windows.list': perDesk(listWindows, swayWindows.listWindows, remoteWindows.listWindows),
+  'windows.focus': perDesk(focusWindow, swayWindows.focusWindow, remoteWindows.focusWindow),
+  'windows.move': perDesk(moveWindow, swayWindows.moveWindow, remoteWindows.moveWindow),
+  'windows.resize': perDesk(resizeWindow, swayWindows.resizeWindow, remoteWindows.resizeWindow),
+  'windows.minimize': perDesk(minimizeWindow, swayWindows.minimizeWindow, remoteWindows.minimizeWindow),
+  'windows.restore': perDesk(restoreWindow, swayWindows.restoreWindow, remoteWindows.restoreWindow),
+  'windows.close': perDesk(closeWindow, swayWindows.closeWindow, remoteWindows.closeWindow),
 };

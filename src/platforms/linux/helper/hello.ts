@@ -42,7 +42,12 @@ async function display(session: Session): Promise<Capability> {
 export async function hello(session: Session): Promise<Result<'system.hello'>> {
   const [a11y, desk] = await Promise.all([
     accessibility(session),
-    { x11: x11Capabilities, sway: swayCapabilities, gnome: gnomeCapabilities }[session.desk](session),
+    {
+      x11: x11Capabilities,
+      sway: swayCapabilities,
+      gnome: remoteCapabilities,
+      kde: remoteCapabilities,
+    }[session.desk](session),
   ]);
   return {
     protocolVersion: PROTOCOL_VERSION,
@@ -130,10 +135,10 @@ async function swayCapabilities(session: Session): Promise<DeskCapabilities> {
   };
 }
 
-async function gnomeCapabilities(session: Session): Promise<DeskCapabilities> {
+async function remoteCapabilities(session: Session): Promise<DeskCapabilities> {
   let desk;
   try {
-    desk = await session.gnome();
+    desk = await session.remoteDesk();
   } catch (error) {
     const missing = { available: false, detail: reason(error) };
     return { display: missing, input: missing, screenCapture: missing, recording: noRecordingOnWayland };
@@ -146,26 +151,25 @@ async function gnomeCapabilities(session: Session): Promise<DeskCapabilities> {
           version > 0
             ? { version }
             : {
-                error:
-                  'no RemoteDesktop portal on the session bus (install xdg-desktop-portal and xdg-desktop-portal-gnome)',
+                error: `no RemoteDesktop portal on the session bus (install xdg-desktop-portal and ${desk.shell.portalBackend})`,
               },
         )
       : desk.remote().then(
           (r): RemoteFacts => ({ streams: r.streams.length }),
           (error: unknown): RemoteFacts => ({ error: reason(error) }),
         ),
-    desk.windows().then(
+    desk.shell.windows().then(
       (listed) => ({ count: listed.length }),
       (error: unknown) => ({ error: reason(error) }),
     ),
     tool('gst-launch-1.0', session),
   ]);
-  const where = `Wayland: GNOME (WAYLAND_DISPLAY=${session.env.WAYLAND_DISPLAY})`;
+  const where = `Wayland: ${desk.shell.desktop} (WAYLAND_DISPLAY=${session.env.WAYLAND_DISPLAY})`;
   return {
     display:
       'error' in windows
         ? { available: false, detail: `${where}; windows: ${windows.error}` }
-        : { available: true, detail: `${where}, windows through macpilot's GNOME Shell extension` },
+        : { available: true, detail: `${where}, windows through ${desk.shell.windowsRoute}` },
     input:
       'error' in remote
         ? { available: false, detail: remote.error }

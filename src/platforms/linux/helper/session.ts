@@ -15,23 +15,31 @@ import { handleOf, type Ref } from './atspi/handles.js';
 import { X11 } from './x11/ewmh.js';
 import { SwayDesk } from './wayland/sway-desk.js';
 import { SwayIpc, swaySocket } from './wayland/sway-ipc.js';
-import { GnomeDesk } from './gnome/gnome-desk.js';
+import { RemoteDesk } from './remote/remote-desk.js';
+import { GnomeShell } from './gnome/gnome-shell.js';
+import { KWinShell } from './kde/kwin-shell.js';
 
 /**
  * The display server the helper drives: X11 (an X session, or XWayland apps where the Wayland compositor has
- * no route of macpilot's); sway, through its IPC, a virtual pointer and wtype; or GNOME's mutter, through its
- * RemoteDesktop and ScreenCast and macpilot's GNOME Shell extension.
+ * no route of macpilot's); sway, through its IPC, a virtual pointer and wtype; GNOME's mutter, through its
+ * RemoteDesktop and ScreenCast and macpilot's GNOME Shell extension; or KDE Plasma's KWin, through the
+ * RemoteDesktop portal and KWin scripts.
  */
-export type DeskKind = 'x11' | 'sway' | 'gnome';
+export type DeskKind = 'x11' | 'sway' | 'gnome' | 'kde';
 
 export function deskKind(env: NodeJS.ProcessEnv): DeskKind {
   if (!env.WAYLAND_DISPLAY) return 'x11';
   if (swaySocket(env) !== undefined) return 'sway';
-  return /(^|:)GNOME(:|$)/i.test(env.XDG_CURRENT_DESKTOP ?? '') ? 'gnome' : 'x11';
+  const desktops = (env.XDG_CURRENT_DESKTOP ?? '').toUpperCase().split(':');
+  if (desktops.includes('GNOME')) return 'gnome';
+  return desktops.includes('KDE') ? 'kde' : 'x11';
 }
 
+/** Whether the desk is reached over the session bus: a RemoteDesktop session and the desktop's shell. */
+export const remoteKind = (desk: DeskKind): boolean => desk === 'gnome' || desk === 'kde';
+
 /** Whether the session is a Wayland compositor's, where apps' extents are relative to their windows. */
-export const onWayland = (desk: DeskKind): boolean => desk === 'sway' || desk === 'gnome';
+export const onWayland = (desk: DeskKind): boolean => desk === 'sway' || remoteKind(desk);
 
 /** Sends a notification to the server. */
 export type Notify = <N extends NotificationName>(name: N, params: NotificationParams<N>) => void;
@@ -53,7 +61,7 @@ export class Session {
   private bus: Promise<Bus> | undefined;
   private display: Promise<X11> | undefined;
   private swayDesk: Promise<SwayDesk> | undefined;
-  private gnomeDesk: Promise<GnomeDesk> | undefined;
+  private busDesk: Promise<RemoteDesk> | undefined;
   private readonly apps = new Map<string, Promise<AppFacts>>();
   /** Each app's last known name, by bus name, for listing an app that is too busy to answer. */
   readonly appNames = new Map<string, string>();
@@ -188,22 +196,31 @@ export class Session {
     return this.swayDesk;
   }
 
-  /** The GNOME session, connected once on the session bus. */
-  gnome(): Promise<GnomeDesk> {
-    if (!this.gnomeDesk) {
-      const connecting = GnomeDesk.open(this.env).then(async (desk) => {
+  /** The GNOME or KDE Plasma session, connected once on the session bus. */
+  remoteDesk(): Promise<RemoteDesk> {
+    if (!this.busDesk) {
+      const shellOf =
+        this.desk === 'kde' ? (bus: Bus) => new KWinShell(bus) : (bus: Bus) => new GnomeShell(bus);
+      const connecting = RemoteDesk.open(this.env, shellOf).then(async (desk) => {
         // Its virtual keyboard is the seat's keyboard where there is no other (a headless session): without
         // one no window has keyboard focus, and no element reads as focused. The portal asks the person
         // first: its session waits for a call that needs it.
         if ((await desk.route()) === 'mutter') await desk.remote().catch(() => {});
         return desk;
       });
-      this.gnomeDesk = connecting;
+      this.busDesk = connecting;
       connecting.catch(() => {
-        if (this.gnomeDesk === connecting) this.gnomeDesk = undefined;
+        if (this.busDesk === connecting) this.busDesk = undefined;
       });
     }
-    return this.gnomeDesk;
+    return this.busDesk;
+  }
+
+  /** GNOME's shell: macpilot's extension, which also holds the clipboard. */
+  async gnomeShell(): Promise<GnomeShell> {
+    const { shell } = await this.remoteDesk();
+    if (!(shell instanceof GnomeShell)) throw new Error('not a GNOME session');
+    return shell;
   }
 
   /** X11, or undefined when there is no display: window facts are then simply unknown. */
@@ -252,8 +269,8 @@ export class Session {
 
   /** For each window of `pid` the compositor lists, whether it is an X11 window on XWayland. */
   private async serversOf(pid: number): Promise<boolean[]> {
-    if (this.desk === 'gnome') {
-      const windows = await (await this.gnome()).windows().catch(() => []);
+    if (remoteKind(this.desk)) {
+      const windows = await (await this.remoteDesk()).shell.windows().catch(() => []);
       return windows.filter((w) => w.pid === pid).map((w) => w.xwayland);
     }
     const windows = await (await this.sway()).windows().catch(() => []);
@@ -272,6 +289,6 @@ export class Session {
     void this.bus?.then((b) => b.close()).catch(() => {});
     void this.display?.then((d) => d.close()).catch(() => {});
     void this.swayDesk?.then((d) => d.close()).catch(() => {});
-    void this.gnomeDesk?.then((d) => d.close()).catch(() => {});
+    void this.busDesk?.then((d) => d.close()).catch(() => {});
   }
 }

@@ -9,7 +9,7 @@ import type { Session } from '../session.js';
 import { untilHeld } from '../wayland/wl-clipboard.js';
 
 export async function read(session: Session): Promise<Result<'clipboard.read'>> {
-  const [types, hasText, text] = (await (await session.gnome()).windowsCall('ReadClipboard')) as [
+  const [types, hasText, text] = (await (await session.gnomeShell()).call('ReadClipboard')) as [
     string[],
     boolean,
     string,
@@ -18,13 +18,13 @@ export async function read(session: Session): Promise<Result<'clipboard.read'>> 
 }
 
 export async function write(session: Session, text: string): Promise<Result<'clipboard.write'>> {
-  await (await session.gnome()).windowsCall('WriteClipboard', 's', [text]);
+  await (await session.gnomeShell()).call('WriteClipboard', 's', [text]);
   await untilHeld(() => read(session), text);
   return {};
 }
 
 export async function clear(session: Session): Promise<Result<'clipboard.clear'>> {
-  await (await session.gnome()).windowsCall('ClearClipboard');
+  await (await session.gnomeShell()).call('ClearClipboard');
   return {};
 }
 
@@ -33,7 +33,7 @@ const watching = new WeakMap<Session, Promise<void>>();
 export async function watch(session: Session): Promise<Record<string, never>> {
   await oncePer(watching, session, async () => {
     const stop = await (
-      await session.gnome()
+      await session.gnomeShell()
     ).onClipboardChange(() => session.notify('clipboard.changed', {}));
     session.onClose(stop);
   });

@@ -1,5 +1,5 @@
 /**
- * The clipboard on a Wayland compositor with the data-control protocol (wlroots), through wl-clipboard: wl-paste
+ * The clipboard on a Wayland compositor with the data-control protocol (wlroots, KWin), through wl-clipboard: wl-paste
  * reads it, wl-copy serves a text from a process of its own until another client takes the clipboard, and
  * `wl-paste --watch` says when it changes (only that it changed leaves the helper, never what it holds).
  */
@@ -13,12 +13,20 @@ import { runTool, runToolOk } from './tools.js';
 
 /** How long a new owner (wl-copy's server, GNOME Shell) gets to hold the text given. */
 const OWNER_WAIT_MS = 2000;
+/** How long wl-paste gets to list what the clipboard offers before it is taken as empty. */
+const EMPTY_WAIT_MS = 1000;
 const TEXT_TYPES = /^(text\/plain(;charset=utf-8)?|UTF8_STRING|STRING|TEXT)$/i;
 
 export async function read(session: Session): Promise<Result<'clipboard.read'>> {
-  const listed = await runTool('wl-paste', ['--list-types'], session.env);
+  // KWin (5.27) announces no selection while the clipboard is empty, and wl-paste waits for one forever.
+  const listed = await runTool('wl-paste', ['--list-types'], session.env, {
+    signal: AbortSignal.timeout(EMPTY_WAIT_MS),
+  }).catch((error: unknown) => {
+    if (error instanceof Error && error.name === 'TimeoutError') return undefined;
+    throw error;
+  });
   // wl-paste exits 1 ("Nothing is copied") when the clipboard is empty.
-  if (listed.code !== 0) return { types: [] };
+  if (!listed || listed.code !== 0) return { types: [] };
   const types = listed.stdout.toString('utf8').split('\n').filter(Boolean);
   if (!types.some((t) => TEXT_TYPES.test(t))) return { types };
   const text = await runToolOk(

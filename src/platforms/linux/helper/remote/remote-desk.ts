@@ -1,32 +1,20 @@
 /**
- * A GNOME session as macpilot reaches it, all on the session bus: Mutter's RemoteDesktop for keys and the pointer
- * (absolute motion lands on a ScreenCast stream of the monitor, so one stream per monitor is recorded beside it),
- * those streams' PipeWire nodes for screenshots, DisplayConfig for the monitors, and macpilot's GNOME Shell
- * extension (gnome-extension/) for the windows, which GNOME Shell tells no other program, and the clipboard. The RemoteDesktop
- * session lives while this connection holds it; one that mutter closes is opened again at the next call.
+ * A Wayland desktop reached over the session bus (GNOME, KDE Plasma): a RemoteDesktop session for keys and the
+ * pointer (absolute motion lands on a ScreenCast stream of a monitor, so one stream per monitor is recorded
+ * beside it), those streams' PipeWire nodes for screenshots, and the desktop's shell for monitors and windows.
+ * The session is Mutter's own RemoteDesktop where GNOME offers it, else the RemoteDesktop portal's. It lives
+ * while this connection holds it; one that closes is opened again at the next call.
  */
-import { fileURLToPath } from 'node:url';
-import {
-  type Bounds,
-  HelperErrorCode,
-  type MouseButton,
-  type Point,
-} from '../../../../helper-client/protocol.js';
+import { HelperErrorCode, type MouseButton, type Point } from '../../../../helper-client/protocol.js';
 import { type Bus, connectBus } from '../../dbus/bus.js';
 import { DBusCallError, HelperFailure } from '../../errors.js';
-import { RemotePortal, remoteDesktopVersion } from '../portal/remote-portal.js';
+import { RemotePortal, remoteDesktopVersion } from './remote-portal.js';
+import type { Monitor, Shell } from './shell.js';
 
 const REMOTE_DESKTOP = 'org.gnome.Mutter.RemoteDesktop';
 const SCREEN_CAST = 'org.gnome.Mutter.ScreenCast';
-const DISPLAY_CONFIG = 'org.gnome.Mutter.DisplayConfig';
 const PROPERTIES = 'org.freedesktop.DBus.Properties';
 const BUS_DAEMON = 'org.freedesktop.DBus';
-/** macpilot's GNOME Shell extension. */
-export const WINDOWS_SERVICE = 'org.macpilot.Windows';
-const WINDOWS_PATH = '/org/macpilot/Windows';
-export const EXTENSION_UUID = 'macpilot@macpilot.dev';
-/** Where macpilot's package holds the extension (beside dist/, where this code runs from). */
-const EXTENSION_FOLDER = fileURLToPath(new URL(`../gnome-extension/${EXTENSION_UUID}`, import.meta.url));
 /** How long a new stream gets to reach PipeWire. */
 const STREAM_WAIT_MS = 5000;
 /** Linux input event codes (BTN_LEFT, BTN_RIGHT, BTN_MIDDLE). */
@@ -35,15 +23,6 @@ const BUTTON_CODES: Record<MouseButton, number> = { left: 0x110, right: 0x111, m
 const CURSOR_HIDDEN = 0;
 
 export type Axis = 'vertical' | 'horizontal';
-
-export interface Monitor {
-  connector: string;
-  name: string;
-  /** In the layout's logical pixels. */
-  bounds: Bounds;
-  scale: number;
-  primary: boolean;
-}
 
 /** A monitor's stream: where absolute motion on it lands, and its PipeWire node for frames. */
 export interface Stream {
@@ -69,25 +48,10 @@ interface Remote {
 const CONSENT_WAIT_MS = 5 * 60_000;
 const CONSENT_CALL_MS = 10_000;
 
-/** A window as the extension lists it, bottom of the stacking first. */
-export interface GnomeWindow {
-  id: string;
-  title: string;
-  pid: number;
-  wmClass: string;
-  /** The window's frame, as people see it. */
-  frame: Bounds;
-  /** Its surface, shadows included: where the app's window-relative extents count from. */
-  buffer: Bounds;
-  focused: boolean;
-  minimized: boolean;
-  xwayland: boolean;
-}
-
 const notAvailable = (what: string, next: string) =>
   new HelperFailure(HelperErrorCode.NotAvailable, what, next);
 
-export class GnomeDesk {
+export class RemoteDesk {
   private remoteOpening: Promise<Remote> | undefined;
   private readonly portal: RemotePortal;
   /** The opening that has its session: calls then take it at once, with no wait for the person to time. */
@@ -98,6 +62,8 @@ export class GnomeDesk {
   private constructor(
     private readonly bus: Bus,
     readonly env: NodeJS.ProcessEnv,
+    /** Monitors and windows, in the desktop's words. */
+    readonly shell: Shell,
   ) {
     this.portal = new RemotePortal(bus, env);
     bus.onSignal((signal) => {
@@ -113,21 +79,22 @@ export class GnomeDesk {
     });
   }
 
-  static async open(env: NodeJS.ProcessEnv): Promise<GnomeDesk> {
+  /** `shellOf`: the desktop's shell, on this desk's connection. */
+  static async open(env: NodeJS.ProcessEnv, shellOf: (bus: Bus) => Shell): Promise<RemoteDesk> {
     const address = env.DBUS_SESSION_BUS_ADDRESS;
     if (!address) {
       throw notAvailable(
         'no session bus (DBUS_SESSION_BUS_ADDRESS is not set)',
-        'run macpilot inside the GNOME session',
+        'run macpilot inside the desktop session',
       );
     }
     const bus = await connectBus(address).catch((error: Error) => {
       throw notAvailable(
         `cannot reach the session bus: ${error.message}`,
-        'run macpilot inside the GNOME session',
+        'run macpilot inside the desktop session',
       );
     });
-    const desk = new GnomeDesk(bus, env);
+    const desk = new RemoteDesk(bus, env, shellOf(bus));
     await desk.match(`type='signal',interface='${REMOTE_DESKTOP}.Session',member='Closed'`);
     await desk.match(`type='signal',interface='org.freedesktop.portal.Session',member='Closed'`);
     return desk;
@@ -143,36 +110,6 @@ export class GnomeDesk {
       name,
     ]);
     return has === true;
-  }
-
-  /** The monitors in the layout, from DisplayConfig's current state. */
-  async monitors(): Promise<Monitor[]> {
-    const [, physical, logical, properties] = (await this.bus.call(
-      DISPLAY_CONFIG,
-      '/org/gnome/Mutter/DisplayConfig',
-      DISPLAY_CONFIG,
-      'GetCurrentState',
-    )) as [number, PhysicalMonitor[], LogicalMonitor[], Record<string, unknown>];
-    // Layout mode 1 is physical pixels; 2 (the default under Wayland) is logical: a mode's size over the scale.
-    const logicalLayout = properties['layout-mode'] !== 1;
-    return logical.map(([x, y, scale, , primary, specs]) => {
-      const [connector = '', vendor = '', product = ''] = specs[0] ?? [];
-      const modes = physical.find(([spec]) => spec[0] === connector)?.[1] ?? [];
-      const mode = modes.find((m) => m[6]['is-current'] === true) ?? modes[0];
-      const divisor = logicalLayout ? scale : 1;
-      return {
-        connector,
-        name: [vendor, product].filter((part) => part && !part.startsWith('Meta')).join(' ') || connector,
-        bounds: {
-          x,
-          y,
-          width: Math.round((mode?.[1] ?? 0) / divisor),
-          height: Math.round((mode?.[2] ?? 0) / divisor),
-        },
-        scale,
-        primary,
-      };
-    });
   }
 
   /**
@@ -234,8 +171,8 @@ export class GnomeDesk {
     if ((await this.route()) === 'portal') return this.openPortal();
     if (!(await this.owned(REMOTE_DESKTOP))) {
       throw notAvailable(
-        'this GNOME session offers no remote desktop (nothing owns org.gnome.Mutter.RemoteDesktop), and MACPILOT_PORTAL is "off"',
-        'run macpilot inside a GNOME Wayland session (mutter 40 or later), or let it use the RemoteDesktop portal (MACPILOT_PORTAL=auto)',
+        `this ${this.shell.desktop} session offers no remote desktop of its own (nothing owns org.gnome.Mutter.RemoteDesktop), and MACPILOT_PORTAL is "off"`,
+        'let macpilot use the RemoteDesktop portal (MACPILOT_PORTAL=auto), or run it inside a GNOME Wayland session (mutter 40 or later)',
       );
     }
     const [session] = (await this.bus.call(
@@ -256,7 +193,7 @@ export class GnomeDesk {
       'a{sv}',
       [{ 'remote-desktop-session-id': this.bus.variant('s', id) }],
     )) as [string];
-    const monitors = await this.monitors();
+    const monitors = await this.shell.monitors();
     const recorded = await Promise.all(
       monitors.map(async (monitor) => {
         const [path] = (await this.bus.call(
@@ -311,7 +248,7 @@ export class GnomeDesk {
   /** A session of the RemoteDesktop portal: each of its streams is matched to the monitor at its place. */
   private async openPortal(): Promise<Remote> {
     const opened = await this.portal.open(CONSENT_WAIT_MS);
-    const monitors = await this.monitors().catch(() => []);
+    const monitors = await this.shell.monitors().catch(() => []);
     const streams = opened.streams.map((stream, i): Stream => {
       const { x, y } = stream.bounds;
       const monitor = monitors.find((m) => m.bounds.x === x && m.bounds.y === y) ?? {
@@ -341,7 +278,8 @@ export class GnomeDesk {
         Math.max(b.y - point.y, 0, point.y - (b.y + b.height - 1)),
       );
     const [nearest] = [...streams].sort((a, b) => distance(a) - distance(b));
-    if (!nearest) throw notAvailable('the GNOME session has no monitor to point at', 'connect a monitor');
+    if (!nearest)
+      throw notAvailable(`the ${this.shell.desktop} session has no monitor to point at`, 'connect a monitor');
     return nearest;
   }
 
@@ -420,35 +358,8 @@ export class GnomeDesk {
     );
   }
 
-  /** The windows, bottom of the stacking first, from macpilot's GNOME Shell extension. */
-  async windows(): Promise<GnomeWindow[]> {
-    const [json] = (await this.windowsCall('List')) as [string];
-    return JSON.parse(json) as GnomeWindow[];
-  }
-
-  async windowsCall(member: string, signature?: string, body?: unknown[]): Promise<unknown[]> {
-    try {
-      return await this.bus.call(WINDOWS_SERVICE, WINDOWS_PATH, WINDOWS_SERVICE, member, signature, body);
-    } catch (error) {
-      if (error instanceof DBusCallError && /ServiceUnknown|NameHasNoOwner/.test(error.type)) {
-        throw notAvailable(
-          "GNOME Shell tells no program where windows are, and macpilot's GNOME Shell extension is not running",
-          `copy ${EXTENSION_FOLDER} to ~/.local/share/gnome-shell/extensions/, log out and in, then run \`gnome-extensions enable ${EXTENSION_UUID}\` (docs/linux-sessions.md)`,
-        );
-      }
-      throw error;
-    }
-  }
-
-  /** Calls `listener` at each change of the clipboard's owner; returns the function that stops it. */
-  async onClipboardChange(listener: () => void): Promise<() => void> {
-    await this.match(`type='signal',interface='${WINDOWS_SERVICE}',member='ClipboardChanged'`);
-    return this.bus.onSignal((signal) => {
-      if (signal.iface === WINDOWS_SERVICE && signal.member === 'ClipboardChanged') listener();
-    });
-  }
-
   close(): void {
+    this.shell.dispose?.();
     void this.remoteOpening
       ?.then(async (remote) => {
         if (remote.route === 'portal') await this.portal.close(remote.session);
@@ -459,18 +370,3 @@ export class GnomeDesk {
     if (!this.remoteOpening) this.bus.close();
   }
 }
-
-/** DisplayConfig's physical monitor: spec (connector, vendor, product, serial), modes, properties. */
-type PhysicalMonitor = [[string, string, string, string], Mode[], Record<string, unknown>];
-/** A mode: id, width, height, refresh rate, preferred scale, supported scales, properties. */
-type Mode = [string, number, number, number, number, number[], Record<string, unknown>];
-/** A logical monitor: x, y, scale, transform, primary, the physical monitors' specs, properties. */
-type LogicalMonitor = [
-  number,
-  number,
-  number,
-  number,
-  boolean,
-  [string, string, string, string][],
-  Record<string, unknown>,
-];

@@ -1,7 +1,7 @@
 /**
- * screen.displays and screen.capture in a GNOME session: the monitors from Mutter's DisplayConfig, a frame of a
- * monitor's ScreenCast stream read from PipeWire by GStreamer (one process per capture), cropped to the area
- * asked for. An area over several monitors is read from the monitor that holds most of it.
+ * screen.displays and screen.capture on a RemoteDesktop desk (GNOME, KDE Plasma): the monitors from the desktop's
+ * shell, a frame of a monitor's ScreenCast stream read from PipeWire by GStreamer (one process per capture),
+ * cropped to the area asked for. An area over several monitors is read from the monitor that holds most of it.
  */
 import {
   type Bounds,
@@ -15,16 +15,16 @@ import { displayBounds } from '../desk-checks.js';
 import type { Session } from '../session.js';
 import { runTool } from '../wayland/tools.js';
 import { captured, encode } from '../x11/screen-pixels.js';
-import type { GnomeDesk, Stream } from './gnome-desk.js';
+import type { RemoteDesk, Stream } from './remote-desk.js';
 
 const RGB = 3;
 
 export async function displays(session: Session): Promise<Result<'screen.displays'>> {
-  return { displays: await displaysOf(await session.gnome()) };
+  return { displays: await displaysOf(await session.remoteDesk()) };
 }
 
-async function displaysOf(desk: GnomeDesk): Promise<DisplayInfo[]> {
-  return (await desk.monitors()).map((m) => ({
+async function displaysOf(desk: RemoteDesk): Promise<DisplayInfo[]> {
+  return (await desk.shell.monitors()).map((m) => ({
     id: m.connector,
     name: m.name,
     bounds: m.bounds,
@@ -33,10 +33,10 @@ async function displaysOf(desk: GnomeDesk): Promise<DisplayInfo[]> {
   }));
 }
 
-async function targetBounds(desk: GnomeDesk, target: Params<'screen.capture'>['target']): Promise<Bounds> {
+async function targetBounds(desk: RemoteDesk, target: Params<'screen.capture'>['target']): Promise<Bounds> {
   if ('region' in target) return target.region;
   if ('window' in target) {
-    const window = (await desk.windows()).find((w) => w.id === target.window);
+    const window = (await desk.shell.windows()).find((w) => w.id === target.window);
     if (!window) {
       throw new HelperFailure(
         HelperErrorCode.NotAvailable,
@@ -89,7 +89,7 @@ export async function capture(
   params: Params<'screen.capture'>,
   signal?: AbortSignal,
 ): Promise<Result<'screen.capture'>> {
-  const desk = await session.gnome();
+  const desk = await session.remoteDesk();
   const wanted = await targetBounds(desk, params.target);
   const { streams } = await desk.remote();
   const [stream] = [...streams].sort(
@@ -98,7 +98,7 @@ export async function capture(
   if (!stream)
     throw new HelperFailure(
       HelperErrorCode.NotAvailable,
-      'the GNOME session has no monitor',
+      `the ${desk.shell.desktop} session has no monitor`,
       'connect a monitor',
     );
   const monitor = stream.monitor.bounds;

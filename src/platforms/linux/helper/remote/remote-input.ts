@@ -1,6 +1,6 @@
 /**
- * Synthetic input in a GNOME session, through Mutter's RemoteDesktop: keys by keysym (Mutter finds the key, or
- * lends one, under the current layout), the pointer by absolute motion on a monitor's stream, buttons and
+ * Synthetic input on a RemoteDesktop desk (Mutter's own, or the portal's): keys by keysym (the compositor finds
+ * the key, or lends one, under the current layout), the pointer by absolute motion on a monitor's stream, buttons and
  * wheel steps. Unlike wtype's one process per call, the session's keyboard lasts: modifiers are held around a
  * click or a drag, and a key may stay down between calls. Operations run one at a time.
  */
@@ -23,7 +23,7 @@ import {
   serial,
 } from '../pointer-path.js';
 import type { Session } from '../session.js';
-import type { GnomeDesk } from './gnome-desk.js';
+import type { RemoteDesk } from './remote-desk.js';
 
 const ok = {} as const;
 const CLICK_GAP_MS = 40;
@@ -44,7 +44,7 @@ const modifierKeysyms = (modifiers: readonly Modifier[]): number[] => [
 
 /** Runs `inside` with the modifiers held, releasing them however it ends. */
 async function holding<T>(
-  desk: GnomeDesk,
+  desk: RemoteDesk,
   modifiers: readonly Modifier[],
   inside: () => Promise<T>,
 ): Promise<T> {
@@ -62,7 +62,7 @@ export async function click(
   params: Params<'input.click'>,
   signal?: AbortSignal,
 ): Promise<Result<'input.click'>> {
-  const desk = await session.gnome();
+  const desk = await session.remoteDesk();
   return serial(
     desk,
     () =>
@@ -81,7 +81,7 @@ export async function click(
 }
 
 /** The device glide() moves: each step awaited, so nothing is sent after a cancel. */
-const mover = (desk: GnomeDesk) => {
+const mover = (desk: RemoteDesk) => {
   let pending = Promise.resolve();
   return {
     moveTo: (p: Point) => {
@@ -96,7 +96,7 @@ export async function move(
   params: Params<'input.move'>,
   signal?: AbortSignal,
 ): Promise<Result<'input.move'>> {
-  const desk = await session.gnome();
+  const desk = await session.remoteDesk();
   return serial(
     desk,
     async () => {
@@ -115,7 +115,7 @@ export async function drag(
   params: Params<'input.drag'>,
   signal?: AbortSignal,
 ): Promise<Result<'input.drag'>> {
-  const desk = await session.gnome();
+  const desk = await session.remoteDesk();
   return serial(
     desk,
     () =>
@@ -141,7 +141,7 @@ export async function scroll(
 ): Promise<Result<'input.scroll'>> {
   const pixels = params.unit === 'pixel';
   checkWheelSteps(params);
-  const desk = await session.gnome();
+  const desk = await session.remoteDesk();
   return serial(
     desk,
     async () => {
@@ -167,11 +167,11 @@ export async function scroll(
 }
 
 export async function pointer(session: Session): Promise<Result<'input.pointer'>> {
-  const desk = await session.gnome();
+  const desk = await session.remoteDesk();
   if (desk.lastPoint) return { at: desk.lastPoint };
   // Mutter tells other programs nothing of the pointer: before macpilot moved it, the primary monitor's middle
   // stands for it.
-  const monitors = await desk.monitors();
+  const monitors = await desk.shell.monitors();
   const { bounds } = monitors.find((m) => m.primary) ??
     monitors[0] ?? { bounds: { x: 0, y: 0, width: 0, height: 0 } };
   return { at: { x: Math.round(bounds.x + bounds.width / 2), y: Math.round(bounds.y + bounds.height / 2) } };
@@ -183,7 +183,7 @@ export async function type(
   signal?: AbortSignal,
 ): Promise<Result<'input.type'>> {
   const keysyms = keysymsOf(params.text);
-  const desk = await session.gnome();
+  const desk = await session.remoteDesk();
   return serial(
     desk,
     async () => {
@@ -208,7 +208,7 @@ export async function key(
   signal?: AbortSignal,
 ): Promise<Result<'input.key'>> {
   if (params.pid !== undefined) refuseBackgroundKeys('Wayland');
-  const desk = await session.gnome();
+  const desk = await session.remoteDesk();
   return serial(
     desk,
     () =>
@@ -230,7 +230,7 @@ export async function button(
   params: Params<'input.button'>,
   signal?: AbortSignal,
 ): Promise<Result<'input.button'>> {
-  const desk = await session.gnome();
+  const desk = await session.remoteDesk();
   return serial(
     desk,
     async () => {
@@ -257,7 +257,7 @@ export async function hold(
       'leave fn out; press the key fn would produce (e.g. "pageup" for fn+up)',
     );
   }
-  const desk = await session.gnome();
+  const desk = await session.remoteDesk();
   return serial(
     desk,
     async () => {
