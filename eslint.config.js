@@ -12,6 +12,11 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-unused-vars': ['error', { varsIgnorePattern: '^init$' }] },
   },
   {
+    // GNOME Shell 45 and later load extensions as ES modules: no `imports`, only `import`.
+    files: ['gnome-extension/45/**/*.js'],
+    languageOptions: { sourceType: 'module', globals: { global: 'readonly' } },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable' } },
   },

@@ -27,6 +27,10 @@ async function main(argv: string[]): Promise<number> {
   }
   if (first === '--help' || first === '-h' || first === 'help') {
     const about = rest[0] === undefined ? undefined : commandNamed(rest[0]);
+    if (rest[0] !== undefined && !about) {
+      process.stderr.write(`macpilot: help: ${unknownCommand(rest[0])}\n\n${usage()}`);
+      return USAGE_EXIT;
+    }
     process.stdout.write(about ? commandHelp(about) : usage());
     return 0;
   }
@@ -53,12 +57,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = commandNamed(named);
   if (!command) {
-    const near = nearestNames(
-      named,
-      COMMANDS.map((c) => c.name),
-    );
-    const hint = near.length > 0 ? `; did you mean ${near.map((n) => `macpilot ${n}`).join(' or ')}?` : '';
-    process.stderr.write(`macpilot: unknown command "${named}"${hint}\n\n${usage()}`);
+    process.stderr.write(`macpilot: ${unknownCommand(named)}\n\n${usage()}`);
     return USAGE_EXIT;
   }
   running = command.name;
@@ -156,8 +155,11 @@ main(process.argv.slice(2)).then(
         : running
           ? `macpilot ${running} --help shows its options`
           : 'macpilot --help lists the commands';
-      // Each problem of the command line on a line of its own, each said to be macpilot's.
-      const lines = (error as Error).message.split('\n').map((line) => `macpilot: ${line}`);
+      // Each problem of the command line on a line of its own, each said to be macpilot's; a problem's own Why
+      // and Next lines go under it as they are.
+      const lines = (error as Error).message
+        .split('\n')
+        .map((line) => (/^(Why|Next): /.test(line) ? line : `macpilot: ${line}`));
       process.stderr.write(`${lines.join('\n')}\n(${help})\n`);
       process.exit(USAGE_EXIT);
     }
@@ -170,3 +172,12 @@ main(process.argv.slice(2)).then(
     process.exit(1);
   },
 );
+
+/** `unknown command "x"; did you mean macpilot y?` */
+function unknownCommand(named: string): string {
+  const near = nearestNames(
+    named,
+    COMMANDS.map((c) => c.name),
+  );
+  return `unknown command "${named}"${near.length > 0 ? `; did you mean ${near.map((n) => `macpilot ${n}`).join(' or ')}?` : ''}`;
+}

@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { LOG_LEVELS, type LogLevel } from './log.js';
-import { nearestNames } from './text.js';
+import { nearestNames, oneLine } from './text.js';
 import { type Mode, MODES } from './modes.js';
 import { ALWAYS_ON, DEFAULT_TOOLSETS, isToolset, TOOLSET_NAMES, type Toolset } from './toolsets.js';
 
@@ -221,7 +221,7 @@ function readConfigFile(path: string, required: boolean): RawSettings & { path?:
   try {
     json = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new ConfigError(`${path}: not valid JSON (${(error as Error).message})`);
+    throw new ConfigError(`${path}: not valid JSON (${oneLine((error as Error).message)})`);
   }
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
     throw new ConfigError(

@@ -6,6 +6,7 @@ export function parseMenuPath(text: string): string[] {
   const names = text.split('>').map((part) => part.trim());
   if (names.some((n) => n === '')) {
     throw new MacpilotError({
+      kind: 'malformed_menu_path',
       what: `Malformed menu path ${JSON.stringify(text)}`,
       why: 'a menu path is menu names separated by ">", each non-empty',
       next: 'write it as the menus read, e.g. "File > Save As…" or "View > Color Scheme > Classic"',

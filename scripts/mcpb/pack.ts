@@ -28,7 +28,7 @@ import { mcpbManifest, type PackageJson } from './manifest.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 /** What the npm package ships besides docs (package.json "files"), when present. */
-const SHIPPED = ['dist', 'package.json', 'README.md', 'LICENSE', 'release-checksums.json'];
+const SHIPPED = ['dist', 'gnome-extension', 'package.json', 'README.md', 'LICENSE', 'release-checksums.json'];
 
 interface LockEntry {
   dev?: boolean;

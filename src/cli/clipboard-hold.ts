@@ -41,8 +41,10 @@ export const needsHolder = (command: string, positionals: readonly string[]): bo
 
 /** The parent: starts the holder, hands it the command, prints its answer. */
 export async function setThroughHolder(invocation: Invocation, format: Format): Promise<number> {
-  // A setting that is wrong is told here, where the person reads it, not lost in the holder.
+  // A setting that is wrong is told here, where the person reads it, not lost in the holder: the holder keeps
+  // its pid in the control folder, so that folder must be usable too.
   loadConfig();
+  controlFolder();
   const script = process.argv[1] ?? '';
   const child = spawn(process.execPath, [script], {
     detached: true,
@@ -89,10 +91,10 @@ export async function holdClipboard(): Promise<number> {
   return runToolCommand('clipboard', invocation, format, {
     output,
     after: async (runtime, code) => {
+      const file = join(controlFolder(), HOLDER_FILE);
       send({ ...reply, code });
       process.disconnect();
       if (code !== 0) return;
-      const file = join(controlFolder(), HOLDER_FILE);
       retire(file);
       writeFileSync(file, String(process.pid), { mode: 0o600 });
       try {

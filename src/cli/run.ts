@@ -66,6 +66,11 @@ export async function runToolCommand(
       `-o - writes the image's bytes to stdout, which is a terminal here: redirect them (macpilot ${name} -o - > shot.png) or pipe them`,
     );
   }
+  if (invocation.values.output === '-' && format === 'json') {
+    throw new UsageError(
+      `-o - writes the image's bytes to stdout, where --format json would write too: save it to a file (macpilot ${name} -o shot.png --format json), or leave out --format json`,
+    );
+  }
   // Every toolset: toolsets choose what an agent is shown, and the person at the terminal asked for this one.
   // The settings are read as the server reads them first, so a wrong toolset in the file is still reported.
   const config = personLimits({ ...loadConfig(), toolsets: [...TOOLSET_NAMES] });
@@ -157,6 +162,7 @@ const withApp = (text: string, app: string | undefined): string =>
 const USAGE_KINDS = new Set([
   'invalid_arguments',
   'malformed_path',
+  'malformed_menu_path',
   'unknown_key',
   'unknown_modifier',
   'no_key',

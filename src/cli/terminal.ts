@@ -63,6 +63,12 @@ async function askUntilMeant<T>(
 ): Promise<T | undefined> {
   const terminal = createInterface({ input: keyboard.input, output: keyboard.output });
   const ended = new Promise<undefined>((resolve) => terminal.once('close', () => resolve(undefined)));
+  // At a terminal in raw mode, Ctrl-C reaches readline rather than the process: it interrupts the command as a
+  // Ctrl-C anywhere else does (exit 130), not as a declined question.
+  terminal.once('SIGINT', () => {
+    process.emit('SIGINT');
+    terminal.close();
+  });
   try {
     for (let asked = question; ; asked = `${again}\n${question}`) {
       const answer = await Promise.race([terminal.question(asked, { signal }), ended]);

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import type { z } from 'zod';
 import { parsePath } from '../engine/kernel/paths.js';
 import { MacpilotError } from '../errors.js';
+import { parseMenuPath } from '../menu-path.js';
 import { nearestNames } from '../text.js';
 import type { ToolAnswer } from '../tools/call.js';
 import { COMMANDS } from './commands.js';
@@ -35,10 +36,10 @@ function integer(value: string | boolean | undefined, option: string): number | 
   return Number(given);
 }
 
-/** A path as typed: one the grammar refuses is a usage error, before any app is asked. */
-function elementPath(path: string): string {
+/** A path as typed (by `parse`): one the grammar refuses is a usage error, before any app is asked. */
+function checkedPath(path: string, parse: (path: string) => unknown = parsePath): string {
   try {
-    parsePath(path);
+    parse(path);
     return path;
   } catch (error) {
     throw new UsageError(
@@ -87,6 +88,12 @@ export function pathInJson(json: string): string {
 }
 
 async function standardInput(): Promise<string> {
+  // At a terminal, stdin would wait for a person to type JSON (and Ctrl-D), which no one means to do.
+  if (process.stdin.isTTY) {
+    throw new UsageError(
+      "get - reads an element's JSON from another command through a pipe, and stdin is a terminal: pipe it in, as in: macpilot find OK --format json | macpilot get -",
+    );
+  }
   let text = '';
   process.stdin.setEncoding('utf8');
   for await (const chunk of process.stdin) text += chunk as string;
@@ -105,7 +112,7 @@ async function element(
   call: Call,
   path: string,
 ): Promise<{ answer: ToolAnswer; ref?: string; value?: unknown }> {
-  const answer = await call('get_element', { path: elementPath(path) });
+  const answer = await call('get_element', { path: checkedPath(path) });
   const found = answer.result.structuredContent as { ref?: string; value?: unknown } | undefined;
   return { answer, ref: found?.ref, value: found?.value };
 }
@@ -136,7 +143,7 @@ function screenshotFile(output: string | undefined): string {
 /** What a person does instead of the tools no command calls, as failures' advice names them. */
 const WITHOUT_COMMAND: Readonly<Record<string, string>> = {
   perform_action: '`macpilot click`',
-  focus_window: 'click its window to bring it to the front',
+  focus_window: 'a click on its window',
   get_menu_item_state: '`macpilot menu <app> --list`',
   list_menu_items: '`macpilot menu <app> --list`',
   check_permissions: '`macpilot doctor`',
@@ -166,7 +173,11 @@ const GIVEN_AS: Readonly<Record<string, string>> = {
   max_results: '--max',
   idle_ms: '--idle',
 };
-const WAIT_GIVEN_AS: Readonly<Record<string, string>> = { text: '--text' };
+/** Where a command gives an argument its own way: wait's text is an option, launch's app name its argument. */
+const COMMAND_GIVEN_AS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  wait: { text: '--text' },
+  launch: { name: 'the app' },
+};
 
 /**
  * A failure's sentence (an agent's words: tools and their arguments) in a person's: the tools the commands call
@@ -210,21 +221,23 @@ export function inPersonWords(text: string): string {
 export function argumentProblems(
   command: string,
   error: z.ZodError,
-  given: Readonly<Record<string, unknown>> = {},
+  values: Readonly<Record<string, unknown>> = {},
 ): string {
   return (
     error.issues
       .map((issue) => {
         const argument = String(issue.path[0] ?? '');
-        const named =
-          (command === 'wait' ? WAIT_GIVEN_AS[argument] : undefined) ?? GIVEN_AS[argument] ?? argument;
+        // A part of a value (--region's width) is named with it.
+        const part = issue.path.slice(1).join('.');
+        const given = COMMAND_GIVEN_AS[command]?.[argument] ?? GIVEN_AS[argument] ?? argument;
+        const named = part && given ? `${given} ${part}` : given;
         if (command === 'find' && argument === 'text' && issue.code === 'too_small') {
           return "find: the text is empty; give some of the text, or '' with --role for every element of a role";
         }
         if (command === 'type' && argument === 'text' && issue.code === 'too_small') {
           return "type: the text is empty; give the text to type (to empty a field: macpilot set <path> '')";
         }
-        if (named !== '') return `${command}: ${named} ${problem(issue, given[argument])}`;
+        if (named !== '') return `${command}: ${named} ${problem(issue, values[argument])}`;
         // A rule over several arguments (at most one of region, display, app / window): named by their flags.
         return `${command}: ${problem(issue).replace(/\b[a-z_]+\b/g, (word) => (GIVEN_AS[word]?.startsWith('--') ? (GIVEN_AS[word] as string) : word))}`;
       })
@@ -295,7 +308,7 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
 
   get: async ({ positionals: [path = ''] }, call) => {
     const given = path === '-' ? pathInJson(await standardInput()) : path;
-    return call('get_element', { path: elementPath(given) });
+    return call('get_element', { path: checkedPath(given) });
   },
 
   click: ({ positionals: [where = ''], values }, call) => {
@@ -307,14 +320,14 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
     if (/^\s*-?\d/.test(where)) {
       throw new UsageError(`a point is x,y in screen points, e.g. 640,400 (no spaces), not "${where}"`);
     }
-    return call('click_element', { path: elementPath(where), button, count });
+    return call('click_element', { path: checkedPath(where), button, count });
   },
 
   type: async ({ positionals: [typed], values }, call) => {
     const into = text(values.into);
     return call('type_text', {
       text: typed,
-      path: into === undefined ? undefined : elementPath(into),
+      path: into === undefined ? undefined : checkedPath(into),
       clear_first: values.clear === true || undefined,
       submit: values.submit === true || undefined,
     });
@@ -331,10 +344,15 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
   },
 
   menu: ({ positionals: [app, path], values }, call) => {
-    if (values.list === true) return call('list_menu_items', { app, path });
+    if (values.list === true) {
+      return call('list_menu_items', {
+        app,
+        path: path === undefined ? undefined : checkedPath(path, parseMenuPath),
+      });
+    }
     if (path === undefined)
       throw new UsageError('give the menu item\'s path, e.g. "File > Save As…", or --list');
-    return call('click_menu_item', { app, path });
+    return call('click_menu_item', { app, path: checkedPath(path, parseMenuPath) });
   },
 
   screenshot: ({ values }, call) => {
@@ -379,7 +397,7 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
     }
     return call('wait_for', {
       condition,
-      path: path === undefined ? undefined : elementPath(path),
+      path: path === undefined ? undefined : checkedPath(path),
       app: text(values.app),
       text: text(values.text),
       role: text(values.role),

@@ -117,7 +117,7 @@ export class HelperClient {
     running.process.stdin?.end();
     const gone = new Promise<void>((resolve) => running.process.once('exit', () => resolve()));
     if (running.process.exitCode === null && running.process.signalCode === null) {
-      const timer = setTimeout(() => running.process.kill('SIGKILL'), 2000);
+      const timer = setTimeout(() => killGroup(running.process), 2000);
       await gone;
       clearTimeout(timer);
     }
@@ -147,7 +147,13 @@ export class HelperClient {
     }
     const { command, args, env, prepare } = this.options.helper;
     await prepare?.(options.signal);
-    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env: env ?? process.env });
+    // A group of its own: a helper that must be killed (it never answered, or hangs at close) goes with whatever
+    // it started. One that exits by itself leaves what serves on after it (wl-copy's clipboard server).
+    const child = spawn(command, args, {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: env ?? process.env,
+      detached: process.platform !== 'win32',
+    });
     const generation = ++this.generation;
     const { log } = this.options;
 
@@ -209,7 +215,7 @@ export class HelperClient {
         { signal: options.signal, timeoutMs: HANDSHAKE_TIMEOUT_MS },
       )
       .catch((error: unknown) => {
-        child.kill('SIGKILL');
+        killGroup(child);
         if (error instanceof HelperError) throw error;
         // A write to a helper that is gone (EPIPE) or a process that could not start: it never answered.
         throw new HelperError(
@@ -219,7 +225,7 @@ export class HelperClient {
         );
       });
     if (hello.protocolVersion !== PROTOCOL_VERSION) {
-      child.kill('SIGKILL');
+      killGroup(child);
       throw new HelperError(
         'system.hello',
         ClientErrorCode.VersionMismatch,
@@ -230,5 +236,15 @@ export class HelperClient {
     log.debug(`helper ${hello.helperVersion} (pid ${child.pid}) ready on ${hello.platform}`);
     for (const listener of this.readyListeners) listener(hello);
     return { process: child, rpc, startedAt, hello };
+  }
+}
+
+/** Kills the helper and every process of its group; its pid leads the group it was started in. */
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
   }
 }

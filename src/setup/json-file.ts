@@ -2,6 +2,7 @@
  * Adds or replaces one server in a client's JSON configuration file and leaves everything else in it as it was.
  * A file that is not a JSON object is never touched: the user's hand edits are worth more than our entry.
  */
+import { oneLine } from '../text.js';
 import {
   copyFileSync,
   existsSync,
@@ -59,7 +60,7 @@ export function planJsonChange(
           next: `add this under "${key}" by hand, then restart the client: ${JSON.stringify({ [name]: entry })}`,
         });
       }
-      throw unusable(file, `it is not valid JSON (${(error as Error).message})`);
+      throw unusable(file, `it is not valid JSON (${oneLine((error as Error).message)})`);
     }
   }
   if (!isObject(config)) throw unusable(file, 'it does not hold a JSON object');

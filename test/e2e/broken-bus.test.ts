@@ -4,10 +4,12 @@
  * exits; later calls get a fresh helper on the bus the launcher starts again, instead of waiting on a dead
  * connection, and the clipboard and input still work.
  */
+import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type Desktop, startDesktop } from '../../scripts/desktop.js';
-import { type Macpilot, startMacpilot } from '../support/mcp.js';
+import { CLI, type Macpilot, startMacpilot } from '../support/mcp.js';
 
 let desktop: Desktop;
 let macpilot: Macpilot;
@@ -43,6 +45,14 @@ function accessibilityBusDaemon(): number {
 }
 
 const helperPid = async () => /pid (\d+)/.exec(await macpilot.ok('session_info'))?.[1];
+
+test('doctor on a desktop without a window manager says so (this desktop starts none)', async () => {
+  const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'doctor'], {
+    env: desktop.env,
+    timeout: 60_000,
+  }).catch((error: { stdout: string }) => error);
+  expect(stdout).toMatch(/^display: available \(X display \S+ \(no EWMH window manager: /m);
+});
 
 test('a helper whose accessibility bus went away is replaced, says why, and the session goes on', async () => {
   await macpilot.ok('list_apps');

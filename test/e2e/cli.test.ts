@@ -4,7 +4,7 @@
  * an MCP session on the same desktop says what the tools show.
  */
 import { execFile, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -749,6 +749,15 @@ test('a helper path that names no macpilot helper: the command says the helper d
     expect(doctor.stdout).toContain(
       "  how: check that the environment variable MACPILOT_HELPER_PATH names macpilot's helper",
     );
+    // A helper that starts something before it fails to answer: what it started goes with it.
+    const script = join(folder, 'starts-and-fails.sh');
+    const childPid = join(folder, 'child.pid');
+    writeFileSync(script, `#!/bin/sh\nsleep 60 &\necho $! > ${childPid}\nexit 3\n`, { mode: 0o755 });
+    const started = await runWith({ settings: { MACPILOT_HELPER_PATH: script } }, 'apps');
+    expect(started.code).toBe(1);
+    const pid = Number(readFileSync(childPid, 'utf8'));
+    expect(pid).toBeGreaterThan(0);
+    await eventually("the helper's child stopped", async () => !existsSync(`/proc/${pid}`) || undefined);
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
@@ -763,7 +772,7 @@ test('clipboard set with a wrong setting says which setting, as every command do
   expect(wrong.stderr).not.toContain('    at ');
 });
 
-test("a kill switch folder that cannot be made: stop says so, serve does not start beyond the person's reach, doctor counts it missing", async () => {
+test("a kill switch folder that cannot be made: stop says so, serve does not start beyond the person's reach, clipboard set copies nothing, doctor counts it missing", async () => {
   const folder = temporaryFolder('macpilot-control-file-');
   try {
     const file = join(folder, 'a-file');
@@ -777,6 +786,11 @@ test("a kill switch folder that cannot be made: stop says so, serve does not sta
     const serve = await runWith(settings, 'serve', '--http', '--port', '0');
     expect(serve.code).toBe(1);
     expect(serve.stderr).toContain("The kill switch's folder");
+    // The holder of `clipboard set` keeps its pid there: it is refused before it says it copied anything.
+    const copy = await runWith(settings, 'clipboard', 'set', 'lost?');
+    expect(copy.code).toBe(1);
+    expect(copy.stdout).not.toContain('Copied');
+    expect(copy.stderr).toContain("The kill switch's folder");
     const doctor = await runWith({ settings: { MACPILOT_CONTROL_DIR: join(file, 'below') } }, 'doctor');
     expect(doctor.code).toBe(1);
     expect(doctor.stdout).toContain('kill switch: NOT usable');
@@ -784,4 +798,75 @@ test("a kill switch folder that cannot be made: stop says so, serve does not sta
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
+});
+
+test("usage problems a person makes are usage errors (exit 2) in the command line's own words", async () => {
+  const help = await run('help', 'nosuch');
+  expect(help.code).toBe(2);
+  expect(help.stderr).toMatch(/^macpilot: help: unknown command "nosuch"/);
+  const menu = await run('menu', 'mousepad', 'File >');
+  expect(menu.code).toBe(2);
+  expect(menu.stderr).toContain('Malformed menu path "File >"');
+  const launch = await run('launch', '');
+  expect(launch.code).toBe(2);
+  expect(launch.stderr).toContain('macpilot: launch: the app is empty');
+  expect(launch.stderr).not.toContain('--name');
+  const region = await run('screenshot', '--region', '0,0,0,10', '-o', '-');
+  expect(region.code).toBe(2);
+  expect(region.stderr).toMatch(/--region width must be/);
+  const json = await run('screenshot', '-o', '-', '--format', 'json');
+  expect(json.code).toBe(2);
+  expect(json.stdout).toBe('');
+  expect(json.stderr).toContain('where --format json would write too');
+  const folder = temporaryFolder('macpilot-usage-');
+  try {
+    const file = join(folder, 'a-file');
+    writeFileSync(file, '');
+    const under = await run('screenshot', '-o', join(file, 'x.png'));
+    expect(under.code).toBe(2);
+    expect(under.stderr).toContain(`${file} is a file, not a folder`);
+    const deeper = await run('screenshot', '-o', join(file, 'sub', 'x.png'));
+    expect(deeper.stderr).toContain('a file stands where one of its folders should be');
+    const config = join(folder, 'config.json');
+    writeFileSync(config, 'not json\n');
+    const broken = await runWith({ settings: { MACPILOT_CONFIG: config } }, 'apps');
+    expect(broken.code).toBe(2);
+    // The parser's message quotes the file's text, line break and all: it is told on one line.
+    expect(broken.stderr.split('\n').filter((line) => line.includes('not valid JSON'))).toHaveLength(1);
+    expect(broken.stderr).toMatch(/not valid JSON \(.*is not valid JSON\)/);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+  const path = await run('get', 'bad path');
+  expect(path.code).toBe(2);
+  expect(path.stderr).toMatch(/^Why: /m);
+  expect(path.stderr).not.toMatch(/^macpilot: (Why|Next): /m);
+});
+
+test('get - at a terminal is refused at once: it reads JSON from a pipe', async () => {
+  const { spawnSync } = await import('node:child_process');
+  // `script` gives the command a terminal as stdin.
+  const ran = spawnSync('script', ['-qec', `${process.execPath} ${CLI} get -`, '/dev/null'], {
+    env,
+    timeout: 30_000,
+    encoding: 'utf8',
+  });
+  expect(ran.status).toBe(2);
+  expect(ran.stdout).toContain('stdin is a terminal');
+});
+
+test('Ctrl-C at a consent question interrupts the command: exit 130, nothing done', async () => {
+  const { MACPILOT_CONSENT: _consent, ...asking } = env;
+  // `script` gives the command a terminal; what is written to script's stdin is typed at it.
+  const child = spawn('script', ['-qec', `${process.execPath} ${CLI} clipboard clear`, '/dev/null'], {
+    env: asking,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let shown = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (shown += chunk));
+  await eventually('the consent question', async () => shown.includes('[y/N]') || undefined);
+  child.stdin.write('\x03');
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  expect(shown).toContain('Not done');
+  expect(code).toBe(130);
 });

@@ -59,6 +59,27 @@ const DETAIL_VALUE_CHARS = 100_000;
 const ENABLE_WAIT_MS = 1_000;
 const ENABLE_POLL_MS = 25;
 
+/**
+ * An action that kept to the background, after which the app made a window of its own active (a menu it popped
+ * up, a dialog it opened): that window has the keyboard now, as the answer says.
+ */
+function withFocusTaken(result: ActionResult): ActionResult {
+  if (result.kind !== 'action' || result.outcome?.kind !== 'changes') return result;
+  const active = (node: { info: { states: readonly string[] } } | undefined) =>
+    node?.info.states.includes('active') === true;
+  const took = result.outcome.changes.some(
+    (change) =>
+      (change.kind === 'changed' && active(change.node) && !active(change.was)) ||
+      (change.kind === 'opened' && active(change.node)),
+  );
+  return took
+    ? {
+        ...result,
+        done: words`${result.done} ${own('The app then made a window of its own active: it has the keyboard focus now (a menu closes with press_key escape).')}`,
+      }
+    : result;
+}
+
 export class Elements {
   constructor(
     private readonly kernel: Kernel,
@@ -143,7 +164,8 @@ export class Elements {
       (options.button ?? 'left') === 'left' &&
       (options.count ?? 1) === 1 &&
       (options.modifiers ?? []).length === 0;
-    return this.kernel.act(target, 'click', call, (entry, detail) => {
+    let untouched = false;
+    const result = await this.kernel.act(target, 'click', call, (entry, detail) => {
       const action = plain ? clickAction(detail.actions) : undefined;
       const click: Prepared = action
         ? async () => {
@@ -152,6 +174,7 @@ export class Elements {
               { id: entry.handle, action, ...this.quietly() },
               call,
             );
+            untouched = !done.withPointer;
             return done.withPointer
               ? words`Clicked ${entryWords(entry)} (its "${appText(action)}" action, as a real click at its centre with its window in front: the pointer moved there).`
               : words`Clicked ${entryWords(entry)} (its "${appText(action)}" action; macpilot moved neither the pointer nor the keyboard focus).`;
@@ -163,6 +186,7 @@ export class Elements {
         return click();
       };
     });
+    return untouched ? withFocusTaken(result) : result;
   }
 
   /** ax.perform's flag that keeps a press off the pointer, when the call keeps to the background. */

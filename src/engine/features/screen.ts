@@ -244,6 +244,8 @@ export class Screen {
     if (!chosen) {
       throw new MacpilotError({
         what: `No display ${JSON.stringify(display)}`,
+        kind: 'display_not_found',
+        concerns: ['display'],
         why: `the displays are: ${displays.map((d) => d.id).join(', ') || 'none'}`,
         next: 'use an id from list_displays, or leave display out for the primary display',
         person: {
@@ -338,6 +340,8 @@ export class Screen {
         what: `No window of "${app.name}" to capture${wanted === undefined ? '' : ` matches ${JSON.stringify(wanted)}`}`,
         why: `its windows on screen are: ${frames.map((f, i) => `[${i}] ${labelOf(roleOf(f), f.name)}`).join(', ') || 'none'}`,
         next: 'name a window by a title or index it has, or capture a region or the display',
+        kind: 'window_not_found',
+        concerns: ['window'],
       });
     }
     return {
@@ -480,8 +484,17 @@ async function checkFile(
       `end the path with ${EXTENSIONS[format].join(' or ')}, or leave format out`,
     );
   }
-  const folder = await stat(dirname(path)).catch(() => undefined);
-  if (!folder?.isDirectory()) throw refuse('its folder does not exist', 'save into an existing folder');
+  const folder = await stat(dirname(path)).catch((error: NodeJS.ErrnoException) => error.code ?? 'ENOENT');
+  if (typeof folder === 'string' || !folder.isDirectory()) {
+    throw refuse(
+      typeof folder !== 'string'
+        ? `${dirname(path)} is a file, not a folder`
+        : folder === 'ENOTDIR'
+          ? 'a file stands where one of its folders should be'
+          : 'its folder does not exist',
+      'save into an existing folder',
+    );
+  }
   if (
     await stat(path).then(
       () => true,

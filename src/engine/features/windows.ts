@@ -182,6 +182,7 @@ export class Windows {
     if (picked.length === 1 && picked[0]) return picked[0];
     const none = picked.length === 0;
     const failure = {
+      kind: none ? 'window_not_found' : 'window_ambiguous',
       what: none
         ? `No window matches: ${describe(target)}`
         : `${matches.length} windows match ${describe(target)}, so nothing was done`,

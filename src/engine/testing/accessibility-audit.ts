@@ -160,7 +160,7 @@ export class Audits {
     if (!root.info.states.includes('active')) {
       return {
         skipped:
-          'the window is not the active one, and Tab presses go to the active window; focus_window it first',
+          'the window is not the active one, and Tab presses go to the active window; bring it to the front first (focus_window)',
       };
     }
     return { tour: await this.tour(root, report, call) };

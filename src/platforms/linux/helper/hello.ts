@@ -29,7 +29,7 @@ async function accessibility(session: Session): Promise<Capability> {
 async function display(session: Session): Promise<Capability> {
   try {
     const x11 = await session.x11();
-    const windowManager = (await x11.clientWindows()).length > 0 || (await x11.activeWindow()) !== undefined;
+    const windowManager = await x11.hasWindowManager();
     return {
       available: true,
       detail: `X display ${session.env.DISPLAY}${windowManager ? '' : ' (no EWMH window manager: window activation and closing are unavailable)'}`,

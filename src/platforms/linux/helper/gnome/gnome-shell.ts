@@ -11,12 +11,20 @@ import type { Monitor, Shell, ShellWindow } from '../remote/shell.js';
 
 const DISPLAY_CONFIG = 'org.gnome.Mutter.DisplayConfig';
 const BUS_DAEMON = 'org.freedesktop.DBus';
+const GNOME_SHELL = 'org.gnome.Shell';
+const PROPERTIES = 'org.freedesktop.DBus.Properties';
 /** macpilot's GNOME Shell extension. */
 export const WINDOWS_SERVICE = 'org.macpilot.Windows';
 const WINDOWS_PATH = '/org/macpilot/Windows';
 export const EXTENSION_UUID = 'macpilot@macpilot.dev';
-/** Where macpilot's package holds the extension (beside dist/, where this code runs from). */
+/**
+ * Where macpilot's package holds the extension (beside dist/, where this code runs from): for GNOME Shell 42 to 44
+ * (legacy format), and for 45 and later (ES modules).
+ */
 const EXTENSION_FOLDER = fileURLToPath(new URL(`../gnome-extension/${EXTENSION_UUID}`, import.meta.url));
+const EXTENSION_FOLDER_45 = fileURLToPath(
+  new URL(`../gnome-extension/45/${EXTENSION_UUID}`, import.meta.url),
+);
 
 export class GnomeShell implements Shell {
   readonly desktop = 'GNOME';
@@ -86,11 +94,31 @@ export class GnomeShell implements Shell {
         throw new HelperFailure(
           HelperErrorCode.NotAvailable,
           "GNOME Shell tells no program where windows are, and macpilot's GNOME Shell extension is not running",
-          `copy ${EXTENSION_FOLDER} to ~/.local/share/gnome-shell/extensions/, log out and in, then run \`gnome-extensions enable ${EXTENSION_UUID}\` (docs/linux-sessions.md)`,
+          `copy ${await this.extensionFolder()} to ~/.local/share/gnome-shell/extensions/, log out and in, then run \`gnome-extensions enable ${EXTENSION_UUID}\` (docs/linux-sessions.md)`,
         );
       }
       throw error;
     }
+  }
+
+  /** The extension's folder for the running GNOME Shell, by its ShellVersion; both when it does not say. */
+  private async extensionFolder(): Promise<string> {
+    try {
+      const [version] = await this.bus.call(
+        GNOME_SHELL,
+        '/org/gnome/Shell',
+        PROPERTIES,
+        'Get',
+        'ss',
+        [GNOME_SHELL, 'ShellVersion'],
+        2000,
+      );
+      const major = Number.parseInt(String(version), 10);
+      if (Number.isInteger(major)) return major >= 45 ? EXTENSION_FOLDER_45 : EXTENSION_FOLDER;
+    } catch {
+      // No answer from GNOME Shell: the hint names both folders.
+    }
+    return `${EXTENSION_FOLDER_45} (GNOME 45 and later) or ${EXTENSION_FOLDER} (GNOME 42 to 44)`;
   }
 
   /** Calls `listener` at each change of the clipboard's owner; returns the function that stops it. */

@@ -103,6 +103,17 @@ export class X11 {
     return out;
   }
 
+  /**
+   * Whether an EWMH window manager runs: it names its check window on the root, and the check window names
+   * itself back (a stale property left by one that exited does not).
+   */
+  async hasWindowManager(): Promise<boolean> {
+    const [check] = await this.cardinals(this.root, '_NET_SUPPORTING_WM_CHECK');
+    if (!check) return false;
+    const [self] = await this.cardinals(check, '_NET_SUPPORTING_WM_CHECK');
+    return self === check;
+  }
+
   /** Managed windows, bottom to top, when a window manager publishes them. */
   async clientWindows(): Promise<number[]> {
     const stacking = await this.cardinals(this.root, '_NET_CLIENT_LIST_STACKING');
