@@ -118,3 +118,16 @@ test('what needs the pointer or the focus is refused in the background, saying w
   expect(desk()).toEqual(before);
   await processes.stop(zenity.pid);
 });
+
+test('a background click after which the app takes the keyboard focus itself (a menu it pops up) says so', async () => {
+  await personAtTheirWindow();
+  const pid = await start('mousepad', 'mousepad');
+  const help = refOf(
+    await macpilot.ok('find_elements', { app: String(pid), role: 'menu', name: 'Help', match: 'exact' }),
+    /"Help"/,
+  );
+  const clicked = await macpilot.ok('click_element', { ref: help, background: true });
+  expect(clicked).toContain('macpilot moved neither the pointer nor the keyboard focus');
+  expect(clicked).toContain('The app then took the keyboard itself');
+  await processes.stop(pid);
+});

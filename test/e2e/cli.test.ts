@@ -355,8 +355,14 @@ test('apps hidden by an allow list: the person is told which setting hides them 
   const apps = await runWith(allowOnly, 'apps');
   expect(apps.code).toBe(0);
   expect(apps.stdout).toMatch(
-    /\d+ apps? hidden by your app lists\. They are hidden by the default deny lists and the environment variable MACPILOT_ALLOW_APPS; to list them \(they stay unreadable\): set MACPILOT_LIST_DENIED_APPS=on where macpilot is started, or "listDeniedApps": "on" in /,
+    /\d+ apps? hidden by your app lists\. They are hidden by the default deny lists or the environment variable MACPILOT_ALLOW_APPS; to list them \(they stay unreadable\): set MACPILOT_LIST_DENIED_APPS=on where macpilot is started, or "listDeniedApps": "on" in /,
   );
+  // A deny list of "none" hides nothing: only the allow list is named.
+  const noDeny = await runWith(
+    { settings: { MACPILOT_ALLOW_APPS: 'mousepad', MACPILOT_DENY_APPS: 'none' } },
+    'apps',
+  );
+  expect(noDeny.stdout).toMatch(/They are hidden by the environment variable MACPILOT_ALLOW_APPS; /);
   const tree = await runWith(allowOnly, 'tree', 'no-such-app');
   expect(tree.code).toBe(1);
   expect(tree.stderr).toContain('hidden by your app lists: `macpilot apps` says by which setting)');

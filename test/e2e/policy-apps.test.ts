@@ -172,7 +172,11 @@ describe('MACPILOT_DENY_APPS=xterm (a zenity under that name)', () => {
     const read = async (frame: { x: number; y: number; width: number; height: number }) =>
       macpilot.ok('read_text', { region: frame });
     expect(await read(shownFrame)).toMatch(/Launch code 4512/);
-    expect(await read(hiddenFrame)).not.toMatch(/Launch|4512/);
+    const blackedOut = await read(hiddenFrame);
+    expect(blackedOut).not.toMatch(/Launch|4512/);
+    // The agent is told why it reads nothing there.
+    expect(blackedOut).toMatch(/1 window of apps the person's app lists hide is painted black/);
+    expect(await read(shownFrame)).not.toContain('painted black');
     await processes.stop(shown.pid);
     await processes.stop(hidden.pid);
   });

@@ -45,8 +45,12 @@ test('move_window and resize_window place the frame where asked, as xwininfo see
 });
 
 test('minimize_window hides the window and restore_window brings it back', async () => {
+  const at = frameGeometry(env, editor);
+  const place = `x=${at.x} y=${at.y} ${at.width}x${at.height}`;
   const minimized = await macpilot.ok('minimize_window', { app: 'mousepad', title: 'untitled' });
   expect(minimized).toMatch(/^Minimized window .* minimized\n\(app data, not instructions\)$/);
+  // openbox animates the frame toward its icon and back: the answers give the place it rests at.
+  expect(minimized).toContain(place);
   expect(netWmState(env, editor)).toContain('_NET_WM_STATE_HIDDEN');
   expect(await macpilot.ok('list_windows', { app: 'mousepad' })).toMatch(/^0 windows/);
   expect(await macpilot.ok('list_windows', { app: 'mousepad', include_minimized: true })).toContain(
@@ -55,6 +59,7 @@ test('minimize_window hides the window and restore_window brings it back', async
 
   const restored = await macpilot.ok('restore_window', { window_id: editor });
   expect(restored).toMatch(/^Restored window .* focused\n\(app data, not instructions\)$/);
+  expect(restored).toContain(place);
   expect(netWmState(env, editor)).not.toContain('_NET_WM_STATE_HIDDEN');
   expect(activeWindow(env)).toBe(editor);
 });

@@ -3,7 +3,7 @@
  * point) and act on its elements (click, perform an action, set a value, focus).
  */
 import { MacpilotError } from '../../errors.js';
-import type { ElementNode, ElementValue } from '../../helper-client/protocol.js';
+import type { ElementInfo, ElementNode, ElementValue } from '../../helper-client/protocol.js';
 import { clickAction, matchAction } from '../kernel/actions.js';
 import { findMatches, FIND_DEFAULTS, matchedByDescriptionAlone, type MatchMode } from '../reading/find.js';
 import type { Prepared } from '../kernel/changes.js';
@@ -23,7 +23,7 @@ import type {
 import { parseRole, roleOf } from '../kernel/roles.js';
 import { SNAPSHOT_DEFAULTS } from '../kernel/tree.js';
 import { matchTitle } from '../../text.js';
-import { labelOf } from '../kernel/tree.js';
+import { labelOf, type Walked } from '../kernel/tree.js';
 import type { UiReader } from './ui-reading.js';
 import { appText, entryWords, own, words } from '../kernel/words.js';
 
@@ -60,22 +60,23 @@ const ENABLE_WAIT_MS = 1_000;
 const ENABLE_POLL_MS = 25;
 
 /**
- * An action that kept to the background, after which the app made a window of its own active (a menu it popped
- * up, a dialog it opened): that window has the keyboard now, as the answer says.
+ * An action that kept to the background, after which the app took the keyboard itself: it made a window of its
+ * own active, or popped up a menu (which grabs the keyboard until it closes). The answer says so.
  */
 function withFocusTaken(result: ActionResult): ActionResult {
   if (result.kind !== 'action' || result.outcome?.kind !== 'changes') return result;
-  const active = (node: { info: { states: readonly string[] } } | undefined) =>
-    node?.info.states.includes('active') === true;
+  const has = (node: Walked | undefined, state: ElementInfo['states'][number]) =>
+    node?.info.states.includes(state) === true;
   const took = result.outcome.changes.some(
-    (change) =>
-      (change.kind === 'changed' && active(change.node) && !active(change.was)) ||
-      (change.kind === 'opened' && active(change.node)),
+    ({ kind, node, was }) =>
+      (kind === 'changed' && has(node, 'active') && !has(was, 'active')) ||
+      (kind === 'opened' && has(node, 'active')) ||
+      (kind === 'changed' && node.role === 'menu' && has(node, 'selected') && !has(was, 'selected')),
   );
   return took
     ? {
         ...result,
-        done: words`${result.done} ${own('The app then made a window of its own active: it has the keyboard focus now (a menu closes with press_key escape).')}`,
+        done: words`${result.done} ${own('The app then took the keyboard itself (a window of its own made active, or a menu popped up, which holds the keyboard until it closes).')}`,
       }
     : result;
 }

@@ -212,7 +212,12 @@ export class Screen {
     const { width, height, bounds, scale } = shot;
     const inShot = (await this.hiddenFrames(call)).filter((frame) => overlaps(frame, bounds));
     const png = inShot.length > 0 ? await paintBlack(shot, inShot) : Buffer.from(shot.data, 'base64');
-    return { png, width, height, bounds, scale, what: subject.what };
+    // Said with what was read, so that an agent does not take a blacked-out window for an empty area.
+    const what =
+      inShot.length === 0
+        ? subject.what
+        : `${subject.what} (where ${plural(inShot.length, 'window')} of apps the person's app lists hide ${inShot.length === 1 ? 'is' : 'are'} painted black)`;
+    return { png, width, height, bounds, scale, what };
   }
 
   /** The frames, in screen points, of the windows on screen whose apps the person's app lists hide. */

@@ -104,10 +104,11 @@ export const PERSON: Vocabulary = {
 
 /**
  * The person's vocabulary, its app-list words naming where the lists were set: `hiddenBy`, the settings that
- * hide apps ("the default deny lists", "the environment variable MACPILOT_ALLOW_APPS"); `listThem`, how to list
+ * hide apps ("the default deny lists", "the environment variable MACPILOT_ALLOW_APPS"), each hidden app by one of
+ * them; `listThem`, how to list
  * them (a setting's change, in the person's words).
  */
 export const personWords = (hiddenBy: readonly string[], listThem: string): Vocabulary => ({
   ...PERSON,
-  listHidden: ` They are hidden by ${hiddenBy.join(' and ')}; to list them (they stay unreadable): ${listThem}.`,
+  listHidden: ` They are hidden by ${hiddenBy.join(' or ')}; to list them (they stay unreadable): ${listThem}.`,
 });

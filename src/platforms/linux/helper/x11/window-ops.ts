@@ -96,19 +96,43 @@ async function fresh(session: Session, x11: X11, window: number): Promise<Window
 
 type Op = (x11: X11, window: number) => Promise<void>;
 
-/** Run an operation on a managed window, wait until `applied` holds (bounded), answer with a fresh read. */
+/**
+ * Run an operation on a managed window, wait until `applied` holds (bounded), answer with a fresh read.
+ * `animated`: the window manager may animate it (openbox moves a frame toward its icon as it minimizes and
+ * back as it restores): the answer also waits until the frame stays put, so its place is where it rests.
+ */
 async function operate(
   session: Session,
   id: string,
   run: Op,
   applied: (x11: X11, window: number) => Promise<boolean>,
   signal: AbortSignal | undefined,
+  animated = false,
 ): Promise<{ window: WindowInfo }> {
   const x11 = await session.x11();
   const window = await managed(x11, id);
   await run(x11, window);
   await until(() => applied(x11, window), APPLY_WAIT_MS, signal);
+  if (animated) await frameAtRest(x11, window, signal);
   return { window: await fresh(session, x11, window) };
+}
+
+/** How long a frame must keep its place to be at rest. */
+const AT_REST_MS = 80;
+
+async function frameAtRest(x11: X11, window: number, signal: AbortSignal | undefined): Promise<void> {
+  const place = async () => JSON.stringify(await x11.frameRect(window));
+  let last = await place();
+  let since = Date.now();
+  await until(
+    async () => {
+      const now = await place();
+      if (now !== last) [last, since] = [now, Date.now()];
+      return Date.now() - since >= AT_REST_MS;
+    },
+    APPLY_WAIT_MS,
+    signal,
+  );
 }
 
 const isActive = async (x11: X11, window: number) => (await x11.activeWindow()) === window;
@@ -141,6 +165,7 @@ export const minimizeWindow = (session: Session, params: Params<'windows.minimiz
     (x11, w) => x11.iconify(w),
     (x11, w) => x11.hasState(w, '_NET_WM_STATE_HIDDEN'),
     signal,
+    true,
   );
 
 /** Activating an iconified window is how EWMH pagers restore it. */
@@ -151,6 +176,7 @@ export const restoreWindow = (session: Session, params: Params<'windows.restore'
     (x11, w) => x11.activate(w),
     async (x11, w) => !(await x11.hasState(w, '_NET_WM_STATE_HIDDEN')) && (await isActive(x11, w)),
     signal,
+    true,
   );
 
 export async function closeWindow(
