@@ -360,7 +360,13 @@ export function loadConfig(
       : { ...DEFAULT_RATE_LIMITS },
     auditLog: auditLog === 'off' ? undefined : auditLog,
     configFile: file.path,
-    origins,
+    origins:
+      mode === 'safe' && givenBy('personFirst') === 'default'
+        ? {
+            ...origins,
+            personFirst: { ...origins.personFirst, where: 'the default in safe mode (MACPILOT_MODE=safe)' },
+          }
+        : origins,
   };
 }
 

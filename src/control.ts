@@ -16,7 +16,7 @@ import {
 } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { MacpilotError } from './errors.js';
 import type { Logger } from './log.js';
@@ -58,9 +58,14 @@ export function controlFolder(env: NodeJS.ProcessEnv = process.env): string {
       what: `The kill switch's folder ${folder} cannot be used`,
       why,
       next: env.MACPILOT_CONTROL_DIR
-        ? 'set MACPILOT_CONTROL_DIR to a folder of your own (it is created when missing), or unset it'
+        ? 'set MACPILOT_CONTROL_DIR to the absolute path of a folder of your own (it is created when missing), or unset it'
         : 'set MACPILOT_CONTROL_DIR to a folder of your own (it is created when missing)',
     });
+  if (!isAbsolute(folder)) {
+    throw unusable(
+      'it is a relative path: each macpilot would find another folder, by where it was started, and `macpilot stop` would not reach them',
+    );
+  }
   try {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
   } catch (error) {

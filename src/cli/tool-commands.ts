@@ -124,8 +124,9 @@ function valueLike(current: unknown, given: string): string | number | boolean {
     throw new UsageError(`the element is a toggle: its value is true or false, not "${given}"`);
   }
   if (typeof current === 'number') {
-    // Any number a person writes: 42, -3.5, .5, 1e9.
-    const number = given.trim() === '' ? Number.NaN : Number(given);
+    // Any number a person writes: 42, -3.5, .5, 1e9; not JavaScript's other forms (0x10, 0b1).
+    const decimal = /^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i.test(given);
+    const number = decimal ? Number(given) : Number.NaN;
     if (Number.isFinite(number)) return number;
     throw new UsageError(`the element holds a number, not "${given}"; give one, e.g. 42 or 3.5`);
   }

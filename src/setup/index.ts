@@ -152,6 +152,15 @@ function intoFile(request: SetupRequest, context: SetupContext): void {
     );
     return;
   }
+  if (change.before === change.after) {
+    // Set up already, as asked: nothing to write, and no backup of a file that stays as it is.
+    context.out(
+      `"${SERVER_NAME}" is already in ${target.name}'s ${target.file} as asked; nothing was changed.\n` +
+        `It runs: ${describeServer(server)}\n` +
+        keptNote(kept, server),
+    );
+    return;
+  }
   const { backup } = applyJsonChange(change);
   context.out(
     `${change.replaces ? 'Replaced' : 'Added'} "${SERVER_NAME}" in ${target.name}'s ${target.file}` +

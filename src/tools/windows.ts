@@ -12,9 +12,12 @@ const ADDRESSING =
   'without index is refused with the list.';
 
 const windowTarget = {
+  // list_windows shows most ids as bare numbers: one given as a JSON number is taken as its digits.
   window_id: z
-    .string()
-    .regex(WINDOW_ID_PATTERN, 'a window id is what list_windows shows, e.g. "41943047"')
+    .preprocess(
+      (id) => (typeof id === 'number' && Number.isSafeInteger(id) && id >= 0 ? String(id) : id),
+      z.string().regex(WINDOW_ID_PATTERN, 'a window id is what list_windows shows, e.g. "41943047"'),
+    )
     .optional()
     .describe('The window id list_windows shows. Alone: no app, title or index with it.'),
   app: z.string().min(1).max(256).optional().describe('App name (as list_windows shows it) or pid.'),

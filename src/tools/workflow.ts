@@ -126,7 +126,8 @@ export const workflowTools = toolsetTools('workflow', [
       'in one request: steps: [{tool, args, retry?, retry_delay_ms?, wait_after_ms?, on_fail?: abort|skip}]. ' +
       'A string "{{step_N.field}}" in args takes a field of step N\'s structured result (N from 0; dotted paths ' +
       'reach deeper, e.g. {{step_0.matches.0.ref}}); tools with an output schema have one. dry_run checks the ' +
-      'steps without running them. Answers a line per step and {success, steps_completed, steps_total, ' +
+      "steps without running them (what only the desktop can tell, such as a key's name or a point on screen, " +
+      'is checked when a step runs). Answers a line per step and {success, steps_completed, steps_total, ' +
       'results, rolled_back, error}.',
     input: z.object({
       name: z.string().min(1).max(200).optional().describe('A name for the workflow, shown in the answer.'),
@@ -134,7 +135,9 @@ export const workflowTools = toolsetTools('workflow', [
       dry_run: z
         .boolean()
         .optional()
-        .describe('Check the steps (tools exist, arguments valid) without running them.'),
+        .describe(
+          "Check the steps without running them: each tool is there and may run in a workflow, and its arguments fit the tool's schema.",
+        ),
     }),
     output: { schema: WorkflowJson },
     annotations: WRITE,
@@ -147,6 +150,8 @@ export const workflowTools = toolsetTools('workflow', [
       let rollback = false;
       /** The history before the first step, and which step made each action since. */
       const mark = history.mark();
+      // The audit log tells a check from a run.
+      if (args.dry_run) note({ dry_run: 'true' });
       const stepOf = new Map<number, number>();
       for (const [index, step] of args.steps.entries()) {
         if (signal.aborted) {

@@ -792,6 +792,9 @@ test("a kill switch folder that cannot be made: stop says so, serve does not sta
     const serve = await runWith(settings, 'serve', '--http', '--port', '0');
     expect(serve.code).toBe(1);
     expect(serve.stderr).toContain("The kill switch's folder");
+    const relative = await runWith({ settings: { MACPILOT_CONTROL_DIR: 'relative/dir' } }, 'stop');
+    expect(relative.code).toBe(1);
+    expect(relative.stderr).toContain('Why: it is a relative path');
     // The holder of `clipboard set` keeps its pid there: it is refused before it says it copied anything.
     const copy = await runWith(settings, 'clipboard', 'set', 'lost?');
     expect(copy.code).toBe(1);

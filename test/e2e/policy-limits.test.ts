@@ -173,5 +173,12 @@ describe('audit log of the app list', () => {
         step_error: 'app_off_limits',
       },
     });
+    // A dry run is told from a run.
+    await macpilot.ok('run_workflow', { dry_run: true, steps: [{ tool: 'list_apps' }] });
+    expect(auditLines(auditFile).at(-1)).toMatchObject({
+      tool: 'run_workflow',
+      outcome: 'ok',
+      flags: { dry_run: 'true' },
+    });
   });
 });

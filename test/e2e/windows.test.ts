@@ -73,6 +73,10 @@ test('focus_window changes the active window; close_window closes a zenity dialo
   expect(await macpilot.ok('focus_window', { window_id: editor })).toMatch(/^Focused window/);
   expect(activeWindow(env)).toBe(editor);
   await macpilot.ok('focus_window', { app: 'zenity' });
+  // The id list_windows shows as a bare number may be given as a JSON number.
+  expect(await macpilot.ok('focus_window', { window_id: Number(editor) })).toMatch(/^Focused window/);
+  expect(activeWindow(env)).toBe(editor);
+  await macpilot.ok('focus_window', { app: 'zenity' });
   expect(activeWindow(env)).toBe(id);
 
   const closed = await macpilot.ok('close_window', { title: 'Windows e2e' });

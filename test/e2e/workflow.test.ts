@@ -97,6 +97,8 @@ test('a dry run checks every step as the call would (tool, arguments, references
   expect(planned.isError, planned.text).toBe(false);
   expect(planned.json.results.map((r) => r.status)).toEqual(['planned', 'planned', 'planned']);
   expect(planned.text).toMatch(/^Workflow "plan" would run: 3 steps checked, none run/);
+  // It ran nothing, so it quotes no app: no fence.
+  expect(planned.text).not.toContain('app data');
   expect(await macpilot.ok('get_clipboard')).toMatch(/\nbefore the dry run$/);
 
   const refused = await run({

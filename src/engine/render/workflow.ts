@@ -1,4 +1,4 @@
-/** run_workflow's summary and undo's answer as text: steps' answers carry app text, so both are fenced. */
+/** run_workflow's summary and undo's answer as text: steps' answers carry app text, so both are fenced (a dry run's, which runs nothing, is not). */
 import { dataNote } from '../../untrusted.js';
 import type { UndoRun, WorkflowRun } from '../kernel/results.js';
 
@@ -20,7 +20,8 @@ export function workflowText(r: WorkflowRun): string {
     return `${s.step}. ${s.tool}: ${s.status}${tries}${s.text ? ` - ${firstLine(s.text)}` : ''}`;
   });
   const rolled = r.rolledBack.length > 0 ? `\nRolled back: steps ${r.rolledBack.join(', ')}.` : '';
-  return `${head} ${dataNote()}:\n${lines.join('\n')}${rolled}`;
+  // A dry run quotes no app: its lines are the steps as given and what was found wrong with them.
+  return `${head}${r.dryRun ? '' : ` ${dataNote()}`}:\n${lines.join('\n')}${rolled}`;
 }
 
 export function undoText(r: UndoRun): string {

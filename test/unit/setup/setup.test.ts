@@ -162,6 +162,12 @@ describe('macpilot setup', () => {
       mcpServers: { other: OTHER, macpilot: { ...MACPILOT, env: { MACPILOT_MODE: 'read-only' } } },
     });
     expect(backupsOf(file)).toHaveLength(2);
+    // The same run again: the file already says it, so nothing is written and no backup made.
+    await new Promise((done) => setTimeout(done, 5));
+    const third = await run(['cursor', '--mode', 'read-only'], { home });
+    expect(third.out).toContain('is already in');
+    expect(third.out).toContain('nothing was changed');
+    expect(backupsOf(file)).toHaveLength(2);
   });
 
   test('a run without --mode keeps the mode (and toolsets) of the entry it replaces, and says so', async () => {

@@ -256,9 +256,8 @@ export async function recordingCapability(session: Session): Promise<Capability>
           detail: 'the X server has no RECORD extension, so start_recording cannot hear input',
         };
   } catch (error) {
-    return {
-      available: false,
-      detail: `no X display: ${error instanceof Error ? error.message : String(error)}`,
-    };
+    // The connection's own words say which display and why (they begin "no X display" when there is none).
+    const why = error instanceof Error ? error.message : String(error);
+    return { available: false, detail: why.startsWith('no X display') ? why : `no X display: ${why}` };
   }
 }
