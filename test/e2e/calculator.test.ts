@@ -125,3 +125,16 @@ test('π is clicked by its name and by its path; its folded label still has a pa
   });
   expect(display).toMatch(/value="9\.869/);
 });
+
+test('type_text with submit waits for the whole text before Enter, and answers with what Enter made of it', async () => {
+  const input = refOf(await macpilot.ok('find_elements', { app, role: 'textbox' }), /textbox/);
+  for (const [sum, result] of [
+    ['5+8', '13'],
+    ['2*21', '42'],
+    ['9*9', '81'],
+  ] as const) {
+    const typed = await macpilot.ok('type_text', { ref: input, text: sum, clear_first: true, submit: true });
+    // The answer's change is the result, not the sum (nor a part of it).
+    expect(typed).toMatch(new RegExp(`textbox \\[ref=${input}\\].* value="${result}"`));
+  }
+});

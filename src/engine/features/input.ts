@@ -46,6 +46,8 @@ type InputMethod = Extract<MethodName, `input.${string}`>;
 /** How long type_text into a field waits for a field whose text stopped changing to show all it typed. */
 const TYPED_WAIT_MS = 1000;
 /** The longest the answer waits for a field that keeps changing to show the text typed. */
+/** How long submit's Enter gets to change or take away the field it was pressed in. */
+const SUBMIT_WAIT_MS = 400;
 const TYPED_MAX_WAIT_MS = 30_000;
 /** How much of a field's text an answer shows. */
 const SHOWN_FIELD_CHARS = 200;
@@ -356,18 +358,30 @@ export class Input {
     const platform = await this.kernel.platform(call);
     // "command" is Control on Linux: one chord selects all on both platforms.
     const selectAll = parseChord('command+a');
-    const typing = async () => {
+    // Enter and Tab typed may leave the field (a dialog's default button, the next field): no text to await.
+    const awaitText = !/[\n\t]/.test(options.text);
+    /**
+     * Types; into a `field` whose text was `before`, waits until the text is in, and only then presses submit's
+     * Enter, so that Enter acts on the whole text and the answer reports what Enter made of it.
+     */
+    const typing = async (field?: string, before?: string) => {
       if (options.clearFirst) {
         await this.pressChord(selectAll, platform, 1, call);
         await this.pressChord(parseChord('backspace'), platform, 1, call);
       }
       const { typed } = await this.send('input.type', { text: options.text, delayMs }, typingCall);
-      if (options.submit) await this.pressChord(parseChord('enter'), platform, 1, call);
+      const short =
+        field !== undefined && awaitText ? await this.untilTyped(field, options.text, before, call) : [];
+      if (options.submit) {
+        const typedValue =
+          field === undefined ? undefined : await this.fieldText(field, call).catch(() => undefined);
+        await this.pressChord(parseChord('enter'), platform, 1, call);
+        if (field !== undefined && typedValue !== undefined)
+          await this.untilSubmitted(field, typedValue, call);
+      }
       const steps = [options.clearFirst ? 'cleared it, ' : '', `typed ${plural(typed, 'character')}`];
-      return { typed: steps.join(''), submitted: options.submit ? ' and pressed Enter' : '' };
+      return { typed: steps.join(''), submitted: options.submit ? ' and pressed Enter' : '', short };
     };
-    // Enter and Tab typed may leave the field (a dialog's default button, the next field): no text to await.
-    const awaitText = !options.submit && !/[\n\t]/.test(options.text);
     if (!options.target) {
       return this.kernel.guard('type text', async () => {
         const { element } = await this.kernel.port.call('ax.focused', {}, call);
@@ -378,9 +392,8 @@ export class Input {
         return this.observed(
           element,
           async () => {
-            const done = await typing();
-            const short = field === undefined ? [] : await this.untilTyped(field, options.text, before, call);
-            return words`${own(`${capitalize(done.typed)} into the focused element${done.submitted}.`)}${short}`;
+            const done = await typing(field, before);
+            return words`${own(`${capitalize(done.typed)} into the focused element${done.submitted}.`)}${done.short}`;
           },
           call,
         );
@@ -401,9 +414,8 @@ export class Input {
       const before = options.clearFirst
         ? ''
         : await this.fieldText(entry.handle, call).catch(() => undefined);
-      const done = await typing();
-      const short = awaitText ? await this.untilTyped(entry.handle, options.text, before, call) : [];
-      return words`Focused ${entryWords(entry)}, ${own(done.typed + done.submitted)}.${short}`;
+      const done = await typing(entry.handle, before);
+      return words`Focused ${entryWords(entry)}, ${own(done.typed + done.submitted)}.${done.short}`;
     });
   }
 
@@ -657,6 +669,19 @@ export class Input {
    * Waits until the field shows the text typed, or stops changing; says so when it then shows less than the
    * keys sent (a layout without some of the characters, a field that limits or rewrites what is typed).
    */
+  /**
+   * After submit's Enter: a field that Enter changes (a calculator's result) or takes away (a dialog closing)
+   * does so a moment later; the answer waits for that (briefly: Enter may change nothing in the field).
+   */
+  private async untilSubmitted(handle: string, typed: string, call?: CallOptions): Promise<void> {
+    const end = performance.now() + SUBMIT_WAIT_MS;
+    while (performance.now() < end) {
+      const value = await this.fieldText(handle, call).catch(() => undefined);
+      if (value !== typed) return;
+      await sleep(INPUT_DEFAULTS.focusPollMs, undefined, { signal: call?.signal });
+    }
+  }
+
   private async untilTyped(
     handle: string,
     text: string,
