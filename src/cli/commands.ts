@@ -383,7 +383,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       {
         name: 'minutes',
         value: 'N',
-        help: `how long actions stay paused, 0 to ${MAX_PAUSE_MS / 60_000} (default ${DEFAULT_PAUSE_MS / 60_000}; 0 cancels without pausing; \`macpilot resume\` ends a pause sooner)`,
+        help: `how long actions stay paused, 0 to ${MAX_PAUSE_MS / 60_000} (default ${DEFAULT_PAUSE_MS / 60_000}; 0 cancels without pausing and lifts a pause in force; \`macpilot resume\` ends a pause sooner)`,
       },
     ],
     kind: 'own',
