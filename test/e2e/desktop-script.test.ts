@@ -41,7 +41,7 @@ test('--help says how to use it and starts nothing; an unknown argument is a usa
   const help = await run('--help');
   expect(help.code).toBe(0);
   expect(help.out).toMatch(
-    /^Usage: npx tsx scripts\/desktop.ts \[--monitors=2 \| --session=sway \| --session=gnome\]/,
+    /^Usage: npx tsx scripts\/desktop.ts \[--monitors=2 \| --session=sway \| --session=gnome \| --session=kde\]/,
   );
   expect(help.out).not.toContain('export DISPLAY');
   const wrong = await run('--bogus');

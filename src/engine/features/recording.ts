@@ -19,8 +19,12 @@ import type { Walked } from '../kernel/tree.js';
 import { pause } from '../kernel/observer.js';
 import { MENU_ROLES } from '../kernel/roles.js';
 
-/** How long a menu opened by a recorded click may take to show its items, and how often it is looked at. */
-const MENU_SHOW_MS = 1_000;
+/**
+ * How long a menu opened by a recorded click may take to show its items, and how often it is looked at. A busy
+ * machine shows one late; a click on an item not read by then is resolved by what is at its point when the
+ * recorder gets to it, which may be the dialog the item opened.
+ */
+const MENU_SHOW_MS = 3_000;
 const MENU_POLL_MS = 40;
 /** Levels walked below an opened menu: its items, and the items of a container between. */
 const MENU_DEPTH = 3;
