@@ -217,12 +217,13 @@ export class KWinShell implements Shell {
       await this.run(id);
       const answer = JSON.parse(await answered) as { value?: unknown; error?: string };
       if (answer.error !== undefined) {
+        if (/no window/.test(answer.error)) {
+          throw notAvailable('the window does not exist', 'it may have closed; list the windows again');
+        }
         throw new HelperFailure(
-          /no window/.test(answer.error) ? HelperErrorCode.NotAvailable : HelperErrorCode.Failed,
-          /no window/.test(answer.error)
-            ? 'the window does not exist'
-            : `KWin's script (${question}) failed: ${answer.error}`,
-          /no window/.test(answer.error) ? 'it may have closed; list the windows again' : 'retry',
+          HelperErrorCode.Failed,
+          `KWin's script (${question}) failed: ${answer.error}`,
+          'retry',
         );
       }
       return answer.value;
