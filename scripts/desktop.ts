@@ -336,14 +336,17 @@ async function startKwin(
   runtimeDir: string,
   env: NodeJS.ProcessEnv,
   start: (command: string, args: string[], env: NodeJS.ProcessEnv) => ChildProcess,
-): Promise<void> {
+): Promise<string> {
   const kwin = join(runtimeDir, 'kwin', 'kwin_wayland');
   mkdirSync(join(runtimeDir, 'kwin'));
   cpSync('/usr/bin/kwin_wayland', kwin);
+  // KWin gives the X display of its XWayland to the programs it starts: one writes it down.
+  const xDisplayFile = join(runtimeDir, 'xwayland-display');
   start(
     kwin,
     [
       '--virtual',
+      '--xwayland',
       '--width',
       '1280',
       '--height',
@@ -352,6 +355,7 @@ async function startKwin(
       '--no-global-shortcuts',
       '--socket',
       KDE_DISPLAY,
+      `sh -c 'printenv DISPLAY > ${xDisplayFile}'`,
     ],
     env,
   );
@@ -376,6 +380,12 @@ async function startKwin(
       ),
     30000,
   );
+  await waitFor(
+    "KWin's XWayland display",
+    () => existsSync(xDisplayFile) && readFileSync(xDisplayFile, 'utf8').trim() !== '',
+    10000,
+  );
+  return readFileSync(xDisplayFile, 'utf8').trim();
 }
 
 export async function startDesktop(
@@ -507,7 +517,11 @@ export async function startDesktop(
       15000,
     );
     if (gnome) await startGnome(runtimeDir, env, (command, args, env) => start(command, args, env));
-    if (kde) await startKwin(runtimeDir, env, (command, args, env) => start(command, args, env));
+    if (kde) {
+      env.XWAYLAND_DISPLAY = await startKwin(runtimeDir, env, (command, args, env) =>
+        start(command, args, env),
+      );
+    }
     if (options.windowManager !== false && !sway && !gnome && !kde) {
       start('openbox', ['--sm-disable'], env);
       await waitFor(
@@ -635,7 +649,14 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       'XDG_CONFIG_HOME',
       'XDG_DATA_HOME',
     ],
-    kde: ['WAYLAND_DISPLAY', 'GDK_BACKEND', 'XDG_CURRENT_DESKTOP', 'XDG_SESSION_TYPE', 'KDE_SESSION_VERSION'],
+    kde: [
+      'WAYLAND_DISPLAY',
+      'XWAYLAND_DISPLAY',
+      'GDK_BACKEND',
+      'XDG_CURRENT_DESKTOP',
+      'XDG_SESSION_TYPE',
+      'KDE_SESSION_VERSION',
+    ],
   }[session];
   for (const key of [...shown, 'DBUS_SESSION_BUS_ADDRESS', 'XDG_RUNTIME_DIR', 'HOME']) {
     console.log(`export ${key}='${desktop.env[key]}'`);

@@ -2,15 +2,17 @@
  * macpilot on a headless KWin (Plasma's compositor; Debian 12 has KWin 5.27), through a real MCP client, with
  * native Wayland GTK3 apps: check_permissions names KWin scripts for the windows; windows are listed, focused in
  * turn, moved, resized, minimized, restored and closed through KWin scripts, each checked by what KWin then
- * reports and what the app does; an element's window-relative extents land on the screen where KWin shows its
- * window (element_at at its centre finds it); a field set and OK pressed through the accessibility layer make
+ * reports and what the app does; an element's extents land on the screen where KWin shows its window, for a
+ * native Wayland app (window-relative extents) and an X11 one on KWin's XWayland (extents on the X screen), and
+ * element_at at its centre finds it; a field set and OK pressed through the accessibility layer make
  * zenity print the text; and the clipboard round-trips with wl-clipboard. Keys and the pointer go through the
- * RemoteDesktop portal, whose KDE backend Debian 12 cannot run headless: they are not tested here.
+ * RemoteDesktop portal, whose KDE backend the test desktop does not install: they are not tested here.
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, inject, test } from 'vitest';
 import { zenityEntry } from '../support/zenity.js';
 import { useMacpilot } from '../support/mcp.js';
+import { Processes } from '../support/processes.js';
 import { eventually, refOf } from '../support/text.js';
 
 const env = inject('kdeEnv');
@@ -84,34 +86,49 @@ describe('on KDE Plasma (KWin)', () => {
     await processes.stop(first.zenity.pid);
   });
 
-  test("an element's extents land where KWin shows its window; set and pressed through the accessibility layer", async () => {
-    const { zenity, field, value } = await zenityEntry(macpilot, processes, 'kde elements');
-    const window = await windowTitled('kde elements');
-    await macpilot.ok('move_window', { window_id: window.id, x: 300, y: 200 });
-    const moved = (await windowTitled('kde elements')).bounds;
-    const ok = refOf(
-      await macpilot.ok('find_elements', { app: String(zenity.pid), name: 'OK', role: 'button' }),
-      /OK/,
-    );
-    const { structuredContent } = (await macpilot.client.callTool({
-      name: 'get_element',
-      arguments: { ref: ok },
-    })) as { structuredContent?: { bounds?: Bounds } };
-    const button = structuredContent?.bounds;
-    if (!button) throw new Error('no bounds for OK');
-    expect(button.x).toBeGreaterThanOrEqual(moved.x);
-    expect(button.y).toBeGreaterThanOrEqual(moved.y);
-    expect(button.x + button.width).toBeLessThanOrEqual(moved.x + moved.width);
-    expect(button.y + button.height).toBeLessThanOrEqual(moved.y + moved.height);
-    const centre = { x: button.x + button.width / 2, y: button.y + button.height / 2 };
-    expect(await macpilot.ok('element_at', centre)).toMatch(/button "OK"/);
+  for (const server of ['Wayland', 'XWayland'] as const) {
+    test(`a ${server} app: its element's extents land where KWin shows its window; set and pressed through the accessibility layer`, async () => {
+      // An X11 app on KWin's XWayland reports extents on the X screen; a Wayland one, relative to its window.
+      const apps =
+        server === 'Wayland'
+          ? processes
+          : new Processes({ ...env, DISPLAY: env.XWAYLAND_DISPLAY, GDK_BACKEND: 'x11' });
+      try {
+        const title = `kde ${server}`;
+        const { zenity, field, value } = await zenityEntry(macpilot, apps, title);
+        const window = await windowTitled(title);
+        await macpilot.ok('move_window', { window_id: window.id, x: 300, y: 200 });
+        const moved = await eventually('the window moved', async () => {
+          const now = (await windowTitled(title)).bounds;
+          return now.x === 300 && now.y === 200 ? now : undefined;
+        });
+        const ok = refOf(
+          await macpilot.ok('find_elements', { app: String(zenity.pid), name: 'OK', role: 'button' }),
+          /OK/,
+        );
+        const { structuredContent } = (await macpilot.client.callTool({
+          name: 'get_element',
+          arguments: { ref: ok },
+        })) as { structuredContent?: { bounds?: Bounds } };
+        const button = structuredContent?.bounds;
+        if (!button) throw new Error('no bounds for OK');
+        expect(button.x).toBeGreaterThanOrEqual(moved.x);
+        expect(button.y).toBeGreaterThanOrEqual(moved.y);
+        expect(button.x + button.width).toBeLessThanOrEqual(moved.x + moved.width);
+        expect(button.y + button.height).toBeLessThanOrEqual(moved.y + moved.height);
+        const centre = { x: button.x + button.width / 2, y: button.y + button.height / 2 };
+        expect(await macpilot.ok('element_at', centre)).toMatch(/button "OK"/);
 
-    await macpilot.ok('set_value', { ref: field, value: 'Grüße from KDE' });
-    expect(await value()).toBe('Grüße from KDE');
-    expect(await macpilot.ok('click_element', { ref: ok })).toMatch(/Clicked button "OK"/);
-    expect(await zenity.exited).toBe(0);
-    expect(zenity.stdout()).toBe('Grüße from KDE\n');
-  });
+        await macpilot.ok('set_value', { ref: field, value: `Grüße from ${server}` });
+        expect(await value()).toBe(`Grüße from ${server}`);
+        expect(await macpilot.ok('click_element', { ref: ok })).toMatch(/Clicked button "OK"/);
+        expect(await zenity.exited).toBe(0);
+        expect(zenity.stdout()).toBe(`Grüße from ${server}\n`);
+      } finally {
+        if (apps !== processes) await apps.stopAll();
+      }
+    });
+  }
 
   test('the clipboard round-trips with wl-clipboard; empty, it reads as empty', async () => {
     // KWin announces no selection while nothing was copied: wl-paste alone would wait for one forever.
