@@ -323,6 +323,24 @@ async function startGnome(
   }
 }
 
+/**
+ * Writes the lock file of `display` (/tmp/.X<n>-lock, the X server's pid as X servers write it) for its server.
+ * An X server that picks its display itself (-displayfd) writes none, and an XWayland started by a compositor
+ * (KWin, sway's wlroots) takes a display without a lock file as free: it removes the socket there and binds its
+ * own, cutting a running desktop off. Returns what to remove when the desktop stops, or undefined when another
+ * process holds the lock already.
+ */
+function lockDisplay(display: string, pid: number): { file: string; content: string } | undefined {
+  const file = `/tmp/.X${display.slice(1)}-lock`;
+  const content = `${String(pid).padStart(10)}\n`;
+  try {
+    writeFileSync(file, content, { flag: 'wx', mode: 0o444 });
+    return { file, content };
+  } catch {
+    return undefined;
+  }
+}
+
 /** The display of the KDE suite's compositor, a socket in the desktop's XDG_RUNTIME_DIR. */
 const KDE_DISPLAY = 'wayland-kde';
 
@@ -425,9 +443,13 @@ export async function startDesktop(
     return child;
   };
 
+  /** The X display's lock file, written for the X server (see lockDisplay). */
+  let lock: { file: string; content: string } | undefined;
   const stop = async () => {
     for (const pid of pids.reverse()) await stopGroup(pid);
     pids.length = 0;
+    if (lock && existsSync(lock.file) && readFileSync(lock.file, 'utf8') === lock.content) rmSync(lock.file);
+    lock = undefined;
     if (!process.env.MACPILOT_KEEP_DESKTOP) rmSync(runtimeDir, { recursive: true, force: true });
   };
 
@@ -440,13 +462,14 @@ export async function startDesktop(
       // -noreset it resets whenever its last client leaves, and a client connecting meanwhile (openbox) fails.
       const displayFile = join(runtimeDir, 'display');
       const server = xServer(runtimeDir, monitors);
-      start(server.command, server.args, process.env, { fd3: openSync(displayFile, 'w') });
+      const x = start(server.command, server.args, process.env, { fd3: openSync(displayFile, 'w') });
       await waitFor(
         `${server.command} to choose a display`,
         () => readFileSync(displayFile, 'utf8').trim().length > 0,
         10000,
       );
       display = `:${readFileSync(displayFile, 'utf8').trim()}`;
+      lock = lockDisplay(display, x.pid ?? 0);
     }
 
     const busPath = join(runtimeDir, 'bus');

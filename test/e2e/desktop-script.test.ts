@@ -1,6 +1,6 @@
 /** `npx tsx scripts/desktop.ts`, as README's "Try it" runs it: it prints the desktop's environment and stops on SIGTERM. */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
 
@@ -23,9 +23,16 @@ test('prints the exports of a running desktop, then stops it and removes its fol
   const runtime = /^export XDG_RUNTIME_DIR='(.*)'$/m.exec(out)?.[1] ?? '';
   expect(out).toMatch(/^export DISPLAY=':\d+'$/m);
   expect(existsSync(runtime)).toBe(true);
+  // The display's lock file names a live X server: an XWayland that a compositor starts takes a display without
+  // one for free, and would remove this desktop's socket.
+  const display = /^export DISPLAY=':(\d+)'$/m.exec(out)?.[1] ?? '';
+  const lock = `/tmp/.X${display}-lock`;
+  const holder = Number(readFileSync(lock, 'utf8').trim());
+  expect(readFileSync(`/proc/${holder}/cmdline`, 'utf8')).toMatch(/(^|\/)(Xvfb|Xorg)\0/);
   child.kill('SIGTERM');
   expect(await exited).toBe(0);
   expect(existsSync(runtime)).toBe(false);
+  expect(existsSync(lock)).toBe(false);
 }, 60_000);
 
 test('--help says how to use it and starts nothing; an unknown argument is a usage error', async () => {
