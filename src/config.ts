@@ -364,7 +364,10 @@ export function loadConfig(
       mode === 'safe' && givenBy('personFirst') === 'default'
         ? {
             ...origins,
-            personFirst: { ...origins.personFirst, where: 'the default in safe mode (MACPILOT_MODE=safe)' },
+            personFirst: {
+              ...origins.personFirst,
+              where: `safe mode's default (safe mode from ${origins.mode.where})`,
+            },
           }
         : origins,
   };

@@ -108,22 +108,26 @@ export async function doctor(config: Config, write: (line: string) => void): Pro
         .catch((error: unknown) => ({ watching: false, why: (error as Error).message }));
     }
   } catch (error) {
+    await client.close();
     write(`helper: ${helperFile(command)}${origin}: could not start`);
     write(
       error instanceof MacpilotError
         ? error.render()
         : `  ${(error as Error).message.replace('system.hello', 'its handshake')}`,
     );
+    for (const line of helperSaid(said)) write(`  it said: ${line}`);
     write(
       config.helperPath
         ? `  how: check that ${config.origins.helperPath.where} names macpilot's helper, or unset it to use the one macpilot comes with`
         : '  how: reinstall macpilot (the helper comes with it), then run `macpilot doctor` again',
     );
+    // The settings are checked all the same: they do not need the helper.
+    const missing = ['helper', ...settingsChecks(config, write)];
+    write(`Missing: ${missing.join(', ')}. Fix as shown, then run \`macpilot doctor\` again.`);
     return 1;
-  } finally {
-    await client.close();
-    for (const line of said) write(line);
   }
+  await client.close();
+  for (const line of helperSaid(said)) write(`helper said: ${line}`);
   write(
     `helper: ${helperFile(command)}${origin}, version ${hello.helperVersion}, protocol ${hello.protocolVersion}`,
   );
@@ -155,17 +159,7 @@ export async function doctor(config: Config, write: (line: string) => void): Pro
     );
     missing.push('person first');
   }
-  const audit = auditLog(config);
-  write(audit.line);
-  if (audit.problem) missing.push('audit log');
-  try {
-    write(`kill switch: ${controlFolder()} (\`macpilot stop\` reaches the servers that listen there)`);
-  } catch (error) {
-    write(
-      `kill switch: NOT usable: ${error instanceof MacpilotError ? error.renderForPerson() : String(error)}`,
-    );
-    missing.push('kill switch');
-  }
+  missing.push(...settingsChecks(config, write));
   const optional = platformServiceChecks();
   const toolsets = [...new Set(optional.flatMap((service) => service.toolsets))];
   const named =
@@ -182,4 +176,25 @@ export async function doctor(config: Config, write: (line: string) => void): Pro
       : `Missing: ${missing.join(', ')}. Fix as shown, then run \`macpilot doctor\` again.`,
   );
   return missing.length === 0 ? 0 : 1;
+}
+
+/** What the helper itself wrote on stderr, from the client's log lines (its own notes about the helper left out). */
+const helperSaid = (lines: readonly string[]): string[] =>
+  lines.flatMap((line) => /^\[macpilot\] \w+: helper: (.*)$/.exec(line)?.[1] ?? []);
+
+/** The audit log's and the kill switch's lines; what is missing of them. */
+function settingsChecks(config: Config, write: (line: string) => void): string[] {
+  const missing: string[] = [];
+  const audit = auditLog(config);
+  write(audit.line);
+  if (audit.problem) missing.push('audit log');
+  try {
+    write(`kill switch: ${controlFolder()} (\`macpilot stop\` reaches the servers that listen there)`);
+  } catch (error) {
+    write(
+      `kill switch: NOT usable: ${error instanceof MacpilotError ? error.renderForPerson() : String(error)}`,
+    );
+    missing.push('kill switch');
+  }
+  return missing;
 }

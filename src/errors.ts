@@ -74,6 +74,11 @@ export class MacpilotError extends Error {
     return new MacpilotError({ ...this, person, reached: reached ?? this.reached }, { cause: this.cause });
   }
 
+  /** The same failure, about the call's arguments named (the audit log's error_arguments). */
+  concerning(concerns: readonly string[]): MacpilotError {
+    return new MacpilotError({ ...this, concerns }, { cause: this.cause });
+  }
+
   /** The three parts as a person at a terminal reads them: each in their words where it has them. */
   renderForPerson(): string {
     const { what = this.what, why = this.why, next = this.next } = this.person;

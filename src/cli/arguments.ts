@@ -38,8 +38,17 @@ export function parseCommandLine(
     } else joined.push(arg);
   }
 
+  // A value below zero left standing alone (`click -5,-5`) is a positional: parseArgs would read it as a group
+  // of short options, and a "-" inside one as the end of the options. It goes in as a placeholder.
+  const standIns = new Map<string, string>();
+  const given = joined.map((arg, i) => {
+    if (!BELOW_ZERO.test(arg)) return arg;
+    const standIn = `\u0000below-zero-${i}`;
+    standIns.set(standIn, arg);
+    return standIn;
+  });
   const { tokens } = parseArgs({
-    args: joined,
+    args: given,
     options: Object.fromEntries(
       options.map((o) => [
         o.name,
@@ -56,20 +65,13 @@ export function parseCommandLine(
 
   const values: Values = {};
   const positionals: { index: number; value: string }[] = [];
-  const seen = new Set<number>();
   for (const token of tokens) {
     if (token.kind === 'option-terminator') continue;
     if (token.kind === 'positional') {
-      positionals.push({ index: token.index, value: token.value });
+      positionals.push({ index: token.index, value: standIns.get(token.value) ?? token.value });
       continue;
     }
     const raw = joined[token.index] as string;
-    if (BELOW_ZERO.test(raw)) {
-      // A short-option group such as "-5.5" comes as one token per character, all at the same index.
-      if (!seen.has(token.index)) positionals.push({ index: token.index, value: raw });
-      seen.add(token.index);
-      continue;
-    }
     const option = byName.get(token.name);
     if (!option) throw unknownOption(command, raw.split('=')[0] ?? raw);
     // `--project --dry-run`: the next option is not this one's value (`--name=-x` passes one that starts so).

@@ -178,6 +178,10 @@ const GIVEN_AS: Readonly<Record<string, string>> = {
 const COMMAND_GIVEN_AS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   wait: { text: '--text' },
   launch: { name: 'the app' },
+  // The app is these commands' first argument.
+  tree: { app: 'the app' },
+  windows: { app: 'the app' },
+  menu: { app: 'the app' },
 };
 
 /**

@@ -170,7 +170,9 @@ export const uiTools = toolsetTools('ui', [
       'Set the value of an element: text for text fields, a number for sliders and spin buttons, true/false for ' +
       'check boxes and toggles. Returns what changed.',
     input: targetInput({
-      value: z.union([z.string().max(1_000_000), z.number(), z.boolean()]),
+      value: z.union([z.string().max(1_000_000), z.number(), z.boolean()], {
+        error: 'a value is text, a number or true/false',
+      }),
     }),
     output: structured.action,
     annotations: { ...WRITE, idempotentHint: true },

@@ -739,7 +739,7 @@ test('a helper path that names no macpilot helper: the command says the helper d
   const folder = temporaryFolder('macpilot-bad-helper-');
   try {
     const helper = join(folder, 'not-a-helper.js');
-    writeFileSync(helper, 'process.exit(3);\n');
+    writeFileSync(helper, "process.stderr.write('not a helper\\n');\nprocess.exit(3);\n");
     const settings = { settings: { MACPILOT_HELPER_PATH: helper } };
     const apps = await runWith(settings, 'apps');
     expect(apps.code).toBe(1);
@@ -755,6 +755,11 @@ test('a helper path that names no macpilot helper: the command says the helper d
     expect(doctor.stdout).toContain(
       "  how: check that the environment variable MACPILOT_HELPER_PATH names macpilot's helper",
     );
+    // What the helper said is part of the report, in its words; the settings are checked all the same.
+    expect(doctor.stdout).toContain('  it said: not a helper');
+    expect(doctor.stdout).not.toContain('[macpilot]');
+    expect(doctor.stdout).toMatch(/^kill switch: /m);
+    expect(doctor.stdout).toMatch(/^Missing: helper\. /m);
     // A helper that starts something before it fails to answer: what it started goes with it.
     const script = join(folder, 'starts-and-fails.sh');
     const childPid = join(folder, 'child.pid');
@@ -820,6 +825,12 @@ test("usage problems a person makes are usage errors (exit 2) in the command lin
   expect(launch.code).toBe(2);
   expect(launch.stderr).toContain('macpilot: launch: the app is empty');
   expect(launch.stderr).not.toContain('--name');
+  const tree = await run('tree', '');
+  expect(tree.code).toBe(2);
+  expect(tree.stderr).toContain('macpilot: tree: the app is empty');
+  // A point with both coordinates below zero is a point, not options.
+  const offScreen = await run('click', '-5,-5');
+  expect(offScreen.stderr).toContain('The point -5,-5 is on no display');
   const region = await run('screenshot', '--region', '0,0,0,10', '-o', '-');
   expect(region.code).toBe(2);
   expect(region.stderr).toMatch(/--region width must be/);

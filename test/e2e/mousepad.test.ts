@@ -75,6 +75,14 @@ test('menu items in closed menus are found with include_hidden, by the name a pe
   expect(byPath).toContain(`ref: ${ref}`);
 });
 
+test('quit_app of mousepad with unsaved text: it asks to save and does not quit, which is a failure, not a quit', async () => {
+  const asked = await macpilot.call('quit_app', { name: String(pid) });
+  expect(asked.isError).toBe(true);
+  expect(asked.text).toMatch(/did not quit within 5 s/);
+  expect(asked.text).toContain('quit_app with force');
+  expect(await gone(pid, 500)).toBe(false);
+});
+
 test('quit_app with force ends mousepad', async () => {
   const out = await macpilot.ok('quit_app', { name: String(pid), force: true });
   expect(out).toMatch(/quit|exited|ended/i);

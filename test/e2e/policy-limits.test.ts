@@ -1,6 +1,6 @@
 /** Rate limits and the audit log (issue 5) through a real MCP client against the Linux helper. */
 import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, inject, test } from 'vitest';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { useMacpilot } from '../support/mcp.js';
@@ -150,6 +150,24 @@ describe('audit log of the app list', () => {
       error: 'app_off_limits',
       text_length: 2,
     });
+  });
+
+  test('failures name their kind and the arguments they are about: a point off every display, a window no title or id names', async () => {
+    for (const [tool, args, error, about] of [
+      ['click', { x: 99_999, y: 10 }, 'point_off_screen', ['x', 'y']],
+      // Saved to a file, a screenshot is a write, and logged.
+      [
+        'take_screenshot',
+        { window: 'no such window title', file_path: join(dirname(auditFile), 'never.png') },
+        'window_not_found',
+        ['window'],
+      ],
+      ['focus_window', { window_id: '12345' }, 'window_not_found', ['window_id']],
+      ['focus_window', { title: 'no such window title' }, 'window_not_found', ['title']],
+    ] as const) {
+      expect((await macpilot.call(tool, args)).isError, tool).toBe(true);
+      expect(auditLines(auditFile).at(-1), tool).toMatchObject({ tool, error, error_arguments: about });
+    }
   });
 
   test('a workflow stopped by a refused step says which step, and how it ended, on its own line', async () => {

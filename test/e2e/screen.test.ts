@@ -162,11 +162,20 @@ test("a window behind another app's window is said to be covered in its screensh
       : undefined;
   });
   expect(behind.text).toContain('focus_window brings it to the front');
+  const coveredBy = async () =>
+    (
+      (await macpilot.client.callTool({ name: 'take_screenshot', arguments: { app } })).structuredContent as {
+        covered_by: number;
+      }
+    ).covered_by;
+  // The structured answer says it too.
+  expect(await coveredBy()).toBe(1);
   xdotool('windowactivate', '--sync', window.id);
   const front = await eventually('the uncovered screenshot', async () => {
     const shot = await screenshot({ app });
     return shot.text.includes('in front of it') ? undefined : shot;
   });
   expect(front.text).toMatch(/of window \d+ "Application Class"/);
+  expect(await coveredBy()).toBe(0);
   await processes.stop(cover.pid);
 });

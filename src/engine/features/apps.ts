@@ -1,6 +1,6 @@
 /** The apps feature: list the running apps, and launch, activate or quit one. */
 import { z } from 'zod';
-import { isRefusal } from '../../errors.js';
+import { isRefusal, MacpilotError } from '../../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { HelperError, type CallOptions } from '../../helper-client/errors.js';
 import { HelperErrorCode, type AppInfo } from '../../helper-client/protocol.js';
@@ -100,10 +100,20 @@ export class Apps {
       const app = await this.kernel.resolver.app(name, call);
       const params = { pid: app.pid, force, timeoutMs: QUIT_TIMEOUT_MS };
       const { exited } = await this.kernel.port.call('apps.quit', params, call);
-      const done = exited
-        ? words`${which(app)} quit.`
-        : words`${which(app)} did not quit within ${QUIT_TIMEOUT_MS / 1000} s: it may be asking to save (snapshot_ui shows its dialogs); quit_app with force terminates it, losing unsaved work.`;
-      return { kind: 'action', done, app: appRef(app) };
+      if (!exited) {
+        // Not done: the app runs on, and the answer says so as a failure, not as a quit.
+        throw new MacpilotError({
+          what: `${JSON.stringify(app.name)} (pid ${app.pid}) did not quit within ${QUIT_TIMEOUT_MS / 1000} s`,
+          why: force
+            ? 'it ignored the request to terminate'
+            : 'it may be asking to save (snapshot_ui shows its dialogs)',
+          next: force
+            ? 'ask the person to end it'
+            : 'answer its dialog, or quit_app with force to terminate it, losing unsaved work',
+          kind: 'app_did_not_quit',
+        });
+      }
+      return { kind: 'action', done: words`${which(app)} quit.`, app: appRef(app) };
     });
   }
 }

@@ -280,7 +280,7 @@ export class Input {
 
   /** A drop point on a display, in an app the call may act on: what is dropped lands there. */
   private async dropPoint(to: LabelledPoint, call?: CallOptions): Promise<Words> {
-    const what = await this.onDisplay(to, 'The drop point', call);
+    const what = await this.onDisplay(to, 'The drop point', call, ['to']);
     const hit = await this.kernel.elementAt({ x: to.x, y: to.y }, call);
     if (hit) await this.kernel.resolver.appOf(hit.pid, call);
     return what;
@@ -603,8 +603,13 @@ export class Input {
   }
 
   /** A point named in an answer, with its display when there are several; refused when it is on none. */
-  private async onDisplay(spot: LabelledPoint, what: string, call?: CallOptions): Promise<Words> {
-    const { display, several } = await this.kernel.displays.at(spot, what, call);
+  private async onDisplay(
+    spot: LabelledPoint,
+    what: string,
+    call?: CallOptions,
+    concerns?: readonly string[],
+  ): Promise<Words> {
+    const { display, several } = await this.kernel.displays.at(spot, what, call, concerns);
     return several ? words`${place(spot)} ${own(`(on display ${display.id})`)}` : place(spot);
   }
 

@@ -162,9 +162,11 @@ export class Screen {
                 : 'may show in its pixels (black_out_hidden: true paints them black).'
             }`;
       // Linux reads the screen's pixels over the window's area; macOS captures the window alone.
+      const coveredBy =
+        subject.coveredBy && (await this.kernel.platform(call)) === 'linux' ? subject.coveredBy : 0;
       const coveredNote =
-        subject.coveredBy && (await this.kernel.platform(call)) === 'linux'
-          ? ` ${plural(subject.coveredBy, 'window')} of other apps ${subject.coveredBy === 1 ? 'is' : 'are'} in front of it and show${subject.coveredBy === 1 ? 's' : ''} in its pixels (focus_window brings it to the front).`
+        coveredBy > 0
+          ? ` ${plural(coveredBy, 'window')} of other apps ${coveredBy === 1 ? 'is' : 'are'} in front of it and show${coveredBy === 1 ? 's' : ''} in its pixels (focus_window brings it to the front).`
           : '';
       const head =
         `${shot.width}x${shot.height} ${format.toUpperCase()} of ${subject.what}, screen area ${geometry(shot.bounds)}, ` +
@@ -178,6 +180,7 @@ export class Screen {
         scale: shot.scale,
         hiddenWindows: inShot.length,
         paintedBlack: covered !== undefined,
+        coveredBy,
         annotated: drawn?.labels.length ?? 0,
       };
       if (file) {
@@ -322,6 +325,9 @@ export class Screen {
       if (typeof wanted === 'string' && error instanceof MacpilotError && !isCallProblem(error)) {
         await this.kernel.resolver.refuseDeniedWindow(wanted, error, call);
       }
+      // The call named the window by its own argument, `window`.
+      if (error instanceof MacpilotError && error.kind.startsWith('window_'))
+        throw error.concerning(['window']);
       throw error;
     }
   }

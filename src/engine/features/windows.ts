@@ -183,6 +183,9 @@ export class Windows {
     const none = picked.length === 0;
     const failure = {
       kind: none ? 'window_not_found' : 'window_ambiguous',
+      concerns: ['app', 'title', 'index'].filter(
+        (name) => name in target && target[name as keyof WindowTarget] !== undefined,
+      ),
       what: none
         ? `No window matches: ${describe(target)}`
         : `${matches.length} windows match ${describe(target)}, so nothing was done`,

@@ -31,11 +31,15 @@ export class Displays {
     return displays;
   }
 
-  /** The display `point` is on, or a refusal listing them; `what` names the point ("The drop point"). */
+  /**
+   * The display `point` is on, or a refusal listing them; `what` names the point ("The drop point"), `concerns`
+   * the call's arguments that gave it.
+   */
   async at(
     point: Point,
     what: string,
     call?: CallOptions,
+    concerns: readonly string[] = ['x', 'y'],
   ): Promise<{ display: DisplayInfo; several: boolean }> {
     const fresh = this.reading && performance.now() - this.reading.at < FRESH_MS;
     const displays = await (fresh && this.reading ? this.reading.displays : this.list(call));
@@ -46,6 +50,7 @@ export class Displays {
       why: `the displays, in screen points: ${displays.map(describeDisplay).join('; ') || 'none'}`,
       next: 'give a point on one of them (element bounds and screenshots use the same screen points)',
       kind: 'point_off_screen',
+      concerns,
     });
   }
 

@@ -128,6 +128,8 @@ export interface ScreenshotFacts {
   /** Windows of apps the person's app lists hide that are in the image, and whether they were painted black. */
   hiddenWindows: number;
   paintedBlack: boolean;
+  /** Windows of other apps in front of the window captured, whose pixels show in the image (Linux). */
+  coveredBy: number;
   /** Refs drawn on the image (annotate). */
   annotated: number;
 }

@@ -103,6 +103,7 @@ export const windowsListed = (windows: readonly WindowInfo[]): string =>
 /** What a call naming a window id that no window has is told, with the windows there are. */
 export const noWindowWithId = (id: string, windows: readonly WindowInfo[]) => ({
   kind: 'window_not_found',
+  concerns: ['window_id'],
   what: `No window has the id ${JSON.stringify(id)}`,
   why: `it closed, or the id is not one list_windows gave; the windows now: ${windowsListed(windows)}`,
   next: 'use an id from list_windows, or name the window by app and title',

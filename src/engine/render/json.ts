@@ -217,6 +217,9 @@ export const ScreenshotJson = z.object({
   bytes: z.number().optional().describe("The file's size."),
   hidden_windows: z.number().describe("Windows in the image of apps the person's app lists hide."),
   painted_black: z.boolean().describe('Those windows were painted black.'),
+  covered_by: z
+    .number()
+    .describe("Windows of other apps in front of the window captured: their pixels show in the image's."),
   annotated: z.number().describe('Refs drawn on the image (annotate).'),
 });
 
@@ -230,6 +233,7 @@ export const screenshotJson = (f: ScreenshotFacts): z.infer<typeof ScreenshotJso
   ...(f.file === undefined ? {} : { file: f.file, bytes: f.bytes }),
   hidden_windows: f.hiddenWindows,
   painted_black: f.paintedBlack,
+  covered_by: f.coveredBy,
   annotated: f.annotated,
 });
 

@@ -14,6 +14,12 @@ describe('parseCommandLine', () => {
 
   it('takes numbers below zero as values, alone or after an option', () => {
     expect(parseCommandLine(command('click'), ['-100,200']).positionals).toEqual(['-100,200']);
+    // Both below zero: a "-" inside what parseArgs reads as a group of short options ended the options.
+    expect(parseCommandLine(command('click'), ['-5,-5']).positionals).toEqual(['-5,-5']);
+    expect(parseCommandLine(command('click'), ['-5,-5', '--button', 'right'])).toMatchObject({
+      positionals: ['-5,-5'],
+      values: { button: 'right' },
+    });
     expect(parseCommandLine(command('set'), ['slider', '-5.5']).positionals).toEqual(['slider', '-5.5']);
     expect(parseCommandLine(command('screenshot'), ['--region', '-10,0,50,50']).values.region).toBe(
       '-10,0,50,50',
