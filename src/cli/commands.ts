@@ -175,7 +175,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     name: 'click',
     args: '<path | x,y>',
     summary:
-      'click an element (its own press action; where the toolkit needs one, a real click at its centre, which moves the pointer) or a screen point, and print what changed',
+      'click an element (its own press action; on a text field, or where the toolkit needs one, a real click at its centre, which moves the pointer) or a screen point, and print what changed',
     positionals: [1, 1],
     options: [
       {

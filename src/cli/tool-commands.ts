@@ -100,9 +100,6 @@ async function standardInput(): Promise<string> {
   return text;
 }
 
-/** The deepest walk snapshot_ui takes. */
-const MAX_WALK_DEPTH = 64;
-
 const NUMBER = String.raw`-?\d+(?:\.\d+)?`;
 const POINT = new RegExp(`^(${NUMBER}),(${NUMBER})$`);
 const REGION = new RegExp(`^(${NUMBER}),(${NUMBER}),(${NUMBER}),(${NUMBER})$`);
@@ -285,16 +282,15 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
     call('list_windows', { app, include_minimized: values.minimized === true || undefined }),
 
   tree: async ({ positionals: [app], values }, call) => {
-    // --depth counts the levels a person sees; the walk also goes through the unnamed wrappers it leaves out.
+    // --depth counts the levels a person sees, as snapshot_ui's depth does.
     const levels = integer(values.depth, 'depth');
     const answered = await call('snapshot_ui', {
       app,
-      depth: levels === undefined ? undefined : Math.min(MAX_WALK_DEPTH, levels * 4 + 4),
+      depth: levels,
       ...(values.all === true ? { include_hidden: true, max_nodes: 5000 } : {}),
     });
     if (answered.answer?.kind === 'snapshot') {
       const { render } = answered.answer;
-      if (levels !== undefined) render.maxLevel = levels + 1;
       // The size cap keeps an agent's context small; a person who asked for everything reads it all.
       if (values.all === true) render.maxChars = Number.MAX_SAFE_INTEGER;
     }

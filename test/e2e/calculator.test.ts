@@ -22,6 +22,8 @@ test('the keypad shows GTK4 buttons by their labels, not doubled names or widget
   expect(tree).toMatch(/- button "×" \[ref=e\d+\]/);
   expect(tree).not.toContain('"7 7"');
   expect(tree).not.toContain('GtkButton');
+  // depth counts the levels shown, not the unnamed wrappers the walk goes through: 3 reach the keypad.
+  expect(await macpilot.ok('snapshot_ui', { app, depth: 3 })).toMatch(/- button "7" \[ref=e\d+\]/);
 });
 
 test('clicking 7 × 6 = by ref puts 42 on the display', async () => {

@@ -17,6 +17,17 @@ test('the text set in the entry is what zenity prints after OK', async () => {
   const set = await macpilot.ok('set_value', { ref: field, value: typed });
   expect(set).toContain(field);
 
+  // A click on the field is a person's click, which puts the caret there: not its Activate action, which is
+  // Enter and would submit the dialog.
+  const intoField = await macpilot.ok('click_element', { ref: field });
+  expect(intoField).toContain('with a synthetic click');
+  expect(intoField).not.toContain('Activate');
+  expect(await macpilot.ok('get_element', { ref: field })).toContain('focused');
+  // The caret is where the click landed, in the text's middle: End takes it to the end.
+  await macpilot.ok('press_key', { key: 'end' });
+  await macpilot.ok('type_text', { text: ' ✓' });
+  const withMore = `${typed} ✓`;
+
   const okButton = refOf(
     await macpilot.ok('find_elements', { app, role: 'button', name: 'OK', match: 'exact' }),
     /"OK"/,
@@ -25,5 +36,5 @@ test('the text set in the entry is what zenity prints after OK', async () => {
   expect(clicked).toContain('closed');
 
   expect(await zenity.exited).toBe(0);
-  expect(zenity.stdout()).toBe(`${typed}\n`);
+  expect(zenity.stdout()).toBe(`${withMore}\n`);
 });

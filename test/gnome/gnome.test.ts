@@ -10,6 +10,7 @@ import { calculatorEntry } from '../support/calculator.js';
 import { zenityEntry } from '../support/zenity.js';
 import { startMacpilot, useMacpilot } from '../support/mcp.js';
 import { Processes } from '../support/processes.js';
+import { type Bounds, listedWindows } from '../support/windows.js';
 import { eventually, refOf } from '../support/text.js';
 
 const env = inject('gnomeEnv');
@@ -17,8 +18,6 @@ const { macpilot, processes } = useMacpilot(env, ['--toolsets', 'all']);
 
 /** Where mutter lists its RemoteDesktop sessions, one child node each. */
 const SESSIONS = '/org/gnome/Mutter/RemoteDesktop/Session';
-
-type Bounds = { x: number; y: number; width: number; height: number };
 
 const boundsOf = async (ref: string): Promise<Bounds> => {
   const { structuredContent } = (await macpilot.client.callTool({
@@ -29,20 +28,7 @@ const boundsOf = async (ref: string): Promise<Bounds> => {
   return structuredContent.bounds;
 };
 
-const windows = async () =>
-  (
-    (await macpilot.client.callTool({ name: 'list_windows', arguments: { include_minimized: true } }))
-      .structuredContent as {
-      windows: {
-        id: string;
-        pid: number;
-        title: string;
-        focused: boolean;
-        minimized: boolean;
-        bounds: Bounds;
-      }[];
-    }
-  ).windows;
+const windows = () => listedWindows(macpilot);
 
 const layout = (name: string) =>
   execFileSync('gsettings', ['set', 'org.gnome.desktop.input-sources', 'sources', `[('xkb', '${name}')]`], {

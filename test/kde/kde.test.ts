@@ -13,28 +13,15 @@ import { describe, expect, inject, test } from 'vitest';
 import { zenityEntry } from '../support/zenity.js';
 import { useMacpilot } from '../support/mcp.js';
 import { Processes } from '../support/processes.js';
+import { type Bounds, type ListedWindow, listedWindows } from '../support/windows.js';
 import { eventually, refOf } from '../support/text.js';
 
 const env = inject('kdeEnv');
 const { macpilot, processes } = useMacpilot(env, ['--toolsets', 'all']);
 
-type Bounds = { x: number; y: number; width: number; height: number };
-interface Listed {
-  id: string;
-  pid: number;
-  title: string;
-  focused: boolean;
-  minimized: boolean;
-  bounds: Bounds;
-}
+const windows = () => listedWindows(macpilot);
 
-const windows = async (): Promise<Listed[]> =>
-  (
-    (await macpilot.client.callTool({ name: 'list_windows', arguments: { include_minimized: true } }))
-      .structuredContent as { windows: Listed[] }
-  ).windows;
-
-const windowTitled = async (title: string): Promise<Listed> =>
+const windowTitled = async (title: string): Promise<ListedWindow> =>
   eventually(`the window "${title}"`, async () => (await windows()).find((w) => w.title === title));
 
 describe('on KDE Plasma (KWin)', () => {

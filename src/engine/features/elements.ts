@@ -81,6 +81,9 @@ function withFocusTaken(result: ActionResult): ActionResult {
     : result;
 }
 
+/** The deepest walk a snapshot takes. */
+const MAX_WALK_DEPTH = 64;
+
 export class Elements {
   constructor(
     private readonly kernel: Kernel,
@@ -91,7 +94,10 @@ export class Elements {
   async snapshot(options: SnapshotOptions = {}, call?: CallOptions): Promise<SnapshotResult> {
     return this.kernel.guard('take a snapshot', async () => {
       const roles = options.roles?.map(parseRole);
-      const depth = options.depth ?? SNAPSHOT_DEFAULTS.depth;
+      // A depth asked for counts the levels shown; the walk also goes through the unnamed wrappers (panels,
+      // fillers) that get no line, about three to a shown level in GTK.
+      const shown = options.depth;
+      const depth = shown === undefined ? SNAPSHOT_DEFAULTS.depth : Math.min(MAX_WALK_DEPTH, shown * 4 + 4);
       const maxNodes = options.maxNodes ?? SNAPSHOT_DEFAULTS.maxNodes;
       const limits = {
         depth,
@@ -102,6 +108,7 @@ export class Elements {
       const walked = await this.walkOrReresolve(options.ref, start, limits, call);
       const render = {
         depth,
+        ...(shown === undefined ? {} : { maxLevel: shown + 1 }),
         maxNodes,
         maxChars: SNAPSHOT_DEFAULTS.maxChars,
         roles: roles && new Set(roles),
@@ -167,7 +174,9 @@ export class Elements {
       (options.modifiers ?? []).length === 0;
     let untouched = false;
     const result = await this.kernel.act(target, 'click', call, (entry, detail) => {
-      const action = plain ? clickAction(detail.actions) : undefined;
+      // A text field's own action (GTK's Activate) is Enter, which submits the form it is in: a click on one is
+      // a real click, as a person's, which puts the caret there.
+      const action = plain && roleOf(detail) !== 'textbox' ? clickAction(detail.actions) : undefined;
       const click: Prepared = action
         ? async () => {
             const done = await this.kernel.port.call(

@@ -1,7 +1,7 @@
 /**
  * A person's recorded presses as run_workflow steps. Each click names what was under it by path (click_element),
- * or by its point when nothing accessible was there (click). A plain click into a text field is focus_element:
- * click_element would run the field's own action, which in GTK is Activate (Enter). A click on a menu bar item is a click_menu_item of
+ * or by its point when nothing accessible was there (click). A plain click into a text field is focus_element,
+ * which keeps to the background (click_element clicks a field for real, moving the pointer). A click on a menu bar item is a click_menu_item of
  * its menu path, the clicks that only opened the menus on the way left out. Characters typed one after another
  * fold into one type_text, Backspace taking back the last of them; Enter, Tab, arrows and shortcuts are press_key
  * (one step with a repeat when the same key is pressed again). Platform-neutral: the recorder (recording.ts)

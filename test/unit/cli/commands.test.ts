@@ -75,9 +75,9 @@ describe('tool commands', () => {
     expect(String(args?.file_path)).toMatch(/^\/.*\/shot\.png$/);
   });
 
-  it('tree --all shows hidden elements and more lines, --depth 3 walks through the wrappers it leaves out; clipboard and menu pick their tool', async () => {
+  it('tree --all shows hidden elements and more lines, --depth 3 is the depth of snapshot_ui (the levels shown); clipboard and menu pick their tool', async () => {
     expect(await calls('tree', { positionals: ['mousepad'], values: { all: true, depth: '3' } })).toEqual([
-      ['snapshot_ui', { app: 'mousepad', depth: 16, include_hidden: true, max_nodes: 5000 }],
+      ['snapshot_ui', { app: 'mousepad', depth: 3, include_hidden: true, max_nodes: 5000 }],
     ]);
     expect(await calls('clipboard', { positionals: ['set', 'x'] })).toEqual([
       ['set_clipboard', { text: 'x' }],

@@ -101,10 +101,11 @@ describe('snapshot', () => {
     ]);
   });
 
-  it('passes depth and caps to the walk and reports the cut', async () => {
+  it('walks through the wrappers below the levels asked for, caps the walk, and reports the cut', async () => {
     const { engine, helper } = setup();
     const out = await engine.snapshot({ depth: 2, maxNodes: 50 });
-    expect(helper.calls.at(-1)?.params).toMatchObject({ depth: 2, maxNodes: 150, includeHidden: false });
+    // 2 levels shown: the walk goes 4 deeper for each, through the panels and fillers that get no line.
+    expect(helper.calls.at(-1)?.params).toMatchObject({ depth: 12, maxNodes: 150, includeHidden: false });
     expect(out.split('\n').at(-1)).toMatch(
       /^\[cut: (at least )?\d+ elements below depth 2; children not shown under e\d+/,
     );
