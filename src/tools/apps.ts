@@ -50,7 +50,10 @@ export const appsTools = toolsetTools('apps', [
       'Ask an app to quit, as closing its windows would (it may ask to save). With force, terminate it: ' +
       'unsaved work is lost.',
     input: z.object({
-      name: appParam,
+      // Named always: quitting is never aimed at whatever happens to be in front.
+      name: appParam.describe(
+        'The app to quit: its name (as list_apps shows it), bundle id / desktop id, or pid.',
+      ),
       force: z.boolean().optional().describe('Terminate without asking. Unsaved work is lost.'),
     }),
     output: structured.action,

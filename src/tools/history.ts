@@ -11,11 +11,18 @@ export interface Inverse {
   what: string;
 }
 
+/** What an action that changed nothing (a window minimized already) leaves for undo: why there is nothing to undo. */
+export interface NothingToUndo {
+  nothing: string;
+}
+
 export interface Action {
   /** Counts every action of the session, from 1. */
   seq: number;
   tool: string;
   inverse?: Inverse;
+  /** Why an action without an inverse needs none: it changed nothing. */
+  unchanged?: string;
 }
 
 /** Actions kept for undo; older ones are forgotten. */
@@ -25,9 +32,11 @@ export class ActionHistory {
   private readonly actions: Action[] = [];
   private done = 0;
 
-  record(tool: string, inverse: Inverse | undefined): void {
+  record(tool: string, inverse: Inverse | NothingToUndo | undefined): void {
     this.done++;
-    this.actions.push({ seq: this.done, tool, ...(inverse ? { inverse } : {}) });
+    const kept =
+      inverse === undefined ? {} : 'nothing' in inverse ? { unchanged: inverse.nothing } : { inverse };
+    this.actions.push({ seq: this.done, tool, ...kept });
     if (this.actions.length > KEPT) this.actions.shift();
   }
 

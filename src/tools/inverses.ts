@@ -1,6 +1,6 @@
 /** What undoes an action, read before it runs (see ToolSpec.inverse): one reader per kind of state. */
 import type { WindowTarget } from '../engine/features/windows.js';
-import type { Inverse } from './history.js';
+import type { Inverse, NothingToUndo } from './history.js';
 import type { ToolContext } from './types.js';
 
 /** A field's value put back with set_value; none for a secure field, whose value is never read. */
@@ -31,7 +31,7 @@ export async function previousWindow(
   target: WindowTarget,
   change: WindowChange,
   { engine, signal }: ToolContext,
-): Promise<Inverse | undefined> {
+): Promise<Inverse | NothingToUndo | undefined> {
   const window = await engine.windows.resolve(target, { signal });
   const id = { window_id: window.id };
   const { x, y, width, height } = window.bounds;
@@ -50,10 +50,12 @@ export async function previousWindow(
         what: `the size ${which} had`,
       };
     case 'minimize':
-      return window.minimized ? undefined : { tool: 'restore_window', args: id, what: `${which} restored` };
+      return window.minimized
+        ? { nothing: `${which} was minimized already` }
+        : { tool: 'restore_window', args: id, what: `${which} restored` };
     case 'restore':
       return window.minimized
         ? { tool: 'minimize_window', args: id, what: `${which} minimized again` }
-        : undefined;
+        : { nothing: `${which} was not minimized` };
   }
 }

@@ -10,7 +10,7 @@ import type { EngineResult } from '../engine/kernel/results.js';
 import type { HelperStatus } from '../engine/kernel/port.js';
 import type { ServiceCheck, ServiceName, Services } from '../services/types.js';
 import type { ToolAnnotations, Toolset } from '../toolsets.js';
-import type { ActionHistory, Inverse } from './history.js';
+import type { ActionHistory, Inverse, NothingToUndo } from './history.js';
 
 /** A call made from within another: its reply, and why it failed when it did (its kind, whether refused). */
 export interface NestedAnswer {
@@ -95,7 +95,7 @@ export interface ToolSpec<Input extends z.ZodObject = z.ZodObject, R extends Eng
    * For an action that can be undone: the call that puts back what it is about to change, read before it
    * runs; undefined when this call cannot be undone (a secure field, a target it cannot name again).
    */
-  inverse?: (args: z.output<Input>, context: ToolContext) => Promise<Inverse | undefined>;
+  inverse?: (args: z.output<Input>, context: ToolContext) => Promise<Inverse | NothingToUndo | undefined>;
   /** Not recorded as an action of its own (undo and run_workflow, whose steps are). */
   unrecorded?: true;
   /** Arguments that make a read-only tool write, with what each changes (see ToolMeta.writesWith). */

@@ -31,9 +31,12 @@ interface Undone {
 async function undoActions(actions: Action[], { callTool, signal }: ToolContext): Promise<Undone> {
   const out: Undone = { undone: [], notUndone: [] };
   for (const action of actions) {
-    const { seq, tool, inverse } = action;
+    const { seq, tool, inverse, unchanged } = action;
     if (!inverse) {
-      out.notUndone.push({ seq, tool, why: 'it cannot be undone (clicks, keys and launches cannot)' });
+      const why = unchanged
+        ? `it changed nothing (${unchanged})`
+        : 'it cannot be undone (clicks, keys and launches cannot)';
+      out.notUndone.push({ seq, tool, why });
       continue;
     }
     const { result } = await callTool(inverse.tool, inverse.args, signal, { record: false });

@@ -74,5 +74,9 @@ test('undo restores a text field and a moved window, newest first, and names wha
   await macpilot.ok('press_key', { key: 'End' });
   const keys = await macpilot.call('undo');
   expect(keys.text).toContain('not undone: press_key, it cannot be undone');
+  // A restore of a window that was not minimized changed nothing: that is the reason given, not "cannot".
+  await macpilot.ok('restore_window', { app });
+  const unchanged = await macpilot.call('undo');
+  expect(unchanged.text).toMatch(/not undone: restore_window, it changed nothing \(".*" was not minimized\)/);
   await processes.stop(zenity.pid);
 });
