@@ -78,5 +78,15 @@ test('undo restores a text field and a moved window, newest first, and names wha
   await macpilot.ok('restore_window', { app });
   const unchanged = await macpilot.call('undo');
   expect(unchanged.text).toMatch(/not undone: restore_window, it changed nothing \(".*" was not minimized\)/);
+  // Several, newest first, undone or not: each line answers the action in its place.
+  await macpilot.ok('move_window', { app, x: 80, y: 90 });
+  await macpilot.ok('press_key', { key: 'End' });
+  await macpilot.ok('move_window', { app, x: 120, y: 130 });
+  const three = await macpilot.ok('undo', { count: 3 });
+  expect(three.split('\n').filter((line) => line.startsWith('- '))).toEqual([
+    expect.stringMatching(/^- undid move_window: /),
+    expect.stringMatching(/^- not undone: press_key, /),
+    expect.stringMatching(/^- undid move_window: /),
+  ]);
   await processes.stop(zenity.pid);
 });

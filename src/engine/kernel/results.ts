@@ -251,8 +251,9 @@ export interface WorkflowRun {
 export interface UndoRun {
   /** Actions taken back from the history. */
   taken: number;
-  undone: { tool: string; what: string }[];
-  notUndone: { tool: string; why: string }[];
+  /** `seq`: the action's place in the session, for listing them newest first. */
+  undone: { seq: number; tool: string; what: string }[];
+  notUndone: { seq: number; tool: string; why: string }[];
 }
 
 /** What kind of change an app reported: its events' kinds, grouped. */

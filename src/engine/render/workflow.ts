@@ -25,9 +25,12 @@ export function workflowText(r: WorkflowRun): string {
 }
 
 export function undoText(r: UndoRun): string {
+  // Newest first, as they were taken back, so that each line matches the action it answers.
   const lines = [
-    ...r.undone.map((u) => `- undid ${u.tool}: ${u.what}`),
-    ...r.notUndone.map((u) => `- not undone: ${u.tool}, ${u.why}`),
-  ];
+    ...r.undone.map((u) => ({ seq: u.seq, line: `- undid ${u.tool}: ${u.what}` })),
+    ...r.notUndone.map((u) => ({ seq: u.seq, line: `- not undone: ${u.tool}, ${u.why}` })),
+  ]
+    .sort((a, b) => b.seq - a.seq)
+    .map((entry) => entry.line);
   return `Undid ${r.undone.length} of ${r.taken} actions ${dataNote()}:\n${lines.join('\n')}`;
 }

@@ -29,7 +29,11 @@ describe('the untrusted-data fence', () => {
       steps: [{ step: 0, tool: 'click_element', status: 'ok', attempts: 1, text: INJECTION }],
       rolledBack: [],
     });
-    const undo = undoText({ taken: 1, undone: [{ tool: 'set_value', what: INJECTION }], notUndone: [] });
+    const undo = undoText({
+      taken: 1,
+      undone: [{ seq: 1, tool: 'set_value', what: INJECTION }],
+      notUndone: [],
+    });
     for (const text of [workflow, undo]) {
       expect(text).toContain(INJECTION);
       expect(text).toContain(DATA_FENCE);
