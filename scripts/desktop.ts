@@ -8,6 +8,7 @@
  */
 import { type ChildProcess, execFileSync, type StdioOptions, spawn } from 'node:child_process';
 import {
+  chmodSync,
   cpSync,
   existsSync,
   mkdirSync,
@@ -358,7 +359,12 @@ async function startKwin(
   const kwin = join(runtimeDir, 'kwin', 'kwin_wayland');
   mkdirSync(join(runtimeDir, 'kwin'));
   cpSync('/usr/bin/kwin_wayland', kwin);
-  // KWin gives the X display of its XWayland to the programs it starts: one writes it down.
+  // KWin gives the X display of its XWayland to the programs it starts: one writes it down. Its XWayland needs
+  // the X sockets' folder, which an X server makes on a fresh machine (CI's) and nothing has made yet here.
+  if (!existsSync('/tmp/.X11-unix')) {
+    mkdirSync('/tmp/.X11-unix');
+    chmodSync('/tmp/.X11-unix', 0o1777);
+  }
   const xDisplayFile = join(runtimeDir, 'xwayland-display');
   start(
     kwin,
