@@ -134,7 +134,6 @@ export class KWinShell implements Shell {
   readonly portalBackend = 'xdg-desktop-portal-kde';
   private asked = 0;
   private readonly waiting = new Map<string, (answer: string) => void>();
-  private folder: string | undefined;
 
   constructor(private readonly bus: Bus) {
     bus.onMethodCall(ANSWER_PATH, (call) => {
@@ -190,7 +189,10 @@ export class KWinShell implements Shell {
   private async ask(question: Question, args: object): Promise<unknown> {
     const token = `${process.pid}-${++this.asked}`;
     const plugin = `macpilot-${token}`;
-    const file = join(this.scriptFolder(), `${plugin}.js`);
+    // A folder only this user reads, made for this script and removed with it: a helper that ends abruptly
+    // leaves none behind for its life.
+    const folder = mkdtempSync(join(tmpdir(), 'macpilot-kwin-'));
+    const file = join(folder, `${plugin}.js`);
     writeFileSync(file, scriptFor(question, args, this.bus.name, token), { mode: 0o600 });
     let timer: NodeJS.Timeout | undefined;
     const answered = new Promise<string>((resolve, reject) => {
@@ -231,7 +233,7 @@ export class KWinShell implements Shell {
       clearTimeout(timer);
       this.waiting.delete(token);
       await this.kwin('/Scripting', SCRIPTING, 'unloadScript', 's', [plugin]).catch(() => {});
-      rmSync(file, { force: true });
+      rmSync(folder, { recursive: true, force: true });
     }
   }
 
@@ -255,16 +257,5 @@ export class KWinShell implements Shell {
       }
       throw error;
     }
-  }
-
-  /** A folder only this user reads, for the scripts KWin loads. */
-  private scriptFolder(): string {
-    this.folder ??= mkdtempSync(join(tmpdir(), 'macpilot-kwin-'));
-    return this.folder;
-  }
-
-  /** Removes the scripts' folder. */
-  dispose(): void {
-    if (this.folder) rmSync(this.folder, { recursive: true, force: true });
   }
 }

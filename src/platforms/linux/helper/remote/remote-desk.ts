@@ -359,7 +359,6 @@ export class RemoteDesk {
   }
 
   close(): void {
-    this.shell.dispose?.();
     void this.remoteOpening
       ?.then(async (remote) => {
         if (remote.route === 'portal') await this.portal.close(remote.session);

@@ -45,6 +45,4 @@ export interface Shell {
   minimize(id: string): Promise<void>;
   /** Asks the window to close, as its close button would. */
   close(id: string): Promise<void>;
-  /** Lets go of what the shell holds (files, listeners) when the desk closes. */
-  dispose?(): void;
 }
