@@ -267,7 +267,8 @@ export const COMMANDS: readonly CommandSpec[] = [
         short: 'o',
         value: 'FILE',
         help:
-          'the new file to write (default: macpilot-screenshot-<time>.png here), never overwritten; "-": the PNG ' +
+          'the new file to write (default: macpilot-screenshot-<time>.png here), readable by you only, never ' +
+          'overwritten; "-": the PNG ' +
           'to stdout (read-only mode writes no file)',
       },
       FORMAT,

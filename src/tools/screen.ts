@@ -72,7 +72,9 @@ export const screenTools = toolsetTools('screen', [
           .min(2)
           .max(4096)
           .optional()
-          .describe('Absolute path of a new .png / .jpg file to write instead of returning the image.'),
+          .describe(
+            'Absolute path of a new .png / .jpg file to write instead of returning the image (readable by its owner only).',
+          ),
         include_text: z
           .boolean()
           .optional()

@@ -150,6 +150,15 @@ describe('audit log of the app list', () => {
       error: 'app_off_limits',
       text_length: 2,
     });
+    // A window named by its app: to the agent, no window matches; to the person, a refusal.
+    const closed = await macpilot.call('close_window', { app: 'zenity' });
+    expect(closed.text).toMatch(/^No window matches: the window of "zenity"/);
+    expect(auditLines(auditFile).at(-1)).toMatchObject({
+      tool: 'close_window',
+      outcome: 'refused',
+      error: 'app_off_limits',
+      app: 'zenity',
+    });
   });
 
   test('failures name their kind and the arguments they are about: a point off every display, a window no title or id names', async () => {

@@ -1,6 +1,6 @@
 /** Screenshots through the MCP client: gtk3-demo's window as pixels, regions, JPEG, scaling, refs drawn, files. */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
@@ -131,6 +131,8 @@ test('file_path writes a new PNG and never overwrites it', async () => {
   const path = join(folder, 'gtk3-demo.png');
   const saved = await macpilot.ok('take_screenshot', { app, file_path: path });
   expect(saved).toContain(path);
+  // It may show what the person would not share: readable by its owner only.
+  expect(statSync(path).mode & 0o777).toBe(0o600);
   const written = await decode(readFileSync(path));
   expect(written).toMatchObject({ format: 'png', width: window.frame.width, height: window.frame.height });
   expect(saved).toContain(`${window.frame.width}x${window.frame.height} PNG`);

@@ -519,7 +519,8 @@ async function checkFile(
 
 async function writeNew(path: string, data: Buffer): Promise<void> {
   try {
-    await writeFile(path, data, { flag: 'wx' });
+    // A screenshot may show what the person would not share: readable by its owner only, as the audit log is.
+    await writeFile(path, data, { flag: 'wx', mode: 0o600 });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new MacpilotError(

@@ -196,13 +196,13 @@ export class Windows {
         ? 'use an id from list_windows (include_minimized: true lists minimized ones too)'
         : 'add index (0 is the front-most match) or a more specific title, or use the window id',
     };
-    if (matches.length === 0 && target.title !== undefined) {
-      const title = target.title;
-      const app = target.app;
+    // A window the lists hide is refused as off limits, named by its app or its title alike.
+    if (matches.length === 0 && (target.title !== undefined || target.app !== undefined)) {
+      const { title, app } = target;
       await this.kernel.resolver.refuseDeniedWindow(
         (w) =>
           (app === undefined || ofApp([w], app).length > 0) &&
-          matchTitle([w], (x) => x.title, title).length > 0,
+          (title === undefined || matchTitle([w], (x) => x.title, title).length > 0),
         failure,
         call,
       );
