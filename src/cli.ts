@@ -150,11 +150,15 @@ main(process.argv.slice(2)).then(
     // By name: config.ts (and zod with it) is loaded only by the commands that read the configuration.
     const setting = (error as Error).name === 'ConfigError';
     if (setting || error instanceof UsageError) {
-      const help = setting
-        ? 'macpilot --help lists the settings'
-        : running
-          ? `macpilot ${running} --help shows its options`
-          : 'macpilot --help lists the commands';
+      // A setting given as a flag (serve --port) is explained by its command's help, one in the environment by
+      // the settings list.
+      const byFlag = setting && running !== undefined && (error as Error).message.startsWith('--');
+      const help =
+        setting && !byFlag
+          ? 'macpilot --help lists the settings'
+          : running
+            ? `macpilot ${running} --help shows its options`
+            : 'macpilot --help lists the commands';
       // Each problem of the command line on a line of its own, each said to be macpilot's; a problem's own Why
       // and Next lines go under it as they are.
       const lines = (error as Error).message

@@ -588,6 +588,10 @@ describe('exit codes and output streams', () => {
     expect((await run('serve', '--port', '7433')).stderr).toContain(
       '--port is for serving HTTP: add --http (without it, macpilot serves MCP on stdin/stdout)',
     );
+    // A setting given as a flag is explained by the command's help, not by the list of settings.
+    const port = (await run('serve', '--http', '--port', 'abc')).stderr;
+    expect(port).toContain('macpilot: --port: "abc" is not a port');
+    expect(port).toContain('(macpilot serve --help shows its options)');
     expect((await run('click')).stderr).toContain(
       'click takes 1 argument, not 0: click <path | x,y>\n(macpilot click --help shows its options)',
     );

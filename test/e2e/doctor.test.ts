@@ -1,6 +1,6 @@
 /** `macpilot doctor` on the headless desktop, and without one: each capability, the fix, the exit code. */
 import { execFile } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, inject, test } from 'vitest';
 import { startNotificationDaemon, startPulseAudio, withoutAutospawn } from '../support/daemons.js';
@@ -101,6 +101,17 @@ describe('macpilot doctor', () => {
       /^recording \(only an agent's recording of your input uses it\): not available \(.*\)\n {2}how: .*RECORD/m,
     );
     expect(output).toContain('Missing: accessibility, display, input, screen capture.');
+    expect(code).toBe(1);
+  });
+
+  test('DISPLAY naming a display where no X server runs says so, not the TCP error the X library ends with', async () => {
+    let free = 90;
+    while (existsSync(`/tmp/.X11-unix/X${free}`)) free += 1;
+    const { code, output } = await doctor({ ...env, DISPLAY: `:${free}` });
+    expect(output).toContain(
+      `display: MISSING (cannot connect to the X display :${free}: no X server runs on it: /tmp/.X11-unix/X${free} does not exist)`,
+    );
+    expect(output).not.toContain('ECONNREFUSED');
     expect(code).toBe(1);
   });
 });

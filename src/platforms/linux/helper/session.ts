@@ -3,6 +3,7 @@
  * facts that do not change while the app runs (pid, toolkit), and the elements' top-level windows, remembered
  * only while the app's events can say when they change.
  */
+import { existsSync } from 'node:fs';
 import {
   HelperErrorCode,
   type NotificationName,
@@ -143,7 +144,7 @@ export class Session {
         ? X11.connect(name).catch((error: Error) => {
             throw new HelperFailure(
               HelperErrorCode.NotAvailable,
-              `cannot connect to the X display ${name}: ${error.message}`,
+              `cannot connect to the X display ${name}: ${whyNoDisplay(name, error)}`,
               'check that DISPLAY names a running X server this user may use (xauth)',
             );
           })
@@ -291,4 +292,15 @@ export class Session {
     void this.swayDesk?.then((d) => d.close()).catch(() => {});
     void this.busDesk?.then((d) => d.close()).catch(() => {});
   }
+}
+
+/**
+ * Why a display did not answer, in the person's terms: the X library falls back to TCP when a local display's
+ * socket is missing, and its "ECONNREFUSED 127.0.0.1:6077" hides that no X server runs there.
+ */
+function whyNoDisplay(name: string, error: Error): string {
+  const local = /^(?:unix)?:(\d+)(?:\.\d+)?$/.exec(name);
+  const socket = local ? `/tmp/.X11-unix/X${local[1]}` : undefined;
+  if (socket && !existsSync(socket)) return `no X server runs on it: ${socket} does not exist`;
+  return error.message;
 }
