@@ -50,6 +50,12 @@ export interface Config {
    * "off" never.
    */
   portal: PortalUse;
+  /**
+   * MACPILOT_ACCESSIBILITY: on Linux, "on" (default) turns the desktop's accessibility switch on at start, so that
+   * browsers and Electron apps started afterwards build their trees; "leave" does not touch it, and turns it off
+   * again where macpilot was the one that turned it on.
+   */
+  accessibility: AccessibilityUse;
   /** Where the file settings came from, if anywhere. */
   configFile?: string;
   /** Where each setting came from (a flag, the environment, the config file, or its default), for refusals. */
@@ -114,6 +120,8 @@ export const CONSENTS = ['ask', 'allow'] as const;
 export const INPUT_MODES = ['foreground', 'background'] as const;
 export const PORTAL_USES = ['auto', 'on', 'off'] as const;
 export type PortalUse = (typeof PORTAL_USES)[number];
+export const ACCESSIBILITY_USES = ['on', 'leave'] as const;
+export type AccessibilityUse = (typeof ACCESSIBILITY_USES)[number];
 export type InputMode = (typeof INPUT_MODES)[number];
 export type Consent = (typeof CONSENTS)[number];
 const ON_OFF = ['on', 'off'] as const;
@@ -162,6 +170,7 @@ const FileConfig = z
     input: z.string({ error: 'expected "foreground" or "background"' }).optional(),
     personFirst: z.string({ error: 'expected "on" or "off"' }).optional(),
     portal: z.string({ error: 'expected "auto", "on" or "off"' }).optional(),
+    accessibility: z.string({ error: 'expected "on" or "leave"' }).optional(),
   })
   .loose();
 
@@ -184,6 +193,7 @@ interface RawSettings {
   input?: string;
   personFirst?: string;
   portal?: string;
+  accessibility?: string;
 }
 
 export function parseToolsets(value: string | string[], source: string): Toolset[] {
@@ -278,6 +288,7 @@ export function loadConfig(
     input: env.MACPILOT_INPUT,
     personFirst: env.MACPILOT_PERSON_FIRST,
     portal: env.MACPILOT_PORTAL,
+    accessibility: env.MACPILOT_ACCESSIBILITY,
   };
   const givenBy = (key: SettingName): Given => {
     if (flags[key] !== undefined) return 'flag';
@@ -339,6 +350,7 @@ export function loadConfig(
   oneOf(inFile('consent'), CONSENTS, 'consent');
   oneOf(inFile('input'), INPUT_MODES, 'input mode');
   oneOf(inFile('portal'), PORTAL_USES, 'portal setting');
+  oneOf(inFile('accessibility'), ACCESSIBILITY_USES, 'accessibility setting');
   oneOf(inFile('clipboardHistory'), ON_OFF, 'clipboard history setting');
   for (const key of ['listDeniedApps', 'personFirst'] as const) oneOf(inFile(key), ON_OFF, 'setting');
   return {
@@ -354,6 +366,7 @@ export function loadConfig(
     clipboardHistory: oneOf(pick('clipboardHistory'), ON_OFF, 'clipboard history setting') !== 'off',
     input: oneOf(pick('input'), INPUT_MODES, 'input mode') ?? 'foreground',
     portal: oneOf(pick('portal'), PORTAL_USES, 'portal setting') ?? 'auto',
+    accessibility: oneOf(pick('accessibility'), ACCESSIBILITY_USES, 'accessibility setting') ?? 'on',
     personFirst: (oneOf(pick('personFirst'), ON_OFF, 'setting') ?? (mode === 'safe' ? 'on' : 'off')) === 'on',
     rateLimits: rateLimits
       ? parseRateLimits(rateLimits.value ?? '', rateLimits.source)
@@ -516,6 +529,7 @@ export const SETTING_VARIABLES: Record<SettingName, string> = {
   input: 'MACPILOT_INPUT',
   personFirst: 'MACPILOT_PERSON_FIRST',
   portal: 'MACPILOT_PORTAL',
+  accessibility: 'MACPILOT_ACCESSIBILITY',
 };
 
 function oneOf<T extends string>(

@@ -90,7 +90,11 @@ function auditLog(config: Config): { line: string; problem?: string } {
 
 export async function doctor(config: Config, write: (line: string) => void): Promise<number> {
   write(`macpilot ${VERSION} doctor (${process.platform}, Node ${process.versions.node})`);
-  const command = helperCommand({ helperPath: config.helperPath, portal: config.portal });
+  const command = helperCommand({
+    helperPath: config.helperPath,
+    portal: config.portal,
+    accessibility: config.accessibility,
+  });
   // What the helper says on stderr (on macOS: whether it took its own permission identity) is part of the report.
   const said: string[] = [];
   const client = new HelperClient({

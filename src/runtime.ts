@@ -37,7 +37,11 @@ export function createRuntime(
 ): Runtime {
   const log = createLogger(config.logLevel);
   const helper = new HelperClient({
-    helper: helperCommand({ helperPath: config.helperPath, portal: config.portal }),
+    helper: helperCommand({
+      helperPath: config.helperPath,
+      portal: config.portal,
+      accessibility: config.accessibility,
+    }),
     log,
   });
   const apps = new AppPolicy({

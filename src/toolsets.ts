@@ -124,6 +124,11 @@ export interface ToolMeta {
    * mode refuses it.
    */
   writesWith?: Readonly<Partial<Record<string, string>>>;
+  /**
+   * Its app argument names an app with windows but no accessibility tree (relaunch_app): the tool finds and gates
+   * it, where the policy's look-up of apps with a tree would find none.
+   */
+  namesAppWithoutTree?: true;
 }
 
 /** The arguments of a call that make it a write, with what each changes (see ToolMeta.writesWith). */

@@ -17,11 +17,21 @@ import { macosServiceChecks } from './macos/checks.js';
 const LINUX_HELPER = join(PACKAGE_ROOT, 'dist', 'macpilot-linux-helper.js');
 
 export function helperCommand(
-  options: { helperPath?: string; platform?: NodeJS.Platform; portal?: string } = {},
+  options: {
+    helperPath?: string;
+    platform?: NodeJS.Platform;
+    portal?: string;
+    accessibility?: string;
+  } = {},
 ): HelperCommand {
   const platform = options.platform ?? process.platform;
-  // The helper reads MACPILOT_PORTAL from its environment, wherever the person set it (a flag, the file).
-  const env = options.portal === undefined ? undefined : { ...process.env, MACPILOT_PORTAL: options.portal };
+  // The helper reads MACPILOT_PORTAL and MACPILOT_ACCESSIBILITY from its environment, wherever the person set
+  // them (a flag, the file).
+  const settings = Object.entries({
+    MACPILOT_PORTAL: options.portal,
+    MACPILOT_ACCESSIBILITY: options.accessibility,
+  }).filter(([, value]) => value !== undefined);
+  const env = settings.length === 0 ? undefined : { ...process.env, ...Object.fromEntries(settings) };
   const command = helperAt(options, platform);
   return env ? { ...command, env } : command;
 }

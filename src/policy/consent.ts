@@ -153,7 +153,8 @@ export class ConsentGuard implements Guard {
     const path = typeof args.path === 'string' ? elementPathIn(args.path) : undefined;
     const window = args.window_id;
     const check = () => {
-      if (typeof named === 'string') return this.targets.resolver.app(named, options);
+      if (typeof named === 'string' && !call.tool.namesAppWithoutTree)
+        return this.targets.resolver.app(named, options);
       if (typeof window === 'string') return this.targets.resolver.gateWindow(window, options);
       if (ref) return this.targets.resolver.appOf(ref.app.pid, options);
       // A path's app is its name, or with a pid the pid's digits.

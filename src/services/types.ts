@@ -139,6 +139,19 @@ export interface ScriptingService {
   ): Promise<ScriptCheck>;
 }
 
+/** How a running process was started, read while it runs, and a way to start it that way again. */
+export interface ProcessRestart {
+  /** The command line, for the answer: the program and how many arguments it keeps. */
+  command: string;
+  /** Starts the program again (each toolkit's accessibility switch on); the new process's pid. */
+  start(): Promise<number>;
+}
+
+export interface RelaunchService {
+  /** Reads how process `pid` was started (its command line, environment and folder), before it quits. */
+  prepare(pid: number): Promise<ProcessRestart>;
+}
+
 export interface Services {
   systemInfo?: SystemInfoService;
   notifications?: NotificationService;
@@ -147,6 +160,7 @@ export interface Services {
   finder?: FinderService;
   statusBar?: StatusBarService;
   scripting?: ScriptingService;
+  relaunch?: RelaunchService;
 }
 
 export type ServiceName = keyof Services;

@@ -1,8 +1,8 @@
-/** The apps toolset: what is running, start, bring forward, quit. */
+/** The apps toolset: what is running, start, bring forward, quit, restart with its tree. */
 import { structured } from '../engine/render/json.js';
 import { z } from 'zod';
 import { appParam } from './params.js';
-import { defineTool, toolsetTools, READ_ONLY, WRITE } from './types.js';
+import { defineTool, serviceOf, toolsetTools, withService, READ_ONLY, WRITE } from './types.js';
 
 export const appsTools = toolsetTools('apps', [
   defineTool({
@@ -60,4 +60,39 @@ export const appsTools = toolsetTools('apps', [
     annotations: { ...WRITE, destructiveHint: true },
     handle: (args, { engine, signal }) => engine.apps.quit(args.name, args.force ?? false, { signal }),
   }),
+  ...withService('relaunch', [
+    defineTool({
+      name: 'relaunch_app',
+      title: 'Restart an app so that it has a tree',
+      description:
+        'Quit an app that list_apps shows with windows but no accessibility tree (a browser or Electron app ' +
+        'started before accessibility was on) and start it again as it was started, so that it builds its tree. ' +
+        'A Chromium-family browser reopens the tabs it had; other apps reopen what their command line names. ' +
+        'Answers once the new process shows a window with its tree. Asks the person first in safe mode.',
+      input: z.object({
+        name: z
+          .string()
+          .min(1)
+          .max(256)
+          .describe('The app as list_apps names it under "windows but no accessibility tree", or its pid.'),
+        timeout_ms: z
+          .number()
+          .int()
+          .min(100)
+          .max(60_000)
+          .optional()
+          .describe('How long to wait for its tree after it starts again; default 15000.'),
+      }),
+      output: structured.action,
+      annotations: { ...WRITE, destructiveHint: true, openWorldHint: true },
+      namesAppWithoutTree: true,
+      handle: (args, context) =>
+        context.engine.apps.relaunch(
+          args.name,
+          (pid) => serviceOf(context, 'relaunch').prepare(pid),
+          args.timeout_ms,
+          { signal: context.signal },
+        ),
+    }),
+  ]),
 ]);

@@ -87,6 +87,8 @@ export interface ToolSpec<Input extends z.ZodObject = z.ZodObject, R extends Eng
   consentDetail?: (args: z.output<Input>) => string;
   /** The human is asked before every call, though it changes nothing (see ToolMeta.asksConsent). */
   asksConsent?: true;
+  /** Its app argument names an app without a tree (see ToolMeta.namesAppWithoutTree). */
+  namesAppWithoutTree?: true;
   /** A long call a client may run as a task (tasks/get, tasks/result, tasks/cancel) instead of waiting on it. */
   task?: true;
   /** False for a tool that may not run as another tool's step (run_workflow itself). */

@@ -1,5 +1,7 @@
 /** The apps feature: list the running apps, and launch, activate or quit one. */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
+import { matchByName } from '../../text.js';
 import { isRefusal, MacpilotError } from '../../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { HelperError, type CallOptions } from '../../helper-client/errors.js';
@@ -9,6 +11,7 @@ import { appText, words, type Words } from '../kernel/words.js';
 
 const LAUNCH_TIMEOUT_MS = 15_000;
 const QUIT_TIMEOUT_MS = 5_000;
+const RELAUNCH_POLL_MS = 100;
 /** How many installed apps a launch that found none names. */
 const INSTALLED_SHOWN = 30;
 /** What a Linux helper's "no installed app matches" carries: the desktop entries it looked in. */
@@ -82,6 +85,92 @@ export class Apps {
     const more = names.length > INSTALLED_SHOWN ? ` and ${names.length - INSTALLED_SHOWN} more` : '';
     const hint = `${error.data.hint ?? 'use an installed app'}; installed: ${shown}${more}`;
     return new HelperError(error.method, error.code, error.message, { hint });
+  }
+
+  /**
+   * Quits an app that has windows but no accessibility tree and starts it again as it was started, so that it
+   * builds its tree (a browser or Electron app started before accessibility was on). `prepare` reads how the
+   * process was started, before it quits (the platform's relaunch service). Answers once the new process shows a
+   * window in its tree.
+   */
+  async relaunch(
+    name: string,
+    prepare: (pid: number) => Promise<{ command: string; start(): Promise<number> }>,
+    timeoutMs = LAUNCH_TIMEOUT_MS,
+    call?: CallOptions,
+  ): Promise<ActionResult> {
+    return this.kernel.guard(`relaunch ${JSON.stringify(name)}`, async () => {
+      const { resolver } = this.kernel;
+      const treeless = await resolver.treelessApps(call);
+      const byPid = /^\d+$/.test(name.trim()) ? treeless.filter((a) => a.pid === Number(name)) : [];
+      const found = byPid.length > 0 ? byPid : matchByName(treeless, (a) => a.name, name);
+      const seen = found.filter((app) => resolver.mayList(app));
+      const app = seen[0];
+      if (!app || seen.length > 1) {
+        // One with a tree already needs no restart; a name no app without a tree has is refused as unknown.
+        const withTree = await resolver.app(name, call).catch(() => undefined);
+        if (withTree) {
+          throw new MacpilotError({
+            what: `${JSON.stringify(withTree.name)} (pid ${withTree.pid}) already exposes its accessibility tree: nothing was done`,
+            why: 'relaunch_app restarts only apps with windows but no tree',
+            next: 'read it with snapshot_ui',
+            kind: 'has_tree',
+            concerns: ['name'],
+          });
+        }
+        const listed = treeless.filter((a) => resolver.mayList(a));
+        throw new MacpilotError({
+          what:
+            seen.length > 1
+              ? `${seen.length} apps without a tree match "${name}"`
+              : `No app without an accessibility tree matches "${name}"`,
+          why: `the apps with windows but no tree: ${listed.map((a) => `${a.name} (pid ${a.pid})`).join(', ') || 'none'}`,
+          next:
+            seen.length > 1 ? 'name the app by its pid' : 'list_apps lists the apps with windows but no tree',
+          kind: seen.length > 1 ? 'app_ambiguous' : 'app_not_found',
+          concerns: ['name'],
+        });
+      }
+      this.kernel.gate({ name: app.name, pid: app.pid });
+      const restart = await prepare(app.pid);
+      const { exited } = await this.kernel.port.call(
+        'apps.quit',
+        { pid: app.pid, force: false, timeoutMs: QUIT_TIMEOUT_MS },
+        call,
+      );
+      if (!exited) {
+        throw new MacpilotError({
+          what: `${JSON.stringify(app.name)} (pid ${app.pid}) did not quit within ${QUIT_TIMEOUT_MS / 1000} s, so it was not started again`,
+          why: 'it may be asking whether to save or to close its tabs',
+          next: 'ask the person to answer it, or to quit the app; then launch_app starts it with its tree',
+          kind: 'app_did_not_quit',
+        });
+      }
+      const pid = await restart.start();
+      const started = await this.untilAccessible(pid, timeoutMs, call);
+      const done = words`Relaunched ${appText(app.name)}: pid ${app.pid} quit, and ${which(started)} started again (${appText(restart.command)}) and exposes its accessibility tree.`;
+      return { kind: 'action', done, app: appRef(started) };
+    });
+  }
+
+  /** The app of process `pid` once it shows a window with a tree; an error after `timeoutMs`. */
+  private async untilAccessible(pid: number, timeoutMs: number, call?: CallOptions): Promise<AppInfo> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const [apps, { windows }] = await Promise.all([
+        this.kernel.resolver.apps(call),
+        this.kernel.port.call('windows.list', { includeMinimized: true, pid }, call),
+      ]);
+      const app = apps.find((a) => a.pid === pid);
+      if (app && windows.length > 0) return app;
+      await sleep(RELAUNCH_POLL_MS, undefined, { signal: call?.signal });
+    }
+    throw new MacpilotError({
+      what: `The app started again (pid ${pid}) but showed no window with an accessibility tree within ${timeoutMs / 1000} s`,
+      why: 'it may still be starting, or it has no accessibility tree (not every app has one)',
+      next: 'call list_apps in a moment',
+      kind: 'timeout',
+    });
   }
 
   async activate(name: string, call?: CallOptions): Promise<ActionResult> {

@@ -22,6 +22,7 @@ import { namedBy, takesContentName } from './names.js';
 import type { HelperPort } from './port.js';
 import type { CallOptions } from '../../helper-client/errors.js';
 import type { AppRef, RefTable } from './refs.js';
+import type { TreelessApp } from './results.js';
 import { type Role, roleOf } from './roles.js';
 import { clip, matchByName, plural } from '../../text.js';
 import { annotate, labelOf, type Walked } from './tree.js';
@@ -142,12 +143,41 @@ export class Resolver {
     return appPath(app, shared);
   }
 
-  /** The running apps agents may see listed, and how many the person's app lists hide. */
-  async visibleApps(call?: CallOptions): Promise<{ apps: AppInfo[]; hidden: number; offLimits: number[] }> {
+  /**
+   * The running apps agents may see listed, those with windows but no accessibility tree among them, and how
+   * many the person's app lists hide.
+   */
+  async visibleApps(
+    call?: CallOptions,
+  ): Promise<{ apps: AppInfo[]; withoutTree: TreelessApp[]; hidden: number; offLimits: number[] }> {
     const all = await this.apps(call);
+    const treeless = await this.treelessApps(call, all);
     const apps = all.filter((app) => this.mayList(app));
     const offLimits = apps.filter((app) => !this.mayRead(app)).map((app) => app.pid);
-    return { apps, hidden: all.length - apps.length, offLimits };
+    const withoutTree = treeless.filter((app) => this.mayList(app));
+    const hidden = all.length - apps.length + treeless.length - withoutTree.length;
+    return { apps, withoutTree, hidden, offLimits };
+  }
+
+  /**
+   * Processes with windows that expose no accessibility tree, by the windows' app name: a browser or Electron
+   * app started before the desktop's accessibility switch was on, or an app without accessibility (xterm). All of
+   * them, those the app lists hide included. None where the windows cannot be listed.
+   */
+  async treelessApps(call?: CallOptions, withTrees?: readonly AppInfo[]): Promise<TreelessApp[]> {
+    const [listed, apps] = await Promise.all([
+      this.port.call('windows.list', { includeMinimized: true }, call).catch(() => ({ windows: [] })),
+      withTrees ?? this.apps(call),
+    ]);
+    const withTree = new Set(apps.map((app) => app.pid));
+    const byPid = new Map<number, TreelessApp>();
+    for (const w of listed.windows) {
+      if (w.pid <= 0 || withTree.has(w.pid)) continue;
+      const app = byPid.get(w.pid) ?? { name: w.app, pid: w.pid, windows: [] };
+      app.windows.push({ id: w.id, title: w.title });
+      byPid.set(w.pid, app);
+    }
+    return [...byPid.values()];
   }
 
   /**

@@ -103,9 +103,18 @@ export interface LocatedResult {
   none?: Words;
 }
 
+/** A process with windows but no accessibility tree, named as its windows are. */
+export interface TreelessApp {
+  name: string;
+  pid: number;
+  windows: { id: string; title: string }[];
+}
+
 export interface AppsResult {
   kind: 'apps';
   apps: AppInfo[];
+  /** Apps with windows but no accessibility tree (started before accessibility was on, or without any). */
+  withoutTree: TreelessApp[];
   /** Running apps the person's app lists hide from agents. */
   hidden: number;
   /** Pids of the apps listed that may not be read (MACPILOT_LIST_DENIED_APPS lists them). */

@@ -174,6 +174,18 @@ export const AppsJson = z.object({
         ),
     }),
   ),
+  without_tree: z
+    .array(
+      z.object({
+        name: z.string(),
+        pid: z.number(),
+        windows: z.array(z.object({ id: z.string(), title: z.string() })),
+      }),
+    )
+    .optional()
+    .describe(
+      'Apps with windows but no accessibility tree: a browser or Electron app started before accessibility was on (relaunch_app), or one without accessibility.',
+    ),
   hidden_by_policy: HiddenByPolicy,
 });
 
@@ -480,6 +492,7 @@ export const appsJson = (r: AppsResult): z.infer<typeof AppsJson> => ({
     ...(r.offLimits.includes(a.pid) ? { off_limits: true as const } : {}),
     ...(a.notAnswering ? { not_answering: a.notAnswering } : {}),
   })),
+  ...(r.withoutTree.length > 0 ? { without_tree: r.withoutTree } : {}),
   ...hiddenJson(r.hidden),
 });
 

@@ -197,16 +197,30 @@ const notAnsweringMark = (why: 'stopped' | 'busy') =>
 
 function appsText(r: AppsResult, v: Vocabulary): string {
   const hidden = hiddenLine(r.hidden, 'app', v);
+  const treeless = treelessLines(r, v);
   if (r.apps.length === 0) {
     const none = r.hidden > 0 ? 'No running app is shown.' : 'No running app exposes an accessibility tree.';
-    return [none, ...hidden].join('\n');
+    return [treeless.length > 0 ? `${none} ${dataNote()}` : none, ...treeless, ...hidden].join('\n');
   }
   const lines = r.apps.map(
     (a) =>
       `- ${a.name} (pid ${a.pid})${a.bundleId ? ` ${a.bundleId}` : ''}${a.active ? ' active' : ''}${a.notAnswering ? notAnsweringMark(a.notAnswering) : ''}${r.offLimits.includes(a.pid) ? offLimitsMark(v) : ''}`,
   );
   const head = `${plural(r.apps.length, 'running app')} with an accessibility tree ${dataNote()}:`;
-  return [head, ...lines, ...hidden].join('\n');
+  return [head, ...lines, ...treeless, ...hidden].join('\n');
+}
+
+/** The apps with windows but no tree, with how one gets its tree. */
+function treelessLines({ withoutTree }: AppsResult, v: Vocabulary): string[] {
+  if (withoutTree.length === 0) return [];
+  const head =
+    `${plural(withoutTree.length, 'app')} with windows but no accessibility tree (a browser or Electron app ` +
+    `started before accessibility was on, or an app without accessibility; ${v.relaunch}):`;
+  const lines = withoutTree.map(
+    (a) =>
+      `- ${a.name} (pid ${a.pid}): ${a.windows.map((w) => `window ${w.id} ${JSON.stringify(w.title)}`).join(', ')}`,
+  );
+  return [head, ...lines];
 }
 
 function windowsText(r: WindowsResult, v: Vocabulary): string {

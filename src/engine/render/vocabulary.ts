@@ -46,6 +46,8 @@ export interface Vocabulary {
   appLists: string;
   /** How to see what the app lists hide, after the count of what they hide ('' when not the reader's to do). */
   listHidden: string;
+  /** How an app with windows but no tree gets one. */
+  relaunch: string;
 }
 
 /** What `macpilot tree` takes for the app an element's path starts at (its name or pid), else a placeholder. */
@@ -70,6 +72,7 @@ export const AGENT: Vocabulary = {
   pressKey: 'press_key',
   appLists: "the person's app lists",
   listHidden: '',
+  relaunch: 'relaunch_app restarts one so that it builds its tree',
 };
 
 export const PERSON: Vocabulary = {
@@ -98,6 +101,7 @@ export const PERSON: Vocabulary = {
   clickText: '`macpilot click x,y` clicks there',
   pressKey: '`macpilot key`',
   appLists: 'your app lists',
+  relaunch: 'quit one and start it again: it builds its tree as it starts, now that accessibility is on',
   listHidden:
     ' MACPILOT_LIST_DENIED_APPS=on, or "listDeniedApps": "on" in the config file, lists them (they stay unreadable).',
 };

@@ -19,7 +19,7 @@ const write: ToolDefinition = {
   inverse: async () => ({ tool: 'set_thing', args: { value: 'before' }, what: 'the value before' }),
   handle: async (args) => {
     if (args.fail) throw new MacpilotError({ what: 'It failed', why: 'asked to', next: 'do not' });
-    return { kind: 'apps', apps: [], hidden: 0, offLimits: [] };
+    return { kind: 'apps', apps: [], withoutTree: [], hidden: 0, offLimits: [] };
   },
 };
 const read: ToolDefinition = { ...write, name: 'read_thing', annotations: READ_ONLY, inverse: undefined };

@@ -219,8 +219,14 @@ export async function pidOf(bus: Pick<Bus, 'call'>, busName: string): Promise<nu
 const notAvailable = (why: string, hint: string) =>
   new HelperFailure(HelperErrorCode.NotAvailable, `the accessibility bus is not reachable: ${why}`, hint);
 
-/** Session bus → org.a11y.Bus.GetAddress → a connection to the accessibility bus. */
-export async function connectAccessibilityBus(env: NodeJS.ProcessEnv): Promise<Bus> {
+/**
+ * Session bus → org.a11y.Bus.GetAddress → a connection to the accessibility bus. `onSessionBus` runs on the
+ * session bus connection before it closes (the accessibility switch lives there).
+ */
+export async function connectAccessibilityBus(
+  env: NodeJS.ProcessEnv,
+  onSessionBus?: (session: Bus) => Promise<void>,
+): Promise<Bus> {
   const sessionAddress = env.DBUS_SESSION_BUS_ADDRESS;
   if (!sessionAddress) {
     throw notAvailable(
@@ -241,13 +247,10 @@ export async function connectAccessibilityBus(env: NodeJS.ProcessEnv): Promise<B
       );
     }
     try {
-      const [found] = await wrap(session, undefined).call(
-        'org.a11y.Bus',
-        '/org/a11y/bus',
-        'org.a11y.Bus',
-        'GetAddress',
-      );
+      const sessionBus = wrap(session, undefined);
+      const [found] = await sessionBus.call('org.a11y.Bus', '/org/a11y/bus', 'org.a11y.Bus', 'GetAddress');
       address = typeof found === 'string' ? found : undefined;
+      await onSessionBus?.(sessionBus);
     } catch (error) {
       throw notAvailable(
         `org.a11y.Bus did not answer (${(error as Error).message})`,

@@ -10,6 +10,7 @@ import { activePid, closeWindowsOf, placesOf, raiseWindowOf } from './desk.js';
 import { handleOf, parseHandle, type Ref } from './atspi/handles.js';
 import { binaryOf, isAlive, processState, signal, waitForExit } from './process.js';
 import type { Session } from './session.js';
+import { accessibleEnvironment } from '../accessible-environment.js';
 import { has, State } from './atspi/states.js';
 
 export interface AppRoot {
@@ -150,9 +151,7 @@ export async function launch(
   const running = (await listApps(session)).find(matches);
   if (running) return { app: running, alreadyRunning: true };
 
-  const env = { ...session.env };
-  delete env.NO_AT_BRIDGE;
-  delete env.GTK_A11Y;
+  const env = accessibleEnvironment(session.env);
   const [command, ...args] = entry.argv;
   const child = spawn(command ?? entry.binary, args, { detached: true, stdio: 'ignore', env });
   const failed = new Promise<never>((_, reject) =>

@@ -1,6 +1,7 @@
 /** system.hello: versions and what this machine offers, each with a reason a person can act on. */
 import { type Capability, PROTOCOL_VERSION, type Result } from '../../../helper-client/protocol.js';
 import { getChildren, REGISTRY } from './atspi/atspi.js';
+import { describeAssistiveSwitch } from './atspi/assistive.js';
 import { VERSION } from '../../../version.js';
 import { inputCapability } from './x11/input.js';
 import { recordingCapability } from './x11/record.js';
@@ -17,9 +18,10 @@ async function accessibility(session: Session): Promise<Capability> {
       session.env.NO_AT_BRIDGE === '1' ? 'NO_AT_BRIDGE=1 hides GTK3 apps started from this environment' : '',
       session.env.GTK_A11Y === 'none' ? 'GTK_A11Y=none hides GTK4 apps started from this environment' : '',
     ].filter(Boolean);
+    const browsers = session.assistive ? [describeAssistiveSwitch(session.assistive)] : [];
     return {
       available: true,
-      detail: [`AT-SPI bus reachable, ${apps.length} accessible apps`, ...hidden].join('; '),
+      detail: [`AT-SPI bus reachable, ${apps.length} accessible apps`, ...hidden, ...browsers].join('; '),
     };
   } catch (error) {
     return { available: false, detail: reason(error) };

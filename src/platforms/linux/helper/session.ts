@@ -10,6 +10,7 @@ import {
   type NotificationParams,
 } from '../../../helper-client/protocol.js';
 import { getProperty } from './atspi/atspi.js';
+import { type AssistiveSwitch, settleAssistiveSwitch } from './atspi/assistive.js';
 import { type Bus, connectAccessibilityBus, pidOf } from '../dbus/bus.js';
 import { HelperFailure } from '../errors.js';
 import { handleOf, type Ref } from './atspi/handles.js';
@@ -66,6 +67,8 @@ export class Session {
   private readonly apps = new Map<string, Promise<AppFacts>>();
   /** Each app's last known name, by bus name, for listing an app that is too busy to answer. */
   readonly appNames = new Map<string, string>();
+  /** The desktop's accessibility switch as the first connection found and set it (undefined: not connected). */
+  assistive: AssistiveSwitch | undefined;
   /** Set when the session closes or loses a connection: whatever ends after that is no news. */
   private closing = false;
   /** Each element's top-level window, by app bus name, then by handle (see tree.ts topFrame). */
@@ -124,7 +127,9 @@ export class Session {
 
   a11y(): Promise<Bus> {
     if (!this.bus) {
-      const connecting = connectAccessibilityBus(this.env);
+      const connecting = connectAccessibilityBus(this.env, async (sessionBus) => {
+        this.assistive ??= await settleAssistiveSwitch(sessionBus, this.env);
+      });
       this.bus = connecting;
       void connecting.then(
         (bus) => bus.onClose(() => this.connectionLost('the accessibility bus closed its connection')),

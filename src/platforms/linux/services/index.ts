@@ -5,6 +5,7 @@
 import type { Services } from '../../../services/types.js';
 import { linuxAudio } from './audio.js';
 import { linuxNotifications } from './notifications.js';
+import { linuxRelaunch } from './relaunch.js';
 import { linuxReveal } from './reveal.js';
 import { linuxSystemInfo } from './system-info.js';
 
@@ -14,5 +15,6 @@ export function linuxServices(env: NodeJS.ProcessEnv = process.env): Services {
     notifications: linuxNotifications(env),
     audio: linuxAudio(env),
     reveal: linuxReveal(env),
+    relaunch: linuxRelaunch(env),
   };
 }

@@ -84,6 +84,7 @@ export const samples: { [K in EngineResult['kind']]: Extract<EngineResult, { kin
   apps: {
     kind: 'apps',
     apps: [{ id: 'a', name: INJECTION, pid: 42, active: true }],
+    withoutTree: [{ name: INJECTION, pid: 43, windows: [{ id: '7', title: INJECTION }] }],
     hidden: 2,
     offLimits: [],
   },

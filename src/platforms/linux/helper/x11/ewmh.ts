@@ -140,9 +140,14 @@ export class X11 {
   }
 
   /** The instance part of WM_CLASS (usually the program's name), or ''. */
-  async instanceName(window: number): Promise<string> {
+  /**
+   * The app's name for itself, from WM_CLASS: its class ("Chromium", "XTerm"), else its instance (which may carry
+   * more, "chromium (/home/ann/profile)").
+   */
+  async className(window: number): Promise<string> {
     const data = await this.property(window, 'WM_CLASS');
-    return data?.toString('latin1').split('\0')[0] ?? '';
+    const [instance = '', windowClass = ''] = data?.toString('latin1').split('\0') ?? [];
+    return windowClass || instance;
   }
 
   async frameExtents(window: number): Promise<FrameExtents> {

@@ -32,11 +32,11 @@ async function known(session: Session, x11: X11): Promise<Known> {
 }
 
 async function windowInfo(x11: X11, id: number, facts: Known): Promise<WindowInfo | undefined> {
-  const [frame, pids, title, instance, minimized] = await Promise.all([
+  const [frame, pids, title, className, minimized] = await Promise.all([
     x11.frameRect(id),
     x11.cardinals(id, '_NET_WM_PID'),
     x11.title(id),
-    x11.instanceName(id),
+    x11.className(id),
     x11.hasState(id, '_NET_WM_STATE_HIDDEN'),
   ]);
   if (!frame) return undefined; // it closed while we read it
@@ -44,7 +44,7 @@ async function windowInfo(x11: X11, id: number, facts: Known): Promise<WindowInf
   return {
     id: String(id),
     pid,
-    app: facts.appNames.get(pid) ?? instance,
+    app: facts.appNames.get(pid) ?? className,
     title,
     bounds: frame,
     minimized,
