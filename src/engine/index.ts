@@ -105,8 +105,8 @@ export function createEngine(
   const screen = new Screen(kernel, windows, blackOutHidden);
   const text = new ScreenText(kernel, screen, input, recognizer);
   const reader = new UiReader(text);
-  const elements = new Elements(kernel, input, reader);
   const menus = new Menus(kernel, input);
+  const elements = new Elements(kernel, input, reader, menus);
   const feed = new ChangeFeed(port, kernel.observer);
   // What is copied in an app the lists hide (a password manager's password) is never read back to an agent: the
   // app in front when the clipboard changed is the one that copied.

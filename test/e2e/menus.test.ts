@@ -139,13 +139,16 @@ test('a document is saved to a chosen path through File > Save As… and the fil
   expect(windows).toContain(`"${target} - Mousepad"`);
 });
 
-test('the file dialog also confirms with Enter (press_key) in the name field', async () => {
+test('click_element on a menu bar item chooses it as a person does (its own action would block on the dialog it opens); the dialog confirms with Enter', async () => {
   const text = 'Confirmed with Enter';
   const target = join(folder, 'saved-with-enter.txt');
   const editors = await macpilot.ok('find_elements', { app, role: 'textbox' });
   await macpilot.ok('set_value', { ref: refOf(editors, /multiline/), value: text });
 
-  await macpilot.ok('click_menu_item', { app, path: 'File > Save As…' });
+  const file = await macpilot.ok('list_menu_items', { app, path: 'File' });
+  const clicked = await macpilot.ok('click_element', { ref: refOf(file, /menuitem "Save As\.\.\."/) });
+  expect(clicked).toContain('Clicked the menu item "File > Save As..."');
+  expect(clicked).toMatch(/opened: dialog "Save As"/);
   const focused = await macpilot.ok('get_focused_element', { app });
   await macpilot.ok('set_value', { ref: refOf(focused, /textbox "Name:"/), value: target });
   await macpilot.ok('press_key', { key: 'enter' });

@@ -25,6 +25,12 @@ import { SNAPSHOT_DEFAULTS } from '../kernel/tree.js';
 import { matchTitle } from '../../text.js';
 import { labelOf, type Walked } from '../kernel/tree.js';
 import type { UiReader } from './ui-reading.js';
+import type { Menus } from './menus.js';
+import { joinNames } from '../../menu-path.js';
+
+const MENU_ITEM_ROLES: ReadonlySet<string> = new Set(['menuitem', 'menuitemcheckbox', 'menuitemradio']);
+/** A menu bar's item's ancestors that make its menu path: GTK's menus (a menu item with a submenu is a menu). */
+const MENU_ROLES: ReadonlySet<string> = new Set(['menu', 'menuitem']);
 import { appText, entryWords, own, words } from '../kernel/words.js';
 
 export interface SnapshotOptions {
@@ -89,6 +95,7 @@ export class Elements {
     private readonly kernel: Kernel,
     private readonly input: Input,
     private readonly reader: UiReader,
+    private readonly menus: Menus,
   ) {}
 
   async snapshot(options: SnapshotOptions = {}, call?: CallOptions): Promise<SnapshotResult> {
@@ -172,6 +179,8 @@ export class Elements {
       (options.button ?? 'left') === 'left' &&
       (options.count ?? 1) === 1 &&
       (options.modifiers ?? []).length === 0;
+    const inMenuBar = plain ? await this.menuBarItem(target, call) : undefined;
+    if (inMenuBar) return this.menus.click(inMenuBar.app, inMenuBar.path, call);
     let untouched = false;
     const result = await this.kernel.act(target, 'click', call, (entry, detail) => {
       // A text field's own action (GTK's Activate) is Enter, which submits the form it is in: a click on one is
@@ -197,6 +206,33 @@ export class Elements {
       };
     });
     return untouched ? withFocusTaken(result) : result;
+  }
+
+  /**
+   * A menu bar's item, as its app and menu path, for a click that chooses it as a person does (Menus.click): its
+   * own action may run a modal dialog inside the call (GTK3's Save As…), which leaves the app deaf to every
+   * request until the dialog closes. Looked up only for a target that names a menu item.
+   */
+  private async menuBarItem(
+    target: Target,
+    call?: CallOptions,
+  ): Promise<{ app: string; path: string } | undefined> {
+    const label = target.ref === undefined ? undefined : this.kernel.refs.known(target.ref)?.label;
+    const role =
+      label?.split(' ')[0] ??
+      (target.path === undefined ? undefined : parsePath(target.path).segments.at(-1)?.role);
+    if (role === undefined || !MENU_ITEM_ROLES.has(role)) return undefined;
+    return this.kernel.guard(`click ${this.kernel.describe(target)}`, async () => {
+      const { entry, detail } = await this.kernel.detail(target, 0, call);
+      if (!MENU_ITEM_ROLES.has(roleOf(detail))) return undefined;
+      const { ancestors } = await this.kernel.port.call('ax.ancestors', { id: entry.handle }, call);
+      const bar = ancestors.findIndex((a) => roleOf(a) === 'menubar');
+      if (bar < 0) return undefined;
+      const menus = ancestors.slice(bar + 1).filter((a) => MENU_ROLES.has(roleOf(a)));
+      const names = [...menus.map((a) => a.name), detail.name];
+      if (names.some((name) => name.trim() === '')) return undefined;
+      return { app: String(entry.app.pid), path: joinNames(names) };
+    });
   }
 
   /** ax.perform's flag that keeps a press off the pointer, when the call keeps to the background. */
