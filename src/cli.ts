@@ -48,11 +48,12 @@ async function main(argv: string[]): Promise<number> {
     const options = argv.filter((_, i) => i !== late);
     throw new UsageError(`options go after the command: macpilot ${command} ${options.join(' ')}`);
   }
-  // A reader that stops early (`macpilot doctor | head -1`) is not an error of the command's.
+  // A reader that stops early (`macpilot doctor | head -1`) is not an error of the command's: the rest of its
+  // output goes nowhere, and it ends with its own exit code (doctor's 1 when something is missing).
   if (named !== 'serve') {
     process.stdout.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code !== 'EPIPE') throw error;
-      process.exit(0);
+      process.stdout.write = () => true;
     });
   }
   const command = commandNamed(named);

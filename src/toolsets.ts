@@ -140,6 +140,13 @@ export const writingArgs = (
     changes !== undefined && args[name] !== undefined ? [[name, changes] as [string, string]] : [],
   );
 
+/**
+ * The access a call has to the apps it reaches: a tool not annotated read-only acts on them; a reader stays one
+ * whatever its writing arguments change (take_screenshot's file_path writes a file, and reads the app).
+ */
+export const appAccess = (tool: Pick<ToolMeta, 'annotations'>): 'read' | 'write' =>
+  tool.annotations.readOnlyHint === true ? 'read' : 'write';
+
 /** Whether a call may change something: a tool not annotated read-only, or one given a writing argument. */
 export const isWrite = (tool: Pick<ToolMeta, 'annotations' | 'writesWith'>, args: Record<string, unknown>) =>
   !tool.annotations.readOnlyHint || writingArgs(tool, args).length > 0;

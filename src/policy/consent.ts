@@ -14,7 +14,7 @@ import { roleOf } from '../engine/kernel/roles.js';
 import { labelOf } from '../engine/kernel/tree.js';
 import { isRefusal, MacpilotError } from '../errors.js';
 import { parseChord } from '../keys.js';
-import { isWrite, toolsetOf } from '../toolsets.js';
+import { appAccess, isWrite, toolsetOf } from '../toolsets.js';
 import { inCallScope } from './call-scope.js';
 import type { Guard, ToolCall } from './pipeline.js';
 
@@ -161,7 +161,7 @@ export class ConsentGuard implements Guard {
       if (path) return this.targets.resolver.app(path.app, options);
       return undefined;
     };
-    await inCallScope({ access: isWrite(call.tool, args) ? 'write' : 'read' }, async () => {
+    await inCallScope({ access: appAccess(call.tool) }, async () => {
       await check();
     }).catch((error: unknown) => {
       // An app that is not running is not asked about either; an ambiguous name is left to the call, which asks.

@@ -17,7 +17,7 @@ import { isListed } from '../policy/mode.js';
 import type { ClientLog, Human, Policy, ToolCall } from '../policy/pipeline.js';
 import { type Desk, StoppedAtTheDesk } from '../policy/desk.js';
 import type { ServiceCheck, Services } from '../services/types.js';
-import { isWrite } from '../toolsets.js';
+import { appAccess, isWrite } from '../toolsets.js';
 import { failedAnswer } from './errors.js';
 import { Baselines } from '../engine/testing/visual-diff.js';
 import { ActionHistory } from './history.js';
@@ -180,7 +180,7 @@ export class ToolSession {
             const writes = isWrite(tool, call.args);
             // The engine's checks read the call's access (src/policy/apps.ts) and its human (choose-app.ts).
             const scope = {
-              access: writes ? ('write' as const) : ('read' as const),
+              access: appAccess(tool),
               asker: { human: this.options.human, picks: this.appPicks, signal: options.signal },
               background: this.background(call.args),
             };

@@ -1,5 +1,5 @@
 /** App policy and modes through a real client: a denied app is refused by name, read-only lists and runs only readers. */
-import { copyFileSync, existsSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { describe, expect, inject, test } from 'vitest';
@@ -205,6 +205,28 @@ describe('MACPILOT_DENY_APPS=xterm (a zenity under that name)', () => {
       (await centre()).some((channel) => channel > 100) ? true : undefined,
     );
     await processes.stop(shown.pid);
+    rmSync(folder, { recursive: true, force: true });
+  });
+});
+
+describe('the default lists: a terminal (a zenity named xterm) may be read, not acted on', () => {
+  const { macpilot, processes } = useMacpilot(env);
+  const folder = temporaryFolder('macpilot-read-only-app-');
+  const xterm = join(folder, 'xterm');
+  copyFileSync('/usr/bin/zenity', xterm);
+
+  test('its screenshot saved to a file is a reading of it (the file is the only thing written); a click on it is refused', async () => {
+    const terminal = processes.start(xterm, ['--entry', '--title', 'terminal', '--text', 'Command?']);
+    await eventually('its window', async () => windowOfPid(env, terminal.pid));
+    const file = join(folder, 'terminal.png');
+    const saved = await macpilot.ok('take_screenshot', { app: 'xterm', file_path: file });
+    expect(saved).toContain(file);
+    expect((await decode(readFileSync(file))).format).toBe('png');
+    const tree = await macpilot.ok('snapshot_ui', { app: 'xterm' });
+    const refused = await macpilot.call('click_element', { ref: refOf(tree, /button "OK"/) });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/may be read but not acted on/);
+    await processes.stop(terminal.pid);
     rmSync(folder, { recursive: true, force: true });
   });
 });

@@ -325,6 +325,23 @@ export class Screen {
       if (typeof wanted === 'string' && error instanceof MacpilotError && !isCallProblem(error)) {
         await this.kernel.resolver.refuseDeniedWindow(wanted, error, call);
       }
+      // An app with no window at all is said so, by its name (the look-up went by its pid).
+      if (
+        app !== undefined &&
+        wanted === undefined &&
+        error instanceof MacpilotError &&
+        error.kind === 'window_not_found' &&
+        !windows.some((w) => w.pid === app.pid)
+      ) {
+        throw new MacpilotError({
+          what: `${JSON.stringify(app.name)} (pid ${app.pid}) has no window to capture`,
+          why: 'the window manager lists no window of it (it may run in the background, or in the tray only)',
+          next: 'take a screenshot of the screen or of a region instead',
+          kind: 'window_not_found',
+          concerns: ['app'],
+          person: { next: 'capture the whole screen (leave out --app), or a --region' },
+        });
+      }
       // The call named the window by its own argument, `window`.
       if (error instanceof MacpilotError && error.kind.startsWith('window_'))
         throw error.concerning(['window']);
