@@ -26,7 +26,7 @@ export interface Action {
 }
 
 /** Actions kept for undo; older ones are forgotten. */
-const KEPT = 100;
+export const HISTORY_KEPT = 100;
 
 export class ActionHistory {
   private readonly actions: Action[] = [];
@@ -37,7 +37,7 @@ export class ActionHistory {
     const kept =
       inverse === undefined ? {} : 'nothing' in inverse ? { unchanged: inverse.nothing } : { inverse };
     this.actions.push({ seq: this.done, tool, ...kept });
-    if (this.actions.length > KEPT) this.actions.shift();
+    if (this.actions.length > HISTORY_KEPT) this.actions.shift();
   }
 
   /** Actions made so far in the session. */

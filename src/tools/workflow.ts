@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { pause } from '../engine/kernel/observer.js';
 import { structured } from '../engine/render/json.js';
 import { firstLine, undoText, workflowText } from '../engine/render/workflow.js';
-import type { Action } from './history.js';
+import { type Action, HISTORY_KEPT } from './history.js';
 import { appParam } from './params.js';
 import { defineTool, type NestedAnswer, READ_ONLY, toolsetTools, type ToolContext, WRITE } from './types.js';
 import {
@@ -271,16 +271,22 @@ export const workflowTools = toolsetTools('workflow', [
     output: { schema: UndoJson },
     annotations: WRITE,
     handle: async (args, context): Promise<CallToolResult> => {
-      const taken = context.history.takeBack(args.count ?? 1);
+      const asked = args.count ?? 1;
+      const taken = context.history.takeBack(asked);
       if (taken.length === 0) {
+        const made = context.history.count;
+        const why =
+          made === 0
+            ? 'this session has made no action yet'
+            : `the ${made === 1 ? 'action' : `${made} actions`} this session made ${made === 1 ? 'was' : 'were'} undone already${made > HISTORY_KEPT ? ` (undo keeps the newest ${HISTORY_KEPT})` : ''}`;
         return {
-          content: [{ type: 'text', text: 'Nothing to undo: this session has made no action yet.' }],
+          content: [{ type: 'text', text: `Nothing to undo: ${why}.` }],
           structuredContent: { undone: [], not_undone: [] },
         };
       }
       const { undone, notUndone } = await undoActions(taken, context);
       return {
-        content: [{ type: 'text', text: undoText({ taken: taken.length, undone, notUndone }) }],
+        content: [{ type: 'text', text: undoText({ asked, taken: taken.length, undone, notUndone }) }],
         structuredContent: {
           undone: undone.map(({ tool, what }) => ({ tool, what })),
           not_undone: notUndone.map(({ tool, why }) => ({ tool, why })),

@@ -88,5 +88,13 @@ test('undo restores a text field and a moved window, newest first, and names wha
     expect.stringMatching(/^- not undone: press_key, /),
     expect.stringMatching(/^- undid move_window: /),
   ]);
+  // More asked than there is: the answer says so; then nothing is left, and the answer says why.
+  await macpilot.ok('move_window', { app, x: 60, y: 70 });
+  expect(await macpilot.ok('undo', { count: 5 })).toMatch(
+    /^Undid 1 of 1 action \(5 asked; the session had no more to undo\)/,
+  );
+  expect((await macpilot.call('undo')).text).toMatch(
+    /^Nothing to undo: the \d+ actions this session made were undone already\.$/,
+  );
   await processes.stop(zenity.pid);
 });

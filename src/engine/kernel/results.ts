@@ -258,7 +258,9 @@ export interface WorkflowRun {
 
 /** What undo (or a rollback) put back, and what it could not. */
 export interface UndoRun {
-  /** Actions taken back from the history. */
+  /** Actions the call asked to undo. */
+  asked: number;
+  /** Actions taken back from the history: fewer than asked when it held no more. */
   taken: number;
   /** `seq`: the action's place in the session, for listing them newest first. */
   undone: { seq: number; tool: string; what: string }[];

@@ -32,5 +32,7 @@ export function undoText(r: UndoRun): string {
   ]
     .sort((a, b) => b.seq - a.seq)
     .map((entry) => entry.line);
-  return `Undid ${r.undone.length} of ${r.taken} actions ${dataNote()}:\n${lines.join('\n')}`;
+  const fewer = r.asked > r.taken ? ` (${r.asked} asked; the session had no more to undo)` : '';
+  const actions = r.taken === 1 ? 'action' : 'actions';
+  return `Undid ${r.undone.length} of ${r.taken} ${actions}${fewer} ${dataNote()}:\n${lines.join('\n')}`;
 }

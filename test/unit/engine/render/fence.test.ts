@@ -30,6 +30,7 @@ describe('the untrusted-data fence', () => {
       rolledBack: [],
     });
     const undo = undoText({
+      asked: 1,
       taken: 1,
       undone: [{ seq: 1, tool: 'set_value', what: INJECTION }],
       notUndone: [],
