@@ -8,7 +8,7 @@ import type { WindowInfo } from '../../helper-client/protocol.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { CallOptions } from '../../helper-client/errors.js';
 import type { ActionResult, WindowsResult } from '../kernel/results.js';
-import { matchByName, matchTitle } from '../../text.js';
+import { matchByName, matchTitle, plural } from '../../text.js';
 import { noWindowWithId, own, windowsListed, windowStateWords, windowWords, words } from '../kernel/words.js';
 
 /** Exactly one way of naming a window: `id`, or at least one of `app` and `title` (with `index` among matches). */
@@ -168,11 +168,17 @@ export class Windows {
 
   /** The one window a target names, or an error listing what there is. */
   async resolve(target: WindowTarget, call?: CallOptions): Promise<WindowInfo> {
-    const { windows } = await this.kernel.resolver.visibleWindows(true, call);
+    const { windows, hidden } = await this.kernel.resolver.visibleWindows(true, call);
+    // As for apps: an agent learns that hidden windows exist, never which.
+    const hiddenToo =
+      hidden.length > 0
+        ? ` (${plural(hidden.length, 'window is', 'windows are')} hidden by the person's app lists; only the person can change that)`
+        : '';
     if (target.id !== undefined) {
       const found = windows.find((w) => w.id === target.id);
       if (found) return found;
-      const absent = noWindowWithId(target.id, windows);
+      const listed = noWindowWithId(target.id, windows);
+      const absent = { ...listed, why: `${listed.why}${hiddenToo}` };
       await this.kernel.resolver.refuseDeniedWindow(target.id, absent, call);
       throw new MacpilotError(absent);
     }
@@ -190,7 +196,7 @@ export class Windows {
         ? `No window matches: ${describe(target)}`
         : `${matches.length} windows match ${describe(target)}, so nothing was done`,
       why: none
-        ? `the windows now: ${windowsListed(byApp.length > 0 ? byApp : windows)}`
+        ? `the windows now: ${windowsListed(byApp.length > 0 ? byApp : windows)}${hiddenToo}`
         : `they are, front to back: ${windowsListed(matches)}`,
       next: none
         ? 'use an id from list_windows (include_minimized: true lists minimized ones too)'
