@@ -24,6 +24,8 @@ test('the keypad shows GTK4 buttons by their labels, not doubled names or widget
   expect(tree).not.toContain('GtkButton');
   // depth counts the levels shown, not the unnamed wrappers the walk goes through: 3 reach the keypad.
   expect(await macpilot.ok('snapshot_ui', { app, depth: 3 })).toMatch(/- button "7" \[ref=e\d+\]/);
+  // The name it was launched by (its launcher's, the end of its id org.gnome.Calculator) names it too.
+  expect(await macpilot.ok('snapshot_ui', { app: 'Calculator', depth: 1 })).toContain('"gnome-calculator"');
 });
 
 test('clicking 7 × 6 = by ref puts 42 on the display', async () => {

@@ -514,7 +514,11 @@ function pickApps(apps: readonly AppInfo[], query: string): AppInfo[] {
   const byName = matchByName(apps, (a) => a.name, query);
   if (byName.length > 0) return byName;
   const lower = query.toLowerCase();
-  return apps.filter((a) => a.bundleId?.toLowerCase() === lower);
+  const byId = apps.filter((a) => a.bundleId?.toLowerCase() === lower);
+  if (byId.length > 0) return byId;
+  // The name an app's launcher shows is often the last part of its id (org.gnome.Calculator: "Calculator",
+  // which launch_app takes), where its process is named otherwise (gnome-calculator).
+  return apps.filter((a) => a.bundleId?.split('.').at(-1)?.toLowerCase() === lower);
 }
 
 /** "both" for two apps that match a name, "all" for more. */
