@@ -67,7 +67,9 @@ const PATH_NOTE =
   'A path names an element as the tree prints it, e.g. app("mousepad")/window[0]/menubar/menu["File"]; quote ' +
   'it for the shell. When several running apps share a name, paths name the app by its pid, e.g. ' +
   'app(1118)/dialog/button["OK"], and a path by the shared name asks at the terminal which app is meant. A path ' +
-  'that matches several elements is refused with the candidates.';
+  'that matches several elements is refused with the candidates; a step without an index, where only one of the ' +
+  'elements it matches is on screen, names that one (tree prints statusbar where tree --all, which also lists ' +
+  'the one off screen, prints statusbar[0]: both name the same element).';
 
 /** Where keys go, for a command that types (`how`: what else it can be given, `example`: the command to run). */
 const focusNote = (how: string, example: string): string =>
@@ -125,7 +127,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       {
         name: 'depth',
         value: 'N',
-        help: 'levels to show under the app, as printed (default: the whole tree, to 20 levels of the walk)',
+        help: 'levels to show under the app, as printed, 1 to 64 (default: the whole tree, as deep as a walk of 20 levels reaches)',
       },
       {
         name: 'all',
@@ -140,7 +142,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'find',
-    args: '<text> [--app A] [--role R] [--max N]',
+    args: '<text> [--app A] [--role R] [--max N] [--all]',
     summary: 'find elements whose name, value or description contains the text',
     positionals: [1, 1],
     options: [
@@ -236,7 +238,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'menu',
-    args: '<app> "File > Save As…"',
+    args: '<app> ["File > Save As…"] [--list]',
     summary: 'choose a menu item by its path in the menu bar (with --list: list a menu instead)',
     positionals: [1, 2],
     options: [
@@ -306,12 +308,12 @@ export const COMMANDS: readonly CommandSpec[] = [
       {
         name: 'timeout',
         value: 'MS',
-        help: `how long to wait, at most ${WAIT_DEFAULTS.maxTimeoutMs} (default ${WAIT_DEFAULTS.timeoutMs})`,
+        help: `how long to wait, 0 (look once) to ${WAIT_DEFAULTS.maxTimeoutMs} (default ${WAIT_DEFAULTS.timeoutMs})`,
       },
       {
         name: 'idle',
         value: 'MS',
-        help: `app_idle: how long without a UI change (default ${WAIT_DEFAULTS.idleMs})`,
+        help: `app_idle: how long without a UI change, 10 to ${WAIT_DEFAULTS.maxTimeoutMs} (default ${WAIT_DEFAULTS.idleMs})`,
       },
       FORMAT,
     ],
@@ -319,7 +321,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     tools: ['wait_for'],
     details:
       `Conditions: ${WAIT_CONDITIONS.join(', ')}. appears / disappears take a path or --text / --role / ` +
-      '--name; value_equals and value_contains a path and --text; enabled and focused a path. Exits 1 on timeout.',
+      '--name; value_equals and value_contains a path and --text; text_appears and window_title --text (and ' +
+      '--app); enabled and focused a path; app_idle --app and --idle. Exits 1 on timeout.',
     example: 'macpilot wait window_title --app mousepad --text Untitled',
   },
   {

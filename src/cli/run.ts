@@ -252,13 +252,5 @@ function withoutRefs(value: unknown): unknown {
 
 /** The person's words, naming the settings behind what the app lists hide. */
 function personVocabulary(config: Config) {
-  const { denyApps, allowApps, listDeniedApps } = config.origins;
-  // Only the lists that hide anything: "none" is no list.
-  const listed = (names: readonly string[] | undefined) =>
-    (names ?? []).some((name) => name.trim().toLowerCase() !== 'none');
-  const hiddenBy = [
-    config.denyApps === undefined ? 'the default deny lists' : listed(config.denyApps) ? denyApps.where : '',
-    listed(config.allowApps) ? allowApps.where : '',
-  ].filter(Boolean);
-  return personWords(hiddenBy, inPersonWords(listDeniedApps.change('on')));
+  return personWords(inPersonWords(config.origins.listDeniedApps.change('on')));
 }

@@ -152,13 +152,15 @@ export class AppPolicy {
     const app = this.withBundleId(named);
     const which = `"${app.name}"${app.bundleId ? ` (${app.bundleId})` : ''}`;
     if (matches(this.denied, app)) {
+      const byDefault = this.defaults && matches(DEFAULT_DENIED_SET, app);
       throw refusal(
         app.name,
+        byDefault ? 'the default deny lists' : this.denyOrigin.where,
         `${which} is off limits`,
-        this.defaults && matches(DEFAULT_DENIED_SET, app)
+        byDefault
           ? 'it is a credential manager, denied by default'
           : `it is listed in ${this.denyOrigin.where}`,
-        this.defaults && matches(DEFAULT_DENIED_SET, app)
+        byDefault
           ? `only a human can allow it: a deny list of your own replaces both default lists (terminals and settings become writable too); one that keeps the other credential managers denied: ${this.denyOrigin.change(DEFAULT_DENIED.filter((name) => !matches(normalize([name]), app)).join(','))}`
           : `only a human can allow it: remove it from ${this.denyOrigin.where} (an allow list does not override a deny)`,
       );
@@ -166,6 +168,7 @@ export class AppPolicy {
     if (access === 'write' && matches(this.writeDenied, app)) {
       throw refusal(
         app.name,
+        'the default deny lists',
         `${which} may be read but not acted on`,
         'terminals, system settings and the dialogs that grant access are denied for writing by default',
         `only a human can allow it: a deny list of your own replaces both default lists (every terminal and settings app becomes writable); one that keeps the credential managers denied: ${this.denyOrigin.change(DEFAULT_DENIED.join(','))}`,
@@ -174,6 +177,7 @@ export class AppPolicy {
     if (this.allowed && !matches(this.allowed, app)) {
       throw refusal(
         app.name,
+        this.allowOrigin.where,
         `${which} is off limits`,
         `${this.allowOrigin.where} lists the only apps allowed, and not this one`,
         `only a human can allow it: add its name or bundle id to ${this.allowOrigin.where}`,
@@ -188,5 +192,16 @@ export class AppPolicy {
   }
 }
 
-const refusal = (app: string, what: string, why: string, next: string) =>
-  new AppRefused({ what, why, next, kind: 'app_off_limits', refusal: true, reached: { app } });
+/** A refusal of `app` by `setting` (where the person set it). */
+function refusal(app: string, setting: string, what: string, why: string, next: string): AppRefused {
+  const refused = new AppRefused({
+    what,
+    why,
+    next,
+    kind: 'app_off_limits',
+    refusal: true,
+    reached: { app },
+  });
+  refused.setting = setting;
+  return refused;
+}

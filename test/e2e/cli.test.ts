@@ -354,15 +354,19 @@ test('apps hidden by an allow list: the person is told which setting hides them 
   const allowOnly = { settings: { MACPILOT_ALLOW_APPS: 'mousepad' } };
   const apps = await runWith(allowOnly, 'apps');
   expect(apps.code).toBe(0);
+  // Only the setting that hides them is named: no credential manager runs, so the default deny lists hide none.
   expect(apps.stdout).toMatch(
-    /\d+ apps? hidden by your app lists\. They are hidden by the default deny lists or the environment variable MACPILOT_ALLOW_APPS; to list them \(they stay unreadable\): set MACPILOT_LIST_DENIED_APPS=on where macpilot is started, or "listDeniedApps": "on" in /,
+    /(\d+ apps hidden by your app lists\. They are|1 app hidden by your app lists\. It is) hidden by the environment variable MACPILOT_ALLOW_APPS; to list (them \(they stay|it \(it stays) unreadable\): set MACPILOT_LIST_DENIED_APPS=on where macpilot is started, or "listDeniedApps": "on" in /,
   );
-  // A deny list of "none" hides nothing: only the allow list is named.
-  const noDeny = await runWith(
-    { settings: { MACPILOT_ALLOW_APPS: 'mousepad', MACPILOT_DENY_APPS: 'none' } },
+  expect(apps.stdout).not.toContain('default deny lists');
+  // Denied by name as well as left out of the allow list: the deny list is named for the app it lists.
+  const denied = await runWith(
+    { settings: { MACPILOT_ALLOW_APPS: 'mousepad', MACPILOT_DENY_APPS: 'zenity' } },
     'apps',
   );
-  expect(noDeny.stdout).toMatch(/They are hidden by the environment variable MACPILOT_ALLOW_APPS; /);
+  expect(denied.stdout).toMatch(
+    /hidden by (.* and )?the environment variable MACPILOT_DENY_APPS( and .*)?; /,
+  );
   const tree = await runWith(allowOnly, 'tree', 'no-such-app');
   expect(tree.code).toBe(1);
   expect(tree.stderr).toContain('hidden by your app lists: `macpilot apps` says by which setting)');

@@ -153,7 +153,9 @@ describe('audit log of the app list', () => {
     // A window named by its app: to the agent, no window matches; to the person, a refusal.
     const closed = await macpilot.call('close_window', { app: 'zenity' });
     expect(closed.text).toMatch(/^No window matches: the window of "zenity"/);
-    expect(closed.text).toContain("1 window is hidden by the person's app lists; only the person can change that");
+    expect(closed.text).toContain(
+      "1 window is hidden by the person's app lists; only the person can change that",
+    );
     expect(auditLines(auditFile).at(-1)).toMatchObject({
       tool: 'close_window',
       outcome: 'refused',

@@ -42,11 +42,12 @@ export class AppStates {
   /** The running apps the policy lets the current call read, with their windows (minimized ones too). */
   async desktop(call?: CallOptions): Promise<DesktopResult> {
     return this.kernel.guard('list the running apps', async () => {
-      const [{ apps, hidden, offLimits }, { windows }] = await Promise.all([
+      const [{ apps, hidden, hiddenBy, offLimits }, { windows }] = await Promise.all([
         this.kernel.resolver.visibleApps(call),
         this.kernel.resolver.visibleWindows(true, call, true),
       ]);
-      return { kind: 'desktop', apps: apps.map((app) => this.overview(app, windows)), hidden, offLimits };
+      const overviews = apps.map((app) => this.overview(app, windows));
+      return { kind: 'desktop', apps: overviews, hidden, hiddenBy, offLimits };
     });
   }
 

@@ -63,6 +63,10 @@ export class Windows {
         appsWithWindows,
         // Of one app's windows, none is hidden (a hidden app's name is answered as if it did not run).
         hidden: options.app === undefined ? hidden.length : 0,
+        hiddenBy:
+          options.app === undefined
+            ? this.kernel.resolver.hiddenBy(hidden.map((w) => ({ name: w.app, pid: w.pid })))
+            : [],
         offLimits: offLimits.filter((id) => windows.some((w) => w.id === id)),
       };
     });

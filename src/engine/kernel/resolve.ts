@@ -61,7 +61,10 @@ export type AppGate = (
 ) => void;
 
 /** An app the call in progress may not use: an AppGate's refusal, not a failure to find the app. */
-export class AppRefused extends MacpilotError {}
+export class AppRefused extends MacpilotError {
+  /** The setting that refused it, in the person's words ("the environment variable MACPILOT_DENY_APPS"). */
+  setting?: string;
+}
 
 /** A name several running apps answer to, with no pick among them: the call's question, not an absence. */
 export class AppAmbiguous extends MacpilotError {}
@@ -147,16 +150,36 @@ export class Resolver {
    * The running apps agents may see listed, those with windows but no accessibility tree among them, and how
    * many the person's app lists hide.
    */
-  async visibleApps(
-    call?: CallOptions,
-  ): Promise<{ apps: AppInfo[]; withoutTree: TreelessApp[]; hidden: number; offLimits: number[] }> {
+  async visibleApps(call?: CallOptions): Promise<{
+    apps: AppInfo[];
+    withoutTree: TreelessApp[];
+    hidden: number;
+    hiddenBy: string[];
+    offLimits: number[];
+  }> {
     const all = await this.apps(call);
     const treeless = await this.treelessApps(call, all);
     const apps = all.filter((app) => this.mayList(app));
     const offLimits = apps.filter((app) => !this.mayRead(app)).map((app) => app.pid);
     const withoutTree = treeless.filter((app) => this.mayList(app));
-    const hidden = all.length - apps.length + treeless.length - withoutTree.length;
-    return { apps, withoutTree, hidden, offLimits };
+    const hiddenApps = [
+      ...all.filter((app) => !apps.includes(app)),
+      ...treeless.filter((app) => !withoutTree.includes(app)),
+    ];
+    return { apps, withoutTree, hidden: hiddenApps.length, hiddenBy: this.hiddenBy(hiddenApps), offLimits };
+  }
+
+  /** The settings that hide these apps from lists, each once, in the person's words. */
+  hiddenBy(apps: readonly { name: string; pid: number; bundleId?: string }[]): string[] {
+    const settings = new Set<string>();
+    for (const app of apps) {
+      try {
+        this.gate(app, 'list');
+      } catch (error) {
+        if (error instanceof AppRefused && error.setting !== undefined) settings.add(error.setting);
+      }
+    }
+    return [...settings];
   }
 
   /**

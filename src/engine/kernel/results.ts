@@ -117,6 +117,8 @@ export interface AppsResult {
   withoutTree: TreelessApp[];
   /** Running apps the person's app lists hide from agents. */
   hidden: number;
+  /** The settings that hide them, in the person's words, each once. */
+  hiddenBy: string[];
   /** Pids of the apps listed that may not be read (MACPILOT_LIST_DENIED_APPS lists them). */
   offLimits: number[];
 }
@@ -158,6 +160,8 @@ export interface WindowsResult {
   appsWithWindows: string[];
   /** Windows of apps the person's app lists hide from agents. */
   hidden: number;
+  /** The settings that hide them, in the person's words, each once. */
+  hiddenBy: string[];
   /** Ids of the windows listed whose apps may not be read (MACPILOT_LIST_DENIED_APPS lists them). */
   offLimits: string[];
 }
@@ -577,6 +581,8 @@ export interface DesktopResult {
   apps: AppOverview[];
   /** Running apps the person's app lists hide from agents. */
   hidden: number;
+  /** The settings that hide them, in the person's words, each once. */
+  hiddenBy: string[];
   /** The pids of the apps listed that may not be read (a list that shows denied apps). */
   offLimits: number[];
 }

@@ -185,8 +185,8 @@ function matchedText(node: Walked, byDescription: readonly Walked[]): string {
 }
 
 /** "2 apps hidden by the person's app lists.", or nothing. */
-const hiddenLine = (hidden: number, what: string, v: Vocabulary): string[] =>
-  hidden > 0 ? [`${plural(hidden, what)} hidden by ${v.appLists}.${v.listHidden}`] : [];
+const hiddenLine = (hidden: number, by: readonly string[], what: string, v: Vocabulary): string[] =>
+  hidden > 0 ? [`${plural(hidden, what)} hidden by ${v.appLists}.${v.listHidden(by, hidden)}`] : [];
 
 /** After an app or window that is listed though the app lists deny it (MACPILOT_LIST_DENIED_APPS). */
 const offLimitsMark = (v: Vocabulary) => ` off limits (${v.appLists} deny it)`;
@@ -196,7 +196,7 @@ const notAnsweringMark = (why: 'stopped' | 'busy') =>
   why === 'stopped' ? ' not answering (its process is stopped)' : ' not answering (busy or hung)';
 
 function appsText(r: AppsResult, v: Vocabulary): string {
-  const hidden = hiddenLine(r.hidden, 'app', v);
+  const hidden = hiddenLine(r.hidden, r.hiddenBy, 'app', v);
   const treeless = treelessLines(r, v);
   if (r.apps.length === 0) {
     const none = r.hidden > 0 ? 'No running app is shown.' : 'No running app exposes an accessibility tree.';
@@ -230,7 +230,7 @@ function windowsText(r: WindowsResult, v: Vocabulary): string {
   const lines = r.windows.map(
     (w) => `- ${wordsText(windowStateWords(w), v)}${r.offLimits.includes(w.id) ? offLimitsMark(v) : ''}`,
   );
-  const hiddenWindows = hiddenLine(r.hidden, 'window', v);
+  const hiddenWindows = hiddenLine(r.hidden, r.hiddenBy, 'window', v);
   if (r.windows.length > 0) return [`${head}:`, ...lines, ...hiddenWindows].join('\n');
   const none =
     r.app === undefined ? head : `${head}. Apps with windows: ${r.appsWithWindows.join(', ') || 'none'}.`;

@@ -44,8 +44,11 @@ export interface Vocabulary {
   pressKey: string;
   /** Whose app lists (MACPILOT_DENY_APPS, MACPILOT_ALLOW_APPS) hide or deny an app. */
   appLists: string;
-  /** How to see what the app lists hide, after the count of what they hide ('' when not the reader's to do). */
-  listHidden: string;
+  /**
+   * After the count of what the app lists hide: which settings hide them (`by`) and how to see them ('' when not
+   * the reader's to do); `count`: how many.
+   */
+  listHidden(by: readonly string[], count: number): string;
   /** How an app with windows but no tree gets one. */
   relaunch: string;
 }
@@ -71,7 +74,7 @@ export const AGENT: Vocabulary = {
   clickText: 'click_text clicks there',
   pressKey: 'press_key',
   appLists: "the person's app lists",
-  listHidden: '',
+  listHidden: () => '',
   relaunch: 'relaunch_app restarts one so that it builds its tree',
 };
 
@@ -102,17 +105,20 @@ export const PERSON: Vocabulary = {
   pressKey: '`macpilot key`',
   appLists: 'your app lists',
   relaunch: 'quit one and start it again: it builds its tree as it starts, now that accessibility is on',
-  listHidden:
-    ' MACPILOT_LIST_DENIED_APPS=on, or "listDeniedApps": "on" in the config file, lists them (they stay unreadable).',
+  listHidden: (by, count) =>
+    hiddenNote(by, count, 'MACPILOT_LIST_DENIED_APPS=on, or "listDeniedApps": "on" in the config file'),
 };
 
-/**
- * The person's vocabulary, its app-list words naming where the lists were set: `hiddenBy`, the settings that
- * hide apps ("the default deny lists", "the environment variable MACPILOT_ALLOW_APPS"), each hidden app by one of
- * them; `listThem`, how to list
- * them (a setting's change, in the person's words).
- */
-export const personWords = (hiddenBy: readonly string[], listThem: string): Vocabulary => ({
+/** Which settings hide what is hidden, and how to list them (`listThem`). */
+const hiddenNote = (by: readonly string[], count: number, listThem: string): string => {
+  const they = count === 1 ? 'It is' : 'They are';
+  const them = count === 1 ? 'it' : 'them';
+  const setting = by.length > 0 ? ` ${they} hidden by ${by.join(' and ')};` : '';
+  return `${setting} to list ${them} (${count === 1 ? 'it stays' : 'they stay'} unreadable): ${listThem}.`;
+};
+
+/** The person's vocabulary, with how to list the apps their lists hide: `listThem`, a setting's change in their words. */
+export const personWords = (listThem: string): Vocabulary => ({
   ...PERSON,
-  listHidden: ` They are hidden by ${hiddenBy.join(' or ')}; to list them (they stay unreadable): ${listThem}.`,
+  listHidden: (by, count) => hiddenNote(by, count, listThem),
 });

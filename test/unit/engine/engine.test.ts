@@ -237,7 +237,7 @@ describe('actions', () => {
   it('clicks with the element’s own action and reports what changed', async () => {
     const { engine, helper, app } = setup();
     const full = await engine.snapshot();
-    const ref = refIn(full, 'Save As');
+    const ref = refIn(full, 'button "OK"');
     helper.onPerform = () => {
       app.root.children?.push(
         el('dialog', 'Save As', { id: 'saveas' }, [el('text', 'Name', { id: 'name', value: 'Untitled' })]),
@@ -246,13 +246,13 @@ describe('actions', () => {
     const out = await engine.click({ ref });
     const lines = out.split('\n');
     expect(lines[0]).toBe(
-      `Clicked menuitem "Save As..." [ref=${ref}] (its "click" action; macpilot moved neither the pointer nor the keyboard focus).`,
+      `Clicked button "OK" [ref=${ref}] (its "click" action; macpilot moved neither the pointer nor the keyboard focus).`,
     );
     expect(lines[1]).toBe('Changes:');
     expect(lines[2]).toMatch(/^\+ opened: dialog "Save As" \[ref=e\d+\]$/);
     expect(lines[3]).toMatch(/^\+ textbox "Name" \[ref=e\d+\] value="Untitled"$/);
     expect(helper.calls.filter((c) => c.method === 'ax.perform')).toEqual([
-      { method: 'ax.perform', params: { id: 'mi-saveas', action: 'click' } },
+      { method: 'ax.perform', params: { id: 'ok', action: 'click' } },
     ]);
   });
 

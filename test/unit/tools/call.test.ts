@@ -19,7 +19,7 @@ const write: ToolDefinition = {
   inverse: async () => ({ tool: 'set_thing', args: { value: 'before' }, what: 'the value before' }),
   handle: async (args) => {
     if (args.fail) throw new MacpilotError({ what: 'It failed', why: 'asked to', next: 'do not' });
-    return { kind: 'apps', apps: [], withoutTree: [], hidden: 0, offLimits: [] };
+    return { kind: 'apps', apps: [], withoutTree: [], hidden: 0, hiddenBy: [], offLimits: [] };
   },
 };
 const read: ToolDefinition = { ...write, name: 'read_thing', annotations: READ_ONLY, inverse: undefined };
@@ -51,7 +51,14 @@ describe('ToolSession', () => {
   it('answers the reply and the engine result it was rendered from, and records a write with its inverse', async () => {
     const tools = session();
     const done = await tools.answer(write, { value: 'x' }, { signal });
-    expect(done.answer).toEqual({ kind: 'apps', apps: [], hidden: 0, offLimits: [] });
+    expect(done.answer).toEqual({
+      kind: 'apps',
+      apps: [],
+      withoutTree: [],
+      hidden: 0,
+      hiddenBy: [],
+      offLimits: [],
+    });
     expect(done.result.content).toEqual([
       { type: 'text', text: 'No running app exposes an accessibility tree.' },
     ]);

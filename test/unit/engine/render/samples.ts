@@ -86,6 +86,7 @@ export const samples: { [K in EngineResult['kind']]: Extract<EngineResult, { kin
     apps: [{ id: 'a', name: INJECTION, pid: 42, active: true }],
     withoutTree: [{ name: INJECTION, pid: 43, windows: [{ id: '7', title: INJECTION }] }],
     hidden: 2,
+    hiddenBy: ['the environment variable MACPILOT_DENY_APPS'],
     offLimits: [],
   },
   windows: {
@@ -94,6 +95,7 @@ export const samples: { [K in EngineResult['kind']]: Extract<EngineResult, { kin
     includeMinimized: false,
     appsWithWindows: [],
     hidden: 1,
+    hiddenBy: ['the default deny lists'],
     offLimits: [],
   },
   displays: {
