@@ -6,7 +6,7 @@
 import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { LOG_LEVELS, type LogLevel } from './log.js';
 import { nearestNames, oneLine } from './text.js';
@@ -258,6 +258,19 @@ function readConfigFile(path: string, required: boolean): RawSettings & { path?:
   return { ...parsed.data, path };
 }
 
+/**
+ * MACPILOT_CONTROL_DIR, checked for every command: `macpilot stop` finds the servers in that folder only when
+ * all agree on it, which a relative path, read from wherever each was started, breaks.
+ */
+export function checkControlDir(env: NodeJS.ProcessEnv): void {
+  const controlDir = env.MACPILOT_CONTROL_DIR;
+  if (controlDir && !isAbsolute(controlDir)) {
+    throw new ConfigError(
+      `MACPILOT_CONTROL_DIR: "${controlDir}" is a relative path; give an absolute one (each macpilot would find another folder, by where it was started, and \`macpilot stop\` would not reach them)`,
+    );
+  }
+}
+
 export function loadConfig(
   flags: RawSettings = {},
   env: NodeJS.ProcessEnv = process.env,
@@ -265,6 +278,7 @@ export function loadConfig(
 ): Config {
   // Empty, as unset: `MACPILOT_CONFIG= macpilot …` means no file of one's own.
   const explicitFile = env.MACPILOT_CONFIG || undefined;
+  checkControlDir(env);
   // Absolute, so that a refusal naming the file names it wherever the person reads it from.
   const filePath = resolve(
     explicitFile ?? join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'macpilot', 'config.json'),

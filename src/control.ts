@@ -16,8 +16,9 @@ import {
 } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
 import { z } from 'zod';
+import { checkControlDir } from './config.js';
 import { MacpilotError } from './errors.js';
 import type { Logger } from './log.js';
 import type { Desk } from './policy/desk.js';
@@ -61,11 +62,7 @@ export function controlFolder(env: NodeJS.ProcessEnv = process.env): string {
         ? 'set MACPILOT_CONTROL_DIR to the absolute path of a folder of your own (it is created when missing), or unset it'
         : 'set MACPILOT_CONTROL_DIR to a folder of your own (it is created when missing)',
     });
-  if (!isAbsolute(folder)) {
-    throw unusable(
-      'it is a relative path: each macpilot would find another folder, by where it was started, and `macpilot stop` would not reach them',
-    );
-  }
+  checkControlDir(env);
   try {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
   } catch (error) {

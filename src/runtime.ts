@@ -59,6 +59,7 @@ export function createRuntime(
       // Safe and read-only modes: what the app lists hide stays hidden in pixels too, unless a screenshot asks.
       blackOutHidden: config.mode !== 'full',
       background: backgroundOfCall,
+      foregroundAgain: config.origins.input.change('foreground'),
       personFirst: config.personFirst,
       longestAction: {
         ms: config.rateLimits.actionSeconds * 1000,

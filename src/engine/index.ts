@@ -48,6 +48,8 @@ export type EngineOptions = Partial<ChangeSettings> & {
    * call's background argument); undefined when it may use them. Default: never background.
    */
   background?: () => string | undefined;
+  /** How the person lets agents use the pointer and the focus again ("set MACPILOT_INPUT=foreground ..."). */
+  foregroundAgain?: string;
   /** The person's own mouse and keyboard input stops the agent's (MACPILOT_PERSON_FIRST); default false. */
   personFirst?: boolean;
 };
@@ -95,12 +97,13 @@ export function createEngine(
     recognizer = helperRecognizer(port),
     longestAction,
     background = () => undefined,
+    foregroundAgain = 'set MACPILOT_INPUT=foreground',
     blackOutHidden = false,
     personFirst = false,
     ...changes
   } = options;
   const kernel = new Kernel(port, { ...CHANGE_DEFAULTS, ...changes }, gate, new RefTable(refLimits), choose);
-  const input = new Input(kernel, longestAction, background, personFirst);
+  const input = new Input(kernel, longestAction, background, personFirst, foregroundAgain);
   const windows = new Windows(kernel);
   const screen = new Screen(kernel, windows, blackOutHidden);
   const text = new ScreenText(kernel, screen, input, recognizer);

@@ -389,6 +389,10 @@ test("a denied app's window named by its id or title is off limits: the person i
     return listed.windows.some((w) => w.pid === zenity.pid) ? listed.windows : undefined;
   });
   const id = windows.find((w) => w.pid === zenity.pid)?.id ?? '';
+  // Its windows listed by its pid are said to be zenity's.
+  expect(await ok('windows', String(zenity.pid))).toMatch(
+    new RegExp(`^1 window of "zenity" \\(pid ${zenity.pid}\\), front to back`),
+  );
   const auditLog = join(folder, 'denied-audit.jsonl');
   const denied = { settings: { MACPILOT_DENY_APPS: 'zenity', MACPILOT_AUDIT_LOG: auditLog } };
   const shot = await runWith(denied, 'screenshot', '--window', id, '-o', join(folder, 'denied.png'));
@@ -816,9 +820,18 @@ test("a kill switch folder that cannot be made: stop says so, serve does not sta
     const serve = await runWith(settings, 'serve', '--http', '--port', '0');
     expect(serve.code).toBe(1);
     expect(serve.stderr).toContain("The kill switch's folder");
-    const relative = await runWith({ settings: { MACPILOT_CONTROL_DIR: 'relative/dir' } }, 'stop');
-    expect(relative.code).toBe(1);
-    expect(relative.stderr).toContain('Why: it is a relative path');
+    // Background input refused at the terminal: the person is told the exact setting that lets it through.
+    const background = await runWith({ settings: { MACPILOT_INPUT: 'background' } }, 'key', 'a');
+    expect(background.code).toBe(1);
+    expect(background.stderr).toContain(
+      'let agents use the pointer and the focus again: set MACPILOT_INPUT=foreground',
+    );
+    // A relative folder is a wrong setting for every command, as any other: exit 2, saying why.
+    for (const command of ['stop', 'apps']) {
+      const relative = await runWith({ settings: { MACPILOT_CONTROL_DIR: 'relative/dir' } }, command);
+      expect(relative.code).toBe(2);
+      expect(relative.stderr).toContain('MACPILOT_CONTROL_DIR: "relative/dir" is a relative path');
+    }
     // The holder of `clipboard set` keeps its pid there: it is refused before it says it copied anything.
     const copy = await runWith(settings, 'clipboard', 'set', 'lost?');
     expect(copy.code).toBe(1);

@@ -194,6 +194,8 @@ export class Input {
     readonly background: () => string | undefined = () => undefined,
     /** The person's own input stops the agent's (MACPILOT_PERSON_FIRST). */
     readonly personFirst = false,
+    /** How the person lets agents use the pointer and the focus again (EngineOptions.foregroundAgain). */
+    private readonly foregroundAgain = 'set MACPILOT_INPUT=foreground',
   ) {
     if (personFirst) kernel.port.onReady?.(() => (this.watching = undefined));
   }
@@ -825,7 +827,7 @@ export class Input {
           next:
             'act through the element instead: `macpilot click <path>` on a control with an action of its own, ' +
             '`macpilot set <path> <value>`, or `macpilot type <text> --into <path>` without --submit; or let ' +
-            'agents use the pointer and the focus again (the input setting the Why names, set to foreground)',
+            `agents use the pointer and the focus again: ${this.foregroundAgain}`,
         },
       });
     }

@@ -224,7 +224,14 @@ function treelessLines({ withoutTree }: AppsResult, v: Vocabulary): string[] {
 }
 
 function windowsText(r: WindowsResult, v: Vocabulary): string {
-  const which = r.app === undefined ? '' : ` of ${JSON.stringify(r.app)}`;
+  // An app named by its pid is named by its name too.
+  const named = r.app !== undefined && /^\d+$/.test(r.app) ? r.windows[0]?.app : undefined;
+  const which =
+    r.app === undefined
+      ? ''
+      : named
+        ? ` of ${JSON.stringify(named)} (pid ${r.app})`
+        : ` of ${JSON.stringify(r.app)}`;
   const hidden = r.includeMinimized ? [] : [`minimized ones left out: ${v.listMinimized}`];
   const head = `${plural(r.windows.length, 'window')}${which}, front to back ${dataNote(...hidden)}`;
   const lines = r.windows.map(
