@@ -28,7 +28,7 @@ async function main(argv: string[]): Promise<number> {
   if (first === '--help' || first === '-h' || first === 'help') {
     const about = rest[0] === undefined ? undefined : commandNamed(rest[0]);
     if (rest[0] !== undefined && !about) {
-      process.stderr.write(`macpilot: help: ${unknownCommand(rest[0])}\n\n${usage()}`);
+      process.stderr.write(`macpilot: help: ${unknownCommand(rest[0])}\n`);
       return USAGE_EXIT;
     }
     process.stdout.write(about ? commandHelp(about) : usage());
@@ -58,7 +58,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = commandNamed(named);
   if (!command) {
-    process.stderr.write(`macpilot: ${unknownCommand(named)}\n\n${usage()}`);
+    process.stderr.write(`macpilot: ${unknownCommand(named)}\n(macpilot --help says what each does)\n`);
     return USAGE_EXIT;
   }
   running = command.name;
@@ -184,5 +184,8 @@ function unknownCommand(named: string): string {
     named,
     COMMANDS.map((c) => c.name),
   );
-  return `unknown command "${named}"${near.length > 0 ? `; did you mean ${near.map((n) => `macpilot ${n}`).join(' or ')}?` : ''}`;
+  const commands = COMMANDS.map((c) => c.name).join(', ');
+  return near.length > 0
+    ? `unknown command "${named}"; did you mean ${near.map((n) => `macpilot ${n}`).join(' or ')}? The commands: ${commands}`
+    : `unknown command "${named}"; the commands: ${commands}`;
 }

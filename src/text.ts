@@ -65,7 +65,8 @@ function editDistance(a: string, b: string): number {
 /** The few `names` closest to a mistyped `wanted` (at most two edits, or one for short names), closest first. */
 export function nearestNames(wanted: string, names: readonly string[], most = 3): string[] {
   const lower = wanted.toLowerCase();
-  const allowed = lower.length <= 3 ? 1 : 2;
+  // Two edits change half of a short word ("quit" into "wait"): only one counts there.
+  const allowed = lower.length <= 4 ? 1 : 2;
   return names
     .map((name) => ({ name, distance: editDistance(lower, name.toLowerCase()) }))
     .filter((n) => n.distance <= allowed)

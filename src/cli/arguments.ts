@@ -96,9 +96,9 @@ function unknownOption(command: CommandSpec, raw: string): UsageError {
   const names = optionsOf(command).map((o) => `--${o.name}`);
   const near = nearestNames(raw.startsWith('--') ? raw : `-${raw}`, names);
   const hint = near.length > 0 ? `did you mean ${near.join(' or ')}?` : `it takes ${names.join(', ')}`;
-  // Only a command that takes text can mean it: the text then goes last, after --.
+  // Only a command that takes text (to find, type, set, press) can mean it: the text then goes last, after --.
   const text =
-    command.positionals[1] > 0 && command.kind === 'tool'
+    /<(text|value|combo)>/.test(command.args) && command.kind === 'tool'
       ? ` (text that starts with "-" goes last, after --: macpilot ${command.name} [options] -- ${raw})`
       : '';
   return new UsageError(`${command.name} has no option ${raw}: ${hint}${text}`);

@@ -32,12 +32,12 @@ const optionWords = (option: OptionSpec): string =>
 const WIDTH = 110;
 const LEFT = 30;
 
-/** Words wrapped to lines of at most `width` characters, each line after the first indented. */
+/** Words wrapped to lines of at most `width` characters, each line after the first indented by `indent`. */
 function wrap(text: string, width = WIDTH, indent = 0): string {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(/\s+/)) {
-    if (line && line.length + 1 + word.length > width - (lines.length > 0 ? indent : 0)) {
+    if (line && line.length + 1 + word.length > width) {
       lines.push(line);
       line = word;
     } else line = line ? `${line} ${word}` : word;

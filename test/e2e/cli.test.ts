@@ -849,7 +849,19 @@ test("a kill switch folder that cannot be made: stop says so, serve does not sta
 test("usage problems a person makes are usage errors (exit 2) in the command line's own words", async () => {
   const help = await run('help', 'nosuch');
   expect(help.code).toBe(2);
-  expect(help.stderr).toMatch(/^macpilot: help: unknown command "nosuch"/);
+  expect(help.stderr).toMatch(/^macpilot: help: unknown command "nosuch"; the commands: apps, launch, /);
+  // A command macpilot does not have: one line with the commands, no guess that changes half the word.
+  const quit = await run('quit');
+  expect(quit.code).toBe(2);
+  expect(quit.stderr).toMatch(
+    /^macpilot: unknown command "quit"; the commands: apps, .*\n\(macpilot --help says what each does\)\n$/,
+  );
+  const typo = await run('windws');
+  expect(typo.stderr).toMatch(/^macpilot: unknown command "windws"; did you mean macpilot windows\?/);
+  // A misspelt option is not text to put after --: windows takes no text.
+  const minimised = await run('windows', '--minimised');
+  expect(minimised.stderr).toContain('windows has no option --minimised: did you mean --minimized?');
+  expect(minimised.stderr).not.toContain('after --');
   const menu = await run('menu', 'mousepad', 'File >');
   expect(menu.code).toBe(2);
   expect(menu.stderr).toContain('Malformed menu path "File >"');

@@ -25,7 +25,10 @@ test('the text set in the entry is what zenity prints after OK', async () => {
   expect(await macpilot.ok('get_element', { ref: field })).toContain('focused');
   // The caret is where the click landed, in the text's middle: End takes it to the end.
   await macpilot.ok('press_key', { key: 'end' });
-  await macpilot.ok('type_text', { text: ' ✓' });
+  // Typed where the focus is: the answer names the element the keys went to.
+  expect(await macpilot.ok('type_text', { text: ' ✓' })).toMatch(
+    /^Typed 2 characters into the focused textbox/,
+  );
   const withMore = `${typed} ✓`;
 
   const okButton = refOf(

@@ -37,7 +37,7 @@ import type { CallOptions } from '../../helper-client/errors.js';
 import type { RefEntry } from '../kernel/refs.js';
 import { AppRefused } from '../kernel/resolve.js';
 import { roleOf } from '../kernel/roles.js';
-import { isSecure } from '../kernel/tree.js';
+import { isSecure, labelOf } from '../kernel/tree.js';
 import type { ActionResult } from '../kernel/results.js';
 import { capitalize, duration, plural } from '../../text.js';
 
@@ -395,7 +395,11 @@ export class Input {
           element,
           async () => {
             const done = await typing(field, before);
-            return words`${own(`${capitalize(done.typed)} into the focused element${done.submitted}.`)}${done.short}`;
+            // Named as the focus found it: the element the keys went to.
+            const into = element
+              ? words`the focused ${appText(labelOf(roleOf(element), element.name))}`
+              : own('the focused element');
+            return words`${own(capitalize(done.typed))} into ${into}${own(`${done.submitted}.`)}${done.short}`;
           },
           call,
         );
