@@ -37,7 +37,13 @@ export const HelperErrorCode = {
 } as const;
 export type HelperErrorCode = (typeof HelperErrorCode)[keyof typeof HelperErrorCode];
 
-export const HelperErrorData = z.object({ hint: z.string().optional() }).loose();
+export const HelperErrorData = z
+  .object({
+    hint: z.string().optional(),
+    /** ax.setValue: the field is editable but takes no text through accessibility; the server types it. */
+    typeInstead: z.boolean().optional(),
+  })
+  .loose();
 export type HelperErrorData = z.infer<typeof HelperErrorData>;
 
 /** An opaque element handle, stable for the element's life: the same element always gets the same handle. */

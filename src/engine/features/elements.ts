@@ -11,7 +11,7 @@ import type { ClickOptions, Input } from './input.js';
 import { entryLine, type Kernel, type Target, type WalkLimits, type WalkStart } from '../kernel/kernel.js';
 import { pause } from '../kernel/observer.js';
 import { childPath, parsePath, segmentFor } from '../kernel/paths.js';
-import type { CallOptions } from '../../helper-client/errors.js';
+import { HelperError, type CallOptions } from '../../helper-client/errors.js';
 import type { RefEntry } from '../kernel/refs.js';
 import type {
   ActionResult,
@@ -293,7 +293,17 @@ export class Elements {
         });
       }
       return async () => {
-        await this.kernel.port.call('ax.setValue', { id: entry.handle, value }, call);
+        try {
+          await this.kernel.port.call('ax.setValue', { id: entry.handle, value }, call);
+        } catch (error) {
+          // An editable field that takes no text through the accessibility layer (a web page's, in Chromium) is
+          // typed into, as a person would: the page hears its input events.
+          if (typeof value !== 'string' || !(error instanceof HelperError) || error.data.typeInstead !== true)
+            throw error;
+          this.input.checkTypingTime({ text: value });
+          const typed = await this.input.typingInto(entry, detail, { text: value, clearFirst: true }, call)();
+          return words`${typed}\n(Typed: the app takes no text set through the accessibility layer, so the keyboard focus moved to the field.)`;
+        }
         return words`Set the value of ${entryWords(entry)} (through the accessibility layer; macpilot moved neither the pointer nor the keyboard focus).`;
       };
     });

@@ -338,52 +338,9 @@ export class Input {
   }
 
   async typeText(options: TypeOptions, call?: CallOptions): Promise<ActionResult> {
-    const characters = Array.from(options.text).length;
-    const delayMs = options.delayMs ?? 0;
-    // Keys sent without a delay still take the helper about KEY_COST_MS each.
-    const perKeyMs = Math.max(delayMs, KEY_COST_MS);
-    const expectedMs = characters * perKeyMs;
-    const { ms: longestMs, setBy } = this.longestAction;
-    if (expectedMs > longestMs) {
-      const perCall = Math.floor(longestMs / perKeyMs);
-      const pace = delayMs >= KEY_COST_MS ? `${delayMs} ms apart` : `at ${KEY_COST_MS} ms a key at the least`;
-      throw new MacpilotError({
-        what: `Typing ${plural(characters, 'character')} ${pace} would take ${duration(expectedMs)}`,
-        why: `one action may take at most ${duration(longestMs)} (${setBy}), so that it answers while it can still be watched and stopped`,
-        next: `type the text in parts of at most ${perCall} characters (one type_text call each)${delayMs > KEY_COST_MS ? ', or lower delay_ms' : ''}`,
-        kind: 'action_too_long',
-        concerns: ['text', 'delay_ms'],
-        refusal: true,
-      });
-    }
-    const typingCall = { ...call, timeoutMs: characters * (delayMs + KEY_COST_MS) + ANSWER_MARGIN_MS };
-    const platform = await this.kernel.platform(call);
-    // "command" is Control on Linux: one chord selects all on both platforms.
-    const selectAll = parseChord('command+a');
+    this.checkTypingTime(options);
     // Enter and Tab typed may leave the field (a dialog's default button, the next field): no text to await.
     const awaitText = !/[\n\t]/.test(options.text);
-    /**
-     * Types; into a `field` whose text was `before`, waits until the text is in, and only then presses submit's
-     * Enter, so that Enter acts on the whole text and the answer reports what Enter made of it.
-     */
-    const typing = async (field?: string, before?: string) => {
-      if (options.clearFirst) {
-        await this.pressChord(selectAll, platform, 1, call);
-        await this.pressChord(parseChord('backspace'), platform, 1, call);
-      }
-      const { typed } = await this.send('input.type', { text: options.text, delayMs }, typingCall);
-      const short =
-        field !== undefined && awaitText ? await this.untilTyped(field, options.text, before, call) : [];
-      if (options.submit) {
-        const typedValue =
-          field === undefined ? undefined : await this.fieldText(field, call).catch(() => undefined);
-        await this.pressChord(parseChord('enter'), platform, 1, call);
-        if (field !== undefined && typedValue !== undefined)
-          await this.untilSubmitted(field, typedValue, call);
-      }
-      const steps = [options.clearFirst ? 'cleared it, ' : '', `typed ${plural(typed, 'character')}`];
-      return { typed: steps.join(''), submitted: options.submit ? ' and pressed Enter' : '', short };
-    };
     if (!options.target) {
       return this.kernel.guard('type text', async () => {
         const { element } = await this.kernel.port.call('ax.focused', {}, call);
@@ -394,7 +351,7 @@ export class Input {
         return this.observed(
           element,
           async () => {
-            const done = await typing(field, before);
+            const done = await this.typeKeys(options, field, before, call);
             // Named as the focus found it: the element the keys went to.
             const into = element
               ? words`the focused ${appText(labelOf(roleOf(element), element.name))}`
@@ -410,19 +367,83 @@ export class Input {
     // Refused before the field is focused, not after: typing into a field by ref keeps to the background, and
     // only submit's Enter cannot.
     this.refuseInBackground('input.key', 'submit presses Enter, which goes where the keyboard focus is');
-    return this.kernel.act(options.target, 'type into', call, (entry, detail) => async () => {
+    return this.kernel.act(options.target, 'type into', call, (entry, detail) =>
+      this.typingInto(entry, detail, options, call),
+    );
+  }
+
+  /** Refuses typing that would take longer than one action may (action_seconds). */
+  checkTypingTime(options: Pick<TypeOptions, 'text' | 'delayMs'>): void {
+    const characters = Array.from(options.text).length;
+    const delayMs = options.delayMs ?? 0;
+    // Keys sent without a delay still take the helper about KEY_COST_MS each.
+    const perKeyMs = Math.max(delayMs, KEY_COST_MS);
+    const expectedMs = characters * perKeyMs;
+    const { ms: longestMs, setBy } = this.longestAction;
+    if (expectedMs <= longestMs) return;
+    const perCall = Math.floor(longestMs / perKeyMs);
+    const pace = delayMs >= KEY_COST_MS ? `${delayMs} ms apart` : `at ${KEY_COST_MS} ms a key at the least`;
+    throw new MacpilotError({
+      what: `Typing ${plural(characters, 'character')} ${pace} would take ${duration(expectedMs)}`,
+      why: `one action may take at most ${duration(longestMs)} (${setBy}), so that it answers while it can still be watched and stopped`,
+      next: `type the text in parts of at most ${perCall} characters (one type_text call each)${delayMs > KEY_COST_MS ? ', or lower delay_ms' : ''}`,
+      kind: 'action_too_long',
+      concerns: ['text', 'delay_ms'],
+      refusal: true,
+    });
+  }
+
+  /**
+   * Typing into an element a call named: focused, its caret at the end of a one-line field's text unless
+   * clearFirst asks for the text to be replaced, and the text awaited in it.
+   */
+  typingInto(entry: RefEntry, detail: ElementDetail, options: TypeOptions, call?: CallOptions): Prepared {
+    return async () => {
       await this.focusAndWait(entry, call);
       // Focus selects a one-line field's whole text (GTK), which the keys would replace: the text is added at
       // its end instead, as in the background, unless clear_first asks for the replacing.
       if (!options.clearFirst && !detail.states.includes('multiline')) {
-        await this.pressChord(parseChord('end'), platform, 1, call);
+        await this.pressChord(parseChord('end'), await this.kernel.platform(call), 1, call);
       }
       const before = options.clearFirst
         ? ''
         : await this.fieldText(entry.handle, call).catch(() => undefined);
-      const done = await typing(entry.handle, before);
+      const done = await this.typeKeys(options, entry.handle, before, call);
       return words`Focused ${entryWords(entry)}, ${own(done.typed + done.submitted)}.${done.short}`;
-    });
+    };
+  }
+
+  /**
+   * Types; into a `field` whose text was `before`, waits until the text is in, and only then presses submit's
+   * Enter, so that Enter acts on the whole text and the answer reports what Enter made of it.
+   */
+  private async typeKeys(
+    options: TypeOptions,
+    field: string | undefined,
+    before: string | undefined,
+    call?: CallOptions,
+  ): Promise<{ typed: string; submitted: string; short: Words }> {
+    const characters = Array.from(options.text).length;
+    const delayMs = options.delayMs ?? 0;
+    const typingCall = { ...call, timeoutMs: characters * (delayMs + KEY_COST_MS) + ANSWER_MARGIN_MS };
+    const platform = await this.kernel.platform(call);
+    const awaitText = !/[\n\t]/.test(options.text);
+    if (options.clearFirst) {
+      // "command" is Control on Linux: one chord selects all on both platforms.
+      await this.pressChord(parseChord('command+a'), platform, 1, call);
+      await this.pressChord(parseChord('backspace'), platform, 1, call);
+    }
+    const { typed } = await this.send('input.type', { text: options.text, delayMs }, typingCall);
+    const short =
+      field !== undefined && awaitText ? await this.untilTyped(field, options.text, before, call) : [];
+    if (options.submit) {
+      const typedValue =
+        field === undefined ? undefined : await this.fieldText(field, call).catch(() => undefined);
+      await this.pressChord(parseChord('enter'), platform, 1, call);
+      if (field !== undefined && typedValue !== undefined) await this.untilSubmitted(field, typedValue, call);
+    }
+    const steps = [options.clearFirst ? 'cleared it, ' : '', `typed ${plural(typed, 'character')}`];
+    return { typed: steps.join(''), submitted: options.submit ? ' and pressed Enter' : '', short };
   }
 
   async pressKey(

@@ -51,6 +51,7 @@ export const ROLES = [
   'paragraph',
   'text',
   'group',
+  'landmark',
   'splitter',
   'scrollarea',
   'document',
@@ -132,7 +133,7 @@ const ATSPI: Record<string, Role> = {
   section: 'group',
   form: 'group',
   grouping: 'group',
-  landmark: 'group',
+  landmark: 'landmark',
   article: 'group',
   'block quote': 'group',
   'split pane': 'splitter',
@@ -219,6 +220,13 @@ const AX_SUBROLES: Record<string, Role> = {
   AXApplicationStatus: 'statusbar',
   AXTabPanel: 'tabpanel',
   AXDocument: 'document',
+  AXLandmarkMain: 'landmark',
+  AXLandmarkNavigation: 'landmark',
+  AXLandmarkBanner: 'landmark',
+  AXLandmarkContentInfo: 'landmark',
+  AXLandmarkSearch: 'landmark',
+  AXLandmarkComplementary: 'landmark',
+  AXLandmarkRegion: 'landmark',
 };
 
 /** The normalized role of a native role (and macOS subrole). */

@@ -122,12 +122,16 @@ export async function perform(
   }
 }
 
-const notSettable = (why: string, hint: string) =>
-  new HelperFailure(HelperErrorCode.ValueNotSettable, `cannot set this value: ${why}`, hint);
+const notSettable = (why: string, hint: string, data: Record<string, unknown> = {}) =>
+  new HelperFailure(HelperErrorCode.ValueNotSettable, `cannot set this value: ${why}`, hint, data);
 
 async function setText(ctx: ReadContext, ref: Ref, role: string, interfaces: Set<string>, text: string) {
   if (!interfaces.has('org.a11y.atspi.EditableText')) {
-    throw notSettable('it does not hold editable text', 'set text on a text field, or type into it');
+    // Chromium's web fields take no text through accessibility: the server types into those it knows editable.
+    const editable = has(await getState(ctx.bus, ref), State.EDITABLE);
+    throw notSettable('it does not hold editable text', 'set text on a text field, or type into it', {
+      typeInstead: editable,
+    });
   }
   const bits = await getState(ctx.bus, ref);
   if (has(bits, State.READ_ONLY) || (!has(bits, State.EDITABLE) && role !== SECURE_ROLE)) {

@@ -8,6 +8,7 @@ import {
   type Extents,
   getChildren,
   getActions,
+  getAttributes,
   getExtents,
   getLabelledBy,
   getProperty,
@@ -106,6 +107,13 @@ async function readValue(
       const { value, truncated } = truncate(await getText(bus, ref, maxValueLength + 1), maxValueLength);
       return truncated ? { value, truncated } : { value };
     }
+    // A web link's value is where it leads (its Hyperlink's URI), as AXURL is on macOS.
+    if (role === 'link' && maxValueLength > 0) {
+      const [uri] = await bus.call(ref.bus, ref.path, 'org.a11y.atspi.Hyperlink', 'GetURI', 'i', [0]);
+      if (typeof uri !== 'string' || uri === '') return {};
+      const { value, truncated } = truncate(uri, maxValueLength);
+      return truncated ? { value, truncated } : { value };
+    }
   } catch (error) {
     if (isGone(error)) throw error;
   }
@@ -119,6 +127,16 @@ async function readShortcut(bus: Bus, ref: Ref): Promise<string | undefined> {
   } catch (error) {
     if (isGone(error)) throw error;
     return undefined;
+  }
+}
+
+/** An unnamed web landmark is known by its kind: main, navigation, banner, contentinfo, search, form, region. */
+async function landmarkKind(bus: Bus, ref: Ref): Promise<string> {
+  try {
+    return (await getAttributes(bus, ref))['xml-roles'] ?? '';
+  } catch (error) {
+    if (isGone(error)) throw error;
+    return '';
   }
 }
 
@@ -224,7 +242,11 @@ export async function completeInfo(
     extents && isShown(role, bits, app) && role !== 'application'
       ? toBounds(ctx, extents, app, frame)
       : undefined,
-    props.name === '' && FIELD_ROLES.has(role) ? labelName(bus, ref) : '',
+    props.name === '' && FIELD_ROLES.has(role)
+      ? labelName(bus, ref)
+      : props.name === '' && role === 'landmark'
+        ? landmarkKind(bus, ref)
+        : '',
     SHORTCUT_ROLES.has(role) ? readShortcut(bus, ref) : undefined,
   ]);
   const info: ElementInfo = {
