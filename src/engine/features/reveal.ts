@@ -82,7 +82,10 @@ export class Reveal {
     return this.kernel.act(target, 'scroll to', call, (entry, detail) => async () => {
       const id = entry.handle;
       const { ancestors } = await port.call('ax.ancestors', { id }, call);
-      const container = [...ancestors].reverse().find((a) => roleOf(a) === 'scrollarea' && a.bounds);
+      // A web page's document scrolls itself, as a scroll area does.
+      const container = [...ancestors]
+        .reverse()
+        .find((a) => (roleOf(a) === 'scrollarea' || roleOf(a) === 'document') && a.bounds);
       const pane = container?.bounds;
       if (inView(detail, pane)) return words`${entryWords(entry)} is already in view.`;
       const read = async () => (await port.call('ax.element', { id, maxValueLength: 0 }, call)).element;

@@ -5,7 +5,7 @@ import {
   type Params,
   type Result,
 } from '../../../helper-client/protocol.js';
-import { elementDetail, perform, setValue } from './atspi/actions.js';
+import { elementDetail, perform, scrollIntoView, setValue } from './atspi/actions.js';
 import { focus } from './atspi/focus.js';
 import { activate, launch, listApps, quit } from './apps.js';
 import { getState } from './atspi/atspi.js';
@@ -95,15 +95,6 @@ async function context(session: Session): Promise<ReadContext> {
   return { bus, session, offsets: new FrameOffsets(bus, (pid) => placesOf(session, pid).catch(() => [])) };
 }
 
-/** AT-SPI's Component.ScrollTo is missing from GTK3, so the engine scrolls with the wheel instead. */
-async function noScrollIntoView(): Promise<never> {
-  throw new HelperFailure(
-    HelperErrorCode.NotAvailable,
-    'the Linux helper cannot scroll an element into view through AT-SPI',
-    'use scroll_to_element, which scrolls with the mouse wheel',
-  );
-}
-
 /** On Linux the server reads text itself (tesseract.js, src/platforms/linux/ocr): the helper has no OCR. */
 async function noTextRecognition(): Promise<never> {
   throw new HelperFailure(
@@ -158,7 +149,8 @@ export const handlers: Handlers = {
       focus({ ...(await context(session)), signal }, parseHandle(params.id)),
     ),
   'observe.start': (session) => startObserving(session),
-  'ax.scrollIntoView': noScrollIntoView,
+  'ax.scrollIntoView': (session, params) =>
+    on(session, params.id, async () => scrollIntoView(await context(session), parseHandle(params.id))),
   'input.click': perDesk(input.click, swayInput.click, remoteInput.click),
   'input.move': perDesk(input.move, swayInput.move, remoteInput.move),
   'input.drag': perDesk(input.drag, swayInput.drag, remoteInput.drag),

@@ -18,7 +18,7 @@ import {
   setTextContents,
 } from './atspi.js';
 import { type ReadContext, readInfo } from './element.js';
-import { goneOr, HelperFailure } from '../../errors.js';
+import { goneOr, HelperFailure, isUnsupported } from '../../errors.js';
 import { handleOf, type Ref } from './handles.js';
 import { has, SECURE_ROLE, State, TOGGLE_ROLES } from './states.js';
 import { frameOf, topFrame } from './tree.js';
@@ -198,3 +198,31 @@ export async function setValue(
     return goneOr(handleOf(ref), error);
   }
 }
+
+/** AT-SPI's ScrollType ANYWHERE: scroll as little as brings the element into view. */
+const SCROLL_ANYWHERE = 6;
+
+/**
+ * Scrolls whatever contains the element until it is on screen, through Component.ScrollTo (Chromium and
+ * Electron have it; GTK3 has not, and the engine then scrolls with the wheel).
+ */
+export async function scrollIntoView(ctx: ReadContext, ref: Ref): Promise<Result<'ax.scrollIntoView'>> {
+  try {
+    const [scrolled] = await ctx.bus.call(ref.bus, ref.path, 'org.a11y.atspi.Component', 'ScrollTo', 'u', [
+      SCROLL_ANYWHERE,
+    ]);
+    if (scrolled !== true) throw noScrollTo('the app did not scroll it');
+    const read = await readInfo(ctx, ref, { maxValueLength: 0, frame: await frameOf(ctx, ref) });
+    return read.info.bounds ? { bounds: read.info.bounds } : {};
+  } catch (error) {
+    if (isUnsupported(error)) throw noScrollTo("the app's toolkit does not scroll elements into view (GTK3)");
+    return goneOr(handleOf(ref), error);
+  }
+}
+
+const noScrollTo = (why: string) =>
+  new HelperFailure(
+    HelperErrorCode.NotAvailable,
+    `cannot scroll the element into view through AT-SPI: ${why}`,
+    'use scroll_to_element, which scrolls with the mouse wheel',
+  );

@@ -1,0 +1,183 @@
+/**
+ * Debian's Chromium through a real MCP client. Started while the desktop's accessibility switch was off, it has
+ * windows but no tree: list_apps says so, and relaunch_app restarts it with its tab and its tree. Then its page
+ * as an agent needs it (landmarks, labelled fields, required states, links with their URLs, a status region),
+ * a field set as a person types it (the page hears its input events), buttons clicked, a button far down the
+ * page scrolled to and clicked, and the switch itself as doctor reports it and MACPILOT_ACCESSIBILITY=leave
+ * turns it off again.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { assistiveNote } from '../../src/platforms/linux/helper/atspi/assistive.js';
+import { CLI, type Macpilot, startMacpilot } from '../support/mcp.js';
+import { Processes } from '../support/processes.js';
+import { temporaryFolder } from '../support/temp.js';
+import { eventually, refOf } from '../support/text.js';
+import { windowOfPid } from '../support/xwindows.js';
+
+const env = inject('desktopEnv');
+const folder = temporaryFolder('macpilot-browser-');
+// A person's desktop: the test desktop's QT_ACCESSIBILITY=1 (for Qt apps) would turn Chromium's tree on too.
+const { QT_ACCESSIBILITY: _qt, ...personal } = env;
+const processes = new Processes(personal);
+const page = (name: string) => pathToFileURL(join(import.meta.dirname, '..', 'fixtures', 'web', name)).href;
+
+/** Chromium as root on a machine without network, a profile of its own: the flags a test needs. */
+function chromium(url: string) {
+  return processes.start('chromium', [
+    '--no-sandbox',
+    '--test-type',
+    '--disable-gpu',
+    '--no-first-run',
+    '--no-default-browser-check',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--password-store=basic',
+    `--user-data-dir=${join(folder, 'profile')}`,
+    url,
+  ]);
+}
+
+const STATUS = ['--session', '--dest', 'org.a11y.Bus', '--object-path', '/org/a11y/bus', '--method'];
+const setSwitch = (on: boolean) =>
+  execFileSync(
+    'gdbus',
+    ['call', ...STATUS, 'org.freedesktop.DBus.Properties.Set', 'org.a11y.Status', 'IsEnabled', `<${on}>`],
+    { env },
+  );
+const switchIsOn = () =>
+  execFileSync(
+    'gdbus',
+    ['call', ...STATUS, 'org.freedesktop.DBus.Properties.Get', 'org.a11y.Status', 'IsEnabled'],
+    {
+      env,
+      encoding: 'utf8',
+    },
+  ).includes('true');
+
+async function doctor(settings: Record<string, string> = {}): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'doctor'], {
+    env: { ...env, ...settings },
+  });
+  return stdout;
+}
+
+let macpilot: Macpilot;
+let app: string;
+
+beforeAll(async () => {
+  // The desktop as a person's is before any screen reader ran: the switch off, and no note of macpilot's.
+  rmSync(assistiveNote(env), { force: true });
+  setSwitch(false);
+  const browser = chromium(page('order-form.html'));
+  await eventually('the Chromium window', async () => windowOfPid(env, browser.pid));
+  macpilot = await startMacpilot({ ...env, MACPILOT_CONSENT: 'allow' });
+  app = String(browser.pid);
+});
+
+afterAll(async () => {
+  await macpilot.close();
+  await processes.stopAll();
+  setSwitch(true);
+  rmSync(assistiveNote(env), { force: true });
+});
+
+describe('a Chromium started with accessibility off', () => {
+  test('list_apps lists it with its window but no tree; relaunch_app restarts it with its tab, and its page is read', async () => {
+    const apps = await macpilot.ok('list_apps');
+    expect(apps).toMatch(
+      new RegExp(
+        `1 app with windows but no accessibility tree .*\\n- Chromium \\(pid ${app}\\): window \\d+ "Order form - Chromium"`,
+      ),
+    );
+    // The server turned the switch on as it started, for the apps started from now on.
+    expect(switchIsOn()).toBe(true);
+    expect((await macpilot.call('find_elements', { app, text: 'Place order' })).isError).toBe(true);
+
+    const relaunched = await macpilot.ok('relaunch_app', { name: 'Chromium' });
+    const pid = Number(/Chromium \(pid (\d+)\) started again/.exec(relaunched)?.[1]);
+    processes.track(pid);
+    expect(relaunched).toContain(`pid ${app} quit`);
+    expect(windowOfPid(env, Number(app))).toBeUndefined();
+    app = String(pid);
+    // The tab it had is back, read through its tree.
+    const found = await eventually('the page in its tree', async () => {
+      const out = await macpilot.call('find_elements', { app, text: 'Place order', role: 'button' });
+      return out.isError || !out.text.includes('button "Place order"') ? undefined : out.text;
+    });
+    expect(found).toMatch(/button "Place order" \[ref=e\d+\]/);
+    expect(await macpilot.ok('list_apps')).not.toContain('no accessibility tree');
+  });
+});
+
+describe('its page, as an agent needs it', () => {
+  test('landmarks, a heading, labelled fields with their states, a link with its URL, the status region', async () => {
+    const tree = await macpilot.ok('snapshot_ui', { app });
+    expect(tree).toMatch(/- document "Order form" \[ref=e\d+\]/);
+    expect(tree).toMatch(/- landmark "main" \[ref=e\d+\]/);
+    expect(tree).toMatch(/- landmark "Site" \[ref=e\d+\]/);
+    expect(tree).toMatch(/- heading "Order form" \[ref=e\d+\]/);
+    expect(tree).toMatch(/- textbox "Item" \[ref=e\d+\].* required/);
+    expect(tree).toMatch(/- spinbutton "Quantity" \[ref=e\d+\].* value=1/);
+    expect(tree).toMatch(/- link "Help" \[ref=e\d+\].* value="https:\/\/example\.com\/help"/);
+    expect(tree).toMatch(/- statusbar \[ref=e\d+\]/);
+    expect(tree).toMatch(/- text "Nothing ordered" \[ref=e\d+\]/);
+  });
+
+  test('set_value types into a web field, so the page hears it; a number is set; the button places the order', async () => {
+    const fields = await macpilot.ok('find_elements', { app, role: 'textbox', name: 'Item', match: 'exact' });
+    const set = await macpilot.ok('set_value', { ref: refOf(fields, /textbox "Item"/), value: 'Tea' });
+    expect(set).toContain('the app takes no text set through the accessibility layer');
+    // The page mirrors its field into the status region from its input listener: it heard the typing.
+    expect(set).toMatch(/\+ text "Item: Tea"/);
+
+    const quantity = await macpilot.ok('find_elements', { app, role: 'spinbutton' });
+    await macpilot.ok('set_value', { ref: refOf(quantity, /spinbutton "Quantity"/), value: 3 });
+    const place = await macpilot.ok('find_elements', {
+      app,
+      role: 'button',
+      name: 'Place order',
+      match: 'exact',
+    });
+    const clicked = await macpilot.ok('click_element', { ref: refOf(place, /button "Place order"/) });
+    expect(clicked).toMatch(/\+ text "Placed 3 of Tea"/);
+  });
+
+  test('a button far down the page is scrolled to, then clicked', async () => {
+    const far = await macpilot.ok('find_elements', {
+      app,
+      role: 'button',
+      name: 'Far away button',
+      match: 'exact',
+      include_hidden: true,
+    });
+    const ref = refOf(far, /button "Far away button"/);
+    await macpilot.ok('scroll_to_element', { ref });
+    const clicked = await macpilot.ok('click_element', { ref });
+    expect(clicked).toContain('Clicked button "Far away button"');
+    // The status region is scrolled out of view now: the page said it, off screen.
+    const status = await macpilot.ok('find_elements', { app, text: 'Far away clicked', include_hidden: true });
+    expect(status).toMatch(/text "Far away clicked" \[ref=e\d+\]/);
+  });
+});
+
+describe("the desktop's accessibility switch", () => {
+  test('doctor says macpilot turned it on; MACPILOT_ACCESSIBILITY=leave turns it off again, and on starts it again', async () => {
+    expect(await doctor()).toMatch(/accessibility switch on, turned on by macpilot \(at [0-9T:.-]+Z\)/);
+    expect(await doctor({ MACPILOT_ACCESSIBILITY: 'leave' })).toContain(
+      'accessibility switch turned off again, as MACPILOT_ACCESSIBILITY=leave asks (macpilot had turned it on)',
+    );
+    expect(switchIsOn()).toBe(false);
+    // Off by the person's choice now: leave leaves it.
+    expect(await doctor({ MACPILOT_ACCESSIBILITY: 'leave' })).toContain(
+      'accessibility switch off, left so by MACPILOT_ACCESSIBILITY=leave',
+    );
+    expect(await doctor()).toContain('accessibility switch on, turned on by macpilot (now)');
+    expect(switchIsOn()).toBe(true);
+  });
+});
