@@ -258,6 +258,13 @@ function readConfigFile(path: string, required: boolean): RawSettings & { path?:
   return { ...parsed.data, path };
 }
 
+/** The accessibility setting as the helper takes it: its value, where it was set, how to set it to "leave". */
+export const accessibilitySetting = (config: Pick<Config, 'accessibility' | 'origins'>) => ({
+  value: config.accessibility,
+  setBy: config.origins.accessibility.where,
+  leave: config.origins.accessibility.change('leave'),
+});
+
 /**
  * MACPILOT_CONTROL_DIR, checked for every command: `macpilot stop` finds the servers in that folder only when
  * all agree on it, which a relative path, read from wherever each was started, breaks.

@@ -4,7 +4,7 @@
  */
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Config } from './config.js';
+import { accessibilitySetting, type Config } from './config.js';
 import { controlFolder } from './control.js';
 import { MacpilotError } from './errors.js';
 import { type Hello, HelperClient, type HelperCommand } from './helper-client/client.js';
@@ -93,7 +93,7 @@ export async function doctor(config: Config, write: (line: string) => void): Pro
   const command = helperCommand({
     helperPath: config.helperPath,
     portal: config.portal,
-    accessibility: config.accessibility,
+    accessibility: accessibilitySetting(config),
   });
   // What the helper says on stderr (on macOS: whether it took its own permission identity) is part of the report.
   const said: string[] = [];

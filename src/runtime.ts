@@ -2,7 +2,7 @@
  * What every front end of one process shares, assembled once: the helper, the engine, the policy and the
  * platform services. `macpilot serve` puts an MCP server in front of it, a CLI command a ToolSession.
  */
-import type { Config } from './config.js';
+import { accessibilitySetting, type Config } from './config.js';
 import { createEngine } from './engine/index.js';
 import type { HelperPort } from './engine/kernel/port.js';
 import { HelperClient } from './helper-client/client.js';
@@ -40,7 +40,7 @@ export function createRuntime(
     helper: helperCommand({
       helperPath: config.helperPath,
       portal: config.portal,
-      accessibility: config.accessibility,
+      accessibility: accessibilitySetting(config),
     }),
     log,
   });

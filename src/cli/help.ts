@@ -4,7 +4,9 @@ import { COMMANDS, type CommandSpec, optionsOf, type OptionSpec } from './comman
 
 const ENVIRONMENT = `Environment: MACPILOT_TOOLSETS (what serve offers agents; the commands here use every toolset),
 MACPILOT_HELPER_PATH, MACPILOT_LOG_LEVEL (debug|info|warn|error|silent), MACPILOT_CLIPBOARD_HISTORY (on|off),
-MACPILOT_INPUT (foreground|background: leave the pointer and the focus to the person), MACPILOT_PERSON_FIRST
+MACPILOT_INPUT (foreground|background: leave the pointer and the focus to the person), MACPILOT_ACCESSIBILITY
+(on|leave: on Linux, turn the desktop's accessibility switch on, so browsers and Electron apps have trees),
+MACPILOT_PERSON_FIRST
 (on|off: your own mouse and keyboard input stops an agent's; on by default in safe mode), MACPILOT_PORTAL
 (auto|on|off: on Wayland, input and screenshots through the RemoteDesktop portal, which asks you first),
 MACPILOT_HTTP_PORT and MACPILOT_HTTP_HOST (serve --http), MACPILOT_HTTP_TOKEN (every HTTP request must carry

@@ -21,7 +21,8 @@ export function helperCommand(
     helperPath?: string;
     platform?: NodeJS.Platform;
     portal?: string;
-    accessibility?: string;
+    /** The accessibility setting, where it was set, and how the person changes it to "leave". */
+    accessibility?: { value: string; setBy: string; leave: string };
   } = {},
 ): HelperCommand {
   const platform = options.platform ?? process.platform;
@@ -29,7 +30,9 @@ export function helperCommand(
   // them (a flag, the file).
   const settings = Object.entries({
     MACPILOT_PORTAL: options.portal,
-    MACPILOT_ACCESSIBILITY: options.accessibility,
+    MACPILOT_ACCESSIBILITY: options.accessibility?.value,
+    MACPILOT_ACCESSIBILITY_SET_BY: options.accessibility?.setBy,
+    MACPILOT_ACCESSIBILITY_LEAVE: options.accessibility?.leave,
   }).filter(([, value]) => value !== undefined);
   const env = settings.length === 0 ? undefined : { ...process.env, ...Object.fromEntries(settings) };
   const command = helperAt(options, platform);

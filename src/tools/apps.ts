@@ -68,7 +68,7 @@ export const appsTools = toolsetTools('apps', [
         'Quit an app that list_apps shows with windows but no accessibility tree (a browser or Electron app ' +
         'started before accessibility was on) and start it again as it was started, so that it builds its tree. ' +
         'A Chromium-family browser reopens the tabs it had; other apps reopen what their command line names. ' +
-        'Answers once the new process shows a window with its tree. Asks the person first in safe mode.',
+        'Answers once the new process shows a window with its tree. Asks the person first, as quit_app does.',
       input: z.object({
         name: z
           .string()

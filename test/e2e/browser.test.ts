@@ -7,7 +7,7 @@
  * turns it off again.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -97,7 +97,13 @@ describe('a Chromium started with accessibility off', () => {
     );
     // The server turned the switch on as it started, for the apps started from now on.
     expect(switchIsOn()).toBe(true);
-    expect((await macpilot.call('find_elements', { app, text: 'Place order' })).isError).toBe(true);
+    // Named, it is said to run without a tree, and how it gets one.
+    const unread = await macpilot.call('find_elements', { app, text: 'Place order' });
+    expect(unread.isError).toBe(true);
+    expect(unread.text).toMatch(
+      /^"Chromium" \(pid \d+\) runs, with windows, but exposes no accessibility tree/,
+    );
+    expect(unread.text).toContain('relaunch_app "Chromium" restarts it');
 
     const relaunched = await macpilot.ok('relaunch_app', { name: 'Chromium' });
     const pid = Number(/Chromium \(pid (\d+)\) started again/.exec(relaunched)?.[1]);
@@ -161,23 +167,36 @@ describe('its page, as an agent needs it', () => {
     const clicked = await macpilot.ok('click_element', { ref });
     expect(clicked).toContain('Clicked button "Far away button"');
     // The status region is scrolled out of view now: the page said it, off screen.
-    const status = await macpilot.ok('find_elements', { app, text: 'Far away clicked', include_hidden: true });
+    const status = await macpilot.ok('find_elements', {
+      app,
+      text: 'Far away clicked',
+      include_hidden: true,
+    });
     expect(status).toMatch(/text "Far away clicked" \[ref=e\d+\]/);
   });
 });
 
 describe("the desktop's accessibility switch", () => {
-  test('doctor says macpilot turned it on; MACPILOT_ACCESSIBILITY=leave turns it off again, and on starts it again', async () => {
+  test('doctor says macpilot turned it on; "leave" turns it off again, naming where it was set; "on" turns it on again', async () => {
     expect(await doctor()).toMatch(/accessibility switch on, turned on by macpilot \(at [0-9T:.-]+Z\)/);
     expect(await doctor({ MACPILOT_ACCESSIBILITY: 'leave' })).toContain(
-      'accessibility switch turned off again, as MACPILOT_ACCESSIBILITY=leave asks (macpilot had turned it on)',
+      'accessibility switch turned off again, as the setting "leave" (the environment variable MACPILOT_ACCESSIBILITY) asks (macpilot had turned it on)',
     );
     expect(switchIsOn()).toBe(false);
     // Off by the person's choice now: leave leaves it.
     expect(await doctor({ MACPILOT_ACCESSIBILITY: 'leave' })).toContain(
-      'accessibility switch off, left so by MACPILOT_ACCESSIBILITY=leave',
+      'accessibility switch off, left so by the setting "leave" (the environment variable MACPILOT_ACCESSIBILITY)',
     );
     expect(await doctor()).toContain('accessibility switch on, turned on by macpilot (now)');
     expect(switchIsOn()).toBe(true);
+    // Set in the config file, the file is named.
+    const file = join(folder, 'config.json');
+    writeFileSync(file, JSON.stringify({ accessibility: 'leave' }));
+    expect(await doctor({ MACPILOT_CONFIG: file })).toContain(
+      `accessibility switch turned off again, as the setting "leave" ("accessibility" in ${file}) asks`,
+    );
+    expect(await doctor()).toContain(
+      'to turn it off again: set MACPILOT_ACCESSIBILITY=leave where macpilot is started',
+    );
   });
 });

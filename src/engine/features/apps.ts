@@ -108,7 +108,8 @@ export class Apps {
       const app = seen[0];
       if (!app || seen.length > 1) {
         // One with a tree already needs no restart; a name no app without a tree has is refused as unknown.
-        const withTree = await resolver.app(name, call).catch(() => undefined);
+        const withTree =
+          seen.length === 0 ? await resolver.app(name, call).catch(() => undefined) : undefined;
         if (withTree) {
           throw new MacpilotError({
             what: `${JSON.stringify(withTree.name)} (pid ${withTree.pid}) already exposes its accessibility tree: nothing was done`,

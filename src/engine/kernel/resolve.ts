@@ -316,7 +316,32 @@ export class Resolver {
       }
       throw appError(query, found, apps, candidates);
     }
+    if (found.length === 0 && query !== undefined && named) await this.refuseTreeless(query, all, call);
     throw appError(query, found, apps, undefined, hidden());
+  }
+
+  /**
+   * An app named that runs with windows but no tree is said to be so, with how it gets one, rather than "not
+   * running": a browser started before the accessibility switch was on. Nothing when none is named so.
+   */
+  private async refuseTreeless(
+    query: string,
+    withTrees: readonly AppInfo[],
+    call?: CallOptions,
+  ): Promise<void> {
+    const treeless = (await this.treelessApps(call, withTrees)).filter((app) => this.mayList(app));
+    const byPid = /^\d+$/.test(query) ? treeless.filter((app) => app.pid === Number(query)) : [];
+    const app = (byPid.length > 0 ? byPid : matchByName(treeless, (a) => a.name, query))[0];
+    if (!app) return;
+    throw new MacpilotError({
+      what: `${JSON.stringify(app.name)} (pid ${app.pid}) runs, with windows, but exposes no accessibility tree`,
+      why: 'a browser or Electron app builds its tree only when accessibility is on as it starts, and this one started before; some apps have no accessibility at all',
+      next: `relaunch_app ${JSON.stringify(app.name)} restarts it so that it builds its tree`,
+      kind: 'app_without_tree',
+      person: {
+        next: 'quit it and start it again: it builds its tree as it starts while the accessibility switch is on (`macpilot doctor` says whether it is)',
+      },
+    });
   }
 
   /**

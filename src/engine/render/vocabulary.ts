@@ -104,7 +104,8 @@ export const PERSON: Vocabulary = {
   clickText: '`macpilot click x,y` clicks there',
   pressKey: '`macpilot key`',
   appLists: 'your app lists',
-  relaunch: 'quit one and start it again: it builds its tree as it starts, now that accessibility is on',
+  relaunch:
+    'quit one and start it again: it builds its tree as it starts while the accessibility switch is on (`macpilot doctor` says whether it is)',
   listHidden: (by, count) =>
     hiddenNote(by, count, 'MACPILOT_LIST_DENIED_APPS=on, or "listDeniedApps": "on" in the config file'),
 };

@@ -18,7 +18,7 @@ async function accessibility(session: Session): Promise<Capability> {
       session.env.NO_AT_BRIDGE === '1' ? 'NO_AT_BRIDGE=1 hides GTK3 apps started from this environment' : '',
       session.env.GTK_A11Y === 'none' ? 'GTK_A11Y=none hides GTK4 apps started from this environment' : '',
     ].filter(Boolean);
-    const browsers = session.assistive ? [describeAssistiveSwitch(session.assistive)] : [];
+    const browsers = session.assistive ? [describeAssistiveSwitch(session.assistive, session.env)] : [];
     return {
       available: true,
       detail: [`AT-SPI bus reachable, ${apps.length} accessible apps`, ...hidden, ...browsers].join('; '),

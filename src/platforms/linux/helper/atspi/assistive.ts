@@ -69,18 +69,23 @@ export async function settleAssistiveSwitch(bus: Bus, env: NodeJS.ProcessEnv): P
   }
 }
 
-/** The switch in a sentence for the accessibility capability (doctor prints it). */
-export function describeAssistiveSwitch(found: AssistiveSwitch): string {
+/**
+ * The switch in a sentence for the accessibility capability (doctor prints it), naming where the setting was made
+ * and how to change it as the server passed them (MACPILOT_ACCESSIBILITY_SET_BY, MACPILOT_ACCESSIBILITY_LEAVE).
+ */
+export function describeAssistiveSwitch(found: AssistiveSwitch, env: NodeJS.ProcessEnv = {}): string {
   const browsers = 'browsers and Electron apps started from now on build their trees';
+  const setBy = env.MACPILOT_ACCESSIBILITY_SET_BY || 'MACPILOT_ACCESSIBILITY';
+  const leave = env.MACPILOT_ACCESSIBILITY_LEAVE || 'MACPILOT_ACCESSIBILITY=leave';
   switch (found.state) {
     case 'unknown':
       return `the accessibility switch (org.a11y.Status) could not be read or set: ${found.error}; browsers and Electron apps may show no tree`;
     case 'off':
       return found.by === 'macpilot-restored'
-        ? 'accessibility switch turned off again, as MACPILOT_ACCESSIBILITY=leave asks (macpilot had turned it on): browsers and Electron apps started from now on show no tree'
-        : 'accessibility switch off, left so by MACPILOT_ACCESSIBILITY=leave: browsers and Electron apps started from now on show no tree';
+        ? `accessibility switch turned off again, as the setting "leave" (${setBy}) asks (macpilot had turned it on): browsers and Electron apps started from now on show no tree`
+        : `accessibility switch off, left so by the setting "leave" (${setBy}): browsers and Electron apps started from now on show no tree`;
     case 'on':
       if (found.by === 'person') return `accessibility switch on: ${browsers}`;
-      return `accessibility switch on, turned on by macpilot (${found.by === 'macpilot-now' ? 'now' : `at ${found.since}`}): ${browsers}; MACPILOT_ACCESSIBILITY=leave turns it off again`;
+      return `accessibility switch on, turned on by macpilot (${found.by === 'macpilot-now' ? 'now' : `at ${found.since}`}): ${browsers}; to turn it off again: ${leave}`;
   }
 }
