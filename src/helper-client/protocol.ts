@@ -111,6 +111,11 @@ const elementFields = {
    */
   shortcut: z.string().max(64).optional(),
   childCount: z.number().int().min(0),
+  /**
+   * A walk of a long container (a list of thousands of rows) that took only the children on screen: the first
+   * one's index among all `childCount`, and how many were taken. Absent: every child was considered.
+   */
+  shownChildren: z.object({ from: z.number().int().min(0), count: z.number().int().min(0) }).optional(),
   pid: z.number().int(),
 };
 

@@ -28,6 +28,8 @@ interface Cuts {
   belowDepthAtLeast: boolean;
   notWalked: number;
   unexpanded: Walked[];
+  /** Long containers whose children were walked where they are on screen only. */
+  offScreen: Walked[];
 }
 
 /** A leaf label whose line would repeat the line above it: same text as the name there, nothing of its own. */
@@ -40,7 +42,14 @@ export function isFoldedLabel(node: Walked, lineAbove: Walked): boolean {
 
 export function renderSnapshot(root: Walked, options: RenderOptions, v: Vocabulary = AGENT): string {
   const lines: string[] = [];
-  const cuts: Cuts = { beyondCap: 0, belowDepth: 0, belowDepthAtLeast: false, notWalked: 0, unexpanded: [] };
+  const cuts: Cuts = {
+    beyondCap: 0,
+    belowDepth: 0,
+    belowDepthAtLeast: false,
+    notWalked: 0,
+    unexpanded: [],
+    offScreen: [],
+  };
   let chars = 0;
   let full = false;
 
@@ -53,6 +62,7 @@ export function renderSnapshot(root: Walked, options: RenderOptions, v: Vocabula
       if (lineAbove && !full && !cuts.unexpanded.includes(lineAbove)) cuts.unexpanded.push(lineAbove);
       return;
     }
+    if (node.info.shownChildren && !full) cuts.offScreen.push(node);
     if (shown) {
       const line = full ? '' : `${'  '.repeat(level)}- ${elementLine(node, v)}`;
       full ||= lines.length >= options.maxNodes || chars + line.length + 1 > options.maxChars;
@@ -69,7 +79,18 @@ export function renderSnapshot(root: Walked, options: RenderOptions, v: Vocabula
   visit(root, 0);
 
   const closing = closingLine(cuts, options, v);
-  return closing ? [...lines, closing].join('\n') : lines.join('\n');
+  return [
+    ...lines,
+    ...cuts.offScreen.slice(0, LISTED_REFS).map((node) => offScreenLine(node, v)),
+    ...(closing ? [closing] : []),
+  ].join('\n');
+}
+
+/** What a long container left off screen, and how to reach it. */
+function offScreenLine(node: Walked, v: Vocabulary): string {
+  const { from, count } = node.info.shownChildren ?? { from: 0, count: 0 };
+  const left = Math.max(0, node.info.childCount - count);
+  return `[off screen: ${plural(left, 'more child', 'more children')} of ${v.name(node)} (${node.info.childCount} in all; those shown start at #${from + 1}), not read. To reach them: ${v.reachOffScreen(node)}]`;
 }
 
 /** Whether `node` gets a line of its own: the root always; else a listed role that is not a folded label. */

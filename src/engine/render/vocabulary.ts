@@ -51,6 +51,8 @@ export interface Vocabulary {
   listHidden(by: readonly string[], count: number): string;
   /** How an app with windows but no tree gets one. */
   relaunch: string;
+  /** How to reach the children of a long container that lie off screen. */
+  reachOffScreen(node: Nameable): string;
 }
 
 /** What `macpilot tree` takes for the app an element's path starts at (its name or pid), else a placeholder. */
@@ -76,6 +78,8 @@ export const AGENT: Vocabulary = {
   appLists: "the person's app lists",
   listHidden: () => '',
   relaunch: 'relaunch_app restarts one so that it builds its tree',
+  reachOffScreen: (node) =>
+    `find_elements within=${node.ref} with include_hidden: true searches them; scroll_to_element brings one into view; snapshot_ui ref=${node.ref} with include_hidden: true lists them`,
 };
 
 export const PERSON: Vocabulary = {
@@ -106,6 +110,8 @@ export const PERSON: Vocabulary = {
   appLists: 'your app lists',
   relaunch:
     'quit one and start it again: it builds its tree as it starts while the accessibility switch is on (`macpilot doctor` says whether it is)',
+  reachOffScreen: (node) =>
+    `\`macpilot find <text> --all\` searches them; \`macpilot tree ${treeArgument(node)} --all\` lists them`,
   listHidden: (by, count) =>
     hiddenNote(by, count, 'MACPILOT_LIST_DENIED_APPS=on, or "listDeniedApps": "on" in the config file'),
 };

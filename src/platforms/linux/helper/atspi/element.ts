@@ -34,6 +34,7 @@ import {
 import { type FrameOffsets, shift } from './windows.js';
 import { windowRelative } from '../desk.js';
 import { gtk4Name } from './names.js';
+import { LONG_CONTAINER, onScreenChildren } from './on-screen.js';
 import { shortcutOf } from './shortcuts.js';
 
 /** Roles whose value is their text (read through the Text interface). */
@@ -66,6 +67,8 @@ export interface ReadOptions {
   bounds: boolean;
   /** The top-level frame the element lives in (needed for GTK4 bounds). */
   frame: Ref | undefined;
+  /** Of a long container's children, take only those on screen (on-screen.ts). */
+  onScreenOnly?: boolean;
 }
 
 export type NodeRead =
@@ -183,9 +186,7 @@ export async function readNode(
         if (isGone(error)) throw error;
         return fallback;
       };
-    const childrenP = options.children ? getChildren(bus, ref).catch(swallow<Ref[]>([])) : undefined;
     const extentsP = options.bounds ? getExtents(bus, ref).catch(swallow(undefined)) : undefined;
-    childrenP?.catch(() => {});
     extentsP?.catch(() => {});
     const [props, role, bits, app] = await Promise.all([
       getProps(bus, ref),
@@ -200,12 +201,22 @@ export async function readNode(
     if (!isShown(role, bits, app) && !options.includeHidden) return { hidden: true };
 
     const frame = WINDOW_ROLES.has(role) ? ref : options.frame;
-    const [children, extents] = await Promise.all([childrenP ?? [], extentsP]);
+    // The children are listed once the count is known: a long container's are found on screen instead.
+    const long = options.children && options.onScreenOnly && props.childCount > LONG_CONTAINER;
+    const shown = long ? await onScreenChildren(bus, ref, props.childCount) : undefined;
+    const [listed, extents] = await Promise.all([
+      shown || !options.children || props.childCount === 0
+        ? undefined
+        : getChildren(bus, ref).catch(swallow<Ref[]>([])),
+      extentsP,
+    ]);
+    const children = shown?.children ?? listed ?? [];
     onChildren?.(children, frame);
     const info = await completeInfo(ctx, ref, { props, role, bits, app }, options.maxValueLength, {
       extents,
       frame,
     });
+    if (shown) info.shownChildren = { from: shown.from, count: children.length };
     return { hidden: false, info, children, role, props, bits, frame };
   } catch (error) {
     return goneOr(handle, error);

@@ -90,12 +90,18 @@ type WalkOptions = Pick<ReadOptions, 'maxValueLength' | 'includeHidden'> & {
   includeBounds?: boolean | undefined;
 };
 
-const readOptions = (options: WalkOptions, children: boolean, frame: Ref | undefined): ReadOptions => ({
+const readOptions = (
+  options: WalkOptions,
+  children: boolean,
+  frame: Ref | undefined,
+  onScreenOnly = !options.includeHidden,
+): ReadOptions => ({
   maxValueLength: options.maxValueLength,
   includeHidden: options.includeHidden,
   bounds: options.includeBounds ?? false,
   children,
   frame,
+  onScreenOnly,
 });
 
 /** An element that vanished mid-walk is simply not there any more. */
@@ -165,13 +171,16 @@ async function flatSnapshot(
 ): Promise<Result<'ax.snapshot'> | undefined> {
   if (params.depth <= 1 || windowRelative(ctx.session, await ctx.session.app(rootRef.bus))) return undefined;
   let matches: Ref[];
+  // Listed up to the most a flat read is worth: the app stops there (a list of 10,000 rows GTK3 reports as
+  // showing would cost it a listing of every row).
+  const most = FLAT_OVERREAD * params.maxNodes + 64;
   try {
-    matches = await matchStates(ctx.bus, rootRef, params.includeHidden ? [0, 0] : SHOWING, 0);
+    matches = await matchStates(ctx.bus, rootRef, params.includeHidden ? [0, 0] : SHOWING, most + 1);
   } catch (error) {
     if (isUnsupported(error)) return undefined;
     return goneOr(params.root, error);
   }
-  if (matches.length > FLAT_OVERREAD * params.maxNodes + 64) return undefined;
+  if (matches.length > most) return undefined;
   // The matches are already filtered, and the root is kept whatever its state.
   // GTK3 bounds are screen coordinates already: no frame needed.
   const options = readOptions({ ...params, includeHidden: true }, false, undefined);
@@ -224,7 +233,8 @@ async function walkSnapshot(
   const rootRead = await readNode(
     ctx,
     rootRef,
-    readOptions({ ...params, includeHidden: true }, params.depth > 0, rootFrame),
+    // The root is read whatever its state; its children as the walk asks.
+    readOptions({ ...params, includeHidden: true }, params.depth > 0, rootFrame, !params.includeHidden),
     (children, frame) => reader.prefetch(children, 1, frame),
   );
   if (rootRead.hidden) throw elementGone(params.root);
