@@ -330,12 +330,19 @@ export const methods = {
       maxValueLength: z.number().int().min(0).max(1_000_000),
       /** Also read each element's bounds (costs a call per element on AT-SPI). */
       includeBounds: z.boolean().optional(),
+      /**
+       * A search's text: the children of a long container (a list of thousands of rows) are read in full only
+       * when their name holds it (case and spacing aside) or is empty (its text may be in its own children).
+       */
+      nameFilter: z.string().min(1).max(500).optional(),
     }),
     z.object({
       root: ElementNode,
       nodeCount: z.number().int(),
       /** True when maxNodes stopped the walk before depth did. */
       truncated: z.boolean(),
+      /** With nameFilter: the children of long containers whose names were checked and did not match. */
+      passedOver: z.number().int().min(0).optional(),
     }),
   ),
   'ax.element': method(

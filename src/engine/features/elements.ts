@@ -133,7 +133,14 @@ export class Elements {
       const query = { ...options, role, match: options.match ?? 'contains' };
       const includeHidden = options.includeHidden ?? false;
       const { start, title } = await this.start({ app: options.app, ref: options.within }, call);
-      const limits = { depth: FIND_DEFAULTS.depth, maxNodes: FIND_DEFAULTS.walkMaxNodes, includeHidden };
+      // Searched by a text, a list of thousands of rows gives only the rows whose names may match.
+      const searched = query.match === 'regex' ? undefined : (query.text ?? query.name);
+      const limits = {
+        depth: FIND_DEFAULTS.depth,
+        maxNodes: FIND_DEFAULTS.walkMaxNodes,
+        includeHidden,
+        ...(searched && searched.trim() !== '' && searched.length <= 500 ? { nameFilter: searched } : {}),
+      };
       const walked = await this.walkOrReresolve(options.within, start, limits, call);
       const found = findMatches(walked.tree, query);
       return {
@@ -142,7 +149,8 @@ export class Elements {
         found,
         byDescription: found.filter((node) => matchedByDescriptionAlone(node, query)),
         maxResults: options.maxResults ?? FIND_DEFAULTS.maxResults,
-        searched: walked.count,
+        // Rows a search passed over by their names were searched too.
+        searched: walked.count + (walked.passedOver ?? 0),
         truncated: walked.truncated,
         includeHidden,
       };

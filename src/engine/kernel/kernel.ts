@@ -57,12 +57,16 @@ export interface WalkLimits {
   includeHidden: boolean;
   maxValueLength?: number;
   includeBounds?: boolean;
+  /** A search's text: long containers' rows are read in full only where their names may match. */
+  nameFilter?: string;
 }
 
 export interface LabelledWalk {
   tree: Walked;
   truncated: boolean;
   count: number;
+  /** Rows of long lists whose names a search read and passed over. */
+  passedOver?: number;
 }
 
 export const describeTarget = (target: Target): string => target.ref ?? target.path ?? 'an element';
@@ -115,7 +119,8 @@ export class Kernel {
     const params = { maxValueLength: SNAPSHOT_VALUE_CHARS, ...limits, root: start.handle };
     const result = await this.port.call('ax.snapshot', params, call);
     const tree = annotate({ node: result.root, path: start.path, app: start.app }, this.refs);
-    return { tree, truncated: result.truncated, count: result.nodeCount };
+    const passedOver = result.passedOver === undefined ? {} : { passedOver: result.passedOver };
+    return { tree, truncated: result.truncated, count: result.nodeCount, ...passedOver };
   }
 
   // --- targets and refs ---

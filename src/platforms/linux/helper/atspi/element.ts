@@ -35,6 +35,7 @@ import { type FrameOffsets, shift } from './windows.js';
 import { windowRelative } from '../desk.js';
 import { gtk4Name } from './names.js';
 import { LONG_CONTAINER, onScreenChildren } from './on-screen.js';
+import { childrenNamed } from './named-children.js';
 import { shortcutOf } from './shortcuts.js';
 
 /** Roles whose value is their text (read through the Text interface). */
@@ -69,6 +70,8 @@ export interface ReadOptions {
   frame: Ref | undefined;
   /** Of a long container's children, take only those on screen (on-screen.ts). */
   onScreenOnly?: boolean;
+  /** Of a long container's children, take only those whose name may hold this text (named-children.ts). */
+  nameFilter?: string;
 }
 
 export type NodeRead =
@@ -82,6 +85,8 @@ export type NodeRead =
       bits: StateBits;
       /** The top-level frame the element's children live in: the element itself when it is one. */
       frame: Ref | undefined;
+      /** Children a name filter passed over (their names were read, and did not match). */
+      passedOver?: number;
     };
 
 /** Code-point-safe truncation. */
@@ -202,22 +207,28 @@ export async function readNode(
 
     const frame = WINDOW_ROLES.has(role) ? ref : options.frame;
     // The children are listed once the count is known: a long container's are found on screen instead.
-    const long = options.children && options.onScreenOnly && props.childCount > LONG_CONTAINER;
-    const shown = long ? await onScreenChildren(bus, ref, props.childCount) : undefined;
+    const long = options.children && props.childCount > LONG_CONTAINER;
+    const shown =
+      long && options.onScreenOnly ? await onScreenChildren(bus, ref, props.childCount) : undefined;
+    const named =
+      long && !shown && options.nameFilter !== undefined
+        ? await childrenNamed(bus, ref, options.nameFilter, ctx.signal).catch(swallow<Ref[]>([]))
+        : undefined;
     const [listed, extents] = await Promise.all([
-      shown || !options.children || props.childCount === 0
+      shown || named || !options.children || props.childCount === 0
         ? undefined
         : getChildren(bus, ref).catch(swallow<Ref[]>([])),
       extentsP,
     ]);
-    const children = shown?.children ?? listed ?? [];
+    const children = shown?.children ?? named ?? listed ?? [];
     onChildren?.(children, frame);
     const info = await completeInfo(ctx, ref, { props, role, bits, app }, options.maxValueLength, {
       extents,
       frame,
     });
     if (shown) info.shownChildren = { from: shown.from, count: children.length };
-    return { hidden: false, info, children, role, props, bits, frame };
+    const passedOver = named ? { passedOver: props.childCount - named.length } : {};
+    return { hidden: false, info, children, role, props, bits, frame, ...passedOver };
   } catch (error) {
     return goneOr(handle, error);
   }

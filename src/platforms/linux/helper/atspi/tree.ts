@@ -85,7 +85,7 @@ interface Pending {
  * Snapshots leave bounds out unless asked (includeBounds): GetExtents is a quarter of the calls per element, and
  * the tree text does not show them. When asked, extents go out in the same parallel wave as the rest.
  */
-type WalkOptions = Pick<ReadOptions, 'maxValueLength' | 'includeHidden'> & {
+type WalkOptions = Pick<ReadOptions, 'maxValueLength' | 'includeHidden' | 'nameFilter'> & {
   depth: number;
   includeBounds?: boolean | undefined;
 };
@@ -102,6 +102,7 @@ const readOptions = (
   children,
   frame,
   onScreenOnly,
+  ...(options.nameFilter === undefined ? {} : { nameFilter: options.nameFilter }),
 });
 
 /** An element that vanished mid-walk is simply not there any more. */
@@ -155,6 +156,8 @@ class Prefetcher {
  * walked 340-950 ms (median 580), 6 runs each, interleaved.
  */
 const FLAT_OVERREAD = 2;
+/** The most elements a search reads flat. */
+const FLAT_SEARCH_MOST = 2000;
 
 /**
  * GTK3 path: one Collection.GetMatches call lists every showing descendant (or every descendant), so all of
@@ -173,7 +176,12 @@ async function flatSnapshot(
   let matches: Ref[];
   // Listed up to the most a flat read is worth: the app stops there (a list of 10,000 rows GTK3 reports as
   // showing would cost it a listing of every row).
-  const most = FLAT_OVERREAD * params.maxNodes + 64;
+  // A search (nameFilter) through more than a few thousand elements walks instead, which reads the rows of a
+  // long list by their names first.
+  const most = Math.min(
+    FLAT_OVERREAD * params.maxNodes + 64,
+    params.nameFilter ? FLAT_SEARCH_MOST : Infinity,
+  );
   try {
     matches = await matchStates(ctx.bus, rootRef, params.includeHidden ? [0, 0] : SHOWING, most + 1);
   } catch (error) {
@@ -241,6 +249,7 @@ async function walkSnapshot(
   const root: ElementNode = rootRead.info;
   let nodeCount = 1;
   let truncated = false;
+  let passedOver = rootRead.passedOver ?? 0;
   const childrenOf = (
     node: ElementNode,
     read: Extract<NodeRead, { hidden: false }>,
@@ -265,6 +274,7 @@ async function walkSnapshot(
         const pending = chunk[i];
         if (read.hidden || !pending) return;
         nodeCount++;
+        passedOver += read.passedOver ?? 0;
         pending.parent.children?.push(read.info);
         next.push(...childrenOf(read.info, read, pending.depth + 1));
       });
@@ -275,7 +285,7 @@ async function walkSnapshot(
     }
     level = next;
   }
-  return { root, nodeCount, truncated };
+  return { root, nodeCount, truncated, ...(passedOver > 0 ? { passedOver } : {}) };
 }
 
 export async function snapshot(
