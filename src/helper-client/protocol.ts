@@ -140,6 +140,10 @@ export const ElementNode: z.ZodType<ElementNode> = z
 export const ElementDetail = ElementInfo.extend({
   actions: z.array(z.string()),
   attributes: z.record(z.string(), z.string()),
+  /** Its place among its parent's children, where the platform says (AT-SPI GetIndexInParent). */
+  indexInParent: z.number().int().min(0).optional(),
+  /** A numeric value's bounds (a slider, a scroll bar), where the platform says. */
+  range: z.object({ min: z.number(), max: z.number() }).optional(),
 }).meta({ id: 'ElementDetail' });
 export type ElementDetail = z.infer<typeof ElementDetail>;
 

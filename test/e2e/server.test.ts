@@ -74,7 +74,15 @@ describe('toolset selection', () => {
     try {
       const flagNames = (await byFlag.client.listTools()).tools.map((t) => t.name).sort();
       expect(flagNames).toEqual(
-        ['activate_app', 'check_permissions', 'launch_app', 'list_apps', 'quit_app', 'session_info'].sort(),
+        [
+          'activate_app',
+          'check_permissions',
+          'launch_app',
+          'list_apps',
+          'quit_app',
+          'relaunch_app',
+          'session_info',
+        ].sort(),
       );
       const envNames = (await byEnv.client.listTools()).tools.map((t) => t.name).sort();
       expect(envNames).toEqual(['check_permissions', 'session_info']);

@@ -192,8 +192,12 @@ export class Elements {
     let untouched = false;
     const result = await this.kernel.act(target, 'click', call, (entry, detail) => {
       // A text field's own action (GTK's Activate) is Enter, which submits the form it is in: a click on one is
-      // a real click, as a person's, which puts the caret there.
-      const action = plain && roleOf(detail) !== 'textbox' ? clickAction(detail.actions) : undefined;
+      // a real click, as a person's, which puts the caret there. So is a click on a menu item on screen (its menu
+      // open): its own action may run a modal dialog inside the call (menuBarItem).
+      const real =
+        roleOf(detail) === 'textbox' ||
+        (MENU_ITEM_ROLES.has(roleOf(detail)) && !detail.states.includes('offscreen') && detail.bounds);
+      const action = plain && !real ? clickAction(detail.actions) : undefined;
       const click: Prepared = action
         ? async () => {
             const done = await this.kernel.port.call(
@@ -217,9 +221,9 @@ export class Elements {
   }
 
   /**
-   * A menu bar's item, as its app and menu path, for a click that chooses it as a person does (Menus.click): its
-   * own action may run a modal dialog inside the call (GTK3's Save As…), which leaves the app deaf to every
-   * request until the dialog closes. Looked up only for a target that names a menu item.
+   * A menu bar's item in a closed menu, as its app and menu path, for a click that chooses it as a person does
+   * (Menus.click): its own action may run a modal dialog inside the call (GTK3's Save As…), which leaves the app
+   * deaf to every request until the dialog closes. Looked up only for a target that names a menu item.
    */
   private async menuBarItem(
     target: Target,
@@ -232,7 +236,8 @@ export class Elements {
     if (role === undefined || !MENU_ITEM_ROLES.has(role)) return undefined;
     return this.kernel.guard(`click ${this.kernel.describe(target)}`, async () => {
       const { entry, detail } = await this.kernel.detail(target, 0, call);
-      if (!MENU_ITEM_ROLES.has(roleOf(detail))) return undefined;
+      // One on screen is in a menu open already: it is clicked where it is (click).
+      if (!MENU_ITEM_ROLES.has(roleOf(detail)) || !detail.states.includes('offscreen')) return undefined;
       const { ancestors } = await this.kernel.port.call('ax.ancestors', { id: entry.handle }, call);
       const bar = ancestors.findIndex((a) => roleOf(a) === 'menubar');
       if (bar < 0) return undefined;

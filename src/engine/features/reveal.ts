@@ -4,7 +4,7 @@
  * is inside it, in the direction its bounds point to (down, then up, when they say nothing).
  */
 import { MacpilotError } from '../../errors.js';
-import type { Bounds, ElementInfo } from '../../helper-client/protocol.js';
+import type { Bounds, ElementDetail, ElementInfo } from '../../helper-client/protocol.js';
 import { entryLine, type Kernel, type Target } from '../kernel/kernel.js';
 import { isGone, isUnavailable } from '../kernel/failures.js';
 import { pause } from '../kernel/observer.js';
@@ -13,10 +13,13 @@ import type { CallOptions } from '../../helper-client/errors.js';
 import type { ActionResult } from '../kernel/results.js';
 import { roleOf } from '../kernel/roles.js';
 import { entryWords, own, words } from '../kernel/words.js';
+import { plural } from '../../text.js';
 
 /** Wheel steps per turn (about 150 px) and the most turns before giving up. */
 const STEPS_PER_TURN = 3;
 const MAX_TURNS = 40;
+/** Lists of more children than this are scrolled by their scroll bar first, then by the wheel. */
+const LONG_LIST = 64;
 /**
  * How long a scroll bar that has not moved after a turn is watched before its end is taken as reached: the app
  * handles the wheel after the input call returns, and a busy one moves its bar tens of milliseconds later.
@@ -43,8 +46,8 @@ function directionOf(element: ElementInfo, pane: Bounds): 1 | -1 | undefined {
   return undefined;
 }
 
-/** The value of a container's vertical scroll bar: when a turn of the wheel leaves it as it was, that end is reached. */
-async function scrollPosition(port: HelperPort, container: string, call?: CallOptions): Promise<string> {
+/** A container's vertical scroll bar, where it has one. */
+async function verticalBar(port: HelperPort, container: string, call?: CallOptions) {
   const params = {
     root: container,
     depth: 1,
@@ -54,10 +57,37 @@ async function scrollPosition(port: HelperPort, container: string, call?: CallOp
     includeBounds: true,
   };
   const { root } = await port.call('ax.snapshot', params, call);
-  const bar = root.children?.find(
+  return root.children?.find(
     (c) => roleOf(c) === 'scrollbar' && c.bounds !== undefined && c.bounds.height > c.bounds.width,
   );
-  return JSON.stringify(bar?.value);
+}
+
+/** The value of a container's vertical scroll bar: when a turn of the wheel leaves it as it was, that end is reached. */
+async function scrollPosition(port: HelperPort, container: string, call?: CallOptions): Promise<string> {
+  return JSON.stringify((await verticalBar(port, container, call))?.value);
+}
+
+/**
+ * Sets a long list's scroll bar where the element lies, by its place among its siblings: thousands of rows are
+ * not turned through with the wheel. The share of the way down it was set to; undefined when it could not be.
+ */
+async function jumpTowards(
+  port: HelperPort,
+  container: string,
+  detail: ElementDetail,
+  siblings: number,
+  call?: CallOptions,
+): Promise<number | undefined> {
+  const index = detail.indexInParent;
+  if (index === undefined || siblings <= LONG_LIST) return undefined;
+  const bar = await verticalBar(port, container, call);
+  if (!bar) return undefined;
+  const { element } = await port.call('ax.element', { id: bar.id, maxValueLength: 0 }, call);
+  if (!element.range) return undefined;
+  const share = index / siblings;
+  const { min, max } = element.range;
+  await port.call('ax.setValue', { id: bar.id, value: min + (max - min) * share }, call);
+  return share;
 }
 
 /** The scroll position once it differs from `before`, or `before` when it has not moved within END_WAIT_MS. */
@@ -106,6 +136,15 @@ export class Reveal {
           person: { next: 'scroll the list or page that holds it with the mouse wheel, then retry' },
         });
       }
+      const siblings = ancestors.at(-1)?.childCount ?? 0;
+      const share = await jumpTowards(port, container.id, detail, siblings, call).catch(() => undefined);
+      const jumped =
+        share === undefined
+          ? ''
+          : `set its list's scroll bar ${Math.round(share * 100)}% of the way down, then `;
+      if (share !== undefined && inView(await read(), pane)) {
+        return words`Scrolled ${entryWords(entry)} into view (${own(`${jumped.replace(/, then $/, '')}`)}).`;
+      }
       const at = { x: pane.x + pane.width / 2, y: pane.y + pane.height / 2 };
       const direction = directionOf(detail, pane);
       const tries: (1 | -1)[] = direction === undefined ? [1, -1] : [direction];
@@ -116,7 +155,7 @@ export class Reveal {
           await port.call('input.scroll', { at, dx: 0, dy: sign * STEPS_PER_TURN }, call);
           turns++;
           if (inView(await read(), pane)) {
-            return words`Scrolled ${own(sign > 0 ? 'down' : 'up')} (${turns} turns of the wheel) until ${entryWords(entry)} came into view.`;
+            return words`Scrolled ${own(sign > 0 ? 'down' : 'up')} (${own(`${jumped}${plural(turns, 'turn')} of the wheel`)}) until ${entryWords(entry)} came into view.`;
           }
           const now = await movedFrom(position, () => scrollPosition(port, container.id, call), call);
           if (now === position) break;

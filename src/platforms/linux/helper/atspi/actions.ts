@@ -28,6 +28,16 @@ import { until } from '../until.js';
 const SETTLE_MS = 1000;
 const TOGGLE_ACTIONS = ['toggle', 'click', 'press', 'activate'];
 
+/** A numeric value's bounds, where the app gives finite ones. */
+async function valueRange(ctx: ReadContext, ref: Ref): Promise<{ range?: { min: number; max: number } }> {
+  const props = await getAllProperties(ctx.bus, ref, 'org.a11y.atspi.Value').catch(
+    () => ({}) as Record<string, unknown>,
+  );
+  const min = Number(props.MinimumValue);
+  const max = Number(props.MaximumValue);
+  return Number.isFinite(min) && Number.isFinite(max) && max > min ? { range: { min, max } } : {};
+}
+
 export async function elementDetail(
   ctx: ReadContext,
   ref: Ref,
@@ -40,8 +50,15 @@ export async function elementDetail(
     // The read decides whether the element exists; only then do the other answers count.
     const read = await readP;
     const [interfaces, attributes] = await restP;
-    const actions = interfaces.has('org.a11y.atspi.Action') ? await getActionNames(ctx.bus, ref) : [];
-    return { ...read.info, actions, attributes };
+    const [actions, index, range] = await Promise.all([
+      interfaces.has('org.a11y.atspi.Action') ? getActionNames(ctx.bus, ref) : [],
+      ctx.bus
+        .call(ref.bus, ref.path, 'org.a11y.atspi.Accessible', 'GetIndexInParent')
+        .then(([i]) => (typeof i === 'number' && i >= 0 ? { indexInParent: i } : {}))
+        .catch(() => ({})),
+      interfaces.has('org.a11y.atspi.Value') ? valueRange(ctx, ref) : {},
+    ]);
+    return { ...read.info, actions, attributes, ...index, ...range };
   } catch (error) {
     return goneOr(handleOf(ref), error);
   }

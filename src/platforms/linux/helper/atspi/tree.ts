@@ -19,6 +19,7 @@ import { elementGone, goneOr, HelperFailure, isUnsupported } from '../../errors.
 import { handleOf, parseHandle, type Ref } from './handles.js';
 import { windowRelative } from '../desk.js';
 import { itemsSnapshot, registeredParents } from './items.js';
+import { LONG_CONTAINER } from './on-screen.js';
 import { State, stateBitsOf } from './states.js';
 
 const MAX_ANCESTORS = 256;
@@ -212,6 +213,11 @@ async function flatSnapshot(
     childrenOf.set(parent, list);
   }
   const root: ElementNode = rootRead.info;
+  await markShownChildren(
+    ctx,
+    [rootRead.info, ...reads.flatMap((read) => (read.hidden ? [] : [read.info]))],
+    childrenOf,
+  );
   let nodeCount = 1;
   let level = [root];
   for (let depth = 0; depth < params.depth && level.length > 0; depth++) {
@@ -228,6 +234,31 @@ async function flatSnapshot(
     level = next;
   }
   return { root, nodeCount, truncated: false };
+}
+
+/**
+ * A flat listing keeps the showing children only: of a long container with some left out (Chromium's list
+ * items off screen), where the first one shown stands among all of them (shownChildren), as the walk says it.
+ */
+async function markShownChildren(
+  ctx: ReadContext,
+  nodes: readonly ElementNode[],
+  childrenOf: ReadonlyMap<string, ElementNode[]>,
+): Promise<void> {
+  const long = nodes.filter((node) => {
+    const kept = childrenOf.get(node.id)?.length ?? 0;
+    return node.childCount > LONG_CONTAINER && kept > 0 && kept < node.childCount;
+  });
+  await Promise.all(
+    long.map(async (node) => {
+      const kept = childrenOf.get(node.id) ?? [];
+      const first = parseHandle((kept[0] as ElementNode).id);
+      const [index] = await ctx.bus
+        .call(first.bus, first.path, 'org.a11y.atspi.Accessible', 'GetIndexInParent')
+        .catch(() => [undefined]);
+      if (typeof index === 'number' && index >= 0) node.shownChildren = { from: index, count: kept.length };
+    }),
+  );
 }
 
 /** Level-by-level walk for toolkits without Collection, with reads running ahead of it. */

@@ -1,0 +1,88 @@
+/**
+ * Trees of any size: a zenity list of 10,000 rows and a web page of 10,000 list items. A snapshot reads the rows
+ * on screen and says how many it left off screen and how to reach them; a search finds a row far down by its
+ * name; the row scrolled to is then on screen, and a snapshot of the list shows it.
+ */
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, inject, test } from 'vitest';
+import { useMacpilot } from '../support/mcp.js';
+import { temporaryFolder } from '../support/temp.js';
+import { eventually, refOf } from '../support/text.js';
+
+const env = inject('desktopEnv');
+const ROWS = Array.from({ length: 10_000 }, (_, i) => String(i + 1));
+
+describe('a zenity list of 10,000 rows', () => {
+  const { macpilot, processes } = useMacpilot(env);
+
+  test('the snapshot reads the rows on screen and says how to reach the other 9,99x; find reaches row 9876, scroll_to_element brings it on screen', async () => {
+    const zenity = processes.start('zenity', ['--list', '--column', 'n', '--height', '300', ...ROWS]);
+    const app = String(zenity.pid);
+    const tree = await eventually('the list', async () => {
+      const out = await macpilot.call('snapshot_ui', { app });
+      return !out.isError && out.text.includes('cell "1"') ? out.text : undefined;
+    });
+    // A screenful of rows, never thousands: the answer stays small.
+    const cells = tree.match(/- cell "\d+"/g) ?? [];
+    expect(cells.length).toBeGreaterThan(2);
+    expect(cells.length).toBeLessThan(60);
+    expect(tree.length).toBeLessThan(8_000);
+    expect(tree).toMatch(/- columnheader "n" \[ref=e\d+\]/);
+    const table = refOf(tree, /- table \[ref=e\d+\]/);
+    const offScreen = new RegExp(
+      `\\[off screen: (\\d+) more children of ${table} \\(10001 in all; those shown start at #2\\), not read\\. To reach them: find_elements within=${table}`,
+    );
+    expect(Number(offScreen.exec(tree)?.[1])).toBe(10_001 - cells.length - 1);
+
+    const found = await macpilot.ok('find_elements', {
+      app,
+      text: '9876',
+      match: 'exact',
+      include_hidden: true,
+    });
+    expect(found).toMatch(/^1 match in .*searched (\d{5}) elements/);
+    const row = refOf(found, /- cell "9876"/);
+    await macpilot.ok('scroll_to_element', { ref: row });
+    // On screen now: the list's snapshot shows that row among those it reads.
+    const scrolled = await macpilot.ok('snapshot_ui', { ref: table });
+    expect(scrolled).toMatch(/- cell "9876" \[ref=e\d+\]/);
+    expect(scrolled).not.toContain('cell "1"');
+    expect(scrolled).toMatch(/those shown start at #9\d{3}\)/);
+    await processes.stop(zenity.pid);
+  });
+});
+
+describe('a web page of 10,000 list items', () => {
+  const { macpilot, processes } = useMacpilot(env);
+  const folder = temporaryFolder('macpilot-long-page-');
+  afterAll(() => processes.stopAll());
+
+  test('the snapshot reads the items on screen and says how many it left', async () => {
+    const page = pathToFileURL(join(import.meta.dirname, '..', 'fixtures', 'web', 'rows.html')).href;
+    const browser = processes.start('chromium', [
+      '--no-sandbox',
+      '--test-type',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--user-data-dir=${join(folder, 'profile')}`,
+      page,
+    ]);
+    const app = String(browser.pid);
+    const tree = await eventually('the page', async () => {
+      const out = await macpilot.call('snapshot_ui', { app });
+      return !out.isError && out.text.includes('Row 1"') ? out.text : undefined;
+    });
+    const items = tree.match(/- listitem/g) ?? [];
+    expect(items.length).toBeGreaterThan(5);
+    expect(items.length).toBeLessThan(100);
+    expect(tree.length).toBeLessThan(20_000);
+    expect(tree).toMatch(
+      /\[off screen: \d{4} more children of e\d+ \(10000 in all; those shown start at #1\)/,
+    );
+    await processes.stop(browser.pid);
+  });
+});
