@@ -35,6 +35,10 @@ const EVERYTHING = fileURLToPath(
   new URL('../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url),
 );
 const PYATSPI_WALK = fileURLToPath(new URL('./pyatspi-walk.py', import.meta.url));
+const PYATSPI_LIST = fileURLToPath(new URL('./pyatspi-list.py', import.meta.url));
+/** The long list both sides read: a zenity list of this many rows, and the row searched for. */
+const LIST_ROWS = 10_000;
+const ROW_SEARCHED = '9876';
 const PEER_CAPTURE = fileURLToPath(new URL('./peer-capture.mjs', import.meta.url));
 const PERFORMANCE_DOC = new URL('../docs/performance.md', import.meta.url);
 
@@ -193,6 +197,83 @@ async function helperSnapshots(env: Env, helper: HelperClient, apps: readonly st
     }
   }
   return rows;
+}
+
+function pyatspiList(env: Env, mode: 'walk' | 'find', runs: number): { nodes: number; median: number } {
+  const out = execFileSync('/usr/bin/python3', [PYATSPI_LIST, 'zenity', mode, String(runs), ROW_SEARCHED], {
+    env,
+    maxBuffer: 1 << 20,
+  }).toString();
+  return JSON.parse(out) as { nodes: number; median: number };
+}
+
+/**
+ * A zenity list of 10,000 rows: snapshot_ui (time and tokens) beside pyatspi walking the same app, and
+ * find_elements of row 9876 beside pyatspi searching for it depth first.
+ */
+async function longLists(env: Env, macpilot: Macpilot, processes: Processes, peers: Peers): Promise<Row[]> {
+  const rows = Array.from({ length: LIST_ROWS }, (_, i) => String(i + 1));
+  const zenity = processes.start('zenity', ['--list', '--column', 'n', '--height', '400', ...rows]);
+  try {
+    const app = String(zenity.pid);
+    await eventually('the list of 10,000 rows', async () => {
+      const out = await macpilot.call('snapshot_ui', { app });
+      return !out.isError && out.text.includes('cell "1"') ? true : undefined;
+    });
+    let answer = '';
+    const ours = await time(15, async () => {
+      answer = await macpilot.ok('snapshot_ui', { app });
+    });
+    const walk = pyatspiList(env, 'walk', 3);
+    const tokens = peers.tokens?.(answer);
+    let found = '';
+    const search = await time(9, async () => {
+      found = await macpilot.ok('find_elements', {
+        app,
+        text: ROW_SEARCHED,
+        match: 'exact',
+        include_hidden: true,
+      });
+    });
+    if (!found.includes(`cell "${ROW_SEARCHED}"`))
+      throw new Error(`find_elements did not find the row: ${found}`);
+    const peerFind = pyatspiList(env, 'find', 3);
+    return [
+      {
+        what: `snapshot_ui tool call of a zenity list of ${LIST_ROWS.toLocaleString('en')} rows (${elementsOf(answer)} elements on screen)`,
+        ours: ms(ours.median),
+        peer: `${ms(walk.median)} (pyatspi walk of its ${walk.nodes} elements)`,
+        ratio: ours.median / walk.median,
+        budget: '≤ 150 ms',
+        met: ours.median <= 150,
+      },
+      tokens === undefined
+        ? peerMissing(
+            'the same answer in tokens',
+            `${answer.length} characters`,
+            peers.failures.tokens ?? '',
+            '≤ 25,000 tokens',
+          )
+        : {
+            what: 'the same answer in tokens',
+            ours: `${tokens} tokens (${answer.length} characters)`,
+            peer: 'n/a',
+            ratio: Number.NaN,
+            budget: '≤ 25,000 tokens',
+            met: tokens <= 25_000,
+          },
+      {
+        what: `find_elements of row "${ROW_SEARCHED}" in it`,
+        ours: ms(search.median),
+        peer: `${ms(peerFind.median)} (pyatspi, depth first until it, ${peerFind.nodes} elements)`,
+        ratio: search.median / peerFind.median,
+        budget: '≤ 500 ms',
+        met: search.median <= 500,
+      },
+    ];
+  } finally {
+    await processes.stop(zenity.pid);
+  }
 }
 
 /** Elements in a snapshot_ui answer: its lines with a ref. */
@@ -961,7 +1042,7 @@ async function main(): Promise<void> {
     ?.slice('--only='.length)
     .split(',');
   const wanted = (name: string) => only === undefined || only.includes(name);
-  const withPeers = ['snapshot_ui', 'clicks', 'screenshots'].some(wanted);
+  const withPeers = ['snapshot_ui', 'clicks', 'screenshots', 'long lists'].some(wanted);
   const peers = withPeers ? await startPeers(env) : { failures: {} };
   try {
     processes.start('gtk3-demo');
@@ -1000,6 +1081,7 @@ async function main(): Promise<void> {
     await section('sessions', () => sessions());
     await section('screenshots', () => screenshots(env, macpilot, helper, peers));
     await section('ocr', () => ocr(env, macpilot, helper));
+    await section('long lists', () => longLists(env, macpilot, processes, peers));
     const markdown = `Measured ${machine()}.\n\n${table(rows)}`;
     process.stdout.write(`${markdown}\n`);
     // A partial run does not replace the recorded table.

@@ -30,6 +30,8 @@ enum AXKey {
     static let elementBusy: AttributeKey<Bool> = .bool("AXElementBusy")
     /// Electron and Chromium build their tree only once this is set.
     static let manualAccessibility: AttributeKey<Bool> = .bool("AXManualAccessibility")
+    /// VoiceOver's switch, which Chrome-family browsers that ignore AXManualAccessibility build their tree on.
+    static let enhancedUserInterface: AttributeKey<Bool> = .bool("AXEnhancedUserInterface")
 
     static let minValue: AttributeKey<Double> = .number("AXMinValue")
     static let maxValue: AttributeKey<Double> = .number("AXMaxValue")

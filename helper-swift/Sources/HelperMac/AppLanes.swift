@@ -1,4 +1,5 @@
 #if canImport(ApplicationServices)
+import AppKit
 @preconcurrency import ApplicationServices
 import Foundation
 import HelperCore
@@ -66,14 +67,20 @@ final class AppLanes: @unchecked Sendable {
     }
 
     /// Electron apps build their tree only after AXManualAccessibility is set, and may report failure although it
-    /// worked: read it back. An app that does not know the attribute is left alone; one that did not answer (still
-    /// starting) is asked again on its next use, and one whose answer is unclear a few times at most.
+    /// worked: read it back. An app that does not know the attribute is left alone, but for a Chrome-family
+    /// browser, which gets VoiceOver's switch (AXEnhancedUserInterface: it costs Chrome some speed, and window
+    /// managers' animations); one that did not answer (still starting) is asked again on its next use, and one
+    /// whose answer is unclear a few times at most.
     private func switchOnManualAccessibility(_ pid: pid_t) {
         let done = lock.withLock { settled.contains(pid) || switchAttempts[pid, default: 0] >= 3 }
         if done { return }
         let app = application(pid)
         let code = AXUIElementSetAttributeValue(app, AXKey.manualAccessibility.name as CFString, kCFBooleanTrue)
         let on = (try? AX.read(app, AXKey.manualAccessibility)) == true
+        if !on && code == .attributeUnsupported && AppLanes.isChromeFamily(pid) {
+            _ = AXUIElementSetAttributeValue(
+                app, AXKey.enhancedUserInterface.name as CFString, kCFBooleanTrue)
+        }
         lock.withLock {
             if on || code == .attributeUnsupported {
                 settled.insert(pid)
@@ -81,6 +88,17 @@ final class AppLanes: @unchecked Sendable {
                 switchAttempts[pid, default: 0] += 1
             }
         }
+    }
+
+    /// Chrome-family browsers, by bundle id: the apps whose tree waits for AXEnhancedUserInterface.
+    private static let chromeFamily: Set<String> = [
+        "com.google.Chrome", "com.google.Chrome.beta", "com.google.Chrome.canary", "org.chromium.Chromium",
+        "com.brave.Browser", "com.microsoft.edgemac", "com.vivaldi.Vivaldi", "company.thebrowser.Browser",
+    ]
+
+    static func isChromeFamily(_ pid: pid_t) -> Bool {
+        guard let id = NSRunningApplication(processIdentifier: pid)?.bundleIdentifier else { return false }
+        return chromeFamily.contains(id)
     }
 
     /// Forgets an app that quit: its handles, its lane, its switch.
