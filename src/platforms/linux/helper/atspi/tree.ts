@@ -157,8 +157,6 @@ class Prefetcher {
  * walked 340-950 ms (median 580), 6 runs each, interleaved.
  */
 const FLAT_OVERREAD = 2;
-/** The most elements a search reads flat. */
-const FLAT_SEARCH_MOST = 2000;
 
 /**
  * GTK3 path: one Collection.GetMatches call lists every showing descendant (or every descendant), so all of
@@ -173,16 +171,14 @@ async function flatSnapshot(
   rootRef: Ref,
   params: Params<'ax.snapshot'>,
 ): Promise<Result<'ax.snapshot'> | undefined> {
-  if (params.depth <= 1 || windowRelative(ctx.session, await ctx.session.app(rootRef.bus))) return undefined;
+  // A search (nameFilter) walks, which reads the rows of a long list by their names first: listing them flat
+  // would have the app make an object for each row first (GTK3: about 50 µs a row).
+  if (params.depth <= 1 || params.nameFilter !== undefined) return undefined;
+  if (windowRelative(ctx.session, await ctx.session.app(rootRef.bus))) return undefined;
   let matches: Ref[];
   // Listed up to the most a flat read is worth: the app stops there (a list of 10,000 rows GTK3 reports as
   // showing would cost it a listing of every row).
-  // A search (nameFilter) through more than a few thousand elements walks instead, which reads the rows of a
-  // long list by their names first.
-  const most = Math.min(
-    FLAT_OVERREAD * params.maxNodes + 64,
-    params.nameFilter ? FLAT_SEARCH_MOST : Infinity,
-  );
+  const most = FLAT_OVERREAD * params.maxNodes + 64;
   try {
     matches = await matchStates(ctx.bus, rootRef, params.includeHidden ? [0, 0] : SHOWING, most + 1);
   } catch (error) {
