@@ -35,7 +35,6 @@ const EVERYTHING = fileURLToPath(
   new URL('../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url),
 );
 const PYATSPI_WALK = fileURLToPath(new URL('./pyatspi-walk.py', import.meta.url));
-const PYATSPI_LIST = fileURLToPath(new URL('./pyatspi-list.py', import.meta.url));
 /** The long list both sides read: a zenity list of this many rows, and the row searched for. */
 const LIST_ROWS = 10_000;
 const ROW_SEARCHED = '9876';
@@ -149,8 +148,10 @@ async function coldStart(env: Env): Promise<Row[]> {
   ];
 }
 
-function pyatspiWalk(env: Env, app: string): { nodes: number; median: number } {
-  const out = execFileSync('/usr/bin/python3', [PYATSPI_WALK, app, '9'], { env }).toString();
+/** pyatspi walking an app (or searching it for an element named `find`), `runs` times after one more. */
+function pyatspiWalk(env: Env, app: string, runs = 9, find?: string): { nodes: number; median: number } {
+  const args = [PYATSPI_WALK, app, String(runs), ...(find === undefined ? [] : [find])];
+  const out = execFileSync('/usr/bin/python3', args, { env }).toString();
   return JSON.parse(out) as { nodes: number; median: number };
 }
 
@@ -199,14 +200,6 @@ async function helperSnapshots(env: Env, helper: HelperClient, apps: readonly st
   return rows;
 }
 
-function pyatspiList(env: Env, mode: 'walk' | 'find', runs: number): { nodes: number; median: number } {
-  const out = execFileSync('/usr/bin/python3', [PYATSPI_LIST, 'zenity', mode, String(runs), ROW_SEARCHED], {
-    env,
-    maxBuffer: 1 << 20,
-  }).toString();
-  return JSON.parse(out) as { nodes: number; median: number };
-}
-
 /**
  * A zenity list of 10,000 rows: snapshot_ui (time and tokens) beside pyatspi walking the same app, and
  * find_elements of row 9876 beside pyatspi searching for it depth first.
@@ -224,7 +217,7 @@ async function longLists(env: Env, macpilot: Macpilot, processes: Processes, pee
     const ours = await time(15, async () => {
       answer = await macpilot.ok('snapshot_ui', { app });
     });
-    const walk = pyatspiList(env, 'walk', 3);
+    const walk = pyatspiWalk(env, 'zenity', 3);
     const tokens = peers.tokens?.(answer);
     let found = '';
     const search = await time(9, async () => {
@@ -237,7 +230,7 @@ async function longLists(env: Env, macpilot: Macpilot, processes: Processes, pee
     });
     if (!found.includes(`cell "${ROW_SEARCHED}"`))
       throw new Error(`find_elements did not find the row: ${found}`);
-    const peerFind = pyatspiList(env, 'find', 3);
+    const peerFind = pyatspiWalk(env, 'zenity', 3, ROW_SEARCHED);
     return [
       {
         what: `snapshot_ui tool call of a zenity list of ${LIST_ROWS.toLocaleString('en')} rows (${elementsOf(answer)} elements on screen)`,

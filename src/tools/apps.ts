@@ -4,6 +4,9 @@ import { z } from 'zod';
 import { appParam } from './params.js';
 import { defineTool, serviceOf, toolsetTools, withService, READ_ONLY, WRITE } from './types.js';
 
+/** How long a tool waits for an app it starts to show its tree. */
+const appWaitMs = z.number().int().min(100).max(60_000).optional();
+
 export const appsTools = toolsetTools('apps', [
   defineTool({
     name: 'list_apps',
@@ -22,13 +25,7 @@ export const appsTools = toolsetTools('apps', [
       'that is already running is left as it is.',
     input: z.object({
       name: z.string().min(1).max(256).describe('e.g. "Mousepad", "org.xfce.mousepad", "Calculator".'),
-      timeout_ms: z
-        .number()
-        .int()
-        .min(100)
-        .max(60_000)
-        .optional()
-        .describe('How long to wait; default 15000.'),
+      timeout_ms: appWaitMs.describe('How long to wait; default 15000.'),
     }),
     output: structured.action,
     annotations: { ...WRITE, openWorldHint: true },
@@ -75,13 +72,7 @@ export const appsTools = toolsetTools('apps', [
           .min(1)
           .max(256)
           .describe('The app as list_apps names it under "windows but no accessibility tree", or its pid.'),
-        timeout_ms: z
-          .number()
-          .int()
-          .min(100)
-          .max(60_000)
-          .optional()
-          .describe('How long to wait for its tree after it starts again; default 15000.'),
+        timeout_ms: appWaitMs.describe('How long to wait for its tree after it starts again; default 15000.'),
       }),
       output: structured.action,
       annotations: { ...WRITE, destructiveHint: true, openWorldHint: true },
