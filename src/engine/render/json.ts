@@ -380,13 +380,24 @@ function elementFields(info: ElementInfo, ref: string, path: string): ElementJso
 export const elementJson = (node: Walked): ElementJson => elementFields(node.info, node.ref, node.path);
 
 /** A walked element with the elements walked under it, chrome included (the CLI's `tree --format json`). */
-export type TreeJson = ElementJson & { children: TreeJson[]; unexpanded?: true };
+export type TreeJson = ElementJson & {
+  children: TreeJson[];
+  unexpanded?: true;
+  /** A long list walked where it is on screen: its children left off screen, and where those shown start. */
+  off_screen?: { children: number; shown_from: number };
+};
 
-const treeNodeJson = (node: Walked): TreeJson => ({
-  ...elementJson(node),
-  children: node.children.map(treeNodeJson),
-  ...(node.unexpanded ? { unexpanded: true as const } : {}),
-});
+const treeNodeJson = (node: Walked): TreeJson => {
+  const shown = node.info.shownChildren;
+  return {
+    ...elementJson(node),
+    children: node.children.map(treeNodeJson),
+    ...(node.unexpanded ? { unexpanded: true as const } : {}),
+    ...(shown
+      ? { off_screen: { children: node.info.childCount - shown.count, shown_from: shown.from } }
+      : {}),
+  };
+};
 
 export const snapshotJson = (r: SnapshotResult): { scope: string; tree: TreeJson } => ({
   scope: r.title,

@@ -12,6 +12,9 @@ export interface Extra {
   bounds?: { x: number; y: number; width: number; height: number };
   valueTruncated?: boolean;
   shortcut?: string;
+  /** A long list's: its count of children beyond those given, and which of them are given. */
+  childCount?: number;
+  shownChildren?: { from: number; count: number };
 }
 
 let counter = 0;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RefTable } from '../../../../src/engine/kernel/refs.js';
 import { renderSnapshot } from '../../../../src/engine/render/snapshot.js';
+import { snapshotJson } from '../../../../src/engine/render/json.js';
 import { type RenderOptions } from '../../../../src/engine/kernel/results.js';
 import { annotate, type Walked, walk } from '../../../../src/engine/kernel/tree.js';
 import type { ElementNode } from '../../../../src/helper-client/protocol.js';
@@ -12,6 +13,38 @@ const options: RenderOptions = { depth: 20, maxNodes: 400, maxChars: 40_000, wal
 function walked(node: ElementNode, refs = new RefTable()): Walked {
   return annotate({ node, path: { app: 'mousepad', segments: [] }, app }, refs);
 }
+
+describe('a long list walked where it is on screen', () => {
+  const list = () =>
+    el('application', 'zenity', {}, [
+      el('table', '', { childCount: 10_001, shownChildren: { from: 9_874, count: 3 } }, [
+        el('table column header', 'n'),
+        el('table cell', '9875'),
+        el('table cell', '9876'),
+      ]),
+    ]);
+
+  it('says how many children it left off screen, where those shown start, and how to reach the others', () => {
+    const text = renderSnapshot(walked(list()), options);
+    expect(text.split('\n').at(-1)).toBe(
+      '[off screen: 9998 more children of e2 (10001 in all; those shown start at #9875), not read. To reach them: ' +
+        'find_elements within=e2 with include_hidden: true searches them (about 2,000 a second); scroll_to_element ' +
+        'brings one into view; snapshot_ui ref=e2 with include_hidden: true lists them, up to max_nodes]',
+    );
+  });
+
+  it('in JSON, the list carries the same counts', () => {
+    const ui = { patterns: [], state: 'idle' as const, because: '' };
+    const json = snapshotJson({
+      kind: 'snapshot',
+      title: 'zenity',
+      tree: walked(list()),
+      render: options,
+      ui,
+    });
+    expect(json.tree.children[0]?.off_screen).toEqual({ children: 9_998, shown_from: 9_874 });
+  });
+});
 
 describe('renderSnapshot', () => {
   it('renders one element a line, collapsing unnamed chrome and hiding secure values', () => {
