@@ -28,7 +28,7 @@ describe('a long list walked where it is on screen', () => {
     const text = renderSnapshot(walked(list()), options);
     expect(text.split('\n').at(-1)).toBe(
       '[off screen: 9998 more children of e2 (10001 in all; those shown start at #9875), not read. To reach them: ' +
-        'find_elements within=e2 with include_hidden: true searches them (about 2,000 a second); scroll_to_element ' +
+        'find_elements within=e2 with include_hidden: true searches them by name (10,000 rows in about half a second); scroll_to_element ' +
         'brings one into view; snapshot_ui ref=e2 with include_hidden: true lists them, up to max_nodes]',
     );
   });
