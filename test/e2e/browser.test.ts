@@ -103,7 +103,7 @@ describe('a Chromium started with accessibility off', () => {
     expect(unread.text).toMatch(
       /^"Chromium" \(pid \d+\) runs, with windows, but exposes no accessibility tree/,
     );
-    expect(unread.text).toContain('relaunch_app "Chromium" restarts it');
+    expect(unread.text).toContain('relaunch_app with name "Chromium" restarts it');
 
     const relaunched = await macpilot.ok('relaunch_app', { name: 'Chromium' });
     const pid = Number(/Chromium \(pid (\d+)\) started again/.exec(relaunched)?.[1]);

@@ -43,6 +43,10 @@ describe('a zenity list of 10,000 rows', () => {
     });
     expect(found).toMatch(/^1 match in .*searched (\d{5}) elements/);
     const row = refOf(found, /- cell "9876"/);
+    // Rows far down are named by path too, and the path given back names the row.
+    const far = await macpilot.ok('get_element', { path: `app(${zenity.pid})/dialog/table/cell["7777"]` });
+    expect(far).toContain('cell["7777"]');
+    expect(await macpilot.ok('get_element', { ref: row })).toContain('/dialog/table/cell["9876"]');
     await macpilot.ok('scroll_to_element', { ref: row });
     // On screen now: the list's snapshot shows that row among those it reads.
     const scrolled = await macpilot.ok('snapshot_ui', { ref: table });

@@ -90,6 +90,20 @@ async function jumpTowards(
   return share;
 }
 
+/** Whether the element is in view, or comes into view within END_WAIT_MS (an app scrolls after the call). */
+async function settlesInView(
+  read: () => Promise<ElementInfo>,
+  pane: Bounds | undefined,
+  call?: CallOptions,
+): Promise<boolean> {
+  const deadline = Date.now() + END_WAIT_MS;
+  for (;;) {
+    if (inView(await read(), pane)) return true;
+    if (Date.now() >= deadline) return false;
+    await pause(END_POLL_MS, call?.signal);
+  }
+}
+
 /** The scroll position once it differs from `before`, or `before` when it has not moved within END_WAIT_MS. */
 async function movedFrom(
   before: string,
@@ -127,7 +141,8 @@ export class Reveal {
           return false;
         },
       );
-      if (byHelper && inView(await read(), pane)) return words`Scrolled ${entryWords(entry)} into view.`;
+      if (byHelper && (await settlesInView(read, pane, call)))
+        return words`Scrolled ${entryWords(entry)} into view.`;
       if (!container || !pane) {
         throw new MacpilotError({
           what: `Could not scroll ${entryLine(entry)} into view`,
@@ -142,7 +157,7 @@ export class Reveal {
         share === undefined
           ? ''
           : `set its list's scroll bar ${Math.round(share * 100)}% of the way down, then `;
-      if (share !== undefined && inView(await read(), pane)) {
+      if (share !== undefined && (await settlesInView(read, pane, call))) {
         return words`Scrolled ${entryWords(entry)} into view (${own(`${jumped.replace(/, then $/, '')}`)}).`;
       }
       const at = { x: pane.x + pane.width / 2, y: pane.y + pane.height / 2 };
@@ -162,9 +177,13 @@ export class Reveal {
           position = now;
         }
       }
+      // The app may scroll a moment after the last input: looked at once more before saying it did not.
+      if (await settlesInView(read, pane, call)) {
+        return words`Scrolled ${entryWords(entry)} into view (${own(`${jumped}${plural(turns, 'turn')} of the wheel`)}).`;
+      }
       throw new MacpilotError({
         what: `Could not scroll ${entryLine(entry)} into view`,
-        why: `${turns} turns of the wheel over its container did not bring it into view`,
+        why: `${jumped ? `its list's scroll bar was set where it lies and ` : ''}${plural(turns, 'turn')} of the wheel over its container did not bring it into view`,
         next: 'it may sit in a collapsed or hidden part of the UI: expand its parent, or take a snapshot_ui to see where it is',
       });
     });

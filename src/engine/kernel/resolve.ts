@@ -32,6 +32,9 @@ const LISTED = 20;
 /** A level of children is one depth-1 walk; this bounds it. */
 export const LEVEL_MAX_NODES = 5_000;
 
+/** Children as a read gave them; `partial`: a long list's, some of its rows left out by a name filter. */
+type Siblings = ElementNode[] & { partial?: boolean };
+
 export interface Resolved {
   handle: string;
   path: string;
@@ -336,7 +339,7 @@ export class Resolver {
     throw new MacpilotError({
       what: `${JSON.stringify(app.name)} (pid ${app.pid}) runs, with windows, but exposes no accessibility tree`,
       why: 'a browser or Electron app builds its tree only when accessibility is on as it starts, and this one started before; some apps have no accessibility at all',
-      next: `relaunch_app ${JSON.stringify(app.name)} restarts it so that it builds its tree`,
+      next: `relaunch_app with name ${JSON.stringify(app.name)} restarts it so that it builds its tree`,
       kind: 'app_without_tree',
       person: {
         next: 'quit it and start it again: it builds its tree as it starts while the accessibility switch is on (`macpilot doctor` says whether it is)',
@@ -389,20 +392,45 @@ export class Resolver {
   }
 
   /** The children of an element, as a depth-1 walk sees them. */
-  async children(handle: string, includeHidden: boolean, call?: CallOptions): Promise<ElementNode[]> {
-    const params = { root: handle, depth: 1, maxNodes: LEVEL_MAX_NODES, includeHidden, maxValueLength: 0 };
-    return (await this.port.call('ax.snapshot', params, call)).root.children ?? [];
+  /**
+   * `named`: of a long list's rows, only those whose names may be this (a path's step by name reaches any); the
+   * answer is then marked partial when rows were left out.
+   */
+  async children(
+    handle: string,
+    includeHidden: boolean,
+    call?: CallOptions,
+    named?: string,
+  ): Promise<Siblings> {
+    const params = {
+      root: handle,
+      depth: 1,
+      maxNodes: LEVEL_MAX_NODES,
+      includeHidden,
+      maxValueLength: 0,
+      ...(named !== undefined && named.trim() !== '' && named.length <= 500 ? { nameFilter: named } : {}),
+    };
+    const { root } = await this.port.call('ax.snapshot', params, call);
+    const children: Siblings = root.children ?? [];
+    if (params.nameFilter !== undefined && children.length < root.childCount) children.partial = true;
+    return children;
   }
 
   /** The children of an element in the tree agents see, hidden ones included (see paths.ts). */
-  async logicalChildren(handle: string, call?: CallOptions): Promise<ElementNode[]> {
-    const raw = await this.children(handle, true, call);
+  async logicalChildren(handle: string, call?: CallOptions, named?: string): Promise<Siblings> {
+    const raw = await this.children(handle, true, call, named);
     const expanded = await Promise.all(
       raw.map((child) =>
-        !isTransparent(child) ? [child] : child.childCount > 0 ? this.logicalChildren(child.id, call) : [],
+        !isTransparent(child)
+          ? [child]
+          : child.childCount > 0
+            ? this.logicalChildren(child.id, call, named)
+            : [],
       ),
     );
-    return expanded.flat();
+    const logical: Siblings = expanded.flat();
+    if (raw.partial || expanded.some((part) => (part as Siblings).partial)) logical.partial = true;
+    return logical;
   }
 
   /**
@@ -429,10 +457,10 @@ export class Resolver {
   }
 
   /** The elements a segment chooses among, under the element at `handle`. */
-  private segmentCandidates(handle: string, segment: Segment, call?: CallOptions): Promise<ElementNode[]> {
+  private segmentCandidates(handle: string, segment: Segment, call?: CallOptions): Promise<Siblings> {
     return isTransparentSegment(segment)
       ? this.transparentChildren(handle, call)
-      : this.logicalChildren(handle, call);
+      : this.logicalChildren(handle, call, segment.name);
   }
 
   /**
@@ -469,7 +497,8 @@ export class Resolver {
         siblings = await this.namedAmong(candidates, segment.role, call);
       }
       const element = siblings[position] as ElementNode;
-      atPath = childPath(atPath, segmentFor(element, siblings));
+      // Among the rows of a long list a search kept, a row keeps its name (segmentsFor's `partial`).
+      atPath = childPath(atPath, segmentFor(element, siblings, candidates.partial === true));
       at = resolvedAt(element, atPath, app);
     }
     return at;

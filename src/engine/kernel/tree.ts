@@ -68,7 +68,11 @@ export function annotate(root: WalkRoot, refs: RefTable): Walked {
   /** Paths of the logical children of `node`, whose own path is `path`, by handle. */
   const logicalPaths = (node: ElementNode, path: string): Map<string, string> => {
     const logical = logicalChildren(node);
-    const segments = segmentsFor(logical);
+    // A long list walked in part (the rows on screen, or those a search kept): a row is named by its name, which
+    // stays true among all the rows, never by being the only one of its role among those walked.
+    const partial =
+      node.children !== undefined && node.childCount > node.children.length && node.childCount > 64;
+    const segments = segmentsFor(logical, partial);
     return new Map(logical.map((child, i) => [child.id, `${path}/${formatSegment(segments[i] as Segment)}`]));
   };
   const visit = (node: ElementNode, path: string, depth: number, above: Map<string, string>): Walked => {

@@ -63,6 +63,14 @@ export function renderSnapshot(root: Walked, options: RenderOptions, v: Vocabula
       return;
     }
     if (node.info.shownChildren && !full) cuts.offScreen.push(node);
+    // A walk of everything that stopped at its node cap read only some children of this one: the rest count.
+    else if (
+      options.walkTruncated &&
+      options.includeHidden &&
+      !node.unexpanded &&
+      node.children.length < node.info.childCount
+    )
+      cuts.notWalked += node.info.childCount - node.children.length;
     if (shown) {
       const line = full ? '' : `${'  '.repeat(level)}- ${elementLine(node, v)}`;
       full ||= lines.length >= options.maxNodes || chars + line.length + 1 > options.maxChars;
@@ -90,7 +98,8 @@ export function renderSnapshot(root: Walked, options: RenderOptions, v: Vocabula
 function offScreenLine(node: Walked, v: Vocabulary): string {
   const { from, count } = node.info.shownChildren ?? { from: 0, count: 0 };
   const left = Math.max(0, node.info.childCount - count);
-  return `[off screen: ${plural(left, 'more child', 'more children')} of ${v.name(node)} (${node.info.childCount} in all; those shown start at #${from + 1}), not read. To reach them: ${v.reachOffScreen(node)}]`;
+  const where = count === 0 ? 'none of them on screen' : `those shown start at #${from + 1}`;
+  return `[off screen: ${plural(left, 'more child', 'more children')} of ${v.name(node)} (${node.info.childCount} in all; ${where}), not read. To reach them: ${v.reachOffScreen(node)}]`;
 }
 
 /** Whether `node` gets a line of its own: the root always; else a listed role that is not a folded label. */

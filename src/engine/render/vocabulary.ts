@@ -89,15 +89,17 @@ export const PERSON: Vocabulary = {
   readValue: (node) => `\`macpilot get ${shellQuote(node.path)}\` shows it all`,
   readTree: (example) => `\`macpilot tree ${treeArgument(example)}\` shows the whole tree`,
   // --all lifts the line cap, not the depth.
-  readMore: (example, cut) =>
-    `${[
+  readMore: (example, cut) => {
+    const ways = [
       cut.depth
         ? `\`macpilot tree ${treeArgument(example)} --depth N${cut.all ? ' --all' : ''}\``
         : undefined,
       cut.size && !cut.all ? '`--all`' : undefined,
-    ]
-      .filter(Boolean)
-      .join(' or ')}, or \`macpilot find\` to search`,
+    ].filter(Boolean);
+    // --all already given: searching is what is left.
+    const find = `\`macpilot find <text> --app ${treeArgument(example)}${cut.all ? ' --all' : ''}\` to search`;
+    return ways.length > 0 ? `${ways.join(' or ')}, or ${find}` : find;
+  },
   lineCap: () => 'the line cap (--all shows up to 5000 lines)',
   narrowSearch: 'narrow it with --app, --role or more of the text',
   moreMatches:
@@ -111,7 +113,7 @@ export const PERSON: Vocabulary = {
   relaunch:
     'quit one and start it again: it builds its tree as it starts while the accessibility switch is on (`macpilot doctor` says whether it is)',
   reachOffScreen: (node) =>
-    `\`macpilot find <text> --all\` searches them by name (10,000 rows in about half a second); \`macpilot tree ${treeArgument(node)} --all\` lists up to 5,000 of them`,
+    `\`macpilot find <text> --app ${treeArgument(node)} --all\` searches them by name (10,000 rows in about half a second); \`macpilot tree ${treeArgument(node)} --all\` lists up to 5,000 of them`,
   listHidden: (by, count) =>
     hiddenNote(by, count, 'MACPILOT_LIST_DENIED_APPS=on, or "listDeniedApps": "on" in the config file'),
 };

@@ -113,7 +113,13 @@ describe("the person's vocabulary", () => {
     expect(PERSON.readMore(editor, both)).toMatch(/^`macpilot tree 'Mouse pad' --depth N` or `--all`/);
     // --all lifts the line cap, not the depth: a cut by depth alone does not suggest it.
     expect(PERSON.readMore(editor, { depth: true, size: false })).not.toContain('--all');
-    expect(PERSON.readMore(editor, { depth: false, size: true })).toMatch(/^`--all`, or `macpilot find`/);
+    expect(PERSON.readMore(editor, { depth: false, size: true })).toMatch(
+      /^`--all`, or `macpilot find <text> --app 'Mouse pad'` to search$/,
+    );
+    // --all given already and still cut: searching is what is left, never an empty suggestion.
+    expect(PERSON.readMore(editor, { depth: false, size: true, all: true })).toBe(
+      "`macpilot find <text> --app 'Mouse pad' --all` to search",
+    );
     expect(PERSON.readValue(editor)).toBe(
       `\`macpilot get 'app("Mouse pad")/window[0]/textbox'\` shows it all`,
     );

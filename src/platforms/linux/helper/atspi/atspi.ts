@@ -145,8 +145,16 @@ export interface Action {
 export async function getActions(bus: Bus, ref: Ref): Promise<Action[]> {
   const [actions] = await bus.call(ref.bus, ref.path, 'org.a11y.atspi.Action', 'GetActions');
   if (!Array.isArray(actions)) return [];
-  return actions.map((a) =>
+  const listed = actions.map((a) =>
     Array.isArray(a) ? { name: str(a[0]), keyBinding: str(a[2]) } : { name: str(a), keyBinding: '' },
+  );
+  // GetActions lists localized names, which Chromium leaves empty: GetName has the action's own.
+  return Promise.all(
+    listed.map(async (action, i) => {
+      if (action.name !== '') return action;
+      const [name] = await bus.call(ref.bus, ref.path, 'org.a11y.atspi.Action', 'GetName', 'i', [i]);
+      return { ...action, name: str(name) };
+    }),
   );
 }
 

@@ -241,13 +241,17 @@ async function markShownChildren(
   nodes: readonly ElementNode[],
   childrenOf: ReadonlyMap<string, ElementNode[]>,
 ): Promise<void> {
-  const long = nodes.filter((node) => {
-    const kept = childrenOf.get(node.id)?.length ?? 0;
-    return node.childCount > LONG_CONTAINER && kept > 0 && kept < node.childCount;
-  });
+  const long = nodes.filter(
+    (node) => node.childCount > LONG_CONTAINER && (childrenOf.get(node.id)?.length ?? 0) < node.childCount,
+  );
   await Promise.all(
     long.map(async (node) => {
       const kept = childrenOf.get(node.id) ?? [];
+      // None on screen (a page scrolled to a blank stretch): all of them are left.
+      if (kept.length === 0) {
+        node.shownChildren = { from: 0, count: 0 };
+        return;
+      }
       const first = parseHandle((kept[0] as ElementNode).id);
       const [index] = await ctx.bus
         .call(first.bus, first.path, 'org.a11y.atspi.Accessible', 'GetIndexInParent')
