@@ -26,7 +26,8 @@ import { click, hasPointer, raiseWindowOf, windowRelative } from '../desk.js';
 import { until } from '../until.js';
 
 const SETTLE_MS = 1000;
-const TOGGLE_ACTIONS = ['toggle', 'click', 'press', 'activate'];
+/** A toggle's own action: GTK's, and Chromium's web checkboxes' (check, uncheck). */
+const TOGGLE_ACTIONS = ['toggle', 'click', 'press', 'activate', 'check', 'uncheck'];
 
 /** A numeric value's bounds, where the app gives finite ones. */
 async function valueRange(ctx: ReadContext, ref: Ref): Promise<{ range?: { min: number; max: number } }> {
