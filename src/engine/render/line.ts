@@ -27,7 +27,8 @@ export const shortcutText = (shortcut: string | undefined): string =>
 
 function valueText({ value, valueCut }: Shown, node: Walked, v: Vocabulary): string {
   if (value === undefined) return '';
-  if (typeof value === 'number') return `value=${value}`;
+  // A scroll bar's position in pixels carries float noise (227097.74041058286): three decimals say it all.
+  if (typeof value === 'number') return `value=${Number(value.toFixed(3))}`;
   if (!valueCut) return `value=${JSON.stringify(value)}`;
   const total = valueCut.over ? `over ${valueCut.total}` : `${valueCut.total}`;
   return `value=${JSON.stringify(value)}… (cut: ${total} chars in all; ${v.readValue(node)})`;

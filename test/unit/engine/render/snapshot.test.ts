@@ -33,6 +33,11 @@ describe('a long list walked where it is on screen', () => {
     );
   });
 
+  it('shows a number with at most three decimals', () => {
+    const bar = el('application', 'zenity', {}, [el('scroll bar', '', { value: 227_097.740_410_582_86 })]);
+    expect(renderSnapshot(walked(bar), options)).toContain('- scrollbar [ref=e2] value=227097.74');
+  });
+
   it('in JSON, the list carries the same counts', () => {
     const ui = { patterns: [], state: 'idle' as const, because: '' };
     const json = snapshotJson({
