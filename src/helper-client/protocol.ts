@@ -275,6 +275,9 @@ const WINDOW_ID = z.object({ id: z.string().min(1).max(64) });
 export const WINDOW_ID_PATTERN =
   /^(\d{1,20}|\{[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\})$/;
 
+/** The longest text ax.snapshot's nameFilter takes. */
+export const NAME_FILTER_MAX = 500;
+
 const method = <P extends z.ZodType, R extends z.ZodType>(description: string, params: P, result: R) => ({
   description,
   params,
@@ -338,7 +341,7 @@ export const methods = {
        * A search's text: the children of a long container (a list of thousands of rows) are read in full only
        * when their name holds it (case and spacing aside) or is empty (its text may be in its own children).
        */
-      nameFilter: z.string().min(1).max(500).optional(),
+      nameFilter: z.string().min(1).max(NAME_FILTER_MAX).optional(),
     }),
     z.object({
       root: ElementNode,

@@ -42,9 +42,12 @@ export class AppStates {
   /** The running apps the policy lets the current call read, with their windows (minimized ones too). */
   async desktop(call?: CallOptions): Promise<DesktopResult> {
     return this.kernel.guard('list the running apps', async () => {
-      const [{ apps, hidden, hiddenBy, offLimits }, { windows }] = await Promise.all([
-        this.kernel.resolver.visibleApps(call),
-        this.kernel.resolver.visibleWindows(true, call, true),
+      // The windows listed once, for the apps' overviews and for the apps without a tree alike.
+      const listed = await this.kernel.resolver.visibleWindows(true, call, true);
+      const { windows } = listed;
+      const { apps, hidden, hiddenBy, offLimits } = await this.kernel.resolver.visibleApps(call, [
+        ...windows,
+        ...listed.hidden,
       ]);
       const overviews = apps.map((app) => this.overview(app, windows));
       return { kind: 'desktop', apps: overviews, hidden, hiddenBy, offLimits };

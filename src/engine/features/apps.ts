@@ -1,12 +1,12 @@
-/** The apps feature: list the running apps, and launch, activate or quit one. */
+/** The apps feature: list the running apps, and launch, activate, quit or relaunch one. */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { matchByName } from '../../text.js';
 import { isRefusal, MacpilotError } from '../../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { HelperError, type CallOptions } from '../../helper-client/errors.js';
 import { HelperErrorCode, type AppInfo } from '../../helper-client/protocol.js';
 import type { ActionResult, AppsResult } from '../kernel/results.js';
+import { pickTreeless } from '../kernel/resolve.js';
 import { appText, words, type Words } from '../kernel/words.js';
 
 const LAUNCH_TIMEOUT_MS = 15_000;
@@ -102,9 +102,7 @@ export class Apps {
     return this.kernel.guard(`relaunch ${JSON.stringify(name)}`, async () => {
       const { resolver } = this.kernel;
       const treeless = await resolver.treelessApps(call);
-      const byPid = /^\d+$/.test(name.trim()) ? treeless.filter((a) => a.pid === Number(name)) : [];
-      const found = byPid.length > 0 ? byPid : matchByName(treeless, (a) => a.name, name);
-      const seen = found.filter((app) => resolver.mayList(app));
+      const seen = pickTreeless(treeless, name).filter((app) => resolver.mayList(app));
       const app = seen[0];
       if (!app || seen.length > 1) {
         // One with a tree already needs no restart; a name no app without a tree has is refused as unknown.

@@ -21,9 +21,8 @@ import type {
   SnapshotResult,
 } from '../kernel/results.js';
 import { parseRole, roleOf } from '../kernel/roles.js';
-import { SNAPSHOT_DEFAULTS } from '../kernel/tree.js';
+import { labelOf, nameFilterOf, SNAPSHOT_DEFAULTS, type Walked } from '../kernel/tree.js';
 import { matchTitle } from '../../text.js';
-import { labelOf, type Walked } from '../kernel/tree.js';
 import type { UiReader } from './ui-reading.js';
 import type { Menus } from './menus.js';
 import { joinNames } from '../../menu-path.js';
@@ -139,7 +138,7 @@ export class Elements {
         depth: FIND_DEFAULTS.depth,
         maxNodes: FIND_DEFAULTS.walkMaxNodes,
         includeHidden,
-        ...(searched && searched.trim() !== '' && searched.length <= 500 ? { nameFilter: searched } : {}),
+        ...nameFilterOf(searched),
       };
       const walked = await this.walkOrReresolve(options.within, start, limits, call);
       const found = findMatches(walked.tree, query);

@@ -126,6 +126,9 @@ export interface ClickOptions {
   modifiers?: string[];
 }
 
+/** Enter and Tab typed may leave the field (a dialog's default button, the next field): no text to await. */
+const awaitsText = (text: string): boolean => !/[\n\t]/.test(text);
+
 export interface TypeOptions {
   text: string;
   target?: Target;
@@ -339,8 +342,7 @@ export class Input {
 
   async typeText(options: TypeOptions, call?: CallOptions): Promise<ActionResult> {
     this.checkTypingTime(options);
-    // Enter and Tab typed may leave the field (a dialog's default button, the next field): no text to await.
-    const awaitText = !/[\n\t]/.test(options.text);
+    const awaitText = awaitsText(options.text);
     if (!options.target) {
       return this.kernel.guard('type text', async () => {
         const { element } = await this.kernel.port.call('ax.focused', {}, call);
@@ -427,7 +429,7 @@ export class Input {
     const delayMs = options.delayMs ?? 0;
     const typingCall = { ...call, timeoutMs: characters * (delayMs + KEY_COST_MS) + ANSWER_MARGIN_MS };
     const platform = await this.kernel.platform(call);
-    const awaitText = !/[\n\t]/.test(options.text);
+    const awaitText = awaitsText(options.text);
     if (options.clearFirst) {
       // "command" is Control on Linux: one chord selects all on both platforms.
       await this.pressChord(parseChord('command+a'), platform, 1, call);

@@ -12,14 +12,13 @@ import type { HelperPort } from '../kernel/port.js';
 import type { CallOptions } from '../../helper-client/errors.js';
 import type { ActionResult } from '../kernel/results.js';
 import { roleOf } from '../kernel/roles.js';
+import { LONG_LIST } from '../kernel/tree.js';
 import { entryWords, own, words } from '../kernel/words.js';
 import { plural } from '../../text.js';
 
 /** Wheel steps per turn (about 150 px) and the most turns before giving up. */
 const STEPS_PER_TURN = 3;
 const MAX_TURNS = 40;
-/** Lists of more children than this are scrolled by their scroll bar first, then by the wheel. */
-const LONG_LIST = 64;
 /**
  * How long a scroll bar that has not moved after a turn is watched before its end is taken as reached: the app
  * handles the wheel after the input call returns, and a busy one moves its bar tens of milliseconds later.
@@ -79,6 +78,7 @@ async function jumpTowards(
   call?: CallOptions,
 ): Promise<number | undefined> {
   const index = detail.indexInParent;
+  // A long list is scrolled by its scroll bar first, then by the wheel.
   if (index === undefined || siblings <= LONG_LIST) return undefined;
   const bar = await verticalBar(port, container, call);
   if (!bar) return undefined;

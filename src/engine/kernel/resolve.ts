@@ -25,7 +25,7 @@ import type { AppRef, RefTable } from './refs.js';
 import type { TreelessApp } from './results.js';
 import { type Role, roleOf } from './roles.js';
 import { clip, matchByName, plural } from '../../text.js';
-import { annotate, labelOf, type Walked } from './tree.js';
+import { annotate, labelOf, nameFilterOf, type Walked } from './tree.js';
 
 /** Children listed in an error before "+N more". */
 const LISTED = 20;
@@ -151,9 +151,12 @@ export class Resolver {
 
   /**
    * The running apps agents may see listed, those with windows but no accessibility tree among them, and how
-   * many the person's app lists hide.
+   * many the person's app lists hide. `windows`: every window, minimized ones too, where the caller has them.
    */
-  async visibleApps(call?: CallOptions): Promise<{
+  async visibleApps(
+    call?: CallOptions,
+    windows?: readonly WindowInfo[],
+  ): Promise<{
     apps: AppInfo[];
     withoutTree: TreelessApp[];
     hidden: number;
@@ -161,7 +164,7 @@ export class Resolver {
     offLimits: number[];
   }> {
     const all = await this.apps(call);
-    const treeless = await this.treelessApps(call, all);
+    const treeless = await this.treelessApps(call, all, windows);
     const apps = all.filter((app) => this.mayList(app));
     const offLimits = apps.filter((app) => !this.mayRead(app)).map((app) => app.pid);
     const withoutTree = treeless.filter((app) => this.mayList(app));
@@ -190,9 +193,15 @@ export class Resolver {
    * app started before the desktop's accessibility switch was on, or an app without accessibility (xterm). All of
    * them, those the app lists hide included. None where the windows cannot be listed.
    */
-  async treelessApps(call?: CallOptions, withTrees?: readonly AppInfo[]): Promise<TreelessApp[]> {
+  async treelessApps(
+    call?: CallOptions,
+    withTrees?: readonly AppInfo[],
+    windows?: readonly WindowInfo[],
+  ): Promise<TreelessApp[]> {
     const [listed, apps] = await Promise.all([
-      this.port.call('windows.list', { includeMinimized: true }, call).catch(() => ({ windows: [] })),
+      windows
+        ? { windows }
+        : this.port.call('windows.list', { includeMinimized: true }, call).catch(() => ({ windows: [] })),
       withTrees ?? this.apps(call),
     ]);
     const withTree = new Set(apps.map((app) => app.pid));
@@ -333,8 +342,7 @@ export class Resolver {
     call?: CallOptions,
   ): Promise<void> {
     const treeless = (await this.treelessApps(call, withTrees)).filter((app) => this.mayList(app));
-    const byPid = /^\d+$/.test(query) ? treeless.filter((app) => app.pid === Number(query)) : [];
-    const app = (byPid.length > 0 ? byPid : matchByName(treeless, (a) => a.name, query))[0];
+    const app = pickTreeless(treeless, query)[0];
     if (!app) return;
     throw new MacpilotError({
       what: `${JSON.stringify(app.name)} (pid ${app.pid}) runs, with windows, but exposes no accessibility tree`,
@@ -408,7 +416,7 @@ export class Resolver {
       maxNodes: LEVEL_MAX_NODES,
       includeHidden,
       maxValueLength: 0,
-      ...(named !== undefined && named.trim() !== '' && named.length <= 500 ? { nameFilter: named } : {}),
+      ...nameFilterOf(named),
     };
     const { root } = await this.port.call('ax.snapshot', params, call);
     const children: Siblings = root.children ?? [];
@@ -585,6 +593,12 @@ const resolvedAt = (info: ElementInfo, path: ElementPath, app: AppRef): Resolved
   app,
   label: labelOf(roleOf(info), info.name),
 });
+
+/** Apps without a tree by pid digits, else by name (their windows'). */
+export function pickTreeless(apps: readonly TreelessApp[], query: string): TreelessApp[] {
+  const byPid = /^\d+$/.test(query.trim()) ? apps.filter((app) => app.pid === Number(query)) : [];
+  return byPid.length > 0 ? byPid : matchByName(apps, (a) => a.name, query);
+}
 
 function pickApps(apps: readonly AppInfo[], query: string): AppInfo[] {
   if (/^\d+$/.test(query)) return apps.filter((a) => a.pid === Number(query));

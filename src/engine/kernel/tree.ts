@@ -2,7 +2,7 @@
  * A walked tree with what the engine adds to each helper node: normalized role, ref and path. Every node gets a
  * ref (rendered or not), so that find, diff and later actions all speak of the same `eN`.
  */
-import type { ElementInfo, ElementNode } from '../../helper-client/protocol.js';
+import { type ElementInfo, type ElementNode, NAME_FILTER_MAX } from '../../helper-client/protocol.js';
 import {
   type ElementPath,
   formatPath,
@@ -63,6 +63,13 @@ export function labelOf(role: Role, name: string): string {
   return shown === '' ? role : `${role} ${JSON.stringify(shown)}`;
 }
 
+/** Lists of more children than this are read in part (the rows on screen, or those a search keeps). */
+export const LONG_LIST = 64;
+
+/** ax.snapshot's nameFilter for a search's text, when it can take one. */
+export const nameFilterOf = (text: string | undefined): { nameFilter?: string } =>
+  text !== undefined && text.trim() !== '' && text.length <= NAME_FILTER_MAX ? { nameFilter: text } : {};
+
 /** Refs and paths for every node of a helper walk, whose elements get the names their content gives them. */
 export function annotate(root: WalkRoot, refs: RefTable): Walked {
   /** Paths of the logical children of `node`, whose own path is `path`, by handle. */
@@ -71,7 +78,7 @@ export function annotate(root: WalkRoot, refs: RefTable): Walked {
     // A long list walked in part (the rows on screen, or those a search kept): a row is named by its name, which
     // stays true among all the rows, never by being the only one of its role among those walked.
     const partial =
-      node.children !== undefined && node.childCount > node.children.length && node.childCount > 64;
+      node.children !== undefined && node.childCount > node.children.length && node.childCount > LONG_LIST;
     const segments = segmentsFor(logical, partial);
     return new Map(logical.map((child, i) => [child.id, `${path}/${formatSegment(segments[i] as Segment)}`]));
   };
