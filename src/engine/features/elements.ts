@@ -20,16 +20,15 @@ import type {
   MatchesResult,
   SnapshotResult,
 } from '../kernel/results.js';
-import { parseRole, roleOf } from '../kernel/roles.js';
+import { MENU_ITEM_ROLES, MENU_ROLES, parseRole, roleOf } from '../kernel/roles.js';
 import { labelOf, nameFilterOf, SNAPSHOT_DEFAULTS, type Walked } from '../kernel/tree.js';
 import { matchTitle } from '../../text.js';
 import type { UiReader } from './ui-reading.js';
 import type { Menus } from './menus.js';
 import { joinNames } from '../../menu-path.js';
 
-const MENU_ITEM_ROLES: ReadonlySet<string> = new Set(['menuitem', 'menuitemcheckbox', 'menuitemradio']);
 /** A menu bar's item's ancestors that make its menu path: GTK's menus (a menu item with a submenu is a menu). */
-const MENU_ROLES: ReadonlySet<string> = new Set(['menu', 'menuitem']);
+const MENU_PATH_ROLES: ReadonlySet<string> = new Set(['menu', 'menuitem']);
 import { appText, entryWords, own, words } from '../kernel/words.js';
 
 export interface SnapshotOptions {
@@ -189,33 +188,41 @@ export class Elements {
     const inMenuBar = plain ? await this.menuBarItem(target, call) : undefined;
     if (inMenuBar) return this.menus.click(inMenuBar.app, inMenuBar.path, call);
     let untouched = false;
-    const result = await this.kernel.act(target, 'click', call, (entry, detail) => {
-      // A text field's own action (GTK's Activate) is Enter, which submits the form it is in: a click on one is
-      // a real click, as a person's, which puts the caret there. So is a click on a menu item on screen (its menu
-      // open): its own action may run a modal dialog inside the call (menuBarItem).
-      const real =
-        roleOf(detail) === 'textbox' ||
-        (MENU_ITEM_ROLES.has(roleOf(detail)) && !detail.states.includes('offscreen') && detail.bounds);
-      const action = plain && !real ? clickAction(detail.actions) : undefined;
-      const click: Prepared = action
-        ? async () => {
-            const done = await this.kernel.port.call(
-              'ax.perform',
-              { id: entry.handle, action, ...this.quietly() },
-              call,
-            );
-            untouched = !done.withPointer;
-            return done.withPointer
-              ? words`Clicked ${entryWords(entry)} (its "${appText(action)}" action, as a real click at its centre with its window in front: the pointer moved there).`
-              : words`Clicked ${entryWords(entry)} (its "${appText(action)}" action; macpilot moved neither the pointer nor the keyboard focus).`;
-          }
-        : this.input.clickElement(entry, detail, options, call);
-      if (!detail.states.includes('disabled')) return click;
-      return async () => {
-        await this.untilEnabled(entry, call);
-        return click();
-      };
-    });
+    const result = await this.kernel.act(
+      target,
+      'click',
+      call,
+      (entry, detail) => {
+        // A text field's own action (GTK's Activate) is Enter, which submits the form it is in: a click on one is
+        // a real click, as a person's, which puts the caret there. So is a click on a menu item on screen (its menu
+        // open): its own action may run a modal dialog inside the call (menuBarItem).
+        const real =
+          roleOf(detail) === 'textbox' ||
+          (MENU_ITEM_ROLES.has(roleOf(detail)) && !detail.states.includes('offscreen') && detail.bounds);
+        const action = plain && !real ? clickAction(detail.actions) : undefined;
+        const click: Prepared = action
+          ? async () => {
+              const done = await this.kernel.port.call(
+                'ax.perform',
+                { id: entry.handle, action, ...this.quietly() },
+                call,
+              );
+              untouched = !done.withPointer;
+              return done.withPointer
+                ? words`Clicked ${entryWords(entry)} (its "${appText(action)}" action, as a real click at its centre with its window in front: the pointer moved there).`
+                : words`Clicked ${entryWords(entry)} (its "${appText(action)}" action; macpilot moved neither the pointer nor the keyboard focus).`;
+            }
+          : this.input.clickElement(entry, detail, options, call);
+        if (!detail.states.includes('disabled')) return click;
+        return async () => {
+          await this.untilEnabled(entry, call);
+          return click();
+        };
+      },
+      (detail) => ({
+        surely: plain && MENU_ROLES.has(roleOf(detail)) && !detail.states.includes('offscreen'),
+      }),
+    );
     return untouched ? withFocusTaken(result) : result;
   }
 
@@ -232,7 +239,7 @@ export class Elements {
     const role =
       label?.split(' ')[0] ??
       (target.path === undefined ? undefined : parsePath(target.path).segments.at(-1)?.role);
-    if (role === undefined || !MENU_ITEM_ROLES.has(role)) return undefined;
+    if (role === undefined || !(MENU_ITEM_ROLES as ReadonlySet<string>).has(role)) return undefined;
     return this.kernel.guard(`click ${this.kernel.describe(target)}`, async () => {
       const { entry, detail } = await this.kernel.detail(target, 0, call);
       // One on screen is in a menu open already: it is clicked where it is (click).
@@ -240,7 +247,7 @@ export class Elements {
       const { ancestors } = await this.kernel.port.call('ax.ancestors', { id: entry.handle }, call);
       const bar = ancestors.findIndex((a) => roleOf(a) === 'menubar');
       if (bar < 0) return undefined;
-      const menus = ancestors.slice(bar + 1).filter((a) => MENU_ROLES.has(roleOf(a)));
+      const menus = ancestors.slice(bar + 1).filter((a) => MENU_PATH_ROLES.has(roleOf(a)));
       const names = [...menus.map((a) => a.name), detail.name];
       if (names.some((name) => name.trim() === '')) return undefined;
       return { app: String(entry.app.pid), path: joinNames(names) };

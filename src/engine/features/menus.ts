@@ -213,6 +213,7 @@ export class Menus {
               return words`Clicked the menu item ${entryWords({ label, ref, path })}.`;
             },
             call,
+            { surely: true },
           );
           return target ? { ...observed, target } : observed;
         });

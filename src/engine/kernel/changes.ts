@@ -27,6 +27,15 @@ export interface Scope {
 /** An action checked and ready to run; it answers one sentence saying what it did. */
 export type Prepared = () => Promise<Words>;
 
+/**
+ * What the caller knows of an action's effect. `surely`: the action always changes the UI (a menu clicked opens
+ * or closes, an item chosen closes its menu), so the answer waits for its first change event up to settleMs
+ * rather than firstEventMs, and walks the app again if none came.
+ */
+export interface Expectation {
+  surely?: boolean;
+}
+
 export interface ChangeSettings {
   /** Longest wait, after an action, for the UI to settle. */
   settleMs: number;
@@ -151,7 +160,12 @@ export class Changes {
    * Walk the app of `scope`, run the action, wait for the UI to settle, and answer with the action's summary and
    * what changed: for actions that have no target element (input at a point, keys), scope is the active app.
    */
-  async observe(scope: Scope, run: Prepared, call?: CallOptions): Promise<ActionResult> {
+  async observe(
+    scope: Scope,
+    run: Prepared,
+    call?: CallOptions,
+    expectation: Expectation = {},
+  ): Promise<ActionResult> {
     const { pid } = scope.app;
     const key = `${scope.app.id}/${scope.top ?? ''}`;
     const events = await this.observer.available();
@@ -162,7 +176,7 @@ export class Changes {
     const mark = events ? this.observer.counter(pid) : undefined;
     this.observer.acting(pid);
     const done = await run();
-    const after = await this.settle(scope, before, mark, call).catch((error: unknown) => {
+    const after = await this.settle(scope, before, mark, expectation, call).catch((error: unknown) => {
       if (isGone(error)) return undefined;
       throw error;
     });
@@ -309,12 +323,14 @@ export class Changes {
    * With change events (`mark` is the app's change counter before the action): wait for the action's first
    * event, then until the app is quiet; the tree after is then `before` patched with what the events touched,
    * or a new walk where that is not exact. An app that reports changes but sent none after the action did not
-   * change. Without events (none here, or none ever from this app): poll.
+   * change, unless the action surely changes the UI: then the app is walked again. Without events (none here,
+   * or none ever from this app): poll.
    */
   private async settle(
     scope: Scope,
     before: AppWalk,
     mark: number | undefined,
+    { surely = false }: Expectation,
     call?: CallOptions,
   ): Promise<AppWalk> {
     const { pid } = scope.app;
@@ -324,7 +340,7 @@ export class Changes {
       const started = performance.now();
       const moved = await this.observer.waitForChange(pid, {
         sinceCounter: mark,
-        timeoutMs: firstEventMs,
+        timeoutMs: surely ? settleMs : firstEventMs,
         signal,
       });
       if (moved) {
@@ -334,7 +350,8 @@ export class Changes {
         if (!this.inPlace(pid, mark)) await this.quiet(pid, structureQuietMs, maxMs(), signal);
       }
       if (moved || this.observer.reportsChanges(pid)) {
-        const after = (await this.patched(scope, before, call)) ?? (await this.appWalk(scope, before, call));
+        const patched = moved || !surely ? await this.patched(scope, before, call) : undefined;
+        const after = patched ?? (await this.appWalk(scope, before, call));
         const settled = (await this.pendingDefault(scope, after, call)) ?? after;
         this.observer.answered(pid);
         return settled;

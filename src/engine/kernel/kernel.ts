@@ -13,7 +13,7 @@ import {
   PROTOCOL_VERSION,
 } from '../../helper-client/protocol.js';
 import type { Platform } from '../../keys.js';
-import { Changes, type ChangeSettings, type Prepared } from './changes.js';
+import { Changes, type ChangeSettings, type Expectation, type Prepared } from './changes.js';
 import { explain, isAppNotFound, isGone, isUnavailable } from './failures.js';
 import { Displays } from './displays.js';
 import { Observer } from './observer.js';
@@ -208,13 +208,15 @@ export class Kernel {
 
   /**
    * Resolve the target, let `prepare` check the request (throwing before anything is walked), walk the
-   * affected app, act, wait for the UI to settle, and answer with what was done and what changed.
+   * affected app, act, wait for the UI to settle, and answer with what was done and what changed. `expect` says
+   * what the action will surely do to the element read (see Expectation).
    */
   async act(
     target: Target,
     verb: string,
     call: CallOptions | undefined,
     prepare: (entry: RefEntry, detail: ElementDetail) => Prepared,
+    expect: (detail: ElementDetail) => Expectation = () => ({}),
   ): Promise<ActionResult> {
     let reached: RefEntry | undefined;
     try {
@@ -223,7 +225,8 @@ export class Kernel {
         reached = entry;
         const run = prepare(entry, detail);
         const scope = await this.changes.scope(entry.handle, entry.app.pid, call);
-        return { ...(await this.changes.observe(scope, run, call)), target: { ...entry } };
+        const observed = await this.changes.observe(scope, run, call, expect(detail));
+        return { ...observed, target: { ...entry } };
       });
     } catch (error) {
       // A person's advice names the element they acted on by its path; the audit log, the element and its app.

@@ -302,13 +302,11 @@ export function roleOf(element: { nativeRole: string; subrole?: string }): Role 
 /** Roles that only structure others: unnamed, they get no line in a snapshot and no step in a path. */
 export const CHROME_ROLES: ReadonlySet<Role> = new Set(['generic', 'group', 'scrollarea']);
 
+/** A menu's items. */
+export const MENU_ITEM_ROLES: ReadonlySet<Role> = new Set(['menuitem', 'menuitemcheckbox', 'menuitemradio']);
+
 /** A menu and its items. */
-export const MENU_ROLES: ReadonlySet<Role> = new Set([
-  'menu',
-  'menuitem',
-  'menuitemcheckbox',
-  'menuitemradio',
-]);
+export const MENU_ROLES: ReadonlySet<Role> = new Set(['menu', ...MENU_ITEM_ROLES]);
 
 /** Where a person types free text. */
 export const TEXT_INPUT_ROLES: ReadonlySet<Role> = new Set(['textbox', 'searchbox']);

@@ -243,6 +243,33 @@ describe('actions settle on change events', () => {
     expect(after).toEqual([]);
   });
 
+  it('a click on a menu, which surely opens or closes it, waits up to settleMs for its late event, and walks when none came', async () => {
+    const { helper, engine, app } = setup();
+    helper.emit(PID);
+    helper.actions.set('menu-file', ['click']);
+    const file = byId(app.root, 'menu-file');
+    helper.onPerform = () => {
+      setTimeout(() => {
+        file.states = ['expanded'];
+        helper.touch(PID, 'menu-file', ['object:state-changed:expanded']);
+      }, 600);
+    };
+    const answer = engine.click({
+      path: 'app("mousepad")/window["Untitled 1 - Mousepad"]/menubar/menu["File"]',
+    });
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(await answer).toMatch(/^~ menu "File" \[ref=e\d+\] expanded/m);
+    // No event at all (the app's events lost): the app is walked again rather than trusted.
+    helper.onPerform = () => {
+      file.states = ['collapsed'];
+    };
+    const again = engine.click({
+      path: 'app("mousepad")/window["Untitled 1 - Mousepad"]/menubar/menu["File"]',
+    });
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(await again).toMatch(/^~ menu "File" \[ref=e\d+\].*\(was: expanded\)/m);
+  });
+
   it('after an action, reads again only the elements its events touched, when they changed only themselves', async () => {
     const { helper, engine, app } = setup();
     helper.emit(PID);
