@@ -374,7 +374,8 @@ export const methods = {
   ),
   'ax.perform': method(
     'Perform one of the actions the element lists. background: through the accessibility layer only, never ' +
-      'with the pointer (Linux presses a visible button with a real click, raising its window, unless asked).',
+      'with the pointer (Linux presses a visible button with a real click, raising its window, unless asked; a ' +
+      "web page's button by its action first, with the pointer only if the browser refuses it).",
     z.object({ id: Handle, action: z.string().min(1).max(128), background: z.boolean().optional() }),
     z.object({
       performed: z.string(),

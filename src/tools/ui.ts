@@ -130,8 +130,9 @@ export const uiTools = toolsetTools('ui', [
     title: 'Click an element',
     description:
       "Click an element by ref or path. A plain left click uses the element's own press action (the pointer and " +
-      'the focus stay where they are); otherwise, and on a text field (whose own action is Enter), a synthetic ' +
-      'click at its centre, which moves the pointer. Returns what changed.',
+      'the focus stay where they are; a web page hears it as a click); otherwise, on a text field (whose own ' +
+      "action is Enter), and where the toolkit needs one (GTK's visible buttons), a synthetic click at its " +
+      'centre, which moves the pointer: the answer says which. Returns what changed.',
     input: targetInput({
       button: z.enum(['left', 'right', 'middle']).optional(),
       count: z.number().int().min(1).max(3).optional().describe('2 for a double click.'),

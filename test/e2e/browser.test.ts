@@ -160,7 +160,11 @@ describe('its page, as an agent needs it', () => {
       match: 'exact',
     });
     const clicked = await macpilot.ok('click_element', { ref: refOf(place, /button "Place order"/) });
-    expect(clicked).toContain('Clicked button "Place order"');
+    // The page's own press: the person's pointer stays where it was, and the page hears a click all the same.
+    expect(clicked).toContain('Clicked button "Place order" [ref=e');
+    expect(clicked).toContain(
+      '(its "press" action; macpilot moved neither the pointer nor the keyboard focus)',
+    );
     // The page's answer, in the status region: Chromium may update its tree after the click's answer settled
     // (1 run in 5 here), so it is looked for there too.
     await eventually('the order placed', async () => {

@@ -70,6 +70,12 @@ export async function elementDetail(
  * accessibility call until the dialog closes: an agent could then never reach the dialog. So a button's press
  * is a real click at its centre, in its window brought to the front, whenever the button is on screen and
  * synthetic input is available; DoAction remains for the rest (hidden menu items, no display).
+ *
+ * A web page's element is pressed by its own action first: the browser answers at once and runs the page's
+ * handlers later, and Chromium's press gives the page what a person's click gives it (pointerdown, mousedown,
+ * pointerup, mouseup and click, trusted, at the element's centre: measured), without moving the pointer or
+ * raising the window, even when something covers the element. A pointer click is the fallback when the
+ * browser refuses the action.
  */
 const CLICKABLE_ROLES = new Set(['push button', 'toggle button', 'check box', 'radio button', 'link']);
 const PRESS_ACTIONS = new Set(['click', 'press', 'activate', 'toggle', 'jump']);
@@ -105,6 +111,13 @@ async function pressWithPointer(ctx: ReadContext, ref: Ref): Promise<boolean> {
   return true;
 }
 
+/** Whether the element is a web page's (browsers give theirs the HTML tag they come from). */
+const isWebContent = (ctx: ReadContext, ref: Ref): Promise<boolean> =>
+  getAttributes(ctx.bus, ref).then(
+    (attributes) => attributes.tag !== undefined,
+    () => false,
+  );
+
 export async function perform(
   ctx: ReadContext,
   ref: Ref,
@@ -125,9 +138,12 @@ export async function perform(
           : 'it has no actions; click it by position or act on its parent',
       );
     }
-    if (!background && PRESS_ACTIONS.has(name.toLowerCase()) && (await pressWithPointer(ctx, ref)))
-      return { performed: name, withPointer: true };
-    if (!(await doAction(ctx.bus, ref, index))) {
+    const press = !background && PRESS_ACTIONS.has(name.toLowerCase());
+    const web = press && (await isWebContent(ctx, ref));
+    if (press && !web && (await pressWithPointer(ctx, ref))) return { performed: name, withPointer: true };
+    const done = await doAction(ctx.bus, ref, index);
+    if (!done && web && (await pressWithPointer(ctx, ref))) return { performed: name, withPointer: true };
+    if (!done) {
       throw new HelperFailure(
         HelperErrorCode.ActionFailed,
         `the app refused the action "${name}"`,
