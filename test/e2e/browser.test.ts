@@ -9,10 +9,10 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { assistiveNote } from '../../src/platforms/linux/helper/atspi/assistive.js';
+import { startChromium, webPage } from '../support/chromium.js';
 import { CLI, type Macpilot, startMacpilot } from '../support/mcp.js';
 import { Processes } from '../support/processes.js';
 import { temporaryFolder } from '../support/temp.js';
@@ -24,24 +24,8 @@ const folder = temporaryFolder('macpilot-browser-');
 // A person's desktop: the test desktop's QT_ACCESSIBILITY=1 (for Qt apps) would turn Chromium's tree on too.
 const { QT_ACCESSIBILITY: _qt, ...personal } = env;
 const processes = new Processes(personal);
-const page = (name: string) => pathToFileURL(join(import.meta.dirname, '..', 'fixtures', 'web', name)).href;
 
-/** Chromium as root on a machine without network, a profile of its own: the flags a test needs. */
-function chromium(url: string) {
-  return processes.start('chromium', [
-    '--no-sandbox',
-    '--test-type',
-    '--disable-gpu',
-    '--no-first-run',
-    '--no-default-browser-check',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--password-store=basic',
-    `--user-data-dir=${join(folder, 'profile')}`,
-    url,
-  ]);
-}
+const chromium = (url: string) => startChromium(processes, join(folder, 'profile'), url);
 
 const STATUS = ['--session', '--dest', 'org.a11y.Bus', '--object-path', '/org/a11y/bus', '--method'];
 const setSwitch = (on: boolean) =>
@@ -74,7 +58,7 @@ beforeAll(async () => {
   // The desktop as a person's is before any screen reader ran: the switch off, and no note of macpilot's.
   rmSync(assistiveNote(env), { force: true });
   setSwitch(false);
-  const browser = chromium(page('order-form.html'));
+  const browser = chromium(webPage('order-form.html'));
   await eventually('the Chromium window', async () => windowOfPid(env, browser.pid));
   macpilot = await startMacpilot({ ...env, MACPILOT_CONSENT: 'allow' });
   app = String(browser.pid);
