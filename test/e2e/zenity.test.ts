@@ -41,3 +41,24 @@ test('the text set in the entry is what zenity prints after OK', async () => {
   expect(await zenity.exited).toBe(0);
   expect(zenity.stdout()).toBe(`${withMore}\n`);
 });
+
+test("a click on a list row selects it, as a person's does, and OK prints the row chosen", async () => {
+  const zenity = processes.start('zenity', ['--list', '--column', 'tea', 'Assam', 'Darjeeling', 'Rooibos']);
+  const app = String(zenity.pid);
+  const cells = await eventually('the list', async () => {
+    const out = await macpilot.call('find_elements', { app, role: 'cell' });
+    return !out.isError && out.text.includes('cell "Rooibos"') ? out.text : undefined;
+  });
+  // The cell's own action, Activate, is a double-click: it would choose the row and close the dialog at once.
+  const clicked = await macpilot.ok('click_element', { ref: refOf(cells, /cell "Darjeeling"/) });
+  expect(clicked).toContain('with a synthetic click');
+  expect(clicked).not.toContain('closed');
+  expect(await macpilot.ok('find_elements', { app, role: 'cell', name: 'Darjeeling' })).toMatch(/selected/);
+  const okButton = refOf(
+    await macpilot.ok('find_elements', { app, role: 'button', name: 'OK', match: 'exact' }),
+    /"OK"/,
+  );
+  await macpilot.ok('click_element', { ref: okButton });
+  expect(await zenity.exited).toBe(0);
+  expect(zenity.stdout()).toBe('Darjeeling\n');
+});

@@ -20,7 +20,7 @@ import type {
   MatchesResult,
   SnapshotResult,
 } from '../kernel/results.js';
-import { MENU_ITEM_ROLES, MENU_ROLES, parseRole, roleOf } from '../kernel/roles.js';
+import { COLLECTION_ITEM_ROLES, MENU_ITEM_ROLES, MENU_ROLES, parseRole, roleOf } from '../kernel/roles.js';
 import { labelOf, nameFilterOf, SNAPSHOT_DEFAULTS, type Walked } from '../kernel/tree.js';
 import { matchTitle } from '../../text.js';
 import type { UiReader } from './ui-reading.js';
@@ -195,11 +195,15 @@ export class Elements {
       (entry, detail) => {
         // A text field's own action (GTK's Activate) is Enter, which submits the form it is in: a click on one is
         // a real click, as a person's, which puts the caret there. So is a click on a menu item on screen (its menu
-        // open): its own action may run a modal dialog inside the call (menuBarItem).
+        // open): its own action may run a modal dialog inside the call (menuBarItem). So is a click on a list's
+        // or table's item whose own action is GTK's Activate: that is a double-click (a dialog's choice made and
+        // the dialog closed), where a person's click selects the item.
+        const itsAction = clickAction(detail.actions);
         const real =
           roleOf(detail) === 'textbox' ||
-          (MENU_ITEM_ROLES.has(roleOf(detail)) && !detail.states.includes('offscreen') && detail.bounds);
-        const action = plain && !real ? clickAction(detail.actions) : undefined;
+          (MENU_ITEM_ROLES.has(roleOf(detail)) && !detail.states.includes('offscreen') && detail.bounds) ||
+          (COLLECTION_ITEM_ROLES.has(roleOf(detail)) && itsAction?.toLowerCase() === 'activate');
+        const action = plain && !real ? itsAction : undefined;
         const click: Prepared = action
           ? async () => {
               const done = await this.kernel.port.call(

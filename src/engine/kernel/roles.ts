@@ -327,6 +327,15 @@ export const FORM_INPUT_ROLES: ReadonlySet<Role> = new Set([...TEXT_INPUT_ROLES,
 /** Containers of many like items. */
 export const COLLECTION_ROLES: ReadonlySet<Role> = new Set(['table', 'grid', 'tree', 'listbox', 'list']);
 
+/** A collection's items: rows, cells and list entries. */
+export const COLLECTION_ITEM_ROLES: ReadonlySet<Role> = new Set([
+  'row',
+  'cell',
+  'treeitem',
+  'listitem',
+  'option',
+]);
+
 /** Collections with rows (and columns). */
 export const TABLE_ROLES: ReadonlySet<Role> = new Set(['table', 'grid', 'tree']);
 
