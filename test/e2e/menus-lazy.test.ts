@@ -42,7 +42,9 @@ test("Thunar's Edit menu, empty until it opens: listed, read, chosen, and closed
     /enabled/,
   );
 
-  await macpilot.ok('click_menu_item', { app, path: 'Edit > Select all Files' });
+  // Thunar says the selection in its status bar about 100 ms after the menu closed: the answer waits for it.
+  const chose = await macpilot.ok('click_menu_item', { app, path: 'Edit > Select all Files' });
+  expect(chose).toMatch(/^~ statusbar "Selection: 3 files/m);
   const selected = await eventually('all three files selected in the status bar', async () => {
     const out = await macpilot.call('find_elements', { app, role: 'statusbar', text: 'Selection: 3 files' });
     return out.isError || /^0 matches/.test(out.text) ? undefined : out.text;
@@ -52,7 +54,8 @@ test("Thunar's Edit menu, empty until it opens: listed, read, chosen, and closed
   // The states the menu had when last open are stale once the selection changed: read and chosen as it is now.
   const now = await macpilot.ok('list_menu_items', { app, path: 'Edit' });
   expect(now).toMatch(/^- menuitem "Unselect all Files" \[ref=e\d+\] shortcut=Escape$/m);
-  await macpilot.ok('click_menu_item', { app, path: 'Edit > Unselect all Files' });
+  const unselected = await macpilot.ok('click_menu_item', { app, path: 'Edit > Unselect all Files' });
+  expect(unselected).toMatch(/^~ statusbar "3 files.* \(was: statusbar "Selection: 3 files/m);
   await eventually('nothing selected in the status bar', async () => {
     const out = await macpilot.call('find_elements', { app, role: 'statusbar', text: 'Selection:' });
     return !out.isError && /^0 matches/.test(out.text) ? true : undefined;

@@ -10,6 +10,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MacpilotError } from '../../errors.js';
 import type { AppInfo, ElementNode, Point } from '../../helper-client/protocol.js';
+import { MENU_CHOICE_QUIET_MS } from '../kernel/changes.js';
 import { isGone } from '../kernel/failures.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { Input } from './input.js';
@@ -213,7 +214,7 @@ export class Menus {
               return words`Clicked the menu item ${entryWords({ label, ref, path })}.`;
             },
             call,
-            { surely: true },
+            { surely: true, quietMs: MENU_CHOICE_QUIET_MS },
           );
           return target ? { ...observed, target } : observed;
         });

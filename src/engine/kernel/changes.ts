@@ -27,14 +27,24 @@ export interface Scope {
 /** An action checked and ready to run; it answers one sentence saying what it did. */
 export type Prepared = () => Promise<Words>;
 
-/**
- * What the caller knows of an action's effect. `surely`: the action always changes the UI (a menu clicked opens
- * or closes, an item chosen closes its menu), so the answer waits for its first change event up to settleMs
- * rather than firstEventMs, and walks the app again if none came.
- */
+/** What the caller knows of an action's effect. */
 export interface Expectation {
+  /**
+   * The action always changes the UI (a menu clicked opens or closes, an item chosen closes its menu): the
+   * answer waits for its first change event up to settleMs rather than firstEventMs, and walks the app again if
+   * none came.
+   */
   surely?: boolean;
+  /**
+   * The quiet the app must keep, at least, before the tree after is read: an item chosen from a menu is acted on
+   * once the menu has closed, often from a timer (Thunar updates its status bar 50 ms later at low priority,
+   * about 100 ms after the menu's last event), which the structure's quiet window would not wait for.
+   */
+  quietMs?: number;
 }
+
+/** The quiet an item chosen from a menu is given (Expectation.quietMs). */
+export const MENU_CHOICE_QUIET_MS = 200;
 
 export interface ChangeSettings {
   /** Longest wait, after an action, for the UI to settle. */
@@ -330,11 +340,13 @@ export class Changes {
     scope: Scope,
     before: AppWalk,
     mark: number | undefined,
-    { surely = false }: Expectation,
+    { surely = false, quietMs: actionQuietMs = 0 }: Expectation,
     call?: CallOptions,
   ): Promise<AppWalk> {
     const { pid } = scope.app;
-    const { settleMs, quietMs, structureQuietMs, firstEventMs } = this.settings;
+    const { settleMs, firstEventMs } = this.settings;
+    const quietMs = Math.max(this.settings.quietMs, actionQuietMs);
+    const structureQuietMs = Math.max(this.settings.structureQuietMs, actionQuietMs);
     const signal = call?.signal;
     if (mark !== undefined) {
       const started = performance.now();
