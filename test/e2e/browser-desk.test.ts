@@ -60,14 +60,14 @@ test('text from mousepad pasted into a web form in Chromium, driven through its 
 
   // A second tab, then back to the first: the page kept its state; the second tab closed by its own button.
   await macpilot.ok('click_element', { path: `app(${app})/window[0]/button["New Tab"]` });
-  // A tab's name gains its memory use while the pointer rests on it ("New Tab - Memory usage - 30.1 MB").
-  const tabs = await shown(app, { role: 'tab' }, /tab "Order form[^"]*".*\n- tab "New Tab[^"]*" .*selected/);
-  const second = refOf(tabs, /tab "New Tab/);
-  await macpilot.ok('click_element', { ref: refOf(tabs, /tab "Order form/) });
-  await shown(app, { role: 'tab', name: 'Order form' }, /tab "Order form[^"]*" .*selected/);
+  // Chromium's tab names gain the memory their page uses under the pointer: left out, the paths stay valid.
+  const tabs = await shown(app, { role: 'tab' }, /tab "Order form" .*\n- tab "New Tab" .*selected/);
+  await macpilot.ok('click_element', { ref: refOf(tabs, /tab "Order form"/) });
+  await shown(app, { role: 'tab', name: 'Order form', match: 'exact' }, /tab "Order form" .*selected/);
   await shown(app, { text: 'Placed 1 of Rooibos' }, /text "Placed 1 of Rooibos"/);
-  const close = await macpilot.ok('find_elements', { within: second, role: 'button', name: 'Close' });
-  await macpilot.ok('click_element', { ref: refOf(close, /button "Close"/) });
+  await macpilot.ok('click_element', {
+    path: `app(${app})/window[0]/tablist/tab["New Tab"]/button["Close"]`,
+  });
   await eventually('one tab left', async () => {
     const out = await macpilot.ok('find_elements', { app, role: 'tab' });
     return /^1 match/.test(out) ? true : undefined;

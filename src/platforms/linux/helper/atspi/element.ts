@@ -33,7 +33,7 @@ import {
 } from './states.js';
 import { type FrameOffsets, shift } from './windows.js';
 import { windowRelative } from '../desk.js';
-import { gtk4Name } from './names.js';
+import { elementName } from './names.js';
 import { LONG_CONTAINER, onScreenChildren } from './on-screen.js';
 import { childrenNamed } from './named-children.js';
 import { shortcutOf } from './shortcuts.js';
@@ -274,7 +274,7 @@ export async function completeInfo(
   const info: ElementInfo = {
     id: handleOf(ref),
     nativeRole: role,
-    name: (app.gtk4 ? gtk4Name(props.name) : props.name) || label,
+    name: elementName(props.name, role, app.gtk4) || label,
     states: normalizeStates(bits, role, !app.gtk4),
     childCount: props.childCount,
     pid: app.pid,

@@ -5,7 +5,7 @@
  */
 const TYPE_NAME = /^(?:[A-Z][a-z0-9]+){2,}$/;
 
-export function gtk4Name(name: string): string {
+function gtk4Name(name: string): string {
   if (TYPE_NAME.test(name)) return '';
   const half = (name.length - 1) / 2;
   if (
@@ -17,4 +17,16 @@ export function gtk4Name(name: string): string {
     return name.slice(0, half);
   }
   return name;
+}
+
+/**
+ * Chromium's tab names gain the memory their page uses while the pointer rests on them ("Order form - Memory
+ * usage - 30.1 MB"): a path by the tab's name must outlive the pointer moving away, so that part is left out.
+ */
+const TAB_MEMORY = / - Memory usage - [\d.,]+ [KMGT]?B$/;
+
+/** The name an agent sees for an element of the app, from the name the app gives it. */
+export function elementName(name: string, role: string, gtk4: boolean): string {
+  if (gtk4) return gtk4Name(name);
+  return role === 'page tab' ? name.replace(TAB_MEMORY, '') : name;
 }

@@ -1,5 +1,7 @@
 import { expect, test } from 'vitest';
-import { gtk4Name } from '../../../../../../src/platforms/linux/helper/atspi/names.js';
+import { elementName } from '../../../../../../src/platforms/linux/helper/atspi/names.js';
+
+const gtk4Name = (name: string) => elementName(name, 'push button', true);
 
 test('GTK4 type-name fallbacks become no name', () => {
   for (const name of ['GtkButton', 'AdwGizmo', 'HistoryView', 'GtkSourceView', 'GtkScrollbar']) {
@@ -16,5 +18,14 @@ test('names doubled by GTK4 are said once', () => {
 test('real names stay as they are', () => {
   for (const name of ['Calculator', 'Undo', 'Basic', 'End Group [)]', 'a b', 'Save As', 'OK', '', 'π']) {
     expect(gtk4Name(name)).toBe(name);
+    expect(elementName(name, 'push button', false)).toBe(name);
   }
+});
+
+test("a Chromium tab's name leaves out the memory its page uses, which it shows only under the pointer", () => {
+  expect(elementName('Order form - Memory usage - 30.1 MB', 'page tab', false)).toBe('Order form');
+  expect(elementName('New Tab - Memory usage - 912 KB', 'page tab', false)).toBe('New Tab');
+  expect(elementName('Order form', 'page tab', false)).toBe('Order form');
+  // Only a tab's: a page's own text that happens to say it stays.
+  expect(elementName('x - Memory usage - 30.1 MB', 'label', false)).toBe('x - Memory usage - 30.1 MB');
 });
