@@ -133,8 +133,11 @@ describe('its page, as an agent needs it', () => {
       await macpilot.ok('find_elements', { app, role: 'checkbox', name: 'Gift wrap', match: 'exact' }),
       /checkbox "Gift wrap"/,
     );
-    expect(await macpilot.ok('set_value', { ref: gift, value: true })).toContain(
-      'Set the value of checkbox "Gift wrap"',
+    const checked = await macpilot.ok('set_value', { ref: gift, value: true });
+    expect(checked).toContain('Set the value of checkbox "Gift wrap"');
+    // macpilot touched neither pointer nor focus, but the page focuses what it checks: the answer says so.
+    expect(checked).toMatch(
+      /The app then moved its keyboard focus itself, to checkbox "Gift wrap" \[ref=e\d+\]\./,
     );
     expect(await macpilot.ok('get_element', { ref: gift })).toMatch(/checked/);
     const place = await macpilot.ok('find_elements', {

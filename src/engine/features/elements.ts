@@ -66,22 +66,39 @@ const ENABLE_POLL_MS = 25;
 
 /**
  * An action that kept to the background, after which the app took the keyboard itself: it made a window of its
- * own active, or popped up a menu (which grabs the keyboard until it closes). The answer says so.
+ * own active, or popped up a menu (which grabs the keyboard until it closes); or it moved its keyboard focus
+ * within its window (a browser focuses the button its page was clicked on). The answer says so, for it said
+ * macpilot touched neither.
  */
 function withFocusTaken(result: ActionResult): ActionResult {
   if (result.kind !== 'action' || result.outcome?.kind !== 'changes') return result;
   const has = (node: Walked | undefined, state: ElementInfo['states'][number]) =>
     node?.info.states.includes(state) === true;
+  const gained = (state: ElementInfo['states'][number]) =>
+    result.outcome?.kind === 'changes'
+      ? result.outcome.changes.find(
+          ({ kind, node, was }) =>
+            (kind === 'changed' && has(node, state) && !has(was, state)) ||
+            (kind === 'added' && has(node, state)),
+        )
+      : undefined;
   const took = result.outcome.changes.some(
     ({ kind, node, was }) =>
       (kind === 'changed' && has(node, 'active') && !has(was, 'active')) ||
       (kind === 'opened' && has(node, 'active')) ||
       (kind === 'changed' && node.role === 'menu' && has(node, 'selected') && !has(was, 'selected')),
   );
-  return took
+  if (took) {
+    return {
+      ...result,
+      done: words`${result.done} ${own('The app then took the keyboard itself (a window of its own made active, or a menu popped up, which holds the keyboard until it closes).')}`,
+    };
+  }
+  const focused = gained('focused');
+  return focused
     ? {
         ...result,
-        done: words`${result.done} ${own('The app then took the keyboard itself (a window of its own made active, or a menu popped up, which holds the keyboard until it closes).')}`,
+        done: words`${result.done} ${own('The app then moved its keyboard focus itself, to')} ${entryWords({ label: labelOf(focused.node.role, focused.node.info.name), ref: focused.node.ref, path: focused.node.path })}${own('.')}`,
       }
     : result;
 }
@@ -309,7 +326,8 @@ export class Elements {
 
   /** The value itself never appears in the answer or in errors: it may be a password. */
   async setValue(target: Target, value: ElementValue, call?: CallOptions): Promise<ActionResult> {
-    return this.kernel.act(target, 'set the value of', call, (entry, detail) => {
+    let untouched = false;
+    const result = await this.kernel.act(target, 'set the value of', call, (entry, detail) => {
       // The accessibility layer would set it all the same, going round what the app lets a person do.
       if (detail.states.includes('disabled')) {
         throw new MacpilotError({
@@ -331,9 +349,11 @@ export class Elements {
           const typed = await this.input.typingInto(entry, detail, { text: value, clearFirst: true }, call)();
           return words`${typed}\n(Typed: the app takes no text set through the accessibility layer, so the keyboard focus moved to the field.)`;
         }
+        untouched = true;
         return words`Set the value of ${entryWords(entry)} (through the accessibility layer; macpilot moved neither the pointer nor the keyboard focus).`;
       };
     });
+    return untouched ? withFocusTaken(result) : result;
   }
 
   async focus(target: Target, call?: CallOptions): Promise<ActionResult> {
