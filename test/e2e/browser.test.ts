@@ -161,6 +161,23 @@ describe('its page, as an agent needs it', () => {
     });
   });
 
+  test('in the background, set_value on a web field (which only typing fills) is refused with the call that types it', async () => {
+    const quiet = await startMacpilot({ ...env, MACPILOT_INPUT: 'background' });
+    try {
+      const fields = await quiet.ok('find_elements', { app, role: 'textbox', name: 'Item', match: 'exact' });
+      const refused = await quiet.call('set_value', {
+        ref: refOf(fields, /textbox "Item"/),
+        value: 'Coffee',
+      });
+      expect(refused.isError).toBe(true);
+      expect(refused.text).toContain('takes no text set through the accessibility layer, only typing');
+      expect(refused.text).toContain('type_text (this ref, clear_first: true, background: false)');
+      expect(await quiet.ok('find_elements', { app, text: 'Coffee' })).toMatch(/^0 matches/);
+    } finally {
+      await quiet.close();
+    }
+  });
+
   test('a button far down the page is scrolled to, then clicked', async () => {
     const far = await macpilot.ok('find_elements', {
       app,

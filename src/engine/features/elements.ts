@@ -103,6 +103,20 @@ function withFocusTaken(result: ActionResult): ActionResult {
     : result;
 }
 
+/** set_value refused in the background on a field that only typing fills: the set would take the focus. */
+function typingNeeded(entry: RefEntry, background: string): MacpilotError {
+  return new MacpilotError({
+    what: `Not done: ${entryLine(entry)} takes no text set through the accessibility layer, only typing`,
+    why: `typing needs the keyboard focus in the field, and ${background}`,
+    next: 'type it with type_text (this ref, clear_first: true, background: false), which moves the keyboard focus to the field',
+    kind: 'needs_foreground',
+    refusal: true,
+    person: {
+      next: 'let agents use the keyboard focus (set MACPILOT_INPUT=foreground), or type into the field yourself',
+    },
+  });
+}
+
 /** The deepest walk a snapshot takes. */
 const MAX_WALK_DEPTH = 64;
 
@@ -345,6 +359,7 @@ export class Elements {
           // typed into, as a person would: the page hears its input events.
           if (typeof value !== 'string' || !(error instanceof HelperError) || error.data.typeInstead !== true)
             throw error;
+          if (this.input.background() !== undefined) throw typingNeeded(entry, this.input.background() ?? '');
           this.input.checkTypingTime({ text: value });
           const typed = await this.input.typingInto(entry, detail, { text: value, clearFirst: true }, call)();
           return words`${typed}\n(Typed: the app takes no text set through the accessibility layer, so the keyboard focus moved to the field.)`;
