@@ -35,8 +35,17 @@ describe('a client that can ask its user', () => {
     });
   });
 
-  test('declined: quit_app is refused and zenity still runs; accepted: zenity quits', async () => {
+  test('declined: quit_app is refused and zenity still runs; an answer that does not fit the question, the same; accepted: zenity quits', async () => {
     const zenity = await startZenity(macpilot, processes);
+    answer = { action: 'accept', content: { allow: 'yes' } };
+    const unreadable = await macpilot.call('quit_app', { name: String(zenity.pid) });
+    expect(unreadable.isError).toBe(true);
+    expect(unreadable.text).toContain("Not done: the user's answer to the question could not be read");
+    expect(unreadable.text).toContain('a fault of the MCP client');
+    expect(running(zenity.pid)).toBe(true);
+    asked.length = 0;
+
+    answer = { action: 'decline' };
     const declined = await macpilot.call('quit_app', { name: String(zenity.pid) });
     expect(declined.isError).toBe(true);
     expect(declined.text).toContain('The user did not allow: quit an app');
