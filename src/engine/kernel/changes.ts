@@ -11,7 +11,8 @@ import { diffApp } from './diff.js';
 import { isGone } from './failures.js';
 import type { Observer, Touched } from './observer.js';
 import type { HelperPort } from './port.js';
-import type { CallOptions } from '../../helper-client/errors.js';
+import { type CallOptions, HelperError } from '../../helper-client/errors.js';
+import { HelperErrorCode } from '../../helper-client/protocol.js';
 import type { RefTable } from './refs.js';
 import { LEVEL_MAX_NODES, type Resolver } from './resolve.js';
 import type { ActionResult } from './results.js';
@@ -180,18 +181,29 @@ export class Changes {
     const key = `${scope.app.id}/${scope.top ?? ''}`;
     const events = await this.observer.available();
     const remembered = this.remembered.get(key);
+    const app = { pid: scope.app.pid, name: scope.app.name };
+    // An app too busy to be read (a page of 10,000 rows) still gets its key or click: only what changed is unsaid.
+    const unread = (error: unknown) => {
+      if (!(error instanceof HelperError) || error.code !== HelperErrorCode.Timeout) throw error;
+      return { why: error.message.replace(/^[\w.]+: /, '') };
+    };
     const before =
       (events && remembered && this.current(remembered) && remembered.walk) ||
-      (await this.appWalk(scope, undefined, call));
+      (await this.appWalk(scope, undefined, call).catch(unread));
+    if ('why' in before) {
+      const done = await run();
+      return { kind: 'action', done, outcome: { kind: 'unread', app, why: before.why } };
+    }
     const mark = events ? this.observer.counter(pid) : undefined;
     this.observer.acting(pid);
     const done = await run();
     const after = await this.settle(scope, before, mark, expectation, call).catch((error: unknown) => {
       if (isGone(error)) return undefined;
-      throw error;
+      return unread(error);
     });
     this.remembered.delete(key);
-    const app = { pid: scope.app.pid, name: scope.app.name };
+    if (after && 'why' in after)
+      return { kind: 'action', done, outcome: { kind: 'unread', app, why: after.why } };
     if (!after) return { kind: 'action', done, outcome: { kind: 'app-closed', app } };
     if (events) this.remember(key, scope, after);
     const path = this.resolver.rootPath(scope.app);

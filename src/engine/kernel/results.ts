@@ -31,7 +31,9 @@ export type Outcome =
   /** The app went away: it has no accessibility tree any more. */
   | { kind: 'app-closed'; app: AppRef }
   /** No app was active to watch. */
-  | { kind: 'unwatched' };
+  | { kind: 'unwatched' }
+  /** The app did not answer the walks that tell what changed (it is busy); the action was done all the same. */
+  | { kind: 'unread'; app: AppRef; why: string };
 
 export interface ActionResult {
   kind: 'action';

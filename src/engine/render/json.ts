@@ -450,7 +450,7 @@ export function actionJson(r: ActionResult): z.infer<typeof ActionJson> {
       ? { target: { ref: r.target.ref, label: r.target.label, path: r.target.path, app: r.target.app } }
       : {}),
     ...(app ? { app: { name: app.name, pid: app.pid } } : {}),
-    watched: outcome !== undefined && outcome.kind !== 'unwatched',
+    watched: outcome !== undefined && outcome.kind !== 'unwatched' && outcome.kind !== 'unread',
     app_closed: outcome?.kind === 'app-closed',
     changes: outcome?.kind === 'changes' ? outcome.changes.map(changeJson) : [],
   };

@@ -138,6 +138,8 @@ function outcomeText(outcome: Outcome, v: Vocabulary): string {
       return `The app "${outcome.app.name}" closed: it no longer has an accessibility tree.`;
     case 'unwatched':
       return 'No app is active, so what changed is not known.';
+    case 'unread':
+      return `What changed is not known: "${outcome.app.name}" did not answer the reading of its window (${outcome.why}); read it again once it answers.`;
   }
 }
 

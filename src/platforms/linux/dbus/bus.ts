@@ -66,7 +66,7 @@ export const CALL_TIMEOUT_MS = 5000;
 const appTimeout = (member: string, ms: number) =>
   new HelperFailure(
     HelperErrorCode.Timeout,
-    `the app did not answer ${member} within ${ms} ms`,
+    `the app did not answer within ${ms / 1000} s (asked: ${member})`,
     'it may be busy or showing a modal dialog (which blocks its accessibility until closed): close the dialog with press_key escape or a click, or wait and retry',
   );
 

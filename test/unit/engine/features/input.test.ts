@@ -2,7 +2,13 @@
 import { expect, test } from 'vitest';
 import { createEngine } from '../../../../src/engine/index.js';
 import type { HelperPort } from '../../../../src/engine/kernel/port.js';
-import type { MethodName, Params, Result } from '../../../../src/helper-client/protocol.js';
+import { HelperError } from '../../../../src/helper-client/errors.js';
+import {
+  HelperErrorCode,
+  type MethodName,
+  type Params,
+  type Result,
+} from '../../../../src/helper-client/protocol.js';
 import { FakeHelper } from '../fake-helper.js';
 import { mousepad } from '../fixtures.js';
 
@@ -83,4 +89,34 @@ test('press_key in the background to a named app: macOS sends it to that process
   const linux = await run('linux');
   await expect(linux.answer).rejects.toMatchObject({ kind: 'needs_foreground' });
   expect(linux.keys).toEqual([]);
+});
+
+test('a key pressed in an app too busy to be read is pressed all the same; the answer says what changed is unknown', async () => {
+  const fake = new FakeHelper([{ pid: 4242, name: 'mousepad', active: true, root: mousepad() }]);
+  const keys: Params<'input.key'>[] = [];
+  const port: HelperPort = {
+    call: async <M extends MethodName>(method: M, params: Params<M>) => {
+      if (method === 'system.hello') return { platform: 'linux' } as Result<M>;
+      if (method === 'input.key') {
+        keys.push(params as Params<'input.key'>);
+        return {} as Result<M>;
+      }
+      // The app's window is too big to read in time (a page of 10,000 rows); its app element answers.
+      if (method === 'ax.snapshot' && (params as Params<'ax.snapshot'>).depth > 1)
+        throw new HelperError(
+          method,
+          HelperErrorCode.Timeout,
+          'ax.snapshot: the app did not answer within 5 s',
+        );
+      return fake.call(method, params);
+    },
+  };
+  const engine = createEngine(port);
+  const done = await engine.input.pressKey('escape', [], 1, {});
+  expect(keys).toHaveLength(1);
+  expect(done.outcome).toEqual({
+    kind: 'unread',
+    app: { pid: 4242, name: 'mousepad' },
+    why: 'the app did not answer within 5 s',
+  });
 });
