@@ -86,20 +86,23 @@ export function renderSnapshot(root: Walked, options: RenderOptions, v: Vocabula
   };
   visit(root, 0);
 
-  const closing = closingLine(cuts, options, v);
+  const closing = closingLine(cuts, options, v, root);
   return [
     ...lines,
-    ...cuts.offScreen.slice(0, LISTED_REFS).map((node) => offScreenLine(node, v)),
+    ...cuts.offScreen.slice(0, LISTED_REFS).map((node) => offScreenLine(node, options, v)),
     ...(closing ? [closing] : []),
   ].join('\n');
 }
 
 /** What a long container left off screen, and how to reach it. */
-function offScreenLine(node: Walked, v: Vocabulary): string {
+function offScreenLine(node: Walked, options: RenderOptions, v: Vocabulary): string {
   const { from, count } = node.info.shownChildren ?? { from: 0, count: 0 };
   const left = Math.max(0, node.info.childCount - count);
   const where = count === 0 ? 'none of them on screen' : `those shown start at #${from + 1}`;
-  return `[off screen: ${plural(left, 'more child', 'more children')} of ${v.name(node)} (${node.info.childCount} in all; ${where}), not read. To reach them: ${v.reachOffScreen(node)}]`;
+  // A search by name is fast only where the children carry names (a web page's list items hold theirs in a child).
+  const named = node.children.length === 0 || node.children.some((child) => child.info.name !== '');
+  const reach = v.reachOffScreen(node, { named, all: options.includeHidden === true });
+  return `[off screen: ${plural(left, 'more child', 'more children')} of ${v.name(node)} (${node.info.childCount} in all; ${where}), not read. To reach them: ${reach}]`;
 }
 
 /** Whether `node` gets a line of its own: the root always; else a listed role that is not a folded label. */
@@ -139,7 +142,7 @@ function noteUnexpanded(
   if (named && !full && !cuts.unexpanded.includes(named)) cuts.unexpanded.push(named);
 }
 
-function closingLine(cuts: Cuts, options: RenderOptions, v: Vocabulary): string | undefined {
+function closingLine(cuts: Cuts, options: RenderOptions, v: Vocabulary, root: Walked): string | undefined {
   const parts: string[] = [];
   if (cuts.belowDepth > 0)
     parts.push(
@@ -159,7 +162,7 @@ function closingLine(cuts: Cuts, options: RenderOptions, v: Vocabulary): string 
     .join(', ');
   const more = cuts.unexpanded.length > LISTED_REFS ? ` (+${cuts.unexpanded.length - LISTED_REFS} more)` : '';
   const under = shown ? `; children not shown under ${shown}${more}` : '';
-  return `[cut: ${parts.join('; ')}${under}. To see more: ${v.readMore(cuts.unexpanded[0], { depth: cuts.belowDepth > 0, size: cuts.notWalked + cuts.beyondCap > 0, all: options.includeHidden })}]`;
+  return `[cut: ${parts.join('; ')}${under}. To see more: ${v.readMore(cuts.unexpanded[0] ?? root, { depth: cuts.belowDepth > 0, size: cuts.notWalked + cuts.beyondCap > 0, all: options.includeHidden })}]`;
 }
 
 /**

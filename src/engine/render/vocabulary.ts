@@ -52,7 +52,8 @@ export interface Vocabulary {
   /** How an app with windows but no tree gets one. */
   relaunch: string;
   /** How to reach the children of a long container that lie off screen. */
-  reachOffScreen(node: Nameable): string;
+  /** How to reach a long list's children left off screen; `named`: they carry names (a fast search); `all`: the read already listed hidden ones. */
+  reachOffScreen(node: Nameable, how: { named: boolean; all: boolean }): string;
 }
 
 /** What `macpilot tree` takes for the app an element's path starts at (its name or pid), else a placeholder. */
@@ -78,9 +79,21 @@ export const AGENT: Vocabulary = {
   appLists: "the person's app lists",
   listHidden: () => '',
   relaunch: 'relaunch_app restarts one so that it builds its tree',
-  reachOffScreen: (node) =>
-    `find_elements within=${node.ref} with include_hidden: true searches them by name (10,000 rows in about half a second); scroll_to_element brings one into view; snapshot_ui ref=${node.ref} with include_hidden: true lists them, up to max_nodes`,
+  reachOffScreen: (node, { named, all }) =>
+    [
+      `find_elements within=${node.ref} with include_hidden: true searches them ${searchSpeed(named)}`,
+      'scroll_to_element brings one into view',
+      all ? undefined : `snapshot_ui ref=${node.ref} with include_hidden: true lists them, up to max_nodes`,
+    ]
+      .filter(Boolean)
+      .join('; '),
 };
+
+/** How fast a search of a long list's hidden children is: by their names, or by reading each. */
+const searchSpeed = (named: boolean): string =>
+  named
+    ? 'by name (10,000 rows in about half a second)'
+    : '(their text is in their children, so each is read: slow past a few thousand)';
 
 export const PERSON: Vocabulary = {
   refs: false,
@@ -112,8 +125,13 @@ export const PERSON: Vocabulary = {
   appLists: 'your app lists',
   relaunch:
     'quit one and start it again: it builds its tree as it starts while the accessibility switch is on (`macpilot doctor` says whether it is)',
-  reachOffScreen: (node) =>
-    `\`macpilot find <text> --app ${treeArgument(node)} --all\` searches them by name (10,000 rows in about half a second); \`macpilot tree ${treeArgument(node)} --all\` lists up to 5,000 of them`,
+  reachOffScreen: (node, { named, all }) =>
+    [
+      `\`macpilot find <text> --app ${treeArgument(node)} --all\` searches them ${searchSpeed(named)}`,
+      all ? undefined : `\`macpilot tree ${treeArgument(node)} --all\` lists up to 5,000 lines of them`,
+    ]
+      .filter(Boolean)
+      .join('; '),
   listHidden: (by, count) =>
     hiddenNote(by, count, 'MACPILOT_LIST_DENIED_APPS=on, or "listDeniedApps": "on" in the config file'),
 };

@@ -33,6 +33,21 @@ describe('a long list walked where it is on screen', () => {
     );
   });
 
+  it("promises no fast search where the items' text is in their children (a web page's list), nor the listing just made", () => {
+    const page = el('application', 'Chromium', {}, [
+      el('list', 'Rows', { childCount: 10_000, shownChildren: { from: 0, count: 2 } }, [
+        el('list item', '', {}, [el('static', 'Row 1')]),
+        el('list item', '', {}, [el('static', 'Row 2')]),
+      ]),
+    ]);
+    const text = renderSnapshot(walked(page), { ...options, includeHidden: true });
+    expect(text.split('\n').at(-1)).toBe(
+      '[off screen: 9998 more children of e2 (10000 in all; those shown start at #1), not read. To reach them: ' +
+        'find_elements within=e2 with include_hidden: true searches them (their text is in their children, so each ' +
+        'is read: slow past a few thousand); scroll_to_element brings one into view]',
+    );
+  });
+
   it('shows a number with at most three decimals', () => {
     const bar = el('application', 'zenity', {}, [el('scroll bar', '', { value: 227_097.740_410_582_86 })]);
     expect(renderSnapshot(walked(bar), options)).toContain('- scrollbar [ref=e2] value=227097.74');
