@@ -3,7 +3,7 @@
  * point) and act on its elements (click, perform an action, set a value, focus).
  */
 import { MacpilotError } from '../../errors.js';
-import type { ElementInfo, ElementNode, ElementValue } from '../../helper-client/protocol.js';
+import type { ElementDetail, ElementInfo, ElementNode, ElementValue } from '../../helper-client/protocol.js';
 import { clickAction, matchAction } from '../kernel/actions.js';
 import { findMatches, FIND_DEFAULTS, matchedByDescriptionAlone, type MatchMode } from '../reading/find.js';
 import type { Prepared } from '../kernel/changes.js';
@@ -102,6 +102,9 @@ function withFocusTaken(result: ActionResult): ActionResult {
       }
     : result;
 }
+
+const onScreen = (detail: ElementDetail): boolean =>
+  detail.bounds !== undefined && !detail.states.includes('offscreen');
 
 /** set_value refused in the background on a field that only typing fills: the set would take the focus. */
 function typingNeeded(entry: RefEntry, background: string): MacpilotError {
@@ -228,13 +231,15 @@ export class Elements {
         // A text field's own action (GTK's Activate) is Enter, which submits the form it is in: a click on one is
         // a real click, as a person's, which puts the caret there. So is a click on a menu item on screen (its menu
         // open): its own action may run a modal dialog inside the call (menuBarItem); and on a menu's title, whose
-        // Click action GTK ignored 1 time in 33 here (no event, the menu shut after 1 s). So is a click on a list's
+        // Click action GTK ignored 1 time in 33 here (no event, the menu shut after 1 s), unless the call keeps to
+        // the background. So is a click on a list's
         // or table's item whose own action is GTK's Activate: that is a double-click (a dialog's choice made and
         // the dialog closed), where a person's click selects the item.
         const itsAction = clickAction(detail.actions);
         const real =
           roleOf(detail) === 'textbox' ||
-          (MENU_ROLES.has(roleOf(detail)) && !detail.states.includes('offscreen') && detail.bounds) ||
+          (onScreen(detail) && MENU_ITEM_ROLES.has(roleOf(detail))) ||
+          (onScreen(detail) && roleOf(detail) === 'menu' && this.input.background() === undefined) ||
           (COLLECTION_ITEM_ROLES.has(roleOf(detail)) && itsAction?.toLowerCase() === 'activate');
         const action = plain && !real ? itsAction : undefined;
         const click: Prepared = action
