@@ -41,9 +41,10 @@ test(`set_value on the Save As name field, then Enter at once, saves the file ($
     const setAnswer = await macpilot.ok('get_element', { ref: name });
     const enter = await macpilot.ok('press_key', { key: 'enter' });
     if (process.env.SETTLE_DEBUG) console.log(setAnswer, '\n---\n', enter);
+    // The file appears before mousepad has written its text (seen empty once in a full run): wait for both.
     await eventually(
       `the file of run ${run}`,
-      async () => (existsSync(file) ? true : undefined),
+      async () => (existsSync(file) && readFileSync(file, 'utf8') !== '' ? true : undefined),
       5_000,
     ).catch(() => undefined);
     if (existsSync(file)) {
