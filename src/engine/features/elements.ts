@@ -15,6 +15,7 @@ import { HelperError, type CallOptions } from '../../helper-client/errors.js';
 import type { RefEntry } from '../kernel/refs.js';
 import type {
   ActionResult,
+  Change,
   ElementResult,
   LocatedResult,
   MatchesResult,
@@ -72,21 +73,15 @@ const ENABLE_POLL_MS = 25;
  */
 function withFocusTaken(result: ActionResult): ActionResult {
   if (result.kind !== 'action' || result.outcome?.kind !== 'changes') return result;
-  const has = (node: Walked | undefined, state: ElementInfo['states'][number]) =>
-    node?.info.states.includes(state) === true;
-  const gained = (state: ElementInfo['states'][number]) =>
-    result.outcome?.kind === 'changes'
-      ? result.outcome.changes.find(
-          ({ kind, node, was }) =>
-            (kind === 'changed' && has(node, state) && !has(was, state)) ||
-            (kind === 'added' && has(node, state)),
-        )
-      : undefined;
-  const took = result.outcome.changes.some(
-    ({ kind, node, was }) =>
-      (kind === 'changed' && has(node, 'active') && !has(was, 'active')) ||
-      (kind === 'opened' && has(node, 'active')) ||
-      (kind === 'changed' && node.role === 'menu' && has(node, 'selected') && !has(was, 'selected')),
+  const { changes } = result.outcome;
+  type State = ElementInfo['states'][number];
+  const has = (node: Walked | undefined, state: State) => node?.info.states.includes(state) === true;
+  const gained = (c: Change, state: State) =>
+    c.kind === 'changed' && has(c.node, state) && !has(c.was, state);
+  const came = (c: Change, kind: Change['kind'], state: State) => c.kind === kind && has(c.node, state);
+  const took = changes.some(
+    (c) =>
+      gained(c, 'active') || came(c, 'opened', 'active') || (c.node.role === 'menu' && gained(c, 'selected')),
   );
   if (took) {
     return {
@@ -94,13 +89,13 @@ function withFocusTaken(result: ActionResult): ActionResult {
       done: words`${result.done} ${own('The app then took the keyboard itself (a window of its own made active, or a menu popped up, which holds the keyboard until it closes).')}`,
     };
   }
-  const focused = gained('focused');
-  return focused
-    ? {
-        ...result,
-        done: words`${result.done} ${own('The app then moved its keyboard focus itself, to')} ${entryWords({ label: labelOf(focused.node.role, focused.node.info.name), ref: focused.node.ref, path: focused.node.path })}${own('.')}`,
-      }
-    : result;
+  const focused = changes.find((c) => gained(c, 'focused') || came(c, 'added', 'focused'))?.node;
+  if (!focused) return result;
+  const label = labelOf(focused.role, focused.info.name);
+  return {
+    ...result,
+    done: words`${result.done} ${own('The app then moved its keyboard focus itself, to')} ${entryWords({ label, ref: focused.ref, path: focused.path })}${own('.')}`,
+  };
 }
 
 const onScreen = (detail: ElementDetail): boolean =>
@@ -232,9 +227,8 @@ export class Elements {
         // a real click, as a person's, which puts the caret there. So is a click on a menu item on screen (its menu
         // open): its own action may run a modal dialog inside the call (menuBarItem); and on a menu's title, whose
         // Click action GTK ignored 1 time in 33 here (no event, the menu shut after 1 s), unless the call keeps to
-        // the background. So is a click on a list's
-        // or table's item whose own action is GTK's Activate: that is a double-click (a dialog's choice made and
-        // the dialog closed), where a person's click selects the item.
+        // the background. So is a click on a list's or table's item whose own action is GTK's Activate: that is a
+        // double-click (a dialog's choice made and the dialog closed), where a person's click selects the item.
         const itsAction = clickAction(detail.actions);
         const real =
           roleOf(detail) === 'textbox' ||
@@ -364,7 +358,8 @@ export class Elements {
           // typed into, as a person would: the page hears its input events.
           if (typeof value !== 'string' || !(error instanceof HelperError) || error.data.typeInstead !== true)
             throw error;
-          if (this.input.background() !== undefined) throw typingNeeded(entry, this.input.background() ?? '');
+          const background = this.input.background();
+          if (background !== undefined) throw typingNeeded(entry, background);
           this.input.checkTypingTime({ text: value });
           const typed = await this.input.typingInto(entry, detail, { text: value, clearFirst: true }, call)();
           return words`${typed}\n(Typed: the app takes no text set through the accessibility layer, so the keyboard focus moved to the field.)`;

@@ -51,7 +51,6 @@ export interface Vocabulary {
   listHidden(by: readonly string[], count: number): string;
   /** How an app with windows but no tree gets one. */
   relaunch: string;
-  /** How to reach the children of a long container that lie off screen. */
   /** How to reach a long list's children left off screen; `named`: they carry names (a fast search); `all`: the read already listed hidden ones. */
   reachOffScreen(node: Nameable, how: { named: boolean; all: boolean }): string;
 }

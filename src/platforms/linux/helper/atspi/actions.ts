@@ -111,13 +111,6 @@ async function pressWithPointer(ctx: ReadContext, ref: Ref): Promise<boolean> {
   return true;
 }
 
-/** Whether the element is a web page's (browsers give theirs the HTML tag they come from). */
-const isWebContent = (ctx: ReadContext, ref: Ref): Promise<boolean> =>
-  getAttributes(ctx.bus, ref).then(
-    (attributes) => attributes.tag !== undefined,
-    () => false,
-  );
-
 export async function perform(
   ctx: ReadContext,
   ref: Ref,
@@ -125,7 +118,14 @@ export async function perform(
   background = false,
 ): Promise<Result<'ax.perform'>> {
   try {
-    const interfaces = await getInterfaces(ctx.bus, ref);
+    // Whether it is a web page's element (browsers give theirs the HTML tag they come from), read alongside.
+    const [interfaces, web] = await Promise.all([
+      getInterfaces(ctx.bus, ref),
+      getAttributes(ctx.bus, ref).then(
+        (attributes) => attributes.tag !== undefined,
+        () => false,
+      ),
+    ]);
     const names = interfaces.has('org.a11y.atspi.Action') ? await getActionNames(ctx.bus, ref) : [];
     const index = names.findIndex((n) => n.toLowerCase() === action.trim().toLowerCase());
     const name = names[index];
@@ -139,10 +139,10 @@ export async function perform(
       );
     }
     const press = !background && PRESS_ACTIONS.has(name.toLowerCase());
-    const web = press && (await isWebContent(ctx, ref));
     if (press && !web && (await pressWithPointer(ctx, ref))) return { performed: name, withPointer: true };
     const done = await doAction(ctx.bus, ref, index);
-    if (!done && web && (await pressWithPointer(ctx, ref))) return { performed: name, withPointer: true };
+    if (!done && press && web && (await pressWithPointer(ctx, ref)))
+      return { performed: name, withPointer: true };
     if (!done) {
       throw new HelperFailure(
         HelperErrorCode.ActionFailed,
