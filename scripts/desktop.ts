@@ -430,7 +430,7 @@ export async function startDesktop(
     );
   }
   const runtimeDir = mkdtempSync(join(tmpdir(), 'macpilot-desktop-'));
-  for (const sub of ['config', 'data', 'cache', 'home']) mkdirSync(join(runtimeDir, sub));
+  for (const sub of ['config', 'data', 'cache', 'home', 'tmp']) mkdirSync(join(runtimeDir, sub));
   const pids: number[] = [];
   /** Starts a process in its own group; with `log`, its output goes to <runtimeDir>/<command>.log. */
   const start = (
@@ -505,6 +505,8 @@ export async function startDesktop(
       XDG_DATA_HOME: join(runtimeDir, 'data'),
       XDG_CACHE_HOME: join(runtimeDir, 'cache'),
       HOME: join(runtimeDir, 'home'),
+      // Apps' temporary files (Chromium's singleton socket, for one) go where the desktop's stop removes them.
+      TMPDIR: join(runtimeDir, 'tmp'),
       GDK_BACKEND: wayland || gnome || kde ? 'wayland' : 'x11',
       QT_ACCESSIBILITY: '1',
       LANG: 'C.UTF-8',
