@@ -108,14 +108,20 @@ const REGION = new RegExp(`^(${NUMBER}),(${NUMBER}),(${NUMBER}),(${NUMBER})$`);
 async function element(
   call: Call,
   path: string,
-): Promise<{ answer: ToolAnswer; ref?: string; value?: unknown }> {
+): Promise<{ answer: ToolAnswer; ref?: string; value?: unknown; range?: Range }> {
   const answer = await call('get_element', { path: checkedPath(path) });
-  const found = answer.result.structuredContent as { ref?: string; value?: unknown } | undefined;
-  return { answer, ref: found?.ref, value: found?.value };
+  const found = answer.result.structuredContent as
+    { ref?: string; value?: unknown; range?: Range } | undefined;
+  return { answer, ref: found?.ref, value: found?.value, range: found?.range };
+}
+
+interface Range {
+  min: number;
+  max: number;
 }
 
 /** `set`'s value as the element holds it: a toggle's true or false, a slider's number, else the text. */
-function valueLike(current: unknown, given: string): string | number | boolean {
+function valueLike(current: unknown, given: string, range?: Range): string | number | boolean {
   if (typeof current === 'boolean') {
     if (given === 'true' || given === 'false') return given === 'true';
     throw new UsageError(`the element is a toggle: its value is true or false, not "${given}"`);
@@ -125,7 +131,8 @@ function valueLike(current: unknown, given: string): string | number | boolean {
     const decimal = /^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i.test(given);
     const number = decimal ? Number(given) : Number.NaN;
     if (Number.isFinite(number)) return number;
-    throw new UsageError(`the element holds a number, not "${given}"; give one, e.g. 42 or 3.5`);
+    const within = range ? `from ${range.min} to ${range.max}` : 'in its range';
+    throw new UsageError(`the element holds a number (now ${current}), not "${given}"; give one ${within}`);
   }
   return given;
 }
@@ -341,7 +348,7 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
     const target = await element(call, path);
     // A path that leads nowhere fails in set_value's words, as the write it was (the audit log records it).
     if (target.answer.result.isError) return call('set_value', { path, value });
-    return call('set_value', { path, value: valueLike(target.value, value) });
+    return call('set_value', { path, value: valueLike(target.value, value, target.range) });
   },
 
   menu: ({ positionals: [app, path], values }, call) => {

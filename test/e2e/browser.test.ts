@@ -117,6 +117,9 @@ describe('its page, as an agent needs it', () => {
     expect(tree).toMatch(/- link "Help" \[ref=e\d+\].* value="https:\/\/example\.com\/help"/);
     expect(tree).toMatch(/- statusbar \[ref=e\d+\]/);
     expect(tree).toMatch(/- text "Nothing ordered" \[ref=e\d+\]/);
+    // Read on its own, the status region shows the message its child holds.
+    const status = await macpilot.ok('get_element', { ref: refOf(tree, /- statusbar/) });
+    expect(status).toContain('text shown: "Nothing ordered"');
   });
 
   test('set_value types into a web field, so the page hears it; a number is set; the button places the order', async () => {

@@ -265,6 +265,35 @@ describe('acting on zenity by path', () => {
     expect(zenity.stdout()).toBe('Ada Lovelace\n');
   });
 
+  test("set a slider: a word is refused with the slider's own value, a number in its range is what zenity prints", async () => {
+    const zenity = processes.start('zenity', [
+      '--scale',
+      '--min-value',
+      '0',
+      '--max-value',
+      '20',
+      '--value',
+      '7',
+    ]);
+    const app = String(zenity.pid);
+    const slider = await eventually('the zenity slider', async () => {
+      const tree = await run('tree', app);
+      return tree.stdout.split('\n').find((line) => line.includes('- slider'));
+    });
+    const path = AT_PATH.exec(slider)?.[1] ?? '';
+    expect(path).toMatch(/^app\("zenity"\)\/.*slider/);
+    const word = await run('set', path, 'twelve');
+    expect(word.code).toBe(2);
+    expect(word.stderr).toContain('the element holds a number (now 7), not "twelve"; give one from 0 to 20');
+    const detail = await ok('get', path);
+    expect(detail).toContain('range: 0 to 20');
+    expect(detail).not.toContain('text shown:');
+    expect(await ok('set', path, '12')).toContain(`at ${path}`);
+    await ok('click', path.replace(/\/[^/]*slider.*$/, '/button["OK"]'));
+    expect(await zenity.exited).toBe(0);
+    expect(zenity.stdout()).toBe('12\n');
+  });
+
   test('safe mode: a click by path on "Delete" is refused without a terminal (audited as refused), done with --yes', async () => {
     const zenity = processes.start('zenity', [
       '--question',

@@ -188,7 +188,8 @@ export class Elements {
   async getElement(target: Target, call?: CallOptions): Promise<ElementResult> {
     return this.kernel.guard(`read ${this.kernel.describe(target)}`, async () => {
       const { entry, detail } = await this.kernel.detail(target, DETAIL_VALUE_CHARS, call);
-      return { kind: 'element', entry, detail };
+      const shownText = await this.kernel.resolver.shownText(detail, call);
+      return { kind: 'element', entry, detail, ...(shownText === undefined ? {} : { shownText }) };
     });
   }
 

@@ -18,19 +18,21 @@ import {
 } from './paths.js';
 import { isGone } from './failures.js';
 import { noWindowWithId } from './words.js';
-import { namedBy, takesContentName } from './names.js';
+import { contentName, namedBy, takesContentName } from './names.js';
 import type { HelperPort } from './port.js';
 import type { CallOptions } from '../../helper-client/errors.js';
 import type { AppRef, RefTable } from './refs.js';
 import type { TreelessApp } from './results.js';
 import { type Role, roleOf } from './roles.js';
-import { clip, matchByName, plural } from '../../text.js';
-import { annotate, labelOf, nameFilterOf, type Walked } from './tree.js';
+import { clip, matchByName, normalizeName, plural } from '../../text.js';
+import { annotate, isSecure, labelOf, nameFilterOf, type Walked } from './tree.js';
 
 /** Children listed in an error before "+N more". */
 const LISTED = 20;
 /** A level of children is one depth-1 walk; this bounds it. */
 export const LEVEL_MAX_NODES = 5_000;
+/** Beyond this many children an element is a container, not a place that shows a message. */
+const SHOWN_TEXT_MAX_CHILDREN = 20;
 
 /** Children as a read gave them; `partial`: a long list's, some of its rows left out by a name filter. */
 type Siblings = ElementNode[] & { partial?: boolean };
@@ -452,6 +454,22 @@ export class Resolver {
       throw error;
     });
     return namedBy(element, logical);
+  }
+
+  /**
+   * The text the labels among an element's children show, when it has neither a name nor a value of its own
+   * (a status region's message, a status bar's fields): what a person reads there. Not read for an element of
+   * more than SHOWN_TEXT_MAX_CHILDREN children, nor for a secure field.
+   */
+  async shownText(element: ElementInfo, call?: CallOptions): Promise<string | undefined> {
+    const own = normalizeName(element.name) !== '' || (element.value !== undefined && element.value !== '');
+    if (own || element.childCount === 0 || element.childCount > SHOWN_TEXT_MAX_CHILDREN || isSecure(element))
+      return undefined;
+    const logical = await this.logicalChildren(element.id, call).catch((error: unknown) => {
+      if (isGone(error)) return [];
+      throw error;
+    });
+    return contentName(logical) || undefined;
   }
 
   /** Siblings, those of `role` with the names their content gives them (read all at once). */

@@ -95,6 +95,8 @@ export interface ElementResult {
   kind: 'element';
   entry: RefEntry;
   detail: ElementDetail;
+  /** The text its labels show, for an element without a name or value of its own (see Resolver.shownText). */
+  shownText?: string;
 }
 
 /** An element met by focus or a hit test, or none. */

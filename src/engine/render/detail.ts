@@ -1,15 +1,15 @@
 /** get_element's answer: everything about one element, one field a line. */
 import type { ElementDetail } from '../../helper-client/protocol.js';
-import type { RefEntry } from '../kernel/refs.js';
+import type { ElementResult } from '../kernel/results.js';
 import { roleOf } from '../kernel/roles.js';
 import { isSecure } from '../kernel/tree.js';
 import { AGENT, type Vocabulary } from './vocabulary.js';
 import { oneLine } from '../../text.js';
 
 /** Attributes that can carry a field's text; left out for secure fields. */
-const TEXTUAL = /value|text|content/i;
+export const TEXTUAL = /value|text|content/i;
 
-export function renderDetail(entry: RefEntry, d: ElementDetail, v: Vocabulary = AGENT): string {
+export function renderDetail({ entry, detail: d, shownText }: ElementResult, v: Vocabulary = AGENT): string {
   const secure = isSecure(d);
   const native = d.subrole ? `${d.nativeRole}, ${d.subrole}` : d.nativeRole;
   const attributes = Object.entries(d.attributes).filter(([key]) => !(secure && TEXTUAL.test(key)));
@@ -19,6 +19,8 @@ export function renderDetail(entry: RefEntry, d: ElementDetail, v: Vocabulary = 
     `role: ${roleOf(d)} (native: ${native})`,
     `name: ${JSON.stringify(oneLine(d.name))}`,
     `value: ${valueField(d, secure)}`,
+    d.range ? `range: ${d.range.min} to ${d.range.max}` : undefined,
+    shownText === undefined ? undefined : `text shown: ${JSON.stringify(oneLine(shownText))}`,
     d.description ? `description: ${JSON.stringify(d.description)}` : undefined,
     d.identifier ? `identifier: ${JSON.stringify(d.identifier)}` : undefined,
     d.shortcut ? `shortcut: ${d.shortcut}` : undefined,

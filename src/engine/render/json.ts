@@ -3,8 +3,8 @@
  * steps' fields and the CLI's `--format json`. Secure values are left out, as in the text.
  */
 import { z } from 'zod';
-import type { ElementDetail, ElementInfo, WindowInfo } from '../../helper-client/protocol.js';
-import type { RefEntry } from '../kernel/refs.js';
+import type { ElementInfo, WindowInfo } from '../../helper-client/protocol.js';
+import { TEXTUAL } from './detail.js';
 import { auditSummary, diffPercentage } from './testing.js';
 import {
   type ActionResult,
@@ -67,6 +67,16 @@ export const ElementDetailJson = ElementJson.extend({
   subrole: z.string().optional(),
   identifier: z.string().optional(),
   value_truncated: z.boolean().optional(),
+  range: z
+    .object({ min: z.number(), max: z.number() })
+    .optional()
+    .describe("A number's bounds (a slider's)."),
+  shown_text: z
+    .string()
+    .optional()
+    .describe(
+      'The text its labels show, for an element without a name or value of its own (a status message).',
+    ),
   secure: z.boolean(),
   actions: z.array(z.string()),
   attributes: z.record(z.string(), z.string()),
@@ -404,10 +414,7 @@ export const snapshotJson = (r: SnapshotResult): { scope: string; tree: TreeJson
   tree: treeNodeJson(r.tree),
 });
 
-/** Attributes that can carry a field's text; left out for secure fields. */
-const TEXTUAL = /value|text|content/i;
-
-function detailJson(entry: RefEntry, d: ElementDetail): z.infer<typeof ElementDetailJson> {
+function detailJson({ entry, detail: d, shownText }: ElementResult): z.infer<typeof ElementDetailJson> {
   const secure = isSecure(d);
   const attributes = Object.entries(d.attributes).filter(([key]) => !(secure && TEXTUAL.test(key)));
   return {
@@ -416,6 +423,8 @@ function detailJson(entry: RefEntry, d: ElementDetail): z.infer<typeof ElementDe
     ...(d.subrole ? { subrole: d.subrole } : {}),
     ...(d.identifier ? { identifier: d.identifier } : {}),
     ...(d.valueTruncated && !secure ? { value_truncated: true } : {}),
+    ...(d.range ? { range: d.range } : {}),
+    ...(shownText === undefined ? {} : { shown_text: shownText }),
     secure,
     actions: d.actions,
     attributes: Object.fromEntries(attributes),
@@ -489,7 +498,7 @@ export const menuJson = (r: MenuResult): z.infer<typeof MenuJson> => {
   };
 };
 
-export const elementResultJson = (r: ElementResult) => detailJson(r.entry, r.detail);
+export const elementResultJson = detailJson;
 
 export const locatedJson = (r: LocatedResult): z.infer<typeof LocatedJson> =>
   r.node ? { found: true, element: elementJson(r.node) } : { found: false };

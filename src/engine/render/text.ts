@@ -45,7 +45,7 @@ export function renderText(result: EngineResult, v: Vocabulary = AGENT): string 
     case 'matches':
       return matchesText(result, v);
     case 'element':
-      return `${renderDetail(result.entry, result.detail, v)}\n${dataNote()}`;
+      return `${renderDetail(result, v)}\n${dataNote()}`;
     case 'located':
       return result.node ? `${locatedLines(result.node, v)}\n${dataNote()}` : wordsText(result.none ?? [], v);
     case 'apps':
