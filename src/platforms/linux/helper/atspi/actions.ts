@@ -8,7 +8,7 @@ import {
 import {
   doAction,
   getActionNames,
-  getAllProperties,
+  getProperty,
   getAttributes,
   getInterfaces,
   getProps,
@@ -26,16 +26,25 @@ import { click, hasPointer, raiseWindowOf, windowRelative } from '../desk.js';
 import { until } from '../until.js';
 
 const SETTLE_MS = 1000;
+/** How long a field that accepted new text may take to hold it. */
+const TEXT_TAKEN_MS = 300;
 /** A toggle's own action: GTK's, and Chromium's web checkboxes' (check, uncheck). */
 const TOGGLE_ACTIONS = ['toggle', 'click', 'press', 'activate', 'check', 'uncheck'];
 
+/**
+ * A numeric value's bounds, as the app gives them (NaN where it gives none). Read a property at a time:
+ * Chromium's GetAll on the Value interface of its own UI's sliders writes a malformed answer and aborts.
+ */
+async function valueBounds(ctx: ReadContext, ref: Ref): Promise<{ min: number; max: number }> {
+  const read = (name: string) =>
+    getProperty(ctx.bus, ref, 'org.a11y.atspi.Value', name).then(Number, () => Number.NaN);
+  const [min, max] = await Promise.all([read('MinimumValue'), read('MaximumValue')]);
+  return { min, max };
+}
+
 /** A numeric value's bounds, where the app gives finite ones. */
 async function valueRange(ctx: ReadContext, ref: Ref): Promise<{ range?: { min: number; max: number } }> {
-  const props = await getAllProperties(ctx.bus, ref, 'org.a11y.atspi.Value').catch(
-    () => ({}) as Record<string, unknown>,
-  );
-  const min = Number(props.MinimumValue);
-  const max = Number(props.MaximumValue);
+  const { min, max } = await valueBounds(ctx, ref);
   return Number.isFinite(min) && Number.isFinite(max) && max > min ? { range: { min, max } } : {};
 }
 
@@ -175,22 +184,26 @@ async function setText(ctx: ReadContext, ref: Ref, role: string, interfaces: Set
     throw notSettable('the app refused the text', 'type the text instead');
   }
   // Secure fields never yield their value, not even back to the caller.
-  return role === SECURE_ROLE ? {} : { value: await getText(ctx.bus, ref, -1) };
+  if (role === SECURE_ROLE) return {};
+  // Firefox says yes to a web field's new text and keeps the old: the field is typed into instead.
+  const held = async () => (await getText(ctx.bus, ref, -1)) === text;
+  if (!(await until(held, TEXT_TAKEN_MS, ctx.signal))) {
+    throw notSettable('the app did not take the text', 'type it instead', { typeInstead: true });
+  }
+  return { value: text };
 }
 
 async function setNumber(ctx: ReadContext, ref: Ref, interfaces: Set<string>, value: number) {
   if (!interfaces.has('org.a11y.atspi.Value')) {
     throw notSettable('it has no numeric value', 'use a string for text fields, a boolean for toggles');
   }
-  const props = await getAllProperties(ctx.bus, ref, 'org.a11y.atspi.Value');
-  const min = Number(props.MinimumValue);
-  const max = Number(props.MaximumValue);
+  const { min, max } = await valueBounds(ctx, ref);
   if ((Number.isFinite(min) && value < min) || (Number.isFinite(max) && value > max)) {
     throw notSettable(`${value} is outside ${min}..${max}`, `use a number from ${min} to ${max}`);
   }
   await setProperty(ctx.bus, ref, 'org.a11y.atspi.Value', 'CurrentValue', ctx.bus.variant('d', value));
-  const after = await getAllProperties(ctx.bus, ref, 'org.a11y.atspi.Value');
-  return typeof after.CurrentValue === 'number' ? { value: after.CurrentValue } : {};
+  const after = await getProperty(ctx.bus, ref, 'org.a11y.atspi.Value', 'CurrentValue');
+  return typeof after === 'number' ? { value: after } : {};
 }
 
 async function setToggle(

@@ -38,11 +38,6 @@ export async function getProperty(bus: Bus, ref: Ref, iface: string, name: strin
   return value;
 }
 
-export async function getAllProperties(bus: Bus, ref: Ref, iface: string): Promise<Record<string, unknown>> {
-  const [value] = await bus.call(ref.bus, ref.path, PROPERTIES, 'GetAll', 's', [iface]);
-  return record(value);
-}
-
 export async function setProperty(bus: Bus, ref: Ref, iface: string, name: string, variant: unknown) {
   await bus.call(ref.bus, ref.path, PROPERTIES, 'Set', 'ssv', [iface, name, variant]);
 }
@@ -119,7 +114,13 @@ export async function grabFocus(bus: Bus, ref: Ref): Promise<boolean> {
 
 /** Text from offset 0 to `end` characters (-1: all). */
 export async function getText(bus: Bus, ref: Ref, end: number): Promise<string> {
-  return str((await bus.call(ref.bus, ref.path, 'org.a11y.atspi.Text', 'GetText', 'ii', [0, end]))[0]);
+  const read = async (to: number) =>
+    str((await bus.call(ref.bus, ref.path, 'org.a11y.atspi.Text', 'GetText', 'ii', [0, to]))[0]);
+  const text = await read(end);
+  if (text !== '' || end < 0) return text;
+  // Firefox answers "" when `end` lies past the text's end: asked again up to where the text ends.
+  const count = Number(await getProperty(bus, ref, 'org.a11y.atspi.Text', 'CharacterCount'));
+  return count > 0 ? read(Math.min(count, end)) : '';
 }
 
 /** The caret put at the end of the text (which ends any selection). */
@@ -148,10 +149,11 @@ export async function getActions(bus: Bus, ref: Ref): Promise<Action[]> {
   const listed = actions.map((a) =>
     Array.isArray(a) ? { name: str(a[0]), keyBinding: str(a[2]) } : { name: str(a), keyBinding: '' },
   );
-  // GetActions lists localized names, which Chromium leaves empty: GetName has the action's own.
+  // GetActions lists localized names, which Chromium leaves empty and Firefox fills with ";;" (an empty key
+  // binding's form): GetName has the action's own.
   return Promise.all(
     listed.map(async (action, i) => {
-      if (action.name !== '') return action;
+      if (/[\p{L}\p{N}]/u.test(action.name)) return action;
       const [name] = await bus.call(ref.bus, ref.path, 'org.a11y.atspi.Action', 'GetName', 'i', [i]);
       return { ...action, name: str(name) };
     }),

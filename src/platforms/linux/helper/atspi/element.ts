@@ -40,6 +40,28 @@ import { shortcutOf } from './shortcuts.js';
 
 /** Roles whose value is their text (read through the Text interface). */
 const TEXT_ROLES = new Set(['text', 'entry', 'paragraph', 'terminal', 'document text', 'editbar']);
+/**
+ * Web page containers that hold their own text when they have no children: Firefox exposes a `<div>`'s or a
+ * `<li>`'s text through its Text interface, not as a child (Chromium gives it a child of its own). Read as the
+ * value of such an element without a name, it is what a person reads there.
+ */
+const TEXT_HOLDER_ROLES = new Set([
+  'section',
+  'status bar',
+  'static',
+  'list item',
+  'table cell',
+  'block quote',
+  'caption',
+  'note',
+  'footer',
+  'header',
+  'article',
+  'description term',
+  'description value',
+]);
+/** Where an element's text has a child element (a link in a paragraph), the Text interface has this character. */
+const EMBEDDED_OBJECT = /\uFFFC/g;
 /** Roles whose value is a number (the Value interface). */
 const VALUE_ROLES = new Set(['slider', 'spin button', 'progress bar', 'scroll bar', 'level bar', 'dial']);
 /** Form fields that often carry their name in a LABELLED_BY relation instead of Name. */
@@ -100,8 +122,7 @@ function truncate(text: string, max: number): { value: string; truncated: boolea
 async function readValue(
   bus: Bus,
   ref: Ref,
-  role: string,
-  bits: StateBits,
+  { role, bits, props }: Pick<FirstWave, 'role' | 'bits' | 'props'>,
   maxValueLength: number,
 ): Promise<{ value?: ElementValue; truncated?: boolean }> {
   if (role === SECURE_ROLE) return {};
@@ -111,8 +132,13 @@ async function readValue(
       const current = await getProperty(bus, ref, 'org.a11y.atspi.Value', 'CurrentValue');
       return typeof current === 'number' ? { value: current } : {};
     }
-    if (TEXT_ROLES.has(role) && maxValueLength > 0) {
-      const { value, truncated } = truncate(await getText(bus, ref, maxValueLength + 1), maxValueLength);
+    const holder = TEXT_HOLDER_ROLES.has(role) && props.name === '' && props.childCount === 0;
+    if ((TEXT_ROLES.has(role) || holder) && maxValueLength > 0) {
+      const text = await getText(bus, ref, maxValueLength + 1);
+      const shown = has(bits, State.EDITABLE) ? text : text.replace(EMBEDDED_OBJECT, '');
+      // A field's empty text is its value; a container's is no text at all.
+      if (holder && shown.trim() === '') return {};
+      const { value, truncated } = truncate(shown, maxValueLength);
       return truncated ? { value, truncated } : { value };
     }
     // A web link's value is where it leads (its Hyperlink's URI), as AXURL is on macOS.
@@ -260,7 +286,7 @@ export async function completeInfo(
   const { bus } = ctx;
   const { extents, frame } = place;
   const [value, bounds, label, shortcut] = await Promise.all([
-    readValue(bus, ref, role, bits, maxValueLength),
+    readValue(bus, ref, { role, bits, props }, maxValueLength),
     extents && isShown(role, bits, app) && role !== 'application'
       ? toBounds(ctx, extents, app, frame)
       : undefined,
