@@ -6,7 +6,6 @@ import { z } from 'zod';
 import {
   availableTools,
   enabledTools,
-  invalidArguments,
   notOnThisPlatform,
   toolsLeftOut,
   toolsNotServed,
@@ -77,7 +76,7 @@ export function createMcpServer(deps: ToolDependencies): McpServer {
     (tool: ToolDefinition) =>
     async (args: unknown, extra: ProgressTarget & { signal: AbortSignal }): Promise<CallToolResult> => {
       const parsed = tool.input.safeParse(args ?? {});
-      if (!parsed.success) return invalidArguments(tool.name, parsed.error);
+      if (!parsed.success) return session.invalid(tool, args ?? {}, parsed.error).result;
       const stopProgress = progressHeartbeat(tool.name, extra);
       try {
         return await session.run(tool, parsed.data, {

@@ -65,6 +65,12 @@ export interface Guard {
 export class Policy {
   constructor(private readonly guards: readonly Guard[] = []) {}
 
+  /** A call refused before any guard admitted it (its arguments did not fit): the guards learn how it ended. */
+  rejected(call: ToolCall, error: MacpilotError): void {
+    for (const guard of this.guards)
+      guard.settled?.(call, { ok: false, error, refused: false, durationMs: 0 });
+  }
+
   async run<T>(
     call: ToolCall,
     work: () => Promise<T>,

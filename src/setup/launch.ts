@@ -7,7 +7,7 @@
 import { join, sep } from 'node:path';
 import type { Mode } from '../modes.js';
 import { PACKAGE_ROOT } from '../package-root.js';
-import type { Toolset } from '../toolsets.js';
+import { ALWAYS_ON, type Toolset } from '../toolsets.js';
 
 export const SERVER_NAME = 'macpilot';
 
@@ -33,7 +33,11 @@ export function serverEntry(
 ): ServerEntry {
   const env: Record<string, string> = {};
   if (settings.mode !== undefined) env.MACPILOT_MODE = settings.mode;
-  if (settings.toolsets !== undefined) env.MACPILOT_TOOLSETS = settings.toolsets.join(',');
+  if (settings.toolsets !== undefined) {
+    // As the person wrote them: the toolsets every server serves anyway are not added to their list.
+    const chosen = settings.toolsets.filter((toolset) => !ALWAYS_ON.includes(toolset));
+    env.MACPILOT_TOOLSETS = (chosen.length > 0 ? chosen : settings.toolsets).join(',');
+  }
   return ranThroughNpx(packageRoot)
     ? { command: 'npx', args: ['-y', SERVER_NAME, 'serve'], env }
     : { command: node, args: [join(packageRoot, 'dist', 'macpilot.js'), 'serve'], env };

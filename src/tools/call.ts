@@ -4,9 +4,9 @@
  * results, never exceptions.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Config } from '../config.js';
-import type { MacpilotError, Reached } from '../errors.js';
+import { MacpilotError, type Reached } from '../errors.js';
 import type { Engine } from '../engine/index.js';
 import type { EngineResult } from '../engine/kernel/results.js';
 import type { HelperStatus } from '../engine/kernel/port.js';
@@ -130,6 +130,26 @@ export class ToolSession {
     return this.byName.get(name);
   }
 
+  /**
+   * A call whose arguments do not fit the tool's schema: not run, answered with each bad argument in words,
+   * and recorded as any call is (the audit log has an action that was asked for and failed).
+   */
+  invalid(tool: ToolDefinition, args: unknown, error: z.ZodError): ToolAnswer {
+    const failure = invalidArguments(tool.name, error, args);
+    const given = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {};
+    this.deps.policy.rejected(
+      {
+        tool,
+        args: given,
+        human: this.options.human,
+        clientLog: this.options.clientLog,
+        signal: this.sessionEnd,
+      },
+      failure,
+    );
+    return failedAnswer(failure, tool.name, this.deps.log);
+  }
+
   /** Runs a tool whose arguments its input schema already validated. */
   async run(tool: ToolDefinition, args: unknown, options: CallOptions): Promise<CallToolResult> {
     return (await this.answer(tool, args, options)).result;
@@ -235,10 +255,8 @@ export class ToolSession {
     }
     const parsed = tool.input.safeParse(args);
     if (!parsed.success) {
-      return {
-        result: invalidArguments(name, parsed.error),
-        failure: { kind: 'invalid_arguments', refusal: false },
-      };
+      const { result } = this.invalid(tool, args, parsed.error);
+      return { result, failure: { kind: 'invalid_arguments', refusal: false } };
     }
     const { result, failure } = await this.answer(tool, parsed.data, options);
     return { result, ...(failure ? { failure: { kind: failure.kind, refusal: failure.refusal } } : {}) };
@@ -272,11 +290,40 @@ export class ToolSession {
   }
 }
 
-/** The answer to a call whose arguments do not fit the tool's schema, naming each bad one. */
-export const invalidArguments = (name: string, error: z.ZodError): CallToolResult => ({
-  content: [{ type: 'text', text: `Invalid arguments for ${name}: ${z.prettifyError(error)}` }],
-  isError: true,
-});
+/** Why a call's arguments do not fit the tool's schema, each bad one named with what it takes. */
+function invalidArguments(name: string, error: z.ZodError, args: unknown): MacpilotError {
+  const given = (path: readonly PropertyKey[]) =>
+    path.reduce<unknown>(
+      (at, key) =>
+        typeof at === 'object' && at !== null ? (at as Record<PropertyKey, unknown>)[key] : undefined,
+      args,
+    );
+  const issues = error.issues.map((issue) => {
+    const where = issue.path.map(String).join('.');
+    // zod's heading ("Invalid input: ", "Too big: ") says nothing the rest does not.
+    const said = issue.message.replace(/^(Invalid input|Too big|Too small|Invalid option): /, '');
+    const value = given(issue.path);
+    const quoted =
+      issue.code === 'invalid_type' && issue.expected === 'string' && typeof value === 'number'
+        ? ` (as text it is "${value}")`
+        : '';
+    return where === '' ? said : `${where}: ${said}${quoted}`;
+  });
+  const concerns = [
+    ...new Set(
+      error.issues.flatMap((issue) =>
+        issue.code === 'unrecognized_keys' ? issue.keys : issue.path.slice(0, 1).map(String),
+      ),
+    ),
+  ];
+  return new MacpilotError({
+    what: `${name} was not run: its arguments do not fit it`,
+    why: issues.join('; '),
+    next: `call ${name} again with the arguments its input schema (tools/list) describes`,
+    kind: 'invalid_arguments',
+    concerns,
+  });
+}
 
 /** What an action's answer says it acted on, for the audit log: its element, and the app. */
 function actedOn(answer: EngineResult | undefined): Reached | undefined {

@@ -522,9 +522,13 @@ describe('screenshot', () => {
     const { channels } = await image.stats();
     expect(Math.max(...channels.map((c) => c.stdev))).toBeGreaterThan(5);
 
+    // The command line is right; the disk has a file there: a failure (1), not a usage error (2).
     const again = await run('screenshot', '-o', file);
-    expect(again.code).toBe(2);
+    expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/never overwrite/);
+    const nowhere = await run('screenshot', '-o', join(folder, 'no-such-folder', 'x.png'));
+    expect(nowhere.code).toBe(1);
+    expect(nowhere.stderr).toContain('Why: its folder does not exist');
   });
 
   test('-o - writes the PNG to stdout, which read-only mode allows (it writes no file)', async () => {
@@ -915,8 +919,9 @@ test("usage problems a person makes are usage errors (exit 2) in the command lin
   try {
     const file = join(folder, 'a-file');
     writeFileSync(file, '');
+    // What the disk holds where the file would go is no mistake of the command line's: exit 1.
     const under = await run('screenshot', '-o', join(file, 'x.png'));
-    expect(under.code).toBe(2);
+    expect(under.code).toBe(1);
     expect(under.stderr).toContain(`${file} is a file, not a folder`);
     const deeper = await run('screenshot', '-o', join(file, 'sub', 'x.png'));
     expect(deeper.stderr).toContain('a file stands where one of its folders should be');

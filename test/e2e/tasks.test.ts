@@ -87,7 +87,7 @@ test('a task-augmented call with a bad argument ends as a failed task naming the
   );
   const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
   expect(result.isError).toBe(true);
-  expect(text).toContain('Invalid arguments for wait_for');
+  expect(text).toContain('wait_for was not run: its arguments do not fit it');
   expect(text).toContain('timeout_ms');
 
   const plain = await macpilot.call('wait_for', { condition: 'app_idle', timeout_ms: 'soon' });

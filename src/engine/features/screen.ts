@@ -477,12 +477,17 @@ async function checkFile(
   path: string,
   format: ImageFormat | undefined,
 ): Promise<{ path: string; format: ImageFormat }> {
-  const refuse = (why: string, next: string) =>
+  // A path of the wrong form is the call's mistake; what is (or is not) on the disk there is the disk's state.
+  const refuse = (
+    why: string,
+    next: string,
+    kind: 'invalid_arguments' | 'file_unusable' = 'invalid_arguments',
+  ) =>
     new MacpilotError({
       what: `Cannot save the screenshot to ${JSON.stringify(path)}`,
       why,
       next,
-      kind: 'invalid_arguments',
+      kind,
       concerns: ['file_path'],
     });
   if (!isAbsolute(path))
@@ -521,6 +526,7 @@ async function checkFile(
           ? 'a file stands where one of its folders should be'
           : 'its folder does not exist',
       'save into an existing folder',
+      'file_unusable',
     );
   }
   if (
@@ -529,7 +535,11 @@ async function checkFile(
       () => false,
     )
   ) {
-    throw refuse('a file is already there, and screenshots never overwrite files', 'choose a new file name');
+    throw refuse(
+      'a file is already there, and screenshots never overwrite files',
+      'choose a new file name',
+      'file_unusable',
+    );
   }
   return { path, format: byExtension };
 }

@@ -189,6 +189,12 @@ export class Kernel {
           next: error.next,
           kind: 'element_gone',
           concerns: ['ref'],
+          // A person named it by its path: the ref is the command's own, meaningless at the terminal.
+          person: {
+            what: `${seen.label} at ${seen.path} is gone`,
+            why: `its element went away, and its path no longer leads to exactly one element: ${(error.person.what ?? error.what).toLowerCase()}; ${error.person.why ?? error.why}`,
+            ...(error.person.next === undefined ? {} : { next: error.person.next }),
+          },
         },
         { cause: error },
       );

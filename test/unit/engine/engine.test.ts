@@ -362,6 +362,9 @@ describe('refs whose element went away', () => {
     const error = await failure(engine.click({ ref }));
     expect(error.what).toBe(`${ref} (button "OK") is gone`);
     expect(error.why).toMatch(/matches: button "OK" \[ref=e\d+\]; button "OK" \[ref=e\d+\]/);
+    // A person at the terminal gave the path: they read the element and its path, never the ref.
+    expect(error.person.what).toMatch(/^button "OK" at app\("[^"]+"\)\/.*button\["OK"\] is gone$/);
+    expect(error.person.why).not.toContain(ref);
   });
 
   it('says what is there now when the path matches nothing', async () => {

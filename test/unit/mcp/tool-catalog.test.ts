@@ -122,10 +122,10 @@ describe('the tool catalog', () => {
     }
     await client.close();
     expect(texts[0]).toMatch(
-      /^Invalid arguments for type_text: ✖ type_text takes no argument "clear"; it takes text, /,
+      /^type_text was not run: its arguments do not fit it\.\nWhy: type_text takes no argument "clear"; it takes text, /,
     );
     expect(texts[1]).toMatch(
-      /^Invalid arguments for wait_for: ✖ wait_for takes no argument "clear"; it takes /,
+      /^wait_for was not run: its arguments do not fit it\.\nWhy: wait_for takes no argument "clear"; it takes /,
     );
   });
 });

@@ -116,7 +116,7 @@ describe('macpilot setup', () => {
     expect(code).toBe(0);
     expect(readJson(file)).toEqual({
       mcpServers: {
-        macpilot: { ...MACPILOT, env: { MACPILOT_MODE: 'safe', MACPILOT_TOOLSETS: 'ui,apps,session' } },
+        macpilot: { ...MACPILOT, env: { MACPILOT_MODE: 'safe', MACPILOT_TOOLSETS: 'ui,apps' } },
       },
     });
     expect(backupsOf(file)).toEqual([]);
@@ -177,24 +177,24 @@ describe('macpilot setup', () => {
     await new Promise((done) => setTimeout(done, 5));
     const again = await run(['cursor'], { home });
     expect(again.out).toContain(
-      'Kept from the entry it replaces: MACPILOT_MODE=read-only, MACPILOT_TOOLSETS=ui,screen,session (--mode and --toolsets change them).',
+      'Kept from the entry it replaces: MACPILOT_MODE=read-only, MACPILOT_TOOLSETS=ui,screen (--mode and --toolsets change them).',
     );
     expect(readJson(file)).toEqual({
       mcpServers: {
         macpilot: {
           ...MACPILOT,
-          env: { MACPILOT_MODE: 'read-only', MACPILOT_TOOLSETS: 'ui,screen,session' },
+          env: { MACPILOT_MODE: 'read-only', MACPILOT_TOOLSETS: 'ui,screen' },
         },
       },
     });
     await new Promise((done) => setTimeout(done, 5));
     const widened = await run(['cursor', '--mode', 'full'], { home });
     expect(widened.out).toContain(
-      'Kept from the entry it replaces: MACPILOT_TOOLSETS=ui,screen,session (--toolsets changes it).',
+      'Kept from the entry it replaces: MACPILOT_TOOLSETS=ui,screen (--toolsets changes it).',
     );
     expect(readJson(file)).toEqual({
       mcpServers: {
-        macpilot: { ...MACPILOT, env: { MACPILOT_MODE: 'full', MACPILOT_TOOLSETS: 'ui,screen,session' } },
+        macpilot: { ...MACPILOT, env: { MACPILOT_MODE: 'full', MACPILOT_TOOLSETS: 'ui,screen' } },
       },
     });
   });
@@ -329,7 +329,7 @@ describe('the server entry', () => {
     expect(serverEntry({ mode: 'safe', toolsets: ['ui', 'session'] }, PACKAGE, NODE)).toEqual({
       command: NODE,
       args: [join(PACKAGE, 'dist', 'macpilot.js'), 'serve'],
-      env: { MACPILOT_MODE: 'safe', MACPILOT_TOOLSETS: 'ui,session' },
+      env: { MACPILOT_MODE: 'safe', MACPILOT_TOOLSETS: 'ui' },
     });
     expect(existsSync(serverEntry({}).args[0] ?? '')).toBe(true);
   });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Mode } from '../../../src/modes.js';
 import { ModeGuard } from '../../../src/policy/mode.js';
-import { Policy } from '../../../src/policy/pipeline.js';
+import { type CallOutcome, type Guard, Policy } from '../../../src/policy/pipeline.js';
 import { type ToolDependencies, ToolSession } from '../../../src/tools/call.js';
 import { type ToolDefinition, READ_ONLY, WRITE } from '../../../src/tools/types.js';
 import { MacpilotError } from '../../../src/errors.js';
@@ -24,10 +24,10 @@ const write: ToolDefinition = {
 };
 const read: ToolDefinition = { ...write, name: 'read_thing', annotations: READ_ONLY, inverse: undefined };
 
-function session(mode: Mode = 'full') {
+function session(mode: Mode = 'full', guards: Guard[] = []) {
   const deps = {
     log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
-    policy: new Policy([new ModeGuard(mode)]),
+    policy: new Policy([new ModeGuard(mode), ...guards]),
     desk: new Desk(),
     config: { input: 'foreground' },
     engine: { held: { releaseAll: async () => [] } },
@@ -92,9 +92,38 @@ describe('ToolSession', () => {
       failure: { kind: 'not_callable', refusal: true },
     });
     const invalid = await tools.callTool('read_thing', { value: 3 }, { signal });
-    expect(JSON.stringify(invalid.result.content)).toContain('Invalid arguments for read_thing');
+    expect(JSON.stringify(invalid.result.content)).toContain(
+      'read_thing was not run: its arguments do not fit it',
+    );
     expect(invalid.failure).toEqual({ kind: 'invalid_arguments', refusal: false });
     expect(tools.checkCall('read_thing', { value: 3 })).toMatch(/^invalid arguments for read_thing: value: /);
     expect(tools.checkCall('read_thing', { value: '{{step_0.x}}' }, () => true)).toBeUndefined();
+  });
+
+  it('answers arguments that do not fit in words, each named, and the guards (the audit log) learn of the call', async () => {
+    const settled: { tool: string; outcome: CallOutcome }[] = [];
+    const listening: Guard = {
+      admit: async () => undefined,
+      settled: (call, outcome) => settled.push({ tool: call.tool.name, outcome }),
+    };
+    const tools = session('full', [listening]);
+    const { result, failure } = tools.invalid(
+      write,
+      { value: 1234 },
+      write.input.safeParse({ value: 1234 }).error as z.ZodError,
+    );
+    expect(result.content).toEqual([
+      {
+        type: 'text',
+        text:
+          'set_thing was not run: its arguments do not fit it.\n' +
+          'Why: value: expected string, received number (as text it is "1234")\n' +
+          'Next: call set_thing again with the arguments its input schema (tools/list) describes',
+      },
+    ]);
+    expect(failure).toMatchObject({ kind: 'invalid_arguments', concerns: ['value'] });
+    expect(settled).toEqual([
+      { tool: 'set_thing', outcome: expect.objectContaining({ ok: false, refused: false, error: failure }) },
+    ]);
   });
 });
