@@ -162,9 +162,14 @@ main(process.argv.slice(2)).then(
             : 'macpilot --help lists the commands';
       // Each problem of the command line on a line of its own, each said to be macpilot's; a problem's own Why
       // and Next lines go under it as they are.
+      const command = !setting && running !== undefined ? `${running}: ` : '';
       const lines = (error as Error).message
         .split('\n')
-        .map((line) => (/^(Why|Next): /.test(line) ? line : `macpilot: ${line}`));
+        .map((line) =>
+          /^(Why|Next): /.test(line)
+            ? line
+            : `macpilot: ${line.startsWith(command) ? line : `${command}${line}`}`,
+        );
       process.stderr.write(`${lines.join('\n')}\n(${help})\n`);
       process.exit(USAGE_EXIT);
     }

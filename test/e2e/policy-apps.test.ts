@@ -142,7 +142,7 @@ describe('MACPILOT_DENY_APPS=gnome-calculator', () => {
   test('launch_app by another name of it is refused, and the calculator it started is quit again', async () => {
     const launched = await macpilot.call('launch_app', { name: 'Calculator' });
     expect(launched.isError).toBe(true);
-    expect(launched.text).toMatch(/^Not done: what it would act on is in an app hidden from you/);
+    expect(launched.text).toMatch(/^Not done: what it would read or act on is in an app hidden from you/);
     expect(launched.text).not.toMatch(/gnome-calculator|pid/);
     await eventually('no app hidden any more', async () =>
       (await macpilot.ok('list_apps')).includes('hidden') ? undefined : true,

@@ -141,7 +141,7 @@ describe('audit log of the app list', () => {
     expect(refused.text).toMatch(/^No running app matches "zenity"/);
     // Typed where the focus is, which is in the denied app: refused without naming it.
     const focused = await macpilot.call('type_text', { text: 'on' });
-    expect(focused.text).toMatch(/^Not done: what it would act on is in an app hidden from you/);
+    expect(focused.text).toMatch(/^Not done: what it would read or act on is in an app hidden from you/);
     expect(focused.text).not.toContain('zenity');
     const last = auditLines(auditFile).at(-1);
     expect(last).toMatchObject({

@@ -376,7 +376,7 @@ export class Resolver {
       const absent = named
         ? appError(query, [], readable, undefined, hidden())
         : {
-            what: 'Not done: what it would act on is in an app hidden from you',
+            what: 'Not done: what it would read or act on is in an app hidden from you',
             why: "the person's app lists hide that app",
             next: 'only the person can change that; work in another app',
           };
