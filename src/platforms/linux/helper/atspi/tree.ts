@@ -33,12 +33,15 @@ export async function parentChain(ctx: ReadContext, ref: Ref): Promise<Ref[]> {
   const registered = await registeredParents(ctx, ref);
   if (registered) return registered;
   const chain: Ref[] = [];
+  const met = new Set([handleOf(ref)]);
   let current = ref;
   try {
     for (let i = 0; i < MAX_ANCESTORS; i++) {
       const { parent } = await getProps(ctx.bus, current);
-      // The application root's parent is the registry, on another bus.
-      if (!parent || parent.bus !== ref.bus) break;
+      // The application root's parent is the registry, on another bus; a parent met before (an element its
+      // own parent, a loop) ends the chain too.
+      if (!parent || parent.bus !== ref.bus || met.has(handleOf(parent))) break;
+      met.add(handleOf(parent));
       chain.push(parent);
       current = parent;
     }
@@ -189,7 +192,10 @@ async function flatSnapshot(
   // The matches are already filtered, and the root is kept whatever its state.
   // GTK3 bounds are screen coordinates already: no frame needed.
   const options = readOptions({ ...params, includeHidden: true }, false, undefined);
-  const descendants = matches.filter((m) => handleOf(m) !== params.root);
+  // Chromium lists some elements many times over (a bubble's, once per ancestor it has): each is read once.
+  const unique = new Map(matches.map((m) => [handleOf(m), m]));
+  unique.delete(params.root);
+  const descendants = [...unique.values()];
   const [rootRead, ...reads] = await Promise.all([
     readNode(ctx, rootRef, options),
     ...descendants.map((ref) => readNode(ctx, ref, options).catch(goneIsHidden)),
@@ -281,6 +287,9 @@ async function walkSnapshot(
   let nodeCount = 1;
   let truncated = false;
   let passedOver = rootRead.passedOver ?? 0;
+  // An element a walk meets again (a child that leads back up, as in Chromium's bubbles) stays where it was
+  // met first: a tree that loops is walked once, not until the depth runs out.
+  const placed = new Set([root.id]);
   const childrenOf = (
     node: ElementNode,
     read: Extract<NodeRead, { hidden: false }>,
@@ -303,7 +312,8 @@ async function walkSnapshot(
       const reads = await Promise.all(chunk.map((p) => reader.read(p.ref, p.depth, p.frame)));
       reads.forEach((read, i) => {
         const pending = chunk[i];
-        if (read.hidden || !pending) return;
+        if (read.hidden || !pending || placed.has(read.info.id)) return;
+        placed.add(read.info.id);
         nodeCount++;
         passedOver += read.passedOver ?? 0;
         pending.parent.children?.push(read.info);
