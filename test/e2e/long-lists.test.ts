@@ -3,7 +3,9 @@
  * on screen and says how many it left off screen and how to reach them; a search finds a row far down by its
  * name; the row scrolled to is then on screen, and a snapshot of the list shows it.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, inject, test } from 'vitest';
 import { startChromium, webPage } from '../support/chromium.js';
 import { useMacpilot } from '../support/mcp.js';
@@ -83,4 +85,53 @@ describe('a web page of 10,000 list items', () => {
     expect(found).toMatch(/- text "Row 9876" \[ref=e\d+\] offscreen/);
     await processes.stop(browser.pid);
   });
+
+  test('its renderer killed while the page is walked: the walk answers, and the next calls work', async () => {
+    const browser = startChromium(processes, join(folder, 'profile-crash'), webPage('rows.html'));
+    const app = String(browser.pid);
+    await eventually('the page', async () => {
+      const out = await macpilot.call('snapshot_ui', { app });
+      return !out.isError && out.text.includes('Row 1"') ? true : undefined;
+    });
+    const renderers = renderersOf(browser.pid);
+    expect(renderers.length).toBeGreaterThan(0);
+    // Every row, off screen too, in one walk of 5,000 elements: answered, the app never left waiting past
+    // its time limit (sent all at once, the calls of such a walk were: "busy: it left a call unanswered").
+    const full = await macpilot.call('snapshot_ui', { app, include_hidden: true, max_nodes: 5000 });
+    expect(full.isError, full.text).toBe(false);
+    expect(full.text).toMatch(/- text "Row 200" \[ref=e\d+\] offscreen/);
+    expect(full.text).toContain('beyond max_nodes=5000 or the size cap');
+    // The same walk again, under way when the renderers die.
+    const walk = macpilot.call('snapshot_ui', { app, include_hidden: true, max_nodes: 5000 });
+    await sleep(150);
+    for (const pid of renderers) process.kill(pid, 'SIGKILL');
+    const walked = await walk;
+    // Answered in macpilot's words, whatever was read before the page went: never a bug, never a hang.
+    expect(walked.text).not.toMatch(/failed unexpectedly|bug in macpilot/);
+    expect(walked.text).toMatch(/^"Chromium" \(pid \d+\)|Not done|gone/);
+    // The browser runs on, its window read again; the page's rows are gone with its renderer.
+    expect(await macpilot.ok('list_apps')).toContain(`Chromium (pid ${app})`);
+    const after = await eventually('the window without its page', async () => {
+      const out = await macpilot.call('snapshot_ui', { app });
+      return !out.isError && !out.text.includes('Row 1"') ? out.text : undefined;
+    });
+    expect(after).toMatch(/- window "[^"]*" \[ref=e\d+\]/);
+    await processes.stop(browser.pid);
+  });
 });
+
+/** The renderer processes of the Chromium that leads process group `browser` (the test started it). */
+function renderersOf(browser: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const group = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+        return group === browser && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer');
+      } catch {
+        return false; // ended meanwhile
+      }
+    })
+    .map(Number);
+}

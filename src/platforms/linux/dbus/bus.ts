@@ -7,6 +7,7 @@ import * as dbus from 'dbus-next';
 import { HelperErrorCode } from '../../../helper-client/protocol.js';
 import { connectionOf } from './dbus-next-internals.js';
 import { type Lane, openLane, plain } from './direct.js';
+import { InFlight } from './in-flight.js';
 import { Peers } from './peer.js';
 import { Unanswering } from './unanswering.js';
 import type { MethodCall } from './wire.js';
@@ -62,6 +63,12 @@ export interface Signal {
  * answers nothing else meanwhile; without a limit, one such app would stall every request of the helper.
  */
 export const CALL_TIMEOUT_MS = 5000;
+
+/**
+ * Calls in flight to one app at once (in-flight.ts). Measured on Chromium's 10,000-row page: a walk of 5,000 of
+ * its rows, sent all at once, left calls unanswered past 5 s; 64 at a time keep an app's queue short.
+ */
+const IN_FLIGHT_PER_APP = 64;
 
 const appTimeout = (member: string, ms: number) =>
   new HelperFailure(
@@ -123,7 +130,8 @@ function wrap(bus: dbus.MessageBus, lane: Lane | undefined, peers = false): Bus 
   const viaBus = (call: MethodCall, timeoutMs: number, timeout: () => Error) =>
     lane?.send(call, timeoutMs, timeout) ?? callThroughDbusNext(bus, call, timeoutMs, timeout);
   const direct = peers ? new Peers(viaBus) : undefined;
-  const send = (call: MethodCall, timeoutMs: number): Promise<unknown[]> => {
+  const inFlight = peers ? new InFlight(IN_FLIGHT_PER_APP) : undefined;
+  const sendNow = (call: MethodCall, timeoutMs: number): Promise<unknown[]> => {
     const timeout = () => {
       // A shorter limit is the caller's own impatience (listing apps), not proof that the app stopped answering.
       if (timeoutMs >= CALL_TIMEOUT_MS) unanswering?.timedOut(call.destination);
@@ -132,9 +140,19 @@ function wrap(bus: dbus.MessageBus, lane: Lane | undefined, peers = false): Bus 
     const resend = () => viaBus(call, timeoutMs, timeout);
     return direct?.lane(call.destination)?.send(call, timeoutMs, timeout, resend) ?? resend();
   };
+  // A call that waited its turn is asked again whether its app still answers: behind an app that stopped (a
+  // modal dialog's loop), the waiting calls fail at once rather than one time limit per turn. The question that
+  // finds out whether it answers again (`probe`) is asked all the same.
+  const send = (call: MethodCall, timeoutMs: number, probe = false): Promise<unknown[]> =>
+    inFlight
+      ? inFlight.run(call.destination, async () => {
+          if (!probe) unanswering?.check(call.destination);
+          return sendNow(call, timeoutMs);
+        })
+      : sendNow(call, timeoutMs);
   const unanswering = peers
     ? new Unanswering(
-        (destination) => send(probeCall(destination), CALL_TIMEOUT_MS),
+        (destination) => send(probeCall(destination), CALL_TIMEOUT_MS, true),
         isTimeout,
         CALL_TIMEOUT_MS,
       )
