@@ -72,7 +72,14 @@ describe('Firefox: the order form through MCP alone', () => {
 
   test('a field is typed into (the page hears it), a number and a checkbox set, the order placed by the button', async () => {
     const fields = await macpilot.ok('find_elements', { app, role: 'textbox', name: 'Item', match: 'exact' });
+    // Another app's window in front: the field's own window is brought forward to be typed into.
+    const other = processes.start('zenity', ['--info', '--text', 'In front of Firefox']);
+    await eventually('zenity in front', async () => {
+      const out = await macpilot.call('list_apps');
+      return new RegExp(`zenity \\(pid ${other.pid}\\).* active`).test(out.text) ? true : undefined;
+    });
     const set = await macpilot.ok('set_value', { ref: refOf(fields, /textbox "Item"/), value: 'Tea' });
+    await processes.stop(other.pid);
     // Firefox took the text through the accessibility layer in words only: macpilot typed it, and says so.
     expect(set).toContain('typed 3 characters');
     expect(set).toContain('the app takes no text set through the accessibility layer');

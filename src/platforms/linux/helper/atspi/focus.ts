@@ -40,6 +40,12 @@ async function focusables(ctx: ReadContext, ref: Ref): Promise<Ref[]> {
   return found;
 }
 
+/** Whether the element's top-level window is the active one (true when it has none to tell). */
+async function frameActive(ctx: ReadContext, ref: Ref): Promise<boolean> {
+  const top = await topFrame(ctx, ref);
+  return top === undefined || has(await getState(ctx.bus, top), State.ACTIVE);
+}
+
 /** Which of `chain` has focus now, if any. */
 async function holder(ctx: ReadContext, chain: readonly Ref[]): Promise<string | undefined> {
   const focused = await Promise.all(chain.map((r) => focusedNow(ctx, r).catch(() => false)));
@@ -97,8 +103,10 @@ export async function focus(ctx: ReadContext, ref: Ref): Promise<Result<'ax.focu
       );
     }
     // An element can be focused in a window behind the others: the keys would go to the window in front.
+    // On X11 an app raises its window as it takes focus, except Firefox, whose frame stays behind: a frame
+    // not active is brought forward first.
     const wayland = !appRaisesOnFocus(ctx.session);
-    if (wayland) await activateFrameOf(ctx, ref, read.info.pid);
+    if (wayland || !(await frameActive(ctx, ref))) await activateFrameOf(ctx, ref, read.info.pid);
     if (has(read.bits, State.FOCUSED)) return { focused: true };
     try {
       await grabFocus(ctx.bus, ref);

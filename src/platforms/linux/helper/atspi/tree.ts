@@ -59,7 +59,8 @@ export function topFrame(ctx: ReadContext, ref: Ref): Promise<Ref | undefined> {
   return ctx.session.topFrame(ref, async () => {
     const chain = [ref, ...(await parentChain(ctx, ref))];
     const roles = await Promise.all(chain.map((r) => getRoleName(ctx.bus, r).catch(() => '')));
-    return chain.find((_, i) => WINDOW_ROLES.has(roles[i] ?? ''));
+    // The outermost: Firefox puts its page in a `window` of its own inside the browser's frame.
+    return chain.findLast((_, i) => WINDOW_ROLES.has(roles[i] ?? ''));
   });
 }
 
