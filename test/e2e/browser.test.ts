@@ -175,6 +175,10 @@ describe('its page, as an agent needs it', () => {
       expect(refused.isError).toBe(true);
       expect(refused.text).toContain('takes no text set through the accessibility layer, only typing');
       expect(refused.text).toContain('type_text (this ref, clear_first: true, background: false)');
+      // type_text into it in the background is refused for the same reason, in the same words.
+      const typed = await quiet.call('type_text', { ref: refOf(fields, /textbox "Item"/), text: 'Coffee' });
+      expect(typed.isError).toBe(true);
+      expect(typed.text).toContain('takes no text set through the accessibility layer, only typing');
       expect(await quiet.ok('find_elements', { app, text: 'Coffee' })).toMatch(/^0 matches/);
     } finally {
       await quiet.close();

@@ -7,7 +7,7 @@ import type { ElementDetail, ElementInfo, ElementNode, ElementValue } from '../.
 import { clickAction, matchAction } from '../kernel/actions.js';
 import { findMatches, FIND_DEFAULTS, matchedByDescriptionAlone, type MatchMode } from '../reading/find.js';
 import type { Prepared } from '../kernel/changes.js';
-import type { ClickOptions, Input } from './input.js';
+import { type ClickOptions, type Input, typingNeeded } from './input.js';
 import { entryLine, type Kernel, type Target, type WalkLimits, type WalkStart } from '../kernel/kernel.js';
 import { pause } from '../kernel/observer.js';
 import { childPath, parsePath, segmentFor } from '../kernel/paths.js';
@@ -100,20 +100,6 @@ function withFocusTaken(result: ActionResult): ActionResult {
 
 const onScreen = (detail: ElementDetail): boolean =>
   detail.bounds !== undefined && !detail.states.includes('offscreen');
-
-/** set_value refused in the background on a field that only typing fills: the set would take the focus. */
-function typingNeeded(entry: RefEntry, background: string): MacpilotError {
-  return new MacpilotError({
-    what: `Not done: ${entryLine(entry)} takes no text set through the accessibility layer, only typing`,
-    why: `typing needs the keyboard focus in the field, and ${background}`,
-    next: 'type it with type_text (this ref, clear_first: true, background: false), which moves the keyboard focus to the field',
-    kind: 'needs_foreground',
-    refusal: true,
-    person: {
-      next: 'let agents use the keyboard focus (set MACPILOT_INPUT=foreground), or type into the field yourself',
-    },
-  });
-}
 
 /** The deepest walk a snapshot takes. */
 const MAX_WALK_DEPTH = 64;

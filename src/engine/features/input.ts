@@ -186,6 +186,23 @@ const chordName = (chord: Chord, platform: Platform) =>
 /** The person's input this long before an input call starts also stops it: they are in the middle of it. */
 export const PERSON_QUIET_MS = 500;
 
+/**
+ * set_value or type_text refused in the background on a field that only typing fills: typing would take the
+ * focus.
+ */
+export function typingNeeded(entry: RefEntry, background: string): MacpilotError {
+  return new MacpilotError({
+    what: `Not done: ${entryLine(entry)} takes no text set through the accessibility layer, only typing`,
+    why: `typing needs the keyboard focus in the field, and ${background}`,
+    next: 'type it with type_text (this ref, clear_first: true, background: false), which moves the keyboard focus to the field',
+    kind: 'needs_foreground',
+    refusal: true,
+    person: {
+      next: 'let agents use the keyboard focus (set MACPILOT_INPUT=foreground), or type into the field yourself',
+    },
+  });
+}
+
 export class Input {
   /** The helper's person watch, asked for once per helper life (input.personFirst). */
   private watching: Promise<unknown> | undefined;
@@ -589,11 +606,22 @@ export class Input {
             why: 'its text cannot be read whole (a password field, or a very long text), so it could not be kept',
             next: 'give clear_first: true to replace its text, or type in the foreground (background: false)',
             kind: 'needs_foreground',
+            person: {
+              next: 'give --clear to replace its text, or type in the foreground (MACPILOT_INPUT=foreground)',
+            },
           });
         }
         before = text;
       }
-      await this.kernel.port.call('ax.setValue', { id: entry.handle, value: before + options.text }, call);
+      try {
+        await this.kernel.port.call('ax.setValue', { id: entry.handle, value: before + options.text }, call);
+      } catch (error) {
+        // A web field takes only typing, which the background forbids: said as set_value says it.
+        const background = this.background();
+        if (error instanceof HelperError && error.data.typeInstead === true && background !== undefined)
+          throw typingNeeded(entry, background);
+        throw error;
+      }
       const typed = plural(Array.from(options.text).length, 'character');
       return words`${own(options.clearFirst ? 'Replaced the text of' : `Added ${typed} to`)} ${entryWords(entry)} ${own(`through the accessibility layer${options.clearFirst ? ` (${typed})` : ''}: macpilot moved neither the pointer nor the keyboard focus.`)}`;
     });
