@@ -226,14 +226,15 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'set',
     args: '<path> <value>',
-    summary: "set an element's value: a field's text, a slider's number, a check box's true or false",
+    summary:
+      "set an element's value: a field's text, a slider's number, a check box's true or false, a select's option",
     positionals: [2, 2],
     options: [YES, FORMAT],
     kind: 'tool',
     tools: ['get_element', 'set_value'],
     details:
       'The value is read as the element holds it: true/false for a toggle, a number for a slider or spin ' +
-      `button, text otherwise. ${PATH_NOTE}`,
+      `button, text otherwise (for a web page's select, the name of one of its options). ${PATH_NOTE}`,
     example: `macpilot set 'app("zenity")/dialog/textbox' 'Ada'`,
   },
   {

@@ -169,7 +169,7 @@ export const uiTools = toolsetTools('ui', [
     title: 'Set an element value',
     description:
       'Set the value of an element: text for text fields, a number for sliders and spin buttons, true/false for ' +
-      'check boxes and toggles. Returns what changed.',
+      "check boxes and toggles, an option's name for a web page's select (combobox). Returns what changed.",
     input: targetInput({
       value: z.union([z.string().max(1_000_000), z.number(), z.boolean()], {
         error: 'a value is text, a number or true/false',

@@ -143,6 +143,14 @@ describe('its page, as an agent needs it', () => {
       /The app then moved its keyboard focus itself, to checkbox "Gift wrap" \[ref=e\d+\]\./,
     );
     expect(await macpilot.ok('get_element', { ref: gift })).toMatch(/checked/);
+    // A select takes one of its options by name; the page hears its change event.
+    const colour = refOf(await macpilot.ok('find_elements', { app, role: 'combobox' }), /combobox "Colour"/);
+    const blue = await macpilot.ok('set_value', { ref: colour, value: 'Blue' });
+    expect(blue).toMatch(/combobox "Colour" \[ref=e\d+\].* value="Blue"/);
+    await eventually('the change heard', async () => {
+      const out = await macpilot.call('find_elements', { app, text: 'Colour: Blue' });
+      return /text "Colour: Blue"/.test(out.text) ? true : undefined;
+    });
     const place = await macpilot.ok('find_elements', {
       app,
       role: 'button',

@@ -94,6 +94,16 @@ describe('Firefox: the order form through MCP alone', () => {
     );
     await macpilot.ok('set_value', { ref: gift, value: true });
     expect(await macpilot.ok('get_element', { ref: gift })).toMatch(/states: .*checked/);
+    // A select takes one of its options by name; the page hears its change event.
+    const colour = refOf(await macpilot.ok('find_elements', { app, role: 'combobox' }), /combobox "Colour"/);
+    expect(await macpilot.ok('get_element', { ref: colour })).toContain('value: "Red"');
+    await macpilot.ok('set_value', { ref: colour, value: 'blue' });
+    await statusShows('Colour: Blue');
+    expect(await macpilot.ok('get_element', { ref: colour })).toContain('value: "Blue"');
+    const purple = await macpilot.call('set_value', { ref: colour, value: 'Purple' });
+    expect(purple.text).toContain(
+      'it has no option "Purple" (use one of its options: "Red", "Green", "Blue")',
+    );
 
     const place = await macpilot.ok('find_elements', {
       app,

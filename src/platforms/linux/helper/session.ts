@@ -50,6 +50,8 @@ export interface AppFacts {
   pid: number;
   /** GTK4 reports window-relative extents and sets SHOWING on top-level windows only. */
   gtk4: boolean;
+  /** Firefox (and Thunderbird): a web select chosen through Selection changes without the page hearing it. */
+  gecko?: boolean;
   /** In a Wayland session, an X11 app on XWayland: its extents are on the X screen, which is the layout. */
   xwayland?: boolean;
 }
@@ -264,11 +266,12 @@ export class Session {
     ]);
     const gtk4 = toolkit.toLowerCase() === 'gtk' && version.startsWith('4.');
     const known = toolkit !== '' && version !== '';
-    if (this.desk === 'x11') return { facts: { pid, gtk4 }, toolkitKnown: known };
+    const gecko = toolkit.toLowerCase() === 'gecko' ? { gecko: true } : {};
+    if (this.desk === 'x11') return { facts: { pid, gtk4, ...gecko }, toolkitKnown: known };
     // Which server the app is on shows in the compositor's windows once it has one; until then it is read again.
     const servers = await this.serversOf(pid);
     return {
-      facts: { pid, gtk4, xwayland: servers.includes(true) },
+      facts: { pid, gtk4, ...gecko, xwayland: servers.includes(true) },
       toolkitKnown: known && servers.length > 0,
     };
   }

@@ -8,8 +8,10 @@ import {
 import {
   doAction,
   getActionNames,
+  getChildren,
   getProperty,
   getAttributes,
+  getRoleName,
   getInterfaces,
   getProps,
   getState,
@@ -17,17 +19,21 @@ import {
   setProperty,
   setTextContents,
 } from './atspi.js';
-import { type ReadContext, readInfo } from './element.js';
+import { OPTION_LISTS, type ReadContext, readInfo } from './element.js';
 import { goneOr, HelperFailure, isUnsupported } from '../../errors.js';
 import { handleOf, type Ref } from './handles.js';
 import { has, SECURE_ROLE, State, TOGGLE_ROLES } from './states.js';
 import { frameOf, topFrame } from './tree.js';
 import { click, hasPointer, raiseWindowOf, windowRelative } from '../desk.js';
 import { until } from '../until.js';
+import { normalizeName } from '../../../../text.js';
 
 const SETTLE_MS = 1000;
 /** How long a field that accepted new text may take to hold it. */
 const TEXT_TAKEN_MS = 300;
+/** Options named in a refusal, at most. */
+const OPTIONS_LISTED = 20;
+const ACCESSIBLE = 'org.a11y.atspi.Accessible';
 /** A toggle's own action: GTK's, and Chromium's web checkboxes' (check, uncheck). */
 const TOGGLE_ACTIONS = ['toggle', 'click', 'press', 'activate', 'check', 'uncheck'];
 
@@ -193,6 +199,76 @@ async function setText(ctx: ReadContext, ref: Ref, role: string, interfaces: Set
   return { value: text };
 }
 
+/** The options of a combo box: its items, or those of the list or menu it holds. */
+async function optionsOf(ctx: ReadContext, ref: Ref): Promise<{ ref: Ref; name: string; list: Ref }[]> {
+  const children = await getChildren(ctx.bus, ref);
+  const roles = await Promise.all(children.map((child) => getRoleName(ctx.bus, child).catch(() => '')));
+  const lists = children.filter((_, i) => OPTION_LISTS.has(roles[i] ?? ''));
+  const held = await Promise.all(
+    (lists.length > 0 ? lists : [ref]).map(async (list) =>
+      (await getChildren(ctx.bus, list)).map((item) => ({ item, list })),
+    ),
+  );
+  return Promise.all(
+    held
+      .flat()
+      .map(async ({ item, list }) => ({ ref: item, name: (await getProps(ctx.bus, item)).name, list })),
+  );
+}
+
+/**
+ * A combo box set to the option named `text`: chosen through the option's own action or its list's
+ * Selection (in Firefox, typed), and answered once the option is the selected one.
+ */
+async function chooseOption(ctx: ReadContext, ref: Ref, text: string): Promise<{ value: string }> {
+  const options = await optionsOf(ctx, ref);
+  const same = (a: string, b: string) => normalizeName(a).toLowerCase() === normalizeName(b).toLowerCase();
+  const wanted =
+    options.find((option) => normalizeName(option.name) === normalizeName(text)) ??
+    options.find((option) => same(option.name, text));
+  if (!wanted) {
+    const names = options.map((option) => JSON.stringify(option.name)).slice(0, OPTIONS_LISTED);
+    throw notSettable(
+      `it has no option ${JSON.stringify(text)}`,
+      names.length > 0
+        ? `use one of its options: ${names.join(', ')}`
+        : 'it lists no options: click it to open it',
+    );
+  }
+  const selected = async () => has(await getState(ctx.bus, wanted.ref), State.SELECTED);
+  if (await selected()) return { value: wanted.name };
+  // Firefox changes a select chosen through Selection without telling the page (no change event): there the
+  // option is typed, as a person picks one from the keyboard.
+  if ((await ctx.session.app(ref.bus)).gecko) {
+    throw notSettable(
+      'Firefox tells the page of an option only when it is chosen from the keyboard',
+      'type its name',
+      {
+        typeInstead: true,
+      },
+    );
+  }
+  // The option's own action (Chromium's), else its list's Selection.
+  const acts = (await getActionNames(ctx.bus, wanted.ref).catch(() => [])).length > 0;
+  if (!(acts && (await doAction(ctx.bus, wanted.ref, 0).catch(() => false)))) {
+    const [index] = await ctx.bus.call(wanted.ref.bus, wanted.ref.path, ACCESSIBLE, 'GetIndexInParent');
+    const [chosen] = await ctx.bus
+      .call(wanted.list.bus, wanted.list.path, 'org.a11y.atspi.Selection', 'SelectChild', 'i', [
+        Number(index),
+      ])
+      .catch(() => [false]);
+    if (chosen !== true)
+      throw notSettable('the app refused to choose the option', 'click the combo box, then the option');
+  }
+  if (!(await until(selected, SETTLE_MS, ctx.signal))) {
+    throw notSettable(
+      'the option was asked for, but the app does not show it chosen',
+      'click the combo box, then the option',
+    );
+  }
+  return { value: wanted.name };
+}
+
 async function setNumber(ctx: ReadContext, ref: Ref, interfaces: Set<string>, value: number) {
   if (!interfaces.has('org.a11y.atspi.Value')) {
     throw notSettable('it has no numeric value', 'use a string for text fields, a boolean for toggles');
@@ -238,7 +314,12 @@ export async function setValue(
   try {
     const read = await readInfo(ctx, ref, { maxValueLength: 0, frame: undefined });
     const interfaces = await getInterfaces(ctx.bus, ref);
-    if (typeof value === 'string') return await setText(ctx, ref, read.role, interfaces, value);
+    if (typeof value === 'string') {
+      // A web page's select: a combo box without text of its own, whose options are its items.
+      if (read.role === 'combo box' && !interfaces.has('org.a11y.atspi.EditableText'))
+        return await chooseOption(ctx, ref, value);
+      return await setText(ctx, ref, read.role, interfaces, value);
+    }
     if (typeof value === 'number') return await setNumber(ctx, ref, interfaces, value);
     return await setToggle(ctx, ref, read.role, interfaces, value);
   } catch (error) {

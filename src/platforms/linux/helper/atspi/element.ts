@@ -20,7 +20,7 @@ import {
 } from './atspi.js';
 import type { Bus } from '../../dbus/bus.js';
 import { elementGone, goneOr, isGone, isUnsupported } from '../../errors.js';
-import { handleOf, type Ref } from './handles.js';
+import { asRef, handleOf, type Ref } from './handles.js';
 import type { AppFacts, Session } from '../session.js';
 import {
   has,
@@ -62,6 +62,8 @@ const TEXT_HOLDER_ROLES = new Set([
 ]);
 /** Where an element's text has a child element (a link in a paragraph), the Text interface has this character. */
 const EMBEDDED_OBJECT = /\uFFFC/g;
+/** What holds a combo box's options, between it and them. */
+export const OPTION_LISTS = new Set(['menu', 'list', 'list box']);
 /** Roles whose value is a number (the Value interface). */
 const VALUE_ROLES = new Set(['slider', 'spin button', 'progress bar', 'scroll bar', 'level bar', 'dial']);
 /** Form fields that often carry their name in a LABELLED_BY relation instead of Name. */
@@ -119,6 +121,24 @@ function truncate(text: string, max: number): { value: string; truncated: boolea
     : { value: text, truncated: false };
 }
 
+/** The name of the option a combo box's list has selected, if it says. */
+async function chosenOption(bus: Bus, ref: Ref): Promise<string | undefined> {
+  for (const child of await getChildren(bus, ref)) {
+    if (!OPTION_LISTS.has(await getRoleName(bus, child).catch(() => ''))) continue;
+    const [selected] = await bus.call(
+      child.bus,
+      child.path,
+      'org.a11y.atspi.Selection',
+      'GetSelectedChild',
+      'i',
+      [0],
+    );
+    const option = asRef(selected);
+    if (option) return (await getProps(bus, option)).name;
+  }
+  return undefined;
+}
+
 async function readValue(
   bus: Bus,
   ref: Ref,
@@ -140,6 +160,11 @@ async function readValue(
       if (holder && shown.trim() === '') return {};
       const { value, truncated } = truncate(shown, maxValueLength);
       return truncated ? { value, truncated } : { value };
+    }
+    // A web page's select: its value is the option chosen, as a person reads it in the closed box.
+    if (role === 'combo box' && maxValueLength > 0 && !has(bits, State.EDITABLE)) {
+      const chosen = await chosenOption(bus, ref);
+      return chosen === undefined ? {} : truncate(chosen, maxValueLength);
     }
     // A web link's value is where it leads (its Hyperlink's URI), as AXURL is on macOS.
     if (role === 'link' && maxValueLength > 0) {
