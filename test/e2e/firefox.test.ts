@@ -58,6 +58,8 @@ describe('Firefox: the order form through MCP alone', () => {
     expect(tree).toMatch(/- spinbutton "Quantity" \[ref=e\d+\].* value=1/);
     expect(tree).toMatch(/- link "Help" \[ref=e\d+\].* value="https:\/\/example\.com\/help"/);
     expect(tree).toMatch(/- statusbar \[ref=e\d+\] value="Nothing ordered"/);
+    // A paragraph's text whole, its inline elements' text in their places.
+    expect(tree).toMatch(/- paragraph \[ref=e\d+\] value="Orders ship in 2 days, see the terms\."/);
     // Firefox's own UI: its actions have names again (Firefox lists each as ";;").
     const reload = await macpilot.ok('find_elements', {
       app,

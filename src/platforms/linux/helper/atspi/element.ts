@@ -121,6 +121,27 @@ function truncate(text: string, max: number): { value: string; truncated: boolea
     : { value: text, truncated: false };
 }
 
+/**
+ * A text whose inline elements (a link, a span in a paragraph) stand as embedded-object characters, with each
+ * one's own text in its place, where every child is one of them (Firefox's way: the n-th character is the n-th
+ * child); else without them (Chromium's children mix its own text nodes in).
+ */
+async function withInlineText(bus: Bus, ref: Ref, text: string): Promise<string> {
+  const embedded = text.match(EMBEDDED_OBJECT)?.length ?? 0;
+  if (embedded === 0) return text;
+  const children = await getChildren(bus, ref).catch(() => []);
+  if (children.length !== embedded) return text.replace(EMBEDDED_OBJECT, '');
+  const texts = await Promise.all(
+    children.map(async (child) => {
+      const { name } = await getProps(bus, child).catch(() => ({ name: '' }));
+      if (name !== '') return name;
+      return (await getText(bus, child, -1).catch(() => '')).replace(EMBEDDED_OBJECT, '');
+    }),
+  );
+  let n = 0;
+  return text.replace(EMBEDDED_OBJECT, () => texts[n++] ?? '');
+}
+
 /** The name of the option a combo box's list has selected, if it says. */
 async function chosenOption(bus: Bus, ref: Ref): Promise<string | undefined> {
   for (const child of await getChildren(bus, ref)) {
@@ -155,7 +176,7 @@ async function readValue(
     const holder = TEXT_HOLDER_ROLES.has(role) && props.name === '' && props.childCount === 0;
     if ((TEXT_ROLES.has(role) || holder) && maxValueLength > 0) {
       const text = await getText(bus, ref, maxValueLength + 1);
-      const shown = has(bits, State.EDITABLE) ? text : text.replace(EMBEDDED_OBJECT, '');
+      const shown = has(bits, State.EDITABLE) ? text : await withInlineText(bus, ref, text);
       // A field's empty text is its value; a container's is no text at all.
       if (holder && shown.trim() === '') return {};
       const { value, truncated } = truncate(shown, maxValueLength);
