@@ -98,7 +98,8 @@ function userFileClient(id: ClientId, machine: Machine): FileClient {
         file: join(machine.home, '.claude.json'),
         key: 'mcpServers',
         entry: stdio,
-        then: 'run `claude mcp list` to check that it connects',
+        // The `claude` command is not on PATH here: what checks the entry is Claude Code once it runs.
+        then: 'once Claude Code is installed, `claude mcp list` checks that it connects',
       };
   }
 }

@@ -278,7 +278,7 @@ export const workflowTools = toolsetTools('workflow', [
         const why =
           made === 0
             ? 'this session has made no action yet'
-            : `the ${made === 1 ? 'action' : `${made} actions`} this session made ${made === 1 ? 'was' : 'were'} undone already${made > HISTORY_KEPT ? ` (undo keeps the newest ${HISTORY_KEPT})` : ''}`;
+            : `an undo or a rollback already reached the ${made === 1 ? 'action' : `${made} actions`} this session made (${made === 1 ? 'it was undone, or named there if it cannot be' : 'each was undone, or named there if it cannot be'})${made > HISTORY_KEPT ? `; undo keeps the newest ${HISTORY_KEPT}` : ''}`;
         return {
           content: [{ type: 'text', text: `Nothing to undo: ${why}.` }],
           structuredContent: { undone: [], not_undone: [] },

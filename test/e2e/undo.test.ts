@@ -94,7 +94,7 @@ test('undo restores a text field and a moved window, newest first, and names wha
     /^Undid 1 of 1 action \(5 asked; the session had no more to undo\)/,
   );
   expect((await macpilot.call('undo')).text).toMatch(
-    /^Nothing to undo: the \d+ actions this session made were undone already\.$/,
+    /^Nothing to undo: an undo or a rollback already reached the \d+ actions this session made \(each was undone, or named there if it cannot be\)\.$/,
   );
   await processes.stop(zenity.pid);
 });

@@ -100,7 +100,7 @@ export class Waits {
       throw new MacpilotError({
         what:
           timeoutMs === 0
-            ? `Not so at the one look a timeout of 0 allows (${elapsed(started)}): waited for ${awaited}`
+            ? `Not so when looked at once (a timeout of 0 looks once; the look took ${elapsed(started)}): waited for ${awaited}`
             : `Timed out after ${duration(timeoutMs)} waiting for ${awaited}${performance.now() - started > timeoutMs + 500 ? ` (the last look ended at ${elapsed(started)}: the app answered slowly)` : ''}`,
         why: `last seen: ${plainText(last.seen)}`,
         next: nextStep(options.condition),

@@ -166,7 +166,7 @@ describe('failures', () => {
     });
     await vi.advanceTimersByTimeAsync(0);
     expect(failure(waiting)).toMatch(
-      /^Not so at the one look a timeout of 0 allows \(\d+ ms\): waited for text "Saved" to appear in "mousepad"\.\n/,
+      /^Not so when looked at once \(a timeout of 0 looks once; the look took \d+ ms\): waited for text "Saved" to appear in "mousepad"\.\n/,
     );
   });
 
