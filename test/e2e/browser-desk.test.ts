@@ -6,7 +6,8 @@
  */
 import { join } from 'node:path';
 import { expect, inject, test } from 'vitest';
-import { startChromium, webPage } from '../support/chromium.js';
+import { startChromium } from '../support/chromium.js';
+import { webPage } from '../support/web-page.js';
 import { useMacpilot } from '../support/mcp.js';
 import { temporaryFolder } from '../support/temp.js';
 import { eventually, refOf } from '../support/text.js';

@@ -12,10 +12,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { assistiveNote } from '../../src/platforms/linux/helper/atspi/assistive.js';
-import { startChromium, webPage } from '../support/chromium.js';
+import { startChromium } from '../support/chromium.js';
 import { CLI, type Macpilot, startMacpilot } from '../support/mcp.js';
 import { Processes } from '../support/processes.js';
 import { temporaryFolder } from '../support/temp.js';
+import { scrolledToFarButton, webPage } from '../support/web-page.js';
 import { eventually, refOf } from '../support/text.js';
 import { windowOfPid } from '../support/xwindows.js';
 
@@ -194,15 +195,7 @@ describe('its page, as an agent needs it', () => {
   });
 
   test('a button far down the page is scrolled to, then clicked', async () => {
-    const far = await macpilot.ok('find_elements', {
-      app,
-      role: 'button',
-      name: 'Far away button',
-      match: 'exact',
-      include_hidden: true,
-    });
-    const ref = refOf(far, /button "Far away button"/);
-    await macpilot.ok('scroll_to_element', { ref });
+    const ref = await scrolledToFarButton(macpilot, app);
     const clicked = await macpilot.ok('click_element', { ref });
     expect(clicked).toContain('Clicked button "Far away button"');
     // The status region is scrolled out of view now: the page said it, off screen.

@@ -7,10 +7,10 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { startFirefox } from '../support/firefox.js';
-import { webPage } from '../support/chromium.js';
 import { type Macpilot, startMacpilot } from '../support/mcp.js';
 import { Processes } from '../support/processes.js';
 import { temporaryFolder } from '../support/temp.js';
+import { scrolledToFarButton, webPage } from '../support/web-page.js';
 import { eventually, refOf } from '../support/text.js';
 
 const env = inject('desktopEnv');
@@ -121,15 +121,7 @@ describe('Firefox: the order form through MCP alone', () => {
   });
 
   test('a button far down the page is scrolled to, then clicked', async () => {
-    const far = await macpilot.ok('find_elements', {
-      app,
-      role: 'button',
-      name: 'Far away button',
-      match: 'exact',
-      include_hidden: true,
-    });
-    const ref = refOf(far, /button "Far away button"/);
-    await macpilot.ok('scroll_to_element', { ref });
+    const ref = await scrolledToFarButton(macpilot, app);
     expect(await macpilot.ok('get_element', { ref })).not.toMatch(/states: .*offscreen/);
     expect(await macpilot.ok('click_element', { ref })).toContain('Clicked button "Far away button"');
     await statusShows('Far away clicked');

@@ -1,11 +1,5 @@
 /** Debian's Chromium as the browser tests start it: as root on a machine without network, a profile of its own. */
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Processes, Started } from './processes.js';
-
-/** A page of test/fixtures/web, as a file: URL. */
-export const webPage = (name: string): string =>
-  pathToFileURL(join(import.meta.dirname, '..', 'fixtures', 'web', name)).href;
 
 export function startChromium(processes: Processes, profile: string, url: string): Started {
   return processes.start('chromium', [
