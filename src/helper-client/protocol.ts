@@ -110,6 +110,8 @@ const elementFields = {
    * "Cmd+S", "Cmd+Option+Z" (macOS: AXMenuItemCmdChar and AXMenuItemCmdModifiers).
    */
   shortcut: z.string().max(64).optional(),
+  /** A heading's level, 1 to 9 (1: the page's title), where the platform says (AT-SPI's "level" attribute). */
+  level: z.number().int().min(1).max(9).optional(),
   childCount: z.number().int().min(0),
   /**
    * A walk of a long container (a list of thousands of rows) that took only the children on screen: the first

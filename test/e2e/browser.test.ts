@@ -112,7 +112,7 @@ describe('its page, as an agent needs it', () => {
     expect(tree).toMatch(/- document "Order form" \[ref=e\d+\]/);
     expect(tree).toMatch(/- landmark "main" \[ref=e\d+\]/);
     expect(tree).toMatch(/- landmark "Site" \[ref=e\d+\]/);
-    expect(tree).toMatch(/- heading "Order form" \[ref=e\d+\]/);
+    expect(tree).toMatch(/- heading "Order form" \[ref=e\d+\] level=1/);
     expect(tree).toMatch(/- textbox "Item" \[ref=e\d+\].* required/);
     expect(tree).toMatch(/- spinbutton "Quantity" \[ref=e\d+\].* value=1/);
     expect(tree).toMatch(/- link "Help" \[ref=e\d+\].* value="https:\/\/example\.com\/help"/);

@@ -24,6 +24,8 @@ export interface Shown {
   /** The value was cut to VALUE_CHARS: its length in all, at least (`over`) when the helper had cut it too. */
   valueCut?: { total: number; over: boolean };
   shortcut?: string;
+  /** A heading's level. */
+  level?: number;
   /** Only for an element without a name (an icon, an icon button): the only words it has. */
   description?: string;
 }
@@ -36,6 +38,7 @@ export function shownOf(node: Walked): Shown {
   };
   if (!secure) Object.assign(shown, shownValue(info.value, info.valueTruncated === true, info.name));
   if (info.shortcut) shown.shortcut = info.shortcut;
+  if (info.level !== undefined) shown.level = info.level;
   const description = normalizeName(info.name) === '' ? shownDescription(node) : '';
   if (description) shown.description = description;
   return shown;
@@ -52,6 +55,7 @@ const showsNothing = (shown: Shown): boolean =>
   shown.states.length === 0 &&
   shown.value === undefined &&
   shown.shortcut === undefined &&
+  shown.level === undefined &&
   shown.description === undefined;
 
 /** The description as a line shows it. */

@@ -55,6 +55,7 @@ export const ElementJson = z
       .string()
       .optional()
       .describe('The keyboard shortcut that triggers it, as press_key takes it.'),
+    level: z.number().optional().describe("A heading's level, 1 to 9."),
     states: z.array(z.string()),
     bounds: BoundsJson.optional(),
     path: z.string(),
@@ -381,6 +382,7 @@ function elementFields(info: ElementInfo, ref: string, path: string): ElementJso
     ...(info.value === undefined || secure ? {} : { value: info.value }),
     ...(info.description ? { description: info.description } : {}),
     ...(info.shortcut ? { shortcut: info.shortcut } : {}),
+    ...(info.level === undefined ? {} : { level: info.level }),
     states: secure && !info.states.includes('secure') ? [...info.states, 'secure'] : info.states,
     ...(info.bounds ? { bounds: info.bounds } : {}),
     path,

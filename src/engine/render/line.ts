@@ -14,6 +14,7 @@ export function elementLine(node: Walked, v: Vocabulary = AGENT): string {
 export function lineExtras(node: Walked, v: Vocabulary = AGENT): string[] {
   const shown = shownOf(node);
   return [
+    shown.level === undefined ? '' : `level=${shown.level}`,
     ...shown.states,
     valueText(shown, node, v),
     shortcutText(shown.shortcut),

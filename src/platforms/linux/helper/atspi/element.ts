@@ -200,6 +200,12 @@ async function readValue(
   return {};
 }
 
+/** A heading's level from its "level" attribute (browsers give one), if it is one from 1 to 9. */
+async function headingLevel(bus: Bus, ref: Ref): Promise<number | undefined> {
+  const level = Number((await getAttributes(bus, ref).catch(() => ({}) as Record<string, string>)).level);
+  return Number.isInteger(level) && level >= 1 && level <= 9 ? level : undefined;
+}
+
 /** The keyboard shortcut of the element's first action that has one. */
 async function readShortcut(bus: Bus, ref: Ref): Promise<string | undefined> {
   try {
@@ -331,7 +337,7 @@ export async function completeInfo(
 ): Promise<ElementInfo> {
   const { bus } = ctx;
   const { extents, frame } = place;
-  const [value, bounds, label, shortcut] = await Promise.all([
+  const [value, bounds, label, shortcut, level] = await Promise.all([
     readValue(bus, ref, { role, bits, props }, maxValueLength),
     extents && isShown(role, bits, app) && role !== 'application'
       ? toBounds(ctx, extents, app, frame)
@@ -342,6 +348,7 @@ export async function completeInfo(
         ? landmarkKind(bus, ref)
         : '',
     SHORTCUT_ROLES.has(role) ? readShortcut(bus, ref) : undefined,
+    role === 'heading' ? headingLevel(bus, ref) : undefined,
   ]);
   const info: ElementInfo = {
     id: handleOf(ref),
@@ -357,6 +364,7 @@ export async function completeInfo(
   if (props.accessibleId) info.identifier = props.accessibleId;
   if (bounds) info.bounds = bounds;
   if (shortcut) info.shortcut = shortcut;
+  if (level !== undefined) info.level = level;
   return info;
 }
 
