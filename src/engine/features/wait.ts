@@ -95,7 +95,7 @@ export class Waits {
           : await this.until(this.probe(condition, options), started + timeoutMs, call);
       if (last.met) {
         const elapsedMs = performance.now() - started;
-        return { kind: 'wait', awaited, elapsedMs, seen: last.seen, element: last.element };
+        return { kind: 'wait', awaited, elapsedMs, timeoutMs, seen: last.seen, element: last.element };
       }
       throw new MacpilotError({
         what:

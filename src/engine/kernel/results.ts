@@ -235,6 +235,8 @@ export interface WaitResult {
   /** What was awaited, in words: `button "OK" [ref=e3] to be enabled`. */
   awaited: string;
   elapsedMs: number;
+  /** The wait's time limit: a look begun within it may end after it. */
+  timeoutMs: number;
   /** What was seen when the condition held. */
   seen: Words;
   /** The element the condition is about, when one was seen. */

@@ -16,6 +16,7 @@ import type {
   ClipboardHistoryResult,
   ClipboardResult,
   DisplaysResult,
+  WaitResult,
   EngineResult,
   MatchesResult,
   MenuItemResult,
@@ -63,7 +64,7 @@ export function renderText(result: EngineResult, v: Vocabulary = AGENT): string 
     case 'menu-item':
       return menuItemText(result, v);
     case 'wait':
-      return `Done after ${duration(result.elapsedMs)}: ${result.awaited}.\n${fenced(result.seen, v)}`;
+      return `Done after ${duration(result.elapsedMs)}${lateLook(result)}: ${result.awaited}.\n${fenced(result.seen, v)}`;
     case 'observed':
       return renderObserved(result, dataNote());
     case 'assert':
@@ -82,6 +83,12 @@ export function renderText(result: EngineResult, v: Vocabulary = AGENT): string 
       return textMatchText(result, v);
   }
 }
+
+/** Why a wait took longer than its time limit: the look that found it began in time and ended late. */
+const lateLook = (r: WaitResult): string =>
+  r.elapsedMs > r.timeoutMs
+    ? ` (the look that saw it began within the ${duration(r.timeoutMs)} allowed; the app answered it slowly)`
+    : '';
 
 function displaysText({ displays }: DisplaysResult): string {
   const lines = displays.map(

@@ -135,7 +135,14 @@ export const samples: { [K in EngineResult['kind']]: Extract<EngineResult, { kin
     cut: false,
   },
   'menu-item': { kind: 'menu-item', node, names: [INJECTION], hasSubmenu: false },
-  wait: { kind: 'wait', awaited: 'e1 to appear', elapsedMs: 5, seen: [{ element: node }], element: node },
+  wait: {
+    kind: 'wait',
+    awaited: 'e1 to appear',
+    elapsedMs: 5,
+    timeoutMs: 100,
+    seen: [{ element: node }],
+    element: node,
+  },
   observed: {
     kind: 'observed',
     app,

@@ -143,3 +143,13 @@ describe("the person's vocabulary", () => {
     }
   });
 });
+
+describe('a wait answered after its time limit', () => {
+  it('says the look that saw it began in time and the app answered it slowly', () => {
+    const wait = samples.wait as Extract<EngineResult, { kind: 'wait' }>;
+    expect(renderText({ ...wait, elapsedMs: 796, timeoutMs: 500 }, PERSON)).toMatch(
+      /^Done after 796 ms \(the look that saw it began within the 500 ms allowed; the app answered it slowly\): /,
+    );
+    expect(renderText({ ...wait, elapsedMs: 120, timeoutMs: 500 }, PERSON)).toMatch(/^Done after 120 ms: /);
+  });
+});
