@@ -512,6 +512,27 @@ describe('clipboard', () => {
   });
 });
 
+describe('a GTK combo box', () => {
+  test('set takes one of its options by name; the box then bears it, and a name it lacks is refused with its options', async () => {
+    const pid = await start('mousepad', 'menubar');
+    await ok('menu', String(pid), 'Edit > Preferences...');
+    const line = await eventually('the colour scheme box', async () => {
+      const tree = await run('tree', String(pid), '--all');
+      return tree.stdout.split('\n').find((l) => /- combobox .*group\["Color Scheme"\]\/combobox/.test(l));
+    });
+    const path = AT_PATH.exec(line)?.[1] ?? '';
+    expect(path).toMatch(/group\["Color Scheme"\]\/combobox$/);
+    expect(await ok('set', path, 'Cobalt')).toContain('Set the value of combobox');
+    expect(await ok('get', path)).toMatch(/^name: "cobalt"$/m);
+    const missing = await run('set', path, 'Purple');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(
+      /it has no option "Purple" \(use one of its options: "None", "Classic", "Cobalt"/,
+    );
+    await processes.stop(pid);
+  });
+});
+
 describe('screenshot', () => {
   test('-o writes a PNG of the whole screen', async () => {
     const file = join(folder, 'screen.png');

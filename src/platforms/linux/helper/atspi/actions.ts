@@ -235,7 +235,11 @@ async function chooseOption(ctx: ReadContext, ref: Ref, text: string): Promise<{
         : 'it lists no options: click it to open it',
     );
   }
-  const selected = async () => has(await getState(ctx.bus, wanted.ref), State.SELECTED);
+  // Chosen: the option says it is selected (the browsers), or the box now bears its name (GTK, whose menu
+  // items keep no selected state).
+  const selected = async () =>
+    has(await getState(ctx.bus, wanted.ref), State.SELECTED) ||
+    same((await getProps(ctx.bus, ref)).name, wanted.name);
   if (await selected()) return { value: wanted.name };
   // Firefox changes a select chosen through Selection without telling the page (no change event): there the
   // option is typed, as a person picks one from the keyboard.
