@@ -77,9 +77,7 @@ export function parseCommandLine(
     // `--project --dry-run`: the next option is not this one's value (`--name=-x` passes one that starts so).
     const tookOption = !token.inlineValue && token.value !== undefined && /^-(?!\d)./.test(token.value);
     if (option.value && (token.value === undefined || tookOption)) {
-      throw new UsageError(
-        `${token.rawName} needs a value: ${token.rawName} ${option.value} (${command.name} --help)`,
-      );
+      throw new UsageError(`${token.rawName} needs a value: ${token.rawName} ${option.value}`);
     }
     if (!option.value && token.inlineValue) {
       throw new UsageError(`--${option.name} takes no value; give it alone: --${option.name}`);
