@@ -16,7 +16,7 @@ import { startChromium } from '../support/chromium.js';
 import { CLI, type Macpilot, startMacpilot } from '../support/mcp.js';
 import { Processes } from '../support/processes.js';
 import { temporaryFolder } from '../support/temp.js';
-import { scrolledToFarButton, webPage } from '../support/web-page.js';
+import { placeOrder, scrolledToFarButton, webPage } from '../support/web-page.js';
 import { eventually, refOf } from '../support/text.js';
 import { windowOfPid } from '../support/xwindows.js';
 
@@ -152,13 +152,7 @@ describe('its page, as an agent needs it', () => {
       const out = await macpilot.call('find_elements', { app, text: 'Colour: Blue' });
       return /text "Colour: Blue"/.test(out.text) ? true : undefined;
     });
-    const place = await macpilot.ok('find_elements', {
-      app,
-      role: 'button',
-      name: 'Place order',
-      match: 'exact',
-    });
-    const clicked = await macpilot.ok('click_element', { ref: refOf(place, /button "Place order"/) });
+    const clicked = await placeOrder(macpilot, app);
     // The page's own press: the person's pointer stays where it was, and the page hears a click all the same.
     expect(clicked).toContain('Clicked button "Place order" [ref=e');
     expect(clicked).toContain(

@@ -10,7 +10,7 @@ import { startFirefox } from '../support/firefox.js';
 import { type Macpilot, startMacpilot } from '../support/mcp.js';
 import { Processes } from '../support/processes.js';
 import { temporaryFolder } from '../support/temp.js';
-import { scrolledToFarButton, webPage } from '../support/web-page.js';
+import { placeOrder, scrolledToFarButton, webPage } from '../support/web-page.js';
 import { eventually, refOf } from '../support/text.js';
 
 const env = inject('desktopEnv');
@@ -107,13 +107,7 @@ describe('Firefox: the order form through MCP alone', () => {
       'it has no option "Purple" (use one of its options: "Red", "Green", "Blue")',
     );
 
-    const place = await macpilot.ok('find_elements', {
-      app,
-      role: 'button',
-      name: 'Place order',
-      match: 'exact',
-    });
-    const clicked = await macpilot.ok('click_element', { ref: refOf(place, /button "Place order"/) });
+    const clicked = await placeOrder(macpilot, app);
     expect(clicked).toContain(
       '(its "press" action; macpilot moved neither the pointer nor the keyboard focus)',
     );
