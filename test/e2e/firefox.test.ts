@@ -120,4 +120,20 @@ describe('Firefox: the order form through MCP alone', () => {
     expect(await macpilot.ok('click_element', { ref })).toContain('Clicked button "Far away button"');
     await statusShows('Far away clicked');
   });
+
+  test("typing into Firefox's address bar, whose text it does not expose, warns of nothing it cannot see", async () => {
+    const bar = await macpilot.ok('find_elements', {
+      app,
+      role: 'combobox',
+      name: 'Search',
+      match: 'contains',
+    });
+    const typed = await macpilot.ok('type_text', {
+      ref: refOf(bar, /combobox "[^"]*Search[^"]*"/),
+      text: 'hello',
+    });
+    expect(typed).toContain('typed 5 characters');
+    expect(typed).not.toContain('did not arrive');
+    await macpilot.ok('press_key', { key: 'Escape' });
+  });
 });

@@ -792,14 +792,17 @@ export class Input {
     }
   }
 
-  /** A field's whole text ('' when it holds none); undefined when it cannot be read whole (secure, too long). */
+  /**
+   * A field's whole text ('' when it holds none); undefined when it cannot be read whole (secure, too long) or
+   * shows none of its own (Firefox's address bar, whose text is in no element it exposes).
+   */
   private async fieldText(handle: string, call?: CallOptions): Promise<string | undefined> {
     const { element } = await this.kernel.port.call(
       'ax.element',
       { id: handle, maxValueLength: MAX_FIELD_CHARS },
       call,
     );
-    const value = element.value ?? '';
+    const { value } = element;
     return isSecure(element) || element.valueTruncated || typeof value !== 'string' ? undefined : value;
   }
 
