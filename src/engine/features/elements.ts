@@ -341,9 +341,9 @@ export class Elements {
         try {
           await this.kernel.port.call('ax.setValue', { id: entry.handle, value }, call);
         } catch (error) {
-          // An editable field that takes no text through the accessibility layer (a web page's: Chromium's refuses it,
-          // Firefox's says yes and keeps its old text) is
-          // typed into, as a person would: the page hears its input events.
+          // An editable field that takes no text through the accessibility layer (a web page's: Chromium's
+          // refuses it, Firefox's says yes and keeps its old text) is typed into, as a person would: the page
+          // hears its input events.
           if (typeof value !== 'string' || !(error instanceof HelperError) || error.data.typeInstead !== true)
             throw error;
           const background = this.input.background();

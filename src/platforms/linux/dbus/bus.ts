@@ -66,7 +66,8 @@ export const CALL_TIMEOUT_MS = 5000;
 
 /**
  * Calls in flight to one app at once (in-flight.ts). Measured on Chromium's 10,000-row page: a walk of 5,000 of
- * its rows, sent all at once, left calls unanswered past 5 s; 256 at a time keep an app's queue short (under a second at Chromium's pace), and walks of GTK apps as fast as unbounded (within the bench's noise).
+ * its rows, sent all at once, left calls unanswered past 5 s; 256 at a time keep an app's queue short (under a
+ * second at Chromium's pace), and walks of GTK apps as fast as unbounded (within the bench's noise).
  */
 const IN_FLIGHT_PER_APP = 256;
 

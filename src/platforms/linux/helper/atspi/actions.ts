@@ -9,9 +9,9 @@ import {
   doAction,
   getActionNames,
   getChildren,
+  getIndexInParent,
   getProperty,
   getAttributes,
-  getRoleName,
   getInterfaces,
   getProps,
   getState,
@@ -19,7 +19,7 @@ import {
   setProperty,
   setTextContents,
 } from './atspi.js';
-import { OPTION_LISTS, type ReadContext, readInfo } from './element.js';
+import { optionLists, type ReadContext, readInfo } from './element.js';
 import { goneOr, HelperFailure, isUnsupported } from '../../errors.js';
 import { handleOf, type Ref } from './handles.js';
 import { has, SECURE_ROLE, State, TOGGLE_ROLES } from './states.js';
@@ -33,7 +33,6 @@ const SETTLE_MS = 1000;
 const TEXT_TAKEN_MS = 300;
 /** Options named in a refusal, at most. */
 const OPTIONS_LISTED = 20;
-const ACCESSIBLE = 'org.a11y.atspi.Accessible';
 /** A toggle's own action: GTK's, and Chromium's web checkboxes' (check, uncheck). */
 const TOGGLE_ACTIONS = ['toggle', 'click', 'press', 'activate', 'check', 'uncheck'];
 
@@ -68,10 +67,10 @@ export async function elementDetail(
     const [interfaces, attributes] = await restP;
     const [actions, index, range] = await Promise.all([
       interfaces.has('org.a11y.atspi.Action') ? getActionNames(ctx.bus, ref) : [],
-      ctx.bus
-        .call(ref.bus, ref.path, 'org.a11y.atspi.Accessible', 'GetIndexInParent')
-        .then(([i]) => (typeof i === 'number' && i >= 0 ? { indexInParent: i } : {}))
-        .catch(() => ({})),
+      getIndexInParent(ctx.bus, ref).then(
+        (index) => (index === undefined ? {} : { indexInParent: index }),
+        () => ({}),
+      ),
       interfaces.has('org.a11y.atspi.Value') ? valueRange(ctx, ref) : {},
     ]);
     return { ...read.info, actions, attributes, ...index, ...range };
@@ -201,9 +200,7 @@ async function setText(ctx: ReadContext, ref: Ref, role: string, interfaces: Set
 
 /** The options of a combo box: its items, or those of the list or menu it holds. */
 async function optionsOf(ctx: ReadContext, ref: Ref): Promise<{ ref: Ref; name: string; list: Ref }[]> {
-  const children = await getChildren(ctx.bus, ref);
-  const roles = await Promise.all(children.map((child) => getRoleName(ctx.bus, child).catch(() => '')));
-  const lists = children.filter((_, i) => OPTION_LISTS.has(roles[i] ?? ''));
+  const lists = await optionLists(ctx.bus, ref);
   const held = await Promise.all(
     (lists.length > 0 ? lists : [ref]).map(async (list) =>
       (await getChildren(ctx.bus, list)).map((item) => ({ item, list })),
@@ -255,11 +252,9 @@ async function chooseOption(ctx: ReadContext, ref: Ref, text: string): Promise<{
   // The option's own action (Chromium's), else its list's Selection.
   const acts = (await getActionNames(ctx.bus, wanted.ref).catch(() => [])).length > 0;
   if (!(acts && (await doAction(ctx.bus, wanted.ref, 0).catch(() => false)))) {
-    const [index] = await ctx.bus.call(wanted.ref.bus, wanted.ref.path, ACCESSIBLE, 'GetIndexInParent');
+    const index = await getIndexInParent(ctx.bus, wanted.ref);
     const [chosen] = await ctx.bus
-      .call(wanted.list.bus, wanted.list.path, 'org.a11y.atspi.Selection', 'SelectChild', 'i', [
-        Number(index),
-      ])
+      .call(wanted.list.bus, wanted.list.path, 'org.a11y.atspi.Selection', 'SelectChild', 'i', [index ?? -1])
       .catch(() => [false]);
     if (chosen !== true)
       throw notSettable('the app refused to choose the option', 'click the combo box, then the option');

@@ -55,6 +55,12 @@ export async function getChildren(bus: Bus, ref: Ref): Promise<Ref[]> {
   return asRefs((await bus.call(ref.bus, ref.path, ACCESSIBLE, 'GetChildren'))[0]);
 }
 
+/** The element's place among its parent's children; undefined where the app gives none (-1). */
+export async function getIndexInParent(bus: Bus, ref: Ref): Promise<number | undefined> {
+  const [index] = await bus.call(ref.bus, ref.path, ACCESSIBLE, 'GetIndexInParent');
+  return typeof index === 'number' && index >= 0 ? index : undefined;
+}
+
 export async function getInterfaces(bus: Bus, ref: Ref): Promise<Set<string>> {
   const [list] = await bus.call(ref.bus, ref.path, ACCESSIBLE, 'GetInterfaces');
   return new Set(Array.isArray(list) ? list.map(str) : []);

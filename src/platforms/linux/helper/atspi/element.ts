@@ -63,7 +63,7 @@ const TEXT_HOLDER_ROLES = new Set([
 /** Where an element's text has a child element (a link in a paragraph), the Text interface has this character. */
 const EMBEDDED_OBJECT = /\uFFFC/g;
 /** What holds a combo box's options, between it and them. */
-export const OPTION_LISTS = new Set(['menu', 'list', 'list box']);
+const OPTION_LISTS = new Set(['menu', 'list', 'list box']);
 /** Roles whose value is a number (the Value interface). */
 const VALUE_ROLES = new Set(['slider', 'spin button', 'progress bar', 'scroll bar', 'level bar', 'dial']);
 /** Form fields that often carry their name in a LABELLED_BY relation instead of Name. */
@@ -142,13 +142,19 @@ async function withInlineText(bus: Bus, ref: Ref, text: string): Promise<string>
   return text.replace(EMBEDDED_OBJECT, () => texts[n++] ?? '');
 }
 
+/** The lists or menus among a combo box's children that hold its options. */
+export async function optionLists(bus: Bus, ref: Ref): Promise<Ref[]> {
+  const children = await getChildren(bus, ref);
+  const roles = await Promise.all(children.map((child) => getRoleName(bus, child).catch(() => '')));
+  return children.filter((_, i) => OPTION_LISTS.has(roles[i] ?? ''));
+}
+
 /** The name of the option a combo box's list has selected, if it says. */
 async function chosenOption(bus: Bus, ref: Ref): Promise<string | undefined> {
-  for (const child of await getChildren(bus, ref)) {
-    if (!OPTION_LISTS.has(await getRoleName(bus, child).catch(() => ''))) continue;
+  for (const list of await optionLists(bus, ref)) {
     const [selected] = await bus.call(
-      child.bus,
-      child.path,
+      list.bus,
+      list.path,
       'org.a11y.atspi.Selection',
       'GetSelectedChild',
       'i',

@@ -10,6 +10,7 @@ import {
   type Extents,
   getAccessibleAtPoint,
   getExtents,
+  getIndexInParent,
   getProps,
   getRoleName,
 } from './atspi.js';
@@ -114,8 +115,8 @@ async function childAt(
       if (handleOf(at) === key) return undefined;
       const { parent } = await getProps(bus, at);
       if (parent && handleOf(parent) === key) {
-        const [index] = await bus.call(at.bus, at.path, ACCESSIBLE, 'GetIndexInParent');
-        return typeof index === 'number' && index >= 0 ? { ref: at, index } : undefined;
+        const index = await getIndexInParent(bus, at);
+        return index === undefined ? undefined : { ref: at, index };
       }
       at = parent;
     }

@@ -6,7 +6,7 @@ import {
   type Params,
   type Result,
 } from '../../../../helper-client/protocol.js';
-import { getProps, getRoleName, matchStates } from './atspi.js';
+import { getIndexInParent, getProps, getRoleName, matchStates } from './atspi.js';
 import {
   type NodeRead,
   type ReadContext,
@@ -260,10 +260,8 @@ async function markShownChildren(
         return;
       }
       const first = parseHandle((kept[0] as ElementNode).id);
-      const [index] = await ctx.bus
-        .call(first.bus, first.path, 'org.a11y.atspi.Accessible', 'GetIndexInParent')
-        .catch(() => [undefined]);
-      if (typeof index === 'number' && index >= 0) node.shownChildren = { from: index, count: kept.length };
+      const index = await getIndexInParent(ctx.bus, first).catch(() => undefined);
+      if (index !== undefined) node.shownChildren = { from: index, count: kept.length };
     }),
   );
 }
