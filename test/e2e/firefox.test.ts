@@ -50,7 +50,11 @@ afterAll(async () => {
 
 describe('Firefox: the order form through MCP alone', () => {
   test('its page as an agent needs it: landmarks, labelled fields, a link with its URL, the status text', async () => {
-    const tree = await macpilot.ok('snapshot_ui', { app });
+    // Firefox fills its page's tree in after the first button shows: read once the status region is there.
+    const tree = await eventually('the whole page', async () => {
+      const out = await macpilot.ok('snapshot_ui', { app });
+      return out.includes('- statusbar') ? out : undefined;
+    });
     expect(tree).toMatch(/- document "Order form" \[ref=e\d+\]/);
     expect(tree).toMatch(/- landmark "Site" \[ref=e\d+\]/);
     expect(tree).toMatch(/- heading "Order form" \[ref=e\d+\] level=1/);
