@@ -1,5 +1,5 @@
 /** Rectangle rules shared by the engine and the platforms (screen points or image pixels alike). */
-import type { Bounds } from './helper-client/protocol.js';
+import type { Bounds, Point } from './helper-client/protocol.js';
 
 /** The smallest box around all of `boxes` (at least one). */
 export function unionBounds(boxes: readonly Bounds[]): Bounds {
@@ -26,3 +26,6 @@ export const geometry = (b: Bounds): string => `x=${b.x} y=${b.y} ${b.width}x${b
 /** Whether two areas overlap. */
 export const overlaps = (a: Bounds, b: Bounds): boolean =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/** `1279.5,40`: a point as given, to a tenth (a point on a display's last half pixel is not printed past its edge). */
+export const pointText = (p: Point): string => `${Math.round(p.x * 10) / 10},${Math.round(p.y * 10) / 10}`;

@@ -6,6 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MacpilotError } from '../../errors.js';
+import { pointText } from '../../bounds.js';
 import { HelperError } from '../../helper-client/errors.js';
 import {
   type Bounds,
@@ -156,7 +157,7 @@ function centreOf(entry: RefEntry, detail: ElementDetail): Point {
 }
 
 const isPoint = (spot: Spot): spot is LabelledPoint => 'x' in spot;
-const at = (p: Point) => `${Math.round(p.x)},${Math.round(p.y)}`;
+const at = pointText;
 const place = (p: LabelledPoint): Words =>
   p.label === undefined ? own(at(p)) : words`${p.label} at ${own(at(p))}`;
 

@@ -3,7 +3,7 @@
  * possibly at negative coordinates). Every point an agent gives is checked against them: a point on no display
  * reaches nothing a person can see, so it is refused with the displays listed instead of being sent.
  */
-import { geometry, overlaps } from '../../bounds.js';
+import { geometry, overlaps, pointText } from '../../bounds.js';
 import { MacpilotError } from '../../errors.js';
 import type { CallOptions } from '../../helper-client/errors.js';
 import type { Bounds, DisplayInfo, Point } from '../../helper-client/protocol.js';
@@ -46,7 +46,7 @@ export class Displays {
     const display = displays.find((d) => contains(d.bounds, point));
     if (display) return { display, several: displays.length > 1 };
     throw new MacpilotError({
-      what: `${what} ${Math.round(point.x)},${Math.round(point.y)} is on no display`,
+      what: `${what} ${pointText(point)} is on no display`,
       why: `the displays, in screen points: ${displays.map(describeDisplay).join('; ') || 'none'}`,
       next: 'give a point on one of them (element bounds and screenshots use the same screen points)',
       kind: 'point_off_screen',

@@ -25,7 +25,7 @@ function port(displays = [LEFT, ABOVE]) {
 describe('Displays', () => {
   it('finds the display of a point in global coordinates, negative ones included, edges exclusive', async () => {
     const displays = new Displays(port().helper);
-    expect((await displays.at({ x: 1279, y: 799 }, 'the point')).display.id).toBe('LEFT');
+    expect((await displays.at({ x: 1279.5, y: 799 }, 'the point')).display.id).toBe('LEFT');
     expect((await displays.at({ x: 300, y: -1 }, 'the point')).display.id).toBe('ABOVE');
     expect((await displays.at({ x: 0, y: 0 }, 'the point')).several).toBe(true);
     const off = await failure(displays.at({ x: 1280, y: 10 }, 'The click point'));
@@ -35,6 +35,9 @@ describe('Displays', () => {
     );
     expect(off.kind).toBe('point_off_screen');
     await expect(displays.at({ x: 100, y: -1 }, 'the point')).rejects.toThrow(/on no display/);
+    // Printed to a tenth, as given: a point within the last pixel does not read as one past the edge.
+    const past = await failure(displays.at({ x: 1280.25, y: 0.5 }, 'The click point'));
+    expect(past.message).toContain('The click point 1280.3,0.5 is on no display');
   });
 
   it('asks the helper once for the points checked in a burst, and again when listing', async () => {

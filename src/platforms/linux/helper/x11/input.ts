@@ -159,7 +159,7 @@ class Device {
 
   /** Only with a point onX11 accepted (a glide's points lie between two such points). */
   moveTo(at: Point): void {
-    this.xtest.FakeInput(this.xtest.MotionNotify, 0, 0, this.x11.root, Math.round(at.x), Math.round(at.y));
+    this.xtest.FakeInput(this.xtest.MotionNotify, 0, 0, this.x11.root, Math.floor(at.x), Math.floor(at.y));
   }
 
   button(button: number, down: boolean): void {

@@ -11,9 +11,9 @@ export const X11_MAX = 32_767;
 
 const carried = (v: number) => v >= X11_MIN && v <= X11_MAX;
 
-/** `at` rounded to whole pixels, or refused when X11 cannot carry it. */
+/** The pixel `at` lies in (its whole coordinates, rounded down), or refused when X11 cannot carry it. */
 export function onX11(what: string, at: Point): Point {
-  const point = { x: Math.round(at.x), y: Math.round(at.y) };
+  const point = { x: Math.floor(at.x), y: Math.floor(at.y) };
   if (carried(point.x) && carried(point.y)) return point;
   throw new HelperFailure(
     HelperErrorCode.InvalidParams,
