@@ -17,6 +17,27 @@ export default tseslint.config(
     languageOptions: { sourceType: 'module', globals: { global: 'readonly' } },
   },
   {
+    // The console's page: a browser's globals.
+    files: ['console/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: Object.fromEntries(
+        [
+          'document',
+          'window',
+          'fetch',
+          'EventSource',
+          'FormData',
+          'Option',
+          'HTMLSelectElement',
+          'HTMLInputElement',
+          'setInterval',
+          'clearInterval',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { module: 'writable' } },
   },

@@ -114,6 +114,10 @@ async function main(argv: string[]): Promise<number> {
       const { deskCommand } = await import('./cli/desk.js');
       return deskCommand(command.name, values.minutes as string | undefined);
     }
+    case 'console': {
+      const { runConsole } = await import('./console/command.js');
+      return runConsole({ port: values.port as string | undefined, open: values['no-open'] !== true });
+    }
     case 'install-helper': {
       const { installHelper } = await import('./platforms/index.js');
       process.stdout.write(`${await installHelper()}\n`);

@@ -14,7 +14,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -22,12 +22,26 @@ import { checkControlDir } from './config.js';
 import { MacpilotError } from './errors.js';
 import type { Logger } from './log.js';
 import type { Desk } from './policy/desk.js';
+import type { CallFeed, WatchEvent } from './policy/watch.js';
 
 const Command = z.discriminatedUnion('command', [
-  z.object({ command: z.literal('stop'), pauseMs: z.number().int().min(0).optional() }),
+  z.object({
+    command: z.literal('stop'),
+    pauseMs: z.number().int().min(0).optional(),
+    /** Where the person stopped it: the console, else the command line. */
+    by: z.enum(['console', 'command']).optional(),
+  }),
   z.object({ command: z.literal('resume') }),
+  /** Keeps the connection open and sends every WatchEvent as a line; answers to consent questions come back. */
+  z.object({ command: z.literal('watch') }),
 ]);
-export type ControlCommand = z.infer<typeof Command>;
+/** What a watching console sends on its connection. */
+const WatcherLine = z.object({
+  command: z.literal('answer'),
+  id: z.string().max(100),
+  answer: z.enum(['once', 'session', 'deny']),
+});
+export type ControlCommand = Exclude<z.infer<typeof Command>, { command: 'watch' }>;
 
 const Report = z.object({
   pid: z.number().int(),
@@ -98,9 +112,13 @@ export function writePause(until: number, folder: string = controlFolder()): voi
 
 /**
  * Listens for stop and resume on this server's socket, after taking on a pause a stop wrote down before this
- * server started; the returned function stops listening.
+ * server started, and serves watching consoles there; the returned function stops listening.
  */
-export async function listenForControl(desk: Desk, log: Logger): Promise<() => void> {
+export async function listenForControl(
+  { desk, feed }: { desk: Desk; feed: CallFeed },
+  log: Logger,
+  serving: () => string,
+): Promise<() => void> {
   const folder = controlFolder();
   const pausedUntil = pauseWrittenDown(folder);
   if (pausedUntil !== undefined) desk.pauseUntil(pausedUntil);
@@ -110,20 +128,27 @@ export async function listenForControl(desk: Desk, log: Logger): Promise<() => v
     let text = '';
     connection.setEncoding('utf8');
     connection.on('error', () => {});
-    connection.on('data', (chunk: string) => {
+    const onData = (chunk: string) => {
       text += chunk;
-      if (!text.includes('\n') && text.length < 1000) return;
+      if (!text.includes('\n') && text.length < MAX_LINE) return;
       const parsed = Command.safeParse(safeJson(text.split('\n')[0] ?? ''));
+      connection.off('data', onData);
       if (!parsed.success) {
         connection.end();
         return;
       }
+      if (parsed.data.command === 'watch') {
+        watch(connection, feed, desk, serving, text.slice(text.indexOf('\n') + 1));
+        return;
+      }
       const report = answer(desk, parsed.data);
+      feed.emit({ type: 'desk', pausedUntil: report.pausedUntil, by: byOf(parsed.data) });
       log.info(
         `the person at the desk ran macpilot ${parsed.data.command}: ${report.cancelled} calls cancelled`,
       );
       connection.end(`${JSON.stringify(report)}\n`);
-    });
+    };
+    connection.on('data', onData);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -139,13 +164,48 @@ export async function listenForControl(desk: Desk, log: Logger): Promise<() => v
   };
 }
 
+/** The longest line a control connection may send. */
+const MAX_LINE = 1000;
+/** The most a watcher may leave unread before it is let go: a stalled console does not hold the server's memory. */
+const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
+
+const byOf = (command: ControlCommand) =>
+  command.command === 'stop' ? (command.by ?? 'command') : undefined;
+
+/** Streams the feed's events to a watching console, and takes its answers to consent questions. */
+function watch(connection: Socket, feed: CallFeed, desk: Desk, serving: () => string, rest: string): void {
+  const send = (event: WatchEvent | { type: 'hello'; pid: number; serving: string }) => {
+    if (connection.writableLength > MAX_UNREAD_BYTES) connection.destroy();
+    else connection.write(`${JSON.stringify(event)}\n`);
+  };
+  send({ type: 'hello', pid: process.pid, serving: serving() });
+  send({ type: 'desk', pausedUntil: desk.paused() ?? 0 });
+  for (const question of feed.openQuestions()) send(question);
+  const stop = feed.watch(send);
+  connection.on('close', stop);
+  let pending = rest;
+  const take = (chunk: string) => {
+    pending += chunk;
+    let end;
+    while ((end = pending.indexOf('\n')) >= 0) {
+      const line = WatcherLine.safeParse(safeJson(pending.slice(0, end)));
+      pending = pending.slice(end + 1);
+      // A line that does not fit is dropped: the calls go on whatever a console sends.
+      if (line.success) feed.answer(line.data.id, line.data.answer);
+    }
+    if (pending.length > MAX_LINE) pending = '';
+  };
+  connection.on('data', take);
+  take('');
+}
+
 function answer(desk: Desk, command: ControlCommand): ControlReport {
   if (command.command === 'resume') {
     const wasPaused = desk.paused() !== undefined;
     desk.resume();
     return { pid: process.pid, cancelled: 0, pausedUntil: 0, wasPaused };
   }
-  return { pid: process.pid, ...desk.stop(command.pauseMs) };
+  return { pid: process.pid, ...desk.stop(command.pauseMs, command.by) };
 }
 
 /** Sends `command` to every server of this user; sockets no server answers on are removed. */
@@ -185,7 +245,8 @@ export function safeRead(file: string): string {
   }
 }
 
-function safeJson(text: string): unknown {
+/** The JSON `text` holds, or undefined when it is not JSON. */
+export function safeJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {

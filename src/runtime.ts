@@ -3,7 +3,7 @@
  * platform services. `macpilot serve` puts an MCP server in front of it, a CLI command a ToolSession.
  */
 import { accessibilitySetting, type Config } from './config.js';
-import { createEngine } from './engine/index.js';
+import { createEngine, type Engine } from './engine/index.js';
 import type { HelperPort } from './engine/kernel/port.js';
 import { HelperClient } from './helper-client/client.js';
 import { createLogger } from './log.js';
@@ -11,6 +11,7 @@ import { AuditLog } from './policy/audit-log.js';
 import { AppPolicy, appGate } from './policy/apps.js';
 import { backgroundOfCall } from './policy/call-scope.js';
 import { Desk } from './policy/desk.js';
+import { CallFeed, type Thumbnail } from './policy/watch.js';
 import { chooseApp } from './policy/choose-app.js';
 import { ConsentGuard } from './policy/consent.js';
 import { ToolsetGuard } from './policy/toolset-guard.js';
@@ -24,6 +25,9 @@ import {
   platformTextRecognizer,
 } from './platforms/index.js';
 import type { ToolDependencies } from './tools/call.js';
+
+/** The long edge of the pictures of the screen before and after an action, in pixels. */
+const THUMBNAIL_EDGE = 480;
 
 /** What the tools share, and the helper client itself, which only the entry point that made it closes. */
 export interface Runtime extends ToolDependencies {
@@ -71,13 +75,21 @@ export function createRuntime(
   );
   const desk = new Desk();
   desk.onStop(() => void engine.held.releaseAll().catch(() => {}));
+  const audit = new AuditLog({ file: config.auditLog, mode: config.mode, refs: engine.kernel.refs, log });
+  const feed = new CallFeed({
+    describe: (call, outcome) => audit.entry(call, outcome),
+    thumbnail: () => thumbnail(engine),
+    pictures: config.mode !== 'read-only',
+  });
   const policy = new Policy([
     desk,
     new ToolsetGuard(config.toolsets, config.origins.toolsets),
     new ModeGuard(config.mode, config.origins.mode),
     new RateLimiter(config.rateLimits, undefined, config.origins.rateLimits),
     new ConsentGuard(config, engine.kernel),
-    new AuditLog({ file: config.auditLog, mode: config.mode, refs: engine.kernel.refs, log }),
+    // After every guard that may refuse or ask: what it pictures before an action is what the action starts from.
+    feed,
+    audit,
   ]);
   return {
     config,
@@ -86,7 +98,15 @@ export function createRuntime(
     engine,
     policy,
     desk,
+    feed,
     services: platformServices(),
     serviceChecks: platformServiceChecks(),
   };
+}
+
+/** The primary display, small, for the person watching (the app lists' black-out as screenshots have it). */
+export async function thumbnail(engine: Engine, maxWidth = THUMBNAIL_EDGE): Promise<Thumbnail | undefined> {
+  const shot = await engine.screen.take({ format: 'jpeg', quality: 60, maxWidth });
+  if (!shot.image) return undefined;
+  return { data: shot.image.data, width: shot.facts.width, height: shot.facts.height };
 }

@@ -18,7 +18,8 @@ export async function serve(flags: {
   const http = flags.http ? config.http() : undefined;
   const runtime = createRuntime(config, timedPort);
   const { log, helper } = runtime;
-  const stopListening = await listenForControl(runtime.desk, log).catch((error: unknown) => {
+  let serving = 'MCP over stdio';
+  const stopListening = await listenForControl(runtime, log, () => serving).catch((error: unknown) => {
     // A control folder the person named and cannot be used: no server runs beyond the reach of their stop.
     if (process.env.MACPILOT_CONTROL_DIR && error instanceof MacpilotError) throw error;
     log.warn(
@@ -50,6 +51,7 @@ export async function serve(flags: {
     const { serveHttp } = await import('./mcp/http.js');
     const endpoint = await serveHttp({ ...http, log, newServer });
     stopServing = endpoint.close;
+    serving = `MCP over HTTP at ${endpoint.url}`;
     process.stderr.write(`macpilot: serving MCP over HTTP at ${endpoint.url}\n`);
     return;
   }

@@ -399,6 +399,23 @@ export const COMMANDS: readonly CommandSpec[] = [
       'clients start); the commands you run here are yours and are not paused.',
   },
   {
+    name: 'console',
+    args: '[--port N] [--no-open]',
+    summary: 'watch, approve and stop what agents do, in a page of your browser',
+    positionals: [0, 0],
+    options: [
+      { name: 'port', value: 'N', help: 'port on 127.0.0.1 (default 0: any free port)' },
+      { name: 'no-open', help: 'print the link without opening the browser' },
+    ],
+    kind: 'own',
+    details:
+      'Serves a page on 127.0.0.1 and opens it once through a link that works once (it leaves a cookie in the ' +
+      "browser that opens it). The page shows every macpilot server's calls as they run (tool, target, outcome, " +
+      'what changed, the screen before and after an action), the screen live, and the questions that need your ' +
+      'consent (Allow once, Allow for the session, Deny; unanswered within 2 minutes: denied). Stop does what ' +
+      '`macpilot stop` does; Resume lets agents act again. Ctrl-C ends the console; the agents go on.',
+  },
+  {
     name: 'resume',
     args: '',
     summary: 'let agents act again after `macpilot stop`',

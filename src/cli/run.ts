@@ -78,6 +78,7 @@ export async function runToolCommand(
   const spinner = new Spinner();
   const session = new ToolSession(runtime, {
     human: terminalHuman({ yes: invocation.values.yes === true, spinner }),
+    who: () => `macpilot ${name} (command line)`,
     clientLog: { send: () => {} },
     listed: enabledTools(config, runtime.services),
     available: availableTools(config, runtime.services),

@@ -62,6 +62,7 @@ export function createMcpServer(deps: ToolDependencies): McpServer {
   const available = availableTools(deps.config, deps.services);
   const session = new ToolSession(deps, {
     human: elicitingHuman(server.server),
+    who: () => server.server.getClientVersion()?.name ?? 'MCP client',
     clientLog,
     listed,
     available,

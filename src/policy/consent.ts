@@ -85,7 +85,7 @@ export class ConsentGuard implements Guard {
         },
       });
     }
-    const answer = await call.human.confirm({ action, detail }, call.signal);
+    const answer = await call.human.confirm({ action, detail, tool: call.tool.name }, call.signal);
     const allowed = answer === 'accept';
     note(allowed ? 'accepted' : 'declined');
     if (allowed) return undefined;

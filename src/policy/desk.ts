@@ -29,6 +29,7 @@ const CALL_LISTENERS = 1000;
 export class Desk implements Guard {
   private stops = new AbortController();
   private pausedUntil = 0;
+  private stoppedBy: StopPlace = 'command';
   private inFlight = 0;
   private readonly stopListeners: (() => void)[] = [];
 
@@ -51,10 +52,14 @@ export class Desk implements Guard {
     }
   }
 
-  stop(pauseMs = DEFAULT_PAUSE_MS): StopReport {
+  /** `by`: where the person stopped it (said to the agents). */
+  stop(pauseMs = DEFAULT_PAUSE_MS, by: StopPlace = 'command'): StopReport {
     const cancelled = this.inFlight;
     this.pausedUntil = Date.now() + Math.min(Math.max(0, pauseMs), MAX_PAUSE_MS);
-    this.stops.abort(new StoppedAtTheDesk({ ...pausedError(this.pausedUntil), kind: 'stopped_at_the_desk' }));
+    this.stoppedBy = by;
+    this.stops.abort(
+      new StoppedAtTheDesk({ ...pausedError(this.pausedUntil, by), kind: 'stopped_at_the_desk' }),
+    );
     this.stops = new AbortController();
     for (const listener of this.stopListeners) listener();
     return { cancelled, pausedUntil: this.pausedUntil };
@@ -78,12 +83,21 @@ export class Desk implements Guard {
     const until = this.paused();
     if (until === undefined || !isWrite(call.tool, call.args)) return Promise.resolve(undefined);
     return Promise.reject(
-      new MacpilotError({ ...pausedError(until, call.tool.name), kind: 'paused_at_the_desk', refusal: true }),
+      new MacpilotError({
+        ...pausedError(until, this.stoppedBy, call.tool.name),
+        kind: 'paused_at_the_desk',
+        refusal: true,
+      }),
     );
   }
 }
 
-function pausedError(until: number, tool?: string) {
+/** Where the person stopped the agents: `macpilot stop` at a terminal, or the console's Stop. */
+export type StopPlace = 'command' | 'console';
+
+function pausedError(until: number, by: StopPlace, tool?: string) {
+  const how = by === 'console' ? "pressed Stop in macpilot's console" : 'ran `macpilot stop`';
+  const resume = by === 'console' ? 'press Resume there' : 'run `macpilot resume`';
   const time = new Date(until).toTimeString().slice(0, 8);
   // A stop with no pause (`--minutes 0`) cancels what runs and leaves the next call free to run.
   const paused = until > Date.now();
@@ -92,8 +106,8 @@ function pausedError(until: number, tool?: string) {
       ? `${tool} was not run: paused by the person at the desk`
       : 'Stopped by the person at the desk',
     why: paused
-      ? `they ran \`macpilot stop\`: actions are paused until ${time} or until they run \`macpilot resume\``
-      : 'they ran `macpilot stop`, which cancelled the calls running then; actions are not paused',
+      ? `they ${how}: actions are paused until ${time} or until they ${resume}`
+      : `they ${how}, which cancelled the calls running then; actions are not paused`,
     next: paused
       ? 'wait, and ask the person before acting again; reading the screen still works'
       : 'ask the person before acting again',

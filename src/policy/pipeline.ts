@@ -5,6 +5,7 @@
  */
 import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import { isRefusal, MacpilotError, type Reached } from '../errors.js';
+import type { Bounds } from '../helper-client/protocol.js';
 import type { ToolMeta } from '../toolsets.js';
 
 /** Log messages to the client, at or above the level it asked for. */
@@ -21,7 +22,7 @@ export interface Human {
   unreachable(ask?: 'confirm' | 'choose'): string | undefined;
   /** Asks whether to allow `action` ("quit app (zenity)"), with what else they should read; their answer. */
   confirm(
-    ask: { action: string; detail?: string },
+    ask: { action: string; detail?: string; tool: string },
     signal: AbortSignal,
   ): Promise<'accept' | 'decline' | 'cancel'>;
   /** Asks which of `options` they mean; the value of their pick, or how they answered otherwise. */
@@ -37,6 +38,8 @@ export interface ToolCall {
   args: Record<string, unknown>;
   /** Who a guard asks for consent. */
   human: Human;
+  /** Which session made it, as the person watching reads it (the client's name and a short id). */
+  session?: string;
   /** Log messages to the client. */
   clientLog: ClientLog;
   signal: AbortSignal;
@@ -55,7 +58,14 @@ export interface CallOutcome {
   /** A guard, or a setting checked while it ran (the app list), refused the call: it did not act. */
   refused: boolean;
   durationMs: number;
+  /** What changed in the app, in a person's words, when the call acted and watched. */
+  changes?: readonly string[];
+  /** Where on screen it acted (an element's frame, a point as a frame without size), in screen points. */
+  bounds?: Bounds;
 }
+
+/** What a watching person is shown of a call's result beside the audit log's record. */
+export type Witnessed = Pick<CallOutcome, 'changes' | 'bounds'>;
 
 export interface Guard {
   admit(call: ToolCall): Promise<(() => void) | undefined>;
@@ -76,6 +86,7 @@ export class Policy {
     work: () => Promise<T>,
     failed: (result: T) => boolean,
     actedOn: (result: T) => Reached | undefined = () => undefined,
+    witnessed: (result: T) => Witnessed = () => ({}),
   ): Promise<T> {
     const releases: (() => void)[] = [];
     const started = performance.now();
@@ -90,7 +101,7 @@ export class Policy {
         if (release) releases.push(release);
       }
       const result = await work();
-      settle({ ok: !failed(result), refused: false, actedOn: actedOn(result) });
+      settle({ ok: !failed(result), refused: false, actedOn: actedOn(result), ...witnessed(result) });
       return result;
     } catch (error) {
       // A refusal is a setting's doing, whether a guard or the work met it; anything else a guard threw (a path

@@ -14,8 +14,10 @@ import type { Logger } from '../log.js';
 import type { ModelPort } from '../engine/features/visual.js';
 import { type AppPicks, inCallScope } from '../policy/call-scope.js';
 import { isListed } from '../policy/mode.js';
-import type { ClientLog, Human, Policy, ToolCall } from '../policy/pipeline.js';
+import type { ClientLog, Human, Policy, ToolCall, Witnessed } from '../policy/pipeline.js';
 import { type Desk, StoppedAtTheDesk } from '../policy/desk.js';
+import type { CallFeed } from '../policy/watch.js';
+import { watchedHuman } from '../policy/watched-human.js';
 import type { ServiceCheck, Services } from '../services/types.js';
 import { appAccess, isWrite } from '../toolsets.js';
 import { failedAnswer } from './errors.js';
@@ -23,6 +25,8 @@ import { Baselines } from '../engine/testing/visual-diff.js';
 import { ActionHistory } from './history.js';
 import { allTools } from './index.js';
 import { reply } from './reply.js';
+import { DIFF_MAX_LINES, renderChanges } from '../engine/render/changes.js';
+import { PERSON } from '../engine/render/vocabulary.js';
 import type { NestedAnswer, ToolContext, ToolDefinition } from './types.js';
 
 /** What a session's tool calls share: the engine and the policy, assembled once per process. */
@@ -35,6 +39,8 @@ export interface ToolDependencies {
   policy: Policy;
   /** The person's stop and pause over every call (`macpilot stop`). */
   desk: Desk;
+  /** What a watching person (the console) sees of the calls, and where they may answer consent questions. */
+  feed: CallFeed;
   services: Services;
   /** What check_permissions reports of the services, for the enabled toolsets. */
   serviceChecks: readonly ServiceCheck[];
@@ -72,6 +78,8 @@ export function enabledTools(config: Config, services: Services): ToolDefinition
 /** One front end's session: who is asked for consent, where log messages go, which tools it offers. */
 export interface SessionOptions {
   human: Human;
+  /** Who makes the calls, as the person watching reads it (an MCP client's name; the CLI). */
+  who: () => string;
   clientLog: ClientLog;
   /** The tools this session offers, by name (the MCP server: those in tools/list). */
   listed: readonly ToolDefinition[];
@@ -103,6 +111,26 @@ export interface ToolAnswer {
   failure?: MacpilotError;
 }
 
+let sessions = 0;
+
+/**
+ * What the console shows of an answer: what the action changed, line by line in a person's words (paths, not
+ * refs), and where it acted (the element's frame, or the point a call gave).
+ */
+function witnessed(args: Record<string, unknown>, answer: EngineResult | undefined): Witnessed {
+  const point =
+    typeof args.x === 'number' && typeof args.y === 'number'
+      ? { x: args.x, y: args.y, width: 0, height: 0 }
+      : undefined;
+  if (answer?.kind !== 'action') return point ? { bounds: point } : {};
+  const changes =
+    answer.outcome?.kind === 'changes'
+      ? renderChanges(answer.outcome.changes, DIFF_MAX_LINES, PERSON).split('\n').slice(1)
+      : undefined;
+  const bounds = answer.targetBounds ?? point;
+  return { ...(changes ? { changes } : {}), ...(bounds ? { bounds } : {}) };
+}
+
 export class ToolSession {
   readonly history = new ActionHistory();
   /** visual_diff's baseline://NAME images, for the session's life. */
@@ -113,16 +141,25 @@ export class ToolSession {
   private readonly byName: Map<string, ToolDefinition>;
   /** One signal for the session's calls (what it starts is known by it); none given: never aborted. */
   private readonly sessionEnd: AbortSignal;
+  /** Asked for consent through the session's own way, and in the console while one watches. */
+  private readonly human: Human;
+  private readonly number = ++sessions;
 
   constructor(
     private readonly deps: ToolDependencies,
     private readonly options: SessionOptions,
   ) {
     this.sessionEnd = options.sessionEnd ?? new AbortController().signal;
+    this.human = watchedHuman(options.human, deps.feed, () => this.label());
     // What the session held down is let go with it.
     this.sessionEnd.addEventListener('abort', () => void this.letGo(), { once: true });
     this.names = options.listed.map((tool) => tool.name);
     this.byName = new Map(options.available.map((tool) => [tool.name, tool]));
+  }
+
+  /** The session as the person watching reads it: its client's name and its number in this process. */
+  label(): string {
+    return `${this.options.who()} #${this.number}`;
   }
 
   /** A tool the session knows by this name, listed or hidden by the mode. */
@@ -141,7 +178,8 @@ export class ToolSession {
       {
         tool,
         args: given,
-        human: this.options.human,
+        human: this.human,
+        session: this.label(),
         clientLog: this.options.clientLog,
         signal: this.sessionEnd,
       },
@@ -187,7 +225,8 @@ export class ToolSession {
     const call: ToolCall = {
       tool,
       args: args as Record<string, unknown>,
-      human: this.options.human,
+      human: this.human,
+      session: this.label(),
       clientLog: this.options.clientLog,
       signal: options.signal,
     };
@@ -201,7 +240,7 @@ export class ToolSession {
             // The engine's checks read the call's access (src/policy/apps.ts) and its human (choose-app.ts).
             const scope = {
               access: appAccess(tool),
-              asker: { human: this.options.human, picks: this.appPicks, signal: options.signal },
+              asker: { human: this.human, picks: this.appPicks, signal: options.signal },
               background: this.background(call.args),
             };
             return inCallScope(scope, async () => {
@@ -219,6 +258,7 @@ export class ToolSession {
           },
           (answered) => answered.result.isError === true,
           (answered) => actedOn(answered.answer),
+          (answered) => (deps.feed.watched() ? witnessed(call.args, answered.answer) : {}),
         ),
       );
     } catch (error) {

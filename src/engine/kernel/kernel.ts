@@ -232,7 +232,11 @@ export class Kernel {
         const run = prepare(entry, detail);
         const scope = await this.changes.scope(entry.handle, entry.app.pid, call);
         const observed = await this.changes.observe(scope, run, call, expect(detail));
-        return { ...observed, target: { ...entry } };
+        return {
+          ...observed,
+          target: { ...entry },
+          ...(detail.bounds ? { targetBounds: detail.bounds } : {}),
+        };
       });
     } catch (error) {
       // A person's advice names the element they acted on by its path; the audit log, the element and its app.

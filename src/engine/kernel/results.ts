@@ -41,6 +41,8 @@ export interface ActionResult {
   done: Words;
   /** The element acted on. */
   target?: RefEntry;
+  /** Where the element acted on was on screen as the action began, in screen points. */
+  targetBounds?: Bounds;
   /** The window acted on, as it is afterwards. */
   window?: WindowInfo;
   /** The app acted on (launch, activate, quit). */

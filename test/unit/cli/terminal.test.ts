@@ -80,11 +80,11 @@ describe('asking the person', () => {
 
   it('asks again when the answer is neither yes nor no; an empty answer is no', async () => {
     const maybe = human(['maybe', 'y']);
-    expect(await maybe.human.confirm({ action: 'press Delete' }, NEVER)).toBe('accept');
+    expect(await maybe.human.confirm({ action: 'press Delete', tool: 'press_key' }, NEVER)).toBe('accept');
     expect(maybe.asked.join('')).toContain('Answer y (yes) or n (no; an empty answer is no too).');
     expect((maybe.asked.join('').match(/Allow: press Delete\?/g) ?? []).length).toBe(2);
-    expect(await human(['']).human.confirm({ action: 'quit' }, NEVER)).toBe('decline');
-    expect(await human(['No']).human.confirm({ action: 'quit' }, NEVER)).toBe('decline');
+    expect(await human(['']).human.confirm({ action: 'quit', tool: 'quit_app' }, NEVER)).toBe('decline');
+    expect(await human(['No']).human.confirm({ action: 'quit', tool: 'quit_app' }, NEVER)).toBe('decline');
   });
 
   it('asks again for a number off the list; the input ending is a cancel, not a no', async () => {
@@ -105,6 +105,6 @@ describe('asking the person', () => {
     ).toEqual({
       action: 'decline',
     });
-    expect(await human([]).human.confirm({ action: 'quit' }, NEVER)).toBe('cancel');
+    expect(await human([]).human.confirm({ action: 'quit', tool: 'quit_app' }, NEVER)).toBe('cancel');
   });
 });

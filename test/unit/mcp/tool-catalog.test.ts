@@ -13,6 +13,7 @@ import { createLogger } from '../../../src/log.js';
 import { createMcpServer } from '../../../src/mcp/server.js';
 import { Policy } from '../../../src/policy/pipeline.js';
 import { platformServiceChecks, platformServices } from '../../../src/platforms/index.js';
+import { CallFeed } from '../../../src/policy/watch.js';
 import { Desk } from '../../../src/policy/desk.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,6 +38,7 @@ async function connect(
     engine: createEngine({ call: () => Promise.reject(new Error('no helper in this test')) }),
     policy: new Policy(guards(config)),
     desk: new Desk(),
+    feed: new CallFeed({ describe: () => ({}) as never, pictures: false }),
     services: platformServices(platform),
     serviceChecks: platformServiceChecks(platform),
   });

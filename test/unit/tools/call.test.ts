@@ -7,6 +7,7 @@ import { type CallOutcome, type Guard, Policy } from '../../../src/policy/pipeli
 import { type ToolDependencies, ToolSession } from '../../../src/tools/call.js';
 import { type ToolDefinition, READ_ONLY, WRITE } from '../../../src/tools/types.js';
 import { MacpilotError } from '../../../src/errors.js';
+import { CallFeed } from '../../../src/policy/watch.js';
 import { Desk } from '../../../src/policy/desk.js';
 
 const write: ToolDefinition = {
@@ -29,6 +30,7 @@ function session(mode: Mode = 'full', guards: Guard[] = []) {
     log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
     policy: new Policy([new ModeGuard(mode), ...guards]),
     desk: new Desk(),
+    feed: new CallFeed({ describe: () => ({}) as never, pictures: false }),
     config: { input: 'foreground' },
     engine: { held: { releaseAll: async () => [] } },
   } as unknown as ToolDependencies;
@@ -39,6 +41,7 @@ function session(mode: Mode = 'full', guards: Guard[] = []) {
   };
   return new ToolSession(deps, {
     human,
+    who: () => 'test client',
     clientLog: { send: () => {} },
     listed: mode === 'read-only' ? [read] : [write, read],
     available: [write, read],

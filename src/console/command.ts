@@ -1,0 +1,106 @@
+/**
+ * `macpilot console`: the person's view of every macpilot server of theirs, served on loopback for a browser,
+ * until Ctrl-C. `serve --http` mounts the same site beside /mcp (see mountConsole).
+ */
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { loadConfig } from '../config.js';
+import { UsageError } from '../cli/usage-error.js';
+import { MacpilotError } from '../errors.js';
+import type { Engine } from '../engine/index.js';
+import { createRuntime } from '../runtime.js';
+import { Hub } from './hub.js';
+import { LiveScreen } from './live-screen.js';
+import { ConsoleSite } from './server.js';
+
+/** The long edge of the live screen's pictures, in pixels. */
+const SCREEN_EDGE = 1280;
+
+/** The console's parts over one engine (the screen's pictures): the site to serve, and how to end it. */
+export function mountConsole(engine: Engine, host: string): { site: ConsoleSite; close(): void } {
+  const hub = new Hub();
+  const screen = new LiveScreen(
+    async () => {
+      const shot = await engine.screen.take({ format: 'jpeg', quality: 70, maxWidth: SCREEN_EDGE });
+      return shot.image && { jpeg: Buffer.from(shot.image.data, 'base64'), area: shot.facts.area };
+    },
+    () => hub.busy(),
+  );
+  const site = new ConsoleSite({ hub, screen, host });
+  return {
+    site,
+    close: () => {
+      site.close();
+      hub.close();
+    },
+  };
+}
+
+export async function runConsole(flags: { port?: string; open: boolean }): Promise<number> {
+  const port = portOf(flags.port);
+  const host = '127.0.0.1';
+  const config = loadConfig();
+  const runtime = createRuntime(config);
+  const { site, close } = mountConsole(runtime.engine, host);
+  const http = createServer((req, res) => {
+    site.handle(req, res).then(
+      (handled) => {
+        if (!handled) {
+          res.writeHead(404, { 'content-type': 'text/plain' });
+          res.end('the console is at /console/\n');
+        }
+      },
+      () => {
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      },
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new MacpilotError({
+          what: `The console cannot listen on ${host}:${port}`,
+          why: error.code === 'EADDRINUSE' ? 'another program uses that port' : error.message,
+          next: 'give another port with --port (0: any free port)',
+          kind: 'listen_failed',
+        }),
+      ),
+    );
+    http.listen(port, host, () => resolve());
+  });
+  const address = http.address();
+  const bound = typeof address === 'object' && address ? address.port : port;
+  const link = `http://${host}:${bound}${site.oneTimeLink()}`;
+  process.stdout.write(
+    `macpilot: the console is at ${link}\n` +
+      '(the link works once: it leaves a cookie in the browser that opens it). Ctrl-C ends the console; the agents go on.\n',
+  );
+  if (flags.open) openInBrowser(link);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  close();
+  http.closeAllConnections();
+  http.close();
+  await Promise.all([runtime.helper.close().catch(() => {}), runtime.engine.close().catch(() => {})]);
+  return 130;
+}
+
+function portOf(text: string | undefined): number {
+  if (text === undefined) return 0;
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) {
+    throw new UsageError(`--port is a whole number from 0 to 65535 (0: any free port), not "${text}"`);
+  }
+  return port;
+}
+
+/** The desktop's browser opens the link; where none can be started, the printed link is there to copy. */
+function openInBrowser(link: string): void {
+  const opener = process.platform === 'darwin' ? 'open' : 'xdg-open';
+  const child = spawn(opener, [link], { stdio: 'ignore', detached: true });
+  child.on('error', () => {});
+  child.unref();
+}

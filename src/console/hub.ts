@@ -1,0 +1,187 @@
+/**
+ * The console's view of every macpilot server of this user: it watches each one on its control socket (the
+ * kill switch's folder, src/control.ts), finds new servers as they start, and keeps what a page that opens now
+ * shows: the servers, the recent calls (a capped timeline whose pictures expire), the questions waiting for an
+ * answer and the pause.
+ */
+import { readdirSync } from 'node:fs';
+import { createConnection, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { controlFolder, safeJson } from '../control.js';
+import type { ConsoleAnswer } from '../policy/watch.js';
+import { WatchEvent } from '../policy/watch.js';
+
+/** How often the folder is looked at for servers that started. */
+const SCAN_MS = 1000;
+/** Calls the timeline keeps; older ones fall off. */
+export const TIMELINE_MAX = 500;
+/** Calls whose pictures are kept: older ones lose them (a console open for hours holds little). */
+const PICTURED_MAX = 40;
+
+const Hello = z.object({ type: z.literal('hello'), pid: z.number(), serving: z.string() });
+const ServerLine = z.union([Hello, WatchEvent]);
+
+/** An event as the page receives it: which server it came from. */
+export type HubEvent =
+  (WatchEvent & { pid: number }) | { type: 'server'; pid: number; serving: string; up: boolean };
+
+interface Server {
+  pid: number;
+  serving: string;
+  socket: Socket;
+  pausedUntil: number;
+}
+
+export class Hub {
+  private readonly servers = new Map<string, Server | 'connecting'>();
+  private readonly timeline: (WatchEvent & { pid: number })[] = [];
+  private readonly questions = new Map<string, Extract<HubEvent, { type: 'consent' }>>();
+  private readonly listeners = new Set<(event: HubEvent) => void>();
+  private readonly scanner: NodeJS.Timeout;
+
+  constructor(private readonly folder: string = controlFolder()) {
+    this.scan();
+    this.scanner = setInterval(() => this.scan(), SCAN_MS);
+    this.scanner.unref();
+  }
+
+  /** `listener` hears every event from now on; the returned function stops it. */
+  listen(listener: (event: HubEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** What a page that opens now is shown before the events that follow. */
+  state(): HubEvent[] {
+    const servers: HubEvent[] = [];
+    for (const server of this.servers.values()) {
+      if (server === 'connecting') continue;
+      servers.push({ type: 'server', pid: server.pid, serving: server.serving, up: true });
+      servers.push({ type: 'desk', pid: server.pid, pausedUntil: server.pausedUntil });
+    }
+    return [...servers, ...this.timeline, ...this.questions.values()];
+  }
+
+  /** Whether any server is watched now. */
+  serverCount(): number {
+    return [...this.servers.values()].filter((s) => s !== 'connecting').length;
+  }
+
+  /** A call ran within the last `ms`, or runs now. */
+  busy(): boolean {
+    return this.running.size > 0 || performance.now() - this.lastCall < BUSY_MS;
+  }
+
+  /** Sends a person's answer to the server that asked; false when no server asked it. */
+  answer(id: string, answer: ConsoleAnswer): boolean {
+    const question = this.questions.get(id);
+    const server =
+      question && [...this.servers.values()].find((s) => s !== 'connecting' && s.pid === question.pid);
+    if (!server || server === 'connecting') return false;
+    server.socket.write(`${JSON.stringify({ command: 'answer', id, answer })}\n`);
+    return true;
+  }
+
+  close(): void {
+    clearInterval(this.scanner);
+    for (const server of this.servers.values()) if (server !== 'connecting') server.socket.destroy();
+  }
+
+  /** The calls started and not yet ended, by id (`<pid>-<n>`). */
+  private readonly running = new Set<string>();
+  private lastCall = -Infinity;
+
+  private scan(): void {
+    let names: string[];
+    try {
+      names = readdirSync(this.folder).filter((name) => /^\d+\.sock$/.test(name));
+    } catch {
+      return;
+    }
+    for (const name of names) if (!this.servers.has(name)) this.connect(name);
+  }
+
+  private connect(name: string): void {
+    this.servers.set(name, 'connecting');
+    const socket = createConnection(join(this.folder, name));
+    let server: Server | undefined;
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('connect', () => socket.write(`${JSON.stringify({ command: 'watch' })}\n`));
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      this.servers.delete(name);
+      if (!server) return;
+      for (const [id, question] of this.questions) if (question.pid === server.pid) this.questions.delete(id);
+      for (const id of this.running) if (id.startsWith(`${server.pid}-`)) this.running.delete(id);
+      this.emit({ type: 'server', pid: server.pid, serving: server.serving, up: false });
+    });
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+      let end;
+      while ((end = text.indexOf('\n')) >= 0) {
+        const line = ServerLine.safeParse(safeJson(text.slice(0, end)));
+        text = text.slice(end + 1);
+        if (!line.success) continue;
+        if (line.data.type === 'hello') {
+          server = { pid: line.data.pid, serving: line.data.serving, socket, pausedUntil: 0 };
+          this.servers.set(name, server);
+          this.emit({ type: 'server', pid: server.pid, serving: server.serving, up: true });
+        } else if (server) {
+          this.take(server, line.data);
+        }
+      }
+    });
+  }
+
+  private take(server: Server, event: WatchEvent): void {
+    const stamped = { ...event, pid: server.pid };
+    switch (event.type) {
+      case 'desk':
+        server.pausedUntil = event.pausedUntil;
+        break;
+      case 'consent':
+        this.questions.set(event.id, stamped as Extract<HubEvent, { type: 'consent' }>);
+        break;
+      case 'answered':
+        this.questions.delete(event.id);
+        break;
+      case 'started':
+      case 'ended':
+        if (event.type === 'started') this.running.add(event.call);
+        else this.running.delete(event.call);
+        this.lastCall = performance.now();
+        this.remember(stamped);
+        break;
+      case 'progress':
+        break;
+    }
+    this.emit(stamped);
+  }
+
+  /** Keeps a call in the timeline, capped; pictures only for the latest. */
+  private remember(event: WatchEvent & { pid: number }): void {
+    // A call that ended takes the place of its start.
+    const started =
+      event.type === 'ended'
+        ? this.timeline.findLastIndex((e) => e.type === 'started' && e.call === event.call)
+        : -1;
+    if (started >= 0) this.timeline.splice(started, 1);
+    this.timeline.push(event);
+    if (this.timeline.length > TIMELINE_MAX) this.timeline.splice(0, this.timeline.length - TIMELINE_MAX);
+    const old = this.timeline.length - PICTURED_MAX - 1;
+    const expired = old >= 0 ? this.timeline[old] : undefined;
+    if (expired?.type === 'ended') {
+      delete expired.before;
+      delete expired.after;
+    }
+  }
+
+  private emit(event: HubEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+}
+
+/** After a call, how long the screen is watched closely. */
+const BUSY_MS = 2000;
