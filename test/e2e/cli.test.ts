@@ -532,6 +532,19 @@ describe('a GTK combo box', () => {
       /it has no option "Purple" \(use one of its options: "None", "Classic", "Cobalt"/,
     );
     await ok('set', path, 'None');
+
+    // A check box on a tab not shown: its change is told all the same, though the walks read what shows.
+    const hidden = await run('tree', String(pid), '--all');
+    const box = AT_PATH.exec(
+      hidden.stdout.split('\n').find((l) => /checkbox "Backspace: Delete indent spaces as tabs"/.test(l)) ??
+        '',
+    )?.[1];
+    expect(box, hidden.stdout).toMatch(/tab\["Editor"\]/);
+    const checked = await ok('set', box ?? '', 'true');
+    expect(checked).toMatch(
+      /~ checkbox "Backspace: Delete indent spaces as tabs" at .* checked offscreen \(was: offscreen\)$/m,
+    );
+    expect(await ok('set', box ?? '', 'false')).toMatch(/\] offscreen \(was: checked offscreen\)$/m);
     // The dialog has no button of its own to close it: Escape does, as for a person.
     await ok('key', 'Escape');
     await eventually('the preferences closed', async () =>

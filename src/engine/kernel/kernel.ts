@@ -24,6 +24,7 @@ import { type AppRef, type RefEntry, type RefSighting, RefTable } from './refs.j
 import { type AppChooser, type AppGate, describeApps, Resolver } from './resolve.js';
 import type { ActionResult } from './results.js';
 import { roleOf } from './roles.js';
+import { sameShown } from './shown.js';
 import { SNAPSHOT_VALUE_CHARS } from './tree.js';
 import { annotate, labelOf, type Walked } from './tree.js';
 import { entryWords, plainText } from './words.js';
@@ -213,6 +214,41 @@ export class Kernel {
   // --- actions ---
 
   /**
+   * The walks that tell what changed read what shows: an element off screen (a check box on a tab not shown) is
+   * read again on its own, and its change is told with the others.
+   */
+  private async withOwnChange(
+    observed: ActionResult,
+    entry: RefEntry,
+    before: ElementDetail,
+    call?: CallOptions,
+  ): Promise<ActionResult> {
+    const { outcome } = observed;
+    if (outcome?.kind !== 'changes' || !before.states.includes('offscreen')) return observed;
+    if (outcome.changes.some((change) => change.node.info.id === entry.handle)) return observed;
+    const read = await this.port
+      .call('ax.element', { id: entry.handle, maxValueLength: SNAPSHOT_VALUE_CHARS }, call)
+      .catch(() => undefined);
+    if (!read) return observed;
+    const node = (info: ElementInfo): Walked => ({
+      info,
+      role: roleOf(info),
+      ref: entry.ref,
+      path: entry.path,
+      depth: 0,
+      children: [],
+      unexpanded: false,
+    });
+    const was = node(before);
+    const now = node({ ...read.element, name: before.name });
+    if (sameShown(was, now)) return observed;
+    return {
+      ...observed,
+      outcome: { ...outcome, changes: [...outcome.changes, { kind: 'changed', node: now, was }] },
+    };
+  }
+
+  /**
    * Resolve the target, let `prepare` check the request (throwing before anything is walked), walk the
    * affected app, act, wait for the UI to settle, and answer with what was done and what changed. `expect` says
    * what the action will surely do to the element read (see Expectation).
@@ -231,7 +267,12 @@ export class Kernel {
         reached = entry;
         const run = prepare(entry, detail);
         const scope = await this.changes.scope(entry.handle, entry.app.pid, call);
-        const observed = await this.changes.observe(scope, run, call, expect(detail));
+        const observed = await this.withOwnChange(
+          await this.changes.observe(scope, run, call, expect(detail)),
+          entry,
+          detail,
+          call,
+        );
         return {
           ...observed,
           target: { ...entry },
