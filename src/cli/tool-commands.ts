@@ -130,8 +130,8 @@ function valueLike(current: unknown, given: string, range?: Range): string | num
     // Any number a person writes: 42, -3.5, .5, 1e9; not JavaScript's other forms (0x10, 0b1).
     const decimal = /^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i.test(given);
     const number = decimal ? Number(given) : Number.NaN;
-    if (Number.isFinite(number)) return number;
     const within = range ? `from ${range.min} to ${range.max}` : 'in its range';
+    if (Number.isFinite(number) && (!range || (number >= range.min && number <= range.max))) return number;
     throw new UsageError(`the element holds a number (now ${current}), not "${given}"; give one ${within}`);
   }
   return given;

@@ -285,6 +285,10 @@ describe('acting on zenity by path', () => {
     const word = await run('set', path, 'twelve');
     expect(word.code).toBe(2);
     expect(word.stderr).toContain('the element holds a number (now 7), not "twelve"; give one from 0 to 20');
+    // A number outside the range it shows is the command line's mistake too, caught before anything is done.
+    const beyond = await run('set', path, '1000');
+    expect(beyond.code).toBe(2);
+    expect(beyond.stderr).toContain('the element holds a number (now 7), not "1000"; give one from 0 to 20');
     const detail = await ok('get', path);
     expect(detail).toContain('range: 0 to 20');
     expect(detail).not.toContain('text shown:');
@@ -292,6 +296,36 @@ describe('acting on zenity by path', () => {
     await ok('click', path.replace(/\/[^/]*slider.*$/, '/button["OK"]'));
     expect(await zenity.exited).toBe(0);
     expect(zenity.stdout()).toBe('12\n');
+  });
+
+  test("set a checklist's check box cells with true and false: zenity prints the rows checked", async () => {
+    const zenity = processes.start('zenity', [
+      '--list',
+      '--checklist',
+      '--column',
+      'Pick',
+      '--column',
+      'Fruit',
+      'TRUE',
+      'Apples',
+      'FALSE',
+      'Pears',
+    ]);
+    const app = String(zenity.pid);
+    const cells = await eventually('the checklist', async () => {
+      const tree = await run('tree', app);
+      const lines = tree.stdout.split('\n').filter((line) => line.includes('- cell'));
+      return lines.length >= 4 ? lines : undefined;
+    });
+    const [apples, , pears] = cells.map((line) => AT_PATH.exec(line)?.[1] ?? '');
+    expect(await ok('get', apples ?? '')).toMatch(/^value: true$/m);
+    expect(await ok('get', pears ?? '')).toMatch(/^value: false$/m);
+    expect(await ok('set', pears ?? '', 'true')).toContain(`at ${pears}`);
+    expect(await ok('set', apples ?? '', 'false')).toContain(`at ${apples}`);
+    const table = (apples ?? '').replace(/\/cell.*$/, '');
+    await ok('click', table.replace(/\/table.*$/, '/button["OK"]'));
+    expect(await zenity.exited).toBe(0);
+    expect(zenity.stdout()).toBe('Pears\n');
   });
 
   test('safe mode: a click by path on "Delete" is refused without a terminal (audited as refused), done with --yes', async () => {

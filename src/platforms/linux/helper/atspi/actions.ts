@@ -16,13 +16,14 @@ import {
   getProps,
   getState,
   getText,
+  isToggle,
   setProperty,
   setTextContents,
 } from './atspi.js';
 import { optionLists, type ReadContext, readInfo } from './element.js';
 import { goneOr, HelperFailure, isUnsupported } from '../../errors.js';
 import { handleOf, type Ref } from './handles.js';
-import { has, SECURE_ROLE, State, TOGGLE_ROLES } from './states.js';
+import { has, SECURE_ROLE, State } from './states.js';
 import { frameOf, topFrame } from './tree.js';
 import { click, hasPointer, raiseWindowOf, windowRelative } from '../desk.js';
 import { until } from '../until.js';
@@ -284,11 +285,11 @@ async function setNumber(ctx: ReadContext, ref: Ref, interfaces: Set<string>, va
 async function setToggle(
   ctx: ReadContext,
   ref: Ref,
-  role: string,
+  { role, name }: { role: string; name: string },
   interfaces: Set<string>,
   checked: boolean,
 ) {
-  if (!TOGGLE_ROLES.has(role)) {
+  if (!(await isToggle(ctx.bus, ref, role, name))) {
     throw notSettable(
       'it is not a toggle',
       'use a boolean only for check boxes, switches and toggle buttons',
@@ -320,7 +321,7 @@ export async function setValue(
       return await setText(ctx, ref, read.role, interfaces, value);
     }
     if (typeof value === 'number') return await setNumber(ctx, ref, interfaces, value);
-    return await setToggle(ctx, ref, read.role, interfaces, value);
+    return await setToggle(ctx, ref, { role: read.role, name: read.info.name }, interfaces, value);
   } catch (error) {
     return goneOr(handleOf(ref), error);
   }

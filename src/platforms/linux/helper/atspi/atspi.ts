@@ -2,7 +2,7 @@
 import type { Bus } from '../../dbus/bus.js';
 import { asRef, asRefs, type Ref } from './handles.js';
 import { roleName } from './roles.js';
-import { asStateBits, type StateBits } from './states.js';
+import { asStateBits, type StateBits, TOGGLE_ROLES } from './states.js';
 
 const ACCESSIBLE = 'org.a11y.atspi.Accessible';
 const PROPERTIES = 'org.freedesktop.DBus.Properties';
@@ -168,6 +168,17 @@ export async function getActions(bus: Bus, ref: Ref): Promise<Action[]> {
 
 export async function getActionNames(bus: Bus, ref: Ref): Promise<string[]> {
   return (await getActions(bus, ref)).map((action) => action.name);
+}
+
+/**
+ * Whether an element is a toggle: a role whose value is its checked state, or a list's check box cell (GTK's
+ * toggle cells, zenity's checklist): unnamed, with a "toggle" action, and no CHECKABLE state to tell it by.
+ */
+export async function isToggle(bus: Bus, ref: Ref, role: string, name: string): Promise<boolean> {
+  if (TOGGLE_ROLES.has(role)) return true;
+  if (role !== 'table cell' || name !== '') return false;
+  const names = await getActionNames(bus, ref).catch(() => []);
+  return names.some((n) => n.toLowerCase() === 'toggle');
 }
 
 export async function doAction(bus: Bus, ref: Ref, index: number): Promise<boolean> {

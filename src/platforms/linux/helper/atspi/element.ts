@@ -16,21 +16,14 @@ import {
   getRoleName,
   getState,
   getText,
+  isToggle,
   type Props,
 } from './atspi.js';
 import type { Bus } from '../../dbus/bus.js';
 import { elementGone, goneOr, isGone, isUnsupported } from '../../errors.js';
 import { asRef, handleOf, type Ref } from './handles.js';
 import type { AppFacts, Session } from '../session.js';
-import {
-  has,
-  isShowing,
-  normalizeStates,
-  SECURE_ROLE,
-  State,
-  type StateBits,
-  TOGGLE_ROLES,
-} from './states.js';
+import { has, isShowing, normalizeStates, SECURE_ROLE, State, type StateBits } from './states.js';
 import { type FrameOffsets, shift } from './windows.js';
 import { windowRelative } from '../desk.js';
 import { elementName } from './names.js';
@@ -173,7 +166,7 @@ async function readValue(
   maxValueLength: number,
 ): Promise<{ value?: ElementValue; truncated?: boolean }> {
   if (role === SECURE_ROLE) return {};
-  if (TOGGLE_ROLES.has(role)) return { value: has(bits, State.CHECKED) };
+  if (await isToggle(bus, ref, role, props.name)) return { value: has(bits, State.CHECKED) };
   try {
     if (VALUE_ROLES.has(role)) {
       const current = await getProperty(bus, ref, 'org.a11y.atspi.Value', 'CurrentValue');
