@@ -323,7 +323,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     details:
       `Conditions: ${WAIT_CONDITIONS.join(', ')}. appears / disappears take a path or --text / --role / ` +
       '--name; value_equals and value_contains a path and --text; text_appears and window_title --text (and ' +
-      '--app); enabled and focused a path; app_idle --app and --idle. Exits 1 on timeout.',
+      '--app); enabled and focused a path; app_idle optionally --app (default: the active app) and --idle. Exits 1 on timeout.',
     example: 'macpilot wait window_title --app mousepad --text Untitled',
   },
   {

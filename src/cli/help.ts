@@ -17,8 +17,8 @@ bundle ids; MACPILOT_DENY_APPS replaces both default lists, credential managers 
 settings read-only; "none" empties them), MACPILOT_LIST_DENIED_APPS (on|off:
 list the denied apps' names and window titles), MACPILOT_CONSENT (ask|allow), MACPILOT_CONTROL_DIR (where
 servers and macpilot stop meet; default $XDG_RUNTIME_DIR/macpilot),
-MACPILOT_CONFIG (a JSON file; default ~/.config/macpilot/config.json; docs/configuration.md). Flags override the
-environment, which overrides the file.`;
+MACPILOT_CONFIG (a JSON file; default $XDG_CONFIG_HOME/macpilot/config.json, without XDG_CONFIG_HOME
+~/.config/macpilot/config.json; docs/configuration.md). Flags override the environment, which overrides the file.`;
 
 const EXITS =
   'Exit codes: 0 done, 1 failed (the message says what, why and what to do), 2 usage error (the command line, or a value in it, is not one the command takes), 130 interrupted.';

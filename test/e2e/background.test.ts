@@ -92,7 +92,7 @@ test('what needs the pointer or the focus is refused in the background, saying w
     [
       'type_text',
       { ref: field, text: 'x', submit: true, background: true },
-      'submit presses Enter, which goes where the keyboard focus is',
+      'the Enter pressed after the text goes where the keyboard focus is',
     ],
   ] as const) {
     const refused = await macpilot.call(name, args);

@@ -178,14 +178,18 @@ describe('macpilot tree', () => {
     expect(JSON.parse(piped.stdout)).toEqual(got);
     const several = await ok('find', 'e', '--app', 'mousepad', '--all', '--format', 'json');
     // --max shows more of them than the 25 shown by default.
-    const { total } = JSON.parse(several) as { total: number };
+    const { total, more: left } = JSON.parse(several) as { total: number; more: number };
     expect(total).toBeGreaterThan(25);
+    // What the default of 25 left out is counted, for a script to know it does not have them all.
+    expect(left).toBe(total - 25);
     const more = JSON.parse(
       await ok('find', 'e', '--app', 'mousepad', '--all', '--max', '500', '--format', 'json'),
     ) as {
       matches: unknown[];
+      more: number;
     };
     expect(more.matches).toHaveLength(Math.min(total, 500));
+    expect(more.more).toBe(Math.max(0, total - 500));
     expect(await ok('find', 'e', '--app', 'mousepad', '--all')).toMatch(
       /more elements? matched; raise --max \(at most 500\)/,
     );

@@ -386,7 +386,7 @@ export class Input {
       return this.typeInBackground(options, options.target, call);
     // Refused before the field is focused, not after: typing into a field by ref keeps to the background, and
     // only submit's Enter cannot.
-    this.refuseInBackground('input.key', 'submit presses Enter, which goes where the keyboard focus is');
+    this.refuseInBackground('input.key', 'the Enter pressed after the text goes where the keyboard focus is');
     return this.kernel.act(options.target, 'type into', call, (entry, detail) =>
       this.typingInto(entry, detail, options, call),
     );

@@ -430,7 +430,7 @@ function invalid(condition: WaitCondition, why: string, personWhy: string): Macp
       why: personWhy,
       next:
         'appears / disappears take a path, or --text / --role / --name; value_equals and value_contains a path ' +
-        'and --text; enabled and focused a path; text_appears and window_title --text; app_idle --app and --idle ' +
+        'and --text; enabled and focused a path; text_appears and window_title --text; app_idle optionally --app and --idle ' +
         '(`macpilot wait --help` shows them all)',
     },
   });

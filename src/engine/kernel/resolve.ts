@@ -553,9 +553,10 @@ export class Resolver {
       const entry = this.refs.issue(c.id, resolvedAt(c, childPath(parent, segmentFor(c, children)), app));
       return `${entry.label} [ref=${entry.ref}]`;
     });
+    const more = found.length > LISTED ? `; and ${found.length - LISTED} more` : '';
     return new MacpilotError({
       what: `The path matches ${found.length} elements, where it must name one`,
-      why: `${where}, which matches: ${candidates.join('; ')}`,
+      why: `${where}, which matches: ${candidates.join('; ')}${more}`,
       next: 'act on one of these, or add a name or an index to that segment of the path',
       kind: 'path_ambiguous',
       concerns: ['path'],

@@ -88,8 +88,11 @@ export const MatchesJson = z.object({
   scope: z.string().describe('What was searched.'),
   matches: z.array(ElementJson).describe('On-screen matches first, at most max_results.'),
   total: z.number().describe('Matches in all.'),
+  more: z
+    .number()
+    .describe('Matches found but not listed (max_results left them out): total minus those listed.'),
   searched: z.number().describe('Elements searched.'),
-  truncated: z.boolean().describe('The walk stopped at its node cap.'),
+  truncated: z.boolean().describe('The walk stopped at its node cap: there may be matches beyond total.'),
 });
 
 export const MenuJson = z.object({
@@ -476,6 +479,7 @@ export const matchesJson = (r: MatchesResult): z.infer<typeof MatchesJson> => ({
   scope: r.title,
   matches: r.found.slice(0, r.maxResults).map(elementJson),
   total: r.found.length,
+  more: Math.max(0, r.found.length - r.maxResults),
   searched: r.searched,
   truncated: r.truncated,
 });

@@ -229,6 +229,16 @@ describe('elements by ref and path', () => {
     const ambiguous = await failure(engine.getElement({ path: 'app("mousepad")/dialog/button["OK"]' }));
     expect(ambiguous.what).toBe('The path matches 2 elements, where it must name one');
     expect(ambiguous.why).toMatch(/which matches: button "OK" \[ref=e\d+\]; button "OK" \[ref=e\d+\]$/);
+    // Past the candidates it lists, it counts the rest.
+    const dialog = byId(app.root, 'dlg');
+    dialog.children = [
+      ...(dialog.children ?? []),
+      ...Array.from({ length: 28 }, (_, i) => el('push button', `Key ${i}`, { id: `key${i}` })),
+    ];
+    const many = await failure(engine.getElement({ path: 'app("mousepad")/dialog/button' }));
+    expect(many.what).toBe('The path matches 30 elements, where it must name one');
+    expect(many.why.match(/\[ref=e\d+\]/g)).toHaveLength(20);
+    expect(many.why).toMatch(/; and 10 more$/);
     expect((await failure(engine.getElement({}))).what).toBe('No single element named');
   });
 });

@@ -142,7 +142,7 @@ export async function launch(
     throw new HelperFailure(
       HelperErrorCode.AppNotFound,
       `no installed app matches "${params.name}"`,
-      "use an installed app's name, desktop file id or program name",
+      'use an installed app (one with a desktop file): its name, its desktop file id, or the program that file starts',
       { installed },
     );
   }
