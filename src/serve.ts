@@ -48,11 +48,28 @@ export async function serve(flags: {
 
   if (http) {
     // Loaded only when asked for: the HTTP transport pulls in Node's fetch machinery, which stdio never needs.
-    const { serveHttp } = await import('./mcp/http.js');
-    const endpoint = await serveHttp({ ...http, log, newServer });
-    stopServing = endpoint.close;
+    const [{ serveHttp }, { mountConsole }] = await Promise.all([
+      import('./mcp/http.js'),
+      import('./console/command.js'),
+    ]);
+    // The console beside /mcp: the same address, Host and Origin rules; MACPILOT_HTTP_TOKEN opens it too.
+    const consoleSite = mountConsole(runtime.engine, http.host, http.token);
+    const endpoint = await serveHttp({
+      ...http,
+      log,
+      newServer,
+      site: (req, res) => consoleSite.site.handle(req, res),
+    });
+    stopServing = async () => {
+      consoleSite.close();
+      await endpoint.close();
+    };
     serving = `MCP over HTTP at ${endpoint.url}`;
-    process.stderr.write(`macpilot: serving MCP over HTTP at ${endpoint.url}\n`);
+    const origin = new URL(endpoint.url).origin;
+    process.stderr.write(
+      `macpilot: serving MCP over HTTP at ${endpoint.url}\n` +
+        `macpilot: the console is at ${origin}${consoleSite.site.oneTimeLink()} (the link works once)\n`,
+    );
     return;
   }
   const server = newServer();

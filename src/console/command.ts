@@ -17,7 +17,11 @@ import { ConsoleSite } from './server.js';
 const SCREEN_EDGE = 1280;
 
 /** The console's parts over one engine (the screen's pictures): the site to serve, and how to end it. */
-export function mountConsole(engine: Engine, host: string): { site: ConsoleSite; close(): void } {
+export function mountConsole(
+  engine: Engine,
+  host: string,
+  standingKey?: string,
+): { site: ConsoleSite; close(): void } {
   const hub = new Hub();
   const screen = new LiveScreen(
     async () => {
@@ -26,7 +30,7 @@ export function mountConsole(engine: Engine, host: string): { site: ConsoleSite;
     },
     () => hub.busy(),
   );
-  const site = new ConsoleSite({ hub, screen, host });
+  const site = new ConsoleSite({ hub, screen, host, standingKey });
   return {
     site,
     close: () => {

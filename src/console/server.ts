@@ -59,6 +59,8 @@ export interface ConsoleOptions {
   screen: LiveScreen;
   /** The address the HTTP server is bound to (the Host and Origin checks). */
   host: string;
+  /** A key that opens the console however often it is used (serve --http's MACPILOT_HTTP_TOKEN). */
+  standingKey?: string;
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -127,15 +129,16 @@ export class ConsoleSite {
 
   private open(url: URL, res: ServerResponse): true {
     const key = url.searchParams.get('key') ?? '';
+    const standing = this.options.standingKey !== undefined && same(this.options.standingKey, key);
     const known = [...this.keys].find((k) => same(k, key));
-    if (known === undefined) {
+    if (known === undefined && !standing) {
       return refuse(
         res,
         403,
         'this link was used already or is wrong: run `macpilot console` again for a new one',
       );
     }
-    this.keys.delete(known);
+    if (known !== undefined) this.keys.delete(known);
     res.writeHead(303, {
       location: `${CONSOLE_PATH}/`,
       // No Domain: the cookie goes back to this host only; no Max-Age: it ends with the browser's session.

@@ -26,6 +26,8 @@ export interface HttpOptions {
   newServer: () => McpServer;
   /** How long a session may go without a request before it ends; 30 minutes by default. */
   idleSessionMs?: number;
+  /** Answers the requests of another site on the same server (the console); false: not one of its paths. */
+  site?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 }
 
 export interface HttpEndpoint {
@@ -110,6 +112,7 @@ export async function serveHttp(options: HttpOptions): Promise<HttpEndpoint> {
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path !== MCP_PATH && options.site && (await options.site(req, res))) return;
     if (path !== MCP_PATH) return refuse(res, 404, `not found; the MCP endpoint is ${MCP_PATH}`);
     const rebinding = rebindingRefusal(req.headers, options.host);
     if (rebinding) return refuse(res, 403, rebinding);

@@ -172,6 +172,34 @@ describe('with MACPILOT_HTTP_TOKEN', () => {
     await client.close();
   });
 
+  test('the console beside /mcp opens with the token, not with a wrong key, and streams what this server does', async () => {
+    const origin = new URL(server.url).origin;
+    const wrong = await fetch(`${origin}/console/open?key=${TOKEN}x`, { redirect: 'manual' });
+    expect(wrong.status).toBe(403);
+    const opened = await fetch(`${origin}/console/open?key=${TOKEN}`, { redirect: 'manual' });
+    expect(opened.status).toBe(303);
+    expect(opened.headers.get('location')).toBe('/console/');
+    const cookie = (opened.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    expect(cookie).toMatch(/^macpilot_console=/);
+    const events = await fetch(`${origin}/console/events`, { headers: { cookie } });
+    expect(events.headers.get('content-type')).toBe('text/event-stream');
+    const reader = (events.body as ReadableStream<Uint8Array>).getReader();
+    let text = '';
+    const { client } = await connect(server.url, TOKEN);
+    await client.callTool({ name: 'get_clipboard', arguments: {} });
+    while (!/"type":"ended"[^\n]*"tool":"get_clipboard"/.test(text)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    await reader.cancel();
+    await client.close();
+    expect(text).toContain(`"pid":${server.pid}`);
+    expect(text).toMatch(
+      /"type":"ended","call":"\d+-\d+","session":"macpilot-e2e-http #\d+","tool":"get_clipboard"/,
+    );
+  });
+
   test("typing in a session that ends stops between two keys; another session's input is served at once", async () => {
     const typist = await connect(server.url, TOKEN);
     const reader = await connect(server.url, TOKEN);
