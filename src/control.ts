@@ -21,7 +21,7 @@ import { z } from 'zod';
 import { checkControlDir } from './config.js';
 import { MacpilotError } from './errors.js';
 import type { Logger } from './log.js';
-import type { Desk } from './policy/desk.js';
+import { DEFAULT_PAUSE_MS, type Desk } from './policy/desk.js';
 import type { CallFeed, WatchEvent } from './policy/watch.js';
 
 const Command = z.discriminatedUnion('command', [
@@ -208,9 +208,23 @@ function answer(desk: Desk, command: ControlCommand): ControlReport {
   return { pid: process.pid, ...desk.stop(command.pauseMs, command.by) };
 }
 
+/**
+ * The person's stop or resume, from the command line or the console: the pause written down first (a server that
+ * starts while the others are told starts paused too), then sent to every server.
+ */
+export function stopOrResume(
+  command: ControlCommand,
+  folder: string = controlFolder(),
+): Promise<ControlReport[]> {
+  writePause(command.command === 'stop' ? Date.now() + (command.pauseMs ?? DEFAULT_PAUSE_MS) : 0, folder);
+  return sendToServers(command, folder);
+}
+
 /** Sends `command` to every server of this user; sockets no server answers on are removed. */
-export async function sendToServers(command: ControlCommand): Promise<ControlReport[]> {
-  const folder = controlFolder();
+export async function sendToServers(
+  command: ControlCommand,
+  folder: string = controlFolder(),
+): Promise<ControlReport[]> {
   const sockets = readdirSync(folder).filter((name) => /^\d+\.sock$/.test(name));
   const answers = await Promise.all(sockets.map((name) => ask(join(folder, name), command)));
   return answers.filter((report): report is ControlReport => report !== undefined);

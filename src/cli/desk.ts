@@ -1,5 +1,5 @@
 /** `macpilot stop` and `macpilot resume`: the person's kill switch over every macpilot server of theirs. */
-import { pauseWrittenDown, sendToServers, writePause } from '../control.js';
+import { pauseWrittenDown, stopOrResume } from '../control.js';
 import { DEFAULT_PAUSE_MS } from '../policy/desk.js';
 import { plural } from '../text.js';
 import { UsageError } from './usage-error.js';
@@ -7,12 +7,11 @@ import { UsageError } from './usage-error.js';
 export async function deskCommand(name: 'stop' | 'resume', minutes: string | undefined): Promise<number> {
   if (name === 'resume' && minutes !== undefined) throw new UsageError('resume takes no --minutes');
   const pauseMs = minutes === undefined ? undefined : minutesOf(minutes);
-  // Written down first: a server that starts while the others are told starts paused too.
+  // As stopOrResume writes it down, for the report.
   const pausedUntil = name === 'stop' ? Date.now() + (pauseMs ?? DEFAULT_PAUSE_MS) : 0;
   const pausedBefore = pauseWrittenDown();
-  writePause(pausedUntil);
   const until = new Date(pausedUntil).toTimeString().slice(0, 8);
-  const reports = await sendToServers(
+  const reports = await stopOrResume(
     name === 'stop'
       ? { command: 'stop', ...(pauseMs === undefined ? {} : { pauseMs }) }
       : { command: 'resume' },

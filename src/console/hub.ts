@@ -40,7 +40,8 @@ export class Hub {
   private readonly listeners = new Set<(event: HubEvent) => void>();
   private readonly scanner: NodeJS.Timeout;
 
-  constructor(private readonly folder: string = controlFolder()) {
+  /** `folder`: the kill switch's folder, where the servers listen. */
+  constructor(readonly folder: string = controlFolder()) {
     this.scan();
     this.scanner = setInterval(() => this.scan(), SCAN_MS);
     this.scanner.unref();

@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { sendToServers } from '../control.js';
+import { stopOrResume } from '../control.js';
 import { rebindingRefusal } from '../mcp/http.js';
 import type { Bounds } from '../helper-client/protocol.js';
 import { PACKAGE_ROOT } from '../package-root.js';
@@ -207,7 +207,7 @@ export class ConsoleSite {
     if (!parsed.success) return refuse(res, 400, 'minutes: a number from 0 to 1440');
     const pauseMs =
       parsed.data.minutes === undefined ? DEFAULT_PAUSE_MS : Math.round(parsed.data.minutes * 60_000);
-    const reports = await sendToServers({ command: 'stop', pauseMs, by: 'console' });
+    const reports = await stopOrResume({ command: 'stop', pauseMs, by: 'console' }, this.options.hub.folder);
     return ok(res, {
       servers: reports.length,
       cancelled: reports.reduce((n, r) => n + r.cancelled, 0),
@@ -216,7 +216,7 @@ export class ConsoleSite {
   }
 
   private async resume(res: ServerResponse): Promise<true> {
-    const reports = await sendToServers({ command: 'resume' });
+    const reports = await stopOrResume({ command: 'resume' }, this.options.hub.folder);
     return ok(res, { servers: reports.length });
   }
 }

@@ -77,7 +77,7 @@ export class ConsentGuard implements Guard {
       throw new MacpilotError({
         what: `${action} needs a human's consent`,
         why: `${because}, and ${unreachable}`,
-        next: `do it another way or ask the user to do it; a human can let such actions run without asking: ${allowAlways}, then restart macpilot`,
+        next: `do it another way, or ask the user to do it or to open \`macpilot console\`, where they are asked such questions; a human can let such actions run without asking: ${allowAlways}, then restart macpilot`,
         kind: 'consent_unreachable',
         refusal: true,
         person: {

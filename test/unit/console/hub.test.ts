@@ -1,0 +1,100 @@
+import { createConnection } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { Hub, type HubEvent, TIMELINE_MAX } from '../../../src/console/hub.js';
+import { listenForControl } from '../../../src/control.js';
+import { createLogger } from '../../../src/log.js';
+import { Desk } from '../../../src/policy/desk.js';
+import { CallFeed } from '../../../src/policy/watch.js';
+import { eventually } from '../../support/text.js';
+import { temporaryFolder } from '../../support/temp.js';
+
+const PICTURE = { data: 'AAAA', width: 4, height: 3 };
+
+let folder: string;
+let stopListening: () => void;
+let hub: Hub;
+let feed: CallFeed;
+let desk: Desk;
+
+beforeEach(async () => {
+  feed = new CallFeed({ describe: () => ({}) as never, pictures: false });
+  desk = new Desk();
+  folder = temporaryFolder('macpilot-hub-');
+  process.env.MACPILOT_CONTROL_DIR = folder;
+  stopListening = await listenForControl({ desk, feed }, createLogger('silent'), () => 'MCP over stdio');
+  hub = new Hub(folder);
+  await eventually('the hub to watch the server', async () => (feed.watched() ? true : undefined));
+});
+
+afterEach(() => {
+  hub.close();
+  stopListening();
+  delete process.env.MACPILOT_CONTROL_DIR;
+});
+
+const ended = (n: number) =>
+  ({
+    type: 'ended',
+    call: `${process.pid}-${n}`,
+    session: 'agent #1',
+    tool: 'click_element',
+    write: true,
+    time: new Date().toISOString(),
+    outcome: 'ok',
+    duration_ms: 5,
+    before: PICTURE,
+    after: PICTURE,
+  }) as const;
+
+describe('Hub', () => {
+  test('watches a server through its socket: its calls, its pause, and the questions it asks', async () => {
+    const heard: HubEvent[] = [];
+    hub.listen((event) => heard.push(event));
+    feed.emit(ended(1));
+    desk.stop(60_000, 'console');
+    feed.emit({ type: 'desk', pausedUntil: desk.paused() ?? 0, by: 'console' });
+    const asked = feed.ask(
+      { session: 'agent #1', action: 'quit an app (zenity)', tool: 'quit_app' },
+      new AbortController().signal,
+    );
+    const question = await eventually('the question', async () =>
+      heard.find((e): e is Extract<HubEvent, { type: 'consent' }> => e.type === 'consent'),
+    );
+    expect(question.pid).toBe(process.pid);
+    expect(hub.answer(question.id, 'once')).toBe(true);
+    await expect(asked).resolves.toBe('accept');
+    desk.resume();
+    const state = hub.state();
+    expect(state).toContainEqual({ type: 'server', pid: process.pid, serving: 'MCP over stdio', up: true });
+    expect(state.find((e) => e.type === 'desk')).toMatchObject({ pausedUntil: expect.any(Number) });
+    expect(state.filter((e) => e.type === 'ended')).toHaveLength(1);
+    expect(hub.answer('no-such-question', 'deny')).toBe(false);
+  });
+
+  test('keeps a capped timeline whose old pictures expire', async () => {
+    for (let n = 1; n <= TIMELINE_MAX + 100; n++) feed.emit(ended(n));
+    await eventually('the last call', async () =>
+      hub.state().some((e) => e.type === 'ended' && e.call === `${process.pid}-${TIMELINE_MAX + 100}`)
+        ? true
+        : undefined,
+    );
+    const calls = hub.state().filter((e) => e.type === 'ended');
+    expect(calls).toHaveLength(TIMELINE_MAX);
+    expect(calls.filter((e) => 'before' in e).length).toBeLessThanOrEqual(41);
+  });
+
+  test('a console that sends nonsense on its connection does not stop the server serving the others', async () => {
+    const rogue = createConnection(join(folder, `${process.pid}.sock`));
+    await new Promise<void>((resolve) => rogue.once('connect', () => resolve()));
+    rogue.write('{"command":"watch"}\nnot json\n{"command":"answer","id":"x","answer":"maybe"}\n');
+    rogue.write(`${'x'.repeat(5000)}\n`);
+    const heard: HubEvent[] = [];
+    hub.listen((event) => heard.push(event));
+    feed.emit(ended(1));
+    await eventually('the call at the good console', async () =>
+      heard.some((e) => e.type === 'ended') ? true : undefined,
+    );
+    rogue.destroy();
+  });
+});

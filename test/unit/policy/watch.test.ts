@@ -1,0 +1,190 @@
+import { describe, expect, test } from 'vitest';
+import { RefTable } from '../../../src/engine/kernel/refs.js';
+import { createLogger } from '../../../src/log.js';
+import { AuditLog } from '../../../src/policy/audit-log.js';
+import type { Human, ToolCall } from '../../../src/policy/pipeline.js';
+import { Policy } from '../../../src/policy/pipeline.js';
+import { CallFeed, type WatchEvent } from '../../../src/policy/watch.js';
+import { watchedHuman } from '../../../src/policy/watched-human.js';
+import { READ_ONLY, WRITE } from '../../../src/tools/types.js';
+
+const SECRET = 'hunter2';
+const PICTURE = { data: 'AAAA', width: 4, height: 3 };
+
+function setup(pictures = true) {
+  const audit = new AuditLog({ refs: new RefTable(), mode: 'full', log: createLogger('silent') });
+  let taken = 0;
+  const feed = new CallFeed({
+    describe: (call, outcome) => audit.entry(call, outcome),
+    thumbnail: async () => {
+      taken++;
+      return PICTURE;
+    },
+    pictures,
+  });
+  const events: WatchEvent[] = [];
+  const call = (name: string, args: Record<string, unknown>, annotations = WRITE): ToolCall =>
+    ({
+      tool: { name, toolset: 'input', annotations },
+      args,
+      session: 'agent #1',
+      clientLog: { send: () => {} },
+      signal: new AbortController().signal,
+    }) as unknown as ToolCall;
+  return { feed, events, call, taken: () => taken, policy: new Policy([feed]) };
+}
+
+const settledEvents = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('CallFeed', () => {
+  test('unwatched, it takes no pictures and says nothing', async () => {
+    const { feed, call, taken, policy } = setup();
+    await policy.run(
+      call('type_text', { text: SECRET }),
+      async () => 'typed',
+      () => false,
+    );
+    expect(taken()).toBe(0);
+    expect(feed.watched()).toBe(false);
+  });
+
+  test("watched, a call starts and ends by the audit log's rules: no typed text, with what changed and where", async () => {
+    const { feed, events, call, policy } = setup();
+    const stop = feed.watch((event) => events.push(event));
+    await policy.run(
+      call('type_text', { text: SECRET }),
+      async () => 'typed',
+      () => false,
+      () => ({ app: 'mousepad', label: 'textbox "Body"' }),
+      () => ({ changes: ['~ textbox "Body" changed'], bounds: { x: 1, y: 2, width: 3, height: 4 } }),
+    );
+    await settledEvents();
+    expect(events.map((e) => e.type)).toEqual(['started', 'ended']);
+    const ended = events[1] as Extract<WatchEvent, { type: 'ended' }>;
+    expect(ended).toMatchObject({
+      session: 'agent #1',
+      tool: 'type_text',
+      app: 'mousepad',
+      target: { role: 'textbox', name: 'Body' },
+      outcome: 'ok',
+      changes: ['~ textbox "Body" changed'],
+      bounds: { x: 1, y: 2, width: 3, height: 4 },
+      before: PICTURE,
+      after: PICTURE,
+    });
+    expect(ended.call).toBe((events[0] as Extract<WatchEvent, { type: 'started' }>).call);
+    expect(JSON.stringify(events)).not.toContain('hunter');
+    stop();
+    expect(feed.watched()).toBe(false);
+  });
+
+  test('reads are not pictured, nor actions where pictures are off (read-only mode)', async () => {
+    for (const [pictures, annotations] of [
+      [true, READ_ONLY],
+      [false, WRITE],
+    ] as const) {
+      const { feed, events, call, taken, policy } = setup(pictures);
+      feed.watch((event) => events.push(event));
+      await policy.run(
+        call('tool', {}, annotations),
+        async () => 'done',
+        () => false,
+      );
+      await settledEvents();
+      expect(taken()).toBe(0);
+      expect(events.at(-1)).not.toHaveProperty('before');
+    }
+  });
+
+  test('a watcher that throws does not keep the others, or the call, from going on', async () => {
+    const { feed, events, call, policy } = setup(false);
+    feed.watch(() => {
+      throw new Error('a socket gone');
+    });
+    feed.watch((event) => events.push(event));
+    await expect(
+      policy.run(
+        call('click', {}),
+        async () => 'clicked',
+        () => false,
+      ),
+    ).resolves.toBe('clicked');
+    expect(events.map((e) => e.type)).toEqual(['started', 'ended']);
+  });
+});
+
+describe('consent in the console', () => {
+  const signal = () => new AbortController().signal;
+  const ask = { session: 'agent #1', action: 'quit an app (zenity)', tool: 'quit_app' };
+
+  test('allowed once, it asks again; allowed for the session, it does not; denied, it declines', async () => {
+    const { feed, events } = setup(false);
+    feed.watch((event) => {
+      events.push(event);
+      if (event.type === 'consent') feed.answer(event.id, answers.shift() ?? 'deny');
+    });
+    const answers: ('once' | 'session' | 'deny')[] = ['once', 'session'];
+    expect(await feed.ask(ask, signal())).toBe('accept');
+    expect(await feed.ask(ask, signal())).toBe('accept');
+    expect(await feed.ask(ask, signal())).toBe('accept'); // allowed for the session: no question
+    expect(events.filter((e) => e.type === 'consent')).toHaveLength(2);
+    expect(await feed.ask({ ...ask, session: 'agent #2' }, signal())).toBe('decline');
+    expect(events.filter((e) => e.type === 'answered').map((e) => e.answer)).toEqual([
+      'allow',
+      'allow',
+      'deny',
+    ]);
+  });
+
+  test('a question no one answers is denied when its time is up, and an answer after it finds it closed', async () => {
+    const { feed, events } = setup(false);
+    feed.watch((event) => events.push(event));
+    expect(await feed.ask(ask, signal(), 20)).toBe('decline');
+    const question = events.find((e) => e.type === 'consent') as Extract<WatchEvent, { type: 'consent' }>;
+    expect(events.at(-1)).toEqual({ type: 'answered', id: question.id, answer: 'expired' });
+    expect(feed.answer(question.id, 'once')).toBe(false);
+    expect(feed.openQuestions()).toEqual([]);
+  });
+
+  test('a console that connects while a question waits sees it', async () => {
+    const { feed } = setup(false);
+    feed.watch(() => {});
+    const asked = feed.ask(ask, signal());
+    const [open] = feed.openQuestions();
+    expect(open).toMatchObject({ type: 'consent', action: ask.action });
+    feed.answer(open?.id ?? '', 'once');
+    await expect(asked).resolves.toBe('accept');
+  });
+
+  test("the first answer wins: the client's answer withdraws the console's question", async () => {
+    const { feed, events } = setup(false);
+    feed.watch((event) => events.push(event));
+    const client: Human = {
+      unreachable: () => undefined,
+      confirm: async () => 'decline',
+      choose: async () => ({ action: 'cancel' }),
+    };
+    const human = watchedHuman(client, feed, () => 'agent #1');
+    expect(await human.confirm({ action: 'quit', tool: 'quit_app' }, signal())).toBe('decline');
+    await settledEvents();
+    expect(events.at(-1)).toMatchObject({ type: 'answered', answer: 'withdrawn' });
+    expect(feed.openQuestions()).toEqual([]);
+  });
+
+  test('a client that cannot ask is reachable through a watching console, and only then', async () => {
+    const { feed } = setup(false);
+    const client: Human = {
+      unreachable: () => 'no elicitation',
+      confirm: async () => 'cancel',
+      choose: async () => ({ action: 'cancel' }),
+    };
+    const human = watchedHuman(client, feed, () => 'agent #1');
+    expect(human.unreachable('confirm')).toBe('no elicitation');
+    feed.watch((event) => {
+      if (event.type === 'consent') feed.answer(event.id, 'once');
+    });
+    expect(human.unreachable('confirm')).toBeUndefined();
+    expect(human.unreachable('choose')).toBe('no elicitation');
+    expect(await human.confirm({ action: 'quit', tool: 'quit_app' }, signal())).toBe('accept');
+  });
+});
