@@ -180,7 +180,7 @@ function watch(connection: Socket, feed: CallFeed, desk: Desk, serving: () => st
   };
   send({ type: 'hello', pid: process.pid, serving: serving() });
   send({ type: 'desk', pausedUntil: desk.paused() ?? 0 });
-  for (const question of feed.openQuestions()) send(question);
+  for (const event of feed.current()) send(event);
   const stop = feed.watch(send);
   connection.on('close', stop);
   let pending = rest;

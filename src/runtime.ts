@@ -81,6 +81,7 @@ export function createRuntime(
     thumbnail: () => thumbnail(engine),
     pictures: config.mode !== 'read-only',
   });
+  engine.recorder.watch((view) => feed.recorded(view));
   const policy = new Policy([
     desk,
     new ToolsetGuard(config.toolsets, config.origins.toolsets),

@@ -66,14 +66,16 @@ export async function runToolCommand(
       `-o - writes the image's bytes to stdout, which is a terminal here: redirect them (macpilot ${name} -o - > shot.png) or pipe them`,
     );
   }
-  if (invocation.values.output === '-' && format === 'json') {
-    throw new UsageError(
-      `-o - writes the image's bytes to stdout, where --format json would write too: save it to a file (macpilot ${name} -o shot.png --format json), or leave out --format json`,
-    );
-  }
   // Every toolset: toolsets choose what an agent is shown, and the person at the terminal asked for this one.
   // The settings are read as the server reads them first, so a wrong toolset in the file is still reported.
   const config = personLimits({ ...loadConfig(), toolsets: [...TOOLSET_NAMES] });
+  if (invocation.values.output === '-' && format === 'json') {
+    throw new UsageError(
+      config.mode === 'read-only'
+        ? `-o - writes the image's bytes to stdout, where --format json would write too: leave out --format json (read-only mode writes no file)`
+        : `-o - writes the image's bytes to stdout, where --format json would write too: save it to a file (macpilot ${name} -o shot.png --format json), or leave out --format json`,
+    );
+  }
   const runtime = createRuntime(config);
   const spinner = new Spinner();
   const session = new ToolSession(runtime, {
@@ -168,6 +170,7 @@ const USAGE_KINDS = new Set([
   'unknown_modifier',
   'no_key',
   'unknown_role',
+  'value_not_taken',
 ]);
 
 /**

@@ -31,6 +31,8 @@ interface Server {
   serving: string;
   socket: Socket;
   pausedUntil: number;
+  /** Its recording running now. */
+  recording?: Extract<HubEvent, { type: 'recording' }>;
 }
 
 export class Hub {
@@ -60,6 +62,7 @@ export class Hub {
       if (server === 'connecting') continue;
       servers.push({ type: 'server', pid: server.pid, serving: server.serving, up: true });
       servers.push({ type: 'desk', pid: server.pid, pausedUntil: server.pausedUntil });
+      if (server.recording) servers.push(server.recording);
     }
     return [...servers, ...this.timeline, ...this.questions.values()];
   }
@@ -154,6 +157,9 @@ export class Hub {
         else this.running.delete(event.call);
         this.lastCall = performance.now();
         this.remember(stamped);
+        break;
+      case 'recording':
+        server.recording = event.running ? (stamped as Extract<HubEvent, { type: 'recording' }>) : undefined;
         break;
       case 'progress':
         break;

@@ -42,6 +42,8 @@ export const HelperErrorData = z
     hint: z.string().optional(),
     /** ax.setValue: the field is editable but takes no text through accessibility; the server types it. */
     typeInstead: z.boolean().optional(),
+    /** ax.setValue: the control does not take this value (an option it lacks, a number beyond its range). */
+    notTaken: z.boolean().optional(),
   })
   .loose();
 export type HelperErrorData = z.infer<typeof HelperErrorData>;

@@ -91,11 +91,7 @@ export class AuditLog implements Guard {
       duration_ms: Math.round(outcome.durationMs),
       flags: { mode: this.options.mode, ...call.notes },
     };
-    for (const name of CONTENT_ARGS) {
-      const value = args[name];
-      if (value === undefined || value === null) continue;
-      entry[`${name}_length`] = String(value).length;
-    }
+    Object.assign(entry, contentLengths(args));
     if (!outcome.ok) {
       const { kind, concerns } = failureOf(outcome.error);
       entry.error = kind;
@@ -172,6 +168,27 @@ export class AuditLog implements Guard {
     }
     renameSync(file, `${file}.1`);
   }
+}
+
+/**
+ * A call's arguments as a record may keep them: those whose content is the user's data (typed text, a value, a
+ * key) as their lengths (`text_length`), the others as they are.
+ */
+export function withoutContent(args: Record<string, unknown>): Record<string, unknown> {
+  const kept = Object.fromEntries(
+    Object.entries(args).filter(([name]) => !(CONTENT_ARGS as readonly string[]).includes(name)),
+  );
+  return { ...kept, ...contentLengths(args) };
+}
+
+function contentLengths(args: Record<string, unknown>): Record<`${string}_length`, number> {
+  const lengths: Record<`${string}_length`, number> = {};
+  for (const name of CONTENT_ARGS) {
+    const value = args[name];
+    if (value === undefined || value === null) continue;
+    lengths[`${name}_length`] = String(value).length;
+  }
+  return lengths;
 }
 
 /** The pid the call names its app by: `app(1234)/…` in its element path, or "1234" as its app. */

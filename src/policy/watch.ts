@@ -4,7 +4,7 @@
  * there, and the desk's pause. It costs nothing while no one watches.
  */
 import { z } from 'zod';
-import type { AuditEntry } from './audit-log.js';
+import { type AuditEntry, withoutContent } from './audit-log.js';
 import type { CallOutcome, Guard, ToolCall } from './pipeline.js';
 
 const Target = z.object({ role: z.string(), name: z.string().optional() });
@@ -59,6 +59,14 @@ export const WatchEvent = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('desk'), pausedUntil: z.number(), by: z.string().optional() }),
   z.object({
+    type: z.literal('recording'),
+    /** Undefined when no recording runs (it ended). */
+    app: z.string().optional(),
+    running: z.boolean(),
+    /** The steps folded so far, their typed text and keys as lengths only. */
+    steps: z.array(z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()) })),
+  }),
+  z.object({
     type: z.literal('progress'),
     call: z.string(),
     session: z.string(),
@@ -92,6 +100,7 @@ let questions = 0;
 export class CallFeed implements Guard {
   private readonly watchers = new Set<(event: WatchEvent) => void>();
   private readonly ids = new WeakMap<ToolCall, { id: string; before?: Promise<Thumbnail | undefined> }>();
+  private recording: Extract<WatchEvent, { type: 'recording' }> | undefined;
   private readonly open = new Map<string, { question: Question; answer: (a: ConsoleAnswer) => void }>();
   /** Actions a person allowed for the rest of a session: `session\u0000action`. */
   private readonly allowed = new Set<string>();
@@ -108,9 +117,23 @@ export class CallFeed implements Guard {
     return this.watchers.size > 0;
   }
 
-  /** The questions no one has answered yet: a console that connects now shows them too. */
-  openQuestions(): Question[] {
-    return [...this.open.values()].map((q) => q.question);
+  /** What a console that connects now is shown first: the questions no one answered yet, the recording running. */
+  current(): WatchEvent[] {
+    const questions = [...this.open.values()].map((q) => q.question);
+    return this.recording?.running ? [this.recording, ...questions] : questions;
+  }
+
+  /** The recording as it goes (its steps' typed text and keys as lengths), or its end. */
+  recorded(
+    view: { app?: string; steps: { tool: string; args: Record<string, unknown> }[] } | undefined,
+  ): void {
+    this.recording = {
+      type: 'recording',
+      running: view !== undefined,
+      ...(view?.app === undefined ? {} : { app: view.app }),
+      steps: (view?.steps ?? []).map((step) => ({ tool: step.tool, args: withoutContent(step.args) })),
+    };
+    this.emit(this.recording);
   }
 
   /**
@@ -163,6 +186,20 @@ export class CallFeed implements Guard {
         // A watcher that fails (a socket gone) is its own affair: the calls go on.
       }
     }
+  }
+
+  /** A long call's progress (a workflow's steps), for the person watching. */
+  progress(call: ToolCall, done: number, total: number | undefined, message: string | undefined): void {
+    const id = this.ids.get(call)?.id;
+    if (!this.watched() || id === undefined) return;
+    this.emit({
+      type: 'progress',
+      call: id,
+      session: call.session ?? 'unknown',
+      message: message ?? '',
+      done,
+      ...(total === undefined ? {} : { total }),
+    });
   }
 
   admit(call: ToolCall): Promise<undefined> {

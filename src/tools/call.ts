@@ -220,7 +220,10 @@ export class ToolSession {
       sessionEnd: this.sessionEnd,
       holder: this,
       model: this.options.model?.(),
-      progress: options.progress ?? (() => {}),
+      progress: (done, total, message) => {
+        options.progress?.(done, total, message);
+        deps.feed.progress(call, done, total, message);
+      },
     };
     const call: ToolCall = {
       tool,

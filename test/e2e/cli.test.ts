@@ -565,7 +565,8 @@ describe('a GTK combo box', () => {
     expect(await ok('set', path, 'Cobalt')).toContain('Set the value of combobox');
     expect(await ok('get', path)).toMatch(/^name: "cobalt"$/m);
     const missing = await run('set', path, 'Purple');
-    expect(missing.code).toBe(1);
+    // A value the box does not take is the command line's, as a number beyond a slider's range is.
+    expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(
       /it has no option "Purple" \(use one of its options: "None", "Classic", "Cobalt"/,
     );
@@ -628,6 +629,18 @@ describe('screenshot', () => {
     expect(toFile.stderr).toContain('Writing a screenshot file is not available in read-only mode');
     expect(toFile.stderr).toContain('Next: `macpilot screenshot -o -` writes the image to stdout instead');
     expect(toFile.stderr).not.toMatch(/file_path|--output/);
+    // Its advice for -o - with JSON offers no file, which the mode would refuse.
+    const json = await runWith(
+      { settings: { MACPILOT_MODE: 'read-only' } },
+      'screenshot',
+      '-o',
+      '-',
+      '--format',
+      'json',
+    );
+    expect(json.code).toBe(2);
+    expect(json.stderr).toContain('leave out --format json (read-only mode writes no file)');
+    expect(json.stderr).not.toContain('-o shot.png');
     // A command refused by the mode is named as the person ran it, whether or not its tool is named alike.
     for (const [command, ...rest] of [
       ['click', '10,10'],

@@ -14,7 +14,7 @@ import type { Kernel } from '../kernel/kernel.js';
 import { parsePath } from '../kernel/paths.js';
 import { AppRefused } from '../kernel/resolve.js';
 import { type ClickTarget, foldSteps, type RecordedEvent } from './record-steps.js';
-import type { RecordingResult } from '../kernel/results.js';
+import type { RecordedStep, RecordingResult } from '../kernel/results.js';
 import type { Walked } from '../kernel/tree.js';
 import { pause } from '../kernel/observer.js';
 import { MENU_ROLES } from '../kernel/roles.js';
@@ -85,11 +85,38 @@ interface Active {
 /** A pause in typing after which the keys that follow are checked again for where they go. */
 const RUN_PAUSE_MS = 500;
 
+/** A recording as it goes, for a watching person: its app, and the steps its presses fold into so far. */
+export interface RecordingView {
+  app?: string;
+  steps: RecordedStep[];
+}
+
 export class Recorder {
   private active: Active | undefined;
   private starting = false;
+  private readonly watchers = new Set<(view: RecordingView | undefined) => void>();
 
   constructor(private readonly kernel: Kernel) {}
+
+  /**
+   * `watcher` hears the recording's steps each time a press is heard, and undefined when it ends; the returned
+   * function stops it.
+   */
+  watch(watcher: (view: RecordingView | undefined) => void): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
+  }
+
+  private tell(active: Active | undefined): void {
+    if (this.watchers.size === 0) return;
+    const told = (view: RecordingView | undefined) => {
+      for (const watcher of this.watchers) watcher(view);
+    };
+    if (!active) return told(undefined);
+    void Promise.all(active.events).then((events) => {
+      if (this.active === active) told({ app: active.app?.name, steps: foldSteps(events).steps });
+    });
+  }
 
   /** The recording running now, if one is. */
   get status(): RecordingStatus | undefined {
@@ -157,6 +184,7 @@ export class Recorder {
           throw error;
         }
         this.active = active;
+        this.tell(active);
         const ended = () => void this.end(active).catch(() => {});
         if (until?.aborted) ended();
         else if (until) {
@@ -211,6 +239,7 @@ export class Recorder {
   private async end(active: Active, call?: CallOptions): Promise<RecordedEvent[]> {
     if (this.active !== active) return [];
     this.active = undefined;
+    this.tell(undefined);
     // A helper that cannot answer (it went away) records nothing more either: what was heard still counts.
     await this.kernel.port.call('record.stop', {}, call).catch(() => undefined);
     active.stopListening();
@@ -218,6 +247,11 @@ export class Recorder {
   }
 
   private heard(active: Active, input: RecordedInput): void {
+    this.hear(active, input);
+    this.tell(active);
+  }
+
+  private hear(active: Active, input: RecordedInput): void {
     const { modifiers, time } = input;
     if (input.kind !== 'buttonUp') active.presses++;
     if (input.kind === 'keyDown') {

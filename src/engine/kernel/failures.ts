@@ -166,7 +166,12 @@ export function helperFailure(error: HelperError, what?: string, runningApps?: s
           : typeof advice.next === 'function'
             ? advice.next(runningApps)
             : advice.next,
-      kind: advice.kind,
+      // A value the control does not take (an option it lacks, a number beyond its range): the value was wrong.
+      kind:
+        error.code === HelperErrorCode.ValueNotSettable && error.data.notTaken === true
+          ? 'value_not_taken'
+          : advice.kind,
+      ...(error.data.notTaken === true ? { concerns: ['value'] } : {}),
       refusal: advice.refusal,
       ...(advice.personNext ? { person: { next: advice.personNext } } : {}),
     },

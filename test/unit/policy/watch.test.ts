@@ -96,6 +96,35 @@ describe('CallFeed', () => {
     }
   });
 
+  test('a recording is shown as it goes, typed text and keys as their lengths, and a console that connects sees it', () => {
+    const { feed, events } = setup(false);
+    feed.watch((event) => events.push(event));
+    feed.recorded({
+      app: 'mousepad',
+      steps: [
+        { tool: 'click_element', args: { path: 'app("mousepad")/window/textbox' } },
+        { tool: 'type_text', args: { text: SECRET } },
+        { tool: 'press_key', args: { key: 'a', modifiers: ['control'] } },
+      ],
+    });
+    const [shown] = feed.current();
+    expect(shown).toEqual(events.at(-1));
+    expect(shown).toMatchObject({
+      type: 'recording',
+      running: true,
+      app: 'mousepad',
+      steps: [
+        { tool: 'click_element', args: { path: 'app("mousepad")/window/textbox' } },
+        { tool: 'type_text', args: { text_length: 7 } },
+        { tool: 'press_key', args: { key_length: 1, modifiers: ['control'] } },
+      ],
+    });
+    expect(JSON.stringify(events)).not.toContain('hunter');
+    feed.recorded(undefined);
+    expect(events.at(-1)).toMatchObject({ type: 'recording', running: false, steps: [] });
+    expect(feed.current()).toEqual([]);
+  });
+
   test('a watcher that throws does not keep the others, or the call, from going on', async () => {
     const { feed, events, call, policy } = setup(false);
     feed.watch(() => {
@@ -143,16 +172,16 @@ describe('consent in the console', () => {
     const question = events.find((e) => e.type === 'consent') as Extract<WatchEvent, { type: 'consent' }>;
     expect(events.at(-1)).toEqual({ type: 'answered', id: question.id, answer: 'expired' });
     expect(feed.answer(question.id, 'once')).toBe(false);
-    expect(feed.openQuestions()).toEqual([]);
+    expect(feed.current()).toEqual([]);
   });
 
   test('a console that connects while a question waits sees it', async () => {
     const { feed } = setup(false);
     feed.watch(() => {});
     const asked = feed.ask(ask, signal());
-    const [open] = feed.openQuestions();
+    const [open] = feed.current();
     expect(open).toMatchObject({ type: 'consent', action: ask.action });
-    feed.answer(open?.id ?? '', 'once');
+    feed.answer(open?.type === 'consent' ? open.id : '', 'once');
     await expect(asked).resolves.toBe('accept');
   });
 
@@ -168,7 +197,7 @@ describe('consent in the console', () => {
     expect(await human.confirm({ action: 'quit', tool: 'quit_app' }, signal())).toBe('decline');
     await settledEvents();
     expect(events.at(-1)).toMatchObject({ type: 'answered', answer: 'withdrawn' });
-    expect(feed.openQuestions()).toEqual([]);
+    expect(feed.current()).toEqual([]);
   });
 
   test('a client that cannot ask is reachable through a watching console, and only then', async () => {

@@ -231,6 +231,7 @@ async function chooseOption(ctx: ReadContext, ref: Ref, text: string): Promise<{
       names.length > 0
         ? `use one of its options: ${names.join(', ')}`
         : 'it lists no options: click it to open it',
+      { notTaken: names.length > 0 },
     );
   }
   // Chosen: the option says it is selected (the browsers), or the box now bears its name (GTK, whose menu
@@ -275,7 +276,9 @@ async function setNumber(ctx: ReadContext, ref: Ref, interfaces: Set<string>, va
   }
   const { min, max } = await valueBounds(ctx, ref);
   if ((Number.isFinite(min) && value < min) || (Number.isFinite(max) && value > max)) {
-    throw notSettable(`${value} is outside ${min}..${max}`, `use a number from ${min} to ${max}`);
+    throw notSettable(`${value} is outside ${min}..${max}`, `use a number from ${min} to ${max}`, {
+      notTaken: true,
+    });
   }
   await setProperty(ctx.bus, ref, 'org.a11y.atspi.Value', 'CurrentValue', ctx.bus.variant('d', value));
   const after = await getProperty(ctx.bus, ref, 'org.a11y.atspi.Value', 'CurrentValue');
