@@ -190,8 +190,49 @@ function outline(bounds) {
   box.hidden = false;
 }
 
+/** A step as the person reads it: its tool and its arguments, typed text and keys as their lengths. */
+function stepText(step) {
+  const args = Object.entries(step.args).map(([name, value]) =>
+    name.endsWith('_length')
+      ? `${name.slice(0, -7)}: ${value} characters`
+      : `${name}: ${JSON.stringify(value)}`,
+  );
+  return `${step.tool}${args.length > 0 ? ` (${args.join(', ')})` : ''}`;
+}
+
+/** Recordings running, by server: the section shows the latest. */
+const recordings = new Map();
+
+function drawRecording(event) {
+  if (event.running) recordings.set(event.pid, event);
+  else recordings.delete(event.pid);
+  const shown = [...recordings.values()].at(-1);
+  $('recording').hidden = !shown;
+  if (!shown) return;
+  $('recording-app').textContent = shown.app ? `of ${shown.app}` : 'of every app';
+  $('recording-steps').replaceChildren(...shown.steps.map((step) => el('li', 'data', stepText(step))));
+}
+
+function drawProgress(event) {
+  const row = rows.get(event.call);
+  if (!row) return;
+  let line = row.querySelector('.progress');
+  if (!line) {
+    line = el('p', 'progress');
+    row.append(line);
+  }
+  const of = event.total === undefined ? '' : ` of ${event.total}`;
+  line.textContent = `${event.done}${of}${event.message ? `: ${event.message}` : ''}`;
+}
+
 function handle(event) {
   switch (event.type) {
+    case 'recording':
+      drawRecording(event);
+      break;
+    case 'progress':
+      drawProgress(event);
+      break;
     case 'server':
       if (event.up) servers.set(event.pid, { serving: event.serving, pausedUntil: 0 });
       else servers.delete(event.pid);

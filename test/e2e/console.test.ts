@@ -160,6 +160,23 @@ describe('the console', () => {
     expect(pressed.isError, pressed.text).toBe(false);
   });
 
+  test("a workflow shows its steps' progress while it runs, and each step as a call of its own", async () => {
+    const running = macpilot.call('run_workflow', {
+      steps: [
+        { tool: 'get_clipboard' },
+        { tool: 'get_clipboard', wait_after_ms: 3000 },
+        { tool: 'list_displays' },
+      ],
+    });
+    const progress = page.locator('#timeline li.call.running[data-tool="run_workflow"] .progress');
+    await progress.waitFor();
+    expect(await progress.textContent()).toMatch(/ of 3: step \d: get_clipboard$/);
+    const done = await running;
+    expect(done.isError, done.text).toBe(false);
+    await row('run_workflow', 'ok').waitFor();
+    await row('list_displays', 'ok').waitFor();
+  });
+
   test('refuses what does not come from its own page, and the page asked for nothing beyond 127.0.0.1', async () => {
     expect((await fetch(`${origin}/console/`)).status).toBe(403);
     expect((await fetch(`${origin}/console/open?key=wrong`, { redirect: 'manual' })).status).toBe(403);
