@@ -88,6 +88,9 @@ export interface FeedSources {
   pictures: boolean;
 }
 
+/** How recent the picture after an action must be to stand for the picture before the next one. */
+const REUSED_PICTURE_MS = 1000;
+
 /** How long a consent question waits in the console before it is denied. */
 export const CONSENT_WAIT_MS = 120_000;
 
@@ -101,6 +104,8 @@ export class CallFeed implements Guard {
   private readonly watchers = new Set<(event: WatchEvent) => void>();
   private readonly ids = new WeakMap<ToolCall, { id: string; before?: Promise<Thumbnail | undefined> }>();
   private recording: Extract<WatchEvent, { type: 'recording' }> | undefined;
+  /** The latest picture taken, and when. */
+  private last: { at: number; picture: Promise<Thumbnail | undefined> } | undefined;
   private readonly open = new Map<string, { question: Question; answer: (a: ConsoleAnswer) => void }>();
   /** Actions a person allowed for the rest of a session: `session\u0000action`. */
   private readonly allowed = new Set<string>();
@@ -206,7 +211,7 @@ export class CallFeed implements Guard {
     if (!this.watched()) return Promise.resolve(undefined);
     const id = `${process.pid}-${++calls}`;
     const write = call.tool.annotations.readOnlyHint !== true;
-    const before = write && this.sources.pictures ? this.picture() : undefined;
+    const before = write && this.sources.pictures ? this.pictureBefore() : undefined;
     this.ids.set(call, { id, before });
     this.emit({
       type: 'started',
@@ -250,6 +255,17 @@ export class CallFeed implements Guard {
   }
 
   private picture(): Promise<Thumbnail | undefined> {
-    return (this.sources.thumbnail?.() ?? Promise.resolve(undefined)).catch(() => undefined);
+    const taken = (this.sources.thumbnail?.() ?? Promise.resolve(undefined)).catch(() => undefined);
+    this.last = { at: performance.now(), picture: taken };
+    return taken;
+  }
+
+  /**
+   * The screen before an action: the picture after the last one when it is that recent (an agent acting fast is
+   * pictured once per action, not twice), else a new one.
+   */
+  private pictureBefore(): Promise<Thumbnail | undefined> {
+    const last = this.last;
+    return last && performance.now() - last.at < REUSED_PICTURE_MS ? last.picture : this.picture();
   }
 }

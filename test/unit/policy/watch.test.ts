@@ -78,6 +78,19 @@ describe('CallFeed', () => {
     expect(feed.watched()).toBe(false);
   });
 
+  test('actions in quick succession are pictured once each: the picture after one stands for the next one before', async () => {
+    const { feed, call, taken, policy } = setup();
+    feed.watch(() => {});
+    for (let i = 0; i < 3; i++)
+      await policy.run(
+        call('click', {}),
+        async () => 'clicked',
+        () => false,
+      );
+    await settledEvents();
+    expect(taken()).toBe(4);
+  });
+
   test('reads are not pictured, nor actions where pictures are off (read-only mode)', async () => {
     for (const [pictures, annotations] of [
       [true, READ_ONLY],
