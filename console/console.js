@@ -13,6 +13,8 @@ const rows = new Map();
 const servers = new Map();
 /** The most calls drawn; older ones are dropped from the page. */
 const ROWS_MAX = 500;
+/** The calls that keep their pictures; older ones lose them (a page open for hours holds little). */
+const PICTURED_MAX = 40;
 let connected = false;
 
 function el(tag, className, text) {
@@ -96,6 +98,7 @@ function drawCall(event) {
   }
   for (const key of ['session', 'app', 'tool']) addOption(filters.elements[key], row.dataset[key]);
   row.hidden = !matches(row);
+  for (const old of [...timeline.querySelectorAll('.pictures')].slice(PICTURED_MAX)) old.remove();
 }
 
 async function post(path, body = {}) {

@@ -45,6 +45,11 @@ export interface Config {
    */
   personFirst: boolean;
   /**
+   * MACPILOT_CONSOLE_PICTURES: while a console watches, actions are pictured before and after (default on, off
+   * in read-only mode).
+   */
+  consolePictures: boolean;
+  /**
    * MACPILOT_PORTAL: on Wayland, take keys, the pointer and the screen through the RemoteDesktop portal, which
    * asks the person in a dialog: "auto" (default) where the desktop offers no route of its own, "on" always,
    * "off" never.
@@ -169,6 +174,7 @@ const FileConfig = z
     clipboardHistory: z.string({ error: 'expected "on" or "off"' }).optional(),
     input: z.string({ error: 'expected "foreground" or "background"' }).optional(),
     personFirst: z.string({ error: 'expected "on" or "off"' }).optional(),
+    consolePictures: z.string({ error: 'expected "on" or "off"' }).optional(),
     portal: z.string({ error: 'expected "auto", "on" or "off"' }).optional(),
     accessibility: z.string({ error: 'expected "on" or "leave"' }).optional(),
   })
@@ -192,6 +198,7 @@ interface RawSettings {
   clipboardHistory?: string;
   input?: string;
   personFirst?: string;
+  consolePictures?: string;
   portal?: string;
   accessibility?: string;
 }
@@ -308,6 +315,7 @@ export function loadConfig(
     clipboardHistory: env.MACPILOT_CLIPBOARD_HISTORY,
     input: env.MACPILOT_INPUT,
     personFirst: env.MACPILOT_PERSON_FIRST,
+    consolePictures: env.MACPILOT_CONSOLE_PICTURES,
     portal: env.MACPILOT_PORTAL,
     accessibility: env.MACPILOT_ACCESSIBILITY,
   };
@@ -373,7 +381,8 @@ export function loadConfig(
   oneOf(inFile('portal'), PORTAL_USES, 'portal setting');
   oneOf(inFile('accessibility'), ACCESSIBILITY_USES, 'accessibility setting');
   oneOf(inFile('clipboardHistory'), ON_OFF, 'clipboard history setting');
-  for (const key of ['listDeniedApps', 'personFirst'] as const) oneOf(inFile(key), ON_OFF, 'setting');
+  for (const key of ['listDeniedApps', 'personFirst', 'consolePictures'] as const)
+    oneOf(inFile(key), ON_OFF, 'setting');
   return {
     toolsets: toolsets ? parseToolsets(toolsets.value ?? '', toolsets.source) : [...DEFAULT_TOOLSETS],
     helperPath: helperPathOf(pickPath('helperPath')),
@@ -389,6 +398,8 @@ export function loadConfig(
     portal: oneOf(pick('portal'), PORTAL_USES, 'portal setting') ?? 'auto',
     accessibility: oneOf(pick('accessibility'), ACCESSIBILITY_USES, 'accessibility setting') ?? 'on',
     personFirst: (oneOf(pick('personFirst'), ON_OFF, 'setting') ?? (mode === 'safe' ? 'on' : 'off')) === 'on',
+    consolePictures:
+      (oneOf(pick('consolePictures'), ON_OFF, 'setting') ?? (mode === 'read-only' ? 'off' : 'on')) === 'on',
     rateLimits: rateLimits
       ? parseRateLimits(rateLimits.value ?? '', rateLimits.source)
       : { ...DEFAULT_RATE_LIMITS },
@@ -549,6 +560,7 @@ export const SETTING_VARIABLES: Record<SettingName, string> = {
   clipboardHistory: 'MACPILOT_CLIPBOARD_HISTORY',
   input: 'MACPILOT_INPUT',
   personFirst: 'MACPILOT_PERSON_FIRST',
+  consolePictures: 'MACPILOT_CONSOLE_PICTURES',
   portal: 'MACPILOT_PORTAL',
   accessibility: 'MACPILOT_ACCESSIBILITY',
 };

@@ -79,7 +79,7 @@ export function createRuntime(
   const feed = new CallFeed({
     describe: (call, outcome) => audit.entry(call, outcome),
     thumbnail: () => thumbnail(engine),
-    pictures: config.mode !== 'read-only',
+    pictures: config.consolePictures,
   });
   engine.recorder.watch((view) => feed.recorded(view));
   const policy = new Policy([

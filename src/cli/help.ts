@@ -7,7 +7,9 @@ MACPILOT_HELPER_PATH, MACPILOT_LOG_LEVEL (debug|info|warn|error|silent), MACPILO
 MACPILOT_INPUT (foreground|background: leave the pointer and the focus to the person), MACPILOT_ACCESSIBILITY
 (on|leave: on Linux, turn the desktop's accessibility switch on, so browsers and Electron apps have trees),
 MACPILOT_PERSON_FIRST
-(on|off: your own mouse and keyboard input stops an agent's; on by default in safe mode), MACPILOT_PORTAL
+(on|off: your own mouse and keyboard input stops an agent's; on by default in safe mode),
+MACPILOT_CONSOLE_PICTURES (on|off: the console's pictures of each action; off by default in read-only mode),
+MACPILOT_PORTAL
 (auto|on|off: on Wayland, input and screenshots through the RemoteDesktop portal, which asks you first),
 MACPILOT_HTTP_PORT and MACPILOT_HTTP_HOST (serve --http), MACPILOT_HTTP_TOKEN (every HTTP request must carry
 "Authorization: Bearer <token>"),

@@ -997,6 +997,11 @@ test("usage problems a person makes are usage errors (exit 2) in the command lin
   const tree = await run('tree', '');
   expect(tree.code).toBe(2);
   expect(tree.stderr).toContain('macpilot: tree: the app is empty');
+  const port = await run('console', '--port', '80x', '--no-open');
+  expect(port.code).toBe(2);
+  expect(port.stderr).toContain(
+    'macpilot: console: --port is a whole number from 0 to 65535 (0: any free port), not "80x"',
+  );
   // A point with both coordinates below zero is a point, not options.
   const offScreen = await run('click', '-5,-5');
   expect(offScreen.stderr).toContain('The point -5,-5 is on no display');

@@ -96,6 +96,19 @@ describe('loadConfig', () => {
     );
   });
 
+  test("the console's pictures of actions: on by default, off by default in read-only mode; the setting decides", () => {
+    expect(loadConfig({}, {}, emptyHome).consolePictures).toBe(true);
+    expect(loadConfig({}, { MACPILOT_MODE: 'read-only' }, emptyHome).consolePictures).toBe(false);
+    expect(
+      loadConfig({}, { MACPILOT_MODE: 'read-only', MACPILOT_CONSOLE_PICTURES: 'on' }, emptyHome)
+        .consolePictures,
+    ).toBe(true);
+    expect(loadConfig({}, { MACPILOT_CONSOLE_PICTURES: 'off' }, emptyHome).consolePictures).toBe(false);
+    expect(() => loadConfig({}, { MACPILOT_CONSOLE_PICTURES: 'maybe' }, emptyHome)).toThrow(
+      /MACPILOT_CONSOLE_PICTURES/,
+    );
+  });
+
   test("paths in the file: ~/ is the home folder, a relative one is the file's folder's", () => {
     const file = withFile({ auditLog: 'logs/audit.jsonl' });
     expect(loadConfig({}, { MACPILOT_CONFIG: file }, emptyHome).auditLog).toBe(
