@@ -90,15 +90,20 @@ function drawCall(event) {
     for (const line of event.changes) list.append(el('li', '', line));
     row.append(list);
   }
-  if (event.before || event.after) {
-    const pictures = el('div', 'pictures');
-    if (event.before) pictures.append(picture('before', event.before));
-    if (event.after) pictures.append(picture('after', event.after));
-    row.append(pictures);
-  }
+  drawPictures(row, event);
   for (const key of ['session', 'app', 'tool']) addOption(filters.elements[key], row.dataset[key]);
   row.hidden = !matches(row);
   for (const old of [...timeline.querySelectorAll('.pictures')].slice(PICTURED_MAX)) old.remove();
+}
+
+/** An action's screen before and after, on its row (they may come a moment after the call ended). */
+function drawPictures(row, event) {
+  if (!event.before && !event.after) return;
+  row.querySelector('.pictures')?.remove();
+  const pictures = el('div', 'pictures');
+  if (event.before) pictures.append(picture('before', event.before));
+  if (event.after) pictures.append(picture('after', event.after));
+  row.append(pictures);
 }
 
 async function post(path, body = {}) {
@@ -120,6 +125,15 @@ function drawQuestion(event) {
     el('p', 'who', `${event.session} · ${event.tool}`),
   );
   if (event.detail) card.append(el('p', 'detail data', event.detail));
+  card.append(
+    el(
+      'p',
+      'undo',
+      event.undoable
+        ? 'The agent can take it back afterwards (its undo tool).'
+        : 'The agent cannot take it back with its undo tool.',
+    ),
+  );
   const left = el('p', 'expires');
   const tick = () => {
     const seconds = Math.max(0, Math.round((event.expires - Date.now()) / 1000));
@@ -232,6 +246,9 @@ function handle(event) {
   switch (event.type) {
     case 'recording':
       drawRecording(event);
+      break;
+    case 'pictured':
+      if (rows.has(event.call)) drawPictures(rows.get(event.call), event);
       break;
     case 'progress':
       drawProgress(event);

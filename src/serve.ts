@@ -1,6 +1,6 @@
 /** `macpilot serve`: the MCP server over stdio, or over Streamable HTTP with --http, until its client goes away. */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { loadConfig } from './config.js';
+import { isLoopback, loadConfig } from './config.js';
 import { listenForControl } from './control.js';
 import { MacpilotError } from './errors.js';
 import { timedPort } from './mcp/call-log.js';
@@ -52,23 +52,28 @@ export async function serve(flags: {
       import('./mcp/http.js'),
       import('./console/command.js'),
     ]);
-    // The console beside /mcp: the same address, Host and Origin rules; MACPILOT_HTTP_TOKEN opens it too.
-    const consoleSite = mountConsole(runtime.engine, http.host, http.token);
+    // The console beside /mcp, on loopback only (its cookie and its plain HTTP are for this machine): the same
+    // Host and Origin rules; MACPILOT_HTTP_TOKEN opens it too.
+    const consoleSite = isLoopback(http.host)
+      ? mountConsole(runtime.engine, http.host, http.token)
+      : undefined;
     const endpoint = await serveHttp({
       ...http,
       log,
       newServer,
-      site: (req, res) => consoleSite.site.handle(req, res),
+      ...(consoleSite ? { site: (req, res) => consoleSite.site.handle(req, res) } : {}),
     });
     stopServing = async () => {
-      consoleSite.close();
+      consoleSite?.close();
       await endpoint.close();
     };
     serving = `MCP over HTTP at ${endpoint.url}`;
     const origin = new URL(endpoint.url).origin;
     process.stderr.write(
       `macpilot: serving MCP over HTTP at ${endpoint.url}\n` +
-        `macpilot: the console is at ${origin}${consoleSite.site.oneTimeLink()} (the link works once)\n`,
+        (consoleSite
+          ? `macpilot: the console is at ${origin}${consoleSite.site.oneTimeLink()} (the link works once)\n`
+          : 'macpilot: the console is served on loopback only: `macpilot console` on this machine opens it\n'),
     );
     return;
   }

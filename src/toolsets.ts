@@ -129,6 +129,8 @@ export interface ToolMeta {
    * it, where the policy's look-up of apps with a tree would find none.
    */
   namesAppWithoutTree?: true;
+  /** What reads how to take the call back before it runs (the undo tool then can); absent: undo cannot. */
+  inverse?: unknown;
 }
 
 /** The arguments of a call that make it a write, with what each changes (see ToolMeta.writesWith). */

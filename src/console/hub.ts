@@ -161,6 +161,16 @@ export class Hub {
       case 'recording':
         server.recording = event.running ? (stamped as Extract<HubEvent, { type: 'recording' }>) : undefined;
         break;
+      case 'pictured': {
+        // Kept with the call while it is among the latest, whose pictures are kept.
+        const at = this.timeline.findLastIndex((e) => e.type === 'ended' && e.call === event.call);
+        const ended = this.timeline[at];
+        if (ended?.type === 'ended' && this.timeline.length - at <= PICTURED_MAX) {
+          if (event.before) ended.before = event.before;
+          if (event.after) ended.after = event.after;
+        }
+        break;
+      }
       case 'progress':
         break;
     }

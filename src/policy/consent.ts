@@ -16,6 +16,7 @@ import { isRefusal, MacpilotError } from '../errors.js';
 import { parseChord } from '../keys.js';
 import { appAccess, isWrite, toolsetOf } from '../toolsets.js';
 import { inCallScope } from './call-scope.js';
+import { CONSENT_WAIT_MS } from './watch.js';
 import type { Guard, ToolCall } from './pipeline.js';
 
 const DESTRUCTIVE = /\b(delete|remove|erase|empty trash|quit|close|format|reset|send|buy|purchase|pay)\b/i;
@@ -85,10 +86,20 @@ export class ConsentGuard implements Guard {
         },
       });
     }
-    const answer = await call.human.confirm({ action, detail, tool: call.tool.name }, call.signal);
+    const undoable = call.tool.inverse !== undefined;
+    const answer = await call.human.confirm({ action, detail, tool: call.tool.name, undoable }, call.signal);
     const allowed = answer === 'accept';
-    note(allowed ? 'accepted' : 'declined');
+    note(allowed ? 'accepted' : answer === 'unanswered' ? 'unanswered' : 'declined');
     if (allowed) return undefined;
+    if (answer === 'unanswered') {
+      throw new MacpilotError({
+        what: `Not done: no one answered whether to allow: ${action}`,
+        why: `the question waited ${CONSENT_WAIT_MS / 60_000} minutes in macpilot's console without an answer, and an unanswered question is a no`,
+        next: 'ask the user whether they want it done; do not retry it without asking',
+        kind: 'consent_unanswered',
+        refusal: true,
+      });
+    }
     throw new MacpilotError({
       what: `The user did not allow: ${action}`,
       why: answer === 'cancel' ? 'they dismissed the question' : 'they declined',

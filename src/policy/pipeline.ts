@@ -13,6 +13,8 @@ export interface ClientLog {
   send(level: LoggingLevel, logger: string, data: unknown): void;
 }
 
+export type ConsentAnswer = 'accept' | 'decline' | 'cancel' | 'unanswered';
+
 /** The person who runs macpilot, as a guard can ask them: through the MCP client, or at the CLI's terminal. */
 export interface Human {
   /**
@@ -20,11 +22,14 @@ export interface Human {
    * `ask`: the kind of question (a consent may have been given in advance, a choice cannot).
    */
   unreachable(ask?: 'confirm' | 'choose'): string | undefined;
-  /** Asks whether to allow `action` ("quit app (zenity)"), with what else they should read; their answer. */
+  /**
+   * Asks whether to allow `action` ("quit app (zenity)"), with what else they should read; their answer, or
+   * `unanswered` when the question's time ran out with no answer.
+   */
   confirm(
-    ask: { action: string; detail?: string; tool: string },
+    ask: { action: string; detail?: string; tool: string; undoable?: boolean },
     signal: AbortSignal,
-  ): Promise<'accept' | 'decline' | 'cancel'>;
+  ): Promise<ConsentAnswer>;
   /** Asks which of `options` they mean; the value of their pick, or how they answered otherwise. */
   choose(
     ask: { question: string; title: string; options: readonly { value: string; label: string }[] },

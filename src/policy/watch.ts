@@ -38,6 +38,14 @@ export const WatchEvent = z.discriminatedUnion('type', [
     changes: z.array(z.string()).optional(),
     /** Where it acted, in screen points (a point: no size). */
     bounds: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }).optional(),
+    /** Filled in by the `pictured` event that follows (the hub keeps them with the call). */
+    before: Thumbnail.optional(),
+    after: Thumbnail.optional(),
+  }),
+  /** An action's pictures, sent once taken: the call's end is not held back for them. */
+  z.object({
+    type: z.literal('pictured'),
+    call: z.string(),
     before: Thumbnail.optional(),
     after: Thumbnail.optional(),
   }),
@@ -48,6 +56,8 @@ export const WatchEvent = z.discriminatedUnion('type', [
     action: z.string(),
     detail: z.string().optional(),
     tool: z.string(),
+    /** The undo tool can take the action back. */
+    undoable: z.boolean(),
     /** Date.now() when an unanswered question is denied. */
     expires: z.number(),
   }),
@@ -146,10 +156,10 @@ export class CallFeed implements Guard {
    * `waitMs`, or the signal's abort (an answer given elsewhere first, the call cancelled).
    */
   async ask(
-    ask: { session: string; action: string; detail?: string; tool: string },
+    ask: { session: string; action: string; detail?: string; tool: string; undoable: boolean },
     signal: AbortSignal,
     waitMs = CONSENT_WAIT_MS,
-  ): Promise<'accept' | 'decline'> {
+  ): Promise<'accept' | 'decline' | 'unanswered'> {
     const key = `${ask.session}\u0000${ask.action}`;
     if (this.allowed.has(key)) return 'accept';
     const id = `${process.pid}-q${++questions}`;
@@ -171,7 +181,7 @@ export class CallFeed implements Guard {
     const allow = answer === 'once' || answer === 'session';
     this.emit({ type: 'answered', id, answer: allow ? 'allow' : answer });
     if (answer === 'session') this.allowed.add(key);
-    return allow ? 'accept' : 'decline';
+    return allow ? 'accept' : answer === 'expired' ? 'unanswered' : 'decline';
   }
 
   /** A watching person's answer to question `id`; false when it is no longer open (answered or expired). */
@@ -245,12 +255,10 @@ export class CallFeed implements Guard {
       ...(outcome.changes === undefined ? {} : { changes: [...outcome.changes] }),
       ...(outcome.bounds === undefined ? {} : { bounds: outcome.bounds }),
     };
-    if (known?.before === undefined) {
-      this.emit(event);
-      return;
-    }
+    this.emit(event);
+    if (known?.before === undefined) return;
     void Promise.all([known.before, this.picture()]).then(([before, after]) =>
-      this.emit({ ...event, ...(before ? { before } : {}), ...(after ? { after } : {}) }),
+      this.emit({ type: 'pictured', call: id, ...(before ? { before } : {}), ...(after ? { after } : {}) }),
     );
   }
 

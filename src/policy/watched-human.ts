@@ -3,7 +3,7 @@
  * terminal) and, while a console watches, in the console too. The first answer wins and withdraws the other
  * question; a console question no one answers denies.
  */
-import type { Human } from './pipeline.js';
+import type { ConsentAnswer, Human } from './pipeline.js';
 import type { CallFeed } from './watch.js';
 
 export function watchedHuman(human: Human, feed: CallFeed, session: () => string): Human {
@@ -14,8 +14,14 @@ export function watchedHuman(human: Human, feed: CallFeed, session: () => string
       if (!feed.watched()) return human.confirm(ask, signal);
       const first = new AbortController();
       const both = AbortSignal.any([signal, first.signal]);
-      const question = { session: session(), action: ask.action, detail: ask.detail, tool: ask.tool };
-      const asked: Promise<'accept' | 'decline' | 'cancel'>[] = [feed.ask(question, both)];
+      const question = {
+        session: session(),
+        action: ask.action,
+        detail: ask.detail,
+        tool: ask.tool,
+        undoable: ask.undoable === true,
+      };
+      const asked: Promise<ConsentAnswer>[] = [feed.ask(question, both)];
       if (human.unreachable('confirm') === undefined) {
         // A question the client cannot finish once the console answered is withdrawn: its failure is no answer.
         asked.push(

@@ -26,7 +26,7 @@ import { ActionHistory } from './history.js';
 import { allTools } from './index.js';
 import { reply } from './reply.js';
 import { DIFF_MAX_LINES, renderChanges } from '../engine/render/changes.js';
-import { PERSON } from '../engine/render/vocabulary.js';
+import { WATCHING } from '../engine/render/vocabulary.js';
 import type { NestedAnswer, ToolContext, ToolDefinition } from './types.js';
 
 /** What a session's tool calls share: the engine and the policy, assembled once per process. */
@@ -115,7 +115,7 @@ let sessions = 0;
 
 /**
  * What the console shows of an answer: what the action changed, line by line in a person's words (paths, not
- * refs), and where it acted (the element's frame, or the point a call gave).
+ * refs; text values as their lengths), and where it acted (the element's frame, or the point a call gave).
  */
 function witnessed(args: Record<string, unknown>, answer: EngineResult | undefined): Witnessed {
   const point =
@@ -125,7 +125,7 @@ function witnessed(args: Record<string, unknown>, answer: EngineResult | undefin
   if (answer?.kind !== 'action') return point ? { bounds: point } : {};
   const changes =
     answer.outcome?.kind === 'changes'
-      ? renderChanges(answer.outcome.changes, DIFF_MAX_LINES, PERSON).split('\n').slice(1)
+      ? renderChanges(answer.outcome.changes, DIFF_MAX_LINES, WATCHING).split('\n').slice(1)
       : undefined;
   const bounds = answer.targetBounds ?? point;
   return { ...(changes ? { changes } : {}), ...(bounds ? { bounds } : {}) };

@@ -94,6 +94,8 @@ describe('the console', () => {
     expect(await shown.getAttribute('data-session')).toMatch(/^macpilot-e2e #\d+$/);
     expect(await shown.locator('.app').textContent()).toBe('zenity');
     expect(await shown.locator('.target').textContent()).toBe('button "OK"');
+    // The pictures follow the call's end, once taken.
+    await shown.locator('figure img').nth(1).waitFor();
     expect(await shown.locator('figure img').count()).toBe(2);
     // The live screen shows the desktop.
     await page.waitForFunction("document.querySelector('#screen').naturalWidth > 0");
@@ -107,6 +109,9 @@ describe('the console', () => {
     const allowed = macpilot.call('quit_app', { name: String(first.pid) });
     const asked = await question(/quit/i);
     expect(await asked.locator('.who').textContent()).toContain('quit_app');
+    expect(await asked.locator('.undo').textContent()).toBe(
+      'The agent cannot take it back with its undo tool.',
+    );
     await asked.getByRole('button', { name: 'Allow once' }).click();
     const quit = await allowed;
     expect(quit.isError, quit.text).toBe(false);
@@ -150,6 +155,9 @@ describe('the console', () => {
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(await value()).toBe(atStop);
     expect(atStop.length).toBeLessThan(text.length);
+    // What was typed shows as its length, never as the text.
+    await row('type_text', 'failed').waitFor();
+    expect(await page.locator('#timeline').innerText()).not.toContain(atStop.slice(0, 5));
     await page.locator('body.paused').waitFor();
     const paused = await macpilot.call('press_key', { key: 'End' });
     expect(paused.text).toContain('press Resume there');

@@ -200,6 +200,20 @@ describe('with MACPILOT_HTTP_TOKEN', () => {
     );
   });
 
+  test('listening beyond loopback, it serves no console', async () => {
+    const wide = await startHttp(env, { MACPILOT_HTTP_TOKEN: TOKEN, MACPILOT_HTTP_HOST: '0.0.0.0' });
+    try {
+      const port = new URL(wide.url).port;
+      const opened = await fetch(`http://127.0.0.1:${port}/console/open?key=${TOKEN}`, {
+        redirect: 'manual',
+      });
+      expect(opened.status).toBe(404);
+      expect(opened.headers.get('set-cookie')).toBeNull();
+    } finally {
+      await stopGroup(wide.pid);
+    }
+  });
+
   test("typing in a session that ends stops between two keys; another session's input is served at once", async () => {
     const typist = await connect(server.url, TOKEN);
     const reader = await connect(server.url, TOKEN);

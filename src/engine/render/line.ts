@@ -30,6 +30,8 @@ function valueText({ value, valueCut }: Shown, node: Walked, v: Vocabulary): str
   if (value === undefined) return '';
   // A scroll bar's position in pixels carries float noise (227097.74041058286): three decimals say it all.
   if (typeof value === 'number') return `value=${Number(value.toFixed(3))}`;
+  if (v.valueLengths && typeof value === 'string')
+    return `value=(${valueCut?.total ?? Array.from(value).length} characters)`;
   if (!valueCut) return `value=${JSON.stringify(value)}`;
   const total = valueCut.over ? `over ${valueCut.total}` : `${valueCut.total}`;
   return `value=${JSON.stringify(value)}… (cut: ${total} chars in all; ${v.readValue(node)})`;

@@ -16,6 +16,8 @@ interface Nameable {
 export interface Vocabulary {
   /** Whether the reader holds refs (a line ends with `[ref=e12]`) or paths. */
   refs: boolean;
+  /** Text values shown as their lengths only (`value=(16 characters)`): what a watching person reads. */
+  valueLengths?: boolean;
   /** Where a line names its element for later: `[ref=e12]`, or `at app("x")/button["OK"]`. */
   tag(node: Nameable): string;
   /** An element named in a list: `e12`, or its path. */
@@ -142,6 +144,12 @@ const hiddenNote = (by: readonly string[], count: number, listThem: string): str
   const setting = by.length > 0 ? ` ${they} hidden by ${by.join(' and ')};` : '';
   return `${setting} to list ${them} (${count === 1 ? 'it stays' : 'they stay'} unreadable): ${listThem}.`;
 };
+
+/**
+ * What the console shows of a call's changes: a person's words, and text values as their lengths, as the audit
+ * log keeps typed text and values set.
+ */
+export const WATCHING: Vocabulary = { ...PERSON, valueLengths: true };
 
 /** The person's vocabulary, with how to list the apps their lists hide: `listThem`, a setting's change in their words. */
 export const personWords = (listThem: string): Vocabulary => ({

@@ -55,7 +55,7 @@ describe('Hub', () => {
     desk.stop(60_000, 'console');
     feed.emit({ type: 'desk', pausedUntil: desk.paused() ?? 0, by: 'console' });
     const asked = feed.ask(
-      { session: 'agent #1', action: 'quit an app (zenity)', tool: 'quit_app' },
+      { session: 'agent #1', action: 'quit an app (zenity)', tool: 'quit_app', undoable: false },
       new AbortController().signal,
     );
     const question = await eventually('the question', async () =>
@@ -69,6 +69,15 @@ describe('Hub', () => {
     expect(state).toContainEqual({ type: 'server', pid: process.pid, serving: 'MCP over stdio', up: true });
     expect(state.find((e) => e.type === 'desk')).toMatchObject({ pausedUntil: expect.any(Number) });
     expect(state.filter((e) => e.type === 'ended')).toHaveLength(1);
+    // Pictures that come after the call's end are kept with it.
+    const { before: _b, after: _a, ...plain } = ended(2);
+    feed.emit(plain);
+    feed.emit({ type: 'pictured', call: plain.call, after: PICTURE });
+    await eventually('the pictures kept with their call', async () =>
+      hub.state().some((e) => e.type === 'ended' && e.call === plain.call && e.after !== undefined)
+        ? true
+        : undefined,
+    );
     expect(hub.answer('no-such-question', 'deny')).toBe(false);
   });
 

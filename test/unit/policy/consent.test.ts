@@ -168,6 +168,22 @@ describe('ConsentGuard', () => {
     await failure(guard('full').admit(call('close_window', { title: 'Notes' }, unchecked.server)));
   });
 
+  it('a question no one answered in time is told as unanswered, not as a no the person gave', async () => {
+    const quit: ToolCall = {
+      ...call('quit_app', { name: 'zenity' }, client().server),
+      human: {
+        unreachable: () => undefined,
+        confirm: async () => 'unanswered',
+        choose: async () => ({ action: 'cancel' }),
+      },
+    };
+    const error = await failure(guard('full').admit(quit));
+    expect(error.what).toBe('Not done: no one answered whether to allow: quit an app (zenity)');
+    expect(error.why).toContain("waited 2 minutes in macpilot's console without an answer");
+    expect(error.kind).toBe('consent_unanswered');
+    expect(quit.notes).toEqual({ consent: 'unanswered' });
+  });
+
   it('in full mode, does not ask about a write tool without destructiveHint, whatever its target', async () => {
     const { server, asked } = client(accept);
     await guard('full').admit(call('click_element', { ref: 'e5' }, server));

@@ -59,7 +59,8 @@ describe('CallFeed', () => {
       () => ({ changes: ['~ textbox "Body" changed'], bounds: { x: 1, y: 2, width: 3, height: 4 } }),
     );
     await settledEvents();
-    expect(events.map((e) => e.type)).toEqual(['started', 'ended']);
+    // The end is told at once; the pictures follow when taken.
+    expect(events.map((e) => e.type)).toEqual(['started', 'ended', 'pictured']);
     const ended = events[1] as Extract<WatchEvent, { type: 'ended' }>;
     expect(ended).toMatchObject({
       session: 'agent #1',
@@ -69,10 +70,9 @@ describe('CallFeed', () => {
       outcome: 'ok',
       changes: ['~ textbox "Body" changed'],
       bounds: { x: 1, y: 2, width: 3, height: 4 },
-      before: PICTURE,
-      after: PICTURE,
     });
     expect(ended.call).toBe((events[0] as Extract<WatchEvent, { type: 'started' }>).call);
+    expect(events[2]).toEqual({ type: 'pictured', call: ended.call, before: PICTURE, after: PICTURE });
     expect(JSON.stringify(events)).not.toContain('hunter');
     stop();
     expect(feed.watched()).toBe(false);
@@ -157,7 +157,7 @@ describe('CallFeed', () => {
 
 describe('consent in the console', () => {
   const signal = () => new AbortController().signal;
-  const ask = { session: 'agent #1', action: 'quit an app (zenity)', tool: 'quit_app' };
+  const ask = { session: 'agent #1', action: 'quit an app (zenity)', tool: 'quit_app', undoable: false };
 
   test('allowed once, it asks again; allowed for the session, it does not; denied, it declines', async () => {
     const { feed, events } = setup(false);
@@ -181,7 +181,7 @@ describe('consent in the console', () => {
   test('a question no one answers is denied when its time is up, and an answer after it finds it closed', async () => {
     const { feed, events } = setup(false);
     feed.watch((event) => events.push(event));
-    expect(await feed.ask(ask, signal(), 20)).toBe('decline');
+    expect(await feed.ask(ask, signal(), 20)).toBe('unanswered');
     const question = events.find((e) => e.type === 'consent') as Extract<WatchEvent, { type: 'consent' }>;
     expect(events.at(-1)).toEqual({ type: 'answered', id: question.id, answer: 'expired' });
     expect(feed.answer(question.id, 'once')).toBe(false);

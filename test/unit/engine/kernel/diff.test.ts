@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { diffApp as changesOf } from '../../../../src/engine/kernel/diff.js';
 import { renderChanges } from '../../../../src/engine/render/changes.js';
+import { WATCHING } from '../../../../src/engine/render/vocabulary.js';
 import { RefTable } from '../../../../src/engine/kernel/refs.js';
 import { annotate, type Walked } from '../../../../src/engine/kernel/tree.js';
 import type { ElementNode } from '../../../../src/helper-client/protocol.js';
@@ -22,6 +23,16 @@ function pair(change: (root: ElementNode) => void): [Walked, Walked] {
 }
 
 describe('diffApp', () => {
+  it("for a watching person, a field's text reads as its length, before and after", () => {
+    const [before, after] = pair((root) => {
+      byId(root, 'editor').value = 'typed hunter2';
+    });
+    const watched = renderChanges(changesOf(before, after), undefined, WATCHING);
+    expect(watched).toContain('value=(13 characters) (was: focused multiline value=(11 characters))');
+    expect(watched).not.toMatch(/hunter2|Hello world/);
+    expect(diffApp(before, after)).toContain('value="typed hunter2"');
+  });
+
   it('says nothing changed for equal walks', () => {
     expect(diffApp(...pair(() => {}))).toBe('Nothing changed in the app’s UI.');
   });
