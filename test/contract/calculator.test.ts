@@ -41,7 +41,19 @@ test('buttons perform their action and the display shows the result', async () =
   ] as const) {
     const target = button(tree, label);
     expect(target, label).toBeDefined();
-    await helper.call('ax.perform', { id: target?.id ?? '', action: 'click' });
+    const press = () => helper.call('ax.perform', { id: target?.id ?? '', action: 'click' });
+    await press();
+    // Just started, GTK4 may take its first action before it handles any (seen once in a full run): a display
+    // still empty 3 s later proves that first press did nothing, so it is pressed again, at most twice more.
+    for (let again = 0; label === '7' && again < 2; again++) {
+      const shows = await eventually(
+        'the first press',
+        async () => ((await shown()) === '' ? undefined : true),
+        3000,
+      ).catch(() => false);
+      if (shows) break;
+      await press();
+    }
     const now = await eventually(`the display after ${label}`, async () =>
       (await shown()) === expected ? expected : undefined,
     ).catch(shown);
