@@ -124,7 +124,10 @@ export async function listenForControl(
   if (pausedUntil !== undefined) desk.pauseUntil(pausedUntil);
   const socket = join(folder, `${process.pid}.sock`);
   rmSync(socket, { force: true });
+  const connections = new Set<Socket>();
   const server = createServer((connection) => {
+    connections.add(connection);
+    connection.once('close', () => connections.delete(connection));
     let text = '';
     connection.setEncoding('utf8');
     connection.on('error', () => {});
@@ -156,12 +159,47 @@ export async function listenForControl(
   });
   chmodSync(socket, 0o600);
   server.unref();
+  // Consoles open now are told of this server before it serves its first call: a console finds new servers by
+  // looking at the folder, a second later, and the first calls would go unseen (and unasked) meanwhile.
+  await Promise.all(
+    readdirSync(folder)
+      .filter((name) => CONSOLE_SOCKET.test(name))
+      .map((name) => announce(join(folder, name), feed, desk, serving)),
+  );
   const remove = () => rmSync(socket, { force: true });
   process.once('exit', remove);
   return () => {
     server.close();
+    // Watching consoles learn that this server is gone.
+    for (const connection of connections) connection.destroy();
     remove();
   };
+}
+
+/** A console's socket in the folder: servers that start connect to it (src/console/hub.ts). */
+export const CONSOLE_SOCKET = /^console-\d+\.sock$/;
+/** How long a starting server waits for a console to take its announcement. */
+const ANNOUNCE_MS = 1000;
+
+/** Connects to a console's socket and serves it as a watching console; resolves once connected, or not. */
+function announce(socket: string, feed: CallFeed, desk: Desk, serving: () => string): Promise<void> {
+  return new Promise((resolve) => {
+    const connection = createConnection(socket);
+    connection.setEncoding('utf8');
+    const timer = setTimeout(() => {
+      connection.destroy();
+      resolve();
+    }, ANNOUNCE_MS);
+    connection.on('error', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    connection.on('connect', () => {
+      clearTimeout(timer);
+      watch(connection, feed, desk, serving, '');
+      resolve();
+    });
+  });
 }
 
 /** The longest line a control connection may send. */

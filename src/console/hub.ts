@@ -4,8 +4,8 @@
  * shows: the servers, the recent calls (a capped timeline whose pictures expire), the questions waiting for an
  * answer and the pause.
  */
-import { readdirSync } from 'node:fs';
-import { createConnection, type Socket } from 'node:net';
+import { chmodSync, readdirSync, rmSync } from 'node:fs';
+import { createConnection, createServer, type Server as SocketServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { controlFolder, safeJson } from '../control.js';
@@ -41,9 +41,18 @@ export class Hub {
   private readonly questions = new Map<string, Extract<HubEvent, { type: 'consent' }>>();
   private readonly listeners = new Set<(event: HubEvent) => void>();
   private readonly scanner: NodeJS.Timeout;
+  /** Where servers that start announce themselves (CONSOLE_SOCKET). */
+  private readonly inbox: SocketServer;
+  private readonly inboxPath: string;
 
   /** `folder`: the kill switch's folder, where the servers listen. */
   constructor(readonly folder: string = controlFolder()) {
+    this.inboxPath = join(folder, `console-${process.pid}.sock`);
+    rmSync(this.inboxPath, { force: true });
+    this.inbox = createServer((socket) => this.serve(socket, undefined));
+    this.inbox.listen(this.inboxPath, () => chmodSync(this.inboxPath, 0o600));
+    this.inbox.on('error', () => {});
+    this.inbox.unref();
     this.scan();
     this.scanner = setInterval(() => this.scan(), SCAN_MS);
     this.scanner.unref();
@@ -89,6 +98,8 @@ export class Hub {
 
   close(): void {
     clearInterval(this.scanner);
+    this.inbox.close();
+    rmSync(this.inboxPath, { force: true });
     for (const server of this.servers.values()) if (server !== 'connecting') server.socket.destroy();
   }
 
@@ -109,13 +120,23 @@ export class Hub {
   private connect(name: string): void {
     this.servers.set(name, 'connecting');
     const socket = createConnection(join(this.folder, name));
+    socket.on('connect', () => socket.write(`${JSON.stringify({ command: 'watch' })}\n`));
+    this.serve(socket, name);
+  }
+
+  /**
+   * Reads a watched server's lines, on a connection the hub made (`named`: the server's socket) or one a starting
+   * server made to the hub's inbox (its name known at its hello).
+   */
+  private serve(socket: Socket, named: string | undefined): void {
+    let name = named;
     let server: Server | undefined;
     let text = '';
     socket.setEncoding('utf8');
-    socket.on('connect', () => socket.write(`${JSON.stringify({ command: 'watch' })}\n`));
     socket.on('error', () => {});
     socket.on('close', () => {
-      this.servers.delete(name);
+      if (name !== undefined && this.servers.get(name) === (server ?? 'connecting'))
+        this.servers.delete(name);
       if (!server) return;
       for (const [id, question] of this.questions) if (question.pid === server.pid) this.questions.delete(id);
       for (const id of this.running) if (id.startsWith(`${server.pid}-`)) this.running.delete(id);
@@ -129,8 +150,16 @@ export class Hub {
         text = text.slice(end + 1);
         if (!line.success) continue;
         if (line.data.type === 'hello') {
+          const key = `${line.data.pid}.sock`;
+          const known = this.servers.get(key);
+          // Watched once: a server that announced itself and was found by a scan too keeps one connection.
+          if (known && known !== 'connecting' && known.socket !== socket) {
+            socket.destroy();
+            return;
+          }
+          name = key;
           server = { pid: line.data.pid, serving: line.data.serving, socket, pausedUntil: 0 };
-          this.servers.set(name, server);
+          this.servers.set(key, server);
           this.emit({ type: 'server', pid: server.pid, serving: server.serving, up: true });
         } else if (server) {
           this.take(server, line.data);

@@ -66,6 +66,8 @@ export const WatchEvent = z.discriminatedUnion('type', [
     id: z.string(),
     /** withdrawn: answered elsewhere first (the client's own question), or the call was cancelled. */
     answer: z.enum(['allow', 'deny', 'expired', 'withdrawn']),
+    /** Allowed for the rest of the session: asked no more. */
+    forSession: z.boolean().optional(),
   }),
   z.object({ type: z.literal('desk'), pausedUntil: z.number(), by: z.string().optional() }),
   z.object({
@@ -179,7 +181,12 @@ export class CallFeed implements Guard {
     });
     this.open.delete(id);
     const allow = answer === 'once' || answer === 'session';
-    this.emit({ type: 'answered', id, answer: allow ? 'allow' : answer });
+    this.emit({
+      type: 'answered',
+      id,
+      answer: allow ? 'allow' : answer,
+      ...(answer === 'session' ? { forSession: true } : {}),
+    });
     if (answer === 'session') this.allowed.add(key);
     return allow ? 'accept' : answer === 'expired' ? 'unanswered' : 'decline';
   }

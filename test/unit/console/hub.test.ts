@@ -81,6 +81,29 @@ describe('Hub', () => {
     expect(hub.answer('no-such-question', 'deny')).toBe(false);
   });
 
+  test('a server that starts while the console runs is watched from its first call, once', async () => {
+    const later = new CallFeed({ describe: () => ({}) as never, pictures: false });
+    stopListening();
+    await eventually('the first server gone', async () => (hub.serverCount() === 0 ? true : undefined));
+    stopListening = await listenForControl(
+      { desk: new Desk(), feed: later },
+      createLogger('silent'),
+      () => 'MCP over stdio',
+    );
+    // Announced to the hub before it serves: watched as soon as it listens, with no scan in between.
+    expect(later.watched()).toBe(true);
+    const heard: HubEvent[] = [];
+    hub.listen((event) => heard.push(event));
+    later.emit(ended(7));
+    // A scan that finds its socket too adds no second connection.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    later.emit(ended(8));
+    await eventually('the second call', async () =>
+      heard.some((e) => e.type === 'ended' && e.call.endsWith('-8')) ? true : undefined,
+    );
+    expect(heard.filter((e) => e.type === 'ended')).toHaveLength(2);
+  });
+
   test('keeps a capped timeline whose old pictures expire', async () => {
     for (let n = 1; n <= TIMELINE_MAX + 100; n++) feed.emit(ended(n));
     await eventually('the last call', async () =>

@@ -171,11 +171,13 @@ describe('consent in the console', () => {
     expect(await feed.ask(ask, signal())).toBe('accept'); // allowed for the session: no question
     expect(events.filter((e) => e.type === 'consent')).toHaveLength(2);
     expect(await feed.ask({ ...ask, session: 'agent #2' }, signal())).toBe('decline');
-    expect(events.filter((e) => e.type === 'answered').map((e) => e.answer)).toEqual([
-      'allow',
-      'allow',
-      'deny',
-    ]);
+    expect(events.filter((e) => e.type === 'answered').map((e) => [e.answer, e.forSession ?? false])).toEqual(
+      [
+        ['allow', false],
+        ['allow', true],
+        ['deny', false],
+      ],
+    );
   });
 
   test('a question no one answers is denied when its time is up, and an answer after it finds it closed', async () => {
