@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { CLI, useMacpilot } from '../support/mcp.js';
+import { CLI, startMacpilot, useMacpilot } from '../support/mcp.js';
 import { eventually, refOf } from '../support/text.js';
 
 const control = mkdtempSync(join(tmpdir(), 'macpilot-control-'));
@@ -130,6 +130,23 @@ describe('the console', () => {
     expect((await macpilot.call('list_windows', {})).text).toContain('Keep me');
     await row('quit_app', 'refused').waitFor();
     await processes.stop(second.pid);
+  });
+
+  test('a server started while the console is open is watched from its first call: its question is asked there', async () => {
+    const zenity = processes.start('zenity', ['--info', '--title', 'Fresh server', '--text', 'Kept']);
+    await eventually('the dialog', async () =>
+      (await macpilot.call('list_windows', {})).text.includes('Fresh server') ? true : undefined,
+    );
+    const fresh = await startMacpilot(env);
+    try {
+      const asked = fresh.call('quit_app', { name: String(zenity.pid) });
+      await (await question(/quit/i)).getByRole('button', { name: 'Deny' }).click();
+      const refused = await asked;
+      expect(refused.text).toContain('The user did not allow');
+    } finally {
+      await fresh.close();
+      await processes.stop(zenity.pid);
+    }
   });
 
   test('Stop (its key on the page) cancels a long type_text, the text stops growing, and Resume lets agents act', async () => {
