@@ -250,12 +250,13 @@ function answer(desk: Desk, command: ControlCommand): ControlReport {
  * The person's stop or resume, from the command line or the console: the pause written down first (a server that
  * starts while the others are told starts paused too), then sent to every server.
  */
-export function stopOrResume(
+export async function stopOrResume(
   command: ControlCommand,
   folder: string = controlFolder(),
-): Promise<ControlReport[]> {
-  writePause(command.command === 'stop' ? Date.now() + (command.pauseMs ?? DEFAULT_PAUSE_MS) : 0, folder);
-  return sendToServers(command, folder);
+): Promise<{ reports: ControlReport[]; pausedUntil: number }> {
+  const pausedUntil = command.command === 'stop' ? Date.now() + (command.pauseMs ?? DEFAULT_PAUSE_MS) : 0;
+  writePause(pausedUntil, folder);
+  return { reports: await sendToServers(command, folder), pausedUntil };
 }
 
 /** Sends `command` to every server of this user; sockets no server answers on are removed. */

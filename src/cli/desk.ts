@@ -1,21 +1,18 @@
 /** `macpilot stop` and `macpilot resume`: the person's kill switch over every macpilot server of theirs. */
 import { pauseWrittenDown, stopOrResume } from '../control.js';
-import { DEFAULT_PAUSE_MS } from '../policy/desk.js';
 import { plural } from '../text.js';
 import { UsageError } from './usage-error.js';
 
 export async function deskCommand(name: 'stop' | 'resume', minutes: string | undefined): Promise<number> {
   if (name === 'resume' && minutes !== undefined) throw new UsageError('resume takes no --minutes');
   const pauseMs = minutes === undefined ? undefined : minutesOf(minutes);
-  // As stopOrResume writes it down, for the report.
-  const pausedUntil = name === 'stop' ? Date.now() + (pauseMs ?? DEFAULT_PAUSE_MS) : 0;
   const pausedBefore = pauseWrittenDown();
-  const until = new Date(pausedUntil).toTimeString().slice(0, 8);
-  const reports = await stopOrResume(
+  const { reports, pausedUntil } = await stopOrResume(
     name === 'stop'
       ? { command: 'stop', ...(pauseMs === undefined ? {} : { pauseMs }) }
       : { command: 'resume' },
   );
+  const until = new Date(pausedUntil).toTimeString().slice(0, 8);
   if (reports.length === 0) {
     const lifted =
       pausedBefore === undefined

@@ -207,7 +207,10 @@ export class ConsoleSite {
     if (!parsed.success) return refuse(res, 400, 'minutes: a number from 0 to 1440');
     const pauseMs =
       parsed.data.minutes === undefined ? DEFAULT_PAUSE_MS : Math.round(parsed.data.minutes * 60_000);
-    const reports = await stopOrResume({ command: 'stop', pauseMs, by: 'console' }, this.options.hub.folder);
+    const { reports } = await stopOrResume(
+      { command: 'stop', pauseMs, by: 'console' },
+      this.options.hub.folder,
+    );
     return ok(res, {
       servers: reports.length,
       cancelled: reports.reduce((n, r) => n + r.cancelled, 0),
@@ -216,7 +219,7 @@ export class ConsoleSite {
   }
 
   private async resume(res: ServerResponse): Promise<true> {
-    const reports = await stopOrResume({ command: 'resume' }, this.options.hub.folder);
+    const { reports } = await stopOrResume({ command: 'resume' }, this.options.hub.folder);
     return ok(res, { servers: reports.length });
   }
 }
