@@ -2,7 +2,17 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.scratch/'] },
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      '.scratch/',
+      // made by scripts/bundle.ts from tesseract.js and tesseract.js-core
+      'packages/macpilot-linux-ocr/tesseract.cjs',
+      'packages/macpilot-linux-ocr/worker.cjs',
+      'packages/macpilot-linux-ocr/tesseract-core-*',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -15,6 +25,15 @@ export default tseslint.config(
     // GNOME Shell 45 and later load extensions as ES modules: no `imports`, only `import`.
     files: ['gnome-extension/45/**/*.js'],
     languageOptions: { sourceType: 'module', globals: { global: 'readonly' } },
+  },
+  {
+    // The OCR package's entry: CommonJS, as tesseract.js is.
+    files: ['packages/**/*.cjs'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', __dirname: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     // The console's page: a browser's globals.

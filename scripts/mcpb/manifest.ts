@@ -63,7 +63,8 @@ const USER_CONFIG = {
 const authorOf = (pkg: PackageJson) =>
   typeof pkg.author === 'object' ? pkg.author : { name: pkg.author ?? `${pkg.name} contributors` };
 
-export function mcpbManifest(pkg: PackageJson): Record<string, unknown> {
+/** The manifest of the bundle for one platform (each bundle carries that platform's native packages only). */
+export function mcpbManifest(pkg: PackageJson, platform: 'darwin' | 'linux'): Record<string, unknown> {
   return {
     manifest_version: '0.3',
     name: pkg.name,
@@ -91,7 +92,7 @@ export function mcpbManifest(pkg: PackageJson): Record<string, unknown> {
     },
     tools_generated: true,
     compatibility: {
-      platforms: ['darwin', 'linux'],
+      platforms: [platform],
       runtimes: { node: pkg.engines?.node ?? '>=20' },
     },
     user_config: Object.fromEntries(

@@ -1,13 +1,16 @@
 /**
- * `npm run pack:mcpb`: builds macpilot.mcpb, the MCP Bundle Claude Desktop installs. It holds what the npm
- * package holds (dist/, package.json, the release checksums) plus the production dependencies, copied from this
- * checkout's node_modules as package-lock.json lists them, and sharp's native prebuilds for macOS, fetched from
- * the npm registry (a bundle declares platforms, not CPUs: both Mac architectures go in). The server starts as
- * `npx macpilot serve` does; on macOS it installs its helper app at first start, as after `npm install`.
+ * `npm run pack:mcpb`: builds the MCP Bundles Claude Desktop installs, one per platform: macpilot-darwin.mcpb and
+ * macpilot-linux.mcpb. Each holds what the npm package holds for its platform (dist/, package.json, the release
+ * checksums) plus the production packages npm would install there, copied from this checkout's node_modules as
+ * package-lock.json lists them: those a package's `os` field or PLATFORM_ONLY keep to the other platform, and
+ * everything only they depend on, stay out (macOS gets no OCR engine, D-Bus or X11; Linux no macOS prebuilds).
+ * sharp's native packages for CPUs not installed here are fetched from the npm registry (a bundle declares
+ * platforms, not CPUs: both Mac architectures go in). The server starts as `npx macpilot serve` does; on macOS it
+ * installs its helper app at first start, as after `npm install`.
  *
- * Options: --out FILE (default macpilot.mcpb); --sharp-prebuilds LIST of os-cpu pairs to add
- * (default darwin-arm64,darwin-x64; "none" to add nothing and work offline, as the tests do);
- * --staging DIR to keep the unpacked tree there instead of a temporary folder.
+ * Options: --platform darwin|linux (default: both); --out-dir DIR (default: the checkout); --sharp-prebuilds LIST
+ * of os-cpu pairs to add to the bundles of their os (default darwin-arm64,darwin-x64; "none" to add nothing and
+ * work offline, as the tests do); --staging DIR to keep the unpacked tree there (one platform only).
  */
 import { execFileSync } from 'node:child_process';
 import {
@@ -27,24 +30,76 @@ import { parseArgs } from 'node:util';
 import { mcpbManifest, type PackageJson } from './manifest.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
-/** What the npm package ships besides docs (package.json "files"), when present. */
-const SHIPPED = ['dist', 'gnome-extension', 'package.json', 'README.md', 'LICENSE', 'release-checksums.json'];
+export const BUNDLE_PLATFORMS = ['darwin', 'linux'] as const;
+export type BundlePlatform = (typeof BUNDLE_PLATFORMS)[number];
+
+/** What the npm package ships besides docs (package.json "files"), when present, and on which platforms. */
+const SHIPPED: Record<string, readonly BundlePlatform[]> = {
+  dist: BUNDLE_PLATFORMS,
+  'gnome-extension': ['linux'],
+  'package.json': BUNDLE_PLATFORMS,
+  'README.md': BUNDLE_PLATFORMS,
+  LICENSE: BUNDLE_PLATFORMS,
+  'release-checksums.json': ['darwin'],
+};
+/** Files of dist/ that one platform never loads. */
+const DIST_ONLY: Record<string, BundlePlatform> = { 'macpilot-linux-helper.js': 'linux' };
+/** Dependencies macpilot loads on one platform only, although their packages install anywhere. */
+export const PLATFORM_ONLY: Record<string, BundlePlatform> = { 'dbus-next': 'linux' };
 
 interface LockEntry {
   dev?: boolean;
-  optional?: boolean;
+  link?: boolean;
+  resolved?: string;
+  os?: string[];
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+}
+interface PackageJsonDependencies {
+  dependencies?: Record<string, string>;
   optionalDependencies?: Record<string, string>;
 }
 
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
+const dependencyNames = (entry: PackageJsonDependencies) => [
+  ...Object.keys(entry.dependencies ?? {}),
+  ...Object.keys(entry.optionalDependencies ?? {}),
+];
 
-/** The installed production packages, by path under the root (nested ones included), from package-lock.json. */
-export function productionPackages(root: string): string[] {
+/**
+ * The installed production packages a platform uses, by path under the root (nested ones included): from the
+ * package's dependencies, less PLATFORM_ONLY ones of the other platform, each package and what it depends on, as
+ * package-lock.json places them, skipping those whose `os` excludes the platform and those not installed here.
+ */
+export function productionPackages(root: string, platform: BundlePlatform): string[] {
   const lock = readJson<{ packages: Record<string, LockEntry> }>(join(root, 'package-lock.json'));
-  return Object.entries(lock.packages)
-    .filter(([path, entry]) => path.startsWith('node_modules/') && entry.dev !== true)
-    .map(([path]) => path)
-    .filter((path) => existsSync(join(root, path)));
+  const found = new Set<string>();
+  // Node's lookup: node_modules/<name> beside the dependent, then in each folder above it.
+  const place = (name: string, from: string): string | undefined => {
+    for (let folder = from; ; folder = folder.slice(0, Math.max(0, folder.lastIndexOf('/node_modules/')))) {
+      const path = `${folder === '' ? '' : `${folder}/`}node_modules/${name}`;
+      if (lock.packages[path] !== undefined) return path;
+      if (folder === '') return undefined;
+    }
+  };
+  const visit = (path: string) => {
+    if (found.has(path)) return;
+    const placed = lock.packages[path];
+    const entry = placed?.link === true && placed.resolved ? lock.packages[placed.resolved] : placed;
+    if (!entry || entry.dev === true || (entry.os && !entry.os.includes(platform))) return;
+    if (!existsSync(join(root, path))) return;
+    found.add(path);
+    for (const name of dependencyNames(entry)) {
+      const dependency = place(name, path);
+      if (dependency !== undefined) visit(dependency);
+    }
+  };
+  const own = readJson<PackageJsonDependencies>(join(root, 'package.json'));
+  for (const name of dependencyNames(own)) {
+    const only = PLATFORM_ONLY[name];
+    if (only === undefined || only === platform) visit(`node_modules/${name}`);
+  }
+  return [...found].sort();
 }
 
 function copyPackages(root: string, staging: string, packages: readonly string[]): void {
@@ -105,6 +160,8 @@ const megabytes = (bytes: number) => `${(bytes / 1_000_000).toFixed(1)} MB`;
 
 export interface PackOptions {
   out: string;
+  platform: BundlePlatform;
+  /** os-cpu pairs of sharp's native packages to fetch; those of another os are left out. */
   sharpPrebuilds: readonly string[];
   staging?: string;
 }
@@ -112,15 +169,22 @@ export interface PackOptions {
 export function packMcpb(options: PackOptions): { out: string; bytes: number; unpackedBytes: number } {
   if (!existsSync(join(ROOT, 'dist', 'macpilot.js')))
     throw new Error('dist/ is missing: run `npm run build` first');
+  const { platform } = options;
   const staging = options.staging ?? mkdtempSync(join(tmpdir(), 'macpilot-mcpb-'));
   try {
     mkdirSync(staging, { recursive: true });
-    for (const name of SHIPPED) {
-      if (existsSync(join(ROOT, name))) cpSync(join(ROOT, name), join(staging, name), { recursive: true });
+    for (const [name, platforms] of Object.entries(SHIPPED)) {
+      if (!platforms.includes(platform) || !existsSync(join(ROOT, name))) continue;
+      cpSync(join(ROOT, name), join(staging, name), {
+        recursive: true,
+        filter: (source) => (DIST_ONLY[basename(source)] ?? platform) === platform,
+      });
     }
-    copyPackages(ROOT, staging, productionPackages(ROOT));
-    for (const pair of options.sharpPrebuilds) addSharpPrebuilds(staging, pair);
-    const manifest = mcpbManifest(readJson<PackageJson>(join(ROOT, 'package.json')));
+    copyPackages(ROOT, staging, productionPackages(ROOT, platform));
+    for (const pair of options.sharpPrebuilds) {
+      if (pair.startsWith(`${platform}-`)) addSharpPrebuilds(staging, pair);
+    }
+    const manifest = mcpbManifest(readJson<PackageJson>(join(ROOT, 'package.json')), platform);
     writeFileSync(join(staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     const unpackedBytes = folderSize(staging);
     const out = resolve(options.out);
@@ -137,26 +201,35 @@ export function packMcpb(options: PackOptions): { out: string; bytes: number; un
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === import.meta.filename) {
   const { values } = parseArgs({
     options: {
-      out: { type: 'string', default: join(ROOT, 'macpilot.mcpb') },
+      platform: { type: 'string' },
+      'out-dir': { type: 'string', default: ROOT },
       'sharp-prebuilds': { type: 'string', default: 'darwin-arm64,darwin-x64' },
       staging: { type: 'string' },
     },
   });
-  const started = performance.now();
+  const platforms = values.platform === undefined ? BUNDLE_PLATFORMS : [values.platform];
+  const unknown = platforms.find((name) => !(BUNDLE_PLATFORMS as readonly string[]).includes(name));
+  if (unknown !== undefined)
+    throw new Error(`--platform: "${unknown}" is not one of ${BUNDLE_PLATFORMS.join(', ')}`);
+  if (values.staging !== undefined && platforms.length > 1) throw new Error('--staging needs one --platform');
   const prebuilds = values['sharp-prebuilds'] === 'none' ? [] : values['sharp-prebuilds'].split(',');
-  const { out, bytes, unpackedBytes } = packMcpb({
-    out: values.out,
-    sharpPrebuilds: prebuilds,
-    staging: values.staging,
-  });
   if (!existsSync(join(ROOT, 'release-checksums.json'))) {
     process.stdout.write(
       'note: no release-checksums.json (scripts/release-macos-helper.sh writes it): on a Mac without the helper ' +
-        'app installed, this bundle cannot verify a downloaded one and needs MACPILOT_HELPER_PATH\n',
+        'app installed, the macOS bundle cannot verify a downloaded one and needs MACPILOT_HELPER_PATH\n',
     );
   }
-  process.stdout.write(
-    `${out}: ${megabytes(bytes)} (${megabytes(unpackedBytes)} unpacked), made in ` +
-      `${((performance.now() - started) / 1000).toFixed(1)} s\n`,
-  );
+  for (const platform of platforms as BundlePlatform[]) {
+    const started = performance.now();
+    const { out, bytes, unpackedBytes } = packMcpb({
+      out: join(values['out-dir'], `macpilot-${platform}.mcpb`),
+      platform,
+      sharpPrebuilds: prebuilds,
+      staging: values.staging,
+    });
+    process.stdout.write(
+      `${out}: ${megabytes(bytes)} (${megabytes(unpackedBytes)} unpacked), made in ` +
+        `${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+    );
+  }
 }

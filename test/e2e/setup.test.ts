@@ -135,8 +135,8 @@ describe('the npm package alone', () => {
 describe('the MCP Bundle', () => {
   test('packed and unpacked, it validates, and its server, started as the manifest says, lists tools and takes a screenshot', async () => {
     const folder = temporaryFolder('macpilot-mcpb-e2e-');
-    const bundle = join(folder, 'macpilot.mcpb');
-    packMcpb({ out: bundle, sharpPrebuilds: [] });
+    const bundle = join(folder, 'macpilot-linux.mcpb');
+    packMcpb({ out: bundle, platform: 'linux', sharpPrebuilds: [] });
     const unpacked = join(folder, 'unpacked');
     const unpack = await run(join(BIN, 'mcpb'), ['unpack', bundle, unpacked], process.env);
     expect(unpack.code, unpack.stderr).toBe(0);

@@ -35,7 +35,7 @@ async function validate(manifest: unknown): Promise<{ code: number; output: stri
 
 describe('mcpb manifest', () => {
   test('mcpb validate passes it, and fails a broken one (the check can fail)', async () => {
-    const manifest = mcpbManifest(pkg);
+    const manifest = mcpbManifest(pkg, 'darwin');
     const valid = await validate(manifest);
     expect(valid.output).toContain('Manifest schema validation passes');
     expect(valid.code).toBe(0);
@@ -44,9 +44,10 @@ describe('mcpb manifest', () => {
   }, 30_000);
 
   test('the server starts as `macpilot serve`, each user setting fills its MACPILOT_ variable, with a default', () => {
-    const manifest = mcpbManifest(pkg) as unknown as Manifest;
+    const manifest = mcpbManifest(pkg, 'linux') as unknown as Manifest;
     expect(manifest.version).toBe(pkg.version);
-    expect(manifest.compatibility.platforms).toEqual(['darwin', 'linux']);
+    // One bundle per platform: each carries its platform's native packages only.
+    expect(manifest.compatibility.platforms).toEqual(['linux']);
     expect(manifest.server.mcp_config).toEqual({
       command: 'node',
       args: ['${__dirname}/dist/macpilot.js', 'serve'],

@@ -1,9 +1,8 @@
 /**
- * OCR on Linux, in the server process: tesseract.js (WebAssembly in worker threads), with Debian's tessdata_fast
- * English model when the tesseract-ocr-eng package is installed (95% word recall on a UI screen, 0.59 s warm,
- * measured), else the best_int model of @tesseract.js-data/eng from node_modules. Never the network: langPath is
- * always given (without it the worker downloads the model, and offline that error kills the process) and nothing
- * is cached (cacheMethod 'none'; else the model is written into the working folder).
+ * OCR on Linux, in the server process: tesseract.js (WebAssembly in worker threads, from the package
+ * macpilot-linux-ocr) with the English model of model.ts. Never the network but for that model's one fetch:
+ * langPath is always given (without it the worker downloads a model, and offline that error kills the process) and
+ * nothing is cached (cacheMethod 'none'; else the model is written into the working folder).
  *
  * Two workers, started on first use and kept warm until close(), share each image: its top and bottom halves (cut
  * through blank rows), then, cut out, grey-scaled, inverted and doubled, the areas where light text sits on a
@@ -12,25 +11,18 @@
  * (lines.ts, pixels.ts, dark-areas.ts).
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { promisify } from 'node:util';
-import { gunzip as gunzipCallback } from 'node:zlib';
 import type Tesseract from 'tesseract.js';
 import { MacpilotError } from '../../../errors.js';
 import { ClientErrorCode, HelperError, type CallOptions } from '../../../helper-client/errors.js';
 import type { Bounds, RecognizedLine, RecognizedWord } from '../../../helper-client/protocol.js';
 import { loadSharp } from '../../../sharp.js';
 import { darkTextAreas, type GreyImage } from './dark-areas.js';
+import { fetchModel, loadEngine, modelFile, ocrModel, type OcrModel, wholeModel } from './model.js';
 import { contentBox, doubtfulWordAreas, splitBands, tighten, typicalValue } from './pixels.js';
 import { groupWords, inside, mergeRereads, type Reread, unsure } from './lines.js';
 
-const DEBIAN_TESSDATA = '/usr/share/tesseract-ocr/5/tessdata';
-/** Tesseract 5's models have 24 entries; its reader refuses more than 1000. */
-const MAX_MODEL_ENTRIES = 1000;
-const gunzip = promisify(gunzipCallback);
 /** Areas read again per image, largest first: each costs 10-60 ms. */
 const MAX_REREADS = 12;
 /** A background darker than this (0-255) is inverted before reading: tesseract reads dark text on light. */
@@ -53,21 +45,6 @@ const PARAMETERS = {
   // Tesseract would read every unsure line again inverted; the dark areas are read again inverted here instead.
   tessedit_do_invert: '0',
 };
-
-export interface OcrModel {
-  /** The folder holding eng.traineddata (or eng.traineddata.gz when gzip). */
-  langPath: string;
-  gzip: boolean;
-}
-
-/** The model to use here: Debian's tessdata_fast English when installed, else the npm package's best_int. */
-export function ocrModel(debianTessdata = DEBIAN_TESSDATA): OcrModel {
-  if (existsSync(join(debianTessdata, 'eng.traineddata'))) {
-    return { langPath: debianTessdata, gzip: false };
-  }
-  const data = dirname(createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json'));
-  return { langPath: join(data, '4.0.0_best_int'), gzip: true };
-}
 
 /** One area to read: cut out of the image, inverted or not, enlarged `scale` times. */
 interface AreaTask {
@@ -96,7 +73,7 @@ export class TesseractRecognizer {
     const turn = this.queue.then(async () => {
       // A call cancelled while it waited for its turn does not hold up the ones behind it for seconds.
       checkpoint(call);
-      const workers = await this.ready();
+      const workers = await this.ready(call?.signal);
       try {
         return await this.readImage(workers, png, call);
       } catch (error) {
@@ -164,9 +141,10 @@ export class TesseractRecognizer {
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
 
-  private ready(): Promise<Tesseract.Worker[]> {
+  /** The workers, started when none are; `signal` cancels their start, which waits for the model's fetch. */
+  private ready(signal: AbortSignal | undefined): Promise<Tesseract.Worker[]> {
     if (!this.workers) {
-      const starting = this.start();
+      const starting = this.start(signal);
       this.workers = starting;
       starting.catch(() => {
         if (this.workers === starting) this.workers = undefined;
@@ -175,24 +153,33 @@ export class TesseractRecognizer {
     return this.workers;
   }
 
-  private async start(): Promise<Tesseract.Worker[]> {
-    const file = join(this.model.langPath, `eng.traineddata${this.model.gzip ? '.gz' : ''}`);
+  private async start(signal: AbortSignal | undefined): Promise<Tesseract.Worker[]> {
+    const file = modelFile(this.model);
+    await fetchModel(this.model, signal);
+    if (this.model.source === 'npm' && existsSync(file) && !(await wholeModel(file, true))) {
+      // A fetched model damaged since (a full disk, say) is fetched again.
+      await rm(file, { force: true });
+      await fetchModel(this.model, signal);
+    }
     if (!existsSync(file)) {
       throw new MacpilotError({
         what: 'OCR is unavailable',
         why: `its English model ${file} is missing`,
-        next: 'install the Debian package tesseract-ocr-eng, or reinstall macpilot (it brings @tesseract.js-data/eng)',
+        next: 'install the Debian package tesseract-ocr-eng (sudo apt-get install tesseract-ocr-eng)',
       });
     }
     if (!(await wholeModel(file, this.model.gzip))) {
       throw new MacpilotError({
         what: 'OCR is unavailable',
         why: `its English model ${file} is damaged (its table of contents is cut short or points outside the file)`,
-        next: 'reinstall the Debian package tesseract-ocr-eng, or reinstall macpilot (it brings @tesseract.js-data/eng)',
+        next:
+          this.model.source === 'debian'
+            ? 'reinstall the Debian package tesseract-ocr-eng (sudo apt-get install --reinstall tesseract-ocr-eng)'
+            : `delete ${file}: the next read fetches it again`,
       });
     }
-    const { createWorker } = (await import('tesseract.js')).default;
-    const options = { langPath: this.model.langPath, gzip: this.model.gzip, cacheMethod: 'none' };
+    const { createWorker, workerPath } = await loadEngine();
+    const options = { langPath: this.model.langPath, gzip: this.model.gzip, cacheMethod: 'none', workerPath };
     const starting = await Promise.allSettled(
       Array.from({ length: WORKERS }, async () => {
         const worker = await startWorker(createWorker, options);
@@ -256,32 +243,6 @@ export class TesseractRecognizer {
       })),
     };
   }
-}
-
-/**
- * Whether a traineddata file's table of contents holds together: a count of entries, then each entry's offset in
- * the file (-1 when absent), in increasing order, all inside the file. tesseract.js cannot fail on a damaged model
- * without taking the process down (its worker answers the failed initialisation twice and the second answer
- * throws in tesseract.js's message listener), so such a model is refused before a worker sees it. A file cut
- * inside its last entry (the last few dozen bytes) still passes.
- */
-export async function wholeModel(file: string, gzip: boolean): Promise<boolean> {
-  const stored = await readFile(file);
-  const data = gzip ? await gunzip(stored).catch(() => undefined) : stored;
-  if (!data || data.length < 4) return false;
-  const entries = data.readInt32LE(0);
-  const table = 4 + 8 * entries;
-  if (entries < 1 || entries > MAX_MODEL_ENTRIES || data.length <= table) return false;
-  let end = table;
-  let present = 0;
-  for (let i = 0; i < entries; i++) {
-    const offset = Number(data.readBigInt64LE(4 + 8 * i));
-    if (offset === -1) continue;
-    if (offset < end || offset >= data.length) return false;
-    end = offset + 1;
-    present++;
-  }
-  return present > 0;
 }
 
 /**

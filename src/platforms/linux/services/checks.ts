@@ -3,9 +3,8 @@
  * started for them), whether a sound server answers, and which model OCR reads with.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { MacpilotError } from '../../../errors.js';
-import { ocrModel, wholeModel } from '../ocr/tesseract.js';
+import { ENGINE_PACKAGE, loadEngine, modelFile, NPM_MODEL, ocrModel, wholeModel } from '../ocr/model.js';
 import type { ServiceCheck } from '../../../services/types.js';
 import type { Toolset } from '../../../toolsets.js';
 import { noDaemonFix, NOTIFICATIONS_NAME } from './notifications.js';
@@ -69,30 +68,46 @@ export function linuxServiceChecks(env: NodeJS.ProcessEnv = process.env): Servic
       label: 'OCR',
       toolsets: ['screen'],
       check: async () => {
-        const { langPath, gzip } = ocrModel();
-        const model = join(langPath, `eng.traineddata${gzip ? '.gz' : ''}`);
-        if (!existsSync(model)) {
+        try {
+          await loadEngine();
+        } catch (error) {
+          if (!(error instanceof MacpilotError)) throw error;
+          return { available: false, detail: `${ENGINE_PACKAGE} is not installed`, how: error.next };
+        }
+        const model = ocrModel();
+        const file = modelFile(model);
+        if (model.source === 'npm' && !existsSync(file)) {
+          return {
+            available: true,
+            detail:
+              `tesseract.js; its English model is not here yet: the first read_text fetches ${NPM_MODEL.spec} ` +
+              `(${(NPM_MODEL.downloadBytes / 1e6).toFixed(1)} MB) from the npm registry into ${model.langPath} ` +
+              "(or install tesseract-ocr-eng: Debian's model reads UI text better and faster)",
+          };
+        }
+        if (!existsSync(file)) {
           return {
             available: false,
-            detail: `tesseract.js has no English model: ${model} is missing`,
+            detail: `tesseract.js has no English model: ${file} is missing`,
             how: 'sudo apt-get install tesseract-ocr-eng',
           };
         }
-        if (!(await wholeModel(model, gzip))) {
+        if (!(await wholeModel(file, model.gzip))) {
           return {
             available: false,
-            detail: `tesseract.js's English model ${model} is damaged`,
-            how: gzip
-              ? 'reinstall macpilot (it brings @tesseract.js-data/eng)'
-              : 'sudo apt-get install --reinstall tesseract-ocr-eng',
+            detail: `tesseract.js's English model ${file} is damaged`,
+            how:
+              model.source === 'npm'
+                ? `delete ${file}: the next read_text fetches it again`
+                : 'sudo apt-get install --reinstall tesseract-ocr-eng',
           };
         }
-        return gzip
+        return model.source === 'npm'
           ? {
               available: true,
-              detail: `tesseract.js with the npm package's best_int English model (install tesseract-ocr-eng: it reads UI text better and faster)`,
+              detail: `tesseract.js with the npm package's best_int English model, fetched into ${model.langPath} (install tesseract-ocr-eng: it reads UI text better and faster)`,
             }
-          : { available: true, detail: `tesseract.js with Debian's tessdata_fast English model (${model})` };
+          : { available: true, detail: `tesseract.js with Debian's tessdata_fast English model (${file})` };
       },
     },
   ];

@@ -9,7 +9,11 @@ import { TesseractRecognizer } from '../../../../../src/platforms/linux/ocr/tess
 
 it('answers a call cancelled before its turn as cancelled, without starting the workers', async () => {
   // No model there: starting the workers would fail with "OCR is unavailable" instead.
-  const recognizer = new TesseractRecognizer({ langPath: '/nonexistent/tessdata', gzip: false });
+  const recognizer = new TesseractRecognizer({
+    langPath: '/nonexistent/tessdata',
+    gzip: false,
+    source: 'debian',
+  });
   const failure = await recognizer
     .recognize(Buffer.from([0x89, 0x50, 0x4e, 0x47]), { signal: AbortSignal.abort() })
     .catch((error: unknown) => error);

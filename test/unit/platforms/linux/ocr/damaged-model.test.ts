@@ -8,11 +8,8 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import sharp from 'sharp';
 import { expect, it } from 'vitest';
 import { MacpilotError } from '../../../../../src/errors.js';
-import {
-  ocrModel,
-  TesseractRecognizer,
-  wholeModel,
-} from '../../../../../src/platforms/linux/ocr/tesseract.js';
+import { ocrModel, wholeModel } from '../../../../../src/platforms/linux/ocr/model.js';
+import { TesseractRecognizer } from '../../../../../src/platforms/linux/ocr/tesseract.js';
 import { temporaryFolder } from '../../../../support/temp.js';
 
 const white = () =>
@@ -23,7 +20,7 @@ const white = () =>
 it('refuses a model file that is not a model, and stays usable for the next call', async () => {
   const folder = temporaryFolder('macpilot-model-');
   writeFileSync(join(folder, 'eng.traineddata'), 'not a model\n');
-  const recognizer = new TesseractRecognizer({ langPath: folder, gzip: false });
+  const recognizer = new TesseractRecognizer({ langPath: folder, gzip: false, source: 'debian' });
   const failure = await recognizer.recognize(await white()).catch((error: unknown) => error);
   expect(failure).toBeInstanceOf(MacpilotError);
   expect((failure as MacpilotError).why).toContain('is damaged');
