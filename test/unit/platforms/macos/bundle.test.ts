@@ -17,11 +17,13 @@ import { temporaryFolder } from '../../../support/temp.js';
 
 const BUILD = 'scripts/build-macos-helper.sh';
 const RELEASE = 'scripts/release-macos-helper.sh';
+/** The macOS suite's scripts: the runner's permission grant and a Mac owner's one command. */
+const SUITE = ['scripts/macos-grant-tcc.sh', 'scripts/test-macos.sh'];
 const json = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
 const main = json('package.json');
 
 describe('build and release scripts', () => {
-  test.each([BUILD, RELEASE])('%s parses and passes shellcheck', (script) => {
+  test.each([BUILD, RELEASE, ...SUITE])('%s parses and passes shellcheck', (script) => {
     expect(spawnSync('bash', ['-n', script], { encoding: 'utf8' }).stderr).toBe('');
     execFileSync('shellcheck', [script]);
   });
