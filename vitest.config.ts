@@ -62,7 +62,8 @@ export default defineConfig({
       ...(process.env.MACPILOT_SWIFT_PROBE
         ? [{ test: { name: 'swift', include: ['test/swift/**/*.test.ts'], testTimeout: 30_000 } }]
         : []),
-      // The real Swift helper, on a Mac only (.github/workflows/macos.yml sets MACPILOT_HELPER_PATH).
+      // The real Swift helper and the end-to-end scenarios on a Mac only (`npm run test:macos` sets
+      // MACPILOT_HELPER_PATH): one file at a time, as they share the Mac's screen.
       ...(process.platform === 'darwin'
         ? [
             {
@@ -70,7 +71,9 @@ export default defineConfig({
                 name: 'macos',
                 include: ['test/macos/**/*.test.ts'],
                 setupFiles: [TEMP_FOLDERS],
+                fileParallelism: false,
                 testTimeout: 60_000,
+                hookTimeout: 60_000,
               },
             },
           ]
