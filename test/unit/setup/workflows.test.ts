@@ -57,7 +57,15 @@ describe('the macOS workflow', () => {
     expect(read('vitest.config.ts')).toContain("include: ['test/macos/**/*.test.ts']");
     // The suites the workflow runs: every test file under test/macos.
     const suites = readdirSync(join(ROOT, 'test', 'macos')).filter((name) => name.endsWith('.test.ts'));
-    expect(suites).toEqual(expect.arrayContaining(['helper.test.ts']));
+    expect(suites).toEqual(expect.arrayContaining(['helper.test.ts', 'scenarios.test.ts']));
+    // The scenarios it runs are the ones the Linux suite runs (test/e2e/scenarios.test.ts), with a Mac's apps.
+    const scenarios = (file: string) => [...read(file).matchAll(/(\w+Scenario)\(/g)].map((match) => match[1]);
+    expect(scenarios('test/macos/scenarios.test.ts')).toEqual(scenarios('test/e2e/scenarios.test.ts'));
+    expect(scenarios('test/macos/scenarios.test.ts')).toEqual([
+      'editorScenario',
+      'calculatorScenario',
+      'sessionScenario',
+    ]);
     console.info(`the macOS workflow runs: ${suites.map((name) => `test/macos/${name}`).join(', ')}`);
   });
 });
