@@ -7,10 +7,9 @@ import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { expect, inject, test } from 'vitest';
 import { useMacpilot } from '../support/mcp.js';
 import { refOf } from '../support/text.js';
+import { pause, typeThenCancel } from '../support/typing.js';
 
 const { macpilot, launch } = useMacpilot(inject('desktopEnv'));
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The editor's text as get_element reports it. */
 async function textOf(ref: string): Promise<string> {
@@ -33,17 +32,7 @@ async function emptyEditor(): Promise<string> {
 test('typing cancelled by the client stops between two keys, and the next key is served at once', async () => {
   const editor = await emptyEditor();
   const text = 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMN';
-  const stop = new AbortController();
-  const started = performance.now();
-  const typing = macpilot.client.callTool(
-    { name: 'type_text', arguments: { ref: editor, text, delay_ms: 200 } },
-    CallToolResultSchema,
-    { signal: stop.signal },
-  );
-  await pause(1200);
-  stop.abort();
-  await expect(typing).rejects.toThrow();
-  const cancelledAfter = performance.now() - started;
+  const cancelledAfter = await typeThenCancel(macpilot, editor, text, 1200);
 
   const pressStarted = performance.now();
   const pressed = await macpilot.call('press_key', { key: 'End' });

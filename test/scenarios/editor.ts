@@ -9,46 +9,40 @@ import { beforeAll, expect, test } from 'vitest';
 import { gone } from '../../scripts/process-group.js';
 import { useMacpilot } from '../support/mcp.js';
 import { temporaryFolder } from '../support/temp.js';
-import { eventually, refOf } from '../support/text.js';
+import { eventually } from '../support/text.js';
 import type { Desk } from './desk.js';
+import { documentRef, textOf } from './document.js';
 
 export function editorScenario(desk: Desk, env: Record<string, string>): void {
   const { macpilot, launch } = useMacpilot(env);
-  const { editor } = desk;
+  const { editor: adapter } = desk;
   let app: string;
-  const documentRef = async () =>
-    refOf(await macpilot.ok('find_elements', { app, role: 'textbox' }), /multiline/);
-  const valueOf = async (ref: string) =>
-    (
-      (await macpilot.client.callTool({ name: 'get_element', arguments: { ref } })).structuredContent as {
-        value?: string;
-      }
-    ).value;
+  const document = () => documentRef(macpilot, app);
 
   beforeAll(async () => {
-    app = String(await launch(editor.launch));
-    await editor.newDocument(macpilot, app);
+    app = String(await launch(adapter.launch));
+    await adapter.newDocument(macpilot, app);
   });
 
   test('set_value puts text in the new document and get_element reads it back from the app', async () => {
-    const document = await documentRef();
+    const editor = await document();
     const text = 'Set by macpilot\nsecond line 42';
-    await macpilot.ok('set_value', { ref: document, value: text });
-    expect(await valueOf(document)).toBe(text);
+    await macpilot.ok('set_value', { ref: editor, value: text });
+    expect(await textOf(macpilot, editor)).toBe(text);
   });
 
   test('type_text types into the document: every character arrives, in order', async () => {
-    const document = await documentRef();
-    await macpilot.ok('set_value', { ref: document, value: '' });
+    const editor = await document();
+    await macpilot.ok('set_value', { ref: editor, value: '' });
     const typed = 'Typed by macpilot: 7 x 6 = 42.';
-    await macpilot.ok('type_text', { ref: document, text: typed });
-    expect(await valueOf(document)).toBe(typed);
+    await macpilot.ok('type_text', { ref: editor, text: typed });
+    expect(await textOf(macpilot, editor)).toBe(typed);
   });
 
   test('Edit > Select All and Edit > Copy from the menu bar: the clipboard holds the document', async () => {
-    const document = await documentRef();
+    const editor = await document();
     const text = 'Copied through the menus 815';
-    await macpilot.ok('set_value', { ref: document, value: text });
+    await macpilot.ok('set_value', { ref: editor, value: text });
     await macpilot.ok('focus_element', { ref: document });
     await macpilot.ok('click_menu_item', { app, path: 'Edit > Select All' });
     await macpilot.ok('click_menu_item', { app, path: 'Edit > Copy' });
@@ -58,11 +52,11 @@ export function editorScenario(desk: Desk, env: Record<string, string>): void {
   });
 
   test('saved through the Save panel: the file holds the document', async () => {
-    const document = await documentRef();
+    const editor = await document();
     const text = 'Saved by macpilot through the Save panel\nsecond line';
-    await macpilot.ok('set_value', { ref: document, value: text });
+    await macpilot.ok('set_value', { ref: editor, value: text });
     const file = join(temporaryFolder('macpilot-scenario-'), 'saved-by-scenario.txt');
-    await editor.saveAs(macpilot, app, file);
+    await adapter.saveAs(macpilot, app, file);
     await eventually('the saved file', async () => (existsSync(file) ? true : undefined));
     await eventually('the whole text in the file', async () =>
       readFileSync(file, 'utf8') === text ? true : undefined,

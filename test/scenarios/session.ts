@@ -6,18 +6,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  CallToolResultSchema,
-  ElicitRequestSchema,
-  type ElicitResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import sharp from 'sharp';
 import { beforeAll, expect, test } from 'vitest';
 import { gone } from '../../scripts/process-group.js';
 import { useMacpilot } from '../support/mcp.js';
 import { temporaryFolder } from '../support/temp.js';
-import { eventually, refOf } from '../support/text.js';
+import { eventually } from '../support/text.js';
+import { pause, typeThenCancel } from '../support/typing.js';
 import type { Desk } from './desk.js';
+import { documentRef, textOf } from './document.js';
 
 interface Display {
   id: string | number;
@@ -25,8 +23,6 @@ interface Display {
   scale: number;
   primary?: boolean;
 }
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function sessionScenario(desk: Desk, env: Record<string, string>): void {
   const folder = temporaryFolder('macpilot-session-');
@@ -39,14 +35,7 @@ export function sessionScenario(desk: Desk, env: Record<string, string>): void {
   let answer: ElicitResult = { action: 'decline' };
   const asked: string[] = [];
   let app: string;
-  const documentRef = async () =>
-    refOf(await macpilot.ok('find_elements', { app, role: 'textbox' }), /multiline/);
-  const valueOf = async (ref: string) =>
-    (
-      (await macpilot.client.callTool({ name: 'get_element', arguments: { ref } })).structuredContent as {
-        value?: string;
-      }
-    ).value ?? '';
+  const document = () => documentRef(macpilot, app);
 
   beforeAll(async () => {
     macpilot.client.setRequestHandler(ElicitRequestSchema, (request) => {
@@ -70,7 +59,7 @@ export function sessionScenario(desk: Desk, env: Record<string, string>): void {
   });
 
   test('read_text reads back, by OCR, the text set in the editor', async () => {
-    await macpilot.ok('set_value', { ref: await documentRef(), value: 'Scenario reading 4711' });
+    await macpilot.ok('set_value', { ref: await document(), value: 'Scenario reading 4711' });
     await eventually('4711 read on the editor window', async () => {
       const read = await macpilot.call('read_text', { app });
       return !read.isError && read.text.includes('4711') ? true : undefined;
@@ -78,21 +67,13 @@ export function sessionScenario(desk: Desk, env: Record<string, string>): void {
   });
 
   test('typing cancelled by the client stops: nothing more arrives, less than asked was typed', async () => {
-    const document = await documentRef();
-    await macpilot.ok('set_value', { ref: document, value: '' });
+    const editor = await document();
+    await macpilot.ok('set_value', { ref: editor, value: '' });
     const text = 'abcdefghijklmnopqrstuvwxyz0123456789';
-    const stop = new AbortController();
-    const typing = macpilot.client.callTool(
-      { name: 'type_text', arguments: { ref: document, text, delay_ms: 200 } },
-      CallToolResultSchema,
-      { signal: stop.signal },
-    );
-    await pause(1200);
-    stop.abort();
-    await expect(typing).rejects.toThrow();
-    const atCancel = await valueOf(document);
+    await typeThenCancel(macpilot, editor, text, 1200);
+    const atCancel = (await textOf(macpilot, editor)) ?? '';
     await pause(1000);
-    const later = await valueOf(document);
+    const later = (await textOf(macpilot, editor)) ?? '';
     expect(later).toBe(atCancel);
     expect(text.startsWith(later), later).toBe(true);
     expect(later.length).toBeGreaterThan(0);
