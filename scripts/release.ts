@@ -151,7 +151,8 @@ export function release(options: ReleaseOptions): { out: string; files: string[]
       const { bytes } = packMcpb({
         out: join(out, name),
         platform,
-        sharpPrebuilds: options.sharpPrebuilds.filter((pair) => pair.startsWith(`${platform}-`)),
+        sharpPrebuilds: options.sharpPrebuilds,
+        warn: (message) => say(`warning: ${message}`),
       });
       const file = join(manifest, `${platform}.json`);
       writeFileSync(

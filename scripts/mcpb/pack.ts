@@ -33,17 +33,24 @@ const ROOT = resolve(import.meta.dirname, '..', '..');
 export const BUNDLE_PLATFORMS = ['darwin', 'linux'] as const;
 export type BundlePlatform = (typeof BUNDLE_PLATFORMS)[number];
 
-/** What the npm package ships besides docs (package.json "files"), when present, and on which platforms. */
-const SHIPPED: Record<string, readonly BundlePlatform[]> = {
-  dist: BUNDLE_PLATFORMS,
-  'gnome-extension': ['linux'],
-  'package.json': BUNDLE_PLATFORMS,
-  'README.md': BUNDLE_PLATFORMS,
-  LICENSE: BUNDLE_PLATFORMS,
-  'release-checksums.json': ['darwin'],
+/**
+ * What a bundle ships: what the npm package does (package.json's "files", package.json and the licence), less
+ * what only npm's install runs, and less the files only the other platform uses.
+ */
+export function shippedFiles(root: string, platform: BundlePlatform): string[] {
+  const { files = [] } = readJson<{ files?: string[] }>(join(root, 'package.json'));
+  return [...files, 'package.json', 'LICENSE'].filter(
+    (name) => !INSTALL_ONLY.includes(name) && (PLATFORM_FILES[name] ?? platform) === platform,
+  );
+}
+/** npm's postinstall: a bundle is unpacked, not installed; the server puts the helper in place at first start. */
+const INSTALL_ONLY = ['scripts/postinstall.mjs'];
+/** Files, or files of dist/ by name, that one platform alone uses. */
+const PLATFORM_FILES: Record<string, BundlePlatform> = {
+  'gnome-extension': 'linux',
+  'macpilot-linux-helper.js': 'linux',
+  'release-checksums.json': 'darwin',
 };
-/** Files of dist/ that one platform never loads. */
-const DIST_ONLY: Record<string, BundlePlatform> = { 'macpilot-linux-helper.js': 'linux' };
 /** Dependencies macpilot loads on one platform only, although their packages install anywhere. */
 export const PLATFORM_ONLY: Record<string, BundlePlatform> = { 'dbus-next': 'linux' };
 
@@ -164,6 +171,8 @@ export interface PackOptions {
   /** os-cpu pairs of sharp's native packages to fetch; those of another os are left out. */
   sharpPrebuilds: readonly string[];
   staging?: string;
+  /** Where a warning about the bundle goes (a bundle that will not work everywhere it installs). */
+  warn?: (message: string) => void;
 }
 
 export function packMcpb(options: PackOptions): { out: string; bytes: number; unpackedBytes: number } {
@@ -173,16 +182,23 @@ export function packMcpb(options: PackOptions): { out: string; bytes: number; un
   const staging = options.staging ?? mkdtempSync(join(tmpdir(), 'macpilot-mcpb-'));
   try {
     mkdirSync(staging, { recursive: true });
-    for (const [name, platforms] of Object.entries(SHIPPED)) {
-      if (!platforms.includes(platform) || !existsSync(join(ROOT, name))) continue;
+    for (const name of shippedFiles(ROOT, platform)) {
+      if (!existsSync(join(ROOT, name))) continue;
       cpSync(join(ROOT, name), join(staging, name), {
         recursive: true,
-        filter: (source) => (DIST_ONLY[basename(source)] ?? platform) === platform,
+        filter: (source) => (PLATFORM_FILES[basename(source)] ?? platform) === platform,
       });
     }
     copyPackages(ROOT, staging, productionPackages(ROOT, platform));
-    for (const pair of options.sharpPrebuilds) {
-      if (pair.startsWith(`${platform}-`)) addSharpPrebuilds(staging, pair);
+    const prebuilds = options.sharpPrebuilds.filter((pair) => pair.startsWith(`${platform}-`));
+    if (platform !== process.platform && prebuilds.length === 0) {
+      options.warn?.(
+        `the ${platform} bundle has no native sharp package (none installed here, none fetched): it takes no ` +
+          `screenshots until one is added; leave --sharp-prebuilds at its default for a bundle to ship`,
+      );
+    }
+    for (const pair of prebuilds) {
+      addSharpPrebuilds(staging, pair);
     }
     const manifest = mcpbManifest(readJson<PackageJson>(join(ROOT, 'package.json')), platform);
     writeFileSync(join(staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -226,6 +242,7 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === import.meta.fi
       platform,
       sharpPrebuilds: prebuilds,
       staging: values.staging,
+      warn: (message) => process.stderr.write(`warning: ${message}\n`),
     });
     process.stdout.write(
       `${out}: ${megabytes(bytes)} (${megabytes(unpackedBytes)} unpacked), made in ` +

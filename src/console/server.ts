@@ -156,7 +156,11 @@ export class ConsoleSite {
   }
 
   private async page(file: string, res: ServerResponse): Promise<true> {
-    const body = await readFile(join(PACKAGE_ROOT, 'console', file));
+    const path = join(PACKAGE_ROOT, 'console', file);
+    const body = await readFile(path).catch(() => undefined);
+    if (body === undefined) {
+      return refuse(res, 500, `this install of macpilot lacks the console's page (${path}): install it again`);
+    }
     res.writeHead(200, {
       'content-type': TYPES[file.split('.').pop() ?? ''] ?? 'text/plain',
       ...PAGE_HEADERS,

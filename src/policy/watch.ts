@@ -263,7 +263,8 @@ export class CallFeed implements Guard {
       ...(outcome.bounds === undefined ? {} : { bounds: outcome.bounds }),
     };
     this.emit(event);
-    if (known?.before === undefined) return;
+    // A refused call did nothing: there is no after to show, and its before would suggest otherwise.
+    if (known?.before === undefined || entry.outcome === 'refused') return;
     void Promise.all([known.before, this.picture()]).then(([before, after]) =>
       this.emit({ type: 'pictured', call: id, ...(before ? { before } : {}), ...(after ? { after } : {}) }),
     );

@@ -26,6 +26,8 @@ let page: Page;
 let link: string;
 let origin: string;
 const requested: string[] = [];
+/** What the page asked for and was refused (the tests' own 403 probes go through fetch, not the page). */
+const failedByPage: string[] = [];
 
 beforeAll(async () => {
   const site = processes.start(process.execPath, [CLI, 'console', '--no-open']);
@@ -47,6 +49,9 @@ beforeAll(async () => {
   });
   const context = await browser.newContext();
   context.on('request', (request) => requested.push(request.url()));
+  context.on('response', (response) => {
+    if (response.status() >= 400) failedByPage.push(`${response.status()} ${response.url()}`);
+  });
   page = await context.newPage();
 }, 60_000);
 
@@ -217,5 +222,7 @@ describe('the console', () => {
     expect(foreign.status).toBe(403);
     expect(requested.length).toBeGreaterThan(3);
     expect(requested.filter((url) => new URL(url).hostname !== '127.0.0.1')).toEqual([]);
+    // Nothing the page loads is missing (a browser asks for an icon unless the page names one).
+    expect(failedByPage).toEqual([]);
   });
 });

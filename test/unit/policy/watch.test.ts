@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { RefTable } from '../../../src/engine/kernel/refs.js';
+import { MacpilotError } from '../../../src/errors.js';
 import { createLogger } from '../../../src/log.js';
 import { AuditLog } from '../../../src/policy/audit-log.js';
 import type { Human, ToolCall } from '../../../src/policy/pipeline.js';
@@ -89,6 +90,22 @@ describe('CallFeed', () => {
       );
     await settledEvents();
     expect(taken()).toBe(4);
+  });
+
+  test('a refused call did nothing: its end is told, with no pictures', async () => {
+    const { feed, events, call, policy } = setup();
+    feed.watch((event) => events.push(event));
+    const refuse = new MacpilotError({ what: 'Not done', why: 'off limits', next: 'ask', refusal: true });
+    await policy
+      .run(
+        call('click', {}),
+        () => Promise.reject(refuse),
+        () => false,
+      )
+      .catch(() => {});
+    await settledEvents();
+    expect(events.map((e) => e.type)).toEqual(['started', 'ended']);
+    expect(events[1]).toMatchObject({ outcome: 'refused' });
   });
 
   test('reads are not pictured, nor actions where pictures are off (read-only mode)', async () => {

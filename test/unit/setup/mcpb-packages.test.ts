@@ -3,9 +3,10 @@
  * them: what dist/ loads at run time, the rest being bundled into it. macOS gets no OCR engine (Vision reads text
  * there), no D-Bus client and nothing only it needs, and no Linux build of sharp; Linux gets all of those.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { PLATFORM_ONLY, productionPackages } from '../../../scripts/mcpb/pack.js';
+import { PLATFORM_ONLY, productionPackages, shippedFiles } from '../../../scripts/mcpb/pack.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const darwin = productionPackages(ROOT, 'darwin');
@@ -47,5 +48,22 @@ describe('the packages of each bundle', () => {
     ]) {
       expect(linux).not.toContain(absent);
     }
+  });
+
+  test("the files: the npm package's, the console's page among them, less npm's install hook and the other platform's", () => {
+    const files = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { files: string[] };
+    expect(files.files).toContain('console');
+    const mac = shippedFiles(ROOT, 'darwin');
+    const pc = shippedFiles(ROOT, 'linux');
+    for (const shipped of [mac, pc]) {
+      expect(shipped).toEqual(
+        expect.arrayContaining(['dist', 'console', 'docs', 'README.md', 'package.json']),
+      );
+      expect(shipped).not.toContain('scripts/postinstall.mjs');
+    }
+    expect(mac).toContain('release-checksums.json');
+    expect(mac).not.toContain('gnome-extension');
+    expect(pc).toContain('gnome-extension');
+    expect(pc).not.toContain('release-checksums.json');
   });
 });

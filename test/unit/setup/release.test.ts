@@ -43,7 +43,13 @@ test('a dry run packs, bundles and sums everything, prints the upload and the pu
   // Each bundle carries its platform's part only.
   const darwin = entries(join(out, 'macpilot-darwin.mcpb'));
   const linux = entries(join(out, 'macpilot-linux.mcpb'));
-  expect(darwin).toContain('dist/macpilot.js');
+  for (const bundle of [darwin, linux]) {
+    // The console's page, which `macpilot console` and `serve --http` serve from beside dist/.
+    expect(bundle).toEqual(
+      expect.arrayContaining(['dist/macpilot.js', 'console/index.html', 'console/console.js']),
+    );
+    expect(bundle).not.toContain('scripts/postinstall.mjs');
+  }
   expect(darwin.some((entry) => entry.includes('macpilot-linux-ocr') || entry.includes('dbus-next'))).toBe(
     false,
   );
@@ -61,6 +67,10 @@ test('a dry run packs, bundles and sums everything, prints the upload and the pu
     `would run: npm publish ${join(out, `macpilot-${VERSION}.tgz`)} --provenance --access public`,
   );
   expect(lines.find((line) => line.startsWith('would run: gh release create'))).toContain('--draft');
+  // Offline, the macOS bundle lacks sharp's Mac builds, and the run says so.
+  expect(
+    lines.some((line) => line.startsWith('warning: the darwin bundle has no native sharp package')),
+  ).toBe(true);
   expect(lines.at(-1)).toBe(`dry run done: ${out} (nothing uploaded or published)`);
   expect(['package.json', 'package-lock.json'].map((name) => readFileSync(join(ROOT, name), 'utf8'))).toEqual(
     before,
