@@ -109,6 +109,12 @@ export class AuditLog implements Guard {
     const path = typeof call.args.path === 'string' ? elementPathIn(call.args.path) : undefined;
     const pid = pidNamed(call, path);
     const byPid = pid === undefined ? {} : { pid };
+    const named = this.namedApp(call, pid);
+    // A call that failed where it was not aimed (keys for one app, the focus in another) names the app it
+    // named: what it found elsewhere is not what it tried to act on.
+    const elsewhere =
+      !outcome.ok && named !== undefined && said?.app !== undefined && !sameApp(named, said.app);
+    if (elsewhere) return { app: named, ...byPid };
     if (said?.label !== undefined) return { app: said.app, ...byPid, target: parseLabel(said.label) };
     // A path's names are only what the call asked for: they name the target when the call reached it (it did).
     const known = { ...this.known(call, path, pid, outcome.ok), ...byPid };
@@ -137,8 +143,15 @@ export class AuditLog implements Guard {
         target: reached && last ? { role: last.role, name: last.name } : undefined,
       };
     }
-    const named = args[toolsetOf(call.tool.toolset).appArgument];
-    return typeof named === 'string' ? { app: app(named) } : {};
+    const named = this.namedApp(call, pid);
+    return named === undefined ? {} : { app: named };
+  }
+
+  /** The app the call's app argument names, by its name when it was named by a pid the session met. */
+  private namedApp(call: ToolCall, pid: number | undefined): string | undefined {
+    const named = call.args[toolsetOf(call.tool.toolset).appArgument];
+    if (typeof named !== 'string') return undefined;
+    return pid === undefined ? named : this.options.refs.appName(pid);
   }
 
   private write(file: string, line: string): void {
@@ -192,6 +205,8 @@ function contentLengths(args: Record<string, unknown>): Record<`${string}_length
 }
 
 /** The pid the call names its app by: `app(1234)/…` in its element path, or "1234" as its app. */
+const sameApp = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
 function pidNamed(call: ToolCall, path: ElementPath | undefined): number | undefined {
   if (path) return path.pid;
   const app = call.args[toolsetOf(call.tool.toolset).appArgument];

@@ -305,6 +305,28 @@ describe('AuditLog', () => {
     ]);
   });
 
+  test('a call that failed in another app than it named names the app it named, not what it found there', async () => {
+    const { audit, call, lines } = setup();
+    const policy = new Policy([audit]);
+    const elsewhere = new MacpilotError({
+      what: 'Not done: the keyboard focus is not in mousepad',
+      why: 'x',
+      next: 'y',
+      kind: 'focus_elsewhere',
+    }).about('app("gnome-calculator")/window[0]/textbox', { app: 'gnome-calculator', label: 'textbox' });
+    const press = call('press_key', { key: 'End', app: 'mousepad' }, WRITE, 'input');
+    await expect(
+      policy.run(
+        press,
+        () => Promise.reject(elsewhere),
+        () => false,
+      ),
+    ).rejects.toBe(elsewhere);
+    expect(lines().map(({ app, target, error }) => ({ app, target, error }))).toEqual([
+      { app: 'mousepad', target: undefined, error: 'focus_elsewhere' },
+    ]);
+  });
+
   test('a failed call that reached nothing names no target: the names in its path are only what it asked for', () => {
     const { audit, call, lines } = setup();
     const missing = new MacpilotError({ what: 'x', why: 'y', next: 'z', kind: 'no_element_at_path' });
