@@ -35,12 +35,15 @@ const Command = z.discriminatedUnion('command', [
   /** Keeps the connection open and sends every WatchEvent as a line; answers to consent questions come back. */
   z.object({ command: z.literal('watch') }),
 ]);
-/** What a watching console sends on its connection. */
-const WatcherLine = z.object({
-  command: z.literal('answer'),
-  id: z.string().max(100),
-  answer: z.enum(['once', 'session', 'deny']),
-});
+/** What a watching console sends on its connection: a person's answer, and how many of its pages are open. */
+const WatcherLine = z.discriminatedUnion('command', [
+  z.object({
+    command: z.literal('answer'),
+    id: z.string().max(100),
+    answer: z.enum(['once', 'session', 'deny']),
+  }),
+  z.object({ command: z.literal('pages'), open: z.number().int().min(0).max(10_000) }),
+]);
 export type ControlCommand = Exclude<z.infer<typeof Command>, { command: 'watch' }>;
 
 const Report = z.object({
@@ -229,7 +232,9 @@ function watch(connection: Socket, feed: CallFeed, desk: Desk, serving: () => st
       const line = WatcherLine.safeParse(safeJson(pending.slice(0, end)));
       pending = pending.slice(end + 1);
       // A line that does not fit is dropped: the calls go on whatever a console sends.
-      if (line.success) feed.answer(line.data.id, line.data.answer);
+      if (!line.success) continue;
+      if (line.data.command === 'answer') feed.answer(line.data.id, line.data.answer);
+      else feed.seen(send, line.data.open);
     }
     if (pending.length > MAX_LINE) pending = '';
   };

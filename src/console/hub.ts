@@ -58,10 +58,17 @@ export class Hub {
     this.scanner.unref();
   }
 
-  /** `listener` hears every event from now on; the returned function stops it. */
+  /**
+   * `listener` (an open page) hears every event from now on; the returned function stops it. The servers learn
+   * how many pages are open: they ask in the console only while one is.
+   */
   listen(listener: (event: HubEvent) => void): () => void {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.tellPages();
+    return () => {
+      this.listeners.delete(listener);
+      this.tellPages();
+    };
   }
 
   /** What a page that opens now is shown before the events that follow. */
@@ -94,6 +101,12 @@ export class Hub {
     if (!server || server === 'connecting') return false;
     server.socket.write(`${JSON.stringify({ command: 'answer', id, answer })}\n`);
     return true;
+  }
+
+  private tellPages(server?: Server): void {
+    const line = `${JSON.stringify({ command: 'pages', open: this.listeners.size })}\n`;
+    const servers = server ? [server] : [...this.servers.values()];
+    for (const watched of servers) if (watched !== 'connecting') watched.socket.write(line);
   }
 
   close(): void {
@@ -160,6 +173,7 @@ export class Hub {
           name = key;
           server = { pid: line.data.pid, serving: line.data.serving, socket, pausedUntil: 0 };
           this.servers.set(key, server);
+          this.tellPages(server);
           this.emit({ type: 'server', pid: server.pid, serving: server.serving, up: true });
         } else if (server) {
           this.take(server, line.data);

@@ -16,7 +16,7 @@ import { isRefusal, MacpilotError } from '../errors.js';
 import { parseChord } from '../keys.js';
 import { appAccess, isWrite, toolsetOf } from '../toolsets.js';
 import { inCallScope } from './call-scope.js';
-import { CONSENT_WAIT_MS } from './watch.js';
+import { ABANDONED_MS, CONSENT_WAIT_MS } from './watch.js';
 import type { Guard, ToolCall } from './pipeline.js';
 
 const DESTRUCTIVE = /\b(delete|remove|erase|empty trash|quit|close|format|reset|send|buy|purchase|pay)\b/i;
@@ -94,7 +94,7 @@ export class ConsentGuard implements Guard {
     if (answer === 'unanswered') {
       throw new MacpilotError({
         what: `Not done: no one answered whether to allow: ${action}`,
-        why: `the question waited ${CONSENT_WAIT_MS / 60_000} minutes in macpilot's console without an answer, and an unanswered question is a no`,
+        why: `the question waited in macpilot's console without an answer (${CONSENT_WAIT_MS / 60_000} minutes, or ${ABANDONED_MS / 1000} s once no page of the console was open), and an unanswered question is a no`,
         next: 'ask the user whether they want it done; do not retry it without asking',
         kind: 'consent_unanswered',
         refusal: true,

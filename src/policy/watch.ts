@@ -105,6 +105,8 @@ const REUSED_PICTURE_MS = 1000;
 
 /** How long a consent question waits in the console before it is denied. */
 export const CONSENT_WAIT_MS = 120_000;
+/** How long questions wait once no page of any console is open: longer than a page takes to reload. */
+export const ABANDONED_MS = 10_000;
 
 export type ConsoleAnswer = 'once' | 'session' | 'deny';
 type Question = Extract<WatchEvent, { type: 'consent' }>;
@@ -118,7 +120,13 @@ export class CallFeed implements Guard {
   private recording: Extract<WatchEvent, { type: 'recording' }> | undefined;
   /** The latest picture taken, and when. */
   private last: { at: number; picture: Promise<Thumbnail | undefined> } | undefined;
-  private readonly open = new Map<string, { question: Question; answer: (a: ConsoleAnswer) => void }>();
+  private readonly open = new Map<
+    string,
+    { question: Question; answer: (a: ConsoleAnswer) => void; expire: () => void }
+  >();
+  /** How many pages each watching console has open, as it last said. */
+  private readonly pages = new Map<(event: WatchEvent) => void, number>();
+  private abandoned: NodeJS.Timeout | undefined;
   /** Actions a person allowed for the rest of a session: `session\u0000action`. */
   private readonly allowed = new Set<string>();
 
@@ -127,11 +135,36 @@ export class CallFeed implements Guard {
   /** `watcher` hears every event from now on; the returned function stops it. */
   watch(watcher: (event: WatchEvent) => void): () => void {
     this.watchers.add(watcher);
-    return () => this.watchers.delete(watcher);
+    return () => {
+      this.watchers.delete(watcher);
+      this.seen(watcher, 0);
+    };
   }
 
   watched(): boolean {
     return this.watchers.size > 0;
+  }
+
+  /** Whether a person can see a question: a watching console has a page open. */
+  attended(): boolean {
+    return [...this.pages.values()].some((count) => count > 0);
+  }
+
+  /**
+   * How many pages `watcher`'s console has open now. Once none is open anywhere for ABANDONED_MS (a reload is
+   * quicker), the questions waiting there are no one's to answer: they end unanswered, not after minutes.
+   */
+  seen(watcher: (event: WatchEvent) => void, pages: number): void {
+    if (pages > 0 && this.watchers.has(watcher)) this.pages.set(watcher, pages);
+    else this.pages.delete(watcher);
+    clearTimeout(this.abandoned);
+    this.abandoned = undefined;
+    if (this.attended() || this.open.size === 0) return;
+    this.abandoned = setTimeout(() => {
+      if (this.attended()) return;
+      for (const open of [...this.open.values()]) open.expire();
+    }, ABANDONED_MS);
+    this.abandoned.unref();
   }
 
   /** What a console that connects now is shown first: the questions no one answered yet, the recording running. */
@@ -176,7 +209,7 @@ export class CallFeed implements Guard {
       const withdrawn = () => done('withdrawn');
       if (signal.aborted) return done('withdrawn');
       signal.addEventListener('abort', withdrawn, { once: true });
-      this.open.set(id, { question, answer: done });
+      this.open.set(id, { question, answer: done, expire: () => done('expired') });
       this.emit(question);
     });
     this.open.delete(id);

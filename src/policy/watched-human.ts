@@ -1,6 +1,6 @@
 /**
  * The person asked for consent where they are: through the session's own way (the client's elicitation, the CLI's
- * terminal) and, while a console watches, in the console too. The first answer wins and withdraws the other
+ * terminal) and, while a page of a console is open, in the console too. The first answer wins and withdraws the other
  * question; a console question no one answers denies.
  */
 import type { ConsentAnswer, Human } from './pipeline.js';
@@ -8,10 +8,10 @@ import type { CallFeed } from './watch.js';
 
 export function watchedHuman(human: Human, feed: CallFeed, session: () => string): Human {
   return {
-    unreachable: (ask) => (ask !== 'choose' && feed.watched() ? undefined : human.unreachable(ask)),
+    unreachable: (ask) => (ask !== 'choose' && feed.attended() ? undefined : human.unreachable(ask)),
     choose: (ask, signal) => human.choose(ask, signal),
     confirm: async (ask, signal) => {
-      if (!feed.watched()) return human.confirm(ask, signal);
+      if (!feed.attended()) return human.confirm(ask, signal);
       const first = new AbortController();
       const both = AbortSignal.any([signal, first.signal]);
       const question = {

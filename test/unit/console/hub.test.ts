@@ -48,6 +48,17 @@ const ended = (n: number) =>
   }) as const;
 
 describe('Hub', () => {
+  test('tells the servers how many pages are open: they ask in the console only while one is', async () => {
+    expect(feed.attended()).toBe(false);
+    const first = hub.listen(() => {});
+    const second = hub.listen(() => {});
+    await eventually('the server to know a page is open', async () => (feed.attended() ? true : undefined));
+    first();
+    second();
+    await eventually('the server to know none is', async () => (feed.attended() ? undefined : true));
+    expect(feed.watched()).toBe(true);
+  });
+
   test('watches a server through its socket: its calls, its pause, and the questions it asks', async () => {
     const heard: HubEvent[] = [];
     hub.listen((event) => heard.push(event));

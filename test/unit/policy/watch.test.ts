@@ -1,11 +1,11 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { RefTable } from '../../../src/engine/kernel/refs.js';
 import { MacpilotError } from '../../../src/errors.js';
 import { createLogger } from '../../../src/log.js';
 import { AuditLog } from '../../../src/policy/audit-log.js';
 import type { Human, ToolCall } from '../../../src/policy/pipeline.js';
 import { Policy } from '../../../src/policy/pipeline.js';
-import { CallFeed, type WatchEvent } from '../../../src/policy/watch.js';
+import { ABANDONED_MS, CallFeed, type WatchEvent } from '../../../src/policy/watch.js';
 import { watchedHuman } from '../../../src/policy/watched-human.js';
 import { READ_ONLY, WRITE } from '../../../src/tools/types.js';
 
@@ -219,7 +219,9 @@ describe('consent in the console', () => {
 
   test("the first answer wins: the client's answer withdraws the console's question", async () => {
     const { feed, events } = setup(false);
-    feed.watch((event) => events.push(event));
+    const watcher = (event: WatchEvent) => events.push(event);
+    feed.watch(watcher);
+    feed.seen(watcher, 1);
     const client: Human = {
       unreachable: () => undefined,
       confirm: async () => 'decline',
@@ -241,11 +243,37 @@ describe('consent in the console', () => {
     };
     const human = watchedHuman(client, feed, () => 'agent #1');
     expect(human.unreachable('confirm')).toBe('no elicitation');
-    feed.watch((event) => {
+    const watcher = (event: WatchEvent) => {
       if (event.type === 'consent') feed.answer(event.id, 'once');
-    });
+    };
+    feed.watch(watcher);
+    // A console runs, but no page of it is open: no one would see the question.
+    expect(human.unreachable('confirm')).toBe('no elicitation');
+    feed.seen(watcher, 2);
     expect(human.unreachable('confirm')).toBeUndefined();
     expect(human.unreachable('choose')).toBe('no elicitation');
     expect(await human.confirm({ action: 'quit', tool: 'quit_app' }, signal())).toBe('accept');
+  });
+
+  test('questions waiting when the last page closes end unanswered 10 s later, unless a page opens again', async () => {
+    vi.useFakeTimers();
+    try {
+      const { feed } = setup(false);
+      const watcher = () => {};
+      feed.watch(watcher);
+      feed.seen(watcher, 1);
+      const reloaded = feed.ask(ask, signal());
+      feed.seen(watcher, 0);
+      await vi.advanceTimersByTimeAsync(ABANDONED_MS / 2);
+      feed.seen(watcher, 1); // the page came back: the question waits on
+      await vi.advanceTimersByTimeAsync(ABANDONED_MS);
+      expect(feed.current()).toHaveLength(1);
+      feed.seen(watcher, 0);
+      await vi.advanceTimersByTimeAsync(ABANDONED_MS);
+      await expect(reloaded).resolves.toBe('unanswered');
+      expect(feed.current()).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
