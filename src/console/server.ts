@@ -159,7 +159,11 @@ export class ConsoleSite {
     const path = join(PACKAGE_ROOT, 'console', file);
     const body = await readFile(path).catch(() => undefined);
     if (body === undefined) {
-      return refuse(res, 500, `this install of macpilot lacks the console's page (${path}): install it again`);
+      return refuse(
+        res,
+        500,
+        `this install of macpilot lacks the console's page (${path}): install it again`,
+      );
     }
     res.writeHead(200, {
       'content-type': TYPES[file.split('.').pop() ?? ''] ?? 'text/plain',

@@ -179,7 +179,9 @@ describe('ConsentGuard', () => {
     };
     const error = await failure(guard('full').admit(quit));
     expect(error.what).toBe('Not done: no one answered whether to allow: quit an app (zenity)');
-    expect(error.why).toContain("waited in macpilot's console without an answer (2 minutes, or 10 s once no page");
+    expect(error.why).toContain(
+      "waited in macpilot's console without an answer (2 minutes, or 10 s once no page",
+    );
     expect(error.kind).toBe('consent_unanswered');
     expect(quit.notes).toEqual({ consent: 'unanswered' });
   });
