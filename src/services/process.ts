@@ -3,6 +3,8 @@
  * stdin, a time limit that kills it (SIGTERM, then SIGKILL after a grace), cancellation through an AbortSignal, and
  * stdout/stderr capped in size. execa loads on first use, so the server's start does not pay for it.
  */
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { MacpilotError } from '../errors.js';
 
 /** Per stream, in characters: past this the command is stopped and what it printed so far is kept. */
@@ -35,6 +37,25 @@ export interface ProcessOutcome {
   durationMs: number;
   /** True when stdout or stderr reached OUTPUT_LIMIT and the command was stopped. */
   outputCut: boolean;
+}
+
+/** Whether `path` is a program this process may run: an executable file, not a folder. */
+export function isProgram(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return !statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Where `name` is on the PATH of `env`, as a shell would find it; undefined when it is on none. */
+export function findProgram(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return (env.PATH ?? '')
+    .split(delimiter)
+    .filter(Boolean)
+    .map((dir) => join(dir, name))
+    .find(isProgram);
 }
 
 export function seconds(ms: number): string {

@@ -3,14 +3,15 @@
  * it, and says where it wrote, what it kept and how to undo it.
  */
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseCommandLine } from '../cli/arguments.js';
 import { commandSpec } from '../cli/commands.js';
 import { UsageError } from '../cli/usage-error.js';
 import { ConfigError, parseToolsets } from '../config.js';
 import { MacpilotError } from '../errors.js';
+import { findProgram } from '../services/process.js';
 import { shellQuote, singleQuoted } from '../text.js';
 import { MODES } from '../modes.js';
 import { CLIENTS, type ClientId, fileClient, isClient, type Machine, PROJECT_FILES } from './clients.js';
@@ -113,7 +114,7 @@ export async function setup(
   try {
     const claude =
       request.client === 'claude-code' && request.project === undefined
-        ? findCommand('claude', context.env)
+        ? findProgram('claude', context.env)
         : undefined;
     if (claude !== undefined) throughClaude(claude, request, context);
     else intoFile(request, context);
@@ -171,19 +172,6 @@ function intoFile(request: SetupRequest, context: SetupContext): void {
       `Next: ${target.then}.\n` +
       `Undo: ${backup === undefined ? `rm ${singleQuoted(target.file)}` : `mv ${singleQuoted(backup)} ${singleQuoted(target.file)}`}\n`,
   );
-}
-
-function findCommand(name: string, env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
-    const candidate = join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not in this directory
-    }
-  }
-  return undefined;
 }
 
 /** Claude Code's user scope (every project of this user), through its own CLI. */

@@ -4,19 +4,22 @@
  * tessdata_fast English when the tesseract-ocr-eng package is installed (95% word recall on a UI screen, 0.59 s
  * warm, measured); otherwise the best_int model of the npm package @tesseract.js-data/eng, which macpilot does not
  * install (14 MB that most Linux desktops do not need): the first read that needs it fetches the package once
- * with `npm pack` (npm's own registry, proxy and cache settings), checks it against the integrity pinned here, and
- * keeps the model in the user's cache folder. Nothing else reaches the network.
+ * with `npm pack` (npm's own registry, proxy and cache settings), or, where npm is not on the PATH (a bundle
+ * started by a desktop app), straight from the registry (npm_config_registry, else npm's), checks it against the
+ * integrity pinned here, and keeps the model in the user's cache folder. Nothing else reaches the network.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebStream } from 'node:stream/web';
 import { promisify } from 'node:util';
 import { gunzip as gunzipCallback } from 'node:zlib';
 import type Tesseract from 'tesseract.js';
 import { MacpilotError } from '../../../errors.js';
-import { runProcess } from '../../../services/process.js';
+import { findProgram, runProcess } from '../../../services/process.js';
 
 export const DEBIAN_TESSDATA = '/usr/share/tesseract-ocr/5/tessdata';
 export const ENGINE_PACKAGE = 'macpilot-linux-ocr';
@@ -74,24 +77,10 @@ export async function fetchModel(model: OcrModel, signal?: AbortSignal): Promise
   await mkdir(model.langPath, { recursive: true });
   const scratch = await mkdtemp(join(model.langPath, '.fetch-'));
   try {
-    const fetched = await runProcess({
-      file: 'npm',
-      args: ['pack', NPM_MODEL.spec, '--pack-destination', scratch, '--silent'],
-      timeoutMs: FETCH_TIMEOUT_MS,
-      signal,
-      action: `Fetching the OCR model (${NPM_MODEL.spec}, ${(NPM_MODEL.downloadBytes / 1e6).toFixed(1)} MB)`,
-      onTimeout: NO_MODEL_FIX,
-      notInstalled: NO_MODEL_FIX,
-      env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false' },
-    });
     const tarball = join(scratch, NPM_MODEL.tarball);
-    if (fetched.exitCode !== 0 || !existsSync(tarball)) {
-      throw new MacpilotError({
-        what: 'OCR is unavailable: its English model could not be fetched',
-        why: `npm pack ${NPM_MODEL.spec} failed: ${lastLine(fetched.stderr) || `exit code ${String(fetched.exitCode)}`}`,
-        next: NO_MODEL_FIX,
-      });
-    }
+    const npm = findProgram('npm');
+    if (npm === undefined) await download(tarball, signal);
+    else await packWithNpm(npm, scratch, tarball, signal);
     const integrity = `sha512-${createHash('sha512')
       .update(await readFile(tarball))
       .digest('base64')}`;
@@ -102,30 +91,106 @@ export async function fetchModel(model: OcrModel, signal?: AbortSignal): Promise
         next: 'check which registry npm uses (npm config get registry); or install tesseract-ocr-eng',
       });
     }
-    const unpacked = await runProcess({
-      file: 'tar',
-      args: ['-xzf', tarball, '-C', scratch, NPM_MODEL.member],
-      timeoutMs: FETCH_TIMEOUT_MS,
-      signal,
-      action: 'Unpacking the OCR model',
-      onTimeout: NO_MODEL_FIX,
-      notInstalled: 'install tar (sudo apt-get install tar)',
-    });
-    if (unpacked.exitCode !== 0) {
+    const member = tarMember(await gunzip(await readFile(tarball)), NPM_MODEL.member);
+    if (member === undefined) {
       throw new MacpilotError({
         what: 'OCR is unavailable: its English model could not be unpacked',
-        why: `tar failed on ${NPM_MODEL.tarball}: ${lastLine(unpacked.stderr)}`,
+        why: `${NPM_MODEL.tarball} holds no ${NPM_MODEL.member}`,
         next: NO_MODEL_FIX,
       });
     }
+    await writeFile(join(scratch, 'model'), member);
     // In place in one step: a read that starts meanwhile sees the whole file or none.
-    await rename(join(scratch, NPM_MODEL.member), modelFile(model));
+    await rename(join(scratch, 'model'), modelFile(model));
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
 }
 
+/** One file of a tar archive (ustar: 512-byte headers, the name split into prefix and name, sizes in octal). */
+export function tarMember(archive: Buffer, name: string): Buffer | undefined {
+  const text = (from: number, length: number) =>
+    archive
+      .subarray(from, from + length)
+      .toString('utf8')
+      .replace(/\0.*$/s, '');
+  for (let at = 0; at + 512 <= archive.length;) {
+    const base = text(at, 100);
+    if (base === '') return undefined;
+    const prefix = text(at + 345, 155);
+    const size = Number.parseInt(text(at + 124, 12).trim() || '0', 8);
+    const data = at + 512;
+    if ((prefix === '' ? base : `${prefix}/${base}`) === name) return archive.subarray(data, data + size);
+    at = data + Math.ceil(size / 512) * 512;
+  }
+  return undefined;
+}
+
 const lastLine = (text: string) => text.trim().split('\n').at(-1) ?? '';
+const FETCHING = `Fetching the OCR model (${NPM_MODEL.spec}, ${(NPM_MODEL.downloadBytes / 1e6).toFixed(1)} MB)`;
+
+async function packWithNpm(
+  npm: string,
+  scratch: string,
+  tarball: string,
+  signal?: AbortSignal,
+): Promise<void> {
+  const fetched = await runProcess({
+    file: npm,
+    args: ['pack', NPM_MODEL.spec, '--pack-destination', scratch, '--silent'],
+    timeoutMs: FETCH_TIMEOUT_MS,
+    signal,
+    action: FETCHING,
+    onTimeout: NO_MODEL_FIX,
+    notInstalled: NO_MODEL_FIX,
+    env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false' },
+  });
+  if (fetched.exitCode !== 0 || !existsSync(tarball)) {
+    throw new MacpilotError({
+      what: 'OCR is unavailable: its English model could not be fetched',
+      why: `npm pack ${NPM_MODEL.spec} failed: ${lastLine(fetched.stderr) || `exit code ${String(fetched.exitCode)}`}`,
+      next: NO_MODEL_FIX,
+    });
+  }
+}
+
+/** The package's tarball from the registry npm would use, without npm: its address is the registry's layout. */
+export function tarballUrl(env: NodeJS.ProcessEnv = process.env): string {
+  const registry = (env.npm_config_registry || 'https://registry.npmjs.org/').replace(/\/*$/, '/');
+  const [scope, name, version] = /^(@[^/]+)\/([^@]+)@(.+)$/.exec(NPM_MODEL.spec)?.slice(1) ?? [];
+  return `${registry}${scope}/${name}/-/${name}-${version}.tgz`;
+}
+
+async function download(tarball: string, signal?: AbortSignal): Promise<void> {
+  const url = tarballUrl();
+  const failed = (why: string) =>
+    new MacpilotError({
+      what: 'OCR is unavailable: its English model could not be fetched',
+      why: `${url}: ${why} (npm is not on the PATH, so it was fetched without npm's proxy settings)`,
+      next: NO_MODEL_FIX,
+    });
+  const limit = AbortSignal.timeout(FETCH_TIMEOUT_MS);
+  const response = await fetch(url, { signal: signal ? AbortSignal.any([signal, limit]) : limit }).catch(
+    (error: unknown) => {
+      if (signal?.aborted) throw cancelled();
+      throw failed(String(error));
+    },
+  );
+  if (!response.ok || !response.body) throw failed(`HTTP ${response.status}`);
+  try {
+    await writeFile(tarball, Readable.fromWeb(response.body as WebStream));
+  } catch (error) {
+    if (signal?.aborted) throw cancelled();
+    throw failed(String(error));
+  }
+}
+
+const cancelled = () =>
+  new MacpilotError({
+    what: `${FETCHING}: cancelled`,
+    why: 'the request was cancelled, so the download was stopped',
+    next: 'nothing to do; call again if it is still wanted',
+  });
 
 /** macpilot-linux-ocr: tesseract.js's API and the path of its worker script. */
 export interface OcrEngine {

@@ -5,10 +5,10 @@
  * reopens the tabs it had rather than only those it started with.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
 import { readFile, readlink } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { MacpilotError } from '../../../errors.js';
+import { findProgram, isProgram } from '../../../services/process.js';
 import type { ProcessRestart, RelaunchService } from '../../../services/types.js';
 import { accessibleEnvironment } from '../accessible-environment.js';
 
@@ -46,15 +46,6 @@ export function commandLine(argv: readonly string[], exe: string): string[] {
   const joined = rest.length === 0 && first.includes(' ') && !isProgram(first);
   const [program = first, ...args] = joined ? first.split(' ').filter(Boolean) : argv;
   return [isProgram(program) || !isProgram(exe) ? program : exe, ...args];
-}
-
-function isProgram(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return !statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -102,12 +93,7 @@ async function prepare(pid: number, ownEnv: NodeJS.ProcessEnv): Promise<ProcessR
   }
   const env = accessibleEnvironment(environmentOf(environment, ownEnv));
   // Checked before the app quits: it is left running when it could not be started again.
-  const found = program.includes('/')
-    ? isProgram(program) && program
-    : (env.PATH ?? '')
-        .split(':')
-        .map((dir) => join(dir, program))
-        .find(isProgram);
+  const found = program.includes('/') ? isProgram(program) && program : findProgram(program, env);
   if (!found) {
     throw new MacpilotError({
       what: `Cannot start process ${pid} again: its program ${JSON.stringify(program)} is not there`,

@@ -54,3 +54,16 @@ it('stops a cancelled fetch and keeps nothing of it', async () => {
   expect(String((failure as MacpilotError).what)).toContain('cancelled');
   expect(readdirSync(other.langPath)).toEqual([]);
 }, 60_000);
+
+it('without npm on the PATH, fetches the same bytes straight from the registry', async () => {
+  const other = ocrModel('/nonexistent/tessdata', temporaryFolder('macpilot-ocr-cache-'));
+  const path = process.env.PATH;
+  process.env.PATH = '/nonexistent';
+  try {
+    await fetchModel(other);
+  } finally {
+    process.env.PATH = path;
+  }
+  expect(await wholeModel(modelFile(other), true)).toBe(true);
+  expect(readdirSync(other.langPath)).toEqual(['eng.traineddata.gz']);
+}, 180_000);

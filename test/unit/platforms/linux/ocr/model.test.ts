@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { modelCache, NPM_MODEL, ocrModel } from '../../../../../src/platforms/linux/ocr/model.js';
+import { modelCache, NPM_MODEL, ocrModel, tarballUrl } from '../../../../../src/platforms/linux/ocr/model.js';
 
 it("falls back to @tesseract.js-data/eng's best_int model, gzipped, in the cache folder", () => {
   expect(ocrModel('/nonexistent/tessdata', '/cache/eng')).toEqual({
@@ -40,4 +40,11 @@ it('pins the model package the lockfile pins (the tests read the same bytes user
   const locked = lock.packages['node_modules/@tesseract.js-data/eng'];
   expect(`@tesseract.js-data/eng@${locked?.version}`).toBe(NPM_MODEL.spec);
   expect(locked?.integrity).toBe(NPM_MODEL.integrity);
+});
+
+it("finds the tarball where a registry keeps it, npm's own unless npm_config_registry says otherwise", () => {
+  expect(tarballUrl({})).toBe('https://registry.npmjs.org/@tesseract.js-data/eng/-/eng-1.0.0.tgz');
+  expect(tarballUrl({ npm_config_registry: 'http://127.0.0.1:4873' })).toBe(
+    'http://127.0.0.1:4873/@tesseract.js-data/eng/-/eng-1.0.0.tgz',
+  );
 });
