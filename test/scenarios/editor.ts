@@ -43,7 +43,7 @@ export function editorScenario(desk: Desk, env: Record<string, string>): void {
     const editor = await document();
     const text = 'Copied through the menus 815';
     await macpilot.ok('set_value', { ref: editor, value: text });
-    await macpilot.ok('focus_element', { ref: document });
+    await macpilot.ok('focus_element', { ref: editor });
     await macpilot.ok('click_menu_item', { app, path: 'Edit > Select All' });
     await macpilot.ok('click_menu_item', { app, path: 'Edit > Copy' });
     await eventually('the copied text on the clipboard', async () =>
