@@ -143,6 +143,7 @@ function drawQuestion(event) {
   const timer = setInterval(tick, 1000);
   card.dataset.timer = String(timer);
   const buttons = el('div', 'answers');
+  const refused = el('p', 'refused');
   for (const [answer, label] of [
     ['once', 'Allow once'],
     ['session', 'Allow for this session'],
@@ -151,13 +152,16 @@ function drawQuestion(event) {
     const button = el('button', answer, label);
     button.addEventListener('click', () => {
       for (const b of buttons.querySelectorAll('button')) b.disabled = true;
+      refused.textContent = '';
       post('answer', { id: event.id, answer }).catch((error) => {
-        left.textContent = error.message;
+        // Not taken (an agent was acting, say): said, and the question can be answered again.
+        refused.textContent = error.message;
+        for (const b of buttons.querySelectorAll('button')) b.disabled = false;
       });
     });
     buttons.append(button);
   }
-  card.append(left, buttons);
+  card.append(left, buttons, refused);
   questions.append(card);
 }
 

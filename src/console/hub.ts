@@ -93,6 +93,16 @@ export class Hub {
     return this.running.size > 0 || performance.now() - this.lastCall < BUSY_MS;
   }
 
+  /**
+   * Whether an agent acts now, or did a moment ago: an action of a watched server runs (one that waits for a
+   * person's answer does not count), or one ended within ACTING_GRACE_MS. An "allow" that arrives then may be the
+   * agent's own click on the console's page in a browser it operates, so it is not taken.
+   */
+  agentActing(): boolean {
+    const acting = [...this.running.values()].some((call) => call.write && !call.waiting);
+    return acting || performance.now() - this.lastAction < ACTING_GRACE_MS;
+  }
+
   /** Sends a person's answer to the server that asked; false when no server asked it. */
   answer(id: string, answer: ConsoleAnswer): boolean {
     const question = this.questions.get(id);
@@ -116,9 +126,15 @@ export class Hub {
     for (const server of this.servers.values()) if (server !== 'connecting') server.socket.destroy();
   }
 
-  /** The calls started and not yet ended, by id (`<pid>-<n>`). */
-  private readonly running = new Set<string>();
+  /** The calls started and not yet ended, by id (`<pid>-<n>`); `waiting`: for a person's answer. */
+  private readonly running = new Map<
+    string,
+    { pid: number; session: string; tool: string; write: boolean; waiting: boolean }
+  >();
+  /** Which running call each open question holds up. */
+  private readonly waitingFor = new Map<string, string>();
   private lastCall = -Infinity;
+  private lastAction = -Infinity;
 
   private scan(): void {
     let names: string[];
@@ -152,7 +168,7 @@ export class Hub {
         this.servers.delete(name);
       if (!server) return;
       for (const [id, question] of this.questions) if (question.pid === server.pid) this.questions.delete(id);
-      for (const id of this.running) if (id.startsWith(`${server.pid}-`)) this.running.delete(id);
+      for (const id of this.running.keys()) if (id.startsWith(`${server.pid}-`)) this.running.delete(id);
       this.emit({ type: 'server', pid: server.pid, serving: server.serving, up: false });
     });
     socket.on('data', (chunk: string) => {
@@ -188,16 +204,40 @@ export class Hub {
       case 'desk':
         server.pausedUntil = event.pausedUntil;
         break;
-      case 'consent':
+      case 'consent': {
         this.questions.set(event.id, stamped as Extract<HubEvent, { type: 'consent' }>);
+        // The question holds up the latest call of its session and tool: that one is waiting, not acting.
+        const held = [...this.running].findLast(
+          ([, c]) =>
+            c.pid === server.pid && c.session === event.session && c.tool === event.tool && !c.waiting,
+        );
+        if (held) {
+          held[1].waiting = true;
+          this.waitingFor.set(event.id, held[0]);
+        }
         break;
-      case 'answered':
+      }
+      case 'answered': {
         this.questions.delete(event.id);
+        const held = this.running.get(this.waitingFor.get(event.id) ?? '');
+        if (held) held.waiting = false;
+        this.waitingFor.delete(event.id);
         break;
+      }
       case 'started':
+        this.running.set(event.call, {
+          pid: server.pid,
+          session: event.session,
+          tool: event.tool,
+          write: event.write,
+          waiting: false,
+        });
+        this.lastCall = performance.now();
+        this.remember(stamped);
+        break;
       case 'ended':
-        if (event.type === 'started') this.running.add(event.call);
-        else this.running.delete(event.call);
+        if (this.running.get(event.call)?.write === true) this.lastAction = performance.now();
+        this.running.delete(event.call);
         this.lastCall = performance.now();
         this.remember(stamped);
         break;
@@ -245,3 +285,5 @@ export class Hub {
 
 /** After a call, how long the screen is watched closely. */
 const BUSY_MS = 2000;
+/** How long after an agent's action an allow is not taken: more than a page takes to send a click it was given. */
+export const ACTING_GRACE_MS = 1000;

@@ -205,6 +205,14 @@ export class ConsoleSite {
   private answer(body: unknown, res: ServerResponse): true {
     const parsed = Answer.safeParse(body);
     if (!parsed.success) return refuse(res, 400, 'give id and answer (once, session or deny)');
+    // A deny is taken whoever clicked it; an allow only from the person, and while an agent acts it may not be.
+    if (parsed.data.answer !== 'deny' && this.options.hub.agentActing()) {
+      return refuse(
+        res,
+        409,
+        'an agent is acting right now, and an allow clicked meanwhile could be its own: answer again in a moment',
+      );
+    }
     const sent = this.options.hub.answer(parsed.data.id, parsed.data.answer);
     if (!sent) return refuse(res, 409, 'that question is no longer open: it was answered, or it expired');
     return ok(res, { sent: true });
@@ -227,6 +235,13 @@ export class ConsoleSite {
   }
 
   private async resume(res: ServerResponse): Promise<true> {
+    if (this.options.hub.agentActing()) {
+      return refuse(
+        res,
+        409,
+        'an agent is acting right now, so this could be its own click: resume again in a moment',
+      );
+    }
     const { reports } = await stopOrResume({ command: 'resume' }, this.options.hub.folder);
     return ok(res, { servers: reports.length });
   }

@@ -21,6 +21,7 @@ import { type ElementPath, parsePath } from './paths.js';
 import type { HelperPort } from './port.js';
 import type { CallOptions } from '../../helper-client/errors.js';
 import { type AppRef, type RefEntry, type RefSighting, RefTable } from './refs.js';
+import { refuseConsolePage } from './console-page.js';
 import { type AppChooser, type AppGate, describeApps, Resolver } from './resolve.js';
 import type { ActionResult } from './results.js';
 import { roleOf } from './roles.js';
@@ -137,12 +138,14 @@ export class Kernel {
     }
     if (target.path !== undefined) {
       const resolved = await this.resolver.path(parsePath(target.path), call);
+      refuseConsolePage(resolved.path);
       return this.refs.issue(resolved.handle, resolved);
     }
     const ref = target.ref as string;
     const entry = this.refs.get(ref);
     if (entry) {
       this.gate(entry.app);
+      refuseConsolePage(entry.path);
       return entry;
     }
     const retired = this.refs.retired(ref);

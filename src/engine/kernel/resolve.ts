@@ -16,6 +16,7 @@ import {
   segmentFor,
   appPath,
 } from './paths.js';
+import { consolePageRefusal, isConsolePage } from './console-page.js';
 import { isGone } from './failures.js';
 import { noWindowWithId } from './words.js';
 import { contentName, namedBy, takesContentName } from './names.js';
@@ -523,6 +524,10 @@ export class Resolver {
         siblings = await this.namedAmong(candidates, segment.role, call);
       }
       const element = siblings[position] as ElementNode;
+      // The person's console is no way through, however its document was named in the path.
+      if (step < path.segments.length - 1 && isConsolePage(roleOf(element), element.name)) {
+        throw consolePageRefusal();
+      }
       // Among the rows of a long list a search kept, a row keeps its name (segmentsFor's `partial`).
       atPath = childPath(atPath, segmentFor(element, siblings, candidates.partial === true));
       at = resolvedAt(element, atPath, app);
@@ -572,6 +577,8 @@ export class Resolver {
       this.port.call('ax.ancestors', { id: info.id }, call),
       this.appOf(info.pid, call),
     ]);
+    // An element of the person's console is not for agents, however it was met.
+    if (ancestors.some((a) => isConsolePage(roleOf(a), a.name))) throw consolePageRefusal();
     const chain: ElementInfo[] = [...ancestors, info];
     const handleAt = (k: number) => (chain[k] as ElementInfo).id;
     // Below the app root, each element's path continues the path of the element its siblings belong to: its

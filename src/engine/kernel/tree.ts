@@ -12,6 +12,7 @@ import {
   type Segment,
   segmentsFor,
 } from './paths.js';
+import { isConsolePage } from './console-page.js';
 import { withContentNames } from './names.js';
 import type { AppRef, RefTable } from './refs.js';
 import { type Role, roleOf } from './roles.js';
@@ -86,7 +87,8 @@ export function annotate(root: WalkRoot, refs: RefTable): Walked {
     const { children, ...info } = node;
     const role = roleOf(info);
     const { ref } = refs.issue(info.id, { path, app: root.app, label: labelOf(role, info.name) });
-    const list = children ?? [];
+    // The person's console, open in a browser: a leaf to agents (console-page.ts).
+    const list = isConsolePage(role, info.name) ? [] : (children ?? []);
     // A transparent node passes its logical parent's paths down; anything else (and the root) starts its own.
     const below = depth > 0 && isTransparent(info) ? above : logicalPaths(node, path);
     const transparent = list.filter(isTransparent);
@@ -103,7 +105,7 @@ export function annotate(root: WalkRoot, refs: RefTable): Walked {
       path,
       depth,
       children: list.map((child) => visit(child, pathOf(child), depth + 1, below)),
-      unexpanded: children === undefined && info.childCount > 0,
+      unexpanded: children === undefined && info.childCount > 0 && !isConsolePage(role, info.name),
     };
   };
   return visit(withContentNames(root.node), formatPath(root.path), 0, new Map());

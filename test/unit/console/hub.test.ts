@@ -1,7 +1,7 @@
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { Hub, type HubEvent, TIMELINE_MAX } from '../../../src/console/hub.js';
+import { ACTING_GRACE_MS, Hub, type HubEvent, TIMELINE_MAX } from '../../../src/console/hub.js';
 import { listenForControl } from '../../../src/control.js';
 import { createLogger } from '../../../src/log.js';
 import { Desk } from '../../../src/policy/desk.js';
@@ -48,6 +48,40 @@ const ended = (n: number) =>
   }) as const;
 
 describe('Hub', () => {
+  test("knows when an agent acts: an action running, not one waiting for the person's answer, or one just ended", async () => {
+    const started = (call: string, tool: string) =>
+      feed.emit({
+        type: 'started',
+        call,
+        session: 'agent #1',
+        tool,
+        write: true,
+        time: new Date().toISOString(),
+      });
+    expect(hub.agentActing()).toBe(false);
+    started(`${process.pid}-1`, 'click_element');
+    await eventually('the action seen running', async () => (hub.agentActing() ? true : undefined));
+    // That action asks the person: it waits, it does not act.
+    const asked = feed.ask(
+      { session: 'agent #1', action: 'click Delete', tool: 'click_element', undoable: false },
+      new AbortController().signal,
+    );
+    await eventually('the action seen waiting', async () => (hub.agentActing() ? undefined : true));
+    // Another action of the agent meanwhile (a click on the console's Allow, say) acts.
+    started(`${process.pid}-2`, 'click_element');
+    await eventually('the second action seen running', async () => (hub.agentActing() ? true : undefined));
+    feed.emit({ ...ended(2), call: `${process.pid}-2` });
+    await eventually('the second action seen ended', async () =>
+      hub.state().some((e) => e.type === 'ended' && e.call === `${process.pid}-2`) ? true : undefined,
+    );
+    expect(hub.agentActing()).toBe(true); // just ended: an allow now could still be its click
+    await new Promise((resolve) => setTimeout(resolve, ACTING_GRACE_MS + 100));
+    expect(hub.agentActing()).toBe(false);
+    const [question] = feed.current();
+    feed.answer(question?.type === 'consent' ? question.id : '', 'deny');
+    await expect(asked).resolves.toBe('decline');
+  });
+
   test('tells the servers how many pages are open: they ask in the console only while one is', async () => {
     expect(feed.attended()).toBe(false);
     const first = hub.listen(() => {});

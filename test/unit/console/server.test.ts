@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { Hub } from '../../../src/console/hub.js';
 import { LiveScreen } from '../../../src/console/live-screen.js';
 import { ConsoleSite } from '../../../src/console/server.js';
@@ -89,5 +89,32 @@ describe('the console site', () => {
       req.end();
     });
     expect(status).toBe(403);
+  });
+
+  test('an allow that comes while an agent acts is not taken (it may be the agent clicking the page); a deny is', async () => {
+    const { cookie } = await open(STANDING);
+    const answer = (body: unknown) =>
+      fetch(`${origin}/console/answer`, {
+        method: 'POST',
+        headers: { cookie, origin, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const acting = vi.spyOn(hub, 'agentActing').mockReturnValue(true);
+    try {
+      const allow = await answer({ id: 'q1', answer: 'once' });
+      expect(allow.status).toBe(409);
+      expect(await allow.text()).toContain('an agent is acting right now');
+      const deny = await answer({ id: 'q1', answer: 'deny' });
+      // Taken: it reaches the hub, which has no such question.
+      expect(await deny.text()).toContain('no longer open');
+      const resume = await fetch(`${origin}/console/resume`, {
+        method: 'POST',
+        headers: { cookie, origin, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(resume.status).toBe(409);
+    } finally {
+      acting.mockRestore();
+    }
   });
 });
