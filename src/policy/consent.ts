@@ -88,6 +88,19 @@ export class ConsentGuard implements Guard {
     }
     const undoable = call.tool.inverse !== undefined;
     const answer = await call.human.confirm({ action, detail, tool: call.tool.name, undoable }, call.signal);
+    if (call.signal.aborted) {
+      // No one answered: the person stopped the agents, or the client gave up on the call, while it waited.
+      note('withdrawn');
+      const reason: unknown = call.signal.reason;
+      throw reason instanceof MacpilotError
+        ? reason
+        : new MacpilotError({
+            what: `Not done: the call was cancelled while it waited for the person's answer to: ${action}`,
+            why: 'the client cancelled the call (or went away) before anyone answered',
+            next: 'nothing: the request was cancelled',
+            kind: 'cancelled',
+          });
+    }
     const allowed = answer === 'accept';
     note(allowed ? 'accepted' : answer === 'unanswered' ? 'unanswered' : 'declined');
     if (allowed) return undefined;

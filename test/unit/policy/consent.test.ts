@@ -186,6 +186,37 @@ describe('ConsentGuard', () => {
     expect(quit.notes).toEqual({ consent: 'unanswered' });
   });
 
+  it('a question withdrawn because the call was stopped or cancelled is told as that, not as a no the person gave', async () => {
+    const stopped = new MacpilotError({
+      what: 'Stopped by the person at the desk',
+      why: '-',
+      next: '-',
+      kind: 'stopped_at_the_desk',
+    });
+    for (const [reason, kind] of [
+      [stopped, 'stopped_at_the_desk'],
+      [new Error('the client went away'), 'cancelled'],
+    ] as const) {
+      const stop = new AbortController();
+      const quit: ToolCall = {
+        ...call('quit_app', { name: 'zenity' }, client().server),
+        signal: stop.signal,
+        human: {
+          unreachable: () => undefined,
+          // Withdrawn when the call's signal aborts: what the question's answer then says is a "decline".
+          confirm: async () => {
+            stop.abort(reason);
+            return 'decline';
+          },
+          choose: async () => ({ action: 'cancel' }),
+        },
+      };
+      const error = await failure(guard('full').admit(quit));
+      expect(error.kind).toBe(kind);
+      expect(quit.notes).toEqual({ consent: 'withdrawn' });
+    }
+  });
+
   it('in full mode, does not ask about a write tool without destructiveHint, whatever its target', async () => {
     const { server, asked } = client(accept);
     await guard('full').admit(call('click_element', { ref: 'e5' }, server));
