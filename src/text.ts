@@ -48,15 +48,21 @@ export function duration(ms: number): string {
   return whole < 1000 ? `${whole} ms` : `${(whole / 1000).toFixed(1)} s`;
 }
 
-/** Edits (insert, delete, replace one character) that turn `a` into `b`. */
+/** Edits (insert, delete or replace a character, swap two neighbours: "mdoe" for "mode") that turn `a` into `b`. */
 function editDistance(a: string, b: string): number {
+  let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
     for (let j = 1; j <= b.length; j++) {
       const replace = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      row.push(Math.min((previous[j] as number) + 1, (row[j - 1] as number) + 1, replace));
+      let best = Math.min((previous[j] as number) + 1, (row[j - 1] as number) + 1, replace);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        best = Math.min(best, (before[j - 2] as number) + 1);
+      }
+      row.push(best);
     }
+    before = previous;
     previous = row;
   }
   return previous[b.length] as number;

@@ -24,7 +24,7 @@ const USER_CONFIG = {
     env: 'MACPILOT_MODE',
     type: 'string',
     title: 'Mode',
-    description: `${MODES.join(', ')}: full runs every enabled tool; safe asks before destructive actions; read-only only looks`,
+    description: `${MODES.join(', ')}: full runs every enabled tool (asking you before quitting an app, closing a window or clearing the clipboard); safe also asks before any action on something named like delete or remove; read-only only looks`,
     default: 'full',
   },
   toolsets: {
@@ -55,7 +55,7 @@ const USER_CONFIG = {
     env: 'MACPILOT_CONSENT',
     type: 'string',
     title: 'Consent',
-    description: `${CONSENTS.join(' or ')}: whether safe mode asks you before a destructive action or lets it run`,
+    description: `${CONSENTS.join(' or ')}: whether macpilot asks you before a destructive action (in full and safe mode) or lets it run`,
     default: 'ask',
   },
 } as const;

@@ -197,6 +197,10 @@ describe('loadConfig', () => {
     expect(() =>
       loadConfig({}, { MACPILOT_CONFIG: withFile({ denyApp: ['1Password'] }) }, emptyHome),
     ).toThrow(/unknown key "denyApp"; did you mean "denyApps"\?/);
+    // Two letters swapped is one slip, not two.
+    expect(() => loadConfig({}, { MACPILOT_CONFIG: withFile({ mdoe: 'safe' }) }, emptyHome)).toThrow(
+      /unknown key "mdoe"; did you mean "mode"\?/,
+    );
     expect(() => loadConfig({}, { MACPILOT_LOG_LEVEL: 'loud' }, emptyHome)).toThrow(ConfigError);
     expect(() => loadConfig({}, { MACPILOT_LOG_LEVEL: 'loud' }, emptyHome)).toThrow(
       /MACPILOT_LOG_LEVEL: unknown log level "loud"/,
