@@ -235,13 +235,6 @@ export class ConsoleSite {
   }
 
   private async resume(res: ServerResponse): Promise<true> {
-    if (this.options.hub.agentActing()) {
-      return refuse(
-        res,
-        409,
-        'an agent is acting right now, so this could be its own click: resume again in a moment',
-      );
-    }
     const { reports } = await stopOrResume({ command: 'resume' }, this.options.hub.folder);
     return ok(res, { servers: reports.length });
   }
