@@ -181,6 +181,39 @@ export async function listenForControl(
 
 /** A console's socket in the folder: servers that start connect to it (src/console/hub.ts). */
 export const CONSOLE_SOCKET = /^console-\d+\.sock$/;
+/** A browser a console started for its page, by its pid: hidden from agents like a denied app. */
+const CONSOLE_BROWSER = /^console-browser-(\d+)$/;
+
+/** Notes the browser process showing the console, so that every server hides it; the returned function forgets it. */
+export function registerConsoleBrowser(pid: number, folder: string = controlFolder()): () => void {
+  const file = join(folder, `console-browser-${pid}`);
+  writeFileSync(file, '', { mode: 0o600 });
+  return () => rmSync(file, { force: true });
+}
+
+/** The pids of the console browsers running now (a note whose process ended is ignored). */
+export function consoleBrowsers(folder: string = controlFolder()): Set<number> {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return new Set();
+  }
+  const pids = names.flatMap((name) => {
+    const pid = Number(CONSOLE_BROWSER.exec(name)?.[1]);
+    return Number.isInteger(pid) && pid > 0 ? [pid] : [];
+  });
+  return new Set(pids.filter(alive));
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
 /** How long a starting server waits for a console to take its announcement. */
 const ANNOUNCE_MS = 1000;
 

@@ -2,6 +2,7 @@
  * What every front end of one process shares, assembled once: the helper, the engine, the policy and the
  * platform services. `macpilot serve` puts an MCP server in front of it, a CLI command a ToolSession.
  */
+import { consoleBrowsers } from './control.js';
 import { accessibilitySetting, type Config } from './config.js';
 import { createEngine, type Engine } from './engine/index.js';
 import type { HelperPort } from './engine/kernel/port.js';
@@ -53,6 +54,7 @@ export function createRuntime(
     allowApps: config.allowApps,
     listDenied: config.listDeniedApps,
     origins: config.origins,
+    hiddenPids: consoleBrowsersNow(),
   });
   const engine = createEngine(
     port(helper),
@@ -110,4 +112,14 @@ export async function thumbnail(engine: Engine, maxWidth = THUMBNAIL_EDGE): Prom
   const shot = await engine.screen.take({ format: 'jpeg', quality: 60, maxWidth });
   if (!shot.image) return undefined;
   return { data: shot.image.data, width: shot.facts.width, height: shot.facts.height };
+}
+
+/** The console browsers (control.ts), looked up at most once a second: the app policy asks on every check. */
+function consoleBrowsersNow(): () => ReadonlySet<number> {
+  let known: { at: number; pids: ReadonlySet<number> } | undefined;
+  return () => {
+    const now = performance.now();
+    if (!known || now - known.at > 1000) known = { at: now, pids: consoleBrowsers() };
+    return known.pids;
+  };
 }

@@ -405,12 +405,13 @@ export const COMMANDS: readonly CommandSpec[] = [
     positionals: [0, 0],
     options: [
       { name: 'port', value: 'N', help: 'port on 127.0.0.1 (default 0: any free port)' },
-      { name: 'no-open', help: 'print the link without opening the browser' },
+      { name: 'no-open', help: 'print the link without opening a browser' },
     ],
     kind: 'own',
     details:
       'Serves a page on 127.0.0.1 and opens it once through a link that works once (it leaves a cookie in the ' +
-      "browser that opens it). The page shows every macpilot server's calls as they run (tool, target, outcome, " +
+      'browser that opens it), in a Chromium or Chrome window of its own that agents can neither see nor operate ' +
+      '(without either: the default browser; open the link in one agents do not operate). The page shows every macpilot server's calls as they run (tool, target, outcome, " +
       'what changed, the screen before and after an action), the screen live, and the questions that need your ' +
       'consent (Allow once, Allow for the session, Deny; unanswered within 2 minutes: denied). Stop does what ' +
       '`macpilot stop` does; Resume lets agents act again. Ctrl-C ends the console; the agents go on.',

@@ -3,10 +3,15 @@
  * until Ctrl-C. `serve --http` mounts the same site beside /mcp (see mountConsole).
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadConfig } from '../config.js';
 import { UsageError } from '../cli/usage-error.js';
+import { registerConsoleBrowser } from '../control.js';
 import { MacpilotError } from '../errors.js';
+import { findProgram, isProgram } from '../services/process.js';
 import type { Engine } from '../engine/index.js';
 import { createRuntime } from '../runtime.js';
 import { Hub } from './hub.js';
@@ -80,12 +85,14 @@ export async function runConsole(flags: { port?: string; open: boolean }): Promi
     `macpilot: the console is at ${link}\n` +
       '(the link works once: it leaves a cookie in the browser that opens it). Ctrl-C ends the console; the agents go on.\n',
   );
-  if (flags.open) openInBrowser(link);
+  const window = flags.open ? openConsoleWindow(link) : undefined;
+  process.stdout.write(window ? `${OWN_WINDOW}\n` : `${OPEN_IT_APART}\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
   });
   close();
+  window?.close();
   http.closeAllConnections();
   http.close();
   await Promise.all([runtime.helper.close().catch(() => {}), runtime.engine.close().catch(() => {})]);
@@ -101,10 +108,67 @@ function portOf(text: string | undefined): number {
   return port;
 }
 
-/** The desktop's browser opens the link; where none can be started, the printed link is there to copy. */
-function openInBrowser(link: string): void {
-  const opener = process.platform === 'darwin' ? 'open' : 'xdg-open';
-  const child = spawn(opener, [link], { stdio: 'ignore', detached: true });
+const OWN_WINDOW =
+  'It opened in a browser window of its own, which agents can neither see nor operate (closed with the console).';
+const OPEN_IT_APART =
+  'Open it in a browser that agents do not operate: in a browser they may use, its address bar could run a script ' +
+  "in the console's page (a javascript: address), which the console cannot tell from you. A browser listed in " +
+  'MACPILOT_DENY_APPS is hidden from them; with Chromium or Chrome installed, `macpilot console` opens a window of ' +
+  'its own that is.';
+
+/** Chromium-family browsers the console starts as an app window with a profile of its own. */
+const BROWSERS =
+  process.platform === 'darwin'
+    ? [
+        '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+        '/Applications/Chromium.app/Contents/MacOS/Chromium',
+      ]
+    : ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
+
+/**
+ * The console in a Chromium-family browser process of its own (an app window, a new profile): its pid is noted in
+ * the control folder, and every server hides it from agents as it hides a denied app (walks, actions, points and
+ * keys on its window). Without such a browser: the desktop's default one, and the printed advice.
+ */
+function openConsoleWindow(link: string): { close(): void } | undefined {
+  const browser = BROWSERS.map((name) =>
+    name.startsWith('/') ? (isProgram(name) ? name : undefined) : findProgram(name),
+  ).find((found) => found !== undefined);
+  if (browser === undefined) {
+    const opener = process.platform === 'darwin' ? 'open' : 'xdg-open';
+    const child = spawn(opener, [link], { stdio: 'ignore', detached: true });
+    child.on('error', () => {});
+    child.unref();
+    return undefined;
+  }
+  const profile = mkdtempSync(join(tmpdir(), 'macpilot-console-browser-'));
+  const child = spawn(
+    browser,
+    [
+      `--app=${link}`,
+      `--user-data-dir=${profile}`,
+      '--no-first-run',
+      '--no-default-browser-check',
+      '--disable-sync',
+      // Chromium refuses to run as root without it.
+      ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
+    ],
+    { stdio: 'ignore', detached: true },
+  );
   child.on('error', () => {});
   child.unref();
+  const forget = child.pid === undefined ? () => {} : registerConsoleBrowser(child.pid);
+  return {
+    close: () => {
+      forget();
+      if (child.pid !== undefined) {
+        try {
+          process.kill(-child.pid, 'SIGTERM');
+        } catch {
+          // ended already
+        }
+      }
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
 }

@@ -85,6 +85,8 @@ export interface AppPolicySettings {
   listDenied?: boolean;
   /** Where the two lists came from; default: their defaults. */
   origins?: Pick<Record<SettingName, SettingOrigin>, 'denyApps' | 'allowApps'>;
+  /** Processes hidden whatever the lists say: the browsers showing macpilot's console (the person's). */
+  hiddenPids?: () => ReadonlySet<number>;
 }
 
 export interface NamedApp {
@@ -129,7 +131,10 @@ export class AppPolicy {
   /** Bundle ids of the apps checked so far, by pid: a ref knows its app's pid and name only. */
   private readonly bundleIds = new Map<number, string>();
 
+  private readonly hiddenPids?: () => ReadonlySet<number>;
+
   constructor(settings: AppPolicySettings = {}) {
+    this.hiddenPids = settings.hiddenPids;
     const deny = settings.denyApps ?? [];
     this.defaults = settings.denyApps === undefined;
     this.listDenied = settings.listDenied ?? false;
@@ -147,6 +152,15 @@ export class AppPolicy {
 
   /** Refuses, naming the app and the setting that would allow it, when the current call may not use `app`. */
   check(named: NamedApp, wanted: Access | 'list'): void {
+    if (named.pid !== undefined && this.hiddenPids?.().has(named.pid)) {
+      throw refusal(
+        named.name,
+        "macpilot's console",
+        `"${named.name}" (pid ${named.pid}) is off limits`,
+        "it is the browser showing macpilot's console, where the person watches agents and answers their questions",
+        "nothing to do: it is the person's; ask them there",
+      );
+    }
     if (wanted === 'list' && this.listDenied) return;
     const access = wanted === 'list' ? 'read' : wanted;
     const app = this.withBundleId(named);

@@ -50,7 +50,9 @@ beforeAll(async () => {
   const context = await browser.newContext();
   context.on('request', (request) => requested.push(request.url()));
   context.on('response', (response) => {
-    if (response.status() >= 400) failedByPage.push(`${response.status()} ${response.url()}`);
+    // An allow refused because an agent was acting is the console working (409, said on the card).
+    const byDesign = response.status() === 409 && response.url().endsWith('/console/answer');
+    if (response.status() >= 400 && !byDesign) failedByPage.push(`${response.status()} ${response.url()}`);
   });
   page = await context.newPage();
 }, 60_000);
@@ -117,7 +119,18 @@ describe('the console', () => {
     expect(await asked.locator('.undo').textContent()).toBe(
       'The agent cannot take it back with its undo tool.',
     );
+    // An allow within a second of an agent's action is not taken (it could be the agent's click): the person, told
+    // so on the card, answers again.
     await asked.getByRole('button', { name: 'Allow once' }).click();
+    const refusedOnce = asked.locator('.refused', { hasText: 'an agent is acting right now' });
+    const allowed_ = await Promise.race([
+      asked.waitFor({ state: 'detached' }).then(() => 'taken' as const),
+      refusedOnce.waitFor().then(() => 'refused' as const),
+    ]).catch(() => 'taken' as const);
+    if (allowed_ === 'refused') {
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      await asked.getByRole('button', { name: 'Allow once' }).click();
+    }
     const quit = await allowed;
     expect(quit.isError, quit.text).toBe(false);
     await expect(first.exited).resolves.not.toBeUndefined();
