@@ -411,7 +411,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     details:
       'Serves a page on 127.0.0.1 and opens it once through a link that works once (it leaves a cookie in the ' +
       'browser that opens it), in a Chromium or Chrome window of its own that agents can neither see nor operate ' +
-      '(without either: the default browser; open the link in one agents do not operate). The page shows every macpilot server's calls as they run (tool, target, outcome, " +
+      '(without either: the default browser; open the link in one agents do not operate). The page shows ' +
+      "every macpilot server's calls as they run (tool, target, outcome, " +
       'what changed, the screen before and after an action), the screen live, and the questions that need your ' +
       'consent (Allow once, Allow for the session, Deny; unanswered within 2 minutes: denied). Stop does what ' +
       '`macpilot stop` does; Resume lets agents act again. Ctrl-C ends the console; the agents go on.',
