@@ -578,7 +578,10 @@ export class Resolver {
       this.appOf(info.pid, call),
     ]);
     // An element of the person's console is not for agents, however it was met.
-    if (ancestors.some((a) => isConsolePage(roleOf(a), a.name))) throw consolePageRefusal();
+    if (ancestors.some((a) => isConsolePage(roleOf(a), a.name))) {
+      // The person's audit log names the browser it was met in.
+      throw consolePageRefusal().about('', { app: appInfo.name });
+    }
     const chain: ElementInfo[] = [...ancestors, info];
     const handleAt = (k: number) => (chain[k] as ElementInfo).id;
     // Below the app root, each element's path continues the path of the element its siblings belong to: its
