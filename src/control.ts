@@ -203,10 +203,11 @@ export function consoleBrowsers(folder: string = controlFolder()): Set<number> {
     const pid = Number(CONSOLE_BROWSER.exec(name)?.[1]);
     return Number.isInteger(pid) && pid > 0 ? [pid] : [];
   });
-  return new Set(pids.filter(alive));
+  return new Set(pids.filter(processRunning));
 }
 
-const alive = (pid: number): boolean => {
+/** Whether a process with this pid runs (one of another user's counts). */
+export const processRunning = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
     return true;

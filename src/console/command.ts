@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../config.js';
 import { UsageError } from '../cli/usage-error.js';
-import { registerConsoleBrowser } from '../control.js';
+import { processRunning, registerConsoleBrowser } from '../control.js';
 import { MacpilotError } from '../errors.js';
 import { findProgram, isProgram } from '../services/process.js';
 import type { Engine } from '../engine/index.js';
@@ -92,7 +92,7 @@ export async function runConsole(flags: { port?: string; open: boolean }): Promi
     process.once('SIGTERM', () => resolve());
   });
   close();
-  window?.close();
+  await window?.close();
   http.closeAllConnections();
   http.close();
   await Promise.all([runtime.helper.close().catch(() => {}), runtime.engine.close().catch(() => {})]);
@@ -130,7 +130,7 @@ const BROWSERS =
  * the control folder, and every server hides it from agents as it hides a denied app (walks, actions, points and
  * keys on its window). Without such a browser: the desktop's default one, and the printed advice.
  */
-function openConsoleWindow(link: string): { close(): void } | undefined {
+function openConsoleWindow(link: string): { close(): Promise<void> } | undefined {
   const browser = BROWSERS.map((name) =>
     name.startsWith('/') ? (isProgram(name) ? name : undefined) : findProgram(name),
   ).find((found) => found !== undefined);
@@ -159,7 +159,7 @@ function openConsoleWindow(link: string): { close(): void } | undefined {
   child.unref();
   const forget = child.pid === undefined ? () => {} : registerConsoleBrowser(child.pid);
   return {
-    close: () => {
+    close: async () => {
       forget();
       if (child.pid !== undefined) {
         try {
@@ -167,6 +167,10 @@ function openConsoleWindow(link: string): { close(): void } | undefined {
         } catch {
           // ended already
         }
+        // The profile goes once the browser is gone: it writes there until it ends.
+        const until = Date.now() + 5000;
+        while (Date.now() < until && processRunning(child.pid))
+          await new Promise((resolve) => setTimeout(resolve, 100));
       }
       rmSync(profile, { recursive: true, force: true });
     },

@@ -5,20 +5,23 @@
  * ends, the window ends with it.
  */
 import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { expect, inject, test } from 'vitest';
 import { gone } from '../../scripts/process-group.js';
 import { CLI, useMacpilot } from '../support/mcp.js';
+import { Processes } from '../support/processes.js';
 import { temporaryFolder } from '../support/temp.js';
 import { eventually } from '../support/text.js';
 import { windowOfPid } from '../support/xwindows.js';
 import { execFileSync } from 'node:child_process';
 
 const control = temporaryFolder('macpilot-control-');
-const env = { ...inject('desktopEnv'), MACPILOT_CONTROL_DIR: control };
-const { macpilot, processes } = useMacpilot(env);
+const env: Record<string, string> = { ...inject('desktopEnv'), MACPILOT_CONTROL_DIR: control };
+const { macpilot } = useMacpilot(env);
 
-test("the console's own browser window is hidden from agents, its window refuses their clicks and keys, and it ends with the console", async () => {
-  const site = processes.start(process.execPath, [CLI, 'console']);
+async function consoleWindowIsTheirs(consoleEnv: Record<string, string>): Promise<void> {
+  const profilesBefore = readdirSync(tmpdir());
+  const site = new Processes(consoleEnv).start(process.execPath, [CLI, 'console']);
   await eventually('the console link', async () => (/http:\/\/\S+/.test(site.stdout()) ? true : undefined));
   expect(site.stdout()).toContain('a browser window of its own, which agents can neither see nor operate');
   const pid = await eventually('the console browser noted', async () => {
@@ -49,7 +52,49 @@ test("the console's own browser window is hidden from agents, its window refuses
   const pressed = await macpilot.call('press_key', { key: 'r' });
   expect(pressed.isError, pressed.text).toBe(true);
 
-  await processes.stop(site.pid);
+  await new Processes(consoleEnv).stop(site.pid);
   expect(await gone(pid, 15_000)).toBe(true);
   expect(readdirSync(control).filter((name) => name.startsWith('console-browser-'))).toEqual([]);
+  // Its profile went with it.
+  expect(
+    readdirSync(tmpdir()).filter(
+      (name) => profilesBefore.indexOf(name) < 0 && name.startsWith('macpilot-console-browser-'),
+    ),
+  ).toEqual([]);
+}
+
+test("the console's own browser window is hidden from agents, its window refuses their clicks and keys, and it ends with the console", async () => {
+  await consoleWindowIsTheirs(env);
 }, 120_000);
+
+test('the same when the console browser started with accessibility off, so without a tree: its windows are found by the window list', async () => {
+  // A person's desktop before any screen reader ran: the switch off, and no QT_ACCESSIBILITY to turn Chromium's
+  // tree on anyway.
+  const { QT_ACCESSIBILITY: _qt, ...personal } = env;
+  setSwitch(env, false);
+  try {
+    await consoleWindowIsTheirs(personal);
+  } finally {
+    setSwitch(env, true);
+  }
+}, 120_000);
+
+function setSwitch(desktop: Record<string, string>, on: boolean): void {
+  execFileSync(
+    'gdbus',
+    [
+      'call',
+      '--session',
+      '--dest',
+      'org.a11y.Bus',
+      '--object-path',
+      '/org/a11y/bus',
+      '--method',
+      'org.freedesktop.DBus.Properties.Set',
+      'org.a11y.Status',
+      'IsEnabled',
+      `<${on}>`,
+    ],
+    { env: desktop },
+  );
+}

@@ -656,7 +656,7 @@ export class Input {
       const point = { x: spot.x, y: spot.y };
       const what = await this.onDisplay(spot, 'The point', call);
       const { element } = await this.kernel.port.call('ax.elementAt', point, call);
-      return this.observed(element, prepare(point, what), call);
+      return this.observed(element, prepare(point, what), call, point);
     });
   }
 
@@ -695,11 +695,16 @@ export class Input {
     });
   }
 
-  /** Run, reporting what changed in the element's app, else in the active app (a desktop, a menu's grab). */
+  /**
+   * Run, reporting what changed in the element's app, else in the active app (a desktop, a menu's grab). With no
+   * element (an app without an accessibility tree), the window the input lands in, under `point` or in front for
+   * keys, must be one the lists let agents act on: the window list needs no tree.
+   */
   private async observed(
     element: ElementInfo | null,
     run: Prepared,
     call?: CallOptions,
+    point?: Point,
   ): Promise<ActionResult> {
     if (element)
       return this.kernel.changes.observe(
@@ -707,6 +712,7 @@ export class Input {
         run,
         call,
       );
+    await this.kernel.resolver.refuseHiddenWindowAt(point, call);
     const active = await this.kernel.resolver.app(undefined, call).catch((error: unknown) => {
       if (error instanceof MacpilotError && !(error instanceof AppRefused)) return undefined;
       throw error;

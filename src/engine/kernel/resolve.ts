@@ -289,6 +289,24 @@ export class Resolver {
     }
   }
 
+  /**
+   * Refuses input that would land in a window whose app the lists keep from the call: the window under `point`, or
+   * without one the front-most window (where keys go). Found by the window list, which needs no accessibility
+   * tree: an app started before accessibility was on (the console's own browser, say) has windows but no tree.
+   */
+  async refuseHiddenWindowAt(point: { x: number; y: number } | undefined, call?: CallOptions): Promise<void> {
+    const { windows } = await this.port.call('windows.list', { includeMinimized: false }, call);
+    const inside = (w: WindowInfo) =>
+      point !== undefined &&
+      point.x >= w.bounds.x &&
+      point.y >= w.bounds.y &&
+      point.x < w.bounds.x + w.bounds.width &&
+      point.y < w.bounds.y + w.bounds.height;
+    const target =
+      point === undefined ? (windows.find((w) => w.focused) ?? windows[0]) : windows.find(inside);
+    if (target) this.gate({ name: target.app, pid: target.pid });
+  }
+
   /** Refuses a window id whose app the lists keep from the call (hidden, or not to be acted on). */
   async gateWindow(id: string, call?: CallOptions): Promise<void> {
     const { windows } = await this.visibleWindows(true, call);
