@@ -120,8 +120,9 @@ test('what needs the pointer or the focus is refused in the background, saying w
 });
 
 test('a background click after which the app takes the keyboard focus itself (a menu it pops up) says so', async () => {
-  await personAtTheirWindow();
   const pid = await start('mousepad', 'mousepad');
+  // After mousepad is up: a window that maps takes the focus, and the person's must have it when the agent clicks.
+  await personAtTheirWindow();
   const help = refOf(
     await macpilot.ok('find_elements', { app: String(pid), role: 'menu', name: 'Help', match: 'exact' }),
     /"Help"/,
