@@ -6,7 +6,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { expect, inject, test } from 'vitest';
+import { afterAll, expect, inject, test } from 'vitest';
 import { gone } from '../../scripts/process-group.js';
 import { CLI, useMacpilot } from '../support/mcp.js';
 import { Processes } from '../support/processes.js';
@@ -19,9 +19,15 @@ const control = temporaryFolder('macpilot-control-');
 const env: Record<string, string> = { ...inject('desktopEnv'), MACPILOT_CONTROL_DIR: control };
 const { macpilot } = useMacpilot(env);
 
+/** The consoles the tests start, stopped after them even when a test fails midway. */
+const consoles: Processes[] = [];
+afterAll(() => Promise.all(consoles.map((started) => started.stopAll())));
+
 async function consoleWindowIsTheirs(consoleEnv: Record<string, string>): Promise<void> {
   const profilesBefore = readdirSync(tmpdir());
-  const site = new Processes(consoleEnv).start(process.execPath, [CLI, 'console']);
+  const processes = new Processes(consoleEnv);
+  consoles.push(processes);
+  const site = processes.start(process.execPath, [CLI, 'console']);
   await eventually('the console link', async () => (/http:\/\/\S+/.test(site.stdout()) ? true : undefined));
   expect(site.stdout()).toContain('a browser window of its own, which agents can neither see nor operate');
   const pid = await eventually('the console browser noted', async () => {
@@ -52,7 +58,7 @@ async function consoleWindowIsTheirs(consoleEnv: Record<string, string>): Promis
   const pressed = await macpilot.call('press_key', { key: 'r' });
   expect(pressed.isError, pressed.text).toBe(true);
 
-  await new Processes(consoleEnv).stop(site.pid);
+  await processes.stop(site.pid);
   expect(await gone(pid, 15_000)).toBe(true);
   expect(readdirSync(control).filter((name) => name.startsWith('console-browser-'))).toEqual([]);
   // Its profile went with it.
