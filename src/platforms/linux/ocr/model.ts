@@ -81,9 +81,8 @@ export async function fetchModel(model: OcrModel, signal?: AbortSignal): Promise
     const npm = findProgram('npm');
     if (npm === undefined) await download(tarball, signal);
     else await packWithNpm(npm, scratch, tarball, signal);
-    const integrity = `sha512-${createHash('sha512')
-      .update(await readFile(tarball))
-      .digest('base64')}`;
+    const packed = await readFile(tarball);
+    const integrity = `sha512-${createHash('sha512').update(packed).digest('base64')}`;
     if (integrity !== NPM_MODEL.integrity) {
       throw new MacpilotError({
         what: 'OCR is unavailable: the English model fetched is not the one macpilot expects',
@@ -91,7 +90,7 @@ export async function fetchModel(model: OcrModel, signal?: AbortSignal): Promise
         next: 'check which registry npm uses (npm config get registry); or install tesseract-ocr-eng',
       });
     }
-    const member = tarMember(await gunzip(await readFile(tarball)), NPM_MODEL.member);
+    const member = tarMember(await gunzip(packed), NPM_MODEL.member);
     if (member === undefined) {
       throw new MacpilotError({
         what: 'OCR is unavailable: its English model could not be unpacked',
