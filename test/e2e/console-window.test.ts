@@ -28,7 +28,12 @@ async function consoleWindowIsTheirs(consoleEnv: Record<string, string>): Promis
   const processes = new Processes(consoleEnv);
   consoles.push(processes);
   const site = processes.start(process.execPath, [CLI, 'console']);
-  await eventually('the console link', async () => (/http:\/\/\S+/.test(site.stdout()) ? true : undefined));
+  // The link is printed first, the window's line once the browser has been started.
+  await eventually('the console link and its window', async () =>
+    /http:\/\/\S+/.test(site.stdout()) && site.stdout().includes('a browser window of its own')
+      ? true
+      : undefined,
+  );
   expect(site.stdout()).toContain('a browser window of its own, which agents can neither see nor operate');
   const pid = await eventually('the console browser noted', async () => {
     const note = readdirSync(control).find((name) => /^console-browser-\d+$/.test(name));
