@@ -108,3 +108,37 @@ function plainStringLiteral(node: Parser.SyntaxNode | undefined): string | null 
   if (parts.length === 0) return '';
   return parts.length === 1 && parts[0]?.type === 'line_str_text' ? parts[0].text : null;
 }
+
+function structDeclaration(file: SwiftFile, struct: string): Parser.SyntaxNode {
+  const declaration = file.tree.rootNode
+    .descendantsOfType('class_declaration')
+    .find((node) => node.namedChildren.find((child) => child.type === 'type_identifier')?.text === struct);
+  if (!declaration) throw new Error(`${file.path} declares no ${struct}`);
+  return declaration;
+}
+
+/** The names of a struct's stored public properties (`public var x` / `public let x`), in order. */
+export function publicProperties(file: SwiftFile, struct: string): string[] {
+  return (
+    structDeclaration(file, struct).namedChildren.find((child) => child.type === 'class_body')
+      ?.namedChildren ?? []
+  )
+    .filter(
+      (member) =>
+        member.type === 'property_declaration' &&
+        member.namedChildren.some((child) => child.type === 'modifiers' && /\bpublic\b/.test(child.text)) &&
+        !member.namedChildren.some((child) => child.type === 'computed_property'),
+    )
+    .flatMap((member) => member.namedChildren.filter((child) => child.type === 'pattern').map((p) => p.text));
+}
+
+/** A struct's public properties as JSON names them: renamed by its CodingKeys (`case repeatCount = "repeat"`). */
+export function jsonFields(file: SwiftFile, struct: string): string[] {
+  const renames = new Map(
+    [...structDeclaration(file, struct).text.matchAll(/case (\w+) = "([^"]+)"/g)].map(([, swift, json]) => [
+      swift,
+      json,
+    ]),
+  );
+  return publicProperties(file, struct).map((name) => renames.get(name) ?? name);
+}

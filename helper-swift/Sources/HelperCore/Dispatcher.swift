@@ -153,7 +153,12 @@ public final class Dispatcher: @unchecked Sendable {
     }
 
     private func errorResponse(_ id: RequestID?, _ error: RPCError) -> Data {
-        let body = ErrorBody(code: error.code, message: error.message, data: error.hint.map { ErrorData(hint: $0) })
+        let data = ErrorData(
+            hint: error.hint,
+            typeInstead: error.typeInstead ? true : nil,
+            notTaken: error.notTaken ? true : nil
+        )
+        let body = ErrorBody(code: error.code, message: error.message, data: data.isEmpty ? nil : data)
         do {
             return try encodeJSON(ErrorResponse(id: id, error: body))
         } catch {
@@ -188,7 +193,11 @@ private struct ResultResponse<R: Encodable>: Encodable {
 }
 
 private struct ErrorData: Encodable {
-    let hint: String
+    let hint: String?
+    let typeInstead: Bool?
+    let notTaken: Bool?
+
+    var isEmpty: Bool { hint == nil && typeInstead == nil && notTaken == nil }
 }
 
 private struct ErrorBody: Encodable {

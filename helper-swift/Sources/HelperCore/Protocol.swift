@@ -109,7 +109,12 @@ public struct ElementInfo: Codable, Equatable, Sendable {
     public var bounds: Bounds?
     /// A menu item's keyboard shortcut as press_key takes it, e.g. "Cmd+Shift+S".
     public var shortcut: String?
+    /// A heading's level, 1 to 9 (1: the page's title), where the platform says.
+    public var level: Int?
     public var childCount: Int
+    /// A walk of a long container that took only the children on screen: the first one's index among all
+    /// `childCount`, and how many were taken. Absent: every child was considered.
+    public var shownChildren: ShownChildren?
     public var pid: Int32
 
     public init(
@@ -124,7 +129,9 @@ public struct ElementInfo: Codable, Equatable, Sendable {
         states: [ElementState],
         bounds: Bounds? = nil,
         shortcut: String? = nil,
+        level: Int? = nil,
         childCount: Int,
+        shownChildren: ShownChildren? = nil,
         pid: Int32
     ) {
         self.id = id
@@ -138,8 +145,20 @@ public struct ElementInfo: Codable, Equatable, Sendable {
         self.states = states
         self.bounds = bounds
         self.shortcut = shortcut
+        self.level = level
         self.childCount = childCount
+        self.shownChildren = shownChildren
         self.pid = pid
+    }
+}
+
+public struct ShownChildren: Codable, Equatable, Sendable {
+    public var from: Int
+    public var count: Int
+
+    public init(from: Int, count: Int) {
+        self.from = from
+        self.count = count
     }
 }
 
@@ -175,15 +194,27 @@ public struct ElementDetail: Codable, Equatable, Sendable {
     public var info: ElementInfo
     public var actions: [String]
     public var attributes: [String: String]
+    /// Its place among its parent's children, where the platform says.
+    public var indexInParent: Int?
+    /// A numeric value's bounds (a slider, a scroll bar), where the platform says.
+    public var range: ValueRange?
 
-    public init(_ info: ElementInfo, actions: [String], attributes: [String: String]) {
+    public init(
+        _ info: ElementInfo,
+        actions: [String],
+        attributes: [String: String],
+        indexInParent: Int? = nil,
+        range: ValueRange? = nil
+    ) {
         self.info = info
         self.actions = actions
         self.attributes = attributes
+        self.indexInParent = indexInParent
+        self.range = range
     }
 
     private enum CodingKeys: String, CodingKey {
-        case actions, attributes
+        case actions, attributes, indexInParent, range
     }
 
     public init(from decoder: Decoder) throws {
@@ -191,6 +222,8 @@ public struct ElementDetail: Codable, Equatable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         actions = try container.decode([String].self, forKey: .actions)
         attributes = try container.decode([String: String].self, forKey: .attributes)
+        indexInParent = try container.decodeIfPresent(Int.self, forKey: .indexInParent)
+        range = try container.decodeIfPresent(ValueRange.self, forKey: .range)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -198,6 +231,18 @@ public struct ElementDetail: Codable, Equatable, Sendable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(actions, forKey: .actions)
         try container.encode(attributes, forKey: .attributes)
+        try container.encodeIfPresent(indexInParent, forKey: .indexInParent)
+        try container.encodeIfPresent(range, forKey: .range)
+    }
+}
+
+public struct ValueRange: Codable, Equatable, Sendable {
+    public var min: Double
+    public var max: Double
+
+    public init(min: Double, max: Double) {
+        self.min = min
+        self.max = max
     }
 }
 
@@ -208,13 +253,28 @@ public struct AppInfo: Codable, Equatable, Sendable {
     /// Handle of the app's accessibility root.
     public var id: String
     public var active: Bool
+    /// The app did not answer the accessibility API in time: its process is stopped or busy; its name is then
+    /// its program's. Absent when it answered.
+    public var notAnswering: NotAnswering?
 
-    public init(pid: Int32, name: String, bundleId: String? = nil, id: String, active: Bool) {
+    public enum NotAnswering: String, Codable, Equatable, Sendable {
+        case stopped, busy
+    }
+
+    public init(
+        pid: Int32,
+        name: String,
+        bundleId: String? = nil,
+        id: String,
+        active: Bool,
+        notAnswering: NotAnswering? = nil
+    ) {
         self.pid = pid
         self.name = name
         self.bundleId = bundleId
         self.id = id
         self.active = active
+        self.notAnswering = notAnswering
     }
 }
 
@@ -443,12 +503,19 @@ public struct SnapshotParams: Codable, Sendable, ValidatedParams {
     public var maxValueLength: Int
     /// Also read each element's bounds.
     public var includeBounds: Bool?
+    /// A search's text, which a helper may use to read the rows of a long list by their names first. HelperMac
+    /// walks every child in full, which answers the same (the server filters), only slower on long lists.
+    public var nameFilter: String?
 
     public func validate() throws {
         try requireHandle(root, "root")
         try require(depth, in: 0...64, "depth")
         try require(maxNodes, in: 1...50000, "maxNodes")
         try require(maxValueLength, in: 0...1_000_000, "maxValueLength")
+        if let nameFilter {
+            // protocol.ts counts UTF-16 code units, as JavaScript's length does.
+            try require((1...500).contains(nameFilter.utf16.count), "nameFilter must be 1 to 500 characters")
+        }
     }
 }
 
@@ -457,11 +524,14 @@ public struct SnapshotResult: Codable, Sendable {
     public var nodeCount: Int
     /// True when maxNodes stopped the walk before depth did.
     public var truncated: Bool
+    /// With nameFilter: the children of long containers whose names were checked and did not match.
+    public var passedOver: Int?
 
-    public init(root: ElementNode, nodeCount: Int, truncated: Bool) {
+    public init(root: ElementNode, nodeCount: Int, truncated: Bool, passedOver: Int? = nil) {
         self.root = root
         self.nodeCount = nodeCount
         self.truncated = truncated
+        self.passedOver = passedOver
     }
 }
 
@@ -537,7 +607,13 @@ public struct PerformParams: Codable, Sendable, ValidatedParams {
 
 public struct PerformResult: Codable, Sendable {
     public var performed: String
-    public init(performed: String) { self.performed = performed }
+    /// The press was a real click at the element's centre, its window raised: the pointer moved.
+    public var withPointer: Bool?
+
+    public init(performed: String, withPointer: Bool? = nil) {
+        self.performed = performed
+        self.withPointer = withPointer
+    }
 }
 
 public struct SetValueParams: Codable, Sendable, ValidatedParams {

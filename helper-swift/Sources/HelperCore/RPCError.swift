@@ -1,16 +1,23 @@
 import Foundation
 
-/// An error a handler throws to answer a request with a JSON-RPC error: `{code, message, data: {hint}}`.
+/// An error a handler throws to answer a request with a JSON-RPC error:
+/// `{code, message, data: {hint, typeInstead, notTaken}}` (protocol.ts's HelperErrorData; false flags left out).
 public struct RPCError: Error, Equatable, Sendable {
     public let code: Int
     public let message: String
     /// What the caller can do next, in words a person can act on.
     public let hint: String?
+    /// ax.setValue: the field is editable but takes no text through accessibility; the server types it.
+    public let typeInstead: Bool
+    /// ax.setValue: the control does not take this value (an option it lacks, a number beyond its range).
+    public let notTaken: Bool
 
-    public init(_ code: Int, _ message: String, hint: String? = nil) {
+    public init(_ code: Int, _ message: String, hint: String? = nil, typeInstead: Bool = false, notTaken: Bool = false) {
         self.code = code
         self.message = message
         self.hint = hint
+        self.typeInstead = typeInstead
+        self.notTaken = notTaken
     }
 }
 

@@ -14,10 +14,12 @@ enum AXActions {
         try await AppLanes.shared.run(handle: params.id) { element in
             var info = try ElementReader.info(element, maxValueLength: params.maxValueLength)
             try refine(&info, element)
+            let limits = try AX.attributes(element, [AXKey.minValue.name, AXKey.maxValue.name])
             let detail = ElementDetail(
                 info,
                 actions: try AX.actionNames(element),
-                attributes: try extraAttributes(element, secure: info.states.contains(.secure))
+                attributes: try extraAttributes(element, secure: info.states.contains(.secure)),
+                range: limits[AXKey.minValue].flatMap { min in limits[AXKey.maxValue].map { ValueRange(min: min, max: $0) } }
             )
             return ElementResult(element: detail)
         }
@@ -100,8 +102,20 @@ enum AXActions {
         }
     }
 
-    private static func notSettable(_ why: String, _ hint: String) -> RPCError {
-        RPCError(ErrorCode.valueNotSettable, "cannot set this value: \(why)", hint: hint)
+    /// `typeInstead`: the server types the text instead; `notTaken`: the value was wrong, not the element.
+    private static func notSettable(
+        _ why: String,
+        _ hint: String,
+        typeInstead: Bool = false,
+        notTaken: Bool = false
+    ) -> RPCError {
+        RPCError(
+            ErrorCode.valueNotSettable,
+            "cannot set this value: \(why)",
+            hint: hint,
+            typeInstead: typeInstead,
+            notTaken: notTaken
+        )
     }
 
     /// Sets AXValue; a refusal by the app is valueNotSettable, a gone element or a busy app what it is.
@@ -124,9 +138,18 @@ enum AXActions {
     ) throws -> SetValueResult {
         let current = try secure ? nil : AX.read(element, AXKey.value)
         guard try AX.isSettable(element, AXKey.value), current == nil || AX.string(current) != nil else {
-            throw notSettable("it does not hold editable text", "set text on a text field, or type into it")
+            let editable = try ElementReader.editableRoles.contains(AX.read(element, AXKey.role) ?? "")
+            throw notSettable(
+                "it does not hold editable text",
+                editable ? "type the text instead" : "set text on a text field, or type into it",
+                typeInstead: editable
+            )
         }
-        try write(element, text as CFString, refused: notSettable("the app refused the text", "type the text instead"))
+        try write(
+            element,
+            text as CFString,
+            refused: notSettable("the app refused the text", "type the text instead", typeInstead: true)
+        )
         // A secure field never yields its value, not even back to the caller.
         if secure { return SetValueResult(value: nil) }
         return SetValueResult(value: try AX.string(AX.read(element, AXKey.value)).map { .string($0) })
@@ -141,9 +164,17 @@ enum AXActions {
         let min = read[AXKey.minValue] ?? -Double.infinity
         let max = read[AXKey.maxValue] ?? Double.infinity
         guard number >= min && number <= max else {
-            throw notSettable("\(number) is outside \(min)...\(max)", "use a number from \(min) to \(max)")
+            throw notSettable(
+                "\(number) is outside \(min)...\(max)",
+                "use a number from \(min) to \(max)",
+                notTaken: true
+            )
         }
-        try write(element, NSNumber(value: number), refused: notSettable("the app refused \(number)", "use the control's own steps"))
+        try write(
+            element,
+            NSNumber(value: number),
+            refused: notSettable("the app refused \(number)", "use the control's own steps", notTaken: true)
+        )
         return SetValueResult(value: try AX.number(AX.read(element, AXKey.value)).map { .number($0) })
     }
 

@@ -28,7 +28,9 @@ enum ElementReader {
     /// Roles whose AXValue is their text, read up to maxValueLength.
     private static let textRoles: Set<String> = ["AXTextField", "AXTextArea", "AXComboBox", "AXDateField", "AXPopUpButton"]
     /// Text roles a person types into.
-    private static let editableRoles: Set<String> = ["AXTextField", "AXTextArea", "AXComboBox", "AXDateField"]
+    static let editableRoles: Set<String> = ["AXTextField", "AXTextArea", "AXComboBox", "AXDateField"]
+    /// A web heading: WebKit and Chromium give its level (1 to 6) as its AXValue.
+    private static let heading = "AXHeading"
     /// A label: its AXValue is its text, which becomes its name.
     private static let staticText = "AXStaticText"
     /// AXValue 1 means open.
@@ -81,7 +83,8 @@ enum ElementReader {
 
         var value: ElementValue?
         var truncated = false
-        if let raw, role != staticText, !toggleRoles.contains(role), role != disclosureTriangle {
+        let level = role == heading ? AX.number(raw).flatMap { Int(exactly: $0) }.flatMap { (1...9).contains($0) ? $0 : nil } : nil
+        if let raw, role != staticText, role != heading, !toggleRoles.contains(role), role != disclosureTriangle {
             (value, truncated) = typed(raw, maxValueLength)
         }
         let toggle = toggleRoles.contains(role) || role == disclosureTriangle ? AX.number(raw) : nil
@@ -101,6 +104,7 @@ enum ElementReader {
             states: states(attributes, role: role, subrole: subrole, toggle: toggle) + (isDefault ? [.default] : []),
             bounds: bounds ? AX.bounds(attributes) : nil,
             shortcut: shortcut(attributes),
+            level: level,
             childCount: childCount,
             pid: AX.pid(element)
         )
@@ -125,7 +129,7 @@ enum ElementReader {
     ) throws -> CFTypeRef? {
         if subrole == secureSubrole { return nil }
         let wanted = toggleRoles.contains(role) || numberRoles.contains(role) || role == staticText
-            || role == disclosureTriangle || (textRoles.contains(role) && maxValueLength > 0)
+            || role == disclosureTriangle || role == heading || (textRoles.contains(role) && maxValueLength > 0)
         return try wanted ? AX.read(element, AXKey.value) : nil
     }
 

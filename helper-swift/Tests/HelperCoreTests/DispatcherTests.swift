@@ -20,6 +20,9 @@ final class DispatcherTests: XCTestCase {
             throw RPCError(ErrorCode.elementGone, "no element has the handle 9.9", hint: "take a new snapshot")
         }
         dispatcher.on(AppsList.self) { _ in AppsListResult(apps: []) }
+        dispatcher.on(AXSetValue.self) { _ in
+            throw RPCError(ErrorCode.valueNotSettable, "cannot set this value: 12 is outside 0...10", notTaken: true)
+        }
         dispatcher.on(InputPointer.self) { _ in throw Unexpected() }
         return dispatcher
     }
@@ -88,6 +91,24 @@ final class DispatcherTests: XCTestCase {
         XCTAssertEqual(failure.code, ErrorCode.elementGone)
         XCTAssertEqual(failure.message, "no element has the handle 9.9")
         XCTAssertEqual(failure.hint, "take a new snapshot")
+    }
+
+    /// The flags the server acts on (notTaken: the value was wrong; typeInstead: it types the text) travel in
+    /// `data` beside the hint, and only when set.
+    func testAnErrorsFlagsAreInItsDataOnlyWhenSet() async throws {
+        let response = try await answer(#"{"jsonrpc":"2.0","id":4,"method":"ax.setValue","params":{"id":"1.2","value":12}}"#)
+        let error = try XCTUnwrap(response["error"] as? [String: Any])
+        XCTAssertEqual(error["code"] as? Int, ErrorCode.valueNotSettable)
+        let data = try XCTUnwrap(error["data"] as? [String: Any])
+        XCTAssertEqual(data["notTaken"] as? Bool, true)
+        XCTAssertNil(data["typeInstead"])
+        XCTAssertNil(data["hint"])
+
+        let gone = try await answer(
+            #"{"jsonrpc":"2.0","id":5,"method":"ax.snapshot","params":"#
+                + #"{"root":"9.9","depth":1,"maxNodes":10,"includeHidden":false,"maxValueLength":100}}"#
+        )
+        XCTAssertEqual((gone["error"] as? [String: Any])?["data"] as? [String: String], ["hint": "take a new snapshot"])
     }
 
     func testAnyOtherHandlerErrorIsFailed() async throws {

@@ -69,6 +69,31 @@ final class ProtocolTests: XCTestCase {
         try assertSameJSON(try encodeJSON(ElementResult(element: detail)), #"{"element":\#(json)}"#)
     }
 
+    /// The fields protocol.ts added for web pages, long lists, detail reads and apps that do not answer.
+    func testLaterOptionalFieldsRoundTrip() throws {
+        let heading = #"{"id":"5.2","nativeRole":"AXHeading","name":"Order form","states":[],"level":1,"childCount":1,"pid":5}"#
+        XCTAssertEqual(try decode(ElementInfo.self, heading).level, 1)
+        try assertSameJSON(try encodeJSON(try decode(ElementInfo.self, heading)), heading)
+
+        let list = #"{"id":"5.3","nativeRole":"AXList","name":"","states":[],"childCount":10000,"#
+            + #""shownChildren":{"from":4120,"count":21},"pid":5,"children":[]}"#
+        let node = try decode(ElementNode.self, list)
+        XCTAssertEqual(node.info.shownChildren, ShownChildren(from: 4120, count: 21))
+        try assertSameJSON(try encodeJSON(node), list)
+
+        let slider = #"{"id":"5.4","nativeRole":"AXSlider","name":"Volume","value":3,"states":[],"childCount":0,"#
+            + #""pid":5,"actions":[],"attributes":{},"indexInParent":2,"range":{"min":0,"max":10}}"#
+        let detail = try decode(ElementDetail.self, slider)
+        XCTAssertEqual(detail.indexInParent, 2)
+        XCTAssertEqual(detail.range, ValueRange(min: 0, max: 10))
+        try assertSameJSON(try encodeJSON(detail), slider)
+
+        let app = #"{"pid":7,"name":"Stuck","id":"7.0","active":false,"notAnswering":"stopped"}"#
+        XCTAssertEqual(try decode(AppInfo.self, app).notAnswering, .stopped)
+        try assertSameJSON(try encodeJSON(try decode(AppInfo.self, app)), app)
+        XCTAssertThrowsError(try decode(AppInfo.self, app.replacingOccurrences(of: "stopped", with: "asleep")))
+    }
+
     func testAMissingElementIsAnExplicitNull() throws {
         try assertSameJSON(try encodeJSON(OptionalElementResult(element: nil)), #"{"element":null}"#)
     }
