@@ -153,7 +153,8 @@ function openConsoleWindow(link: string): { close(): Promise<void> } | undefined
       // Chromium refuses to run as root without it.
       ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
     ],
-    { stdio: 'ignore', detached: true },
+    // Its temporary files too go in the profile, which is removed after it, however it ended.
+    { stdio: 'ignore', detached: true, env: { ...process.env, TMPDIR: profile } },
   );
   child.on('error', () => {});
   child.unref();

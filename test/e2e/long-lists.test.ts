@@ -84,6 +84,14 @@ describe('a web page of 10,000 list items', () => {
     const found = await macpilot.ok('find_elements', { app, text: 'Row 9876', include_hidden: true });
     expect(found).toMatch(/^1 match in /);
     expect(found).toMatch(/- text "Row 9876" \[ref=e\d+\] offscreen/);
+    // Its row has no name, and its place among 10,000 is not what the search read: the path it is given names
+    // the row by the text it holds, and that path is one the next call takes, to the same element.
+    const ref = /\[ref=(e\d+)\]/.exec(found)?.[1];
+    const path = /^path: (.+)$/m.exec(await macpilot.ok('get_element', { ref }))?.[1] ?? '';
+    expect(path).toMatch(/\/list\/listitem\/text\["Row 9876"\]$/);
+    const again = await macpilot.ok('get_element', { path });
+    expect(again).toContain(`ref: ${ref}\n`);
+    expect(again).toContain('name: "Row 9876"');
     await processes.stop(browser.pid);
   });
 

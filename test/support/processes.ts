@@ -18,9 +18,10 @@ export class Processes {
 
   constructor(private readonly env: NodeJS.ProcessEnv) {}
 
-  start(command: string, args: string[] = []): Started {
+  /** `env`: added to the desktop's environment for this process. */
+  start(command: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Started {
     const child = spawn(command, args, {
-      env: this.env,
+      env: { ...this.env, ...env },
       detached: true,
       stdio: ['ignore', 'pipe', 'ignore'],
     });

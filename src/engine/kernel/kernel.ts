@@ -120,7 +120,10 @@ export class Kernel {
   async walk(start: WalkStart, limits: WalkLimits, call?: CallOptions): Promise<LabelledWalk> {
     const params = { maxValueLength: SNAPSHOT_VALUE_CHARS, ...limits, root: start.handle };
     const result = await this.port.call('ax.snapshot', params, call);
-    const tree = annotate({ node: result.root, path: start.path, app: start.app }, this.refs);
+    const tree = annotate(
+      { node: result.root, path: start.path, app: start.app, filtered: params.nameFilter !== undefined },
+      this.refs,
+    );
     const passedOver = result.passedOver === undefined ? {} : { passedOver: result.passedOver };
     return { tree, truncated: result.truncated, count: result.nodeCount, ...passedOver };
   }

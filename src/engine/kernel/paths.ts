@@ -107,10 +107,16 @@ export function matchSegment<T extends PathElement>(children: readonly T[], segm
  * For each sibling, the least segment that selects it alone among them: the role, else the name, else the name
  * and an index, else an index. Windows always get an index: their titles change with the document. A status
  * bar's name is the text it shows, which changes with every selection: it is named by its role and index.
- * `partial`: the siblings are some of many (a long list's rows on screen): a named one keeps its name even when
- * it is the only one of its role among them. One pass, since lists can hold thousands of siblings.
+ * `partial`: the siblings are some of many (a long list's rows on screen, or those a search kept): a named one
+ * keeps its name even when it is the only one of its role among them. `'filtered'`: a search kept them, so their
+ * places among the kept say nothing of their places in the list: an unnamed one gets its role alone, and a path
+ * reaches it by the named step that follows (Resolver.path reads that step's name through the list). One pass,
+ * since lists can hold thousands of siblings.
  */
-export function segmentsFor<T extends PathElement>(siblings: readonly T[], partial = false): Segment[] {
+export function segmentsFor<T extends PathElement>(
+  siblings: readonly T[],
+  partial: boolean | 'filtered' = false,
+): Segment[] {
   const ordered = visibleFirst(siblings);
   const roles = ordered.map(roleOf);
   const names = ordered.map((s) => normalizeName(s.name));
@@ -127,6 +133,7 @@ export function segmentsFor<T extends PathElement>(siblings: readonly T[], parti
     // A chrome role without a name is how a path names a transparent element: a named one keeps its name.
     else if (roleTotal === 1 && !(CHROME_ROLES.has(role) && name !== '') && !(partial && name !== ''))
       segment = { role };
+    else if (name === '' && partial === 'filtered') segment = { role };
     else if (name === '' || role === 'statusbar') segment = { role, index: roleIndex };
     else segment = nameTotal === 1 ? { role, name } : { role, name, index: nameIndex };
     segments.set(sibling, segment);
@@ -138,7 +145,7 @@ export function segmentsFor<T extends PathElement>(siblings: readonly T[], parti
 export function segmentFor<T extends PathElement>(
   child: T,
   siblings: readonly T[],
-  partial = false,
+  partial: boolean | 'filtered' = false,
 ): Segment {
   const segment = segmentsFor(siblings, partial)[siblings.indexOf(child)];
   if (!segment) throw new Error('segmentFor: the child is not among its siblings');

@@ -501,11 +501,35 @@ export class Resolver {
     return (await this.children(handle, true, call)).filter(isTransparent);
   }
 
-  /** The elements a segment chooses among, under the element at `handle`. */
-  private segmentCandidates(handle: string, segment: Segment, call?: CallOptions): Promise<Siblings> {
-    return isTransparentSegment(segment)
-      ? this.transparentChildren(handle, call)
-      : this.logicalChildren(handle, call, segment.name);
+  /**
+   * The elements a segment chooses among, under the element at `handle`. A step by role alone followed by a named
+   * step (`list/listitem/text["Row 9876"]`, as a search's answer names an unnamed row of a long list) reads the
+   * list's rows by that name.
+   */
+  private segmentCandidates(
+    handle: string,
+    segment: Segment,
+    next: Segment | undefined,
+    call?: CallOptions,
+  ): Promise<Siblings> {
+    if (isTransparentSegment(segment)) return this.transparentChildren(handle, call);
+    const byRoleAlone = segment.name === undefined && segment.index === undefined;
+    return this.logicalChildren(handle, call, byRoleAlone ? next?.name : segment.name);
+  }
+
+  /**
+   * Of several elements a step by role alone matched, those under which the next step, by name, finds something:
+   * the row of a long list that holds the named element. Read for a few candidates only.
+   */
+  private async holding(found: ElementNode[], next: Segment | undefined, call?: CallOptions) {
+    if (next?.name === undefined || found.length < 2 || found.length > LISTED) return found;
+    const holds = await Promise.all(
+      found.map(async (candidate) => {
+        const below = await this.namedAmong(await this.logicalChildren(candidate.id, call), next.role, call);
+        return matchSegment(below, next).length > 0;
+      }),
+    );
+    return found.filter((_, i) => holds[i]);
   }
 
   /**
@@ -528,13 +552,16 @@ export class Resolver {
       // names the candidates have do not settle the step: a name that none or several carry, a name with an
       // index (snapshots write those counting names from content), or an element found that takes a name (the
       // path a snapshot gives it says that name).
-      const candidates = await this.segmentCandidates(at.handle, segment, call);
+      const next = path.segments[step + 1];
+      const candidates = await this.segmentCandidates(at.handle, segment, next, call);
       let siblings = candidates;
       let found = matchSegment(siblings, segment);
       if (segment.name !== undefined && (found.length !== 1 || segment.index !== undefined)) {
         siblings = await this.namedAmong(candidates, segment.role, call);
         found = matchSegment(siblings, segment);
       }
+      if (segment.name === undefined && segment.index === undefined)
+        found = await this.holding(found, next, call);
       const hit = found[0];
       if (found.length !== 1 || !hit) throw this.stepError(path, step, atPath, siblings, found, app);
       const position = siblings.indexOf(hit);
@@ -546,8 +573,12 @@ export class Resolver {
       if (step < path.segments.length - 1 && isConsolePage(roleOf(element), element.name)) {
         throw consolePageRefusal();
       }
-      // Among the rows of a long list a search kept, a row keeps its name (segmentsFor's `partial`).
-      atPath = childPath(atPath, segmentFor(element, siblings, candidates.partial === true));
+      // Among the rows of a long list a search kept, a row keeps its name, and an unnamed one its role alone
+      // (segmentsFor's `partial`).
+      atPath = childPath(
+        atPath,
+        segmentFor(element, siblings, candidates.partial === true ? 'filtered' : false),
+      );
       at = resolvedAt(element, atPath, app);
     }
     return at;

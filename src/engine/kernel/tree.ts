@@ -47,6 +47,8 @@ export interface WalkRoot {
   node: ElementNode;
   path: ElementPath;
   app: AppRef;
+  /** The walk had a nameFilter: of its long lists not walked on screen, it kept only the rows a search may want. */
+  filtered?: boolean;
 }
 
 /** Secure text never yields its value, whatever a helper sends. */
@@ -80,7 +82,8 @@ export function annotate(root: WalkRoot, refs: RefTable): Walked {
     // stays true among all the rows, never by being the only one of its role among those walked.
     const partial =
       node.children !== undefined && node.childCount > node.children.length && node.childCount > LONG_LIST;
-    const segments = segmentsFor(logical, partial);
+    const filtered = partial && root.filtered === true && node.shownChildren === undefined;
+    const segments = segmentsFor(logical, filtered ? 'filtered' : partial);
     return new Map(logical.map((child, i) => [child.id, `${path}/${formatSegment(segments[i] as Segment)}`]));
   };
   const visit = (node: ElementNode, path: string, depth: number, above: Map<string, string>): Walked => {

@@ -175,6 +175,26 @@ describe('segmentFor', () => {
   });
 });
 
+describe('rows of a long list walked in part', () => {
+  const rows = [item('list item', ''), item('list item', ''), item('list item', 'Row 40')];
+
+  it('on screen: an unnamed row is placed by its index among the rows shown, a named one by its name', () => {
+    expect(rows.map((row) => segmentFor(row, rows, true))).toEqual([
+      { role: 'listitem', index: 0 },
+      { role: 'listitem', index: 1 },
+      { role: 'listitem', name: 'Row 40' },
+    ]);
+  });
+
+  it('kept by a search: an unnamed row gets no index, which would count among the kept rows only', () => {
+    expect(rows.map((row) => segmentFor(row, rows, 'filtered'))).toEqual([
+      { role: 'listitem' },
+      { role: 'listitem' },
+      { role: 'listitem', name: 'Row 40' },
+    ]);
+  });
+});
+
 describe('a named container', () => {
   it('keeps its name in its segment even alone of its role: a bare "group" names a transparent one', () => {
     const siblings = [item('panel', 'Forms dialog'), item('push button', 'OK')];
