@@ -11,6 +11,7 @@ import { type Hello, HelperClient, type HelperCommand } from './helper-client/cl
 import { createLogger } from './log.js';
 import { helperCommand, platformServiceChecks } from './platforms/index.js';
 import { PERSON_QUIET_MS } from './engine/features/input.js';
+import { appPolicyOf } from './policy/apps.js';
 import { VERSION } from './version.js';
 
 /** What macpilot needs; `recording` is optional (only start_recording uses it) and reported apart. */
@@ -192,6 +193,7 @@ function settingsChecks(config: Config, write: (line: string) => void): string[]
   const audit = auditLog(config);
   write(audit.line);
   if (audit.problem) missing.push('audit log');
+  write(`app lists: ${appPolicyOf(config).describe()}`);
   try {
     write(`kill switch: ${controlFolder()} (\`macpilot stop\` reaches the servers that listen there)`);
   } catch (error) {

@@ -9,7 +9,7 @@ import type { HelperPort } from './engine/kernel/port.js';
 import { HelperClient } from './helper-client/client.js';
 import { createLogger } from './log.js';
 import { AuditLog } from './policy/audit-log.js';
-import { AppPolicy, appGate } from './policy/apps.js';
+import { appGate, appPolicyOf } from './policy/apps.js';
 import { backgroundOfCall } from './policy/call-scope.js';
 import { Desk } from './policy/desk.js';
 import { CallFeed, type Thumbnail } from './policy/watch.js';
@@ -49,13 +49,7 @@ export function createRuntime(
     }),
     log,
   });
-  const apps = new AppPolicy({
-    denyApps: config.denyApps,
-    allowApps: config.allowApps,
-    listDenied: config.listDeniedApps,
-    origins: config.origins,
-    hiddenPids: consoleBrowsersNow(),
-  });
+  const apps = appPolicyOf(config, consoleBrowsersNow());
   const engine = createEngine(
     port(helper),
     {

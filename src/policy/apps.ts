@@ -4,7 +4,13 @@
  * call in progress (read for tools annotated readOnlyHint, write for the rest), which the MCP server sets per
  * call through `withAccess`.
  */
-import { defaultOrigin, environmentOrigin, type SettingName, type SettingOrigin } from '../config.js';
+import {
+  type Config,
+  defaultOrigin,
+  environmentOrigin,
+  type SettingName,
+  type SettingOrigin,
+} from '../config.js';
 import { type AppGate, AppRefused } from '../engine/kernel/resolve.js';
 import { type Access, accessOfCall, inCallScope } from './call-scope.js';
 
@@ -120,10 +126,25 @@ const matches = (list: ReadonlySet<string>, app: NamedApp): boolean =>
     return list.has(lower) || list.has(lower.replace(/\s+\d+$/, ''));
   });
 
+/** The policy the settings give; `hiddenPids`: the console's browsers, hidden whatever the lists say. */
+export const appPolicyOf = (
+  config: Pick<Config, 'denyApps' | 'allowApps' | 'listDeniedApps' | 'origins'>,
+  hiddenPids?: () => ReadonlySet<number>,
+): AppPolicy =>
+  new AppPolicy({
+    denyApps: config.denyApps,
+    allowApps: config.allowApps,
+    listDenied: config.listDeniedApps,
+    origins: config.origins,
+    hiddenPids,
+  });
+
 export class AppPolicy {
   private readonly denied: ReadonlySet<string>;
   private readonly writeDenied: ReadonlySet<string>;
   private readonly allowed?: ReadonlySet<string>;
+  /** The lists as the person wrote them, for describe. */
+  private readonly written: { deny: readonly string[]; allow?: readonly string[] };
   private readonly defaults: boolean;
   private readonly listDenied: boolean;
   private readonly denyOrigin: SettingOrigin;
@@ -144,6 +165,7 @@ export class AppPolicy {
     // "none", as for the deny list, is no list: every app is allowed.
     const allow = settings.allowApps?.filter((name) => name.trim().toLowerCase() !== 'none');
     this.allowed = allow && allow.length > 0 ? normalize(allow) : undefined;
+    this.written = { deny: own, ...(this.allowed ? { allow } : {}) };
     this.denyOrigin =
       settings.origins?.denyApps ??
       (this.defaults ? defaultOrigin('denyApps') : environmentOrigin('denyApps'));
@@ -197,6 +219,20 @@ export class AppPolicy {
         `only a human can allow it: add its name or bundle id to ${this.allowOrigin.where}`,
       );
     }
+  }
+
+  /** The lists in force and where they were set, in a person's words (doctor's line). */
+  describe(): string {
+    const allow = this.written.allow
+      ? `; only ${this.written.allow.join(', ')} allowed (${this.allowOrigin.where})`
+      : '';
+    if (this.defaults)
+      return `the default lists: credential managers denied, terminals, system settings and the dialogs that grant access read-only${allow}`;
+    const own = this.written.deny.length > 0 ? `${this.written.deny.join(', ')} denied` : 'no app denied';
+    return (
+      `${own} (${this.denyOrigin.where}), in place of the default lists: credential managers not in it can be read ` +
+      `and terminals, system settings and the dialogs that grant access acted on${allow}`
+    );
   }
 
   private withBundleId(app: NamedApp): NamedApp {

@@ -87,6 +87,24 @@ describe('AppPolicy', () => {
   });
 });
 
+describe("the lists in force, as doctor's app lists line says them", () => {
+  it('the default lists', () => {
+    expect(new AppPolicy().describe()).toMatch(
+      /^the default lists: credential managers denied, terminals, system settings and the dialogs that grant access read-only$/,
+    );
+  });
+
+  it('a list of your own, saying what the default lists no longer keep, and where it was set', () => {
+    expect(new AppPolicy({ denyApps: ['1Password', 'gnome-terminal'] }).describe()).toBe(
+      '1Password, gnome-terminal denied (the environment variable MACPILOT_DENY_APPS), in place of the default lists: credential managers ' +
+        'not in it can be read and terminals, system settings and the dialogs that grant access acted on',
+    );
+    expect(new AppPolicy({ denyApps: ['none'], allowApps: ['mousepad'] }).describe()).toMatch(
+      /^no app denied \(the environment variable MACPILOT_DENY_APPS\), in place of .*; only mousepad allowed \(the environment variable MACPILOT_ALLOW_APPS\)$/,
+    );
+  });
+});
+
 describe('the engine asks the app policy', () => {
   function setup(policy: AppPolicy) {
     const { app, other } = runningApps();
