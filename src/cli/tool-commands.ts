@@ -204,6 +204,7 @@ export function inPersonWords(text: string): string {
     .replace(/only a human can allow it: /g, '')
     .replace(/ where macpilot is started \(the MCP client's server entry or your shell\)/g, ' in your shell')
     .replace(/\bthe person's app lists\b/g, 'your app lists')
+    .replace(/\bmacpilot's console, the person's own\b/g, "macpilot's console, your own")
     .replace(
       / hidden; only the person can change that\)/g,
       ' hidden by your app lists: `macpilot apps` says by which setting)',

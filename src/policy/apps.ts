@@ -175,13 +175,15 @@ export class AppPolicy {
   /** Refuses, naming the app and the setting that would allow it, when the current call may not use `app`. */
   check(named: NamedApp, wanted: Access | 'list'): void {
     if (named.pid !== undefined && this.hiddenPids?.().has(named.pid)) {
-      throw refusal(
+      const refused = refusal(
         named.name,
         "macpilot's console",
         `"${named.name}" (pid ${named.pid}) is off limits`,
         "it is the browser showing macpilot's console, where the person watches agents and answers their questions",
         "nothing to do: it is the person's; ask them there",
       );
+      refused.personsOwn = true;
+      throw refused;
     }
     if (wanted === 'list' && this.listDenied) return;
     const access = wanted === 'list' ? 'read' : wanted;

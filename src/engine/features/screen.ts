@@ -129,8 +129,10 @@ export class Screen {
       const subject = await this.subject(options, call);
       const maxLongEdge = options.maxWidth ?? (file ? FILE_MAX_EDGE : SCREENSHOT_DEFAULTS.maxWidth);
       const quality = options.quality ?? SCREENSHOT_DEFAULTS.quality;
-      const hiddenFrames = await this.hiddenFrames(call);
-      const blackOut = (options.blackOutHidden ?? this.blackOutHidden) && hiddenFrames.length > 0;
+      const hidden = await this.hiddenFrames(call);
+      // The console's windows are painted black whatever was asked: they are the person's.
+      const hiddenFrames = (options.blackOutHidden ?? this.blackOutHidden) ? hidden.all : hidden.personsOwn;
+      const blackOut = hiddenFrames.length > 0;
       // Annotations and black areas are drawn on a lossless image, then encoded once in the format asked for.
       const captureFormat = options.annotate || blackOut ? 'png' : format;
       const shot = await this.kernel.port.call(
@@ -138,12 +140,13 @@ export class Screen {
         { target: subject.target, format: captureFormat, quality, maxLongEdge },
         call,
       );
-      const inShot = hiddenFrames.filter((frame) => overlaps(frame, shot.bounds));
+      const inShot = hidden.all.filter((frame) => overlaps(frame, shot.bounds));
+      const toPaint = hiddenFrames.filter((frame) => overlaps(frame, shot.bounds));
       // The helper's base64 goes out as it came, unless something is drawn on the image.
       let base64 = shot.data;
       let legend = '';
       let drawn: Drawn | undefined;
-      const covered = blackOut && inShot.length > 0 ? await paintBlack(shot, inShot) : undefined;
+      const covered = blackOut && toPaint.length > 0 ? await paintBlack(shot, toPaint) : undefined;
       if (options.annotate) {
         const png = covered ?? Buffer.from(shot.data, 'base64');
         const annotated = await this.annotated(png, shot, subject, format, quality, call);
@@ -153,14 +156,23 @@ export class Screen {
       } else if (covered) {
         base64 = (await encode(covered, format, quality)).toString('base64');
       }
-      const hiddenNote =
-        inShot.length === 0
-          ? ''
-          : ` ${plural(inShot.length, 'window')} of apps the person's app lists hide ${
-              covered
-                ? `${inShot.length === 1 ? 'is' : 'are'} painted black.`
-                : 'may show in its pixels (black_out_hidden: true paints them black).'
-            }`;
+      // The console's frames are the same objects in `all` and in `personsOwn` (hiddenFrames).
+      const consoleIn = hidden.personsOwn.filter((frame) => inShot.includes(frame));
+      const listsIn = inShot.filter((frame) => !consoleIn.includes(frame));
+      const listsPainted = covered ? listsIn.filter((frame) => toPaint.includes(frame)).length : 0;
+      const listsShown = listsIn.length - listsPainted;
+      const hiddenNote = [
+        listsPainted > 0
+          ? `${plural(listsPainted, 'window')} of apps the person's app lists hide ${listsPainted === 1 ? 'is' : 'are'} painted black.`
+          : '',
+        listsShown > 0
+          ? `${plural(listsShown, 'window')} of apps the person's app lists hide may show in its pixels (black_out_hidden: true paints them black).`
+          : '',
+        consoleIn.length > 0 ? "macpilot's console, the person's own, is painted black." : '',
+      ]
+        .filter(Boolean)
+        .map((note) => ` ${note}`)
+        .join('');
       // Linux reads the screen's pixels over the window's area; macOS captures the window alone.
       const coveredBy =
         subject.coveredBy && (await this.kernel.platform(call)) === 'linux' ? subject.coveredBy : 0;
@@ -213,7 +225,7 @@ export class Screen {
       call,
     );
     const { width, height, bounds, scale } = shot;
-    const inShot = (await this.hiddenFrames(call)).filter((frame) => overlaps(frame, bounds));
+    const inShot = (await this.hiddenFrames(call)).all.filter((frame) => overlaps(frame, bounds));
     const png = inShot.length > 0 ? await paintBlack(shot, inShot) : Buffer.from(shot.data, 'base64');
     // Said with what was read, so that an agent does not take a blacked-out window for an empty area.
     const what =
@@ -223,10 +235,14 @@ export class Screen {
     return { png, width, height, bounds, scale, what };
   }
 
-  /** The frames, in screen points, of the windows on screen whose apps the person's app lists hide. */
-  private async hiddenFrames(call?: CallOptions): Promise<Bounds[]> {
-    const { hidden } = await this.kernel.resolver.visibleWindows(false, call);
-    return hidden.filter((w) => !w.minimized).map((w) => w.bounds);
+  /**
+   * The frames, in screen points, of the windows on screen whose apps the person's app lists hide, and of those
+   * that are the person's own (macpilot's console).
+   */
+  private async hiddenFrames(call?: CallOptions): Promise<{ all: Bounds[]; personsOwn: Bounds[] }> {
+    const { hidden, personsOwn } = await this.kernel.resolver.visibleWindows(false, call);
+    const frames = (windows: WindowInfo[]) => windows.filter((w) => !w.minimized).map((w) => w.bounds);
+    return { all: frames(hidden), personsOwn: frames(personsOwn) };
   }
 
   // --- what to capture ---

@@ -45,11 +45,10 @@ export class Windows {
   ): Promise<WindowsResult> {
     return this.kernel.guard('list the windows', async () => {
       const includeMinimized = options.includeMinimized ?? false;
-      const {
-        windows: all,
-        hidden,
-        offLimits,
-      } = await this.kernel.resolver.visibleWindows(includeMinimized, call, true);
+      const listed = await this.kernel.resolver.visibleWindows(includeMinimized, call, true);
+      const { windows: all, offLimits } = listed;
+      // The console's windows are the person's: not counted among what their lists hide.
+      const hidden = listed.hidden.filter((w) => !listed.personsOwn.includes(w));
       const windows = options.app === undefined ? all : ofApp(all, options.app);
       // No window of it: an app that is not running (or is off limits) is refused, as every tool naming it is.
       if (options.app !== undefined && windows.length === 0)

@@ -70,6 +70,8 @@ export type AppGate = (
 export class AppRefused extends MacpilotError {
   /** The setting that refused it, in the person's words ("the environment variable MACPILOT_DENY_APPS"). */
   setting?: string;
+  /** The app is the person's own (the browser showing macpilot's console), refused whatever the lists say. */
+  personsOwn?: boolean;
 }
 
 /** A name several running apps answer to, with no pick among them: the call's question, not an absence. */
@@ -125,6 +127,20 @@ export class Resolver {
     return this.allows(app, 'list');
   }
 
+  /**
+   * Whether the app is the person's own (the browser showing macpilot's console): never listed, and not counted
+   * among what the app lists hide, which do not hide it and cannot show it.
+   */
+  isPersonsOwn(app: { name: string; pid: number }): boolean {
+    try {
+      this.gate(app, 'list');
+      return false;
+    } catch (error) {
+      if (error instanceof AppRefused) return error.personsOwn === true;
+      throw error;
+    }
+  }
+
   private allows(
     app: { name: string; bundleId?: string; pid?: number },
     access: 'list' | 'read' | 'write',
@@ -174,7 +190,7 @@ export class Resolver {
     const hiddenApps = [
       ...all.filter((app) => !apps.includes(app)),
       ...treeless.filter((app) => !withoutTree.includes(app)),
-    ];
+    ].filter((app) => !this.isPersonsOwn(app));
     return { apps, withoutTree, hidden: hiddenApps.length, hiddenBy: this.hiddenBy(hiddenApps), offLimits };
   }
 
@@ -222,13 +238,14 @@ export class Resolver {
    * The windows agents may see (minimized ones when asked), front to back, and those the app lists hide (not
    * for agents' eyes): a window is hidden when its app, by its accessibility name or by the window's own app
    * name, may not be read; or, for a list (`listing`), may not be listed. `offLimits`: the ids of the windows
-   * shown whose apps may not be read (a list that shows denied apps, MACPILOT_LIST_DENIED_APPS).
+   * shown whose apps may not be read (a list that shows denied apps, MACPILOT_LIST_DENIED_APPS). `personsOwn`:
+   * those of the hidden that are the person's own (macpilot's console), which no list hides or shows.
    */
   async visibleWindows(
     includeMinimized: boolean,
     call?: CallOptions,
     listing = false,
-  ): Promise<{ windows: WindowInfo[]; hidden: WindowInfo[]; offLimits: string[] }> {
+  ): Promise<{ windows: WindowInfo[]; hidden: WindowInfo[]; personsOwn: WindowInfo[]; offLimits: string[] }> {
     const [{ windows: all }, apps] = await Promise.all([
       this.port.call('windows.list', { includeMinimized }, call),
       this.apps(call),
@@ -242,7 +259,9 @@ export class Resolver {
     const seen = (w: WindowInfo) => (listing ? may(w, (app) => this.mayList(app)) : readable(w));
     const windows = all.filter(seen);
     const offLimits = windows.filter((w) => !readable(w)).map((w) => w.id);
-    return { windows, hidden: all.filter((w) => !seen(w)), offLimits };
+    const unseen = all.filter((w) => !seen(w));
+    const personsOwn = unseen.filter((w) => this.isPersonsOwn({ name: w.app, pid: w.pid }));
+    return { windows, hidden: unseen, personsOwn, offLimits };
   }
 
   /**

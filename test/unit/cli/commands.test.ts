@@ -228,6 +228,9 @@ describe("a failure's sentence at the terminal", () => {
     expect(inPersonWords("1 window of apps the person's app lists hide may show in its pixels")).toBe(
       '1 window of apps your app lists hide may show in its pixels',
     );
+    expect(inPersonWords("macpilot's console, the person's own, is painted black.")).toBe(
+      "macpilot's console, your own, is painted black.",
+    );
   });
 
   it('names commands and flags where the agent reads tools and arguments', async () => {

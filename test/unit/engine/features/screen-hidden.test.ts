@@ -78,3 +78,16 @@ test('a denied window is painted black when asked, and said to be there when not
   const { data, info } = await sharp(compared.png).greyscale().raw().toBuffer({ resolveWithObject: true });
   expect(data[20 * info.width + 30]).toBe(0);
 });
+
+test("the browser showing macpilot's console is painted black whatever the screenshot asks, and is no hidden app", async () => {
+  // gtk3-demo's pid stands for the console's browser: hidden whatever the lists say.
+  const policy = new AppPolicy({ denyApps: ['none'], hiddenPids: () => new Set([2]) });
+  const engine = createEngine(await desktop(), { blackOutHidden: false }, appGate(policy));
+  const shot = await engine.screen.take({ blackOutHidden: false });
+  expect(shot.text).toContain("macpilot's console, the person's own, is painted black.");
+  expect(shot.text).not.toContain('app lists hide');
+  expect(await pixel(shot.image?.data ?? '', 100, 50)).toBe(0);
+
+  const windows = await engine.windows.list({});
+  expect(windows.kind === 'windows' && windows.hidden).toBe(0);
+});
