@@ -415,7 +415,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       "every macpilot server's calls as they run (tool, target, outcome, " +
       'what changed, the screen before and after an action), the screen live, and the questions that need your ' +
       'consent (Allow once, Allow for the session, Deny; unanswered within 2 minutes: denied). Stop does what ' +
-      '`macpilot stop` does; Resume lets agents act again. Ctrl-C ends the console; the agents go on.',
+      '`macpilot stop` does; Resume lets agents act again. Ctrl-C, or closing its own window, ends the console; ' +
+      'the agents go on.',
   },
   {
     name: 'resume',

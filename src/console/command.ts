@@ -65,39 +65,57 @@ export async function runConsole(flags: { port?: string; open: boolean }): Promi
       },
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        new MacpilotError({
-          what: `The console cannot listen on ${host}:${port}`,
-          why: error.code === 'EADDRINUSE' ? 'another program uses that port' : error.message,
-          next: 'give another port with --port (0: any free port)',
-          kind: 'listen_failed',
-        }),
-      ),
-    );
-    http.listen(port, host, () => resolve());
-  });
+  const shutDown = async () => {
+    close();
+    http.closeAllConnections();
+    http.close();
+    await Promise.all([runtime.helper.close().catch(() => {}), runtime.engine.close().catch(() => {})]);
+  };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', (error: NodeJS.ErrnoException) =>
+        reject(
+          new MacpilotError({
+            what: `The console cannot listen on ${host}:${port}`,
+            why: error.code === 'EADDRINUSE' ? 'another program uses that port' : error.message,
+            next: 'give another port with --port (0: any free port)',
+            kind: 'listen_failed',
+          }),
+        ),
+      );
+      http.listen(port, host, () => resolve());
+    });
+  } catch (error) {
+    // Nothing of a console that never listened stays behind (its socket in the control folder).
+    await shutDown();
+    throw error;
+  }
   const address = http.address();
   const bound = typeof address === 'object' && address ? address.port : port;
   const link = `http://${host}:${bound}${site.oneTimeLink()}`;
-  process.stdout.write(
-    `macpilot: the console is at ${link}\n` +
-      '(the link works once: it leaves a cookie in the browser that opens it). Ctrl-C ends the console; the agents go on.\n',
-  );
-  const window = flags.open ? openConsoleWindow(link) : undefined;
-  process.stdout.write(window ? `${OWN_WINDOW}\n` : `${OPEN_IT_APART}\n`);
-  await new Promise<void>((resolve) => {
+  let windowClosed = false;
+  let endWithWindow = () => {};
+  const ended = new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
+    endWithWindow = () => {
+      windowClosed = true;
+      resolve();
+    };
   });
-  close();
+  const window = flags.open ? openConsoleWindow(link, () => endWithWindow()) : undefined;
+  // The link opens the page once; the console's own window has used it already.
+  process.stdout.write(window ? `${OWN_WINDOW}\n` : `${linkLines(link)}\n${OPEN_IT_APART}\n`);
+  await ended;
+  if (windowClosed) process.stdout.write("macpilot: the console's window was closed: the console ends.\n");
   await window?.close();
-  http.closeAllConnections();
-  http.close();
-  await Promise.all([runtime.helper.close().catch(() => {}), runtime.engine.close().catch(() => {})]);
-  return 130;
+  await shutDown();
+  return windowClosed ? 0 : 130;
 }
+
+const linkLines = (link: string) =>
+  `macpilot: the console is at ${link}\n` +
+  '(the link works once: it leaves a cookie in the browser that opens it). Ctrl-C ends the console; the agents go on.';
 
 function portOf(text: string | undefined): number {
   if (text === undefined) return 0;
@@ -109,7 +127,8 @@ function portOf(text: string | undefined): number {
 }
 
 const OWN_WINDOW =
-  'It opened in a browser window of its own, which agents can neither see nor operate (closed with the console).';
+  'macpilot: the console opened in a browser window of its own, which agents can neither see nor operate. ' +
+  'Closing that window, or Ctrl-C here, ends the console; the agents go on.';
 const OPEN_IT_APART =
   'Open it in a browser that agents do not operate: in a browser they may use, its address bar could run a script ' +
   "in the console's page (a javascript: address), which the console cannot tell from you. A browser listed in " +
@@ -130,7 +149,7 @@ const BROWSERS =
  * the control folder, and every server hides it from agents as it hides a denied app (walks, actions, points and
  * keys on its window). Without such a browser: the desktop's default one, and the printed advice.
  */
-function openConsoleWindow(link: string): { close(): Promise<void> } | undefined {
+function openConsoleWindow(link: string, onClosed: () => void): { close(): Promise<void> } | undefined {
   const browser = BROWSERS.map((name) =>
     name.startsWith('/') ? (isProgram(name) ? name : undefined) : findProgram(name),
   ).find((found) => found !== undefined);
@@ -153,14 +172,20 @@ function openConsoleWindow(link: string): { close(): Promise<void> } | undefined
       // Chromium refuses to run as root without it.
       ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
     ],
-    // Its temporary files too go in the profile, which is removed after it, however it ended.
-    { stdio: 'ignore', detached: true, env: { ...process.env, TMPDIR: profile } },
+    { stdio: 'ignore', detached: true },
   );
   child.on('error', () => {});
   child.unref();
   const forget = child.pid === undefined ? () => {} : registerConsoleBrowser(child.pid);
+  let closing = false;
+  // The person closed the window (the browser ended on its own): the console ends with it.
+  child.once('exit', () => {
+    forget();
+    if (!closing) onClosed();
+  });
   return {
     close: async () => {
+      closing = true;
       forget();
       if (child.pid !== undefined) {
         try {

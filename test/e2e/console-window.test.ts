@@ -13,7 +13,10 @@ import { Processes } from '../support/processes.js';
 import { temporaryFolder } from '../support/temp.js';
 import { eventually } from '../support/text.js';
 import { windowOfPid } from '../support/xwindows.js';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const control = temporaryFolder('macpilot-control-');
 const env: Record<string, string> = { ...inject('desktopEnv'), MACPILOT_CONTROL_DIR: control };
@@ -23,18 +26,15 @@ const { macpilot } = useMacpilot(env);
 const consoles: Processes[] = [];
 afterAll(() => Promise.all(consoles.map((started) => started.stopAll())));
 
-async function consoleWindowIsTheirs(consoleEnv: Record<string, string>): Promise<void> {
-  const profilesBefore = readdirSync(tmpdir());
-  const processes = new Processes(consoleEnv);
-  consoles.push(processes);
+/** `macpilot console` started, with its browser's pid and window once its page has loaded. */
+async function openConsole(processes: Processes) {
   const site = processes.start(process.execPath, [CLI, 'console']);
-  // The link is printed first, the window's line once the browser has been started.
-  await eventually('the console link and its window', async () =>
-    /http:\/\/\S+/.test(site.stdout()) && site.stdout().includes('a browser window of its own')
-      ? true
-      : undefined,
+  await eventually('the line that says the window opened', async () =>
+    site.stdout().includes('a browser window of its own') ? true : undefined,
   );
   expect(site.stdout()).toContain('a browser window of its own, which agents can neither see nor operate');
+  // The window has used the one-time link: it is not printed for anyone else to use.
+  expect(site.stdout()).not.toMatch(/http:\/\/\S+/);
   const pid = await eventually('the console browser noted', async () => {
     const note = readdirSync(control).find((name) => /^console-browser-\d+$/.test(name));
     return note === undefined ? undefined : Number(note.slice('console-browser-'.length));
@@ -45,6 +45,14 @@ async function consoleWindowIsTheirs(consoleEnv: Record<string, string>): Promis
       ? true
       : undefined,
   );
+  return { site, pid, window };
+}
+
+async function consoleWindowIsTheirs(consoleEnv: Record<string, string>): Promise<void> {
+  const profilesBefore = readdirSync(tmpdir());
+  const processes = new Processes(consoleEnv);
+  consoles.push(processes);
+  const { site, pid, window } = await openConsole(processes);
 
   const apps = await macpilot.ok('list_apps');
   expect(apps).not.toContain(`pid ${pid}`);
@@ -89,6 +97,37 @@ test('the same when the console browser started with accessibility off, so witho
     setSwitch(env, true);
   }
 }, 120_000);
+
+test('the person closes the console window: the console ends, and says so, leaving nothing in the control folder', async () => {
+  const processes = new Processes(env);
+  consoles.push(processes);
+  const { site, pid, window } = await openConsole(processes);
+  execFileSync('xdotool', ['windowactivate', '--sync', window.id, 'key', '--clearmodifiers', 'ctrl+w'], {
+    env,
+  });
+  expect(await Promise.race([site.exited, sleep(20_000).then(() => 'still running')])).toBe(0);
+  expect(site.stdout()).toContain("the console's window was closed: the console ends.");
+  expect(await gone(pid, 15_000)).toBe(true);
+  expect(readdirSync(control).filter((name) => name.startsWith('console'))).toEqual([]);
+}, 120_000);
+
+test('a console that cannot listen says why, and leaves nothing in the control folder', async () => {
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const port = (taken.address() as AddressInfo).port;
+  try {
+    const run = spawnSync(process.execPath, [CLI, 'console', '--port', String(port), '--no-open'], {
+      env,
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`The console cannot listen on 127.0.0.1:${port}`);
+    expect(run.stderr).toContain('another program uses that port');
+    expect(readdirSync(control).filter((name) => name.startsWith('console'))).toEqual([]);
+  } finally {
+    taken.close();
+  }
+});
 
 function setSwitch(desktop: Record<string, string>, on: boolean): void {
   execFileSync(
