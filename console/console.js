@@ -9,6 +9,8 @@ const status = $('status');
 
 /** Calls shown, by id: their list item. */
 const rows = new Map();
+/** The pause written down for servers that start later (Date.now() ms; 0: none). */
+let writtenPause = 0;
 /** Servers watched, by pid: how they serve and until when they are paused. */
 const servers = new Map();
 /** The most calls drawn; older ones are dropped from the page. */
@@ -178,16 +180,15 @@ function drawStatus() {
     return;
   }
   const now = Date.now();
-  const paused = [...servers.values()].filter((s) => s.pausedUntil > now);
+  const until = Math.max(writtenPause, ...[...servers.values()].map((s) => s.pausedUntil));
+  const paused = until > now;
   const count = servers.size;
+  const pause = `Actions paused until ${new Date(until).toLocaleTimeString()}`;
   status.textContent =
     count === 0
-      ? 'No macpilot server is running.'
-      : `${count} macpilot server${count === 1 ? '' : 's'} watched.` +
-        (paused.length > 0
-          ? ` Actions paused until ${new Date(Math.max(...paused.map((s) => s.pausedUntil))).toLocaleTimeString()}.`
-          : ' Agents may act.');
-  document.body.classList.toggle('paused', paused.length > 0);
+      ? `No macpilot server is running.${paused ? ` ${pause}: a server that starts before then starts paused.` : ''}`
+      : `${count} macpilot server${count === 1 ? '' : 's'} watched. ${paused ? `${pause}.` : 'Agents may act.'}`;
+  document.body.classList.toggle('paused', paused);
 }
 
 /** The area of the screen the live picture shows, in screen points. */
@@ -264,6 +265,10 @@ function handle(event) {
       break;
     case 'desk':
       if (servers.has(event.pid)) servers.get(event.pid).pausedUntil = event.pausedUntil;
+      drawStatus();
+      break;
+    case 'pause':
+      writtenPause = event.until;
       drawStatus();
       break;
     case 'started':

@@ -8,7 +8,7 @@ import { chmodSync, readdirSync, rmSync } from 'node:fs';
 import { createConnection, createServer, type Server as SocketServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { controlFolder, safeJson } from '../control.js';
+import { controlFolder, pauseWrittenDown, safeJson } from '../control.js';
 import type { ConsoleAnswer } from '../policy/watch.js';
 import { WatchEvent } from '../policy/watch.js';
 
@@ -24,7 +24,10 @@ const ServerLine = z.union([Hello, WatchEvent]);
 
 /** An event as the page receives it: which server it came from. */
 export type HubEvent =
-  (WatchEvent & { pid: number }) | { type: 'server'; pid: number; serving: string; up: boolean };
+  | (WatchEvent & { pid: number })
+  | { type: 'server'; pid: number; serving: string; up: boolean }
+  /** The pause written down in the control folder (0: none), which servers that start take on. */
+  | { type: 'pause'; until: number };
 
 interface Server {
   pid: number;
@@ -44,6 +47,8 @@ export class Hub {
   /** Where servers that start announce themselves (CONSOLE_SOCKET). */
   private readonly inbox: SocketServer;
   private readonly inboxPath: string;
+  /** The pause written down when the folder was last looked at. */
+  private writtenPause = 0;
 
   /** `folder`: the kill switch's folder, where the servers listen. */
   constructor(readonly folder: string = controlFolder()) {
@@ -80,7 +85,12 @@ export class Hub {
       servers.push({ type: 'desk', pid: server.pid, pausedUntil: server.pausedUntil });
       if (server.recording) servers.push(server.recording);
     }
-    return [...servers, ...this.timeline, ...this.questions.values()];
+    return [
+      { type: 'pause', until: this.writtenPause },
+      ...servers,
+      ...this.timeline,
+      ...this.questions.values(),
+    ];
   }
 
   /** Whether any server is watched now. */
@@ -137,6 +147,12 @@ export class Hub {
   private lastAction = -Infinity;
 
   private scan(): void {
+    // A pause holds for servers that start later, and shows with none running (`macpilot stop`, the page's Stop).
+    const pause = pauseWrittenDown(this.folder) ?? 0;
+    if (pause !== this.writtenPause) {
+      this.writtenPause = pause;
+      for (const listener of this.listeners) listener({ type: 'pause', until: pause });
+    }
     let names: string[];
     try {
       names = readdirSync(this.folder).filter((name) => /^\d+\.sock$/.test(name));

@@ -2,7 +2,7 @@ import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { ACTING_GRACE_MS, Hub, type HubEvent, TIMELINE_MAX } from '../../../src/console/hub.js';
-import { listenForControl } from '../../../src/control.js';
+import { listenForControl, writePause } from '../../../src/control.js';
 import { createLogger } from '../../../src/log.js';
 import { Desk } from '../../../src/policy/desk.js';
 import { CallFeed } from '../../../src/policy/watch.js';
@@ -173,5 +173,25 @@ describe('Hub', () => {
       heard.some((e) => e.type === 'ended') ? true : undefined,
     );
     rogue.destroy();
+  });
+});
+
+describe('the pause written down', () => {
+  test('a page hears it when `macpilot stop` writes it, and when resume lifts it, server or none', async () => {
+    stopListening();
+    const heard: HubEvent[] = [];
+    const stop = hub.listen((event) => heard.push(event));
+    expect(hub.state()).toContainEqual({ type: 'pause', until: 0 });
+    const until = Date.now() + 60_000;
+    writePause(until, folder);
+    await eventually('the pause heard', async () =>
+      heard.some((e) => e.type === 'pause' && e.until === until) ? true : undefined,
+    );
+    expect(hub.state()).toContainEqual({ type: 'pause', until });
+    writePause(0, folder);
+    await eventually('the pause lifted', async () =>
+      heard.at(-1)?.type === 'pause' && (heard.at(-1) as { until: number }).until === 0 ? true : undefined,
+    );
+    stop();
   });
 });
