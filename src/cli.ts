@@ -67,7 +67,9 @@ async function main(argv: string[]): Promise<number> {
     const { setup } = await import('./setup/index.js');
     return setup(rest, undefined, commandHelp(command));
   }
-  const { values, positionals } = parseCommandLine(command, named === first ? rest : argv);
+  const { values, positionals } = parseImplicitServe(named !== first, () =>
+    parseCommandLine(command, named === first ? rest : argv),
+  );
   if (values.help) {
     process.stdout.write(commandHelp(command));
     return 0;
@@ -145,6 +147,22 @@ async function doctor(format: Format): Promise<number> {
   const code = await check(loadConfig(), (line) => lines.push(line));
   process.stdout.write(`${JSON.stringify({ ok: code === 0, lines }, null, 2)}\n`);
   return code;
+}
+
+/**
+ * Options with no command run serve: a mistake in them is said as one of the command line, which may have meant a
+ * command, not as serve's alone.
+ */
+function parseImplicitServe<T>(implicit: boolean, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (!implicit || !(error instanceof UsageError)) throw error;
+    running = undefined;
+    throw new UsageError(
+      `no command given, so serve would run, and ${error.message.replace(/^serve has /, 'it has ')}`,
+    );
+  }
 }
 
 main(process.argv.slice(2)).then(

@@ -16,12 +16,12 @@ export async function deskCommand(name: 'stop' | 'resume', minutes: string | und
   if (reports.length === 0) {
     const lifted =
       pausedBefore === undefined
-        ? ''
-        : ` The pause until ${new Date(pausedBefore).toTimeString().slice(0, 8)} is lifted: a server that starts now may act.`;
+        ? `nothing to ${name}.`
+        : `the pause until ${new Date(pausedBefore).toTimeString().slice(0, 8)} is lifted: a server that starts now may act.`;
     process.stdout.write(
       pausedUntil > Date.now()
         ? `No macpilot server of yours is running: nothing to stop; one that starts before ${until} starts with actions paused (\`macpilot resume\` ends the pause sooner).\n`
-        : `No macpilot server of yours is running: nothing to ${name}.${lifted}\n`,
+        : `No macpilot server of yours is running; ${lifted}\n`,
     );
     return 0;
   }

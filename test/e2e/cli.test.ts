@@ -987,6 +987,13 @@ test("usage problems a person makes are usage errors (exit 2) in the command lin
   const minimised = await run('windows', '--minimised');
   expect(minimised.stderr).toContain('windows has no option --minimised: did you mean --minimized?');
   expect(minimised.stderr).not.toContain('after --');
+  // Options with no command run serve: a wrong one is said as the command line's, not as serve's alone.
+  const bogus = await run('--bogus');
+  expect(bogus.code).toBe(2);
+  expect(bogus.stderr).toBe(
+    'macpilot: no command given, so serve would run, and it has no option --bogus: it takes --http, --port, ' +
+      '--host, --toolsets, --help\n(macpilot --help lists the commands)\n',
+  );
   const menu = await run('menu', 'mousepad', 'File >');
   expect(menu.code).toBe(2);
   expect(menu.stderr).toContain('Malformed menu path "File >"');

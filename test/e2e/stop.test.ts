@@ -89,9 +89,14 @@ test('with no server running, stop says so; a server started during the pause st
     // With no server at all, resume says it lifted the pause written down; then that there is nothing to do.
     run('stop');
     expect(run('resume')).toMatch(
-      /^No macpilot server of yours is running: nothing to resume\. The pause until \d\d:\d\d:\d\d is lifted: a server that starts now may act\.\n$/,
+      /^No macpilot server of yours is running; the pause until \d\d:\d\d:\d\d is lifted: a server that starts now may act\.\n$/,
     );
-    expect(run('resume')).toBe('No macpilot server of yours is running: nothing to resume.\n');
+    expect(run('resume')).toBe('No macpilot server of yours is running; nothing to resume.\n');
+    // A stop of no minutes lifts a pause written down as resume does, and says it in the same words.
+    run('stop');
+    expect(run('stop', '--minutes', '0')).toMatch(
+      /^No macpilot server of yours is running; the pause until \d\d:\d\d:\d\d is lifted: a server that starts now may act\.\n$/,
+    );
   } finally {
     rmSync(empty, { recursive: true, force: true });
   }

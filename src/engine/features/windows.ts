@@ -220,7 +220,7 @@ export class Windows {
       ...failure,
       person: {
         next: none
-          ? 'use a window id that `macpilot windows` lists (--minimized lists minimized ones too)'
+          ? 'give --window a window id or part of a title that `macpilot windows` lists (--minimized lists minimized ones too)'
           : 'give --window a more specific title, or the window id `macpilot windows` lists',
       },
     });
