@@ -24,7 +24,7 @@ export interface AuditEntry {
   /** The app's process id, when the call named the app by it. */
   pid?: number;
   target?: { role: string; name?: string };
-  outcome: 'ok' | 'refused' | 'failed';
+  outcome: 'ok' | 'refused' | 'stopped' | 'failed';
   /**
    * What kind of failure or refusal ("unknown_ref", "not_in_mode"), never its sentence: a message may quote what
    * was typed or asked for.
@@ -87,7 +87,7 @@ export class AuditLog implements Guard {
       time: this.now().toISOString(),
       tool: call.tool.name,
       ...this.where(call, outcome),
-      outcome: outcome.refused ? 'refused' : outcome.ok ? 'ok' : 'failed',
+      outcome: outcome.refused ? 'refused' : outcome.ok ? 'ok' : outcome.stopped ? 'stopped' : 'failed',
       duration_ms: Math.round(outcome.durationMs),
       flags: { mode: this.options.mode, ...call.notes },
     };

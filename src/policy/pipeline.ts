@@ -62,6 +62,8 @@ export interface CallOutcome {
   error?: unknown;
   /** A guard, or a setting checked while it ran (the app list), refused the call: it did not act. */
   refused: boolean;
+  /** The person stopped it at the desk (`macpilot stop`, the console's Stop) while it ran: `error` says so. */
+  stopped?: boolean;
   durationMs: number;
   /** What changed in the app, in a person's words, when the call acted and watched. */
   changes?: readonly string[];
@@ -75,6 +77,12 @@ export type Witnessed = Pick<CallOutcome, 'changes' | 'bounds'>;
 export interface Guard {
   admit(call: ToolCall): Promise<(() => void) | undefined>;
   settled?(call: ToolCall, outcome: CallOutcome): void;
+}
+
+/** The person's stop, when a call's signal was aborted by one (policy/desk.ts's StoppedAtTheDesk). */
+function stoppedAtTheDesk(signal: AbortSignal): MacpilotError | undefined {
+  const reason: unknown = signal.aborted ? signal.reason : undefined;
+  return reason instanceof MacpilotError && reason.kind === 'stopped_at_the_desk' ? reason : undefined;
 }
 
 export class Policy {
@@ -106,13 +114,29 @@ export class Policy {
         if (release) releases.push(release);
       }
       const result = await work();
-      settle({ ok: !failed(result), refused: false, actedOn: actedOn(result), ...witnessed(result) });
+      const ok = !failed(result);
+      const stop = ok ? undefined : stoppedAtTheDesk(call.signal);
+      settle({
+        ok,
+        refused: false,
+        actedOn: actedOn(result),
+        ...witnessed(result),
+        ...(stop ? { error: stop, stopped: true } : {}),
+      });
       return result;
     } catch (error) {
       // A refusal is a setting's doing, whether a guard or the work met it; anything else a guard threw (a path
-      // that leads nowhere, a bug) is a failure like any other.
+      // that leads nowhere, a bug) is a failure like any other. Work the person stopped failed as the stop made
+      // it (a cancelled helper request): it is said as the stop.
+      const stop = stoppedAtTheDesk(call.signal);
       const reached = error instanceof MacpilotError ? error.reached : undefined;
-      settle({ ok: false, error, refused: isRefusal(error), ...(reached ? { actedOn: reached } : {}) });
+      settle({
+        ok: false,
+        error: stop ?? error,
+        refused: !stop && isRefusal(error),
+        ...(stop ? { stopped: true } : {}),
+        ...(reached ? { actedOn: reached } : {}),
+      });
       throw error;
     }
   }

@@ -31,7 +31,7 @@ export const WatchEvent = z.discriminatedUnion('type', [
     time: z.string(),
     app: z.string().optional(),
     target: Target.optional(),
-    outcome: z.enum(['ok', 'refused', 'failed']),
+    outcome: z.enum(['ok', 'refused', 'stopped', 'failed']),
     error: z.string().optional(),
     duration_ms: z.number(),
     /** What changed in the app, in a person's words (paths, not refs). */

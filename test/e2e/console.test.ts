@@ -191,7 +191,7 @@ describe('the console', () => {
     expect(await value()).toBe(atStop);
     expect(atStop.length).toBeLessThan(text.length);
     // What was typed shows as its length, never as the text.
-    await row('type_text', 'failed').waitFor();
+    await row('type_text', 'stopped').waitFor();
     expect(await page.locator('#timeline').innerText()).not.toContain(atStop.slice(0, 5));
     await page.locator('body.paused').waitFor();
     const paused = await macpilot.call('press_key', { key: 'End' });

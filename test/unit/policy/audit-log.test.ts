@@ -327,6 +327,50 @@ describe('AuditLog', () => {
     ]);
   });
 
+  test('a call the person stopped at the desk is "stopped", whatever the work it cut short failed with', async () => {
+    const { audit, call, lines } = setup();
+    const policy = new Policy([audit]);
+    const stop = new AbortController();
+    const typing = { ...call('type_text', { text: SECRET }, WRITE, 'input'), signal: stop.signal };
+    const cancelled = new HelperError('input.type', -32800, 'input.type was cancelled');
+    await expect(
+      policy.run(
+        typing,
+        () => {
+          stop.abort(
+            new MacpilotError({ what: 'Stopped', why: '-', next: '-', kind: 'stopped_at_the_desk' }),
+          );
+          return Promise.reject(cancelled);
+        },
+        () => false,
+      ),
+    ).rejects.toBe(cancelled);
+    // The same when the work answered its failure instead of throwing it (a quit that was waiting).
+    const quit = { ...call('quit_app', { name: 'zenity' }, WRITE, 'apps'), signal: stop.signal };
+    await policy.run(
+      quit,
+      async () => 'not done',
+      () => true,
+    );
+    // A client's own cancel is no stop of the person's.
+    const mine = new AbortController();
+    const cancelledByClient = { ...call('press_key', { key: 'End' }, WRITE, 'input'), signal: mine.signal };
+    mine.abort(new Error('the client cancelled'));
+    await expect(
+      policy.run(
+        cancelledByClient,
+        () => Promise.reject(cancelled),
+        () => false,
+      ),
+    ).rejects.toBe(cancelled);
+    expect(lines().map(({ tool, outcome, error }) => ({ tool, outcome, error }))).toEqual([
+      { tool: 'type_text', outcome: 'stopped', error: 'stopped_at_the_desk' },
+      { tool: 'quit_app', outcome: 'stopped', error: 'stopped_at_the_desk' },
+      { tool: 'press_key', outcome: 'failed', error: 'cancelled' },
+    ]);
+    expect(JSON.stringify(lines())).not.toContain('hunter2');
+  });
+
   test('a failed call that reached nothing names no target: the names in its path are only what it asked for', () => {
     const { audit, call, lines } = setup();
     const missing = new MacpilotError({ what: 'x', why: 'y', next: 'z', kind: 'no_element_at_path' });

@@ -2,7 +2,11 @@ import { expect, test } from 'vitest';
 import { MacpilotError } from '../../../src/errors.js';
 import { type CallOutcome, type Guard, Policy, type ToolCall } from '../../../src/policy/pipeline.js';
 
-const call = { tool: { name: 'click' }, args: {} } as unknown as ToolCall;
+const call = {
+  tool: { name: 'click' },
+  args: {},
+  signal: new AbortController().signal,
+} as unknown as ToolCall;
 
 function recording(name: string, log: string[], refuse = false): Guard {
   return {
