@@ -126,6 +126,9 @@ const matches = (list: ReadonlySet<string>, app: NamedApp): boolean =>
     return list.has(lower) || list.has(lower.replace(/\s+\d+$/, ''));
   });
 
+/** How the person's audit log and console name the browser that shows the console. */
+export const CONSOLE_APP = "macpilot's console";
+
 /** The policy the settings give; `hiddenPids`: the console's browsers, hidden whatever the lists say. */
 export const appPolicyOf = (
   config: Pick<Config, 'denyApps' | 'allowApps' | 'listDeniedApps' | 'origins'>,
@@ -175,8 +178,9 @@ export class AppPolicy {
   /** Refuses, naming the app and the setting that would allow it, when the current call may not use `app`. */
   check(named: NamedApp, wanted: Access | 'list'): void {
     if (named.pid !== undefined && this.hiddenPids?.().has(named.pid)) {
+      // The person's audit log names what it is, not the browser that shows it.
       const refused = refusal(
-        named.name,
+        CONSOLE_APP,
         "macpilot's console",
         `"${named.name}" (pid ${named.pid}) is off limits`,
         "it is the browser showing macpilot's console, where the person watches agents and answers their questions",

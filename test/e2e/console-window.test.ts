@@ -70,6 +70,10 @@ async function consoleWindowIsTheirs(consoleEnv: Record<string, string>): Promis
   execFileSync('xdotool', ['windowactivate', '--sync', window.id], { env });
   const pressed = await macpilot.call('press_key', { key: 'r' });
   expect(pressed.isError, pressed.text).toBe(true);
+  // With the console in front, input at a point beside its window lands there, and is not refused for it.
+  expect(x + width).toBeLessThan(1270);
+  const beside = await macpilot.call('move_mouse', { x: 1275, y: y + Math.round(height / 2) });
+  expect(beside.isError, beside.text).toBe(false);
 
   await processes.stop(site.pid);
   expect(await gone(pid, 15_000)).toBe(true);

@@ -713,8 +713,11 @@ export class Input {
         call,
       );
     await this.kernel.resolver.refuseHiddenWindowAt(point, call);
+    // Input at a point lands in the window there, which may be acted on: an active app the lists hide (the
+    // console's browser in front, say) only goes unwatched. Keys would land in it, and are refused.
     const active = await this.kernel.resolver.app(undefined, call).catch((error: unknown) => {
-      if (error instanceof MacpilotError && !(error instanceof AppRefused)) return undefined;
+      if (error instanceof MacpilotError && (!(error instanceof AppRefused) || point !== undefined))
+        return undefined;
       throw error;
     });
     if (active)

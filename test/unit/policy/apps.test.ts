@@ -3,6 +3,7 @@ import { textEngine } from '../engine/text-engine.js';
 
 import type { HelperPort } from '../../../src/engine/kernel/port.js';
 import { AppPolicy, appGate, withAccess } from '../../../src/policy/apps.js';
+import type { AppRefused } from '../../../src/engine/kernel/resolve.js';
 import { FakeHelper } from '../engine/fake-helper.js';
 import { failure } from '../engine/failure.js';
 import { el, mousepad, runningApps } from '../engine/fixtures.js';
@@ -84,6 +85,22 @@ describe('AppPolicy', () => {
       /the environment variable MACPILOT_ALLOW_APPS lists the only apps allowed, and not this one/,
     );
     expect(refusal(policy, { name: 'Keychain Access' }, 'read')).toMatch(/off limits/);
+  });
+});
+
+describe("the browser showing macpilot's console", () => {
+  it("is refused whatever the lists say, as the person's own, and named as the console in the audit log", () => {
+    const policy = new AppPolicy({ denyApps: ['none'], listDenied: true, hiddenPids: () => new Set([77]) });
+    let refused: AppRefused | undefined;
+    try {
+      policy.check({ name: 'Chromium', pid: 77 }, 'list');
+    } catch (error) {
+      refused = error as AppRefused;
+    }
+    expect(refused?.personsOwn).toBe(true);
+    expect(refused?.reached).toEqual({ app: "macpilot's console" });
+    expect(refused?.what).toBe('"Chromium" (pid 77) is off limits');
+    expect(() => policy.check({ name: 'Chromium', pid: 78 }, 'write')).not.toThrow();
   });
 });
 
