@@ -63,6 +63,14 @@ export class ConsentGuard implements Guard {
   ) {}
 
   async admit(call: ToolCall): Promise<undefined> {
+    // The person let such actions run without a question: their audit log says which ran so (those that always
+    // ask or are destructive; telling the others would cost a look at each target).
+    if (this.settings.consent === 'allow') {
+      const { tool } = call;
+      if (tool.asksConsent || (tool.annotations.destructiveHint && isWrite(tool, call.args)))
+        call.notes = { ...call.notes, consent: 'allowed_by_setting' };
+      return undefined;
+    }
     const asked = await this.needsConsent(call);
     if (asked === undefined) return undefined;
     const { action, because } = asked;
@@ -130,7 +138,6 @@ export class ConsentGuard implements Guard {
   /** What the call would do, in words for the human, and why it asks, when it needs their consent. */
   private async needsConsent(call: ToolCall): Promise<{ action: string; because: string } | undefined> {
     const { tool } = call;
-    if (this.settings.consent === 'allow') return undefined;
     const target = this.targetNames(call.args);
     const action = (because: string) => ({
       action: `${tool.title.toLowerCase()}${target.length > 0 ? ` (${target.join(', ')})` : ''}`,

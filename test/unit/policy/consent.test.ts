@@ -149,9 +149,18 @@ describe('ConsentGuard', () => {
       ]);
     }
     const { server, asked } = client(accept);
-    await guard('full', 'allow').admit(call('start_recording', {}, server));
+    const recording = call('start_recording', {}, server);
+    await guard('full', 'allow').admit(recording);
     await guard('full').admit(call('stop_recording', {}, server));
     expect(asked).toEqual([]);
+    // The audit log says the setting let it run without a question; a call that would not ask has no such note.
+    expect(recording.notes).toEqual({ consent: 'allowed_by_setting' });
+    const quit = call('quit_app', { name: 'zenity' }, server);
+    await guard('safe', 'allow').admit(quit);
+    expect(quit.notes).toEqual({ consent: 'allowed_by_setting' });
+    const typing = call('type_text', { text: 'x' }, server);
+    await guard('safe', 'allow').admit(typing);
+    expect(typing.notes).toBeUndefined();
   });
 
   it('refuses when the human declines, or accepts without confirming', async () => {
