@@ -7,7 +7,8 @@ import { describeDisplay } from '../engine/kernel/displays.js';
 import type { MouseButton } from '../helper-client/protocol.js';
 import { backgroundParam, pathParam, refParam } from './params.js';
 import { previousValue } from './inverses.js';
-import { defineTool, READ_ONLY, toolsetTools, WRITE } from './types.js';
+import { defineTool, READ_ONLY, type ToolContext, toolsetTools, WRITE } from './types.js';
+import type { ActionResult } from '../engine/kernel/results.js';
 
 const coordinate = z.number().min(-100_000).max(100_000);
 const point = {
@@ -51,6 +52,12 @@ const buttonPart = (args: { button?: MouseButton }): HeldPart => ({
 });
 const optionalSpot = (args: { x?: number; y?: number }): Spot | undefined =>
   args.x === undefined || args.y === undefined ? undefined : { x: args.x, y: args.y };
+
+/** A release that sent nothing (the key or button was not held) is noted as that in the audit log. */
+function released(result: ActionResult, note: ToolContext['note']): ActionResult {
+  if (result.nothingSent) note({ nothing_sent: true });
+  return result;
+}
 
 const heldKeyInput = z.object({
   key: z
@@ -298,8 +305,8 @@ export const inputTools = toolsetTools('input', [
     input: heldButtonInput,
     output: structured.action,
     annotations: WRITE,
-    handle: (args, { engine, holder, signal }) =>
-      engine.held.release(buttonPart(args), holder, optionalSpot(args), { signal }),
+    handle: async (args, { engine, holder, signal, note }) =>
+      released(await engine.held.release(buttonPart(args), holder, optionalSpot(args), { signal }), note),
   }),
   defineTool({
     name: 'key_down',
@@ -322,8 +329,13 @@ export const inputTools = toolsetTools('input', [
     input: heldKeyInput,
     output: structured.action,
     annotations: WRITE,
-    handle: (args, { engine, holder, signal }) =>
-      engine.held.release({ kind: 'key', key: heldKeyNamed(args.key) }, holder, undefined, { signal }),
+    handle: async (args, { engine, holder, signal, note }) =>
+      released(
+        await engine.held.release({ kind: 'key', key: heldKeyNamed(args.key) }, holder, undefined, {
+          signal,
+        }),
+        note,
+      ),
   }),
   defineTool({
     name: 'get_cursor_position',

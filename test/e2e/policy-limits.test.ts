@@ -82,6 +82,19 @@ describe('audit log', () => {
     expect(audit.map((m) => m.data)).toEqual(entries);
     expect(JSON.stringify(messages)).not.toMatch(/swordfish|opensesame/);
   });
+
+  test('a release of a key or button not held is logged as one that sent nothing', async () => {
+    expect(await macpilot.ok('key_up', { key: 'escape' })).toContain('nothing was sent');
+    expect(await macpilot.ok('mouse_up', {})).toContain('nothing was sent');
+    expect(auditLines(auditFile).slice(-2)).toEqual([
+      expect.objectContaining({ tool: 'key_up', outcome: 'ok', flags: { mode: 'full', nothing_sent: true } }),
+      expect.objectContaining({
+        tool: 'mouse_up',
+        outcome: 'ok',
+        flags: { mode: 'full', nothing_sent: true },
+      }),
+    ]);
+  });
 });
 
 /** The audit file's lines, parsed. */

@@ -50,6 +50,7 @@ export class HeldInput {
         done: own(
           `${nameOf(part)} was not held down by this session, so nothing was sent. ${held.length > 0 ? `Held: ${held.join(', ')}.` : 'Nothing is held.'}`,
         ),
+        nothingSent: true,
       };
     }
     const done = await this.send(part, false, spot, call);

@@ -49,6 +49,8 @@ export interface ActionResult {
   app?: AppRef;
   /** What changed; absent for actions that watch nothing (windows, apps, the clipboard). */
   outcome?: Outcome;
+  /** Nothing was sent: a release of what the session did not hold. */
+  nothingSent?: true;
 }
 
 /** How a snapshot's tree is shown: what was asked of the walk and how much of it fits in an answer. */
