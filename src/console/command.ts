@@ -26,7 +26,7 @@ export function mountConsole(
   engine: Engine,
   host: string,
   standingKey?: string,
-): { site: ConsoleSite; close(): void } {
+): { site: ConsoleSite; hub: Hub; close(): void } {
   const hub = new Hub();
   const screen = new LiveScreen(
     async () => {
@@ -38,6 +38,7 @@ export function mountConsole(
   const site = new ConsoleSite({ hub, screen, host, standingKey });
   return {
     site,
+    hub,
     close: () => {
       site.close();
       hub.close();
@@ -50,7 +51,17 @@ export async function runConsole(flags: { port?: string; open: boolean }): Promi
   const host = '127.0.0.1';
   const config = loadConfig();
   const runtime = createRuntime(config);
-  const { site, close } = mountConsole(runtime.engine, host);
+  const { site, hub, close } = mountConsole(runtime.engine, host);
+  // A question is said on the desktop too: the console's window may be behind others, and raising it would take
+  // the keyboard from the person mid-sentence (their keys could answer it).
+  const stopNotifying = hub.onQuestion((event) => {
+    runtime.services.notifications
+      ?.send({
+        title: 'macpilot: a question for you',
+        message: `An agent asks to ${event.action}. Answer in macpilot's console.`,
+      })
+      .catch(() => {});
+  });
   const http = createServer((req, res) => {
     site.handle(req, res).then(
       (handled) => {
@@ -66,6 +77,7 @@ export async function runConsole(flags: { port?: string; open: boolean }): Promi
     );
   });
   const shutDown = async () => {
+    stopNotifying();
     close();
     http.closeAllConnections();
     http.close();

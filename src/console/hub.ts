@@ -43,6 +43,7 @@ export class Hub {
   private readonly timeline: (WatchEvent & { pid: number })[] = [];
   private readonly questions = new Map<string, Extract<HubEvent, { type: 'consent' }>>();
   private readonly listeners = new Set<(event: HubEvent) => void>();
+  private readonly questionListeners = new Set<(question: Extract<HubEvent, { type: 'consent' }>) => void>();
   private readonly scanner: NodeJS.Timeout;
   /** Where servers that start announce themselves (CONSOLE_SOCKET). */
   private readonly inbox: SocketServer;
@@ -294,8 +295,18 @@ export class Hub {
     }
   }
 
+  /**
+   * `listener` hears each question as it is asked, without counting as an open page (the console's desktop
+   * notice); the returned function stops it.
+   */
+  onQuestion(listener: (question: Extract<HubEvent, { type: 'consent' }>) => void): () => void {
+    this.questionListeners.add(listener);
+    return () => this.questionListeners.delete(listener);
+  }
+
   private emit(event: HubEvent): void {
     for (const listener of this.listeners) listener(event);
+    if (event.type === 'consent') for (const listener of this.questionListeners) listener(event);
   }
 }
 

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { CLI, startMacpilot, useMacpilot } from '../support/mcp.js';
+import { startNotificationDaemon } from '../support/daemons.js';
 import { eventually, refOf } from '../support/text.js';
 
 const control = mkdtempSync(join(tmpdir(), 'macpilot-control-'));
@@ -113,9 +114,19 @@ describe('the console', () => {
     await eventually('the first dialog', async () =>
       (await macpilot.call('list_windows', {})).text.includes('Quit me') ? true : undefined,
     );
+    const daemon = await startNotificationDaemon(processes, env);
     const allowed = macpilot.call('quit_app', { name: String(first.pid) });
     const asked = await question(/quit/i);
     expect(await asked.locator('.who').textContent()).toContain('quit_app');
+    // The question is said on the desktop too, where a console behind other windows would hide it.
+    const notice = await eventually('the desktop notice of the question', async () => {
+      const out = await macpilot.call('find_elements', { app: String(daemon), text: 'a question for you' });
+      return out.isError || out.text.startsWith('0 matches') ? undefined : out.text;
+    });
+    expect(notice).toContain('macpilot: a question for you');
+    expect(await macpilot.ok('find_elements', { app: String(daemon), text: 'Answer in' })).toMatch(
+      /An agent asks to quit an app \(\d+\)\. Answer in macpilot's console\./,
+    );
     expect(await asked.locator('.undo').textContent()).toBe(
       'The agent cannot take it back with its undo tool.',
     );
