@@ -11,6 +11,9 @@ import {
   ResponseError,
 } from 'vscode-jsonrpc/node';
 import { type CallOptions, ClientErrorCode, HelperError } from './errors.js';
+
+/** How long a cancelled request waits for the helper's answer to the cancel before it is given up. */
+const CANCEL_ANSWER_MS = 250;
 import {
   HelperErrorCode,
   HelperErrorData,
@@ -86,9 +89,14 @@ export class HelperRpc {
           ),
         );
       }, timeoutMs);
+      // The helper's own answer to the cancel says how far the work got (input.type: the characters typed); one
+      // that does not come soon is not waited for.
       onAbort = () => {
         cancel.cancel();
-        reject(new HelperError(method, ClientErrorCode.Cancelled, `${method} was cancelled`));
+        setTimeout(
+          () => reject(new HelperError(method, ClientErrorCode.Cancelled, `${method} was cancelled`)),
+          CANCEL_ANSWER_MS,
+        ).unref();
       };
       if (options.signal?.aborted) onAbort();
       else options.signal?.addEventListener('abort', onAbort, { once: true });

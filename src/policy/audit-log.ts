@@ -92,6 +92,8 @@ export class AuditLog implements Guard {
       flags: { mode: this.options.mode, ...call.notes },
     };
     Object.assign(entry, contentLengths(args));
+    const typed = typedBefore(outcome.cutShort ?? outcome.error);
+    if (typed !== undefined) entry.typed_length = typed;
     if (!outcome.ok) {
       const { kind, concerns } = failureOf(outcome.error);
       entry.error = kind;
@@ -222,6 +224,14 @@ function parseLabel(label: string): { role: string; name?: string } {
 }
 
 /** A failure as its kind and the arguments it concerns: what a record may keep of it. */
+/** How many characters a cancelled or stopped typing had typed, as its helper said, through the error's causes. */
+function typedBefore(error: unknown): number | undefined {
+  for (let at = error; at instanceof Error; at = at.cause) {
+    if (at instanceof HelperError && at.data.typed !== undefined) return at.data.typed;
+  }
+  return undefined;
+}
+
 function failureOf(error: unknown): { kind: string; concerns: readonly string[] } {
   if (error === undefined) return { kind: 'answered_error', concerns: [] }; // the tool answered with an error
   if (error instanceof HelperError) return helperFailure(error);

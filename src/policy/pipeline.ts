@@ -64,6 +64,8 @@ export interface CallOutcome {
   refused: boolean;
   /** The person stopped it at the desk (`macpilot stop`, the console's Stop) while it ran: `error` says so. */
   stopped?: boolean;
+  /** What the work a stop cut short failed with (a cancelled helper request that says how far it got). */
+  cutShort?: unknown;
   durationMs: number;
   /** What changed in the app, in a person's words, when the call acted and watched. */
   changes?: readonly string[];
@@ -134,7 +136,7 @@ export class Policy {
         ok: false,
         error: stop ?? error,
         refused: !stop && isRefusal(error),
-        ...(stop ? { stopped: true } : {}),
+        ...(stop ? { stopped: true, cutShort: error } : {}),
         ...(reached ? { actedOn: reached } : {}),
       });
       throw error;

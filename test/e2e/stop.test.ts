@@ -3,7 +3,7 @@
  * actions are answered "paused by the person at the desk" while reading goes on; `macpilot resume` lets them run.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, inject, test } from 'vitest';
@@ -12,7 +12,8 @@ import { refOf } from '../support/text.js';
 
 const control = mkdtempSync(join(tmpdir(), 'macpilot-control-'));
 afterAll(() => rmSync(control, { recursive: true, force: true }));
-const env = { ...inject('desktopEnv'), MACPILOT_CONTROL_DIR: control };
+const auditFile = join(control, 'audit.jsonl');
+const env = { ...inject('desktopEnv'), MACPILOT_CONTROL_DIR: control, MACPILOT_AUDIT_LOG: auditFile };
 const { macpilot, launch } = useMacpilot(env);
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -30,7 +31,8 @@ test('macpilot stop cancels the typing in flight and pauses actions until macpil
     await macpilot.ok('find_elements', { app: String(pid), role: 'textbox' }),
     /multiline/,
   );
-  expect(readdirSync(control)).toHaveLength(1); // this server's socket
+  // this server's socket
+  expect(readdirSync(control).filter((name) => name.endsWith('.sock'))).toHaveLength(1);
 
   const text = 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMN';
   // A key the agent holds down is let go at the stop too.
@@ -50,6 +52,20 @@ test('macpilot stop cancels the typing in flight and pauses actions until macpil
   await pause(800);
   expect(await textOf(editor)).toBe(atStop);
   expect(atStop.length).toBeLessThan(text.length);
+  // The audit log says the person stopped it, and how much of the text had been typed: what the editor holds.
+  const logged = readFileSync(auditFile, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((entry) => entry.tool === 'type_text');
+  expect(logged).toEqual([
+    expect.objectContaining({
+      outcome: 'stopped',
+      error: 'stopped_at_the_desk',
+      text_length: text.length,
+      typed_length: atStop.length,
+    }),
+  ]);
 
   expect(await macpilot.ok('session_info')).toContain('held down: nothing');
   const refused = await macpilot.call('press_key', { key: 'End' });

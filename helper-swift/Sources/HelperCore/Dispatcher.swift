@@ -156,7 +156,8 @@ public final class Dispatcher: @unchecked Sendable {
         let data = ErrorData(
             hint: error.hint,
             typeInstead: error.typeInstead ? true : nil,
-            notTaken: error.notTaken ? true : nil
+            notTaken: error.notTaken ? true : nil,
+            typed: error.typed
         )
         let body = ErrorBody(code: error.code, message: error.message, data: data.isEmpty ? nil : data)
         do {
@@ -196,8 +197,9 @@ private struct ErrorData: Encodable {
     let hint: String?
     let typeInstead: Bool?
     let notTaken: Bool?
+    let typed: Int?
 
-    var isEmpty: Bool { hint == nil && typeInstead == nil && notTaken == nil }
+    var isEmpty: Bool { hint == nil && typeInstead == nil && notTaken == nil && typed == nil }
 }
 
 private struct ErrorBody: Encodable {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// An error a handler throws to answer a request with a JSON-RPC error:
-/// `{code, message, data: {hint, typeInstead, notTaken}}` (protocol.ts's HelperErrorData; false flags left out).
+/// `{code, message, data: {hint, typeInstead, notTaken, typed}}` (protocol.ts's HelperErrorData; false flags left out).
 public struct RPCError: Error, Equatable, Sendable {
     public let code: Int
     public let message: String
@@ -11,13 +11,23 @@ public struct RPCError: Error, Equatable, Sendable {
     public let typeInstead: Bool
     /// ax.setValue: the control does not take this value (an option it lacks, a number beyond its range).
     public let notTaken: Bool
+    /// input.type cancelled: how many characters were typed before it stopped.
+    public let typed: Int?
 
-    public init(_ code: Int, _ message: String, hint: String? = nil, typeInstead: Bool = false, notTaken: Bool = false) {
+    public init(
+        _ code: Int,
+        _ message: String,
+        hint: String? = nil,
+        typeInstead: Bool = false,
+        notTaken: Bool = false,
+        typed: Int? = nil
+    ) {
         self.code = code
         self.message = message
         self.hint = hint
         self.typeInstead = typeInstead
         self.notTaken = notTaken
+        self.typed = typed
     }
 }
 

@@ -167,9 +167,13 @@ enum Input {
                 let gap = p.delayMs > 0 ? Double(p.delayMs) : Keystroke.chunkPauseMs
                 var typed = 0
                 for (index, stroke) in strokes.enumerated() {
-                    // A cancelled request stops between two keys, whatever the gap.
-                    try Task.checkCancellation()
-                    if index > 0 { try await pause(milliseconds: gap) }
+                    // A cancelled request stops between two keys, whatever the gap, and says how far it got.
+                    do {
+                        try Task.checkCancellation()
+                        if index > 0 { try await pause(milliseconds: gap) }
+                    } catch is CancellationError {
+                        throw RPCError(ErrorCode.requestCancelled, "input.type was cancelled", typed: typed)
+                    }
                     do {
                         try person.checkDuring(since: started)
                     } catch let stopped as RPCError {

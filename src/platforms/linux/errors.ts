@@ -14,6 +14,18 @@ export class HelperFailure extends Error {
   }
 }
 
+/** Typing a cancel stopped part way, with how many characters were typed (the cancel's answer says it). */
+export class TypingStopped extends Error {
+  constructor(readonly data: { typed: number }) {
+    super('typing was cancelled');
+    this.name = 'TypingStopped';
+  }
+}
+
+/** What typing throws: a cancel's stop with how far the text got, any other error as it is. */
+export const typingError = (error: unknown, typed: number, signal?: AbortSignal): unknown =>
+  signal?.aborted ? new TypingStopped({ typed }) : error;
+
 /** A D-Bus error reply, by its error name. */
 export class DBusCallError extends Error {
   constructor(

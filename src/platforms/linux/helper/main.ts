@@ -19,7 +19,7 @@ import {
 } from '../../../helper-client/protocol.js';
 import { ClientErrorCode } from '../../../helper-client/errors.js';
 import { handlers } from './dispatch.js';
-import { DBusCallError, HelperFailure } from '../errors.js';
+import { DBusCallError, HelperFailure, TypingStopped } from '../errors.js';
 import { Session } from './session.js';
 import { releaseHeld } from './x11/input.js';
 
@@ -74,7 +74,10 @@ for (const name of methodNames) {
       const handler = handlers[name] as (s: Session, p: unknown, signal: AbortSignal) => Promise<unknown>;
       return await handler(session, parsed.data, stop.signal);
     } catch (error) {
-      if (stop.signal.aborted) return new ResponseError(ClientErrorCode.Cancelled, `${name} was cancelled`);
+      if (stop.signal.aborted) {
+        const progress = error instanceof TypingStopped ? error.data : undefined;
+        return new ResponseError(ClientErrorCode.Cancelled, `${name} was cancelled`, progress);
+      }
       return toResponseError(name as MethodName, error);
     } finally {
       listening.dispose();

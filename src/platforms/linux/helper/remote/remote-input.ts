@@ -12,7 +12,7 @@ import {
   type Point,
   type Result,
 } from '../../../../helper-client/protocol.js';
-import { HelperFailure } from '../../errors.js';
+import { HelperFailure, typingError } from '../../errors.js';
 import { keysymsOf, MODIFIER_KEYSYMS } from '../keysyms.js';
 import {
   checkHoldTarget,
@@ -188,12 +188,16 @@ export async function type(
     desk,
     async () => {
       let typed = 0;
-      for (const keysym of keysyms) {
-        signal?.throwIfAborted();
-        await desk.keysym(keysym, true);
-        await desk.keysym(keysym, false);
-        typed++;
-        if (params.delayMs > 0) await sleep(params.delayMs, undefined, { signal });
+      try {
+        for (const keysym of keysyms) {
+          signal?.throwIfAborted();
+          await desk.keysym(keysym, true);
+          await desk.keysym(keysym, false);
+          typed++;
+          if (params.delayMs > 0) await sleep(params.delayMs, undefined, { signal });
+        }
+      } catch (error) {
+        throw typingError(error, typed, signal);
       }
       await delivered();
       return { typed };

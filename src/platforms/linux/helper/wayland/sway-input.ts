@@ -13,7 +13,7 @@ import {
   type Point,
   type Result,
 } from '../../../../helper-client/protocol.js';
-import { HelperFailure } from '../../errors.js';
+import { HelperFailure, typingError } from '../../errors.js';
 import type { Session } from '../session.js';
 import type { SwayDesk } from './sway-desk.js';
 import type { Axis } from './virtual-pointer.js';
@@ -243,12 +243,16 @@ export async function type(
       const x11 = await toXWayland(desk);
       let typed = 0;
       const run = params.delayMs > 0 ? 1 : TYPE_RUN;
-      while (typed < characters.length) {
-        signal?.throwIfAborted();
-        const part = characters.slice(typed, typed + run).join('');
-        await wtype(session, ['--', part], x11, signal);
-        typed += [...part].length;
-        if (params.delayMs > 0) await sleep(params.delayMs, undefined, { signal });
+      try {
+        while (typed < characters.length) {
+          signal?.throwIfAborted();
+          const part = characters.slice(typed, typed + run).join('');
+          await wtype(session, ['--', part], x11, signal);
+          typed += [...part].length;
+          if (params.delayMs > 0) await sleep(params.delayMs, undefined, { signal });
+        }
+      } catch (error) {
+        throw typingError(error, typed, signal);
       }
       return { typed };
     },

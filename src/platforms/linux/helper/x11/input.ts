@@ -14,7 +14,7 @@ import {
   type Point,
   type Result,
 } from '../../../../helper-client/protocol.js';
-import { HelperFailure } from '../../errors.js';
+import { HelperFailure, typingError } from '../../errors.js';
 import type { X11 } from './ewmh.js';
 import { Keymap, type Stroke } from './input-keymap.js';
 import type { Session } from '../session.js';
@@ -408,7 +408,7 @@ export async function type(
           error.hint,
         );
       }
-      throw error;
+      throw typingError(error, typed, signal);
     }
     return { typed };
   }, signal);
