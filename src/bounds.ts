@@ -29,3 +29,25 @@ export const overlaps = (a: Bounds, b: Bounds): boolean =>
 
 /** `1279.5,40`: a point as given, to a tenth (a point on a display's last half pixel is not printed past its edge). */
 export const pointText = (p: Point): string => `${Math.round(p.x * 10) / 10},${Math.round(p.y * 10) / 10}`;
+
+/** The parts of `area` that none of `covers` covers, as rectangles (none when it is covered whole). */
+export function uncovered(area: Bounds, covers: readonly Bounds[]): Bounds[] {
+  let parts = [area];
+  for (const cover of covers) {
+    parts = parts.flatMap((part) => {
+      if (!overlaps(part, cover)) return [part];
+      const right = part.x + part.width;
+      const bottom = part.y + part.height;
+      const top = Math.max(part.y, cover.y);
+      const below = Math.min(bottom, cover.y + cover.height);
+      const pieces: Bounds[] = [
+        { x: part.x, y: part.y, width: part.width, height: cover.y - part.y },
+        { x: part.x, y: below, width: part.width, height: bottom - below },
+        { x: part.x, y: top, width: cover.x - part.x, height: below - top },
+        { x: cover.x + cover.width, y: top, width: right - cover.x - cover.width, height: below - top },
+      ];
+      return pieces.filter((piece) => piece.width > 0 && piece.height > 0);
+    });
+  }
+  return parts;
+}

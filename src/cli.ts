@@ -176,8 +176,11 @@ main(process.argv.slice(2)).then(
       // A setting given as a flag (serve --port) is explained by its command's help, one in the environment by
       // the settings list.
       const byFlag = setting && running !== undefined && (error as Error).message.startsWith('--');
-      const help =
-        setting && !byFlag
+      // The config file is named by its absolute path: its keys are listed apart from the environment's.
+      const inFile = setting && (error as Error).message.startsWith('/');
+      const help = inFile
+        ? "docs/configuration.md lists the file's keys and what each takes"
+        : setting && !byFlag
           ? 'macpilot --help lists the settings'
           : running
             ? `macpilot ${running} --help shows its options`

@@ -23,7 +23,7 @@ MACPILOT_CONFIG (a JSON file; default $XDG_CONFIG_HOME/macpilot/config.json, wit
 ~/.config/macpilot/config.json; docs/configuration.md). Flags override the environment, which overrides the file.`;
 
 const EXITS =
-  'Exit codes: 0 done, 1 failed (the message says what, why and what to do), 2 usage error (the command line, or a value in it, is not one the command takes), 130 interrupted.';
+  'Exit codes: 0 done, 1 failed (the message says what, why and what to do), 2 usage error (the command line, a value in it, or a setting is not one the command takes), 130 interrupted.';
 
 export const usageLine = (command: CommandSpec): string =>
   `macpilot ${command.name}${command.args ? ` ${command.args}` : ''}`;

@@ -3,10 +3,11 @@
  * until Ctrl-C. `serve --http` mounts the same site beside /mcp (see mountConsole).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../config.js';
 import { UsageError } from '../cli/usage-error.js';
 import { processRunning, registerConsoleBrowser } from '../control.js';
@@ -173,10 +174,18 @@ function openConsoleWindow(link: string, onClosed: () => void): { close(): Promi
     return undefined;
   }
   const profile = mkdtempSync(join(tmpdir(), 'macpilot-console-browser-'));
+  // The one-time link goes through a page in the profile (a folder only this user opens): on the command line,
+  // every user's `ps` would show it until the browser used it.
+  const opener = join(profile, 'open.html');
+  writeFileSync(
+    opener,
+    `<!doctype html><meta http-equiv="refresh" content="0;url=${link.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"><title>macpilot console</title>\n`,
+    { mode: 0o600 },
+  );
   const child = spawn(
     browser,
     [
-      `--app=${link}`,
+      `--app=${pathToFileURL(opener).href}`,
       `--user-data-dir=${profile}`,
       '--no-first-run',
       '--no-default-browser-check',

@@ -929,6 +929,16 @@ test('clipboard set with a wrong setting says which setting, as every command do
     'macpilot: MACPILOT_MODE: unknown mode "bogus"; valid: full, safe, read-only',
   );
   expect(wrong.stderr).not.toContain('    at ');
+  expect(wrong.stderr).toContain('(macpilot --help lists the settings)');
+  // The same in the config file: named by its path and key, with where the file's keys are described.
+  const file = join(folder, 'wrong-mode.json');
+  writeFileSync(file, JSON.stringify({ mode: 'readonly' }));
+  const inFile = await runWith({ settings: { MACPILOT_CONFIG: file } }, 'clipboard', 'set', 'x');
+  expect(inFile).toMatchObject({ code: 2, stdout: '' });
+  expect(inFile.stderr).toBe(
+    `macpilot: ${file} (mode): unknown mode "readonly"; valid: full, safe, read-only\n` +
+      "(docs/configuration.md lists the file's keys and what each takes)\n",
+  );
 });
 
 test("a kill switch folder that cannot be made: stop says so, serve does not start beyond the person's reach, clipboard set copies nothing, doctor counts it missing", async () => {

@@ -4,8 +4,9 @@
  * refused. (A browser agents may use could run a script in the page through its address bar.) When the console
  * ends, the window ends with it.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import sharp from 'sharp';
 import { afterAll, expect, inject, test } from 'vitest';
 import { gone } from '../../scripts/process-group.js';
 import { CLI, useMacpilot } from '../support/mcp.js';
@@ -39,6 +40,8 @@ async function openConsole(processes: Processes) {
     const note = readdirSync(control).find((name) => /^console-browser-\d+$/.test(name));
     return note === undefined ? undefined : Number(note.slice('console-browser-'.length));
   });
+  // The one-time link is not on its command line, which every user's `ps` shows.
+  expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8')).not.toContain('key=');
   const window = await eventually("the console browser's window", async () => windowOfPid(env, pid), 45_000);
   await eventually('its page loaded', async () =>
     /macpilot console/.test(execFileSync('xprop', ['-id', window.id, 'WM_NAME'], { env, encoding: 'utf8' }))
@@ -46,6 +49,18 @@ async function openConsole(processes: Processes) {
       : undefined,
   );
   return { site, pid, window };
+}
+
+/** A full-mode screenshot of the screen, or of an app's window: its answer and its pixels' mean grey level. */
+async function screenshotGrey(app: string | undefined): Promise<{ text: string; mean: number }> {
+  const result = (await macpilot.client.callTool({
+    name: 'take_screenshot',
+    arguments: app === undefined ? { black_out_hidden: false } : { app, black_out_hidden: false },
+  })) as { content: { type: string; text?: string; data?: string }[] };
+  const text = result.content.find((part) => part.type === 'text')?.text ?? '';
+  const data = result.content.find((part) => part.type === 'image')?.data ?? '';
+  const { channels } = await sharp(Buffer.from(data, 'base64')).greyscale().stats();
+  return { text, mean: channels[0]?.mean ?? 0 };
 }
 
 async function consoleWindowIsTheirs(consoleEnv: Record<string, string>): Promise<void> {
@@ -74,6 +89,23 @@ async function consoleWindowIsTheirs(consoleEnv: Record<string, string>): Promis
   expect(x + width).toBeLessThan(1270);
   const beside = await macpilot.call('move_mouse', { x: 1275, y: y + Math.round(height / 2) });
   expect(beside.isError, beside.text).toBe(false);
+
+  // A screenshot paints the console black, but not a window in front of it: that one shows whole.
+  const behind = await screenshotGrey(undefined);
+  expect(behind.text).toContain("macpilot's console, the person's own, is painted black.");
+  const front = processes.start('zenity', [
+    '--entry',
+    '--title',
+    'In front of the console',
+    '--text',
+    'Shown?',
+  ]);
+  const dialog = await eventually('the dialog in front', async () => windowOfPid(env, front.pid));
+  execFileSync('xdotool', ['windowactivate', '--sync', dialog.id], { env });
+  const shown = await screenshotGrey(String(front.pid));
+  expect(shown.text).not.toContain('painted black');
+  expect(shown.mean).toBeGreaterThan(100);
+  await processes.stop(front.pid);
 
   await processes.stop(site.pid);
   expect(await gone(pid, 15_000)).toBe(true);

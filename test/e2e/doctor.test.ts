@@ -79,7 +79,7 @@ describe('macpilot doctor', () => {
     await startPulseAudio(processes, env);
     const after = await doctor(env);
     expect(after.output).toMatch(
-      /^notifications: available \(notification-da\S* owns org\.freedesktop\.Notifications\)$/m,
+      /^notifications: available \(notification-daemon owns org\.freedesktop\.Notifications\)$/m,
     );
     expect(after.output).toMatch(/^sound: available \(pulseaudio, output macpilot_null\)$/m);
     expect(after.code).toBe(0);

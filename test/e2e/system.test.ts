@@ -153,7 +153,7 @@ test('check_permissions reports the services of the enabled toolsets as they are
   const text = await macpilot.ok('check_permissions');
   expect(text).toMatch(/^Services of the enabled toolsets:$/m);
   expect(text).toMatch(
-    /^- notifications: available \(notification-da\S* owns org\.freedesktop\.Notifications\)$/m,
+    /^- notifications: available \(notification-daemon owns org\.freedesktop\.Notifications\)$/m,
   );
   expect(text).toMatch(/^- sound: available \(pulseaudio, output macpilot_null\)$/m);
   expect(text).toMatch(/^- file manager: available \(/m);

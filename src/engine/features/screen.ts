@@ -22,7 +22,7 @@ import { roleOf } from '../kernel/roles.js';
 import { type Labelled, labelled, overlay } from './screen-annotate.js';
 import { labelOf } from '../kernel/tree.js';
 import { clip, matchTitle, plural } from '../../text.js';
-import { geometry, overlaps } from '../../bounds.js';
+import { geometry, overlaps, uncovered } from '../../bounds.js';
 import type { Windows } from './windows.js';
 
 export interface ScreenshotOptions {
@@ -103,6 +103,13 @@ interface Subject {
   coveredBy?: number;
 }
 
+/** A window kept from agents, as the parts of it on screen that its pixels show. */
+interface HiddenArea {
+  pieces: Bounds[];
+  /** It is the person's own (macpilot's console): painted black in every screenshot. */
+  personsOwn: boolean;
+}
+
 export class Screen {
   /**
    * `blackOutHidden`: paint black, in every capture, the windows of apps the person's app lists hide (their
@@ -129,24 +136,32 @@ export class Screen {
       const subject = await this.subject(options, call);
       const maxLongEdge = options.maxWidth ?? (file ? FILE_MAX_EDGE : SCREENSHOT_DEFAULTS.maxWidth);
       const quality = options.quality ?? SCREENSHOT_DEFAULTS.quality;
-      const hidden = await this.hiddenFrames(call);
+      const blackOutAll = options.blackOutHidden ?? this.blackOutHidden;
+      // A window captured alone (macOS) holds no other window's pixels.
+      const alone = 'window' in subject.target && (await this.kernel.platform(call)) === 'darwin';
+      const areas = alone ? [] : await this.hiddenAreas(call);
       // The console's windows are painted black whatever was asked: they are the person's.
-      const hiddenFrames = (options.blackOutHidden ?? this.blackOutHidden) ? hidden.all : hidden.personsOwn;
-      const blackOut = hiddenFrames.length > 0;
+      const mayPaint = areas.some((area) => blackOutAll || area.personsOwn);
       // Annotations and black areas are drawn on a lossless image, then encoded once in the format asked for.
-      const captureFormat = options.annotate || blackOut ? 'png' : format;
+      const captureFormat = options.annotate || mayPaint ? 'png' : format;
       const shot = await this.kernel.port.call(
         'screen.capture',
         { target: subject.target, format: captureFormat, quality, maxLongEdge },
         call,
       );
-      const inShot = hidden.all.filter((frame) => overlaps(frame, shot.bounds));
-      const toPaint = hiddenFrames.filter((frame) => overlaps(frame, shot.bounds));
+      const inShot = areas.filter((area) => area.pieces.some((piece) => overlaps(piece, shot.bounds)));
+      const toPaint = inShot.filter((area) => blackOutAll || area.personsOwn);
       // The helper's base64 goes out as it came, unless something is drawn on the image.
       let base64 = shot.data;
       let legend = '';
       let drawn: Drawn | undefined;
-      const covered = blackOut && toPaint.length > 0 ? await paintBlack(shot, toPaint) : undefined;
+      const covered =
+        toPaint.length > 0
+          ? await paintBlack(
+              shot,
+              toPaint.flatMap((area) => area.pieces),
+            )
+          : undefined;
       if (options.annotate) {
         const png = covered ?? Buffer.from(shot.data, 'base64');
         const annotated = await this.annotated(png, shot, subject, format, quality, call);
@@ -156,11 +171,10 @@ export class Screen {
       } else if (covered) {
         base64 = (await encode(covered, format, quality)).toString('base64');
       }
-      // The console's frames are the same objects in `all` and in `personsOwn` (hiddenFrames).
-      const consoleIn = hidden.personsOwn.filter((frame) => inShot.includes(frame));
-      const listsIn = inShot.filter((frame) => !consoleIn.includes(frame));
-      const listsPainted = covered ? listsIn.filter((frame) => toPaint.includes(frame)).length : 0;
-      const listsShown = listsIn.length - listsPainted;
+      const consoleIn = inShot.filter((area) => area.personsOwn).length;
+      const listsIn = inShot.length - consoleIn;
+      const listsPainted = blackOutAll ? listsIn : 0;
+      const listsShown = listsIn - listsPainted;
       const hiddenNote = [
         listsPainted > 0
           ? `${plural(listsPainted, 'window')} of apps the person's app lists hide ${listsPainted === 1 ? 'is' : 'are'} painted black.`
@@ -168,7 +182,7 @@ export class Screen {
         listsShown > 0
           ? `${plural(listsShown, 'window')} of apps the person's app lists hide may show in its pixels (black_out_hidden: true paints them black).`
           : '',
-        consoleIn.length > 0 ? "macpilot's console, the person's own, is painted black." : '',
+        consoleIn > 0 ? "macpilot's console, the person's own, is painted black." : '',
       ]
         .filter(Boolean)
         .map((note) => ` ${note}`)
@@ -225,8 +239,16 @@ export class Screen {
       call,
     );
     const { width, height, bounds, scale } = shot;
-    const inShot = (await this.hiddenFrames(call)).all.filter((frame) => overlaps(frame, bounds));
-    const png = inShot.length > 0 ? await paintBlack(shot, inShot) : Buffer.from(shot.data, 'base64');
+    const inShot = (await this.hiddenAreas(call)).filter((area) =>
+      area.pieces.some((piece) => overlaps(piece, bounds)),
+    );
+    const png =
+      inShot.length > 0
+        ? await paintBlack(
+            shot,
+            inShot.flatMap((area) => area.pieces),
+          )
+        : Buffer.from(shot.data, 'base64');
     // Said with what was read, so that an agent does not take a blacked-out window for an empty area.
     const what =
       inShot.length === 0
@@ -236,13 +258,23 @@ export class Screen {
   }
 
   /**
-   * The frames, in screen points, of the windows on screen whose apps the person's app lists hide, and of those
-   * that are the person's own (macpilot's console).
+   * The windows on screen whose apps the person's app lists hide, and those that are the person's own (macpilot's
+   * console): each as the parts of its frame, in screen points, that no window in front of it covers (what its
+   * pixels can show), with whether it is the person's own. Windows covered whole are left out.
    */
-  private async hiddenFrames(call?: CallOptions): Promise<{ all: Bounds[]; personsOwn: Bounds[] }> {
-    const { hidden, personsOwn } = await this.kernel.resolver.visibleWindows(false, call);
-    const frames = (windows: WindowInfo[]) => windows.filter((w) => !w.minimized).map((w) => w.bounds);
-    return { all: frames(hidden), personsOwn: frames(personsOwn) };
+  private async hiddenAreas(call?: CallOptions): Promise<HiddenArea[]> {
+    const { every, hidden, personsOwn } = await this.kernel.resolver.visibleWindows(false, call);
+    const onScreen = every.filter((w) => !w.minimized);
+    return hidden
+      .filter((w) => !w.minimized)
+      .map((w) => ({
+        pieces: uncovered(
+          w.bounds,
+          onScreen.slice(0, onScreen.indexOf(w)).map((front) => front.bounds),
+        ),
+        personsOwn: personsOwn.includes(w),
+      }))
+      .filter((area) => area.pieces.length > 0);
   }
 
   // --- what to capture ---
@@ -480,7 +512,6 @@ async function paintBlack(
 }
 const kilobytes = (bytes: number): string => `${Math.max(1, Math.round(bytes / 1024))} KB`;
 
-/** The file's path and format, checked before anything is captured. */
 /** How many windows on screen, of other apps, are in front of `window` and overlap it (`windows`: front to back). */
 function inFrontOf(window: WindowInfo, windows: readonly WindowInfo[]): number {
   const at = windows.findIndex((w) => w.id === window.id);
@@ -489,6 +520,7 @@ function inFrontOf(window: WindowInfo, windows: readonly WindowInfo[]): number {
     .filter((w) => !w.minimized && w.pid !== window.pid && overlaps(w.bounds, window.bounds)).length;
 }
 
+/** The file's path and format, checked before anything is captured. */
 async function checkFile(
   path: string,
   format: ImageFormat | undefined,

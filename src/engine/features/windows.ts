@@ -171,8 +171,10 @@ export class Windows {
 
   /** The one window a target names, or an error listing what there is. */
   async resolve(target: WindowTarget, call?: CallOptions): Promise<WindowInfo> {
-    const { windows, hidden } = await this.kernel.resolver.visibleWindows(true, call);
-    // As for apps: an agent learns that hidden windows exist, never which.
+    const visible = await this.kernel.resolver.visibleWindows(true, call);
+    const { windows } = visible;
+    // As for apps: an agent learns that hidden windows exist, never which. The console's are no list's doing.
+    const hidden = visible.hidden.filter((w) => !visible.personsOwn.includes(w));
     const hiddenToo =
       hidden.length > 0
         ? ` (${plural(hidden.length, 'window is', 'windows are')} hidden by the person's app lists; only the person can change that)`

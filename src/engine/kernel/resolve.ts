@@ -239,13 +239,20 @@ export class Resolver {
    * for agents' eyes): a window is hidden when its app, by its accessibility name or by the window's own app
    * name, may not be read; or, for a list (`listing`), may not be listed. `offLimits`: the ids of the windows
    * shown whose apps may not be read (a list that shows denied apps, MACPILOT_LIST_DENIED_APPS). `personsOwn`:
-   * those of the hidden that are the person's own (macpilot's console), which no list hides or shows.
+   * those of the hidden that are the person's own (macpilot's console), which no list hides or shows. `every`:
+   * all of them, front to back.
    */
   async visibleWindows(
     includeMinimized: boolean,
     call?: CallOptions,
     listing = false,
-  ): Promise<{ windows: WindowInfo[]; hidden: WindowInfo[]; personsOwn: WindowInfo[]; offLimits: string[] }> {
+  ): Promise<{
+    windows: WindowInfo[];
+    hidden: WindowInfo[];
+    personsOwn: WindowInfo[];
+    offLimits: string[];
+    every: WindowInfo[];
+  }> {
     const [{ windows: all }, apps] = await Promise.all([
       this.port.call('windows.list', { includeMinimized }, call),
       this.apps(call),
@@ -261,7 +268,7 @@ export class Resolver {
     const offLimits = windows.filter((w) => !readable(w)).map((w) => w.id);
     const unseen = all.filter((w) => !seen(w));
     const personsOwn = unseen.filter((w) => this.isPersonsOwn({ name: w.app, pid: w.pid }));
-    return { windows, hidden: unseen, personsOwn, offLimits };
+    return { windows, hidden: unseen, personsOwn, offLimits, every: all };
   }
 
   /**
@@ -353,7 +360,7 @@ export class Resolver {
     const readable = matching.filter((app) => this.mayRead(app));
     const found = matching.length > 1 ? (readable.length > 0 ? readable : matching.slice(0, 1)) : matching;
     // Counted only for an answer that says it: most calls find their app.
-    const hidden = () => all.filter((app) => !this.mayList(app)).length;
+    const hidden = () => all.filter((app) => !this.mayList(app) && !this.isPersonsOwn(app)).length;
     if (found.length === 1 && found[0]) {
       this.gateNamed(found[0], named ? query : undefined, apps, hidden, named);
       if (found[0].notAnswering) throw notAnsweringError(found[0]);
@@ -413,11 +420,17 @@ export class Resolver {
       if (!(error instanceof AppRefused) || this.mayList(app)) throw error;
       const absent = named
         ? appError(query, [], readable, undefined, hidden())
-        : {
-            what: 'Not done: what it would read or act on is in an app hidden from you',
-            why: "the person's app lists hide that app",
-            next: 'only the person can change that; work in another app',
-          };
+        : error.personsOwn
+          ? {
+              what: 'Not done: what it would read or act on is in a window hidden from you',
+              why: "it is the person's own: macpilot's console, where they watch agents and answer their questions",
+              next: 'nothing to do there; work in another app, or ask the person',
+            }
+          : {
+              what: 'Not done: what it would read or act on is in an app hidden from you',
+              why: "the person's app lists hide that app",
+              next: 'only the person can change that; work in another app',
+            };
       throw new AppRefused({
         what: absent.what,
         why: absent.why,

@@ -5,6 +5,7 @@
  * on first use, not at the server's start.
  */
 import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { MacpilotError } from '../../../errors.js';
 import { HelperErrorCode } from '../../../helper-client/protocol.js';
 import type { Bus } from '../dbus/bus.js';
@@ -83,7 +84,9 @@ export async function ownerCommand(bus: SessionBus, name: string): Promise<strin
   try {
     const { pidOf } = await import('../dbus/bus.js');
     const pid = await pidOf(bus, name);
-    return (await readFile(`/proc/${pid}/comm`, 'utf8')).trim() || undefined;
+    // The program's file name, whole: /proc's comm keeps its first 15 characters ("notification-da").
+    const [program] = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
+    return program ? basename(program) : undefined;
   } catch {
     return undefined;
   }

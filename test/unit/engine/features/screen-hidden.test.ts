@@ -12,7 +12,8 @@ import { AppPolicy, appGate } from '../../../../src/policy/apps.js';
 const SCREEN = { x: 0, y: 0, width: 200, height: 100 };
 const VAULT = { x: 20, y: 10, width: 40, height: 30 };
 
-async function desktop(): Promise<HelperPort> {
+/** `front`: gtk3-demo's frame, in front of keepassxc's window; by default gtk3-demo is behind it, full screen. */
+async function desktop(front?: typeof SCREEN): Promise<HelperPort> {
   const white = await sharp({ create: { width: 200, height: 100, channels: 3, background: 'white' } })
     .png()
     .toBuffer();
@@ -32,7 +33,11 @@ async function desktop(): Promise<HelperPort> {
         { id: 'a2', pid: 2, name: 'gtk3-demo', active: true },
       ],
     },
-    'windows.list': { windows: [window('w1', 1, 'keepassxc', VAULT), window('w2', 2, 'gtk3-demo')] },
+    'windows.list': {
+      windows: front
+        ? [window('w2', 2, 'gtk3-demo', front), window('w1', 1, 'keepassxc', VAULT)]
+        : [window('w1', 1, 'keepassxc', VAULT), window('w2', 2, 'gtk3-demo')],
+    },
     'screen.displays': { displays: [{ id: 'd1', bounds: SCREEN, scale: 1, primary: true }] },
     'screen.capture': {
       data: white.toString('base64'),
@@ -87,7 +92,26 @@ test("the browser showing macpilot's console is painted black whatever the scree
   expect(shot.text).toContain("macpilot's console, the person's own, is painted black.");
   expect(shot.text).not.toContain('app lists hide');
   expect(await pixel(shot.image?.data ?? '', 100, 50)).toBe(0);
+  // keepassxc's window is in front of it, and shown: only what the console's window shows of itself is painted.
+  expect(await pixel(shot.image?.data ?? '', 30, 20)).toBeGreaterThan(200);
+  expect(await pixel(shot.image?.data ?? '', 59, 39)).toBeGreaterThan(200);
+  expect(await pixel(shot.image?.data ?? '', 61, 20)).toBe(0);
 
   const windows = await engine.windows.list({});
   expect(windows.kind === 'windows' && windows.hidden).toBe(0);
+});
+
+test('a denied window partly behind another is painted black only where it shows', async () => {
+  const engine = createEngine(
+    await desktop({ x: 40, y: 0, width: 160, height: 100 }),
+    { blackOutHidden: true },
+    appGate(new AppPolicy()),
+  );
+  const shot = await engine.screen.take({});
+  expect(shot.text).toContain("1 window of apps the person's app lists hide is painted black.");
+  const image = shot.image?.data ?? '';
+  expect(await pixel(image, 30, 20)).toBe(0);
+  expect(await pixel(image, 39, 39)).toBe(0);
+  expect(await pixel(image, 45, 20)).toBe(255);
+  expect(await pixel(image, 100, 50)).toBe(255);
 });
