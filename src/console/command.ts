@@ -179,7 +179,7 @@ function openConsoleWindow(link: string, onClosed: () => void): { close(): Promi
   const opener = join(profile, 'open.html');
   writeFileSync(
     opener,
-    `<!doctype html><meta http-equiv="refresh" content="0;url=${link.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"><title>macpilot console</title>\n`,
+    `<!doctype html><meta http-equiv="refresh" content="0;url=${link.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"><title>macpilot console: opening</title>\n`,
     { mode: 0o600 },
   );
   const child = spawn(

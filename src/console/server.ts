@@ -139,13 +139,18 @@ export class ConsoleSite {
       );
     }
     if (known !== undefined) this.keys.delete(known);
-    res.writeHead(303, {
-      location: `${CONSOLE_PATH}/`,
+    // A page of this host goes on to the console, not a redirect: a redirect stays part of the navigation that
+    // asked for the link, and one that came from another site (the console's own window starts on a file of its
+    // profile) would not send a SameSite=Strict cookie back.
+    res.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
       // No Domain: the cookie goes back to this host only; no Max-Age: it ends with the browser's session.
       'set-cookie': `${COOKIE}=${this.secret}; Path=${CONSOLE_PATH}; HttpOnly; SameSite=Strict`,
       ...PAGE_HEADERS,
     });
-    res.end();
+    res.end(
+      `<!doctype html><meta http-equiv="refresh" content="0;url=${CONSOLE_PATH}/"><title>macpilot console: opening</title>\n`,
+    );
     return true;
   }
 

@@ -32,6 +32,14 @@ export class HelperError extends Error {
   }
 }
 
+/** How many characters a cancelled or stopped typing had typed, as its helper said, through an error's causes. */
+export function typedBefore(error: unknown): number | undefined {
+  for (let at = error; at instanceof Error; at = at.cause) {
+    if (at instanceof HelperError && at.data.typed !== undefined) return at.data.typed;
+  }
+  return undefined;
+}
+
 export interface CallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;

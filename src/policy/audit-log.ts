@@ -13,7 +13,7 @@ import type { RefTable } from '../engine/kernel/refs.js';
 import { type ElementPath, elementPathIn, formatPath } from '../engine/kernel/paths.js';
 import { MacpilotError } from '../errors.js';
 import { helperFailure } from '../engine/kernel/failures.js';
-import { HelperError } from '../helper-client/errors.js';
+import { HelperError, typedBefore } from '../helper-client/errors.js';
 import type { Logger } from '../log.js';
 import type { CallOutcome, Guard, ToolCall } from './pipeline.js';
 
@@ -224,14 +224,6 @@ function parseLabel(label: string): { role: string; name?: string } {
 }
 
 /** A failure as its kind and the arguments it concerns: what a record may keep of it. */
-/** How many characters a cancelled or stopped typing had typed, as its helper said, through the error's causes. */
-function typedBefore(error: unknown): number | undefined {
-  for (let at = error; at instanceof Error; at = at.cause) {
-    if (at instanceof HelperError && at.data.typed !== undefined) return at.data.typed;
-  }
-  return undefined;
-}
-
 function failureOf(error: unknown): { kind: string; concerns: readonly string[] } {
   if (error === undefined) return { kind: 'answered_error', concerns: [] }; // the tool answered with an error
   if (error instanceof HelperError) return helperFailure(error);

@@ -10,6 +10,7 @@ import { MacpilotError, type Reached } from '../errors.js';
 import type { Engine } from '../engine/index.js';
 import type { EngineResult } from '../engine/kernel/results.js';
 import type { HelperStatus } from '../engine/kernel/port.js';
+import { typedBefore } from '../helper-client/errors.js';
 import type { Logger } from '../log.js';
 import type { ModelPort } from '../engine/features/visual.js';
 import { type AppPicks, inCallScope } from '../policy/call-scope.js';
@@ -197,8 +198,19 @@ export class ToolSession {
   async answer(tool: ToolDefinition, args: unknown, options: CallOptions): Promise<ToolAnswer> {
     return this.deps.desk.run(options.signal, async (signal) => {
       const answer = await this.answered(tool, args, { ...options, signal });
-      const stopped = signal.aborted && signal.reason instanceof StoppedAtTheDesk;
-      return stopped ? failedAnswer(signal.reason, tool.name, this.deps.log) : answer;
+      if (!(signal.aborted && signal.reason instanceof StoppedAtTheDesk)) return answer;
+      // Typing cut short says how far it got: an agent that types it all again would type it twice.
+      const typed = typedBefore(answer.failure);
+      const text = (args as { text?: unknown }).text;
+      const stop: StoppedAtTheDesk = signal.reason;
+      const told =
+        typed === undefined
+          ? stop
+          : new StoppedAtTheDesk({
+              ...stop,
+              what: `${stop.what}: ${typed}${typeof text === 'string' ? ` of ${[...text].length}` : ''} characters had been typed`,
+            });
+      return failedAnswer(told, tool.name, this.deps.log);
     });
   }
 

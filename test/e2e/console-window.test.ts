@@ -43,8 +43,9 @@ async function openConsole(processes: Processes) {
   // The one-time link is not on its command line, which every user's `ps` shows.
   expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8')).not.toContain('key=');
   const window = await eventually("the console browser's window", async () => windowOfPid(env, pid), 45_000);
+  // The console's page itself, past the pages that open it ("macpilot console: opening"), and not a refusal.
   await eventually('its page loaded', async () =>
-    /macpilot console/.test(execFileSync('xprop', ['-id', window.id, 'WM_NAME'], { env, encoding: 'utf8' }))
+    /"macpilot console"/.test(execFileSync('xprop', ['-id', window.id, 'WM_NAME'], { env, encoding: 'utf8' }))
       ? true
       : undefined,
   );

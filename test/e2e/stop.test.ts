@@ -52,6 +52,10 @@ test('macpilot stop cancels the typing in flight and pauses actions until macpil
   await pause(800);
   expect(await textOf(editor)).toBe(atStop);
   expect(atStop.length).toBeLessThan(text.length);
+  // The agent is told how far the text got, so that it does not type it all again.
+  expect(answer.text).toContain(
+    `Stopped by the person at the desk: ${atStop.length} of ${text.length} characters had been typed.`,
+  );
   // The audit log says the person stopped it, and how much of the text had been typed: what the editor holds.
   const logged = readFileSync(auditFile, 'utf8')
     .trim()
