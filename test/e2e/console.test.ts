@@ -77,6 +77,8 @@ async function question(action: RegExp) {
 describe('the console', () => {
   test('opens once through its link, and the page address keeps no secret', async () => {
     await page.goto(link);
+    // The link's page goes on to the console's own address, which holds no key.
+    await page.waitForURL(`${origin}/console/`);
     expect(page.url()).toBe(`${origin}/console/`);
     await page.locator('#status', { hasText: '1 macpilot server watched. Agents may act.' }).waitFor();
     const again = await fetch(link, { redirect: 'manual' });
