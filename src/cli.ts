@@ -178,6 +178,7 @@ main(process.argv.slice(2)).then(
       const byFlag = setting && running !== undefined && (error as Error).message.startsWith('--');
       // The config file is named by its absolute path: its keys are listed apart from the environment's.
       const inFile = setting && (error as Error).message.startsWith('/');
+      const saysWhere = (error as Error).message.includes('docs/configuration.md');
       const help = inFile
         ? "docs/configuration.md lists the file's keys and what each takes"
         : setting && !byFlag
@@ -195,7 +196,7 @@ main(process.argv.slice(2)).then(
             ? line
             : `macpilot: ${line.startsWith(command) ? line : `${command}${line}`}`,
         );
-      process.stderr.write(`${lines.join('\n')}\n(${help})\n`);
+      process.stderr.write(`${lines.join('\n')}\n${inFile && saysWhere ? '' : `(${help})\n`}`);
       process.exit(USAGE_EXIT);
     }
     // A failure that says what, why and what to do (install-helper's, a platform without a helper): exit 1.

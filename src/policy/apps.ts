@@ -185,6 +185,12 @@ export class AppPolicy {
         `"${named.name}" (pid ${named.pid}) is off limits`,
         "it is the browser showing macpilot's console, where the person watches agents and answers their questions",
         "nothing to do: it is the person's; ask them there",
+        // Read at a terminal, by the person whose console it is.
+        {
+          what: `"${named.name}" (pid ${named.pid}) is your macpilot console's browser`,
+          why: 'macpilot keeps it from every command and agent, whatever your app lists say',
+          next: 'nothing to do: use the console in its window',
+        },
       );
       refused.personsOwn = true;
       throw refused;
@@ -249,11 +255,19 @@ export class AppPolicy {
 }
 
 /** A refusal of `app` by `setting` (where the person set it). */
-function refusal(app: string, setting: string, what: string, why: string, next: string): AppRefused {
+function refusal(
+  app: string,
+  setting: string,
+  what: string,
+  why: string,
+  next: string,
+  person?: { what: string; why: string; next: string },
+): AppRefused {
   const refused = new AppRefused({
     what,
     why,
     next,
+    ...(person ? { person } : {}),
     kind: 'app_off_limits',
     refusal: true,
     reached: { app },

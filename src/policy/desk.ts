@@ -81,7 +81,9 @@ export class Desk implements Guard {
 
   admit(call: ToolCall): Promise<undefined> {
     const until = this.paused();
-    if (until === undefined || !isWrite(call.tool, call.args)) return Promise.resolve(undefined);
+    // Letting go of a held key or button is never held back: a pause must not leave one pressed.
+    const lettingGo = RELEASES.has(call.tool.name);
+    if (until === undefined || lettingGo || !isWrite(call.tool, call.args)) return Promise.resolve(undefined);
     return Promise.reject(
       new MacpilotError({
         ...pausedError(until, this.stoppedBy, call.tool.name),
@@ -91,6 +93,9 @@ export class Desk implements Guard {
     );
   }
 }
+
+/** Tools that only let go of what a session holds down. */
+const RELEASES = new Set(['key_up', 'mouse_up']);
 
 /** Where the person stopped the agents: `macpilot stop` at a terminal, or the console's Stop. */
 export type StopPlace = 'command' | 'console';

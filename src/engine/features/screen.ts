@@ -250,10 +250,14 @@ export class Screen {
           )
         : Buffer.from(shot.data, 'base64');
     // Said with what was read, so that an agent does not take a blacked-out window for an empty area.
-    const what =
-      inShot.length === 0
-        ? subject.what
-        : `${subject.what} (where ${plural(inShot.length, 'window')} of apps the person's app lists hide ${inShot.length === 1 ? 'is' : 'are'} painted black)`;
+    const lists = inShot.filter((area) => !area.personsOwn).length;
+    const painted = [
+      lists > 0
+        ? `${plural(lists, 'window')} of apps the person's app lists hide ${lists === 1 ? 'is' : 'are'} painted black`
+        : '',
+      lists < inShot.length ? "macpilot's console, the person's own, is painted black" : '',
+    ].filter(Boolean);
+    const what = painted.length === 0 ? subject.what : `${subject.what} (where ${painted.join('; ')})`;
     return { png, width, height, bounds, scale, what };
   }
 

@@ -293,15 +293,26 @@ export class Resolver {
         why: 'your app lists hide its app',
         next: 'use a window that `macpilot windows` lists',
       };
+      // The person's audit log names the app as the policy names it (the console, not its browser).
+      let reached = { app: hiddenWindow.app };
       try {
         this.gate({ name: hiddenWindow.app, pid: hiddenWindow.pid }, 'read');
       } catch (error) {
-        if (error instanceof AppRefused)
-          person = { what, why: `${error.what}: ${error.why}`, next: error.next };
+        if (error instanceof AppRefused) {
+          person =
+            error.person.what === undefined
+              ? { what, why: `${error.what}: ${error.why}`, next: error.next }
+              : {
+                  what,
+                  why: `${error.person.what}: ${error.person.why ?? error.why}`,
+                  next: error.person.next ?? error.next,
+                };
+          if (error.reached?.app !== undefined) reached = { app: error.reached.app };
+        }
       }
       throw new AppRefused({
         // The person's audit log names the app; the agent's answer does not.
-        reached: { app: hiddenWindow.app },
+        reached,
         what: absent.what,
         why: absent.why,
         next: absent.next,
@@ -437,7 +448,11 @@ export class Resolver {
         next: absent.next,
         kind: 'app_off_limits',
         refusal: true,
-        person: { what: error.what, why: error.why, next: error.next },
+        person: {
+          what: error.person.what ?? error.what,
+          why: error.person.why ?? error.why,
+          next: error.person.next ?? error.next,
+        },
         ...(error.reached ? { reached: error.reached } : {}),
       });
     }

@@ -100,6 +100,11 @@ describe("the browser showing macpilot's console", () => {
     expect(refused?.personsOwn).toBe(true);
     expect(refused?.reached).toEqual({ app: "macpilot's console" });
     expect(refused?.what).toBe('"Chromium" (pid 77) is off limits');
+    // The person at a terminal is told it is theirs, not to ask themselves.
+    expect(refused?.renderForPerson()).toBe(
+      '"Chromium" (pid 77) is your macpilot console\'s browser.\nWhy: macpilot keeps it from every command and ' +
+        'agent, whatever your app lists say\nNext: nothing to do: use the console in its window',
+    );
     expect(() => policy.check({ name: 'Chromium', pid: 78 }, 'write')).not.toThrow();
   });
 });

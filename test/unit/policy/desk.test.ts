@@ -29,6 +29,9 @@ describe('Desk', () => {
       what: 'press_key was not run: paused by the person at the desk',
     });
     await expect(desk.admit(call(true))).resolves.toBeUndefined();
+    // Letting go of what is held down is never held back.
+    await expect(desk.admit(call(false, 'key_up'))).resolves.toBeUndefined();
+    await expect(desk.admit(call(false, 'mouse_up'))).resolves.toBeUndefined();
     desk.resume();
     expect(desk.paused()).toBeUndefined();
     await expect(desk.admit(call(false))).resolves.toBeUndefined();
