@@ -66,8 +66,9 @@ describe('Firefox: the order form through MCP alone', () => {
     expect(tree).toMatch(/- paragraph \[ref=e\d+\] value="Orders ship in 2 days, see the terms\."/);
     // Firefox's own UI: its actions have names again (Firefox lists each as ";;").
     // Reload, or Stop in its place while Firefox still loads something of the page (seen once in a full run).
+    // Hidden ones too: one full run found neither on screen (the toolbar then built, or covered, 52 elements shown).
     const toolbar = async (name: string) =>
-      macpilot.ok('find_elements', { app, role: 'button', name, match: 'exact' });
+      macpilot.ok('find_elements', { app, role: 'button', name, match: 'exact', include_hidden: true });
     let reload = await toolbar('Reload');
     if (!/button "Reload"/.test(reload)) reload = await toolbar('Stop');
     expect(await macpilot.ok('get_element', { ref: refOf(reload, /button "(Reload|Stop)"/) })).toContain(

@@ -177,8 +177,8 @@ describe('with MACPILOT_HTTP_TOKEN', () => {
     const wrong = await fetch(`${origin}/console/open?key=${TOKEN}x`, { redirect: 'manual' });
     expect(wrong.status).toBe(403);
     const opened = await fetch(`${origin}/console/open?key=${TOKEN}`, { redirect: 'manual' });
-    expect(opened.status).toBe(303);
-    expect(opened.headers.get('location')).toBe('/console/');
+    expect(opened.status).toBe(200);
+    expect(await opened.text()).toContain('<meta http-equiv="refresh" content="0;url=/console/">');
     const cookie = (opened.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     expect(cookie).toMatch(/^macpilot_console=/);
     const events = await fetch(`${origin}/console/events`, { headers: { cookie } });
