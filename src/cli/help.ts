@@ -2,25 +2,48 @@
 import { VERSION } from '../version.js';
 import { COMMANDS, type CommandSpec, optionsOf, type OptionSpec } from './commands.js';
 
-const ENVIRONMENT = `Environment: MACPILOT_TOOLSETS (what serve offers agents; the commands here use every toolset),
-MACPILOT_HELPER_PATH, MACPILOT_LOG_LEVEL (debug|info|warn|error|silent), MACPILOT_CLIPBOARD_HISTORY (on|off),
-MACPILOT_INPUT (foreground|background: leave the pointer and the focus to the person), MACPILOT_ACCESSIBILITY
-(on|leave: on Linux, turn the desktop's accessibility switch on, so browsers and Electron apps have trees),
-MACPILOT_PERSON_FIRST
-(on|off: your own mouse and keyboard input stops an agent's; on by default in safe mode),
-MACPILOT_CONSOLE_PICTURES (on|off: the console's pictures of each action; off by default in read-only mode),
-MACPILOT_PORTAL
-(auto|on|off: on Wayland, input and screenshots through the RemoteDesktop portal, which asks you first),
-MACPILOT_HTTP_PORT and MACPILOT_HTTP_HOST (serve --http), MACPILOT_HTTP_TOKEN (every HTTP request must carry
-"Authorization: Bearer <token>"),
-MACPILOT_RATE_LIMITS (e.g. "calls_per_second=20,concurrent=8,action_seconds=60"), MACPILOT_AUDIT_LOG (a file, or "off"),
-MACPILOT_MODE (full|safe|read-only), MACPILOT_DENY_APPS and MACPILOT_ALLOW_APPS (comma-separated app names or
-bundle ids; MACPILOT_DENY_APPS replaces both default lists, credential managers denied and terminals and
-settings read-only; "none" empties them), MACPILOT_LIST_DENIED_APPS (on|off:
-list the denied apps' names and window titles), MACPILOT_CONSENT (ask|allow), MACPILOT_CONTROL_DIR (where
-servers and macpilot stop meet; default $XDG_RUNTIME_DIR/macpilot),
-MACPILOT_CONFIG (a JSON file; default $XDG_CONFIG_HOME/macpilot/config.json, without XDG_CONFIG_HOME
-~/.config/macpilot/config.json; docs/configuration.md). Flags override the environment, which overrides the file.`;
+/** The settings in the environment, each with what it takes: the same two columns as commands and options. */
+const ENVIRONMENT: readonly (readonly [string, string])[] = [
+  ['MACPILOT_MODE', 'full|safe|read-only'],
+  ['MACPILOT_TOOLSETS', 'what serve offers agents; the commands here use every toolset'],
+  [
+    'MACPILOT_DENY_APPS',
+    'comma-separated app names or bundle ids, in place of both default lists (credential managers denied; ' +
+      'terminals and settings read-only); "none" empties them',
+  ],
+  ['MACPILOT_ALLOW_APPS', 'comma-separated app names or bundle ids: only these apps'],
+  ['MACPILOT_LIST_DENIED_APPS', "on|off: list the denied apps' names and window titles"],
+  ['MACPILOT_CONSENT', 'ask|allow'],
+  ['MACPILOT_INPUT', 'foreground|background: leave the pointer and the focus to the person'],
+  [
+    'MACPILOT_PERSON_FIRST',
+    "on|off: your own mouse and keyboard input stops an agent's; on by default in safe mode",
+  ],
+  [
+    'MACPILOT_CONSOLE_PICTURES',
+    "on|off: the console's pictures of each action; off by default in read-only mode",
+  ],
+  [
+    'MACPILOT_ACCESSIBILITY',
+    "on|leave: on Linux, turn the desktop's accessibility switch on, so browsers and Electron apps have trees",
+  ],
+  [
+    'MACPILOT_PORTAL',
+    'auto|on|off: on Wayland, input and screenshots through the RemoteDesktop portal, which asks you first',
+  ],
+  ['MACPILOT_CLIPBOARD_HISTORY', 'on|off'],
+  ['MACPILOT_RATE_LIMITS', 'e.g. "calls_per_second=20,concurrent=8,action_seconds=60"'],
+  ['MACPILOT_AUDIT_LOG', 'a file, or "off"'],
+  ['MACPILOT_CONTROL_DIR', 'where servers and macpilot stop meet; default $XDG_RUNTIME_DIR/macpilot'],
+  ['MACPILOT_HTTP_PORT, MACPILOT_HTTP_HOST', 'serve --http'],
+  ['MACPILOT_HTTP_TOKEN', 'every HTTP request must carry "Authorization: Bearer <token>"'],
+  ['MACPILOT_HELPER_PATH', 'a helper to run instead of the bundled one'],
+  ['MACPILOT_LOG_LEVEL', 'debug|info|warn|error|silent'],
+  [
+    'MACPILOT_CONFIG',
+    'a JSON file; default $XDG_CONFIG_HOME/macpilot/config.json (~/.config/macpilot/config.json); its keys: docs/configuration.md',
+  ],
+];
 
 const EXITS =
   'Exit codes: 0 done, 1 failed (the message says what, why and what to do), 2 usage error (the command line, a value in it, or a setting is not one the command takes), 130 interrupted.';
@@ -82,7 +105,8 @@ ${commands}
 
 ${wrap(EXITS)}
 
-${ENVIRONMENT}
+Environment (flags override the environment, which overrides the config file):
+${columns(ENVIRONMENT)}
 `;
 }
 

@@ -45,3 +45,17 @@ test("README's CLI section shows every command's usage line", () => {
   const section = /<!-- cli-commands -->([\s\S]*?)<!-- \/cli-commands -->/.exec(read('README.md'))?.[1] ?? '';
   for (const command of COMMANDS) expect(section, command.name).toContain(usageLine(command));
 });
+
+test('--help lists every setting the environment gives, and the HTTP and config variables, one per line', async () => {
+  const { usage } = await import('../../../src/cli/help.js');
+  const { SETTING_VARIABLES } = await import('../../../src/config.js');
+  const environment = usage().split('\nEnvironment')[1] ?? '';
+  const named = [
+    ...Object.values(SETTING_VARIABLES),
+    'MACPILOT_HTTP_PORT',
+    'MACPILOT_HTTP_HOST',
+    'MACPILOT_HTTP_TOKEN',
+    'MACPILOT_CONFIG',
+  ];
+  for (const name of named) expect(environment, name).toMatch(new RegExp(`^ {2}(\\S+, )?${name}\\b`, 'm'));
+});
