@@ -39,6 +39,11 @@ function closesOrQuits(args: Record<string, unknown>): boolean {
   return ['w', 'q'].includes(chord.key.name) && mods.has('control') && onlyShortcut;
 }
 
+/** Keys that go where the keyboard focus is: press_key, and type_text with no element named. */
+const actsOnFocus = (call: ToolCall): boolean =>
+  call.tool.name === 'press_key' ||
+  (call.tool.name === 'type_text' && call.args.ref === undefined && call.args.path === undefined);
+
 export interface ConsentSettings {
   mode: Mode;
   consent: Consent;
@@ -95,6 +100,9 @@ export class ConsentGuard implements Guard {
       });
     }
     const undoable = call.tool.inverse !== undefined;
+    // Answering takes the focus (a click in the console, the client's own dialog): keys allowed go where they
+    // were asked about, so the window in front when the question was asked is given the focus back.
+    const inFront = actsOnFocus(call) ? await this.focusedWindow(call) : undefined;
     const answer = await call.human.confirm({ action, detail, tool: call.tool.name, undoable }, call.signal);
     if (call.signal.aborted) {
       // No one answered: the person stopped the agents, or the client gave up on the call, while it waited.
@@ -111,7 +119,14 @@ export class ConsentGuard implements Guard {
     }
     const allowed = answer === 'accept';
     note(allowed ? 'accepted' : answer === 'unanswered' ? 'unanswered' : 'declined');
-    if (allowed) return undefined;
+    if (allowed) {
+      if (inFront !== undefined && (await this.focusedWindow(call)) !== inFront) {
+        await this.targets.port
+          .call('windows.focus', { id: inFront }, { signal: call.signal })
+          .catch(() => {});
+      }
+      return undefined;
+    }
     if (answer === 'unanswered') {
       throw new MacpilotError({
         what: `Not done: no one answered whether to allow: ${action}`,
@@ -151,10 +166,7 @@ export class ConsentGuard implements Guard {
     // click_text's text is the label of what it clicks ("Delete All"), unlike the text type_text types.
     if (tool.name === 'click_text' && typeof call.args.text === 'string') target.push(call.args.text);
     // Keys act on the focused element: Enter (or a space typed) on a focused "Delete" button deletes.
-    const onFocus =
-      tool.name === 'press_key' ||
-      (tool.name === 'type_text' && call.args.ref === undefined && call.args.path === undefined);
-    if (this.settings.mode === 'safe' && onFocus) target.push(...(await this.focused(call)));
+    if (this.settings.mode === 'safe' && actsOnFocus(call)) target.push(...(await this.focused(call)));
     if (tool.annotations.destructiveHint) return action('it is destructive');
     if (this.settings.mode === 'safe' && tool.name === 'press_key' && closesOrQuits(call.args)) {
       const mode = this.settings.origins?.mode ?? defaultOrigin('mode');
@@ -225,6 +237,14 @@ export class ConsentGuard implements Guard {
     );
     call.reached = { app: resolved.app.name, label: resolved.label };
     return [resolved.label];
+  }
+
+  /** The id of the window that has the keyboard focus, if one does. */
+  private async focusedWindow(call: ToolCall): Promise<string | undefined> {
+    const { windows } = await this.targets.port
+      .call('windows.list', { includeMinimized: false }, { signal: call.signal })
+      .catch(() => ({ windows: [] }));
+    return windows.find((w) => w.focused)?.id;
   }
 
   private async focused(call: ToolCall): Promise<string[]> {

@@ -39,11 +39,28 @@ const call = (name: string, args: Record<string, unknown>, server: Server): Tool
   signal: new AbortController().signal,
 });
 
+/** The desktop's windows, the focused one first; what `windows.focus` was asked, in order. */
+const desk = { focused: 'w1', focusedAsked: [] as string[] };
+const port = (focused: ReturnType<typeof el>) => ({
+  call: (method: string, params: { id?: string }) => {
+    if (method === 'windows.list')
+      return Promise.resolve({
+        windows: ['w1', 'w2'].map((id) => ({ id, focused: id === desk.focused })),
+      });
+    if (method === 'windows.focus') {
+      desk.focusedAsked.push(params.id ?? '');
+      desk.focused = params.id ?? '';
+      return Promise.resolve({});
+    }
+    return Promise.resolve({ element: focused });
+  },
+});
+
 /** The session issued e5 for a "Delete All" button; `focused` is what has keyboard focus. */
 const guard = (mode: Mode, consent: Consent = 'ask', focused = el('push button', 'Save')) =>
   new ConsentGuard({ mode, consent }, {
     refs: { known: (ref: string) => (ref === 'e5' ? { label: 'push button "Delete All"' } : undefined) },
-    port: { call: () => Promise.resolve({ element: focused }) },
+    port: port(focused),
     // Paths reach what their last step names; `button[1]` reaches "Delete".
     resolver: {
       path: (path: { segments: { name?: string; index?: number }[] }) => {
@@ -161,6 +178,28 @@ describe('ConsentGuard', () => {
     const typing = call('type_text', { text: 'x' }, server);
     await guard('safe', 'allow').admit(typing);
     expect(typing.notes).toBeUndefined();
+  });
+
+  it('keys allowed go where they were asked about: the focus an answer took is given back before they are sent', async () => {
+    desk.focused = 'w1';
+    desk.focusedAsked = [];
+    const quitting = call('press_key', { key: 'ctrl+w' }, client(accept).server);
+    quitting.human = {
+      unreachable: () => undefined,
+      // The person clicks Allow in the console: its window takes the focus.
+      confirm: async () => {
+        desk.focused = 'w2';
+        return 'accept';
+      },
+      choose: async () => ({ action: 'cancel' }),
+    };
+    await guard('safe').admit(quitting);
+    expect(desk.focusedAsked).toEqual(['w1']);
+    // A focus the answer left alone is not touched.
+    desk.focusedAsked = [];
+    quitting.human = { ...quitting.human, confirm: async () => 'accept' };
+    await guard('safe').admit(quitting);
+    expect(desk.focusedAsked).toEqual([]);
   });
 
   it('refuses when the human declines, or accepts without confirming', async () => {
