@@ -190,6 +190,8 @@ function openConsoleWindow(link: string, onClosed: () => void): { close(): Promi
       '--no-first-run',
       '--no-default-browser-check',
       '--disable-sync',
+      // Its crash reports would go to the person's own Chromium folder, outside this profile.
+      '--disable-breakpad',
       // Chromium refuses to run as root without it.
       ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
     ],
