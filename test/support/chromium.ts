@@ -19,6 +19,8 @@ export function startChromium(processes: Processes, profile: string, url: string
       '--disable-component-update',
       '--disable-sync',
       '--password-store=basic',
+      // Its crash handler outlives the browser's process group and kept writing into a profile already removed.
+      '--disable-breakpad',
       `--user-data-dir=${profile}`,
       url,
     ],
