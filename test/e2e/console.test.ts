@@ -37,7 +37,8 @@ beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     // Off the test desktop: no display, no session bus, a profile of its own.
-    env: { HOME: profile, PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    // Its temporary files too, which a browser that ends abruptly leaves behind.
+    env: { HOME: profile, TMPDIR: profile, PATH: process.env.PATH ?? '/usr/bin:/bin' },
     args: [
       '--no-sandbox',
       '--disable-gpu',
