@@ -106,24 +106,20 @@ export async function runConsole(flags: { port?: string; open: boolean }): Promi
   const address = http.address();
   const bound = typeof address === 'object' && address ? address.port : port;
   const link = `http://${host}:${bound}${site.oneTimeLink()}`;
-  let windowClosed = false;
-  let endWithWindow = () => {};
-  const ended = new Promise<void>((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
-    endWithWindow = () => {
-      windowClosed = true;
-      resolve();
-    };
+  let windowClosed = () => {};
+  const ended = new Promise<'signal' | 'window'>((resolve) => {
+    process.once('SIGINT', () => resolve('signal'));
+    process.once('SIGTERM', () => resolve('signal'));
+    windowClosed = () => resolve('window');
   });
-  const window = flags.open ? openConsoleWindow(link, () => endWithWindow()) : undefined;
+  const window = flags.open ? openConsoleWindow(link, () => windowClosed()) : undefined;
   // The link opens the page once; the console's own window has used it already.
   process.stdout.write(window ? `${OWN_WINDOW}\n` : `${linkLines(link)}\n${OPEN_IT_APART}\n`);
-  await ended;
-  if (windowClosed) process.stdout.write("macpilot: the console's window was closed: the console ends.\n");
+  const by = await ended;
+  if (by === 'window') process.stdout.write("macpilot: the console's window was closed: the console ends.\n");
   await window?.close();
   await shutDown();
-  return windowClosed ? 0 : 130;
+  return by === 'window' ? 0 : 130;
 }
 
 const linkLines = (link: string) =>
