@@ -74,6 +74,11 @@ export class MacpilotError extends Error {
     return new MacpilotError({ ...this, person, reached: reached ?? this.reached }, { cause: this.cause });
   }
 
+  /** The same failure, keeping what the call had reached (for the audit log), unless it names what it reached. */
+  reaching(reached: Reached): MacpilotError {
+    return this.reached ? this : new MacpilotError({ ...this, reached }, { cause: this.cause });
+  }
+
   /** The same failure, about the call's arguments named (the audit log's error_arguments). */
   concerning(concerns: readonly string[]): MacpilotError {
     return new MacpilotError({ ...this, concerns }, { cause: this.cause });

@@ -4,8 +4,15 @@
  * destructive one. The human answers through MCP elicitation (or at the CLI's terminal); no tool argument can
  * answer for them.
  */
-import { type Consent, defaultOrigin, type SettingName, type SettingOrigin } from '../config.js';
+import {
+  type Consent,
+  defaultOrigin,
+  type InputMode,
+  type SettingName,
+  type SettingOrigin,
+} from '../config.js';
 import type { Mode } from '../modes.js';
+import { focusIn } from '../engine/features/input.js';
 import type { HelperPort } from '../engine/kernel/port.js';
 import type { RefTable } from '../engine/kernel/refs.js';
 import { elementPathIn, parsePath } from '../engine/kernel/paths.js';
@@ -47,6 +54,8 @@ const actsOnFocus = (call: ToolCall): boolean =>
 export interface ConsentSettings {
   mode: Mode;
   consent: Consent;
+  /** Where input goes: keys for a named app in the background need not find the focus in it. */
+  input?: InputMode;
   /** Where the consent setting came from; default: its default. */
   origins?: Pick<Record<SettingName, SettingOrigin>, 'consent' | 'mode'>;
 }
@@ -206,11 +215,19 @@ export class ConsentGuard implements Guard {
     };
     await inCallScope({ access: appAccess(call.tool) }, async () => {
       await check();
+      // A key for an app the keyboard focus is not in would be refused after the answer.
+      if (call.tool.name === 'press_key' && typeof named === 'string' && !this.inBackground(args))
+        await focusIn(this.targets, named, options);
     }).catch((error: unknown) => {
       // An app that is not running is not asked about either; an ambiguous name is left to the call, which asks.
-      if (isRefusal(error) || (error instanceof MacpilotError && error.kind === 'app_not_running'))
-        throw error;
+      const failsAnyway =
+        error instanceof MacpilotError && ['app_not_running', 'focus_elsewhere'].includes(error.kind);
+      if (isRefusal(error) || failsAnyway) throw error;
     });
+  }
+
+  private inBackground(args: Record<string, unknown>): boolean {
+    return args.background === true || (args.background !== false && this.settings.input === 'background');
   }
 
   /** The names of what the call acts on (never typed text or values): elements, menu paths, windows, apps. */

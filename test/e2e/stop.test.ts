@@ -57,15 +57,13 @@ test('macpilot stop cancels the typing in flight and pauses actions until macpil
     `Stopped by the person at the desk: ${atStop.length} of ${text.length} characters had been typed.`,
   );
   // The audit log says the person stopped it, and how much of the text had been typed: what the editor holds.
-  const logged = readFileSync(auditFile, 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((entry) => entry.tool === 'type_text');
+  const logged = typingLogged();
   expect(logged).toEqual([
     expect.objectContaining({
       outcome: 'stopped',
       error: 'stopped_at_the_desk',
+      app: 'mousepad',
+      target: expect.objectContaining({ role: expect.any(String) }),
       text_length: text.length,
       typed_length: atStop.length,
     }),
@@ -83,7 +81,26 @@ test('macpilot stop cancels the typing in flight and pauses actions until macpil
   expect(cli('resume')).toBe('The macpilot server was not paused: agents may act.\n');
   const pressed = await macpilot.call('press_key', { key: 'End' });
   expect(pressed.isError, pressed.text).toBe(false);
+
+  // Typing where the keyboard focus is, stopped: the audit log names where the keys went, as for typing by ref.
+  const typingAtFocus = macpilot.call('type_text', { text, delay_ms: 200 });
+  await pause(1200);
+  cli('stop');
+  expect((await typingAtFocus).text).toContain('Stopped by the person at the desk');
+  cli('resume');
+  const [byRef, atFocus] = typingLogged();
+  expect(atFocus).toEqual(
+    expect.objectContaining({ outcome: 'stopped', app: 'mousepad', target: byRef?.target }),
+  );
 });
+
+function typingLogged(): Record<string, unknown>[] {
+  return readFileSync(auditFile, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((entry) => entry.tool === 'type_text');
+}
 
 test('with no server running, stop says so; a server started during the pause starts paused, until resume', async () => {
   const empty = mkdtempSync(join(tmpdir(), 'macpilot-control-'));

@@ -5,7 +5,7 @@
  * appears in answers, errors or logs.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { MacpilotError } from '../../errors.js';
+import { MacpilotError, type Reached } from '../../errors.js';
 import { pointText } from '../../bounds.js';
 import { HelperError } from '../../helper-client/errors.js';
 import {
@@ -204,6 +204,29 @@ export function typingNeeded(entry: RefEntry, background: string): MacpilotError
   });
 }
 
+/**
+ * The focused element, when the keyboard focus is in `app`: a key pressed in the foreground goes where the focus
+ * is, so a key for an app the focus is not in is refused (by the call, and before a person is asked about it).
+ */
+export async function focusIn(
+  sources: { resolver: Pick<Kernel['resolver'], 'app'>; port: Kernel['port'] },
+  app: string,
+  call?: CallOptions,
+): Promise<ElementInfo> {
+  const target = await sources.resolver.app(app, call);
+  const { element } = await sources.port.call('ax.focused', {}, call);
+  if (element?.pid !== target.pid) {
+    throw new MacpilotError({
+      what: `Not done: the keyboard focus is not in ${target.name} (pid ${target.pid})`,
+      why: 'a key pressed in the foreground goes where the keyboard focus is, and it is in another app',
+      next: `bring ${target.name} in front first (activate_app), then press the key; or leave app out to press it where the focus is`,
+      kind: 'focus_elsewhere',
+      concerns: ['app'],
+    });
+  }
+  return element;
+}
+
 export class Input {
   /** The helper's person watch, asked for once per helper life (input.personFirst). */
   private watching: Promise<unknown> | undefined;
@@ -362,7 +385,7 @@ export class Input {
     this.checkTypingTime(options);
     const awaitText = awaitsText(options.text);
     if (!options.target) {
-      return this.kernel.guard('type text', async () => {
+      return this.kernel.guard('type text', async (reach) => {
         const { element } = await this.kernel.port.call('ax.focused', {}, call);
         // Into a text field, the answer waits for the text, as into a field given by ref.
         const field = element && awaitText && roleOf(element) === 'textbox' ? element.id : undefined;
@@ -379,6 +402,7 @@ export class Input {
             return words`${own(capitalize(done.typed))} into ${into}${own(`${done.submitted}.`)}${done.short}`;
           },
           call,
+          { reach },
         );
       });
     }
@@ -493,20 +517,9 @@ export class Input {
       return this.onFocus(`press ${chordName(chord, platform)}`, call, run, typed);
     }
     // In the foreground a key goes where the focus is: to the named app only when the focus is in it.
-    return this.kernel.guard(`press ${chordName(chord, platform)} in ${JSON.stringify(app)}`, async () => {
-      const target = await this.kernel.resolver.app(app, call);
-      const { element } = await this.kernel.port.call('ax.focused', {}, call);
-      if (element?.pid !== target.pid) {
-        throw new MacpilotError({
-          what: `Not done: the keyboard focus is not in ${target.name} (pid ${target.pid})`,
-          why: 'a key pressed in the foreground goes where the keyboard focus is, and it is in another app',
-          next: `bring ${target.name} in front first (activate_app), then press the key; or leave app out to press it where the focus is`,
-          kind: 'focus_elsewhere',
-          concerns: ['app'],
-        });
-      }
-      return this.observed(element, run, call);
-    });
+    return this.kernel.guard(`press ${chordName(chord, platform)} in ${JSON.stringify(app)}`, async (reach) =>
+      this.observed(await focusIn(this.kernel, app, call), run, call, { reach }),
+    );
   }
 
   private async pressInBackground(
@@ -652,11 +665,11 @@ export class Input {
         };
       });
     }
-    return this.kernel.guard(`${verb} ${plainText(place(spot))}`, async () => {
+    return this.kernel.guard(`${verb} ${plainText(place(spot))}`, async (reach) => {
       const point = { x: spot.x, y: spot.y };
       const what = await this.onDisplay(spot, 'The point', call);
       const { element } = await this.kernel.port.call('ax.elementAt', point, call);
-      return this.observed(element, prepare(point, what), call, point);
+      return this.observed(element, prepare(point, what), call, { point, reach });
     });
   }
 
@@ -671,7 +684,6 @@ export class Input {
     return several ? words`${place(spot)} ${own(`(on display ${display.id})`)}` : place(spot);
   }
 
-  /** Act on whatever has keyboard focus, and report what changed in its app. */
   /**
    * Run where the keyboard focus is, reporting what changed there. `typed`: the text the keys type; into a text
    * field, the answer waits until the field shows it (a slow app takes keys well after they went out).
@@ -682,15 +694,16 @@ export class Input {
     run: Prepared,
     typed?: string,
   ): Promise<ActionResult> {
-    return this.kernel.guard(verb, async () => {
+    return this.kernel.guard(verb, async (reach) => {
       const { element } = await this.kernel.port.call('ax.focused', {}, call);
       const field = typed !== undefined && element && roleOf(element) === 'textbox' ? element.id : undefined;
-      if (field === undefined || typed === undefined) return this.observed(element, run, call);
+      if (field === undefined || typed === undefined) return this.observed(element, run, call, { reach });
       const before = await this.fieldText(field, call).catch(() => undefined);
       return this.observed(
         element,
         async () => words`${await run()}${await this.untilTyped(field, typed, before, call)}`,
         call,
+        { reach },
       );
     });
   }
@@ -703,15 +716,14 @@ export class Input {
   private async observed(
     element: ElementInfo | null,
     run: Prepared,
-    call?: CallOptions,
-    point?: Point,
+    call: CallOptions | undefined,
+    { point, reach }: { point?: Point; reach?: (reached: Reached) => void } = {},
   ): Promise<ActionResult> {
-    if (element)
-      return this.kernel.changes.observe(
-        await this.kernel.changes.scope(element.id, element.pid, call),
-        run,
-        call,
-      );
+    if (element) {
+      const scope = await this.kernel.changes.scope(element.id, element.pid, call);
+      reach?.({ app: scope.app.name, label: labelOf(roleOf(element), element.name) });
+      return this.kernel.changes.observe(scope, run, call);
+    }
     await this.kernel.resolver.refuseHiddenWindowAt(point, call);
     // Input at a point lands in the window there, which may be acted on: an active app the lists hide (the
     // console's browser in front, say) only goes unwatched. Keys would land in it, and are refused.
@@ -720,8 +732,10 @@ export class Input {
         return undefined;
       throw error;
     });
-    if (active)
+    if (active) {
+      reach?.({ app: active.name });
       return this.kernel.changes.observe(await this.kernel.changes.activeScope(active, call), run, call);
+    }
     return { kind: 'action', done: await run(), outcome: { kind: 'unwatched' } };
   }
 
@@ -730,17 +744,6 @@ export class Input {
     return { point: centreOf(entry, detail), what: entryWords(entry) };
   }
 
-  /**
-   * The app reads typed keys after the X server took them, and it reads keys typed with lent keycodes slower
-   * still (each lending makes it load the keyboard map again): the answer waits until the field's text ends
-   * with what was typed, or has grown by it from `before` (typed mid-text), while the text keeps changing (at
-   * most TYPED_MAX_WAIT_MS), or until it has not changed for TYPED_WAIT_MS (an app may rightly change what it is
-   * given, or hide it).
-   */
-  /**
-   * Waits until the field shows the text typed, or stops changing; says so when it then shows less than the
-   * keys sent (a layout without some of the characters, a field that limits or rewrites what is typed).
-   */
   /**
    * After submit's Enter: a field that Enter changes (a calculator's result) or takes away (a dialog closing)
    * does so a moment later; the answer waits for that (briefly: Enter may change nothing in the field).
@@ -754,6 +757,14 @@ export class Input {
     }
   }
 
+  /**
+   * The app reads typed keys after the X server took them, and it reads keys typed with lent keycodes slower
+   * still (each lending makes it load the keyboard map again): the answer waits until the field's text ends
+   * with what was typed, or has grown by it from `before` (typed mid-text), while the text keeps changing (at
+   * most TYPED_MAX_WAIT_MS), or until it has not changed for TYPED_WAIT_MS (an app may rightly change what it is
+   * given, or hide it); and says so when it then shows less than the keys sent (a layout without some of the
+   * characters, a field that limits or rewrites what is typed).
+   */
   private async untilTyped(
     handle: string,
     text: string,

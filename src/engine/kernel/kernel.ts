@@ -4,7 +4,7 @@
  * paths for every node), actions run between two walks of their app, and helper failures become errors in the
  * agent's words. Features (elements, apps, input, windows, menus, ...) receive a Kernel; none imports another.
  */
-import { MacpilotError } from '../../errors.js';
+import { MacpilotError, type Reached } from '../../errors.js';
 import {
   type AppInfo,
   type ElementDetail,
@@ -308,10 +308,14 @@ export class Kernel {
 
   // --- errors ---
 
-  /** Helper failures as MacpilotErrors about `doing`; a missing app's error lists the running ones. */
-  async guard<T>(doing: string, work: () => Promise<T>): Promise<T> {
+  /**
+   * Helper failures as MacpilotErrors about `doing`; a missing app's error lists the running ones. What the work
+   * says it `reach`ed (the app keys went to) stays with its failure, for the audit log.
+   */
+  async guard<T>(doing: string, work: (reach: (reached: Reached) => void) => Promise<T>): Promise<T> {
+    let reached: Reached | undefined;
     try {
-      return await work();
+      return await work((found) => (reached = found));
     } catch (error) {
       const running = isAppNotFound(error)
         ? await this.resolver.visibleApps().then(
@@ -319,7 +323,8 @@ export class Kernel {
             () => undefined,
           )
         : undefined;
-      throw explain(error, doing, running);
+      const explained = explain(error, doing, running);
+      throw reached && explained instanceof MacpilotError ? explained.reaching(reached) : explained;
     }
   }
 }

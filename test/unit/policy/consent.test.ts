@@ -202,6 +202,20 @@ describe('ConsentGuard', () => {
     expect(desk.focusedAsked).toEqual([]);
   });
 
+  it('a key for an app the keyboard focus is not in fails before anyone is asked, unless it goes in the background', async () => {
+    const { server, asked } = client(accept);
+    // Named apps resolve to pid 9; the focused element belongs to pid 8.
+    const elsewhere = el('text', 'Document', { pid: 8 });
+    const closing = { key: 'ctrl+w', app: 'mousepad' };
+    await expect(guard('safe', 'ask', elsewhere).admit(call('press_key', closing, server))).rejects.toThrow(
+      'the keyboard focus is not in mousepad',
+    );
+    expect(asked).toEqual([]);
+    await guard('safe', 'ask', el('text', 'Document', { pid: 9 })).admit(call('press_key', closing, server));
+    await guard('safe', 'ask', elsewhere).admit(call('press_key', { ...closing, background: true }, server));
+    expect(asked).toHaveLength(2);
+  });
+
   it('refuses when the human declines, or accepts without confirming', async () => {
     const declined = client({ action: 'decline' });
     const quit = call('quit_app', { name: 'zenity' }, declined.server);
