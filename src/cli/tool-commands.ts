@@ -131,8 +131,13 @@ function valueLike(current: unknown, given: string, range?: Range): string | num
     const decimal = /^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i.test(given);
     const number = decimal ? Number(given) : Number.NaN;
     const within = range ? `from ${range.min} to ${range.max}` : 'in its range';
-    if (Number.isFinite(number) && (!range || (number >= range.min && number <= range.max))) return number;
-    throw new UsageError(`the element holds a number (now ${current}), not "${given}"; give one ${within}`);
+    if (!Number.isFinite(number))
+      throw new UsageError(`the element holds a number (now ${current}), not "${given}"; give one ${within}`);
+    if (range && (number < range.min || number > range.max))
+      throw new UsageError(
+        `${given} is out of the element's range: give a number ${within} (it holds ${current} now)`,
+      );
+    return number;
   }
   return given;
 }

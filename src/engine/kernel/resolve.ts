@@ -161,10 +161,15 @@ export class Resolver {
     return apps;
   }
 
-  /** The root of the app's paths: `app(1118)` when another app of its name ran at the last look, else by name. */
+  /**
+   * The root of the app's paths: `app(1118)` when another app of its name ran at the last look, else by name.
+   * Apps the lists hide (the console's browser among them) do not count: a name never means one of them.
+   */
   rootPath(app: { name: string; pid: number }): ElementPath {
     const lower = app.name.toLowerCase();
-    const shared = this.lastApps.some((other) => other.pid !== app.pid && other.name.toLowerCase() === lower);
+    const shared = this.lastApps.some(
+      (other) => other.pid !== app.pid && other.name.toLowerCase() === lower && this.mayRead(other),
+    );
     return appPath(app, shared);
   }
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../../../src/engine/index.js';
-import type { AppChooser } from '../../../../src/engine/kernel/resolve.js';
+import { type AppChooser, AppRefused } from '../../../../src/engine/kernel/resolve.js';
 import { FakeHelper } from '../fake-helper.js';
 import { el } from '../fixtures.js';
 
@@ -27,6 +27,25 @@ function twoZenities(choose?: AppChooser) {
 }
 
 describe('paths when two apps share a name', () => {
+  it("one the person sees and one their own (the console's browser): paths name the app by name", async () => {
+    const helper = new FakeHelper([
+      { pid: 11, name: 'zenity', active: true, root: question(11) },
+      { pid: 22, name: 'zenity', active: false, root: question(22) },
+    ]);
+    const personsOwn = (app: { pid?: number }) => {
+      if (app.pid === 11)
+        throw Object.assign(new AppRefused({ what: '-', why: '-', next: '-' }), { personsOwn: true });
+    };
+    const engine = createEngine(helper, { settleMs: 0, pollMs: 0 }, personsOwn);
+    const tree = await engine.elements.snapshot({ app: '22' });
+    if (tree.kind !== 'snapshot') throw new Error(tree.kind);
+    const button = tree.tree.children[0]?.children[0];
+    expect(button?.path).toBe('app("zenity")/dialog/button["OK"]');
+    expect(await engine.elements.getElement({ path: button?.path ?? '' })).toMatchObject({
+      entry: { app: { pid: 22 } },
+    });
+  });
+
   it('a tree of one prints pid paths, and each printed path leads back to its element', async () => {
     const { engine } = twoZenities();
     const tree = await engine.elements.snapshot({ app: '22' });
