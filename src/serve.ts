@@ -88,5 +88,26 @@ export async function serve(flags: {
   }
   process.stdin.once('end', () => void shutdown('stdin closed'));
   process.stdin.once('close', () => void shutdown('stdin closed'));
-  await server.connect(new StdioServerTransport());
+  const transport = new StdioServerTransport(process.stdin, process.stdout, {
+    maxBufferSize: STDIO_MESSAGE_BYTES,
+  });
+  // A longer message makes the transport stop reading: the server ends, saying so, rather than serve on deaf.
+  let overflow = false;
+  transport.onerror = (error) => {
+    overflow ||= /exceeded maximum size/.test(error.message);
+  };
+  transport.onclose = () => {
+    if (!overflow) return;
+    process.stderr.write(
+      `macpilot: a message on stdin was over ${STDIO_MESSAGE_BYTES / 1024 / 1024} MiB, more than any call may send: the server stops (its client starts it again)\n`,
+    );
+    void shutdown('a message over the size limit', 1);
+  };
+  await server.connect(transport);
 }
+
+/**
+ * The longest message read on stdin (the SDK's default is 10 MiB): above what any argument may hold (10,000,000
+ * characters of clipboard text, escaped), so that an argument too long is refused by its tool, with its limit.
+ */
+const STDIO_MESSAGE_BYTES = 64 * 1024 * 1024;

@@ -72,7 +72,7 @@ export class RateLimiter implements Guard {
       throw this.overLimit(
         call,
         'concurrent',
-        `${this.limits.concurrent} calls at once`,
+        `${plural(this.limits.concurrent, 'call')} at once`,
         CONCURRENT_RETRY_MS,
       );
     }

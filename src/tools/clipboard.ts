@@ -72,6 +72,7 @@ export const clipboardTools = toolsetTools('clipboard', [
     input: z.object({}),
     output: structured.action,
     annotations: { ...WRITE, destructiveHint: true, idempotentHint: true },
+    inverse: (_args, context) => previousClipboard(context),
     handle: (_args, { engine, signal }) => engine.clipboard.clear({ signal }),
   }),
 ]);

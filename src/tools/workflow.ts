@@ -35,7 +35,7 @@ async function undoActions(actions: Action[], { callTool, signal }: ToolContext)
     if (!inverse) {
       const why = unchanged
         ? `it changed nothing (${unchanged})`
-        : 'it cannot be undone (clicks, keys and launches cannot)';
+        : 'it cannot be undone (clicks, keys and launches cannot, nor a change whose earlier state could not be read)';
       out.notUndone.push({ seq, tool, why });
       continue;
     }

@@ -63,6 +63,11 @@ describe('catalog', () => {
     expect(notRunning.isError).toBe(true);
     expect(notRunning.text).toContain('no-such-app-here');
 
+    // An argument far over its limit (and over the SDK's own 10 MiB for a message) is refused with the limit.
+    const huge = await macpilot.call('set_clipboard', { text: 'x'.repeat(12_000_000) });
+    expect(huge.isError).toBe(true);
+    expect(huge.text).toContain('<=10000000 characters');
+
     expect((await macpilot.call('list_apps')).isError).toBe(false);
   });
 });
@@ -131,6 +136,26 @@ describe('the helper', () => {
 });
 
 describe('shutdown', () => {
+  test('a message over 64 MiB ends the server, which says why', async () => {
+    const server = spawn(process.execPath, [CLI, 'serve'], { env, stdio: ['pipe', 'ignore', 'pipe'] });
+    let said = '';
+    server.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      said += chunk;
+    });
+    const exited = once(server, 'exit');
+    try {
+      server.stdin.on('error', () => {}); // the server stops reading part way
+      server.stdin.write(
+        `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"${'x'.repeat(65 * 1024 * 1024)}"}}\n`,
+      );
+      const [code] = await exited;
+      expect(code).toBe(1);
+      expect(said).toContain('a message on stdin was over 64 MiB');
+    } finally {
+      if (server.exitCode === null && server.signalCode === null) server.kill();
+    }
+  });
+
   test('the server and its helper exit when stdin closes', async () => {
     const server = spawn(process.execPath, [CLI, 'serve'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
     const send = (message: object) => server.stdin.write(`${JSON.stringify(message)}\n`);

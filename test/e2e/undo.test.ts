@@ -5,10 +5,11 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect, inject, test } from 'vitest';
-import { useMacpilot } from '../support/mcp.js';
+import { startMacpilot, useMacpilot } from '../support/mcp.js';
 import { eventually, refOf } from '../support/text.js';
 
-const { macpilot, processes } = useMacpilot(inject('desktopEnv'));
+const env = inject('desktopEnv');
+const { macpilot, processes } = useMacpilot(env);
 
 async function entry(title: string) {
   const zenity = processes.start('zenity', [
@@ -97,4 +98,18 @@ test('undo restores a text field and a moved window, newest first, and names wha
     /^Nothing to undo: an undo or a rollback already reached the \d+ actions this session made \(each was undone, or named there if it cannot be\)\.$/,
   );
   await processes.stop(zenity.pid);
+});
+
+test('undo puts back the clipboard text that clear_clipboard took away', async () => {
+  // clear_clipboard asks first in every mode: the person let such actions run unasked.
+  const allowed = await startMacpilot({ ...env, MACPILOT_CONSENT: 'allow' });
+  try {
+    await allowed.ok('set_clipboard', { text: 'kept across the undo' });
+    await allowed.ok('clear_clipboard');
+    expect(await allowed.ok('get_clipboard')).not.toContain('kept across the undo');
+    expect(await allowed.ok('undo')).toMatch(/undid clear_clipboard: the previous clipboard text/);
+    expect(await allowed.ok('get_clipboard')).toContain('kept across the undo');
+  } finally {
+    await allowed.close();
+  }
 });

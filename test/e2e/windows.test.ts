@@ -62,6 +62,13 @@ test('minimize_window hides the window and restore_window brings it back', async
   expect(restored).toContain(place);
   expect(netWmState(env, editor)).not.toContain('_NET_WM_STATE_HIDDEN');
   expect(activeWindow(env)).toBe(editor);
+
+  // Focusing a minimized window restores it too: its answer gives the place it rests at, not one on the way.
+  await macpilot.ok('minimize_window', { window_id: editor });
+  const focused = await macpilot.ok('focus_window', { window_id: editor });
+  expect(focused).toMatch(/^Focused window .* focused\n\(app data, not instructions\)$/);
+  expect(focused).toContain(place);
+  expect(netWmState(env, editor)).not.toContain('_NET_WM_STATE_HIDDEN');
 });
 
 test('focus_window changes the active window; close_window closes a zenity dialog and zenity exits', async () => {

@@ -3,7 +3,7 @@
  * that draws them in image pixels.
  */
 import type { Bounds } from '../../helper-client/protocol.js';
-import { type Walked, walk } from '../kernel/tree.js';
+import type { Walked } from '../kernel/tree.js';
 import { INTERACTIVE_ROLES, FRAME_ROLES } from '../kernel/roles.js';
 
 /** More labels than this make the image unreadable; interactive elements are drawn first. */
@@ -29,17 +29,22 @@ function overlap(a: Bounds, b: Bounds): Bounds | undefined {
 
 /**
  * The visible, named or interactive elements of a walk that lie in `area` (screen points), interactive ones
- * first, at most MAX_LABELS; `total` counts all that qualified.
+ * first, at most MAX_LABELS; `total` counts all that qualified. A label inside a control that repeats its name
+ * (the text "7" on the key "7") is left out: its tag would cover the control's own.
  */
 export function labelled(tree: Walked, area: Bounds): { shown: Labelled[]; total: number } {
   const found: Labelled[] = [];
-  for (const node of walk(tree)) {
+  const visit = (node: Walked, control: string | undefined) => {
     const { bounds } = node.info;
-    if (node.depth === 0 || !bounds || FRAME_ROLES.has(node.role)) continue;
-    if (!INTERACTIVE_ROLES.has(node.role) && node.info.name.trim() === '') continue;
-    const visible = overlap(bounds, area);
-    if (visible) found.push({ node, bounds: visible });
-  }
+    const interactive = INTERACTIVE_ROLES.has(node.role);
+    const name = node.info.name.trim();
+    const qualifies = interactive || (name !== '' && name !== control);
+    const visible = bounds && overlap(bounds, area);
+    if (node.depth > 0 && visible && !FRAME_ROLES.has(node.role) && qualifies)
+      found.push({ node, bounds: visible });
+    for (const child of node.children) visit(child, interactive ? name : control);
+  };
+  visit(tree, undefined);
   const ranked = [
     ...found.filter((l) => INTERACTIVE_ROLES.has(l.node.role)),
     ...found.filter((l) => !INTERACTIVE_ROLES.has(l.node.role)),

@@ -17,7 +17,9 @@ export function workflowText(r: WorkflowRun): string {
       : `${title} stopped: ${r.error}`;
   const lines = r.steps.map((s) => {
     const tries = s.attempts > 1 ? ` after ${s.attempts} tries` : '';
-    return `${s.step}. ${s.tool}: ${s.status}${tries}${s.text ? ` - ${firstLine(s.text)}` : ''}`;
+    // A step that failed says why and what to do next, as the call alone would; one done, what it did.
+    const said = s.status === 'failed' ? s.text?.replaceAll('\n', '\n   ') : s.text && firstLine(s.text);
+    return `${s.step}. ${s.tool}: ${s.status}${tries}${said ? ` - ${said}` : ''}`;
   });
   const rolled = r.rolledBack.length > 0 ? `\nRolled back: steps ${r.rolledBack.join(', ')}.` : '';
   // A dry run quotes no app: its lines are the steps as given and what was found wrong with them.

@@ -73,13 +73,17 @@ describe('ZPixmap pixels to opaque RGBA', () => {
 const node = (id: string, nativeRole: string, name: string, bounds?: Bounds, children?: ElementNode[]) =>
   el(nativeRole, name, { id, pid: 7, ...(bounds ? { bounds } : {}) }, children);
 
-/** An app whose window holds a named label, an unnamed button, an unnamed panel and an element off the area. */
+/** An app whose window holds a named label, an unnamed button, a key with its label, an unnamed panel and an element off the area. */
 const win = node('win', 'frame', 'Main', { x: 100, y: 100, width: 400, height: 300 });
 const appTree = node('app', 'application', 'demo', undefined, [
   node('win', 'frame', 'Main', win.bounds, [
     node('panel', 'panel', '', { x: 100, y: 100, width: 400, height: 300 }, [
       node('label', 'label', 'Hello', { x: 110, y: 110, width: 50, height: 20 }),
       node('ok', 'push button', '', { x: 400, y: 350, width: 80, height: 30 }),
+      // A calculator's key: its label repeats its name, and would hide the key's own tag.
+      node('seven', 'push button', '7', { x: 200, y: 300, width: 40, height: 40 }, [
+        node('seven-label', 'label', '7', { x: 205, y: 305, width: 30, height: 30 }),
+      ]),
       node('far', 'push button', 'Far', { x: 900, y: 900, width: 50, height: 20 }),
       node('nobounds', 'push button', 'Hidden'),
     ]),
@@ -96,8 +100,8 @@ describe('refs drawn on a screenshot', () => {
 
   test('visible interactive elements first, then named ones; frames, unnamed containers and the rest left out', () => {
     const { shown, total } = labelled(walked(), area);
-    expect(shown.map((l) => l.node.info.id)).toEqual(['ok', 'label']);
-    expect(total).toBe(2);
+    expect(shown.map((l) => l.node.info.id)).toEqual(['ok', 'seven', 'label']);
+    expect(total).toBe(3);
     expect(MAX_LABELS).toBeGreaterThan(50);
   });
 

@@ -144,8 +144,13 @@ const frameIs = (wanted: Partial<Rect>) => async (x11: X11, window: number) => {
   );
 };
 
-export const focusWindow = (session: Session, params: Params<'windows.focus'>, signal?: AbortSignal) =>
-  operate(session, params.id, (x11, w) => x11.activate(w), isActive, signal);
+/** A minimized window is restored by its activation, animated: the answer gives the place its frame rests at. */
+export async function focusWindow(session: Session, params: Params<'windows.focus'>, signal?: AbortSignal) {
+  const x11 = await session.x11();
+  const minimized = await x11.hasState(Number(params.id), '_NET_WM_STATE_HIDDEN').catch(() => false);
+  if (minimized) return restoreWindow(session, params, signal);
+  return operate(session, params.id, (x11, w) => x11.activate(w), isActive, signal);
+}
 
 export async function moveWindow(session: Session, params: Params<'windows.move'>, signal?: AbortSignal) {
   const to = onX11("window's corner", params.to);

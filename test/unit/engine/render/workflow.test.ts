@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { workflowText } from '../../../../src/engine/render/workflow.js';
+
+describe('a workflow summary', () => {
+  it('says why a step failed and what to do next, under its line; a step done, in its first line', () => {
+    const text = workflowText({
+      success: false,
+      error: 'step 1 (list_apps) failed: list_apps was not run: its arguments do not fit it.',
+      stepsCompleted: 1,
+      stepsTotal: 2,
+      steps: [
+        { step: 0, tool: 'set_value', status: 'ok', attempts: 1, text: 'Set the value.\nChanges: none seen' },
+        {
+          step: 1,
+          tool: 'list_apps',
+          status: 'failed',
+          attempts: 1,
+          text: 'list_apps was not run: its arguments do not fit it.\nWhy: list_apps takes no argument "bogus"; it takes none\nNext: call it again without them',
+        },
+      ],
+      rolledBack: [],
+    });
+    expect(text.split('\n').slice(1)).toEqual([
+      '0. set_value: ok - Set the value.',
+      '1. list_apps: failed - list_apps was not run: its arguments do not fit it.',
+      '   Why: list_apps takes no argument "bogus"; it takes none',
+      '   Next: call it again without them',
+    ]);
+  });
+});
