@@ -16,7 +16,7 @@ import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { missingPackages, startDesktop } from '../scripts/desktop.js';
 import { HelperClient } from '../src/helper-client/client.js';
 import { createLogger } from '../src/log.js';
-import { helperCommand } from '../src/platforms/index.js';
+import { helperCommand } from '../src/platforms/helper-command.js';
 import { CLI, type Macpilot, startMacpilot } from '../test/support/mcp.js';
 import { Processes } from '../test/support/processes.js';
 import { eventually } from '../test/support/text.js';

@@ -9,6 +9,7 @@ import { COMMANDS, commandNamed, commandSpec, type Format, FORMATS, optionsOf } 
 import { commandHelp, usage } from './cli/help.js';
 import { USAGE_EXIT, UsageError } from './cli/usage-error.js';
 import { MacpilotError } from './errors.js';
+import type { StartedHelper } from './helper-client/spawn.js';
 import { nearestNames } from './text.js';
 import { VERSION } from './version.js';
 
@@ -89,8 +90,10 @@ async function main(argv: string[]): Promise<number> {
       const { needsHolder, setThroughHolder } = await import('./cli/clipboard-hold.js');
       if (needsHolder(command.name, positionals)) return setThroughHolder({ positionals, values }, format);
     }
+    // The helper starts while the rest of macpilot loads: each takes about half a second, and not on one core.
+    const started = await startHelperEarly();
     const { runToolCommand } = await import('./cli/run.js');
-    return runToolCommand(command.name, { positionals, values }, format);
+    return runToolCommand(command.name, { positionals, values }, format, { started });
   }
   switch (command.name) {
     case 'serve': {
@@ -134,6 +137,22 @@ async function main(argv: string[]): Promise<number> {
     }
   }
   throw new Error(`the command ${command.name} has no dispatch`);
+}
+
+/** The helper, started from the settings; none when they are wrong (the command then says what is wrong). */
+async function startHelperEarly(): Promise<StartedHelper | undefined> {
+  const [{ loadConfig }, { helperFor }, spawning] = await Promise.all([
+    import('./config.js'),
+    import('./platforms/helper-command.js'),
+    import('./helper-client/spawn.js'),
+  ]);
+  let config;
+  try {
+    config = loadConfig();
+  } catch {
+    return undefined;
+  }
+  return spawning.startHelperEarly(helperFor(config));
 }
 
 /** `macpilot doctor`: its lines, or with --format json {ok, lines}. */

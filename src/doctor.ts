@@ -4,12 +4,13 @@
  */
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { accessibilitySetting, type Config } from './config.js';
+import type { Config } from './config.js';
 import { controlFolder } from './control.js';
 import { MacpilotError } from './errors.js';
 import { type Hello, HelperClient, type HelperCommand } from './helper-client/client.js';
 import { createLogger } from './log.js';
-import { helperCommand, platformServiceChecks } from './platforms/index.js';
+import { helperFor } from './platforms/helper-command.js';
+import { platformServiceChecks } from './platforms/index.js';
 import { PERSON_QUIET_MS } from './engine/features/input.js';
 import { appPolicyOf } from './policy/apps.js';
 import { VERSION } from './version.js';
@@ -91,11 +92,7 @@ function auditLog(config: Config): { line: string; problem?: string } {
 
 export async function doctor(config: Config, write: (line: string) => void): Promise<number> {
   write(`macpilot ${VERSION} doctor (${process.platform}, Node ${process.versions.node})`);
-  const command = helperCommand({
-    helperPath: config.helperPath,
-    portal: config.portal,
-    accessibility: accessibilitySetting(config),
-  });
+  const command = helperFor(config);
   // What the helper says on stderr (on macOS: whether it took its own permission identity) is part of the report.
   const said: string[] = [];
   const client = new HelperClient({

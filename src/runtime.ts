@@ -3,7 +3,7 @@
  * platform services. `macpilot serve` puts an MCP server in front of it, a CLI command a ToolSession.
  */
 import { consoleBrowsers } from './control.js';
-import { accessibilitySetting, type Config } from './config.js';
+import type { Config } from './config.js';
 import { createEngine, type Engine } from './engine/index.js';
 import type { HelperPort } from './engine/kernel/port.js';
 import { HelperClient } from './helper-client/client.js';
@@ -19,12 +19,9 @@ import { ToolsetGuard } from './policy/toolset-guard.js';
 import { ModeGuard } from './policy/mode.js';
 import { Policy } from './policy/pipeline.js';
 import { RateLimiter } from './policy/rate-limits.js';
-import {
-  helperCommand,
-  platformServiceChecks,
-  platformServices,
-  platformTextRecognizer,
-} from './platforms/index.js';
+import { helperFor } from './platforms/helper-command.js';
+import { platformServiceChecks, platformServices, platformTextRecognizer } from './platforms/index.js';
+import type { StartedHelper } from './helper-client/spawn.js';
 import type { ToolDependencies } from './tools/call.js';
 
 /** The long edge of the pictures of the screen before and after an action, in pixels. */
@@ -35,18 +32,19 @@ export interface Runtime extends ToolDependencies {
   helper: HelperClient;
 }
 
-/** `port`: how the engine reaches the helper (the MCP server times each call through it). */
+/**
+ * `port`: how the engine reaches the helper (the MCP server times each call through it). `started`: a helper the
+ * caller started from the same configuration (helperFor) while it loaded the rest.
+ */
 export function createRuntime(
   config: Config,
   port: (helper: HelperPort) => HelperPort = (helper) => helper,
+  started?: StartedHelper,
 ): Runtime {
   const log = createLogger(config.logLevel);
   const helper = new HelperClient({
-    helper: helperCommand({
-      helperPath: config.helperPath,
-      portal: config.portal,
-      accessibility: accessibilitySetting(config),
-    }),
+    helper: started?.command ?? helperFor(config),
+    ...(started ? { started: started.process } : {}),
     log,
   });
   const apps = appPolicyOf(config, consoleBrowsersNow());

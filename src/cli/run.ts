@@ -12,6 +12,7 @@ import { MacpilotError } from '../errors.js';
 import { DATA_FENCE } from '../untrusted.js';
 import { shellQuote } from '../text.js';
 import { createRuntime } from '../runtime.js';
+import type { StartedHelper } from '../helper-client/spawn.js';
 import { TOOLSET_NAMES } from '../toolsets.js';
 import {
   availableTools,
@@ -51,13 +52,15 @@ export interface RunOptions {
   output?: Output;
   /** Runs once the answer is out, before the helper stops (the clipboard holder keeps owning the clipboard). */
   after?: (runtime: ToolDependencies, code: number) => Promise<void>;
+  /** The helper, started from the same settings while this module loaded. */
+  started?: StartedHelper;
 }
 
 export async function runToolCommand(
   name: string,
   invocation: Invocation,
   format: Format,
-  { output = TERMINAL, after }: RunOptions = {},
+  { output = TERMINAL, after, started }: RunOptions = {},
 ): Promise<number> {
   const command = TOOL_COMMANDS[name];
   if (!command) throw new Error(`no tool command ${name}`);
@@ -76,7 +79,7 @@ export async function runToolCommand(
         : `-o - writes the image's bytes to stdout, where --format json would write too: save it to a file (macpilot ${name} -o shot.png --format json), or leave out --format json`,
     );
   }
-  const runtime = createRuntime(config);
+  const runtime = createRuntime(config, undefined, started);
   const spinner = new Spinner();
   const session = new ToolSession(runtime, {
     human: terminalHuman({ yes: invocation.values.yes === true, spinner }),

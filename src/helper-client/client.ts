@@ -3,7 +3,7 @@
  * checks its version, hands requests to its connection (rpc.ts), and restarts it after a backoff when it dies.
  * Requests in flight then fail at once with HelperError(HelperExited).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
@@ -19,17 +19,14 @@ import {
   type Result,
 } from './protocol.js';
 import { HelperRpc } from './rpc.js';
+import { type HelperCommand, spawnHelper, type StartedHelper } from './spawn.js';
 
-export interface HelperCommand {
-  command: string;
-  args: string[];
-  env?: NodeJS.ProcessEnv;
-  /** Runs before each start to put `command` in place (macOS: installs the helper app on first use). */
-  prepare?: (signal?: AbortSignal) => Promise<void>;
-}
+export type { HelperCommand } from './spawn.js';
 
 export interface HelperClientOptions {
   helper: HelperCommand;
+  /** A helper started ahead of the first request with this command: the first start takes it over. */
+  started?: StartedHelper['process'];
   log: Logger;
   /** Default per-request timeout. */
   requestTimeoutMs?: number;
@@ -63,11 +60,13 @@ export class HelperClient {
   private readonly timeoutMs: number;
   private readonly initialBackoffMs: number;
   private readonly maxBackoffMs: number;
+  private started: ChildProcess | undefined;
 
   constructor(private readonly options: HelperClientOptions) {
     this.timeoutMs = options.requestTimeoutMs ?? 15_000;
     this.initialBackoffMs = options.initialBackoffMs ?? 250;
     this.maxBackoffMs = options.maxBackoffMs ?? 5_000;
+    this.started = options.started;
   }
 
   /** The handshake answer, starting the helper if needed. */
@@ -112,15 +111,24 @@ export class HelperClient {
     this.closed = true;
     const running = await this.running?.catch(() => undefined);
     this.running = undefined;
-    if (!running) return;
-    running.rpc.dispose();
-    running.process.stdin?.end();
-    const gone = new Promise<void>((resolve) => running.process.once('exit', () => resolve()));
-    if (running.process.exitCode === null && running.process.signalCode === null) {
-      const timer = setTimeout(() => killGroup(running.process), 2000);
+    running?.rpc.dispose();
+    const child = running?.process ?? this.takeStarted();
+    if (!child) return;
+    child.stdin?.end();
+    const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    if (child.exitCode === null && child.signalCode === null) {
+      const timer = setTimeout(() => killGroup(child), 2000);
       await gone;
       clearTimeout(timer);
     }
+  }
+
+  /** The helper started ahead of the client, once, if it still runs. */
+  private takeStarted(): ChildProcess | undefined {
+    const child = this.started;
+    this.started = undefined;
+    const runs = child?.pid !== undefined && child.exitCode === null && child.signalCode === null;
+    return runs ? child : undefined;
   }
 
   private ensure(options: CallOptions): Promise<Running> {
@@ -145,15 +153,12 @@ export class HelperClient {
         throw new HelperError('', ClientErrorCode.Cancelled, 'the request was cancelled');
       });
     }
-    const { command, args, env, prepare } = this.options.helper;
-    await prepare?.(options.signal);
-    // A group of its own: a helper that must be killed (it never answered, or hangs at close) goes with whatever
-    // it started. One that exits by itself leaves what serves on after it (wl-copy's clipboard server).
-    const child = spawn(command, args, {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: env ?? process.env,
-      detached: process.platform !== 'win32',
-    });
+    const { command, prepare } = this.options.helper;
+    let child = this.takeStarted();
+    if (!child) {
+      await prepare?.(options.signal);
+      child = spawnHelper(this.options.helper);
+    }
     const generation = ++this.generation;
     const { log } = this.options;
 

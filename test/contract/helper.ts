@@ -5,7 +5,7 @@ import { HelperClient } from '../../src/helper-client/client.js';
 import { HelperError } from '../../src/helper-client/errors.js';
 import type { ElementNode } from '../../src/helper-client/protocol.js';
 import { createLogger } from '../../src/log.js';
-import { helperCommand } from '../../src/platforms/index.js';
+import { helperCommand } from '../../src/platforms/helper-command.js';
 import { Processes, type Started } from '../support/processes.js';
 import { recordExchanges } from '../support/protocol-recording.js';
 import { eventually } from '../support/text.js';

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { HelperClient } from '../../src/helper-client/client.js';
 import { PROTOCOL_VERSION } from '../../src/helper-client/protocol.js';
 import { createLogger } from '../../src/log.js';
-import { helperCommand } from '../../src/platforms/index.js';
+import { helperCommand } from '../../src/platforms/helper-command.js';
 import { VERSION } from '../../src/version.js';
 
 const helperPath = process.env.MACPILOT_HELPER_PATH;

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { HelperClient } from '../../../src/helper-client/client.js';
+import { startHelperEarly } from '../../../src/helper-client/spawn.js';
 import { ClientErrorCode, type HelperError } from '../../../src/helper-client/errors.js';
 import { HelperErrorCode } from '../../../src/helper-client/protocol.js';
 import { createLogger } from '../../../src/log.js';
@@ -45,6 +46,32 @@ describe('HelperClient', () => {
     expect(pid).toBeGreaterThan(0);
     await c.call('apps.list', {});
     expect(await c.pid()).toBe(pid);
+  });
+
+  test('a helper started ahead of the client is the one it uses; one never used ends with the client', async () => {
+    const command = {
+      command: process.execPath,
+      args: [FAKE],
+      env: { ...process.env, FAKE_HELPER_MODE: 'ok' },
+    };
+    const log = createLogger('info', () => {});
+    const used = startHelperEarly(command);
+    const c = new HelperClient({ helper: command, started: used?.process, log });
+    clients.push(c);
+    await c.call('apps.list', {});
+    expect(await c.pid()).toBe(used?.process.pid);
+
+    const unused = startHelperEarly(command);
+    const exited = new Promise((resolve) => unused?.process.once('exit', resolve));
+    await new HelperClient({ helper: command, started: unused?.process, log }).close();
+    await exited;
+    expect(unused?.process.exitCode ?? unused?.process.signalCode).not.toBeNull();
+
+    // One that could not start leaves the client to start its own, which says why.
+    const missing = { command: '/nonexistent/helper', args: [] };
+    const broken = new HelperClient({ helper: missing, started: startHelperEarly(missing)?.process, log });
+    clients.push(broken);
+    expect((await failure(broken.call('apps.list', {}))).message).toContain('could not start the helper');
   });
 
   test('a helper that dies mid-call fails the call at once, and the next call starts a new helper', async () => {

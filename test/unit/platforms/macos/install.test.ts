@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MacpilotError } from '../../../../src/errors.js';
 import { HelperClient } from '../../../../src/helper-client/client.js';
 import { createLogger } from '../../../../src/log.js';
-import { helperCommand } from '../../../../src/platforms/index.js';
+import { helperCommand } from '../../../../src/platforms/helper-command.js';
 import { APP_NAME, binaryIn, installLocation, releaseAsset } from '../../../../src/platforms/macos/bundle.js';
 import { CHECKSUMS_FILE } from '../../../../src/platforms/macos/checksums.js';
 import { ensureHelper } from '../../../../src/platforms/macos/install.js';
