@@ -1,7 +1,8 @@
 /**
  * Trees of any size: a zenity list of 10,000 rows and a web page of 10,000 list items. A snapshot reads the rows
  * on screen and says how many it left off screen and how to reach them; a search finds a row far down by its
- * name; the row scrolled to is then on screen, and a snapshot of the list shows it.
+ * name; the row scrolled to is then on screen, and a snapshot of the list shows it. A page whose items change
+ * while it is walked, and one whose renderer dies, are answered with what was read.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -125,6 +126,36 @@ describe('a web page of 10,000 list items', () => {
       return !out.isError && !out.text.includes('Row 1"') ? out.text : undefined;
     });
     expect(after).toMatch(/- window "[^"]*" \[ref=e\d+\]/);
+    await processes.stop(browser.pid);
+  });
+});
+
+describe('a web page that changes while it is walked', () => {
+  const { macpilot, processes } = useMacpilot(env);
+  const folder = temporaryFolder('macpilot-churn-page-');
+  afterAll(() => processes.stopAll());
+
+  test('every walk and search answers with what it read; what does not change is read as it is, and the next calls work', async () => {
+    const browser = startChromium(processes, join(folder, 'profile'), webPage('churn.html'));
+    const app = String(browser.pid);
+    await eventually('the page', async () => {
+      const out = await macpilot.call('snapshot_ui', { app });
+      return !out.isError && out.text.includes('heading "Stays put"') ? true : undefined;
+    });
+    // Items come and go every few milliseconds, hundreds of them in each walk's time.
+    for (let round = 0; round < 3; round++) {
+      const walked = await macpilot.call('snapshot_ui', { app, include_hidden: true, max_nodes: 2000 });
+      expect(walked.text).not.toMatch(/failed unexpectedly|bug in macpilot/);
+      if (walked.isError) expect(walked.text).toMatch(/^Not done|gone|changed/);
+      else expect(walked.text).toContain('heading "Stays put"');
+      const found = await macpilot.call('find_elements', { app, role: 'button', include_hidden: true });
+      expect(found.text).not.toMatch(/failed unexpectedly|bug in macpilot/);
+      if (!found.isError) expect(found.text).toMatch(/^\d+ match(es)? in /);
+    }
+    // What does not change is read as it is, and the calls after all that work.
+    const heading = await macpilot.ok('find_elements', { app, role: 'heading', name: 'Stays put' });
+    expect(heading).toMatch(/^1 match in /);
+    expect(await macpilot.ok('list_apps')).toContain(`Chromium (pid ${app})`);
     await processes.stop(browser.pid);
   });
 });
