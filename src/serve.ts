@@ -107,7 +107,8 @@ export async function serve(flags: {
 }
 
 /**
- * The longest message read on stdin (the SDK's default is 10 MiB): above what any argument may hold (10,000,000
- * characters of clipboard text, escaped), so that an argument too long is refused by its tool, with its limit.
+ * The longest message read on stdin (the SDK's default is 10 MiB): above the longest argument in plain text
+ * (10,000,000 characters of clipboard text), so that an argument too long is refused by its tool, with its
+ * limit. Not much more: the SDK joins a message's chunks anew as each arrives, which costs the square of its size.
  */
-const STDIO_MESSAGE_BYTES = 64 * 1024 * 1024;
+const STDIO_MESSAGE_BYTES = 16 * 1024 * 1024;
