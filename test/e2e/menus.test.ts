@@ -1,5 +1,5 @@
 /** Menus of mousepad through the MCP client, and saving a document to a chosen path purely by menus and dialog. */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, inject, test } from 'vitest';
 import { useMacpilot } from '../support/mcp.js';
@@ -14,6 +14,8 @@ const RELOAD = /^- menuitem "(Reload|Revert)" \[ref=e\d+\] disabled$/m;
 
 beforeAll(async () => {
   app = String(await launch('mousepad'));
+  // A folder of some size: the file chooser empties its list before it closes, and that takes it a while.
+  for (let i = 1; i <= 40; i++) writeFileSync(join(folder, `file-${i}.txt`), `${i}\n`);
 });
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
@@ -132,8 +134,9 @@ test('a document is saved to a chosen path through File > Save As… and the fil
   });
   const saved = await macpilot.ok('click_element', { ref: refOf(buttons, /button "Save"/) });
   expect(saved).toContain('Clicked button "Save"');
-
-  await eventually('the saved file', async () => (existsSync(target) ? true : undefined));
+  // The answer comes once the app has done it: the dialog closed, the window named by the file, the file there.
+  expect(saved).toMatch(/closed: dialog "Save As"/);
+  expect(saved).toContain(`~ window "${target} - Mousepad"`);
   expect(readFileSync(target, 'utf8')).toBe(text);
   const windows = await macpilot.ok('list_windows', { app });
   expect(windows).toContain(`"${target} - Mousepad"`);
@@ -151,9 +154,9 @@ test('click_element on a menu bar item chooses it as a person does (its own acti
   expect(clicked).toMatch(/opened: dialog "Save As"/);
   const focused = await macpilot.ok('get_focused_element', { app });
   await macpilot.ok('set_value', { ref: refOf(focused, /textbox "Name:"/), value: target });
-  await macpilot.ok('press_key', { key: 'enter' });
-
-  await eventually('the saved file', async () => (existsSync(target) ? true : undefined));
+  const confirmed = await macpilot.ok('press_key', { key: 'enter' });
+  expect(confirmed).toMatch(/closed: dialog "Save As"/);
+  expect(confirmed).toContain(`~ window "${target} - Mousepad"`);
   expect(readFileSync(target, 'utf8')).toBe(text);
 });
 

@@ -245,7 +245,11 @@ export class Elements {
       (detail) => {
         const inMenu = plain && MENU_ROLES.has(roleOf(detail)) && !detail.states.includes('offscreen');
         const chosen = inMenu && MENU_ITEM_ROLES.has(roleOf(detail));
-        return { surely: inMenu, ...(chosen ? { quietMs: MENU_CHOICE_QUIET_MS } : {}) };
+        return {
+          surely: inMenu,
+          ...(chosen ? { quietMs: MENU_CHOICE_QUIET_MS } : {}),
+          pressesDefault: plain && detail.states.includes('default'),
+        };
       },
     );
     return untouched ? withFocusTaken(result) : result;

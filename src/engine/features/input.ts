@@ -30,7 +30,7 @@ import {
   parseModifier,
   type Platform,
 } from '../../keys.js';
-import type { Prepared } from '../kernel/changes.js';
+import type { Expectation, Prepared } from '../kernel/changes.js';
 import { helperFailure } from '../kernel/failures.js';
 import { entryLine, type Kernel, type Target } from '../kernel/kernel.js';
 import { appText, entryWords, own, plainText, words, type Words } from '../kernel/words.js';
@@ -203,6 +203,11 @@ export function typingNeeded(entry: RefEntry, background: string): MacpilotError
     },
   });
 }
+
+/** Enter alone presses the default button of the window it goes to, if it has one. */
+const pressing = (chord: Chord): Expectation => ({
+  pressesDefault: chord.key.name === 'enter' && chord.modifiers.length === 0,
+});
 
 /**
  * The focused element, when the keyboard focus is in `app`: a key pressed in the foreground goes where the focus
@@ -402,7 +407,7 @@ export class Input {
             return words`${own(capitalize(done.typed))} into ${into}${own(`${done.submitted}.`)}${done.short}`;
           },
           call,
-          { reach },
+          { reach, expectation: { pressesDefault: options.submit === true } },
         );
       });
     }
@@ -411,8 +416,12 @@ export class Input {
     // Refused before the field is focused, not after: typing into a field by ref keeps to the background, and
     // only submit's Enter cannot.
     this.refuseInBackground('input.key', 'the Enter pressed after the text goes where the keyboard focus is');
-    return this.kernel.act(options.target, 'type into', call, (entry, detail) =>
-      this.typingInto(entry, detail, options, call),
+    return this.kernel.act(
+      options.target,
+      'type into',
+      call,
+      (entry, detail) => this.typingInto(entry, detail, options, call),
+      () => ({ pressesDefault: options.submit === true }),
     );
   }
 
@@ -514,11 +523,14 @@ export class Input {
         chord.modifiers.length === 0 && Array.from(chord.key.name).length === 1
           ? chord.key.name.repeat(repeat)
           : undefined;
-      return this.onFocus(`press ${chordName(chord, platform)}`, call, run, typed);
+      return this.onFocus(`press ${chordName(chord, platform)}`, call, run, typed, pressing(chord));
     }
     // In the foreground a key goes where the focus is: to the named app only when the focus is in it.
     return this.kernel.guard(`press ${chordName(chord, platform)} in ${JSON.stringify(app)}`, async (reach) =>
-      this.observed(await focusIn(this.kernel, app, call), run, call, { reach }),
+      this.observed(await focusIn(this.kernel, app, call), run, call, {
+        reach,
+        expectation: pressing(chord),
+      }),
     );
   }
 
@@ -693,17 +705,19 @@ export class Input {
     call: CallOptions | undefined,
     run: Prepared,
     typed?: string,
+    expectation?: Expectation,
   ): Promise<ActionResult> {
     return this.kernel.guard(verb, async (reach) => {
       const { element } = await this.kernel.port.call('ax.focused', {}, call);
       const field = typed !== undefined && element && roleOf(element) === 'textbox' ? element.id : undefined;
-      if (field === undefined || typed === undefined) return this.observed(element, run, call, { reach });
+      if (field === undefined || typed === undefined)
+        return this.observed(element, run, call, { reach, expectation });
       const before = await this.fieldText(field, call).catch(() => undefined);
       return this.observed(
         element,
         async () => words`${await run()}${await this.untilTyped(field, typed, before, call)}`,
         call,
-        { reach },
+        { reach, expectation },
       );
     });
   }
@@ -717,12 +731,16 @@ export class Input {
     element: ElementInfo | null,
     run: Prepared,
     call: CallOptions | undefined,
-    { point, reach }: { point?: Point; reach?: (reached: Reached) => void } = {},
+    {
+      point,
+      reach,
+      expectation,
+    }: { point?: Point; reach?: (reached: Reached) => void; expectation?: Expectation } = {},
   ): Promise<ActionResult> {
     if (element) {
       const scope = await this.kernel.changes.scope(element.id, element.pid, call);
       reach?.({ app: scope.app.name, label: labelOf(roleOf(element), element.name) });
-      return this.kernel.changes.observe(scope, run, call);
+      return this.kernel.changes.observe(scope, run, call, expectation);
     }
     await this.kernel.resolver.refuseHiddenWindowAt(point, call);
     // Input at a point lands in the window there, which may be acted on: an active app the lists hide (the
@@ -734,7 +752,8 @@ export class Input {
     });
     if (active) {
       reach?.({ app: active.name });
-      return this.kernel.changes.observe(await this.kernel.changes.activeScope(active, call), run, call);
+      const scope = await this.kernel.changes.activeScope(active, call);
+      return this.kernel.changes.observe(scope, run, call, expectation);
     }
     return { kind: 'action', done: await run(), outcome: { kind: 'unwatched' } };
   }

@@ -42,7 +42,19 @@ export interface Expectation {
    * about 100 ms after the menu's last event), which the structure's quiet window would not wait for.
    */
   quietMs?: number;
+  /**
+   * The action may press its window's default button (a click on it, or Enter in a window that has one enabled).
+   * That often closes the window a while after the app's first reactions (a file chooser empties itself, then
+   * writes or reads the file, then closes): the answer waits for the window to go, up to DEFAULT_PRESS_MS, as
+   * long as the app keeps changing within DEFAULT_PRESS_QUIET_MS.
+   */
+  pressesDefault?: boolean;
 }
+
+/** The longest an answer waits for a window whose default button was pressed to close (Expectation.pressesDefault). */
+const DEFAULT_PRESS_MS = 3000;
+/** How long an app that pressed a default button may go without a change before its window is taken as staying. */
+const DEFAULT_PRESS_QUIET_MS = 600;
 
 /** The quiet an item chosen from a menu is given (Expectation.quietMs). */
 export const MENU_CHOICE_QUIET_MS = 200;
@@ -91,10 +103,26 @@ const DEFAULT_BUTTON_MS = 400;
 const isDisabledDefault = ({ states }: ElementNode): boolean =>
   states.includes('default') && states.includes('disabled') && !states.includes('offscreen');
 
+/** The window `top` of the app's tree (the app, when undefined). */
+const windowOf = (app: ElementNode, top: string | undefined): ElementNode | undefined =>
+  top === undefined ? app : app.children?.find((c) => c.id === top);
+
 /** The default buttons the window `top` (the app, when undefined) shows disabled. */
 function disabledDefaults(app: ElementNode, top: string | undefined): ElementNode[] {
-  const window = top === undefined ? app : app.children?.find((c) => c.id === top);
+  const window = windowOf(app, top);
   return window ? [...nodesOf(window).values()].filter(isDisabledDefault) : [];
+}
+
+/** Whether the window `top` shows a default button Enter would press. */
+function hasEnabledDefault(app: ElementNode, top: string): boolean {
+  const window = windowOf(app, top);
+  return (
+    window !== undefined &&
+    [...nodesOf(window).values()].some(
+      ({ states }) =>
+        states.includes('default') && !states.includes('disabled') && !states.includes('offscreen'),
+    )
+  );
 }
 
 interface AppWalk {
@@ -352,7 +380,7 @@ export class Changes {
     scope: Scope,
     before: AppWalk,
     mark: number | undefined,
-    { surely = false, quietMs: actionQuietMs = 0 }: Expectation,
+    { surely = false, quietMs: actionQuietMs = 0, pressesDefault = false }: Expectation,
     call?: CallOptions,
   ): Promise<AppWalk> {
     const { pid } = scope.app;
@@ -360,11 +388,15 @@ export class Changes {
     const quietMs = Math.max(this.settings.quietMs, actionQuietMs);
     const structureQuietMs = Math.max(this.settings.structureQuietMs, actionQuietMs);
     const signal = call?.signal;
+    const closing =
+      pressesDefault && scope.top !== undefined && hasEnabledDefault(before.node, scope.top)
+        ? scope.top
+        : undefined;
     if (mark !== undefined) {
       const started = performance.now();
       const moved = await this.observer.waitForChange(pid, {
         sinceCounter: mark,
-        timeoutMs: surely ? settleMs : firstEventMs,
+        timeoutMs: surely || closing ? settleMs : firstEventMs,
         signal,
       });
       if (moved) {
@@ -372,6 +404,7 @@ export class Changes {
         await this.quiet(pid, quietMs, maxMs(), signal);
         // An app that opens a window or rebuilds a part of it takes longer between its steps.
         if (!this.inPlace(pid, mark)) await this.quiet(pid, structureQuietMs, maxMs(), signal);
+        if (closing) await this.untilClosed(pid, closing, started + DEFAULT_PRESS_MS, call);
       }
       if (moved || this.observer.reportsChanges(pid)) {
         const patched = moved || !surely ? await this.patched(scope, before, call) : undefined;
@@ -392,6 +425,23 @@ export class Changes {
     const quietMs = this.observer.quietWindow(pid, floorMs);
     const quieted = await this.observer.waitForQuiet(pid, { quietMs, maxMs, signal });
     if (!quieted && quietMs > floorMs) this.observer.restless(pid);
+  }
+
+  /**
+   * After a default button was pressed: until the window `top` is gone, while the app goes on changing (each
+   * change within DEFAULT_PRESS_QUIET_MS of the last), up to `deadline`.
+   */
+  private async untilClosed(pid: number, top: string, deadline: number, call?: CallOptions): Promise<void> {
+    for (let left = deadline - performance.now(); left > 0; left = deadline - performance.now()) {
+      const sinceCounter = this.observer.counter(pid);
+      if ((await this.readAlone([top], call)).size === 0) return;
+      const changed = await this.observer.waitForChange(pid, {
+        sinceCounter,
+        timeoutMs: Math.min(left, DEFAULT_PRESS_QUIET_MS),
+        signal: call?.signal,
+      });
+      if (!changed) return;
+    }
   }
 
   /**
