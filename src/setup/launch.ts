@@ -7,7 +7,7 @@
 import { join, sep } from 'node:path';
 import type { Mode } from '../modes.js';
 import { PACKAGE_ROOT } from '../package-root.js';
-import { ALWAYS_ON, type Toolset } from '../toolsets.js';
+import { ALWAYS_ON, type Toolset, TOOLSET_NAMES } from '../toolsets.js';
 
 export const SERVER_NAME = 'macpilot';
 
@@ -34,9 +34,11 @@ export function serverEntry(
   const env: Record<string, string> = {};
   if (settings.mode !== undefined) env.MACPILOT_MODE = settings.mode;
   if (settings.toolsets !== undefined) {
-    // As the person wrote them: the toolsets every server serves anyway are not added to their list.
+    // As the person wrote them: the toolsets every server serves anyway are not added to their list, and every
+    // toolset is "all", which takes in those a later version adds.
     const chosen = settings.toolsets.filter((toolset) => !ALWAYS_ON.includes(toolset));
-    env.MACPILOT_TOOLSETS = (chosen.length > 0 ? chosen : settings.toolsets).join(',');
+    const every = TOOLSET_NAMES.every((toolset) => settings.toolsets?.includes(toolset));
+    env.MACPILOT_TOOLSETS = every ? 'all' : (chosen.length > 0 ? chosen : settings.toolsets).join(',');
   }
   return ranThroughNpx(packageRoot)
     ? { command: 'npx', args: ['-y', SERVER_NAME, 'serve'], env }

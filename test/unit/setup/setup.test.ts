@@ -15,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { setup, type SetupContext } from '../../../src/setup/index.js';
 import { serverEntry } from '../../../src/setup/launch.js';
+import { TOOLSET_NAMES } from '../../../src/toolsets.js';
 import { temporaryFolder } from '../../support/temp.js';
 
 const NODE = '/opt/node/bin/node';
@@ -330,6 +331,10 @@ describe('the server entry', () => {
       command: NODE,
       args: [join(PACKAGE, 'dist', 'macpilot.js'), 'serve'],
       env: { MACPILOT_MODE: 'safe', MACPILOT_TOOLSETS: 'ui' },
+    });
+    // Every toolset is written "all", which takes in the toolsets a later version adds.
+    expect(serverEntry({ toolsets: [...TOOLSET_NAMES] }, PACKAGE, NODE).env).toEqual({
+      MACPILOT_TOOLSETS: 'all',
     });
     expect(existsSync(serverEntry({}).args[0] ?? '')).toBe(true);
   });

@@ -167,7 +167,8 @@ export function swayWindows(root: SwayNode): { node: SwayNode; scratchpad: boole
     if ((node.type === 'con' || node.type === 'floating_con') && node.pid !== undefined) {
       found.push({ node, scratchpad: inScratchpad });
     }
-    for (const child of [...node.nodes, ...node.floating_nodes]) walk(child, inScratchpad);
+    // Front to back: a workspace's floating windows over its tiles, the one sway raised last (last listed) first.
+    for (const child of [...[...node.floating_nodes].reverse(), ...node.nodes]) walk(child, inScratchpad);
   };
   walk(root, false);
   return found;
