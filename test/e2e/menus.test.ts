@@ -160,6 +160,18 @@ test('click_element on a menu bar item chooses it as a person does (its own acti
   expect(readFileSync(target, 'utf8')).toBe(text);
 });
 
+test("a path typed into the file chooser's location, submitted: the file opens, and the answer says so", async () => {
+  const target = join(folder, 'file-7.txt');
+  expect(await macpilot.ok('click_menu_item', { app, path: 'File > Open…' })).toMatch(
+    /opened: dialog "Open File"/,
+  );
+  await macpilot.ok('press_key', { key: 'ctrl+l' });
+  // Open is disabled until the chooser has read the path typed: Enter waits for it, then presses it.
+  const opened = await macpilot.ok('type_text', { text: target, submit: true });
+  expect(opened).toMatch(/closed: dialog "Open File"/);
+  expect(opened).toContain(`~ window "${target} - Mousepad"`);
+});
+
 test('radio items say checked or not checked, and choosing one moves the check', async () => {
   const demo = processes.start('gtk3-demo', ['--run', 'menus']);
   const radios = 'test line2 > item 2 - 1';

@@ -490,6 +490,11 @@ export class Input {
     const short =
       field !== undefined && awaitText ? await this.untilTyped(field, options.text, before, call) : [];
     if (options.submit) {
+      // The typing is done: a failure to read the window (the field gone with it) leaves the Enter to press.
+      if (field !== undefined)
+        await this.kernel.changes.untilDefaultEnabled(field, call).catch((error: unknown) => {
+          if (call?.signal?.aborted) throw error;
+        });
       const typedValue =
         field === undefined ? undefined : await this.fieldText(field, call).catch(() => undefined);
       await this.pressChord(parseChord('enter'), platform, 1, call);

@@ -428,6 +428,30 @@ export class Changes {
   }
 
   /**
+   * Before the Enter that submits what was just typed into the field `handle`: a window that shows its default
+   * button disabled (GTK's file chooser enables Open about 100 ms after a typed path) is given up to
+   * DEFAULT_BUTTON_MS to enable it, so that Enter presses it.
+   */
+  async untilDefaultEnabled(handle: string, call?: CallOptions): Promise<void> {
+    const { ancestors } = await this.port.call('ax.ancestors', { id: handle }, call);
+    const top = ancestors[1]?.id;
+    if (top === undefined) return;
+    const { diffDepth: depth, diffMaxNodes: maxNodes, pollMs } = this.settings;
+    const window = { root: top, depth, maxNodes, includeHidden: false, maxValueLength: 0 };
+    const { root } = await this.port.call('ax.snapshot', window, call);
+    let pending = [...nodesOf(root).values()].filter(isDisabledDefault);
+    const deadline = performance.now() + DEFAULT_BUTTON_MS;
+    while (pending.length > 0 && performance.now() < deadline) {
+      await sleep(pollMs, undefined, { signal: call?.signal });
+      const fresh = await this.readAlone(
+        pending.map((n) => n.id),
+        call,
+      );
+      pending = [...fresh.values()].filter(isDisabledDefault);
+    }
+  }
+
+  /**
    * After a default button was pressed: until the window `top` is gone, while the app goes on changing (each
    * change within DEFAULT_PRESS_QUIET_MS of the last), up to `deadline`.
    */
