@@ -10,7 +10,7 @@ function absolute(input: string): string {
     throw new MacpilotError({
       what: `Not an absolute path: ${JSON.stringify(input)}`,
       why: "a relative path would be taken from the server's working folder, which is not the user's",
-      next: 'give the full path, e.g. /Users/ada/Documents/report.pdf or ~/Documents/report.pdf',
+      next: 'give the full path, e.g. ~/Documents/report.pdf (or /home/ada/Documents/report.pdf on Linux, /Users/ada/Documents/report.pdf on macOS)',
     });
   }
   return resolve(expanded);
@@ -34,6 +34,6 @@ export async function existingPath(input: string): Promise<string> {
   throw new MacpilotError({
     what: `No such file or folder: ${path}`,
     why: `nothing exists at that path; the closest folder that exists is ${parent}`,
-    next: 'check the spelling (names are case-sensitive on Linux and often on macOS), or list the folder first',
+    next: 'check the spelling (names are case-sensitive on Linux and often on macOS), or reveal the folder that should hold it',
   });
 }

@@ -186,7 +186,12 @@ export class ToolSession {
       },
       failure,
     );
-    return failedAnswer(failure, tool.name, this.deps.log);
+    return failedAnswer(failure, tool.name, this.deps.log, this.offered());
+  }
+
+  /** The tools this session lists, and every tool, for advice that names one it does not offer. */
+  private offered(): { listed: readonly string[]; all: readonly string[] } {
+    return { listed: this.names, all: allTools.map((tool) => tool.name) };
   }
 
   /** Runs a tool whose arguments its input schema already validated. */
@@ -210,7 +215,7 @@ export class ToolSession {
               ...stop,
               what: `${stop.what}: ${typed}${typeof text === 'string' ? ` of ${[...text].length}` : ''} characters had been typed`,
             });
-      return failedAnswer(told, tool.name, this.deps.log);
+      return failedAnswer(told, tool.name, this.deps.log, this.offered());
     });
   }
 
@@ -277,7 +282,7 @@ export class ToolSession {
         ),
       );
     } catch (error) {
-      return failedAnswer(error, tool.name, deps.log);
+      return failedAnswer(error, tool.name, deps.log, this.offered());
     } finally {
       // A cancelled call stops what the session does, held keys and buttons included.
       if (options.signal?.aborted) await this.letGo();

@@ -10,9 +10,24 @@ export function failedAnswer(
   error: unknown,
   toolName: string,
   log: Logger,
+  /** The session's tools and every tool: advice that names one the session does not offer says so. */
+  offered?: { listed: readonly string[]; all: readonly string[] },
 ): { result: CallToolResult; failure: MacpilotError } {
   const failure = asFailure(error, toolName, log);
-  return { result: { content: [{ type: 'text', text: failure.render() }], isError: true }, failure };
+  const text = `${failure.render()}${unofferedNote(failure, offered)}`;
+  return { result: { content: [{ type: 'text', text }], isError: true }, failure };
+}
+
+function unofferedNote(
+  failure: MacpilotError,
+  offered?: { listed: readonly string[]; all: readonly string[] },
+) {
+  const named = (offered?.all ?? []).filter(
+    (name) => !offered?.listed.includes(name) && new RegExp(`\\b${name}\\b`).test(failure.next),
+  );
+  if (named.length === 0) return '';
+  const one = named.length === 1;
+  return `\n(${named.join(' and ')} ${one ? 'is' : 'are'} not among this server's tools: ${one ? 'its toolset is' : 'their toolsets are'} left out of MACPILOT_TOOLSETS, or the mode hides ${one ? 'it' : 'them'}.)`;
 }
 
 /** Any error as a MacpilotError; one that is not already is a bug, logged as such. */

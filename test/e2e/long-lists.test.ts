@@ -93,6 +93,14 @@ describe('a web page of 10,000 list items', () => {
     const again = await macpilot.ok('get_element', { path });
     expect(again).toContain(`ref: ${ref}\n`);
     expect(again).toContain('name: "Row 9876"');
+    // Scrolled to, the row is among those a snapshot reads on screen, far past the list's first: the path the
+    // snapshot gives it is one the next call takes, to the same element (not the row at its place among those read).
+    await macpilot.ok('scroll_to_element', { ref });
+    const shown = await macpilot.ok('snapshot_ui', { app });
+    expect(shown).toMatch(/those shown start at #9\d{3}\)/);
+    expect(shown).toContain(`text "Row 9876" [ref=${ref}]`);
+    const onScreen = /^path: (.+)$/m.exec(await macpilot.ok('get_element', { ref }))?.[1] ?? '';
+    expect(await macpilot.ok('get_element', { path: onScreen })).toContain(`ref: ${ref}\n`);
     await processes.stop(browser.pid);
   });
 

@@ -273,8 +273,11 @@ export class Waits {
     } catch (error) {
       const pid = known?.app.pid;
       const label = known && entryWords(known);
-      // A path that names several elements is a mistake in the call, as for an action: not a state to wait out.
-      if (error instanceof MacpilotError && !isCallProblem(error) && error.kind !== 'path_ambiguous') {
+      // A path that names several elements, or none that could ever be (malformed), is a mistake in the call, as
+      // for an action: not a state to wait out, nor an absence to report as met.
+      const mistake =
+        error instanceof MacpilotError && ['path_ambiguous', 'malformed_path'].includes(error.kind);
+      if (error instanceof MacpilotError && !isCallProblem(error) && !mistake) {
         return { missing: `${error.what}: ${error.why}`, label, pid };
       }
       if (isGone(error) || isAppNotFound(error)) {

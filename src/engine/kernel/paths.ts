@@ -108,8 +108,9 @@ export function matchSegment<T extends PathElement>(children: readonly T[], segm
  * and an index, else an index. Windows always get an index: their titles change with the document. A status
  * bar's name is the text it shows, which changes with every selection: it is named by its role and index.
  * `partial`: the siblings are some of many (a long list's rows on screen, or those a search kept): a named one
- * keeps its name even when it is the only one of its role among them. `'filtered'`: a search kept them, so their
- * places among the kept say nothing of their places in the list: an unnamed one gets its role alone, and a path
+ * keeps its name even when it is the only one of its role among them. `'filtered'`: a search kept them, or they
+ * are the rows on screen past the list's first, so their places among those read say nothing of their places in
+ * the list: an unnamed one gets its role alone (never another row's index), and a path
  * reaches it by the named step that follows (Resolver.path reads that step's name through the list). One pass,
  * since lists can hold thousands of siblings.
  */

@@ -82,7 +82,10 @@ export function annotate(root: WalkRoot, refs: RefTable): Walked {
     // stays true among all the rows, never by being the only one of its role among those walked.
     const partial =
       node.children !== undefined && node.childCount > node.children.length && node.childCount > LONG_LIST;
-    const filtered = partial && root.filtered === true && node.shownChildren === undefined;
+    // Rows kept by a search, or on screen past the list's first: their places among those read are not their
+    // places in the list, so an unnamed one is named by its role alone.
+    const kept = root.filtered === true && node.shownChildren === undefined;
+    const filtered = partial && (kept || (node.shownChildren?.from ?? 0) > 0);
     const segments = segmentsFor(logical, filtered ? 'filtered' : partial);
     return new Map(logical.map((child, i) => [child.id, `${path}/${formatSegment(segments[i] as Segment)}`]));
   };

@@ -155,6 +155,14 @@ export class Asserts {
     const started = performance.now();
     const probe = async (look?: CallOptions): Promise<AssertLook> => {
       const seen = target ? await this.byTarget(target, look) : await this.byQuery(query ?? {}, look);
+      if (seen.element && isSecure(seen.element.info) && expect.value !== undefined) {
+        throw new MacpilotError({
+          what: `${plainText([mention(seen.element)])} is a secure field`,
+          why: 'secure values are never read, so an assertion cannot compare them',
+          next: 'assert something the field changes instead (e.g. a button becoming enabled), or leave value out',
+          concerns: ['assertions'],
+        });
+      }
       const failures = compareExpectations(seen, expect);
       return {
         met: failures.length === 0,

@@ -99,6 +99,15 @@ describe('conditions', () => {
     expect(never.value).not.toContain('is gone');
   });
 
+  it('a malformed path fails at once, whatever the condition: it can never name an element, nor be "not there"', async () => {
+    const { engine } = setup();
+    for (const condition of ['disappears', 'appears'] as const) {
+      const malformed = start(engine, { condition, path: 'app("mousepad")/window[0' });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(failure(malformed)).toMatch(/^Malformed path\.\nWhy: at character \d+: expected "\]"/);
+    }
+  });
+
   it('enabled, focused and window_title', async () => {
     const { engine, app, helper } = setup();
     const cancel = 'app("mousepad")/dialog["Unlock"]/button["Cancel"]';

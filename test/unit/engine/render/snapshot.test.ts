@@ -48,6 +48,27 @@ describe('a long list walked where it is on screen', () => {
     );
   });
 
+  it("names an unnamed row on screen past the list's first by its role alone, never by its place among those read", () => {
+    const page = (from: number) =>
+      el('application', 'Chromium', {}, [
+        el('list', 'Rows', { childCount: 10_000, shownChildren: { from, count: 2 } }, [
+          el('list item', '', {}, [el('static', '•'), el('static', `Row ${from + 1}`)]),
+          el('list item', '', {}, [el('static', '•'), el('static', `Row ${from + 2}`)]),
+        ]),
+      ]);
+    const rows = (from: number) =>
+      [...walk(walked(page(from)))].map((node) => node.path).filter((path) => path.includes('Row'));
+    expect(rows(9_875)).toEqual([
+      'app("mousepad")/list/listitem/text["Row 9876"]',
+      'app("mousepad")/list/listitem/text["Row 9877"]',
+    ]);
+    // From the list's first row, a row's place among those read is its place in the list.
+    expect(rows(0)).toEqual([
+      'app("mousepad")/list/listitem[0]/text["Row 1"]',
+      'app("mousepad")/list/listitem[1]/text["Row 2"]',
+    ]);
+  });
+
   it('shows a number with at most three decimals', () => {
     const bar = el('application', 'zenity', {}, [el('scroll bar', '', { value: 227_097.740_410_582_86 })]);
     expect(renderSnapshot(walked(bar), options)).toContain('- scrollbar [ref=e2] value=227097.74');

@@ -5,7 +5,10 @@ import { assertText } from '../../../../src/engine/render/testing.js';
 import { RefTable } from '../../../../src/engine/kernel/refs.js';
 import { annotate } from '../../../../src/engine/kernel/tree.js';
 import type { ElementNode } from '../../../../src/helper-client/protocol.js';
-import { el } from '../fixtures.js';
+import { createEngine } from '../../../../src/engine/index.js';
+import { MacpilotError } from '../../../../src/errors.js';
+import { FakeHelper } from '../fake-helper.js';
+import { el, mousepad, SECRET } from '../fixtures.js';
 
 const walked = (node: ElementNode) =>
   annotate({ node, path: { app: 'demo', segments: [] }, app: { pid: 4242, name: 'demo' } }, new RefTable());
@@ -93,5 +96,20 @@ describe('compareExpectations', () => {
       '(fence)',
     );
     expect(text).toContain('- value: expected "first line", actual "first line\\t"');
+  });
+});
+
+describe('assert_element on a secure field', () => {
+  it('refuses to compare its value, saying why, and never shows it', async () => {
+    const helper = new FakeHelper([{ pid: 4242, name: 'mousepad', active: true, root: mousepad() }]);
+    const engine = createEngine(helper, { settleMs: 0, pollMs: 0 });
+    const refused = await engine.asserts
+      .assert({ target: { path: 'app("mousepad")/dialog["Unlock"]/textbox' }, expect: { value: SECRET } })
+      .catch((error: unknown) => error as MacpilotError);
+    expect(refused).toBeInstanceOf(MacpilotError);
+    expect((refused as MacpilotError).render()).toMatch(
+      /is a secure field\.\nWhy: secure values are never read/,
+    );
+    expect((refused as MacpilotError).render()).not.toContain(SECRET);
   });
 });
