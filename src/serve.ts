@@ -111,4 +111,4 @@ export async function serve(flags: {
  * (10,000,000 characters of clipboard text), so that an argument too long is refused by its tool, with its
  * limit. Not much more: the SDK joins a message's chunks anew as each arrives, which costs the square of its size.
  */
-const STDIO_MESSAGE_BYTES = 16 * 1024 * 1024;
+const STDIO_MESSAGE_BYTES = 12 * 1024 * 1024;

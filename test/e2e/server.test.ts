@@ -136,7 +136,7 @@ describe('the helper', () => {
 });
 
 describe('shutdown', () => {
-  test('a message over 16 MiB ends the server, which says why', async () => {
+  test('a message over 12 MiB ends the server, which says why', async () => {
     const server = spawn(process.execPath, [CLI, 'serve'], { env, stdio: ['pipe', 'ignore', 'pipe'] });
     let said = '';
     server.stderr.setEncoding('utf8').on('data', (chunk: string) => {
@@ -146,11 +146,11 @@ describe('shutdown', () => {
     try {
       server.stdin.on('error', () => {}); // the server stops reading part way
       server.stdin.write(
-        `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"${'x'.repeat(17 * 1024 * 1024)}"}}\n`,
+        `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"${'x'.repeat(13 * 1024 * 1024)}"}}\n`,
       );
       const [code] = await exited;
       expect(code).toBe(1);
-      expect(said).toContain('a message on stdin was over 16 MiB');
+      expect(said).toContain('a message on stdin was over 12 MiB');
     } finally {
       if (server.exitCode === null && server.signalCode === null) server.kill();
     }

@@ -55,6 +55,8 @@ export interface Expectation {
 const DEFAULT_PRESS_MS = 3000;
 /** How long an app that pressed a default button may go without a change before its window is taken as staying. */
 const DEFAULT_PRESS_QUIET_MS = 600;
+/** How long a read of that window may take before the window is taken as gone with its app (Changes.stillThere). */
+const STILL_THERE_MS = 500;
 
 /** The quiet an item chosen from a menu is given (Expectation.quietMs). */
 export const MENU_CHOICE_QUIET_MS = 200;
@@ -394,11 +396,20 @@ export class Changes {
         : undefined;
     if (mark !== undefined) {
       const started = performance.now();
-      const moved = await this.observer.waitForChange(pid, {
+      let moved = await this.observer.waitForChange(pid, {
         sinceCounter: mark,
-        timeoutMs: surely || closing ? settleMs : firstEventMs,
+        timeoutMs: surely ? settleMs : firstEventMs,
         signal,
       });
+      // A window whose default button was pressed may first change well after (a file chooser busy with the
+      // file): while it is there, the app's first reaction is waited for longer. Gone (its app exited): done.
+      if (!moved && closing !== undefined && (await this.stillThere(closing, call))) {
+        moved = await this.observer.waitForChange(pid, {
+          sinceCounter: mark,
+          timeoutMs: settleMs - firstEventMs,
+          signal,
+        });
+      }
       if (moved) {
         const maxMs = () => settleMs - (performance.now() - started);
         await this.quiet(pid, quietMs, maxMs(), signal);
@@ -458,7 +469,7 @@ export class Changes {
   private async untilClosed(pid: number, top: string, deadline: number, call?: CallOptions): Promise<void> {
     for (let left = deadline - performance.now(); left > 0; left = deadline - performance.now()) {
       const sinceCounter = this.observer.counter(pid);
-      if ((await this.readAlone([top], call)).size === 0) return;
+      if (!(await this.stillThere(top, call))) return;
       const changed = await this.observer.waitForChange(pid, {
         sinceCounter,
         timeoutMs: Math.min(left, DEFAULT_PRESS_QUIET_MS),
@@ -466,6 +477,20 @@ export class Changes {
       });
       if (!changed) return;
     }
+  }
+
+  /**
+   * Whether the window `top` is still there. Its app gone may leave a read unanswered for a while (a Wayland
+   * app on KWin): a window that does not answer within STILL_THERE_MS is taken as gone.
+   */
+  private stillThere(top: string, call?: CallOptions): Promise<boolean> {
+    return this.readAlone([top], { ...call, timeoutMs: STILL_THERE_MS }).then(
+      (read) => read.size > 0,
+      (error: unknown) => {
+        if (call?.signal?.aborted) throw error;
+        return false;
+      },
+    );
   }
 
   /**
