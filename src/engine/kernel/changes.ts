@@ -483,14 +483,20 @@ export class Changes {
    * Whether the window `top` is still there. Its app gone may leave a read unanswered for a while (a Wayland
    * app on KWin): a window that does not answer within STILL_THERE_MS is taken as gone.
    */
-  private stillThere(top: string, call?: CallOptions): Promise<boolean> {
-    return this.readAlone([top], { ...call, timeoutMs: STILL_THERE_MS }).then(
-      (read) => read.size > 0,
+  private async stillThere(top: string, call?: CallOptions): Promise<boolean> {
+    // Not the request's own time limit: cancelling a request the helper is in the middle of (a sway IPC
+    // exchange) is not free. The read goes on unwatched; a late answer is dropped.
+    const read = this.readAlone([top], call).then(
+      (found) => found.size > 0,
       (error: unknown) => {
         if (call?.signal?.aborted) throw error;
         return false;
       },
     );
+    const late = sleep(STILL_THERE_MS, false, { signal: call?.signal });
+    const there = await Promise.race([read, late]);
+    read.catch(() => {});
+    return there;
   }
 
   /**
