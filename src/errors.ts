@@ -84,9 +84,15 @@ export class MacpilotError extends Error {
     return new MacpilotError({ ...this, concerns }, { cause: this.cause });
   }
 
+  /** The three parts in a person's words where the failure has them, else as the agent reads them. */
+  forPerson(): Pick<FailureParts, 'what' | 'why' | 'next'> {
+    const { what = this.what, why = this.why, next = this.next } = this.person;
+    return { what, why, next };
+  }
+
   /** The three parts as a person at a terminal reads them: each in their words where it has them. */
   renderForPerson(): string {
-    const { what = this.what, why = this.why, next = this.next } = this.person;
+    const { what, why, next } = this.forPerson();
     return `${sentence(what)}\nWhy: ${why}\nNext: ${next}`;
   }
 }

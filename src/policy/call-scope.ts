@@ -4,6 +4,7 @@
  * makes, and a server makes many promises per call.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { InputMode } from '../config.js';
 import type { Human } from './pipeline.js';
 
 export type Access = 'read' | 'write';
@@ -50,4 +51,18 @@ export function accessOfCall(): Access {
 /** Why the call in progress must leave the pointer and the keyboard focus alone; undefined when it need not. */
 export function backgroundOfCall(): string | undefined {
   return scope.getStore()?.background;
+}
+
+/**
+ * Why a call keeps to the background: its own `background` argument, else the person's input setting (`setBy`
+ * says where it was set); undefined when it need not.
+ */
+export function backgroundOf(
+  args: Record<string, unknown>,
+  input: InputMode | undefined,
+  setBy: () => string,
+): string | undefined {
+  if (args.background === true) return 'the call asked for background: true';
+  if (args.background === false || input !== 'background') return undefined;
+  return `${setBy()} is "background"`;
 }

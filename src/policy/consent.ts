@@ -22,7 +22,7 @@ import { labelOf } from '../engine/kernel/tree.js';
 import { isRefusal, MacpilotError } from '../errors.js';
 import { parseChord } from '../keys.js';
 import { appAccess, isWrite, toolsetOf } from '../toolsets.js';
-import { inCallScope } from './call-scope.js';
+import { backgroundOf, inCallScope } from './call-scope.js';
 import { ABANDONED_MS, CONSENT_WAIT_MS } from './watch.js';
 import type { Guard, ToolCall } from './pipeline.js';
 
@@ -57,7 +57,7 @@ export interface ConsentSettings {
   /** Where input goes: keys for a named app in the background need not find the focus in it. */
   input?: InputMode;
   /** Where the consent setting came from; default: its default. */
-  origins?: Pick<Record<SettingName, SettingOrigin>, 'consent' | 'mode'>;
+  origins?: Pick<Record<SettingName, SettingOrigin>, 'consent' | 'mode' | 'input'>;
 }
 
 /**
@@ -227,7 +227,8 @@ export class ConsentGuard implements Guard {
   }
 
   private inBackground(args: Record<string, unknown>): boolean {
-    return args.background === true || (args.background !== false && this.settings.input === 'background');
+    const setBy = () => (this.settings.origins?.input ?? defaultOrigin('input')).where;
+    return backgroundOf(args, this.settings.input, setBy) !== undefined;
   }
 
   /** The names of what the call acts on (never typed text or values): elements, menu paths, windows, apps. */

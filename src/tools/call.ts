@@ -13,7 +13,7 @@ import type { HelperStatus } from '../engine/kernel/port.js';
 import { typedBefore } from '../helper-client/errors.js';
 import type { Logger } from '../log.js';
 import type { ModelPort } from '../engine/features/visual.js';
-import { type AppPicks, inCallScope } from '../policy/call-scope.js';
+import { type AppPicks, backgroundOf, inCallScope } from '../policy/call-scope.js';
 import { isListed } from '../policy/mode.js';
 import type { ClientLog, Human, Policy, ToolCall, Witnessed } from '../policy/pipeline.js';
 import { type Desk, StoppedAtTheDesk } from '../policy/desk.js';
@@ -291,10 +291,8 @@ export class ToolSession {
 
   /** Why a call keeps to the background: its own background argument, else the server's MACPILOT_INPUT. */
   private background(args: Record<string, unknown>): string | undefined {
-    if (args.background === true) return 'the call asked for background: true';
     const { config } = this.deps;
-    if (args.background === false || config.input !== 'background') return undefined;
-    return `${config.origins.input.where} is "background"`;
+    return backgroundOf(args, config.input, () => config.origins.input.where);
   }
 
   /** Release the buttons and keys the session holds down. */

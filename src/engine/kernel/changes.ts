@@ -102,8 +102,11 @@ export const CHANGE_DEFAULTS: ChangeSettings = {
 const DEFAULT_BUTTON_MS = 400;
 
 /** A default button (what Enter presses) shown disabled. */
-const isDisabledDefault = ({ states }: ElementNode): boolean =>
-  states.includes('default') && states.includes('disabled') && !states.includes('offscreen');
+const isDisabledDefault = (node: ElementNode): boolean => isShownDefault(node, true);
+
+/** A default button shown, disabled or enabled as asked. */
+const isShownDefault = ({ states }: ElementNode, disabled: boolean): boolean =>
+  states.includes('default') && states.includes('disabled') === disabled && !states.includes('offscreen');
 
 /** The window `top` of the app's tree (the app, when undefined). */
 const windowOf = (app: ElementNode, top: string | undefined): ElementNode | undefined =>
@@ -118,13 +121,7 @@ function disabledDefaults(app: ElementNode, top: string | undefined): ElementNod
 /** Whether the window `top` shows a default button Enter would press. */
 function hasEnabledDefault(app: ElementNode, top: string): boolean {
   const window = windowOf(app, top);
-  return (
-    window !== undefined &&
-    [...nodesOf(window).values()].some(
-      ({ states }) =>
-        states.includes('default') && !states.includes('disabled') && !states.includes('offscreen'),
-    )
-  );
+  return window !== undefined && [...nodesOf(window).values()].some((node) => isShownDefault(node, false));
 }
 
 interface AppWalk {

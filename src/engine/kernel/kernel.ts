@@ -189,6 +189,7 @@ export class Kernel {
       });
     } catch (error) {
       if (!(error instanceof MacpilotError)) throw error;
+      const said = error.forPerson();
       throw new MacpilotError(
         {
           what: `${seen.ref} (${seen.label}) is gone`,
@@ -199,7 +200,7 @@ export class Kernel {
           // A person named it by its path: the ref is the command's own, meaningless at the terminal.
           person: {
             what: `${seen.label} at ${seen.path} is gone`,
-            why: `its element went away, and its path no longer leads to exactly one element: ${(error.person.what ?? error.what).toLowerCase()}; ${error.person.why ?? error.why}`,
+            why: `its element went away, and its path no longer leads to exactly one element: ${said.what.toLowerCase()}; ${said.why}`,
             ...(error.person.next === undefined ? {} : { next: error.person.next }),
           },
         },

@@ -304,14 +304,8 @@ export class Resolver {
         this.gate({ name: hiddenWindow.app, pid: hiddenWindow.pid }, 'read');
       } catch (error) {
         if (error instanceof AppRefused) {
-          person =
-            error.person.what === undefined
-              ? { what, why: `${error.what}: ${error.why}`, next: error.next }
-              : {
-                  what,
-                  why: `${error.person.what}: ${error.person.why ?? error.why}`,
-                  next: error.person.next ?? error.next,
-                };
+          const said = error.forPerson();
+          person = { what, why: `${said.what}: ${said.why}`, next: said.next };
           if (error.reached?.app !== undefined) reached = { app: error.reached.app };
         }
       }
@@ -453,11 +447,7 @@ export class Resolver {
         next: absent.next,
         kind: 'app_off_limits',
         refusal: true,
-        person: {
-          what: error.person.what ?? error.what,
-          why: error.person.why ?? error.why,
-          next: error.person.next ?? error.next,
-        },
+        person: error.forPerson(),
         ...(error.reached ? { reached: error.reached } : {}),
       });
     }
