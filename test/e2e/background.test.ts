@@ -132,3 +132,49 @@ test('a background click after which the app takes the keyboard focus itself (a 
   expect(clicked).toContain('The app then took the keyboard itself');
   await processes.stop(pid);
 });
+
+test('a background click that opens a GTK modal dialog leaves the app readable: the dialog is read, filled and confirmed', async () => {
+  const { pid } = processes.start('gtk3-demo', ['--run', 'dialog']);
+  const app = String(pid);
+  const opener = refOf(
+    await eventually('the Interactive Dialog button', async () => {
+      const found = await macpilot.call('find_elements', { app, role: 'button', name: 'Interactive Dialog' });
+      return !found.isError && found.text.startsWith('1 match') ? found.text : undefined;
+    }),
+    /"Interactive Dialog"/,
+  );
+  const before = await personAtTheirWindow();
+  // GTK runs the dialog's loop inside its handling of the action: the app must still answer everything else.
+  const opened = await macpilot.ok('click_element', { ref: opener, background: true });
+  expect(opened).toContain('macpilot moved neither the pointer nor the keyboard focus');
+  expect(opened).toMatch(/opened: dialog "Interactive Dialog"/);
+  const dialog = refOf(opened, /opened: dialog "Interactive Dialog"/);
+  const field = refOf(
+    await macpilot.ok('find_elements', {
+      app,
+      within: dialog,
+      role: 'textbox',
+      name: 'Entry 1',
+      match: 'exact',
+    }),
+    /"Entry 1"/,
+  );
+  await macpilot.ok('set_value', { ref: field, value: 'from the dialog' });
+  const ok = refOf(
+    await macpilot.ok('find_elements', { app, within: dialog, role: 'button', name: 'OK', match: 'exact' }),
+    /"OK"/,
+  );
+  const confirmed = await macpilot.ok('click_element', { ref: ok, background: true });
+  expect(confirmed).toMatch(/closed: dialog "Interactive Dialog"/);
+  // The demo copies the dialog's entry into its window's own once the dialog's loop returned.
+  const entries = await macpilot.ok('find_elements', {
+    app,
+    role: 'textbox',
+    name: 'Entry 1',
+    match: 'exact',
+  });
+  expect(entries).toMatch(/^1 match/);
+  expect(entries).toContain('value="from the dialog"');
+  expect(desk().pointer).toBe(before.pointer);
+  await processes.stop(pid);
+});

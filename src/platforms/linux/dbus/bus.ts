@@ -24,6 +24,19 @@ export interface Bus {
     /** How long to wait for the reply; an app that is busy or inside a modal loop may never answer. */
     timeoutMs?: number,
   ): Promise<unknown[]>;
+  /**
+   * A call that runs the app's own code (an action), as `call` but on a connection to the app of its own where
+   * it has one: a modal loop the action runs then blocks no other call (peer.ts).
+   */
+  act(
+    destination: string,
+    path: string,
+    iface: string,
+    member: string,
+    signature?: string,
+    body?: unknown[],
+    timeoutMs?: number,
+  ): Promise<unknown[]>;
   /** Builds a variant for Properties.Set. */
   variant(signature: string, value: unknown): unknown;
   /** This connection's unique name on the bus (":1.42"). */
@@ -132,12 +145,13 @@ function wrap(bus: dbus.MessageBus, lane: Lane | undefined, peers = false): Bus 
     lane?.send(call, timeoutMs, timeout) ?? callThroughDbusNext(bus, call, timeoutMs, timeout);
   const direct = peers ? new Peers(viaBus) : undefined;
   const inFlight = peers ? new InFlight(IN_FLIGHT_PER_APP) : undefined;
+  const timeoutOf = (call: MethodCall, timeoutMs: number) => () => {
+    // A shorter limit is the caller's own impatience (listing apps), not proof that the app stopped answering.
+    if (timeoutMs >= CALL_TIMEOUT_MS) unanswering?.timedOut(call.destination);
+    return appTimeout(call.member, timeoutMs);
+  };
   const sendNow = (call: MethodCall, timeoutMs: number): Promise<unknown[]> => {
-    const timeout = () => {
-      // A shorter limit is the caller's own impatience (listing apps), not proof that the app stopped answering.
-      if (timeoutMs >= CALL_TIMEOUT_MS) unanswering?.timedOut(call.destination);
-      return appTimeout(call.member, timeoutMs);
-    };
+    const timeout = timeoutOf(call, timeoutMs);
     const resend = () => viaBus(call, timeoutMs, timeout);
     return direct?.lane(call.destination)?.send(call, timeoutMs, timeout, resend) ?? resend();
   };
@@ -162,6 +176,11 @@ function wrap(bus: dbus.MessageBus, lane: Lane | undefined, peers = false): Bus 
     call(destination, path, iface, member, signature, body, timeoutMs = CALL_TIMEOUT_MS) {
       unanswering?.check(destination);
       return send({ destination, path, iface, member, signature, body }, timeoutMs);
+    },
+    async act(destination, path, iface, member, signature, body, timeoutMs = CALL_TIMEOUT_MS) {
+      unanswering?.check(destination);
+      const call = { destination, path, iface, member, signature, body };
+      return (await direct?.alone(call, timeoutMs, timeoutOf(call, timeoutMs))) ?? send(call, timeoutMs);
     },
     variant: (signature, value) => new dbus.Variant(signature, value),
     get name() {

@@ -85,6 +85,11 @@ export class Lane {
     });
   }
 
+  /** Ends the connection (calls still waiting are sent again their other way). */
+  close(): void {
+    this.socket.destroy();
+  }
+
   /** Bytes read from the socket. */
   receive(chunk: Buffer): void {
     this.unread = this.unread.length > 0 ? Buffer.concat([this.unread, chunk]) : chunk;

@@ -4,6 +4,12 @@
  * skips the bus daemon, which otherwise routes every call and every reply of a walk (the busiest process of one,
  * and half its time). The replies name elements exactly as on the bus. An app without such a server (GTK4) or
  * one that cannot be reached keeps getting its calls through the bus, and so does an app whose socket closes.
+ *
+ * An action goes on a connection of its own (`alone`). at-spi2-atk answers DoAction first and runs the action
+ * after, still inside its handling of that connection's message: a GTK3 button that opens a modal dialog runs
+ * the dialog's loop right there, and the app reads no other message from that connection until the dialog
+ * closes (measured: every later call on the app's one lane went unanswered, while a new connection was answered
+ * at once). Only the action's own connection stays blocked, and it is closed once the action answered.
  */
 import { createConnection, type Socket } from 'node:net';
 import { handshake } from './dbus-next-internals.js';
@@ -42,6 +48,8 @@ function connectSocket(address: string): Promise<Socket> {
 export class Peers {
   /** By the app's unique bus name: its lane, 'connecting', or 'none' (through the bus). */
   private readonly lanes = new Map<string, Lane | 'connecting' | 'none'>();
+  /** By the app's unique bus name: the address of its own D-Bus server, once its lane connected. */
+  private readonly addresses = new Map<string, string>();
   private readonly sockets = new Set<Socket>();
   private closed = false;
 
@@ -74,30 +82,55 @@ export class Peers {
         () => new Error('no answer'),
       );
       if (typeof address !== 'string' || !address) throw new Error('no address');
-      const socket = await connectSocket(address);
-      if (this.closed) {
-        socket.destroy();
-        return;
-      }
-      this.sockets.add(socket);
-      let serial = 0;
-      const lane = new Lane(
-        socket,
-        () => (serial = (serial % 0xfffffffe) + 1),
-        // Apps send their events here too; the bus connection hears them already.
-        () => {},
-      );
-      socket.on('data', (chunk: Buffer) => lane.receive(chunk));
-      socket.on('error', () => {});
-      socket.on('close', () => {
-        this.sockets.delete(socket);
-        this.lanes.set(name, 'none');
-        lane.closed();
-      });
+      const lane = await this.open(address, () => this.lanes.set(name, 'none'));
+      if (!lane) return;
+      this.addresses.set(name, address);
       this.lanes.set(name, lane);
     } catch {
       this.lanes.set(name, 'none');
     }
+  }
+
+  /** A lane on a new connection to `address`; undefined once the peers are closed. */
+  private async open(address: string, onClose: () => void): Promise<Lane | undefined> {
+    const socket = await connectSocket(address);
+    if (this.closed) {
+      socket.destroy();
+      return undefined;
+    }
+    this.sockets.add(socket);
+    let serial = 0;
+    const lane = new Lane(
+      socket,
+      () => (serial = (serial % 0xfffffffe) + 1),
+      // Apps send their events here too; the bus connection hears them already.
+      () => {},
+    );
+    socket.on('data', (chunk: Buffer) => lane.receive(chunk));
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      this.sockets.delete(socket);
+      onClose();
+      lane.closed();
+    });
+    return lane;
+  }
+
+  /**
+   * The call sent on a connection to the app of its own, closed once it is answered; undefined (nothing sent)
+   * when the app has no lane of its own to copy, or the call cannot be sent that way.
+   */
+  async alone(call: MethodCall, timeoutMs: number, timeout: () => Error): Promise<unknown[] | undefined> {
+    const address = this.addresses.get(call.destination);
+    if (address === undefined) return undefined;
+    const lane = await this.open(address, () => {}).catch(() => undefined);
+    if (!lane) return undefined;
+    const sent = lane.send(call, timeoutMs, timeout);
+    if (!sent) {
+      lane.close();
+      return undefined;
+    }
+    return sent.finally(() => lane.close());
   }
 
   /** Closes every direct connection; calls still waiting on one are sent again through the bus. */

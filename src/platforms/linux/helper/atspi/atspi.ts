@@ -182,7 +182,7 @@ export async function isToggle(bus: Bus, ref: Ref, role: string, name: string): 
 }
 
 export async function doAction(bus: Bus, ref: Ref, index: number): Promise<boolean> {
-  return (await bus.call(ref.bus, ref.path, 'org.a11y.atspi.Action', 'DoAction', 'i', [index]))[0] === true;
+  return (await bus.act(ref.bus, ref.path, 'org.a11y.atspi.Action', 'DoAction', 'i', [index]))[0] === true;
 }
 
 const MATCH_ALL = 1;
