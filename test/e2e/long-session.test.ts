@@ -63,6 +63,7 @@ test('an app that stopped answering fails fast after its first timeout, others s
       expect(refused.text).toMatch(
         /is busy: it left a call unanswered for 5 s.*(retried in \d+ s|asking it again now)/,
       );
+      expect(refused.text).toContain(`gtk3-demo (pid ${pid}) is busy`);
     }
     // The other apps answer meanwhile, and listings still name the silent app.
     expect(await macpilot.ok('snapshot_ui', { app: 'gnome-calculator' })).toContain('button "7"');

@@ -77,7 +77,7 @@ const ADVICE = {
   [HelperErrorCode.Timeout]: {
     kind: 'app_timed_out',
     what: 'The app did not answer in time',
-    next: 'the app may be busy or showing a modal dialog; wait and retry, or read its windows again with snapshot_ui',
+    next: 'wait a few seconds and retry: other apps answer meanwhile, and list_windows still lists its windows',
   },
   [HelperErrorCode.InvalidParams]: {
     kind: 'helper_refused_request',

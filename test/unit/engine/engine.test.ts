@@ -390,7 +390,7 @@ describe('helper failures', () => {
   it.each([
     [HelperErrorCode.PermissionDenied, 'System Settings > Privacy & Security > Accessibility'],
     [HelperErrorCode.NotAvailable, 'macpilot doctor'],
-    [HelperErrorCode.Timeout, 'busy'],
+    [HelperErrorCode.Timeout, 'wait a few seconds and retry'],
   ])('code %i says what to do next', async (code, next) => {
     const { engine, helper } = setup();
     helper.failWith = { method: 'ax.snapshot', code, message: 'nope' };

@@ -88,7 +88,7 @@ const appTimeout = (member: string, ms: number) =>
   new HelperFailure(
     HelperErrorCode.Timeout,
     `the app did not answer within ${ms / 1000} s (asked: ${member})`,
-    'it may be busy or showing a modal dialog (which blocks its accessibility until closed): close the dialog with press_key escape or a click, or wait and retry',
+    'it may be busy or hung: wait a moment and retry',
   );
 
 /** The call as dbus-next's own message, for calls that go through dbus-next. */
@@ -139,7 +139,10 @@ const probeCall = (destination: string): MethodCall => ({
 });
 
 /** `peers`: connect to apps directly, and fail fast on apps that stopped answering (the accessibility bus). */
-function wrap(bus: dbus.MessageBus, lane: Lane | undefined, peers = false): Bus {
+/** An app as a person knows it (`gtk3-demo (pid 5284)`), from its unique bus name; undefined if unknown. */
+export type NameApp = (destination: string) => string | undefined;
+
+function wrap(bus: dbus.MessageBus, lane: Lane | undefined, peers = false, nameApp?: NameApp): Bus {
   bus.on('error', () => {});
   const viaBus = (call: MethodCall, timeoutMs: number, timeout: () => Error) =>
     lane?.send(call, timeoutMs, timeout) ?? callThroughDbusNext(bus, call, timeoutMs, timeout);
@@ -170,6 +173,7 @@ function wrap(bus: dbus.MessageBus, lane: Lane | undefined, peers = false): Bus 
         (destination) => send(probeCall(destination), CALL_TIMEOUT_MS, true),
         isTimeout,
         CALL_TIMEOUT_MS,
+        nameApp,
       )
     : undefined;
   return {
@@ -233,12 +237,15 @@ function connect(address: string): Promise<dbus.MessageBus> {
  * get the hand-encoded lane on the socket and direct connections to the apps. A connection for a few calls (the
  * server's session-bus services) needs neither, nor the ping that sets the lane up.
  */
-export async function connectBus(address: string, options: { walks?: boolean } = {}): Promise<Bus> {
+export async function connectBus(
+  address: string,
+  options: { walks?: boolean; nameApp?: NameApp } = {},
+): Promise<Bus> {
   const bus = await connect(address);
   if (!options.walks) return wrap(bus, undefined);
   // Before the lane takes over: a message it cannot hand to dbus-next becomes an 'error' event.
   bus.on('error', () => {});
-  return wrap(bus, await openLane(bus).catch(() => undefined), true);
+  return wrap(bus, await openLane(bus).catch(() => undefined), true, options.nameApp);
 }
 
 /** The process id behind a bus name, from the bus daemon. */
@@ -259,11 +266,13 @@ const notAvailable = (why: string, hint: string) =>
 
 /**
  * Session bus → org.a11y.Bus.GetAddress → a connection to the accessibility bus. `onSessionBus` runs on the
- * session bus connection before it closes (the accessibility switch lives there).
+ * session bus connection before it closes (the accessibility switch lives there); `nameApp` names an app in the
+ * errors of calls to it.
  */
 export async function connectAccessibilityBus(
   env: NodeJS.ProcessEnv,
   onSessionBus?: (session: Bus) => Promise<void>,
+  nameApp?: NameApp,
 ): Promise<Bus> {
   const sessionAddress = env.DBUS_SESSION_BUS_ADDRESS;
   if (!sessionAddress) {
@@ -300,7 +309,7 @@ export async function connectAccessibilityBus(
   }
   if (!address) throw notAvailable('org.a11y.Bus gave no address', 'restart at-spi-bus-launcher');
   try {
-    return await connectBus(address, { walks: true });
+    return await connectBus(address, { walks: true, nameApp });
   } catch (error) {
     throw notAvailable(
       `cannot connect to ${address} (${(error as Error).message})`,

@@ -31,6 +31,8 @@ export class Unanswering {
     private readonly isTimeout: IsTimeout,
     /** The call limit, for the error's words. */
     private readonly limitMs: number,
+    /** An app as a person knows it, from its bus name. */
+    private readonly nameApp: (destination: string) => string | undefined = () => undefined,
   ) {}
 
   /** Refuses a call to an app that is not answering, at once, with when the helper asks it again. */
@@ -44,8 +46,8 @@ export class Unanswering {
         : `retried in ${Math.max(1, Math.ceil((app.retryAt - Date.now()) / 1000))} s`;
     throw new HelperFailure(
       HelperErrorCode.Timeout,
-      `the app (${destination}) is busy: it left a call unanswered for ${this.limitMs / 1000} s, ${quiet} s ago, and is not asked again meanwhile; ${retry}`,
-      'it may be busy, stopped, or showing a modal dialog (close it with press_key escape or a click); calls to it work again as soon as it answers',
+      `${this.nameApp(destination) ?? `the app at ${destination} on the accessibility bus`} is busy: it left a call unanswered for ${this.limitMs / 1000} s, ${quiet} s ago, and is not asked again meanwhile; ${retry}`,
+      'it may be working, hung, or stopped (by a signal or a debugger); calls to it work again as soon as it answers',
     );
   }
 

@@ -58,11 +58,12 @@ async function registryApps(session: Session): Promise<(AppRoot | SilentApp)[]> 
           (error: unknown) => {
             const known = session.appNames.get(ref.bus);
             if (known === undefined || !(error instanceof HelperFailure)) throw error;
-            return known;
+            return known.name;
           },
         );
-        session.appNames.set(ref.bus, name);
-        return { ref, pid: (await facts).pid, name };
+        const { pid } = await facts;
+        session.appNames.set(ref.bus, { name, pid });
+        return { ref, pid, name };
       } catch (error) {
         // It quit while we asked, or never answered at all. The bus daemon knows its pid; the app's own facts
         // would wait for the app.

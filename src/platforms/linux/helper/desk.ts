@@ -4,7 +4,7 @@
  * elements' extents relative to its window (GTK4 does on X11 too): the window's place on screen comes from
  * here.
  */
-import type { Params } from '../../../helper-client/protocol.js';
+import type { Params, Point } from '../../../helper-client/protocol.js';
 import type { Rect } from './x11/ewmh.js';
 import * as x11Input from './x11/input.js';
 import { type AppFacts, onWayland, remoteKind, type Session } from './session.js';
@@ -22,11 +22,30 @@ export interface Placed {
   rect: Rect | undefined;
 }
 
-/** The window that shows a frame: the pid's only window, else the one titled like the frame, else the first. */
-export function windowForFrame<W extends { title: string }>(windows: W[], frameName: string): W | undefined {
+/**
+ * The window that shows a frame: the pid's only window, else the one titled like the frame (of several so titled,
+ * the one whose rect holds `at`, a point of the frame's), else the first.
+ */
+export function windowForFrame<W extends { title: string }>(
+  windows: W[],
+  frameName: string,
+  at?: { point: Point; rect: (window: W) => Rect | undefined },
+): W | undefined {
   if (windows.length <= 1) return windows[0];
-  return windows.find((w) => w.title === frameName) ?? windows[0];
+  const titled = windows.filter((w) => w.title === frameName);
+  const holding =
+    at && titled.length > 1
+      ? titled.find((w) => {
+          const r = at.rect(w);
+          return r !== undefined && contains(r, at.point);
+        })
+      : undefined;
+  return holding ?? titled[0] ?? windows[0];
 }
+
+/** Whether the point lies in the rect (its right and bottom edges outside). */
+export const contains = (r: Rect, p: Point) =>
+  p.x >= r.x && p.y >= r.y && p.x < r.x + r.width && p.y < r.y + r.height;
 
 /**
  * Whether the app's extents are relative to its window, to be shifted by the window's place: GTK4's everywhere,
@@ -91,18 +110,23 @@ export async function stacking(session: Session): Promise<{ pid?: number; title:
   return x11 ? await x11.windows().catch(() => []) : [];
 }
 
-/** The window of `pid` titled `title` (its only window, else the first) brought forward and focused. */
+/**
+ * The window of `pid` titled `title` (its only window, else the first; of several so titled, the one holding
+ * `at`) brought forward and focused.
+ */
 export async function raiseWindowOf(
   session: Session,
   pid: number,
   title: string,
   signal?: AbortSignal,
+  at?: Point,
 ): Promise<boolean> {
   if (remoteKind(session.desk)) {
     const { shell } = await session.remoteDesk();
     const window = windowForFrame(
       (await shell.windows()).filter((w) => w.pid === pid),
       title,
+      at && { point: at, rect: (w) => w.buffer },
     );
     if (!window) return false;
     if (window.focused) return true;
@@ -118,7 +142,7 @@ export async function raiseWindowOf(
     const mine = (await desk.windows())
       .filter((w) => w.node.pid === pid && !w.scratchpad)
       .map(({ node }) => ({ title: node.name ?? '', node }));
-    const window = windowForFrame(mine, title);
+    const window = windowForFrame(mine, title, at && { point: at, rect: (w) => contentRect(w.node) });
     if (!window) return false;
     if (window.node.focused) return true;
     const id = window.node.id;
@@ -131,7 +155,10 @@ export async function raiseWindowOf(
   }
   const x11 = await session.x11IfAny();
   if (!x11) return false;
-  const window = windowForFrame(await x11.windowsOf(pid), title);
+  const windows = await Promise.all(
+    (await x11.windowsOf(pid)).map(async (w) => ({ ...w, rect: at && (await x11.rect(w.id)) })),
+  );
+  const window = windowForFrame(windows, title, at && { point: at, rect: (w) => w.rect });
   if (!window) return false;
   if ((await x11.activeWindow()) === window.id) return true;
   await x11.activate(window.id);

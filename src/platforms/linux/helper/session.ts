@@ -67,8 +67,8 @@ export class Session {
   private swayDesk: Promise<SwayDesk> | undefined;
   private busDesk: Promise<RemoteDesk> | undefined;
   private readonly apps = new Map<string, Promise<AppFacts>>();
-  /** Each app's last known name, by bus name, for listing an app that is too busy to answer. */
-  readonly appNames = new Map<string, string>();
+  /** Each app's last known name and pid, by bus name, for naming an app that is too busy to answer. */
+  readonly appNames = new Map<string, { name: string; pid: number }>();
   /** The desktop's accessibility switch as the first connection found and set it (undefined: not connected). */
   assistive: AssistiveSwitch | undefined;
   /** Set when the session closes or loses a connection: whatever ends after that is no news. */
@@ -129,9 +129,16 @@ export class Session {
 
   a11y(): Promise<Bus> {
     if (!this.bus) {
-      const connecting = connectAccessibilityBus(this.env, async (sessionBus) => {
-        this.assistive ??= await settleAssistiveSwitch(sessionBus, this.env);
-      });
+      const connecting = connectAccessibilityBus(
+        this.env,
+        async (sessionBus) => {
+          this.assistive ??= await settleAssistiveSwitch(sessionBus, this.env);
+        },
+        (destination) => {
+          const app = this.appNames.get(destination);
+          return app && `${app.name} (pid ${app.pid})`;
+        },
+      );
       this.bus = connecting;
       void connecting.then(
         (bus) => bus.onClose(() => this.connectionLost('the accessibility bus closed its connection')),

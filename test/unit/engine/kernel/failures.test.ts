@@ -35,7 +35,7 @@ describe('one error table', () => {
   it('names what to do for the failures an agent can act on', () => {
     const next = (code: number, apps?: string) =>
       helperFailure(new HelperError('m', code, 'x'), undefined, apps).next;
-    expect(next(HelperErrorCode.Timeout)).toContain('modal dialog');
+    expect(next(HelperErrorCode.Timeout)).toContain('wait a few seconds and retry');
     expect(next(HelperErrorCode.PermissionDenied)).toContain(
       'System Settings > Privacy & Security > Accessibility',
     );

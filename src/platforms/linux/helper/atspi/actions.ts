@@ -3,6 +3,7 @@ import {
   type ElementDetail,
   type ElementValue,
   HelperErrorCode,
+  type Point,
   type Result,
 } from '../../../../helper-client/protocol.js';
 import {
@@ -81,10 +82,11 @@ export async function elementDetail(
 }
 
 /**
- * GTK3 runs a modal dialog's loop inside the handler of the action that opened it, and the app answers no
- * accessibility call until the dialog closes: an agent could then never reach the dialog. So a button's press
- * is a real click at its centre, in its window brought to the front, whenever the button is on screen and
- * synthetic input is available; DoAction remains for the rest (hidden menu items, no display).
+ * A button's press is a real click at its centre, in its window brought to the front, whenever the button is on
+ * screen and synthetic input is available: the app then gets what a person's press gives it, and a modal window
+ * keeps it from the windows behind, as it keeps a person (DoAction reaches a button behind a modal dialog).
+ * DoAction remains for the rest (hidden menu items, no display, background input); GTK3 runs a modal dialog's
+ * loop inside its handling of the action, which is why the action goes on a connection of its own (peer.ts).
  *
  * A web page's element is pressed by its own action first: the browser answers at once and runs the page's
  * handlers later, and Chromium's press gives the page what a person's click gives it (pointerdown, mousedown,
@@ -99,11 +101,11 @@ const PRESS_ACTIONS = new Set(['click', 'press', 'activate', 'toggle', 'jump']);
  * The window of the element's top-level frame raised and active, so that synthetic input reaches it; false
  * when there is no display, no such window, or it would not become active.
  */
-export async function activateFrameOf(ctx: ReadContext, ref: Ref, pid: number): Promise<boolean> {
+export async function activateFrameOf(ctx: ReadContext, ref: Ref, pid: number, at?: Point): Promise<boolean> {
   const top = await topFrame(ctx, ref);
   if (!top) return false;
   const frameName = (await getProps(ctx.bus, top)).name;
-  return raiseWindowOf(ctx.session, pid, frameName, ctx.signal).catch(() => false);
+  return raiseWindowOf(ctx.session, pid, frameName, ctx.signal, at).catch(() => false);
 }
 
 async function pressWithPointer(ctx: ReadContext, ref: Ref): Promise<boolean> {
@@ -120,8 +122,9 @@ async function pressWithPointer(ctx: ReadContext, ref: Ref): Promise<boolean> {
   const bounds = read.info.bounds;
   if (!CLICKABLE_ROLES.has(read.role) || !bounds || read.info.states.includes('offscreen')) return false;
   if (bounds.width <= 0 || bounds.height <= 0) return false;
-  if (!(await activateFrameOf(ctx, ref, read.info.pid))) return false;
   const at = { x: bounds.x + bounds.width / 2, y: bounds.y + bounds.height / 2 };
+  // Of two windows of the app titled alike, the one the button shows in.
+  if (!(await activateFrameOf(ctx, ref, read.info.pid, at))) return false;
   await click(ctx.session, { at, button: 'left', count: 1, modifiers: [] });
   return true;
 }

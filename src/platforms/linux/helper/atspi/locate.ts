@@ -18,7 +18,7 @@ import { handleOf, type Ref } from './handles.js';
 import { has, State, stateBitsOf } from './states.js';
 import { frameOf } from './tree.js';
 import type { Point } from './windows.js';
-import { activePid as activePidOf, stacking as windowStacking, windowRelative } from '../desk.js';
+import { activePid as activePidOf, contains, stacking as windowStacking, windowRelative } from '../desk.js';
 
 const FOCUS_WALK_LIMIT = 5000;
 const MAX_DEPTH = 64;
@@ -100,9 +100,6 @@ interface Candidate {
   /** The app reports extents relative to its window. */
   relative: boolean;
 }
-
-const contains = (b: { x: number; y: number; width: number; height: number }, p: Point) =>
-  p.x >= b.x && p.y >= b.y && p.x < b.x + b.width && p.y < b.y + b.height;
 
 export async function elementAt(ctx: ReadContext, point: Point): Promise<ElementInfo | null> {
   const apps = await appRoots(ctx.session);

@@ -29,12 +29,20 @@ function refusal(apps: Unanswering, destination: string): HelperFailure | undefi
 }
 
 test('after a timeout, calls to that app fail at once saying when it is asked again; other apps are untouched', () => {
-  const apps = new Unanswering(() => new Promise(() => {}), isTimeout, 5000);
+  const apps = new Unanswering(
+    () => new Promise(() => {}),
+    isTimeout,
+    5000,
+    (name) => (name === ':1.7' ? 'gtk3-demo (pid 42)' : undefined),
+  );
   apps.timedOut(':1.7');
+  apps.timedOut(':1.9');
   vi.advanceTimersByTime(500);
   const refused = refusal(apps, ':1.7');
   expect(refused?.code).toBe(HelperErrorCode.Timeout);
-  expect(refused?.message).toContain('the app (:1.7) is busy: it left a call unanswered for 5 s');
+  expect(refused?.message).toContain('gtk3-demo (pid 42) is busy: it left a call unanswered for 5 s');
+  // An app never named (it was silent from its first call) is told by its place on the bus.
+  expect(refusal(apps, ':1.9')?.message).toContain('the app at :1.9 on the accessibility bus is busy');
   expect(refused?.message).toContain(`retried in ${Math.ceil((FIRST_BACKOFF_MS - 500) / 1000)} s`);
   expect(refusal(apps, ':1.8')).toBeUndefined();
   apps.close();
