@@ -239,8 +239,10 @@ describe('acting on zenity by path', () => {
     const dialog = path.replace(/\/[^/]*textbox.*$/, '');
     const notText = await run('set', dialog, 'text');
     expect(notText.code).toBe(1);
-    expect(notText.stderr).toContain('Why: cannot set this value: it does not hold editable text');
-    expect(notText.stderr).toMatch(/Next: see what it is with `macpilot get 'app\("zenity"\)\/[^']+'`/);
+    expect(notText.stderr).toContain('holds no value that can be set');
+    expect(notText.stderr).toContain('Why: it is no text field, slider, spin box, check box or select');
+    expect(notText.stderr).toMatch(/Next: set the control meant instead \(`macpilot find` with its label/);
+    expect(notText.stderr).toMatch(/is clicked \(`macpilot click 'app\("zenity"\)\/[^']+'`\)/);
     expect(notText.stderr).not.toMatch(/<path>|<text>|\b(frame|filler|panel)\b/);
     // Typing into what takes no focus names it by its path, never by a ref of the command's own process.
     const label = `${dialog}/text`;

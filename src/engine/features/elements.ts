@@ -348,6 +348,7 @@ export class Elements {
           // An editable field that takes no text through the accessibility layer (a web page's: Chromium's
           // refuses it, Firefox's says yes and keeps its old text) is typed into, as a person would: the page
           // hears its input events.
+          if (error instanceof HelperError && error.data.typeInstead === false) throw noValueToSet(entry);
           if (typeof value !== 'string' || !(error instanceof HelperError) || error.data.typeInstead !== true)
             throw error;
           const background = this.input.background();
@@ -435,3 +436,15 @@ function unknownAction(entry: RefEntry, wanted: string, actions: readonly string
     concerns: ['action'],
   });
 }
+
+/** set_value of text on an element that holds no text of its own to change (a label, a status bar). */
+const noValueToSet = (entry: RefEntry) =>
+  new MacpilotError({
+    what: `${entryLine(entry)} holds no value that can be set`,
+    why: 'it is no text field, slider, spin box, check box or select: what it shows is written by the app, and typing into it does nothing either',
+    next: 'set the control meant instead (find_elements with role textbox, slider, checkbox or combobox finds them); a control that does something when pressed is clicked (click_element)',
+    kind: 'value_not_settable',
+    person: {
+      next: 'set the control meant instead (`macpilot find` with its label and `--role textbox` finds a text field); a control that does something when pressed is clicked (`macpilot click <path>`)',
+    },
+  });
