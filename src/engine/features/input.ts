@@ -254,7 +254,7 @@ export class Input {
     const count = options.count ?? 1;
     const modifiers = (options.modifiers ?? []).map(parseModifier);
     const name = clickName(button, count);
-    return this.onSpot(spot, name, call, (point, what) => async () => {
+    return this.onSpot('input.click', spot, name, call, (point, what) => async () => {
       await this.send('input.click', { at: point, button, count, modifiers }, call);
       return words`${own(`${capitalize(name)}ed`)} ${what}${own(holding(modifiers))}.`;
     });
@@ -304,7 +304,7 @@ export class Input {
     call?: CallOptions,
   ): Promise<ActionResult> {
     const durationMs = smooth ? INPUT_DEFAULTS.smoothMoveMs : 0;
-    return this.onSpot(spot, verb, call, (point, what) => async () => {
+    return this.onSpot('input.move', spot, verb, call, (point, what) => async () => {
       await this.send('input.move', { to: point, durationMs }, call);
       return verb === 'hover over'
         ? words`The pointer rests over ${what}.`
@@ -313,10 +313,11 @@ export class Input {
   }
 
   async drag(from: Spot, to: Spot, call?: CallOptions): Promise<ActionResult> {
+    this.refuseInBackground('input.drag');
     const end = isPoint(to)
       ? { point: to, what: await this.kernel.guard('drag', () => this.dropPoint(to, call)) }
       : await this.element(to, call);
-    return this.onSpot(from, 'drag from', call, (start, what) => async () => {
+    return this.onSpot('input.drag', from, 'drag from', call, (start, what) => async () => {
       const params = {
         from: start,
         to: end.point,
@@ -348,7 +349,7 @@ export class Input {
     const sign = direction === 'up' || direction === 'left' ? -1 : 1;
     const vertical = direction === 'up' || direction === 'down';
     const where = spot ?? (await this.pointerAt(call));
-    return this.onSpot(where, `scroll ${direction}`, call, (point, what) => async () => {
+    return this.onSpot('input.scroll', where, `scroll ${direction}`, call, (point, what) => async () => {
       const delta = { dx: vertical ? 0 : sign * steps, dy: vertical ? sign * steps : 0 };
       await this.send('input.scroll', { at: point, ...delta }, call);
       return words`Scrolled ${own(direction)} ${own(plural(steps, 'wheel step'))} (about ${steps * PX_PER_WHEEL_STEP} px) at ${what}.`;
@@ -371,7 +372,7 @@ export class Input {
     ]
       .filter(Boolean)
       .join(' and ');
-    return this.onSpot(where, `scroll ${amounts}`, call, (point, what) => async () => {
+    return this.onSpot('input.scroll', where, `scroll ${amounts}`, call, (point, what) => async () => {
       if (smooth) {
         await this.send('input.scroll', { at: point, dx, dy, unit: 'pixel' }, call);
         return words`Scrolled ${own(amounts)} at ${what}.`;
@@ -390,6 +391,7 @@ export class Input {
     this.checkTypingTime(options);
     const awaitText = awaitsText(options.text);
     if (!options.target) {
+      this.refuseInBackground('input.type');
       return this.kernel.guard('type text', async (reach) => {
         const { element } = await this.kernel.port.call('ax.focused', {}, call);
         // Into a text field, the answer waits for the text, as into a field given by ref.
@@ -528,7 +530,14 @@ export class Input {
         chord.modifiers.length === 0 && Array.from(chord.key.name).length === 1
           ? chord.key.name.repeat(repeat)
           : undefined;
-      return this.onFocus(`press ${chordName(chord, platform)}`, call, run, typed, pressing(chord));
+      return this.onFocus(
+        'input.key',
+        `press ${chordName(chord, platform)}`,
+        call,
+        run,
+        typed,
+        pressing(chord),
+      );
     }
     // In the foreground a key goes where the focus is: to the named app only when the focus is in it.
     return this.kernel.guard(`press ${chordName(chord, platform)} in ${JSON.stringify(app)}`, async (reach) =>
@@ -589,7 +598,7 @@ export class Input {
   ): Promise<ActionResult> {
     const where = spot ?? (await this.pointerAt(call));
     const verb = `${down ? 'press' : 'release'} the ${button} button`;
-    return this.onSpot(where, verb, call, (point, what) => async () => {
+    return this.onSpot('input.button', where, verb, call, (point, what) => async () => {
       await this.send('input.button', { button, down, at: point }, call);
       return words`${own(down ? 'Pressed' : 'Released')} the ${own(button)} button at ${what}.`;
     });
@@ -616,7 +625,7 @@ export class Input {
   /** Press (down) or release one key and leave it so, reporting what changed in the app with keyboard focus. */
   async hold(key: HeldKey, down: boolean, call?: CallOptions): Promise<ActionResult> {
     const params = await this.holdParams(key, down, call);
-    return this.onFocus(`${down ? 'press' : 'release'} ${key.name}`, call, async () => {
+    return this.onFocus('input.hold', `${down ? 'press' : 'release'} ${key.name}`, call, async () => {
       await this.send('input.hold', params, call);
       return own(`${down ? 'Pressed' : 'Released'} ${key.name}.`);
     });
@@ -667,11 +676,14 @@ export class Input {
 
   /** Resolve a spot to a point, act there, and report what changed in the app under it. */
   private async onSpot(
+    method: InputMethod,
     spot: Spot,
     verb: string,
     call: CallOptions | undefined,
     prepare: (point: Point, what: Words) => Prepared,
   ): Promise<ActionResult> {
+    // Before any app is looked at: in the background, what is at the point would not be reached at all.
+    this.refuseInBackground(method);
     if (!isPoint(spot)) {
       return this.kernel.act(spot, verb, call, (entry, detail) => {
         const point = centreOf(entry, detail);
@@ -706,12 +718,15 @@ export class Input {
    * field, the answer waits until the field shows it (a slow app takes keys well after they went out).
    */
   private async onFocus(
+    method: InputMethod,
     verb: string,
     call: CallOptions | undefined,
     run: Prepared,
     typed?: string,
     expectation?: Expectation,
   ): Promise<ActionResult> {
+    // Before the focused app is looked at: in the background, it would not be reached at all.
+    this.refuseInBackground(method);
     return this.kernel.guard(verb, async (reach) => {
       const { element } = await this.kernel.port.call('ax.focused', {}, call);
       const field = typed !== undefined && element && roleOf(element) === 'textbox' ? element.id : undefined;

@@ -120,3 +120,27 @@ test('a key pressed in an app too busy to be read is pressed all the same; the a
     why: 'the app did not answer within 5 s',
   });
 });
+
+test('in the background, keys, typing where the focus is and pointer input are refused before any app is looked at', async () => {
+  const fake = new FakeHelper([{ pid: 4242, name: 'mousepad', active: true, root: mousepad() }]);
+  const asked: string[] = [];
+  const port: HelperPort = {
+    call: async <M extends MethodName>(method: M, params: Params<M>) => {
+      if (method === 'system.hello') return { platform: 'linux' } as Result<M>;
+      asked.push(method);
+      return fake.call(method, params);
+    },
+  };
+  // An app in front that the agent may not see (the console) must not be what the refusal is about.
+  const engine = createEngine(port, { background: () => 'MACPILOT_INPUT is background' });
+  for (const attempt of [
+    () => engine.input.pressKey('escape', [], 1, {}),
+    () => engine.input.typeText({ text: 'x' }),
+    () => engine.input.click({ x: 10, y: 10 }),
+    () => engine.input.scroll('down', 100, { x: 10, y: 10 }),
+    () => engine.input.drag({ x: 10, y: 10 }, { x: 20, y: 20 }),
+  ]) {
+    await expect(attempt()).rejects.toMatchObject({ kind: 'needs_foreground' });
+  }
+  expect(asked).toEqual([]);
+});
