@@ -207,6 +207,7 @@ export function typingNeeded(entry: RefEntry, background: string): MacpilotError
 /** Enter alone presses the default button of the window it goes to, if it has one. */
 const pressing = (chord: Chord): Expectation => ({
   pressesDefault: chord.key.name === 'enter' && chord.modifiers.length === 0,
+  cancelsDialog: chord.key.name === 'escape' && chord.modifiers.length === 0,
 });
 
 /**

@@ -14,6 +14,7 @@ import type { HelperPort } from './port.js';
 import { type CallOptions, HelperError } from '../../helper-client/errors.js';
 import { HelperErrorCode } from '../../helper-client/protocol.js';
 import type { RefTable } from './refs.js';
+import { roleOf } from './roles.js';
 import { LEVEL_MAX_NODES, type Resolver } from './resolve.js';
 import type { ActionResult } from './results.js';
 import { annotate, SNAPSHOT_VALUE_CHARS } from './tree.js';
@@ -49,6 +50,8 @@ export interface Expectation {
    * long as the app keeps changing within DEFAULT_PRESS_QUIET_MS.
    */
   pressesDefault?: boolean;
+  /** The action is Escape: a dialog takes it as Cancel, and is waited for as for pressesDefault. */
+  cancelsDialog?: boolean;
 }
 
 /** The longest an answer waits for a window whose default button was pressed to close (Expectation.pressesDefault). */
@@ -119,6 +122,11 @@ function disabledDefaults(app: ElementNode, top: string | undefined): ElementNod
 }
 
 /** Whether the window `top` shows a default button Enter would press. */
+const isDialog = (app: ElementNode, top: string): boolean => {
+  const window = windowOf(app, top);
+  return window !== undefined && roleOf(window) === 'dialog';
+};
+
 function hasEnabledDefault(app: ElementNode, top: string): boolean {
   const window = windowOf(app, top);
   return window !== undefined && [...nodesOf(window).values()].some((node) => isShownDefault(node, false));
@@ -379,7 +387,12 @@ export class Changes {
     scope: Scope,
     before: AppWalk,
     mark: number | undefined,
-    { surely = false, quietMs: actionQuietMs = 0, pressesDefault = false }: Expectation,
+    {
+      surely = false,
+      quietMs: actionQuietMs = 0,
+      pressesDefault = false,
+      cancelsDialog = false,
+    }: Expectation,
     call?: CallOptions,
   ): Promise<AppWalk> {
     const { pid } = scope.app;
@@ -387,9 +400,12 @@ export class Changes {
     const quietMs = Math.max(this.settings.quietMs, actionQuietMs);
     const structureQuietMs = Math.max(this.settings.structureQuietMs, actionQuietMs);
     const signal = call?.signal;
+    const top = scope.top;
     const closing =
-      pressesDefault && scope.top !== undefined && hasEnabledDefault(before.node, scope.top)
-        ? scope.top
+      top !== undefined &&
+      ((pressesDefault && hasEnabledDefault(before.node, top)) ||
+        (cancelsDialog && isDialog(before.node, top)))
+        ? top
         : undefined;
     if (mark !== undefined) {
       const started = performance.now();
