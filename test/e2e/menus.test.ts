@@ -142,6 +142,32 @@ test('a document is saved to a chosen path through File > Save As… and the fil
   expect(windows).toContain(`"${target} - Mousepad"`);
 });
 
+test("a click while GTK's completion list is open only closes the list: the answer says the button was most likely not pressed", async () => {
+  const target = join(folder, 'file-1');
+  const opened = await macpilot.ok('click_menu_item', { app, path: 'File > Save As…' });
+  const dialog = refOf(opened, /opened: dialog "Save As"/);
+  const name = refOf(await macpilot.ok('get_focused_element', { app }), /textbox "Name:"/);
+  // Typed, not set: the list of the folder's names that complete it opens under the field as keys arrive.
+  await macpilot.ok('type_text', { ref: name, text: target, clear_first: true });
+  await eventually('the completion list', async () => {
+    const windows = await macpilot.ok('find_elements', { app, role: 'window' });
+    return /^- window \[ref=e\d+\]$/m.test(windows) ? true : undefined;
+  });
+  const save = refOf(
+    await macpilot.ok('find_elements', { app, role: 'button', name: 'Save', match: 'exact', within: dialog }),
+    /button "Save"/,
+  );
+  const first = await macpilot.ok('click_element', { ref: save });
+  expect(first).toContain('The click only closed the app’s popup window');
+  expect(first).toContain('the element was most likely not pressed');
+  expect(first).not.toMatch(/closed: dialog "Save As"/);
+  expect(() => readFileSync(target)).toThrow();
+  const second = await macpilot.ok('click_element', { ref: save });
+  expect(second).toMatch(/closed: dialog "Save As"/);
+  expect(second).not.toContain('popup');
+  expect(readFileSync(target, 'utf8')).toContain('Saved by macpilot through the menus');
+});
+
 test('click_element on a menu bar item chooses it as a person does (its own action would block on the dialog it opens); the dialog confirms with Enter', async () => {
   const text = 'Confirmed with Enter';
   const target = join(folder, 'saved-with-enter.txt');

@@ -57,6 +57,32 @@ export interface FindOptions {
   includeHidden?: boolean;
 }
 
+/**
+ * A real click whose only effect was to close a popup of the app (GTK's completion list under a field, an open
+ * menu): such a popup takes the first click made outside it, so the element clicked was most likely not
+ * pressed. The answer says so, for it says the element was clicked.
+ */
+function withPopupClosed(result: ActionResult): ActionResult {
+  if (result.kind !== 'action' || result.outcome?.kind !== 'changes' || !result.target) return result;
+  const { changes } = result.outcome;
+  const target = result.target;
+  const popup = changes[0]?.node;
+  const onlyPopupsClosed =
+    popup !== undefined &&
+    changes.every(
+      (c) =>
+        c.kind === 'closed' &&
+        (c.node.role === 'window' || c.node.role === 'menu') &&
+        !target.path.startsWith(c.node.path),
+    );
+  if (!onlyPopupsClosed) return result;
+  const label = labelOf(popup.role, popup.info.name);
+  return {
+    ...result,
+    done: words`${result.done} ${own('The click only closed the app’s popup')} ${entryWords({ label, ref: popup.ref, path: popup.path })}${own(', which takes the first click made outside it while it is open: the element was most likely not pressed. Click it again if what it does did not happen.')}`,
+  };
+}
+
 /** The helper walks more nodes than a snapshot shows lines: collapsed chrome takes no line. */
 const WALK_PER_LINE = 3;
 const WALK_MAX_NODES = 50_000;
@@ -252,7 +278,7 @@ export class Elements {
         };
       },
     );
-    return untouched ? withFocusTaken(result) : result;
+    return untouched ? withFocusTaken(result) : withPopupClosed(result);
   }
 
   /**
