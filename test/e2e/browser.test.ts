@@ -188,6 +188,17 @@ describe('its page, as an agent needs it', () => {
     }
   });
 
+  test('Tab to a button off screen scrolls the page: the answer names the button that took the focus', async () => {
+    const place = refOf(
+      await macpilot.ok('find_elements', { app, role: 'button', name: 'Place order', match: 'exact' }),
+      /button "Place order"/,
+    );
+    await macpilot.ok('focus_element', { ref: place });
+    const tabbed = await macpilot.ok('press_key', { key: 'tab' });
+    expect(tabbed).toMatch(/^[+~] button "Far away button" \[ref=e\d+\] focused/m);
+    expect(await macpilot.ok('get_focused_element', { app })).toContain('button "Far away button"');
+  });
+
   test('a button far down the page is scrolled to, then clicked', async () => {
     const ref = await scrolledToFarButton(macpilot, app);
     const clicked = await macpilot.ok('click_element', { ref });

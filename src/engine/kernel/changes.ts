@@ -167,6 +167,7 @@ const LOCAL_KINDS = [
   /^focus:/,
 ];
 const isLocal = (kind: string) => LOCAL_KINDS.some((pattern) => pattern.test(kind));
+const movesFocus = (kind: string) => /^(object:state-changed:focused|focus:)/.test(kind);
 
 /** Every node of a tree, by handle. */
 function nodesOf(root: ElementNode): Map<string, ElementNode> {
@@ -364,6 +365,8 @@ export class Changes {
     for (const [id, kinds] of touched) {
       if (![...kinds].every(isLocal)) return undefined;
       if (nodes.has(id)) reread.push(id);
+      // The focus went to an element the walk left out (off screen until the page scrolled to show it).
+      else if ([...kinds].some(movesFocus)) return undefined;
     }
     const fresh = await this.readAlone(reread, call);
     // An element gone, or children that came or went without an event: the events did not tell everything.

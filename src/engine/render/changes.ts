@@ -64,6 +64,20 @@ function foldClosedMenus(changes: readonly Change[]): { kept: Change[]; hidden: 
   return { kept, hidden };
 }
 
+const tookFocus = (c: Change): boolean =>
+  c.node.info.states.includes('focused') &&
+  (c.kind === 'added' || (c.kind === 'changed' && c.was?.info.states.includes('focused') === false));
+
+/**
+ * Of more changes than are shown, where the keyboard focus went is always among them, after windows that opened
+ * or closed: a key that moves the focus down a page also scrolls it, and the page's scrolled lines came first.
+ */
+function focusFirst(changes: readonly Change[]): Change[] {
+  const windows = changes.filter((c) => c.kind === 'opened' || c.kind === 'closed');
+  const focus = changes.filter((c) => !windows.includes(c) && tookFocus(c));
+  return [...windows, ...focus, ...changes.filter((c) => !windows.includes(c) && !focus.includes(c))];
+}
+
 /** The changes as the agent reads them: one line each, at most maxLines, or a line saying nothing changed. */
 export function renderChanges(
   changes: readonly Change[],
@@ -71,7 +85,9 @@ export function renderChanges(
   v: Vocabulary = AGENT,
 ): string {
   if (changes.length === 0) return 'Nothing changed in the app’s UI.';
-  const { kept, hidden } = foldClosedMenus(changes);
+  const folded = foldClosedMenus(changes);
+  const { hidden } = folded;
+  const kept = folded.kept.length > maxLines ? focusFirst(folded.kept) : folded.kept;
   const shown = kept.slice(0, maxLines).map((change) => changeLine(change, v, hidden.get(change)));
   if (kept.length > maxLines) {
     shown.push(`[${plural(kept.length - maxLines, 'more change')} not shown; ${v.readTree(kept[0]?.node)}]`);

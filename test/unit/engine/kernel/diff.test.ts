@@ -33,6 +33,22 @@ describe('diffApp', () => {
     expect(diffApp(before, after)).toContain('value="typed hunter2"');
   });
 
+  it('of more changes than are shown, the element that took the focus is among those shown', () => {
+    const [before, after] = pair((root) => {
+      // A page scrolled by the key: many lines change first; the focus moves to the last one.
+      for (const id of ['mi-new', 'mi-open', 'mi-saveas', 'mi-quit', 'mi-undo', 'mi-wrap'])
+        byId(root, id).name = `${id} moved`;
+      byId(root, 'editor').states = ['editable', 'multiline', 'focusable'];
+      byId(root, 'ok').states = ['focused'];
+    });
+    const lines = diffApp(before, after, 3).split('\n');
+    expect(lines).toHaveLength(5);
+    expect(lines[1]).toMatch(/^~ button "OK" \[ref=e\d+\] focused \(was: not focused\)$/);
+    expect(lines[4]).toMatch(/^\[5 more changes not shown/);
+    // Shown whole, the changes keep their order.
+    expect(diffApp(before, after).split('\n').at(-1)).toMatch(/button "OK"/);
+  });
+
   it('says nothing changed for equal walks', () => {
     expect(diffApp(...pair(() => {}))).toBe('Nothing changed in the app’s UI.');
   });
