@@ -191,7 +191,9 @@ function openConsoleWindow(link: string, onClosed: () => void): { close(): Promi
       // Chromium refuses to run as root without it.
       ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
     ],
-    { stdio: 'ignore', detached: true },
+    // Its singleton socket goes in a folder under TMPDIR, which a browser ended by a signal leaves behind: in the
+    // profile, it goes with the profile.
+    { stdio: 'ignore', detached: true, env: { ...process.env, TMPDIR: profile } },
   );
   child.on('error', () => {});
   child.unref();
