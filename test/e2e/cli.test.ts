@@ -26,6 +26,21 @@ interface Run {
 /** `macpilot ...args` with the desktop's environment; never throws for an exit code. */
 const run = (...args: string[]): Promise<Run> => runWith({}, ...args);
 
+/** `each` of the items, `width` at a time (each a process of its own, as a person's would be), in their order. */
+async function inTurns<T, R>(
+  items: readonly T[],
+  width: number,
+  each: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let at = next++; at < items.length; at = next++) results[at] = await each(items[at] as T);
+  };
+  await Promise.all(Array.from({ length: width }, worker));
+  return results;
+}
+
 /** With `settings` added to the environment and `input` on its stdin (else an empty one). */
 function runWith(
   { settings = {}, input = '' }: { settings?: Record<string, string>; input?: string },
@@ -126,15 +141,8 @@ describe('macpilot tree', () => {
     };
     collect(json.tree);
     expect(paths.filter((path) => path.endsWith('/dialog/group["Forms dialog"]'))).toHaveLength(1);
-    // Three at a time: each is a process of its own, as a person's would be.
-    const refused: string[] = [];
-    const queue = [...paths];
-    const worker = async () => {
-      for (let path = queue.shift(); path !== undefined; path = queue.shift())
-        if ((await run('get', path)).code !== 0) refused.push(path);
-    };
-    await Promise.all([worker(), worker(), worker()]);
-    expect(refused).toEqual([]);
+    const codes = await inTurns(paths, 3, async (path) => (await run('get', path)).code);
+    expect(paths.filter((_, at) => codes[at] !== 0)).toEqual([]);
     await processes.stop(zenity.pid);
   });
 
@@ -703,7 +711,7 @@ describe('screenshot', () => {
 
 describe('exit codes and output streams', () => {
   test('usage errors exit 2 and say what to type', async () => {
-    for (const args of [
+    const usages = [
       ['frobnicate'],
       ['tree', 'a', 'b'],
       ['find'],
@@ -724,24 +732,27 @@ describe('exit codes and output streams', () => {
       ['key', 'hyper+s'],
       ['key', 'ctrl+'],
       ['find', 'File', '--role', 'bogus'],
-    ]) {
-      const done = await run(...args);
-      expect(done.code, `macpilot ${args.join(' ')}: ${done.stderr}`).toBe(2);
-      expect(done.stdout).toBe('');
-      expect(done.stderr).toMatch(/^macpilot(?: [a-z]+)?: /);
-    }
-    expect((await run('serve', '--port', '7433')).stderr).toContain(
+    ];
+    const done = await inTurns(usages, 3, (args) => run(...args));
+    const said = (...args: string[]) =>
+      done[usages.findIndex((usage) => usage.join(' ') === args.join(' '))]?.stderr;
+    usages.forEach((args, at) => {
+      expect(done[at]?.code, `macpilot ${args.join(' ')}: ${done[at]?.stderr}`).toBe(2);
+      expect(done[at]?.stdout).toBe('');
+      expect(done[at]?.stderr).toMatch(/^macpilot(?: [a-z]+)?: /);
+    });
+    expect(said('serve', '--port', '7433')).toContain(
       '--port is for serving HTTP: add --http (without it, macpilot serves MCP on stdin/stdout)',
     );
     // A setting given as a flag is explained by the command's help, not by the list of settings.
     const port = (await run('serve', '--http', '--port', 'abc')).stderr;
     expect(port).toContain('macpilot: --port: "abc" is not a port');
     expect(port).toContain('(macpilot serve --help shows its options)');
-    expect((await run('click')).stderr).toContain(
+    expect(said('click')).toContain(
       'click takes 1 argument, not 0: click <path | x,y>\n(macpilot click --help shows its options)',
     );
-    expect((await run('apps', '--bogus')).stderr).toContain('(macpilot apps --help shows its options)');
-    expect((await run('find', '')).stderr).toContain('macpilot: find: the text is empty');
+    expect(said('apps', '--bogus')).toContain('(macpilot apps --help shows its options)');
+    expect(said('find', '')).toContain('macpilot: find: the text is empty');
     // Several problems: a line each, each said to be macpilot's.
     expect((await run('find', '', '--max', '0')).stderr).toMatch(
       /^macpilot: find: the text is empty.*\nmacpilot: find: --max must be at least 1\n/,
@@ -761,7 +772,7 @@ describe('exit codes and output streams', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(`${config} (toolsets): unknown toolset "nonsense"`);
     // A wait without what to wait for names the command's flags, never the tool's arguments.
-    const wait = (await run('wait', 'appears')).stderr;
+    const wait = said('wait', 'appears') ?? '';
     expect(wait).toContain('appears needs a path or --text / --role / --name');
     expect(wait).not.toMatch(/\bref\b|timeout_ms|wait_for/);
   });
