@@ -148,7 +148,13 @@ test('a background click that opens a GTK modal dialog leaves the app readable: 
   const opened = await macpilot.ok('click_element', { ref: opener, background: true });
   expect(opened).toContain('macpilot moved neither the pointer nor the keyboard focus');
   expect(opened).toMatch(/opened: dialog "Interactive Dialog"/);
+  expect(opened).toContain("a key the app receives (an agent's or the person's) hangs it for good");
   const dialog = refOf(opened, /opened: dialog "Interactive Dialog"/);
+  // A key into the dialog would hang the app for good (GTK's accessibility bridge waits on itself): refused.
+  await macpilot.ok('focus_window', { app, title: 'Interactive Dialog' });
+  const key = await macpilot.call('press_key', { key: 'escape' });
+  expect(key.isError).toBe(true);
+  expect(key.text).toContain(`Not done: a key now would hang gtk3-demo (pid ${pid})`);
   const field = refOf(
     await macpilot.ok('find_elements', {
       app,
@@ -175,6 +181,9 @@ test('a background click that opens a GTK modal dialog leaves the app readable: 
   });
   expect(entries).toMatch(/^1 match/);
   expect(entries).toContain('value="from the dialog"');
+  // Closed, the dialog holds keys back no more.
+  await macpilot.ok('focus_window', { app, title: 'Dialogs and Message Boxes' });
+  expect(await macpilot.ok('press_key', { key: 'tab' })).toContain('Pressed tab.');
   expect(desk().pointer).toBe(before.pointer);
   await processes.stop(pid);
 });

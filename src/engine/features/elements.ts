@@ -31,6 +31,7 @@ import { joinNames } from '../../menu-path.js';
 /** A menu bar's item's ancestors that make its menu path: GTK's menus (a menu item with a submenu is a menu). */
 const MENU_PATH_ROLES: ReadonlySet<string> = new Set(['menu', 'menuitem']);
 import { appText, entryWords, own, words } from '../kernel/words.js';
+import { dialogInActionNote } from '../kernel/dialogs-in-actions.js';
 import { MENU_CHOICE_QUIET_MS } from '../kernel/changes.js';
 
 export interface SnapshotOptions {
@@ -83,6 +84,9 @@ function withPopupClosed(result: ActionResult): ActionResult {
   };
 }
 
+/** A web page's element: browsers give theirs the HTML tag they come from; their actions run no modal loop. */
+const isWeb = (detail: ElementDetail): boolean => detail.attributes.tag !== undefined;
+
 /** The helper walks more nodes than a snapshot shows lines: collapsed chrome takes no line. */
 const WALK_PER_LINE = 3;
 const WALK_MAX_NODES = 50_000;
@@ -105,9 +109,13 @@ function withFocusTaken(result: ActionResult): ActionResult {
   const gained = (c: Change, state: State) =>
     c.kind === 'changed' && has(c.node, state) && !has(c.was, state);
   const came = (c: Change, kind: Change['kind'], state: State) => c.kind === kind && has(c.node, state);
+  // A window that closed hands the keyboard back to the one under it: that one's becoming active is no taking.
+  const handedBack = changes.some((c) => c.kind === 'closed');
   const took = changes.some(
     (c) =>
-      gained(c, 'active') || came(c, 'opened', 'active') || (c.node.role === 'menu' && gained(c, 'selected')),
+      (gained(c, 'active') && !handedBack) ||
+      came(c, 'opened', 'active') ||
+      (c.node.role === 'menu' && gained(c, 'selected')),
   );
   if (took) {
     return {
@@ -231,11 +239,13 @@ export class Elements {
     const inMenuBar = plain ? await this.menuBarItem(target, call) : undefined;
     if (inMenuBar) return this.menus.click(inMenuBar.app, inMenuBar.path, call);
     let untouched = false;
+    let web = false;
     const result = await this.kernel.act(
       target,
       'click',
       call,
       (entry, detail) => {
+        web = isWeb(detail);
         // A text field's own action (GTK's Activate) is Enter, which submits the form it is in: a click on one is
         // a real click, as a person's, which puts the caret there. So is a click on a menu item on screen (its menu
         // open): its own action may run a modal dialog inside the call (menuBarItem); and on a menu's title, whose
@@ -278,7 +288,8 @@ export class Elements {
         };
       },
     );
-    return untouched ? withFocusTaken(result) : withPopupClosed(result);
+    if (!untouched) return withPopupClosed(result);
+    return withFocusTaken(web ? result : await this.dialogInAction(result, call));
   }
 
   /**
@@ -340,18 +351,34 @@ export class Elements {
   }
 
   async perform(target: Target, action: string, call?: CallOptions): Promise<ActionResult> {
-    return this.kernel.act(target, `perform "${action}" on`, call, (entry, detail) => {
+    let byItsAction = false;
+    const result = await this.kernel.act(target, `perform "${action}" on`, call, (entry, detail) => {
       const matched = matchAction(detail.actions, action);
       if (!matched) throw unknownAction(entry, action, detail.actions);
       return async () => {
-        await this.kernel.port.call(
+        const done = await this.kernel.port.call(
           'ax.perform',
           { id: entry.handle, action: matched, ...this.quietly() },
           call,
         );
+        byItsAction = !done.withPointer && !isWeb(detail);
         return words`Performed "${appText(matched)}" on ${entryWords(entry)}.`;
       };
     });
+    return byItsAction ? this.dialogInAction(result, call) : result;
+  }
+
+  /**
+   * After an element's own action (no pointer), in an app whose toolkit runs a modal dialog inside the action
+   * (Linux's GTK3, through at-spi2-atk): the dialog it opened is noted, so that keys do not hang the app, and the
+   * answer says so.
+   */
+  private async dialogInAction(result: ActionResult, call?: CallOptions): Promise<ActionResult> {
+    if (result.kind !== 'action' || result.outcome?.kind !== 'changes') return result;
+    if ((await this.kernel.platform(call)) !== 'linux') return result;
+    const title = this.kernel.dialogsInActions.note(result.outcome.app, result.outcome.changes);
+    if (title === undefined) return result;
+    return { ...result, done: words`${result.done} ${own(dialogInActionNote(title))}` };
   }
 
   /** The value itself never appears in the answer or in errors: it may be a password. */

@@ -68,6 +68,9 @@ const FOREGROUND: Partial<Record<InputMethod, string>> = {
   'input.hold': 'a held key acts where the keyboard focus is',
 };
 
+/** The input methods that send keys where the keyboard focus is. */
+const KEY_METHODS: ReadonlySet<InputMethod> = new Set(['input.key', 'input.type', 'input.hold']);
+
 /** A key held down across calls: a modifier key, or any key src/keys.ts names. */
 export type HeldKey = { name: string } & ({ modifier: Modifier } | { key: Key });
 
@@ -903,6 +906,7 @@ export class Input {
     call?: CallOptions,
   ): Promise<Result<M>> {
     this.refuseInBackground(method);
+    if (KEY_METHODS.has(method)) await this.kernel.dialogsInActions.refuseKeys(this.kernel.port, call);
     if (this.personFirst && FOREGROUND[method] !== undefined) await this.watchPerson(call);
     try {
       return await this.kernel.port.call(method, params, call);

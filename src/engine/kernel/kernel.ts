@@ -15,6 +15,7 @@ import {
 import type { Platform } from '../../keys.js';
 import { Changes, type ChangeSettings, type Expectation, type Prepared } from './changes.js';
 import { explain, isAppNotFound, isGone, isUnavailable } from './failures.js';
+import { DialogsInActions } from './dialogs-in-actions.js';
 import { Displays } from './displays.js';
 import { Observer } from './observer.js';
 import { type ElementPath, parsePath } from './paths.js';
@@ -84,6 +85,8 @@ export class Kernel {
   readonly changes: Changes;
   /** Where the displays are: every point given is checked against them. */
   readonly displays: Displays;
+  /** Dialogs apps run inside the action that opened them, which keys must not reach. */
+  readonly dialogsInActions = new DialogsInActions();
 
   constructor(
     readonly port: HelperPort,

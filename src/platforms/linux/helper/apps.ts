@@ -33,7 +33,8 @@ const BUSY_APP_MS = 1000;
 
 /** The running apps' names by pid (none when the registry cannot be read): what windows are labelled with. */
 export async function appNamesByPid(session: Session): Promise<Map<number, string>> {
-  const roots = await appRoots(session).catch(() => []);
+  // Busy apps too: a window of an app that does not answer is still named as its app is.
+  const roots = await registryApps(session).catch(() => []);
   return new Map(roots.map((r) => [r.pid, r.name]));
 }
 
