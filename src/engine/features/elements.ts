@@ -31,7 +31,7 @@ import { joinNames } from '../../menu-path.js';
 /** A menu bar's item's ancestors that make its menu path: GTK's menus (a menu item with a submenu is a menu). */
 const MENU_PATH_ROLES: ReadonlySet<string> = new Set(['menu', 'menuitem']);
 import { appText, entryWords, own, words } from '../kernel/words.js';
-import { dialogInActionNote } from '../kernel/dialogs-in-actions.js';
+import { dialogInActionNote, modalOpened } from '../kernel/dialogs-in-actions.js';
 import { MENU_CHOICE_QUIET_MS } from '../kernel/changes.js';
 
 export interface SnapshotOptions {
@@ -375,9 +375,9 @@ export class Elements {
    */
   private async dialogInAction(result: ActionResult, call?: CallOptions): Promise<ActionResult> {
     if (result.kind !== 'action' || result.outcome?.kind !== 'changes') return result;
-    if ((await this.kernel.platform(call)) !== 'linux') return result;
-    const title = this.kernel.dialogsInActions.note(result.outcome.app, result.outcome.changes);
-    if (title === undefined) return result;
+    const title = modalOpened(result.outcome.changes);
+    if (title === undefined || (await this.kernel.platform(call)) !== 'linux') return result;
+    this.kernel.dialogsInActions.note(result.outcome.app, title);
     return { ...result, done: words`${result.done} ${own(dialogInActionNote(title))}` };
   }
 

@@ -24,12 +24,9 @@ const INSTEAD =
 export class DialogsInActions {
   private readonly held = new Map<number, Held>();
 
-  /** The modal dialog an element's own action opened, if any, noted for its app; its title, else undefined. */
-  note(app: { pid: number; name: string }, changes: readonly Change[]): string | undefined {
-    const opened = changes.find((c) => c.kind === 'opened' && c.node.info.states.includes('modal'));
-    if (!opened) return undefined;
-    this.held.set(app.pid, { app: app.name, title: opened.node.info.name });
-    return opened.node.info.name;
+  /** The dialog an element's own action opened, noted for its app. */
+  note(app: { pid: number; name: string }, title: string): void {
+    this.held.set(app.pid, { app: app.name, title });
   }
 
   /**
@@ -57,6 +54,10 @@ export class DialogsInActions {
     });
   }
 }
+
+/** The title of the modal dialog among an action's changes, if one opened. */
+export const modalOpened = (changes: readonly Change[]): string | undefined =>
+  changes.find((c) => c.kind === 'opened' && c.node.info.states.includes('modal'))?.node.info.name;
 
 /** The answer's note when an element's own action opened such a dialog. */
 export const dialogInActionNote = (title: string): string =>

@@ -1,6 +1,6 @@
 /** Keys are held back from an app while it runs a dialog inside the action that opened it. */
 import { expect, test } from 'vitest';
-import { DialogsInActions } from '../../../../src/engine/kernel/dialogs-in-actions.js';
+import { DialogsInActions, modalOpened } from '../../../../src/engine/kernel/dialogs-in-actions.js';
 import type { HelperPort } from '../../../../src/engine/kernel/port.js';
 import type { Change } from '../../../../src/engine/kernel/results.js';
 import type { Walked } from '../../../../src/engine/kernel/tree.js';
@@ -30,8 +30,10 @@ const opened = (name: string, states: string[]): Change => ({
 test('a modal dialog an action opened holds back keys to its app while it is open and focused, not after', async () => {
   const dialogs = new DialogsInActions();
   const app = { pid: 42, name: 'gtk3-demo' };
-  expect(dialogs.note(app, [opened('Settings', [])])).toBeUndefined();
-  expect(dialogs.note(app, [opened('Interactive Dialog', ['modal', 'active'])])).toBe('Interactive Dialog');
+  expect(modalOpened([opened('Settings', [])])).toBeUndefined();
+  const title = modalOpened([opened('Settings', []), opened('Interactive Dialog', ['modal', 'active'])]);
+  expect(title).toBe('Interactive Dialog');
+  dialogs.note(app, 'Interactive Dialog');
   let windows = [window(42, 'Interactive Dialog', true), window(42, 'Main', false)];
   const port = portWith(() => windows);
   await expect(dialogs.refuseKeys(port)).rejects.toMatchObject({ kind: 'keys_would_hang_app' });
