@@ -3,10 +3,10 @@
  * until Ctrl-C. `serve --http` mounts the same site beside /mcp (see mountConsole).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../config.js';
 import { UsageError } from '../cli/usage-error.js';
@@ -191,9 +191,7 @@ function openConsoleWindow(link: string, onClosed: () => void): { close(): Promi
       // Chromium refuses to run as root without it.
       ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
     ],
-    // Its singleton socket goes in a folder under TMPDIR, which a browser ended by a signal leaves behind: in the
-    // profile, it goes with the profile.
-    { stdio: 'ignore', detached: true, env: { ...process.env, TMPDIR: profile } },
+    { stdio: 'ignore', detached: true },
   );
   child.on('error', () => {});
   child.unref();
@@ -219,7 +217,23 @@ function openConsoleWindow(link: string, onClosed: () => void): { close(): Promi
         while (Date.now() < until && processRunning(child.pid))
           await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      rmSync(profile, { recursive: true, force: true });
+      removeProfile(profile);
     },
   };
+}
+
+/**
+ * The browser's profile removed, with the folder under TMPDIR that holds its singleton socket (the profile's
+ * SingletonSocket links to it), which a browser ended by a signal leaves behind. Not the folder itself in the
+ * profile: its socket's path would then be too long for a socket under a long TMPDIR.
+ */
+function removeProfile(profile: string): void {
+  try {
+    const socketFolder = dirname(readlinkSync(join(profile, 'SingletonSocket')));
+    if (basename(socketFolder).startsWith('org.chromium.Chromium.'))
+      rmSync(socketFolder, { recursive: true, force: true });
+  } catch {
+    // no socket: nothing of it outside the profile
+  }
+  rmSync(profile, { recursive: true, force: true });
 }
