@@ -141,6 +141,32 @@ test('find_text refuses a text shown several times, listing the candidates; occu
   expect(there).toContain('"Gestures"');
 });
 
+test("text read from a window leaves out what other apps' windows in front of it show, and says so", async () => {
+  const zenity = processes.start('zenity', [
+    '--info',
+    '--title',
+    'macpilot cover',
+    '--text',
+    'Covering words',
+  ]);
+  const pid = String(zenity.pid);
+  await eventually('the zenity window on screen', async () => {
+    const out = await macpilot.call('find_text', { text: 'Covering', app: pid });
+    return out.isError ? undefined : true;
+  });
+  const demo = /^- window \d+ "Application Class" .* x=(-?\d+) y=(-?\d+) /m.exec(
+    await macpilot.ok('list_windows', { app }),
+  );
+  await macpilot.ok('move_window', { app: pid, x: Number(demo?.[1]) + 40, y: Number(demo?.[2]) + 80 });
+  expect(await macpilot.ok('list_windows')).toMatch(/^- window \d+ "macpilot cover"/m);
+  const covered = await macpilot.call('find_text', { text: 'Covering', app });
+  expect(covered.isError, covered.text).toBe(true);
+  expect(covered.text).toContain('1 window of other apps in front of it is painted black');
+  // The zenity's own window still reads it.
+  expect(await macpilot.ok('find_text', { text: 'Covering', app: pid })).toContain('"Covering');
+  await processes.stop(zenity.pid);
+});
+
 test('click_text presses a zenity button by its label: the dialog closes with that button', async () => {
   const zenity = processes.start('zenity', [
     '--question',

@@ -99,8 +99,8 @@ interface Subject {
   target: CaptureTarget;
   what: string;
   app: () => Promise<AppInfo | undefined>;
-  /** A window's capture: how many windows of other apps, in front of it, overlap it. */
-  coveredBy?: number;
+  /** A window's capture: the frames of the windows of other apps in front of it that overlap it. */
+  covering?: Bounds[];
 }
 
 /** A window kept from agents, as the parts of it on screen that its pixels show. */
@@ -188,8 +188,7 @@ export class Screen {
         .map((note) => ` ${note}`)
         .join('');
       // Linux reads the screen's pixels over the window's area; macOS captures the window alone.
-      const coveredBy =
-        subject.coveredBy && (await this.kernel.platform(call)) === 'linux' ? subject.coveredBy : 0;
+      const coveredBy = (await this.coveringPixels(subject, call)).length;
       const coveredNote =
         coveredBy > 0
           ? ` ${plural(coveredBy, 'window')} of other apps ${coveredBy === 1 ? 'is' : 'are'} in front of it and show${coveredBy === 1 ? 's' : ''} in its pixels (focus_window brings it to the front).`
@@ -242,13 +241,10 @@ export class Screen {
     const inShot = (await this.hiddenAreas(call)).filter((area) =>
       area.pieces.some((piece) => overlaps(piece, bounds)),
     );
-    const png =
-      inShot.length > 0
-        ? await paintBlack(
-            shot,
-            inShot.flatMap((area) => area.pieces),
-          )
-        : Buffer.from(shot.data, 'base64');
+    // Text read from a window is that app's text: what other apps' windows in front show over it is left out.
+    const covering = await this.coveringPixels(subject, call);
+    const pieces = [...inShot.flatMap((area) => area.pieces), ...covering];
+    const png = pieces.length > 0 ? await paintBlack(shot, pieces) : Buffer.from(shot.data, 'base64');
     // Said with what was read, so that an agent does not take a blacked-out window for an empty area.
     const lists = inShot.filter((area) => !area.personsOwn).length;
     const painted = [
@@ -256,6 +252,9 @@ export class Screen {
         ? `${plural(lists, 'window')} of apps the person's app lists hide ${lists === 1 ? 'is' : 'are'} painted black`
         : '',
       lists < inShot.length ? "macpilot's console, the person's own, is painted black" : '',
+      covering.length > 0
+        ? `${plural(covering.length, 'window')} of other apps in front of it ${covering.length === 1 ? 'is' : 'are'} painted black (focus_window brings it to the front)`
+        : '',
     ].filter(Boolean);
     const what = painted.length === 0 ? subject.what : `${subject.what} (where ${painted.join('; ')})`;
     return { png, width, height, bounds, scale, what };
@@ -279,6 +278,12 @@ export class Screen {
         personsOwn: personsOwn.includes(w),
       }))
       .filter((area) => area.pieces.length > 0);
+  }
+
+  /** The frames of other apps' windows whose pixels show in a window's capture: on Linux, which reads the screen. */
+  private async coveringPixels(subject: Subject, call?: CallOptions): Promise<Bounds[]> {
+    if (!subject.covering?.length) return [];
+    return (await this.kernel.platform(call)) === 'linux' ? subject.covering : [];
   }
 
   // --- what to capture ---
@@ -346,7 +351,7 @@ export class Screen {
         target: { window: window.id },
         what: `window ${window.id} ${JSON.stringify(clip(window.title, 80))} of ${window.app} (pid ${window.pid})`,
         app: async () => app ?? this.kernel.resolver.appOf(window.pid, call).catch(() => undefined),
-        coveredBy: inFrontOf(window, windows),
+        covering: inFrontOf(window, windows),
       };
     }
     // No window manager list: the app's top-level frame from the accessibility tree, captured as a region.
@@ -517,11 +522,12 @@ async function paintBlack(
 const kilobytes = (bytes: number): string => `${Math.max(1, Math.round(bytes / 1024))} KB`;
 
 /** How many windows on screen, of other apps, are in front of `window` and overlap it (`windows`: front to back). */
-function inFrontOf(window: WindowInfo, windows: readonly WindowInfo[]): number {
+function inFrontOf(window: WindowInfo, windows: readonly WindowInfo[]): Bounds[] {
   const at = windows.findIndex((w) => w.id === window.id);
   return windows
     .slice(0, Math.max(at, 0))
-    .filter((w) => !w.minimized && w.pid !== window.pid && overlaps(w.bounds, window.bounds)).length;
+    .filter((w) => !w.minimized && w.pid !== window.pid && overlaps(w.bounds, window.bounds))
+    .map((w) => w.bounds);
 }
 
 /** The file's path and format, checked before anything is captured. */
