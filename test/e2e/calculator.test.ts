@@ -142,3 +142,17 @@ test('type_text with submit waits for the whole text before Enter, and answers w
     expect(typed).toMatch(new RegExp(`textbox \\[ref=${input}\\].* value="${result}"`));
   }
 });
+
+test('in the background, each answer of 1 2 + 7 = holds what the display then shows, the result included', async () => {
+  await macpilot.ok('press_key', { key: 'escape' });
+  const shown: string[] = [];
+  for (const label of ['1', '2', '+', '7', '=']) {
+    const found = await macpilot.ok('find_elements', { app, role: 'button', name: label, match: 'exact' });
+    const clicked = await macpilot.ok('click_element', {
+      ref: refOf(found, new RegExp(`button "${label.replace('+', '\\+')}"`)),
+      background: true,
+    });
+    shown.push(/^~ textbox \[ref=e\d+\].* value="([^"]*)" \(was:/m.exec(clicked)?.[1] ?? 'no change said');
+  }
+  expect(shown).toEqual(['1', '12', '12+', '12+7', '19']);
+});

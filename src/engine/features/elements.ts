@@ -281,8 +281,13 @@ export class Elements {
       (detail) => {
         const inMenu = plain && MENU_ROLES.has(roleOf(detail)) && !detail.states.includes('offscreen');
         const chosen = inMenu && MENU_ITEM_ROLES.has(roleOf(detail));
+        // A button pressed by its own action in the background: the app may answer the action before it runs it
+        // (GTK3's bridge does), and what it does may show well after (gnome-calculator's "=" showed its result
+        // past the first-event wait: "Nothing changed", 3 runs in 3): waited for up to settleMs, and walked.
+        const pressedInBackground =
+          plain && roleOf(detail) === 'button' && this.input.background() !== undefined && !isWeb(detail);
         return {
-          surely: inMenu,
+          surely: inMenu || pressedInBackground,
           ...(chosen ? { quietMs: MENU_CHOICE_QUIET_MS } : {}),
           pressesDefault: plain && detail.states.includes('default'),
         };
