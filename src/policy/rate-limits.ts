@@ -13,7 +13,7 @@ import {
 } from '../config.js';
 import { MacpilotError } from '../errors.js';
 import { isWrite, toolsetOf } from '../toolsets.js';
-import type { Guard, ToolCall } from './pipeline.js';
+import type { CallOutcome, Guard, ToolCall } from './pipeline.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -41,6 +41,12 @@ class SlidingWindow {
   record(now: number): void {
     this.times.push(now);
   }
+
+  /** A call recorded at `time` takes its place back (it was refused: nothing was done). */
+  forget(time: number): void {
+    const at = this.times.lastIndexOf(time);
+    if (at >= 0) this.times.splice(at, 1);
+  }
 }
 
 export class RateLimiter implements Guard {
@@ -48,6 +54,8 @@ export class RateLimiter implements Guard {
   private readonly calls: SlidingWindow[];
   private readonly writes: SlidingWindow;
   private readonly scripts: SlidingWindow;
+  /** The action windows each admitted call counts in, and when: a call then refused is taken back out. */
+  private readonly counted = new WeakMap<ToolCall, { windows: SlidingWindow[]; at: number }>();
 
   constructor(
     private readonly limits: RateLimits,
@@ -86,6 +94,7 @@ export class RateLimiter implements Guard {
       if (wait > 0) throw this.overLimit(call, window.key, window.describe, wait);
     }
     for (const window of windows) window.record(now);
+    this.counted.set(call, { windows: windows.filter((w) => !this.calls.includes(w)), at: now });
     this.running += 1;
     let released = false;
     return () => {
@@ -93,6 +102,17 @@ export class RateLimiter implements Guard {
       released = true;
       this.running -= 1;
     };
+  }
+
+  /**
+   * A call a setting refused did nothing: it no longer counts against the write actions and scripts allowed (an
+   * agent refused ten times in a second, in the background say, could otherwise not act in the next one). It still
+   * counts as a call.
+   */
+  settled(call: ToolCall, outcome: CallOutcome): void {
+    const counted = this.counted.get(call);
+    this.counted.delete(call);
+    if (counted && outcome.refused) for (const window of counted.windows) window.forget(counted.at);
   }
 
   private overLimit(

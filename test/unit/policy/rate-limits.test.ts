@@ -42,6 +42,24 @@ async function refusal(promise: Promise<unknown>): Promise<MacpilotError> {
 }
 
 describe('RateLimiter', () => {
+  test('a write action a setting then refused gives its place back; one that was done or failed keeps it', async () => {
+    const { guard } = limiter({ writesPerSecond: 2 });
+    const outcome = { ok: false, durationMs: 1 };
+    for (let i = 0; i < 5; i++) {
+      const refused = { ...write };
+      await guard.admit(refused);
+      guard.settled(refused, { ...outcome, refused: true });
+    }
+    const done = { ...write };
+    await guard.admit(done);
+    guard.settled(done, { ...outcome, ok: true, refused: false });
+    const failed = { ...write };
+    await guard.admit(failed);
+    guard.settled(failed, { ...outcome, refused: false });
+    const over = await refusal(guard.admit({ ...write }));
+    expect(over.message).toContain('2 write actions per second');
+  });
+
   test('calls per second: the call over the limit is refused with the wait until the window frees a slot', async () => {
     const { clock, guard } = limiter({ callsPerSecond: 3 });
     for (const at of [0, 100, 200]) {
