@@ -13,30 +13,25 @@ import { Unanswering } from './unanswering.js';
 import type { MethodCall } from './wire.js';
 import { DBusCallError, HelperFailure } from '../errors.js';
 
+/** A method call to an app; the reply's body as plain values. */
+export type BusCall = (
+  destination: string,
+  path: string,
+  iface: string,
+  member: string,
+  signature?: string,
+  body?: unknown[],
+  /** How long to wait for the reply; an app that is busy or inside a modal loop may never answer. */
+  timeoutMs?: number,
+) => Promise<unknown[]>;
+
 export interface Bus {
-  call(
-    destination: string,
-    path: string,
-    iface: string,
-    member: string,
-    signature?: string,
-    body?: unknown[],
-    /** How long to wait for the reply; an app that is busy or inside a modal loop may never answer. */
-    timeoutMs?: number,
-  ): Promise<unknown[]>;
+  call: BusCall;
   /**
    * A call that runs the app's own code (an action), as `call` but on a connection to the app of its own where
    * it has one: a modal loop the action runs then blocks no other call (peer.ts).
    */
-  act(
-    destination: string,
-    path: string,
-    iface: string,
-    member: string,
-    signature?: string,
-    body?: unknown[],
-    timeoutMs?: number,
-  ): Promise<unknown[]>;
+  act: BusCall;
   /** Builds a variant for Properties.Set. */
   variant(signature: string, value: unknown): unknown;
   /** This connection's unique name on the bus (":1.42"). */
