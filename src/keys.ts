@@ -56,6 +56,18 @@ const KEYS: Record<string, KeyCodes> = {
   f10: { mac: 0x6d, x: 0xffc7 },
   f11: { mac: 0x67, x: 0xffc8 },
   f12: { mac: 0x6f, x: 0xffc9 },
+  f13: { mac: 0x69, x: 0xffca },
+  f14: { mac: 0x6b, x: 0xffcb },
+  f15: { mac: 0x71, x: 0xffcc },
+  f16: { mac: 0x6a, x: 0xffcd },
+  f17: { mac: 0x40, x: 0xffce },
+  f18: { mac: 0x4f, x: 0xffcf },
+  f19: { mac: 0x50, x: 0xffd0 },
+  f20: { mac: 0x5a, x: 0xffd1 },
+  /** A Mac keyboard's Help key sits where a PC keyboard has Insert, and sends its code. */
+  insert: { mac: 0x72, x: 0xff63 },
+  /** The context menu key (macOS: kVK_ContextualMenu). */
+  menu: { mac: 0x6e, x: 0xff67 },
   a: { mac: 0x00, x: 0x61 },
   b: { mac: 0x0b, x: 0x62 },
   c: { mac: 0x08, x: 0x63 },
