@@ -168,6 +168,40 @@ describe('a web page that changes while it is walked', () => {
   });
 });
 
+describe('a web list whose rows hold links and fields', () => {
+  const { macpilot, processes } = useMacpilot(env);
+  const folder = temporaryFolder('macpilot-linked-rows-');
+  afterAll(() => processes.stopAll());
+
+  test('a search by name finds the link and the field inside a row, on screen and off it', async () => {
+    const browser = startChromium(processes, join(folder, 'profile'), webPage('linked-rows.html'));
+    const app = String(browser.pid);
+    await eventually('the page', async () => {
+      const out = await macpilot.call('snapshot_ui', { app });
+      return !out.isError && out.text.includes('link "Item number 3"') ? true : undefined;
+    });
+    // A row's own text is its link and its field as embedded objects: the search reads the rows whole.
+    const link = await macpilot.ok('find_elements', { app, name: 'Item number 3', match: 'exact' });
+    expect(link).toMatch(/^- link "Item number 3" \[ref=e\d+\]/m);
+    const field = await macpilot.ok('find_elements', {
+      app,
+      role: 'textbox',
+      name: 'field 3',
+      match: 'exact',
+    });
+    expect(field).toMatch(/^1 match in /);
+    expect(field).toMatch(/^- textbox "field 3" \[ref=e\d+\]/m);
+    const far = await macpilot.ok('find_elements', {
+      app,
+      name: 'Item number 280',
+      match: 'exact',
+      include_hidden: true,
+    });
+    expect(far).toMatch(/^- link "Item number 280" \[ref=e\d+\]/m);
+    await processes.stop(browser.pid);
+  });
+});
+
 /** The renderer processes of the Chromium that leads process group `browser` (the test started it). */
 function renderersOf(browser: number): number[] {
   return readdirSync('/proc')

@@ -57,10 +57,15 @@ export async function childrenNamed(
 
 /**
  * An unnamed child's own text, where it has some: a browser's list item holds its words in text leaves that its
- * Text interface gives whole (Chromium: "Row 9876"). Undefined where it has none: the child is read in full.
+ * Text interface gives whole (Chromium: "Row 9876"). Undefined where it has none, or where it holds elements of
+ * its own (a link, a field: each one an object replacement character in the text, its words not there): the
+ * child is read in full.
  */
 const textOf = (bus: Bus, child: Ref): Promise<string | undefined> =>
   getText(bus, child, -1).then(
-    (text) => (text.trim() === '' ? undefined : text),
+    (text) => (text.trim() === '' || text.includes(EMBEDDED) ? undefined : text),
     () => undefined,
   );
+
+/** What a text holds in the place of an element embedded in it. */
+const EMBEDDED = '\uFFFC';
