@@ -53,7 +53,7 @@ describe('on GNOME', () => {
       await macpilot.ok('find_elements', { app: String(zenity.pid), name: 'OK', role: 'button' }),
       /OK/,
     );
-    expect(await macpilot.ok('click_element', { ref: ok })).toMatch(/as a real click at its centre/);
+    expect(await macpilot.ok('click_element', { ref: ok })).toMatch(/with a real click at its centre/);
     expect(await zenity.exited).toBe(0);
     expect(zenity.stdout()).toBe('Ada Lovelace 1815\n');
   });

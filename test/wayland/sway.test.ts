@@ -44,7 +44,7 @@ describe('on sway', () => {
       /OK/,
     );
     const clicked = await macpilot.ok('click_element', { ref: ok });
-    expect(clicked).toMatch(/as a real click at its centre/);
+    expect(clicked).toMatch(/with a real click at its centre/);
     expect(await zenity.exited).toBe(0);
     expect(zenity.stdout()).toBe('Ada Lövelace ✓\n');
   });

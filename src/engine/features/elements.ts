@@ -268,7 +268,7 @@ export class Elements {
               );
               untouched = !done.withPointer;
               return done.withPointer
-                ? words`Clicked ${entryWords(entry)} (its "${appText(action)}" action, as a real click at its centre with its window in front: the pointer moved there).`
+                ? words`Clicked ${entryWords(entry)} with a real click at its centre, its window in front, as a person presses it (the pointer moved there; its "${appText(action)}" action was not used).`
                 : words`Clicked ${entryWords(entry)} (its "${appText(action)}" action; macpilot moved neither the pointer nor the keyboard focus).`;
             }
           : this.input.clickElement(entry, detail, options, call);
