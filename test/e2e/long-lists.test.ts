@@ -180,24 +180,15 @@ describe('a web list whose rows hold links and fields', () => {
       const out = await macpilot.call('snapshot_ui', { app });
       return !out.isError && out.text.includes('link "Item number 3"') ? true : undefined;
     });
-    // A row's own text is its link and its field as embedded objects: the search reads the rows whole.
-    const link = await macpilot.ok('find_elements', { app, name: 'Item number 3', match: 'exact' });
-    expect(link).toMatch(/^- link "Item number 3" \[ref=e\d+\]/m);
-    const field = await macpilot.ok('find_elements', {
-      app,
-      role: 'textbox',
-      name: 'field 3',
-      match: 'exact',
-    });
+    // A row's own text is its link and its field as embedded objects: the search through the list (every row,
+    // include_hidden) reads such rows whole. (Without include_hidden, the rows on screen are found by hit tests.)
+    const search = (args: Record<string, unknown>) =>
+      macpilot.ok('find_elements', { app, match: 'exact', include_hidden: true, ...args });
+    expect(await search({ name: 'Item number 3' })).toMatch(/^- link "Item number 3" \[ref=e\d+\]/m);
+    const field = await search({ role: 'textbox', name: 'field 3' });
     expect(field).toMatch(/^1 match in /);
     expect(field).toMatch(/^- textbox "field 3" \[ref=e\d+\]/m);
-    const far = await macpilot.ok('find_elements', {
-      app,
-      name: 'Item number 280',
-      match: 'exact',
-      include_hidden: true,
-    });
-    expect(far).toMatch(/^- link "Item number 280" \[ref=e\d+\]/m);
+    expect(await search({ name: 'Item number 280' })).toMatch(/^- link "Item number 280" \[ref=e\d+\]/m);
     await processes.stop(browser.pid);
   });
 });
