@@ -155,10 +155,14 @@ export async function raiseWindowOf(
   }
   const x11 = await session.x11IfAny();
   if (!x11) return false;
-  const windows = await Promise.all(
-    (await x11.windowsOf(pid)).map(async (w) => ({ ...w, rect: at && (await x11.rect(w.id)) })),
-  );
-  const window = windowForFrame(windows, title, at && { point: at, rect: (w) => w.rect });
+  const windows = await x11.windowsOf(pid);
+  // Frames are read only where they decide: between windows titled alike (a press's hot path otherwise).
+  const alike = windows.filter((w) => w.title === title);
+  const rects =
+    at && alike.length > 1
+      ? new Map(await Promise.all(alike.map(async (w) => [w.id, await x11.rect(w.id)] as const)))
+      : undefined;
+  const window = windowForFrame(windows, title, at && rects && { point: at, rect: (w) => rects.get(w.id) });
   if (!window) return false;
   if ((await x11.activeWindow()) === window.id) return true;
   await x11.activate(window.id);
