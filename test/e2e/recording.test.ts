@@ -6,6 +6,7 @@
  * when replayed. What is typed into a password field reached by Tab (zenity --forms) is left out. What was typed
  * never reaches the audit log. One recording at a time per server, refused for a denied app; stop without start
  * is an error; over HTTP, only the session that started a recording stops it, and it ends with that session.
+ * What macpilot itself sends while recording (an agent's clicks and keys) is not taken for the person's.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, readFileSync, rmSync } from 'node:fs';
@@ -228,6 +229,33 @@ test('stop_recording without a start is a clear error; a recording of one app le
   expect(stopped.left_out).toEqual([
     { why: expect.stringMatching(/no element of the recorded app/), count: 1 },
   ]);
+  await processes.stop(pid);
+});
+
+test("the agent's own clicks and keys during a recording are not among the person's steps", async () => {
+  const pid = await startSearchDemo();
+  const [x, y] = await fieldCentre(pid);
+  const started = await callJson('start_recording', { app: String(pid) });
+  expect(started.isError, started.text).toBe(false);
+  // The agent clicks the field with a real click, types (Shift held for "A") and presses keys, as the person
+  // might; a key held by key_down is repeated by the server while it is down.
+  await macpilot.ok('click', { x: Number(x), y: Number(y) });
+  await macpilot.ok('type_text', { text: 'Agent' });
+  await macpilot.ok('key_down', { key: 'a' });
+  await new Promise((resolve) => setTimeout(resolve, 900));
+  await macpilot.ok('key_up', { key: 'a' });
+  await macpilot.ok('press_key', { key: 'backspace', modifiers: ['control'] });
+  expect(await searchText(pid)).toBe('');
+  xdotool('type', '--delay', '20', 'mine');
+  expect(
+    await eventually('the person typed', async () => ((await searchText(pid)) === 'mine' ? true : undefined)),
+  ).toBe(true);
+  await eventually('4 presses recorded', async () =>
+    /, 4 presses so far/.test(await macpilot.ok('session_info')) ? true : undefined,
+  );
+  const stopped = (await callJson('stop_recording')).json as unknown as RecordingJson;
+  expect(stopped.events).toBe(4);
+  expect(stopped.steps).toEqual([{ tool: 'type_text', args: { text: 'mine' } }]);
   await processes.stop(pid);
 });
 

@@ -10,7 +10,8 @@ import HelperCore
 @MainActor enum PersonWatch {
     private static var tap: CFMachPort?
     private static var source: CFRunLoopSource?
-    fileprivate static let ownPid = Int64(ProcessInfo.processInfo.processIdentifier)
+    /// Also read by Recording, which leaves this helper's own events out of a recording.
+    static let ownPid = Int64(ProcessInfo.processInfo.processIdentifier)
 
     private static let watched: [CGEventType] = [
         .keyDown, .leftMouseDown, .rightMouseDown, .otherMouseDown, .mouseMoved, .leftMouseDragged,

@@ -6,7 +6,7 @@ import HelperCore
 /// record.start / record.stop: a listen-only event tap on the login session (it sees, never changes, what a person
 /// types and clicks; macOS asks for the Input Monitoring permission), each key down and mouse button sent as
 /// `record.input`. Its run loop source sits on the main run loop, so the callback runs on the main thread. What
-/// was typed goes only into the notifications, never to the log.
+/// was typed goes only into the notifications, never to the log. Events this helper posted are left out.
 @MainActor enum Recording {
     private static var tap: CFMachPort?
     private static var source: CFRunLoopSource?
@@ -54,6 +54,8 @@ import HelperCore
     }
 
     fileprivate static func heard(_ type: CGEventType, _ event: CGEvent) {
+        // The helper's own input (an agent acting while the person demonstrates) is not the person's.
+        guard event.getIntegerValueField(.eventSourceUnixProcessID) != PersonWatch.ownPid else { return }
         guard let dispatcher, let input = input(type, event) else { return }
         sent += 1
         dispatcher.notify(RecordInput.self, input)

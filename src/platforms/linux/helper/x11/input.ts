@@ -20,6 +20,14 @@ import { Keymap, type Stroke } from './input-keymap.js';
 import type { Session } from '../session.js';
 import { type PersonInput, PersonWatch } from './person-watch.js';
 import { onX11 } from './x11-range.js';
+import {
+  BUTTON_PRESS,
+  BUTTON_RELEASE,
+  KEY_PRESS,
+  KEY_RELEASE,
+  type OwnInput,
+  ownInputOf,
+} from './own-input.js';
 import { checkHoldTarget, checkWheelSteps, glide, refuseBackgroundKeys } from '../pointer-path.js';
 import { keysymsOf, MODIFIER_KEYSYMS } from '../keysyms.js';
 
@@ -75,11 +83,14 @@ class Device {
   person: { watch: PersonWatch; quietMs: number } | undefined;
   /** When the running operation began (Date.now()), while one runs. */
   private runningSince: number | undefined;
+  /** What this device sent, for a recording to leave out. */
+  private readonly sent: OwnInput;
 
   constructor(
     private readonly x11: X11,
     private readonly xtest: x11.XTest,
   ) {
+    this.sent = ownInputOf(x11);
     x11.client.on('event', (event: MappingNotify) => {
       if (event.name !== 'MappingNotify' || event.request !== MAPPING_KEYBOARD) return;
       const i = this.own.indexOf(`${event.firstKeyCode}:${event.count}`);
@@ -163,10 +174,12 @@ class Device {
   }
 
   button(button: number, down: boolean): void {
+    this.sent.note(down ? BUTTON_PRESS : BUTTON_RELEASE, button);
     this.xtest.FakeInput(down ? this.xtest.ButtonPress : this.xtest.ButtonRelease, button, 0, 0, 0, 0);
   }
 
   key(keycode: number, down: boolean): void {
+    this.sent.note(down ? KEY_PRESS : KEY_RELEASE, keycode);
     this.xtest.FakeInput(down ? this.xtest.KeyPress : this.xtest.KeyRelease, keycode, 0, 0, 0, 0);
   }
 

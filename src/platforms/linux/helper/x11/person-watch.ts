@@ -22,12 +22,6 @@ interface RawEvent {
   sourceId?: number;
 }
 
-/** An event on the connection, which is an XI2 raw event when its name says so. */
-interface RawEvent {
-  name?: string;
-  sourceId?: number;
-}
-
 /** The person's latest input: when (Date.now()), from which device, and what it was. */
 export interface PersonInput {
   at: number;

@@ -16,16 +16,19 @@ import {
 import { HelperFailure } from '../../errors.js';
 import { X11 } from './ewmh.js';
 import { Keymap } from './input-keymap.js';
+import {
+  BUTTON_PRESS,
+  BUTTON_RELEASE,
+  KEY_PRESS,
+  KEY_RELEASE,
+  type OwnInput,
+  ownInputOf,
+} from './own-input.js';
 import type { Session } from '../session.js';
 
 /** The recorder reads the keyboard map and never changes it. */
 const READ_ONLY = () => {};
 
-/** Core event codes, the range of device events the context records. */
-const KEY_PRESS = 2;
-const KEY_RELEASE = 3;
-const BUTTON_PRESS = 4;
-const BUTTON_RELEASE = 5;
 /** A recorded device event is one core event; the element header asks for no extra fields. */
 const EVENT_SIZE = 32;
 /** EnableContext reply categories (RECORD protocol): data from the server, and the reply that opens the series. */
@@ -72,6 +75,8 @@ class Recording {
   private sent = 0;
   private readonly ended: Promise<void>;
   private end: () => void = () => {};
+  /** Ends the keeping of what the helper sends (see OwnInput). */
+  readonly unlisten: () => void;
   /** EnableContext's request number on the data connection. */
   private sequence = 0;
 
@@ -82,10 +87,12 @@ class Recording {
     private readonly data: X11,
     private readonly context: number,
     private keymap: Keymap,
+    private readonly own: OwnInput,
     /** Takes back the session's closer of the data connection. */
     private readonly forget: () => void,
   ) {
     this.ended = new Promise((resolve) => (this.end = resolve));
+    this.unlisten = own.listen();
   }
 
   /** Enables the context on the data connection; resolves once the server opened the series of replies. */
@@ -133,6 +140,7 @@ class Recording {
   private async event(event: Buffer): Promise<void> {
     const type = (event[0] ?? 0) & 0x7f;
     const detail = event[1] ?? 0;
+    if (this.own.claims(type, detail)) return;
     const modifiers = ORDER.filter((m) => [...this.held.values()].includes(m));
     const time = Date.now();
     if (type === BUTTON_PRESS || type === BUTTON_RELEASE) {
@@ -178,6 +186,7 @@ class Recording {
     this.forget();
     this.data.close();
     await this.queue;
+    this.unlisten();
     return this.sent;
   }
 }
@@ -231,8 +240,18 @@ async function begin(session: Session): Promise<Recording> {
       [{ deviceEvents: { first: KEY_PRESS, last: BUTTON_RELEASE } }],
     );
     await control.sync();
-    const recording = new Recording(session, control, record, data, context, keymap, forget);
+    const recording = new Recording(
+      session,
+      control,
+      record,
+      data,
+      context,
+      keymap,
+      ownInputOf(control),
+      forget,
+    );
     await recording.enable(dataRecord).catch((error: Error) => {
+      recording.unlisten();
       record.FreeContext(context);
       throw noRecord(error.message);
     });
