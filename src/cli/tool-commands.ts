@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import type { z } from 'zod';
 import { parsePath } from '../engine/kernel/paths.js';
+import { SNAPSHOT_DEFAULTS } from '../engine/kernel/tree.js';
 import { MacpilotError } from '../errors.js';
 import { parseMenuPath } from '../menu-path.js';
 import { nearestNames } from '../text.js';
@@ -300,7 +301,7 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
     const answered = await call('snapshot_ui', {
       app,
       depth: levels,
-      ...(values.all === true ? { include_hidden: true, max_nodes: 5000 } : {}),
+      ...(values.all === true ? { include_hidden: true, max_nodes: SNAPSHOT_DEFAULTS.maxNodesLimit } : {}),
     });
     if (answered.answer?.kind === 'snapshot') {
       const { render } = answered.answer;

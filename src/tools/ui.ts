@@ -1,4 +1,5 @@
 /** The ui toolset: read the accessibility tree and act on its elements. */
+import { SNAPSHOT_DEFAULTS } from '../engine/kernel/tree.js';
 import { structured } from '../engine/render/json.js';
 import { z } from 'zod';
 import { appParam, backgroundParam, exactlyOneTarget, refParam, TARGET_MESSAGE, target } from './params.js';
@@ -31,7 +32,13 @@ export const uiTools = toolsetTools('ui', [
         .max(32)
         .optional()
         .describe('Only elements of these roles, e.g. ["button", "textbox"].'),
-      max_nodes: z.number().int().min(1).max(5000).optional().describe('At most this many lines.'),
+      max_nodes: z
+        .number()
+        .int()
+        .min(1)
+        .max(SNAPSHOT_DEFAULTS.maxNodesLimit)
+        .optional()
+        .describe('At most this many lines.'),
       include_hidden: z.boolean().optional().describe('Also show elements that are not on screen.'),
     }),
     annotations: READ_ONLY,

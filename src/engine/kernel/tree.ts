@@ -26,6 +26,8 @@ export const SNAPSHOT_DEFAULTS = {
   depth: 20,
   /** Lines, not counting collapsed chrome. About 50 characters a line: 20 KB, 5,000 tokens. */
   maxNodes: 400,
+  /** The most lines a snapshot may ask for. */
+  maxNodesLimit: 5000,
   /** A hard stop whatever the lines hold: 40 KB, about 10,000 tokens. */
   maxChars: 40_000,
 } as const;

@@ -16,13 +16,15 @@ import { elementLine, lineExtras } from './line.js';
 import type { RenderOptions, UiReading } from '../kernel/results.js';
 import { isChrome } from '../kernel/shown.js';
 import { normalizeName, plural } from '../../text.js';
-import type { Walked } from '../kernel/tree.js';
+import { SNAPSHOT_DEFAULTS, type Walked } from '../kernel/tree.js';
 import { AGENT, type Vocabulary } from './vocabulary.js';
 
 const LISTED_REFS = 8;
 
 interface Cuts {
   beyondCap: number;
+  /** Which cap stopped the lines: their count (max_nodes) or their characters. */
+  cappedBy?: 'lines' | 'size';
   belowDepth: number;
   /** Some of those below the depth were not walked, and only their parents' child counts are known. */
   belowDepthAtLeast: boolean;
@@ -73,7 +75,9 @@ export function renderSnapshot(root: Walked, options: RenderOptions, v: Vocabula
       cuts.notWalked += node.info.childCount - node.children.length;
     if (shown) {
       const line = full ? '' : `${'  '.repeat(level)}- ${elementLine(node, v)}`;
-      full ||= lines.length >= options.maxNodes || chars + line.length + 1 > options.maxChars;
+      if (!full && lines.length >= options.maxNodes) cuts.cappedBy = 'lines';
+      else if (!full && chars + line.length + 1 > options.maxChars) cuts.cappedBy = 'size';
+      full ||= cuts.cappedBy !== undefined;
       if (full) cuts.beyondCap++;
       else {
         lines.push(line);
@@ -153,7 +157,8 @@ function closingLine(cuts: Cuts, options: RenderOptions, v: Vocabulary, root: Wa
     parts.push(`${plural(cuts.notWalked, 'element')} not walked${why}`);
   }
   if (cuts.beyondCap > 0) {
-    parts.push(`${plural(cuts.beyondCap, 'element')} beyond ${v.lineCap(options.maxNodes)} or the size cap`);
+    const cap = cuts.cappedBy === 'lines' ? v.lineCap(options.maxNodes) : v.sizeCap(options.maxChars);
+    parts.push(`${plural(cuts.beyondCap, 'element')} beyond ${cap}`);
   }
   if (parts.length === 0) return undefined;
   const shown = cuts.unexpanded
@@ -162,7 +167,16 @@ function closingLine(cuts: Cuts, options: RenderOptions, v: Vocabulary, root: Wa
     .join(', ');
   const more = cuts.unexpanded.length > LISTED_REFS ? ` (+${cuts.unexpanded.length - LISTED_REFS} more)` : '';
   const under = shown ? `; children not shown under ${shown}${more}` : '';
-  return `[cut: ${parts.join('; ')}${under}. To see more: ${v.readMore(cuts.unexpanded[0] ?? root, { depth: cuts.belowDepth > 0, size: cuts.notWalked + cuts.beyondCap > 0, all: options.includeHidden })}]`;
+  // More lines show more only where their count stopped the output (or the walk), below their limit.
+  const moreLines =
+    options.maxNodes < SNAPSHOT_DEFAULTS.maxNodesLimit && (cuts.notWalked > 0 || cuts.cappedBy === 'lines');
+  const cut = {
+    depth: cuts.belowDepth > 0,
+    size: cuts.notWalked + cuts.beyondCap > 0,
+    moreLines,
+    all: options.includeHidden,
+  };
+  return `[cut: ${parts.join('; ')}${under}. To see more: ${v.readMore(cuts.unexpanded[0] ?? root, cut)}]`;
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { shellQuote } from '../../text.js';
 import { parsePath } from '../kernel/paths.js';
+import { SNAPSHOT_DEFAULTS } from '../kernel/tree.js';
 
 /** An element a reader may name again. */
 interface Nameable {
@@ -27,9 +28,18 @@ export interface Vocabulary {
   /** How to read the whole tree of the app an element is in. */
   readTree(example: Nameable | undefined): string;
   /** How to see more of a cut tree. */
-  readMore(example: Nameable | undefined, cut: { depth: boolean; size: boolean; all?: boolean }): string;
-  /** The cap a tree's lines were cut at. */
+  /**
+   * How to see what a tree left out: `depth` (levels were cut), `size` (elements were cut by a cap), `moreLines`
+   * (asking for more lines would show more), `all` (everything was asked for already).
+   */
+  readMore(
+    example: Nameable | undefined,
+    cut: { depth: boolean; size: boolean; moreLines?: boolean; all?: boolean },
+  ): string;
+  /** The cap a tree's lines were cut at, by their count. */
   lineCap(maxNodes: number): string;
+  /** The cap a tree's lines were cut at, by their characters. */
+  sizeCap(maxChars: number): string;
   /** How to narrow a search that reached its walk's cap. */
   narrowSearch: string;
   /** How to see more matches. */
@@ -67,9 +77,13 @@ export const AGENT: Vocabulary = {
   name: (node) => node.ref,
   readValue: () => 'get_element shows it all',
   readTree: () => 'snapshot_ui shows the whole tree',
-  readMore: (example) =>
-    `snapshot_ui with ref=${example?.ref ?? 'eN'} for a subtree, a larger depth or max_nodes, or find_elements to search`,
+  readMore: (example, cut) => {
+    const larger = [cut.depth ? 'depth' : undefined, cut.moreLines ? 'max_nodes' : undefined].filter(Boolean);
+    const raise = larger.length > 0 ? `, a larger ${larger.join(' or ')}` : '';
+    return `snapshot_ui with ref=${example?.ref ?? 'eN'} for a subtree${raise}, or find_elements to search`;
+  },
   lineCap: (maxNodes) => `max_nodes=${maxNodes}`,
+  sizeCap: (maxChars) => `the size cap of ${maxChars.toLocaleString('en-US')} characters`,
   narrowSearch: 'narrow it with within=<ref>',
   moreMatches: 'raise max_results or narrow the query to see them',
   searchHidden: 'include_hidden: true also searches the rest',
@@ -114,7 +128,8 @@ export const PERSON: Vocabulary = {
     const find = `\`macpilot find <text> --app ${treeArgument(example)}${cut.all ? ' --all' : ''}\` to search`;
     return ways.length > 0 ? `${ways.join(' or ')}, or ${find}` : find;
   },
-  lineCap: () => 'the line cap (--all shows up to 5000 lines)',
+  lineCap: () => `the line cap (--all shows up to ${SNAPSHOT_DEFAULTS.maxNodesLimit} lines)`,
+  sizeCap: (maxChars) => `the size cap of ${maxChars.toLocaleString('en-US')} characters (--all lifts it)`,
   narrowSearch: 'narrow it with --app, --role or more of the text',
   moreMatches:
     'raise --max (at most 500) or narrow the search with --app, --role or more of the text to see them',

@@ -151,7 +151,7 @@ describe('renderSnapshot', () => {
     expect(lines[4]).toBe('        - menuitem "New" [ref=e6]');
     expect(lines[5]).toMatch(/^\[cut: 14 elements beyond max_nodes=5/);
     expect(lines[5]).toContain('snapshot_ui with ref=');
-    expect(lines[5]).toContain('find_elements');
+    expect(lines[5]).toContain('a larger max_nodes, or find_elements to search]');
   });
 
   it('enforces the character cap whatever max_nodes says', () => {
@@ -163,7 +163,11 @@ describe('renderSnapshot', () => {
     );
     const text = renderSnapshot(walked(many), { ...options, maxNodes: 5000, maxChars: 10_000 });
     expect(text.length).toBeLessThan(10_400);
-    expect(text.split('\n').at(-1)).toMatch(/\[cut: \d+ elements beyond max_nodes=5000 or the size cap/);
+    const cut = text.split('\n').at(-1);
+    expect(cut).toMatch(/^\[cut: \d+ elements beyond the size cap of 10,000 characters\./);
+    // At its limit already, max_nodes is no way to see more.
+    expect(cut).toMatch(/for a subtree, or find_elements to search\]$/);
+    expect(cut).not.toContain('max_nodes');
   });
 
   it('keeps default-capped output of a huge tree under 40 KB', () => {
@@ -188,7 +192,7 @@ describe('renderSnapshot', () => {
     const text = renderSnapshot(walked(tree), { ...options, depth: 2 });
     expect(text.split('\n').at(-1)).toBe(
       '[cut: at least 7 elements below depth 2; children not shown under e3. To see more: snapshot_ui with ref=e3 ' +
-        'for a subtree, a larger depth or max_nodes, or find_elements to search]',
+        'for a subtree, a larger depth, or find_elements to search]',
     );
   });
 
@@ -211,7 +215,7 @@ describe('renderSnapshot', () => {
       '- application "a" [ref=e1]',
       '  - window "W" [ref=e2]',
       '[cut: at least 4 elements below depth 3; children not shown under e2. To see more: snapshot_ui with ref=e2 ' +
-        'for a subtree, a larger depth or max_nodes, or find_elements to search]',
+        'for a subtree, a larger depth, or find_elements to search]',
     ]);
   });
 
