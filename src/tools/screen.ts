@@ -29,8 +29,8 @@ const textParams = {
     .enum(['words', 'exact', 'contains'])
     .optional()
     .describe(
-      'words (default): whole words in a row, case-insensitive, ignoring punctuation around them; exact: a ' +
-        'whole line; contains: any part of a line.',
+      'words (default): whole words in a row, case-insensitive, ignoring punctuation around them (a dot or ' +
+        'dash inside one parts it: "report2" finds "report2.txt"); exact: a whole line; contains: any part of a line.',
     ),
   occurrence: z
     .number()

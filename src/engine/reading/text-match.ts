@@ -54,11 +54,15 @@ export function toScreenLines(lines: readonly RecognizedLine[], capture: Capture
   );
 }
 
-/** A word as matched: lower case, without the punctuation around it ("OK." and "(ok)" are "ok"). */
-const token = (word: string): string =>
-  word.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '') || word.toLowerCase();
-
-const tokens = (text: string): string[] => normalizeName(text).split(' ').filter(Boolean).map(token);
+/**
+ * A word as matched: lower case, in the parts that punctuation inside it separates ("report2.txt" is "report2"
+ * and "txt", "OK." and "(ok)" are "ok"); an apostrophe does not separate ("don't"). All punctuation: itself.
+ */
+const parts = (word: string): string[] => {
+  const lower = word.toLowerCase();
+  const found = lower.split(/[^\p{L}\p{N}'\u2019]+/u).filter(Boolean);
+  return found.length > 0 ? found : [lower];
+};
 
 function matchOf(words: readonly ScreenWord[], line: ScreenLine): Omit<TextMatch, 'occurrence'> {
   const box = unionBounds(words.map((w) => w.bounds));
@@ -101,11 +105,14 @@ function inLine(line: ScreenLine, text: string, mode: TextMatchMode): ScreenWord
     }
     return runs;
   }
-  const wanted = tokens(text);
-  const have = words.map((w) => token(w.text));
+  const wanted = normalizeName(text).split(' ').filter(Boolean).flatMap(parts);
+  // Every part of every word, with the word it is of: a run of parts is a run of the words that hold them.
+  const have = words.flatMap((w, at) => parts(w.text).map((part) => ({ part, at })));
   const runs: ScreenWord[][] = [];
   for (let i = 0; i + wanted.length <= have.length; i++) {
-    if (wanted.every((t, k) => have[i + k] === t)) runs.push(words.slice(i, i + wanted.length));
+    if (wanted.every((t, k) => have[i + k]?.part === t)) {
+      runs.push(words.slice(have[i]?.at, (have[i + wanted.length - 1]?.at ?? 0) + 1));
+    }
   }
   return runs;
 }

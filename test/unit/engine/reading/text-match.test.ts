@@ -106,6 +106,21 @@ describe('findInLines', () => {
     expect(match?.bounds).toEqual({ x: 10, y: 300, width: 61, height: 10 });
   });
 
+  it('words: punctuation inside a word parts it, as a file name is read (an apostrophe does not)', () => {
+    const files = [
+      line(word('report2.txt', 10, 400), word('notes-final.md', 120, 400), word("don't", 240, 400)),
+    ];
+    expect(findInLines(files, 'report2', 'words').map((m) => m.text)).toEqual(['report2.txt']);
+    expect(findInLines(files, 'report2.txt', 'words').map((m) => m.text)).toEqual(['report2.txt']);
+    expect(findInLines(files, 'txt notes', 'words').map((m) => m.text)).toEqual([
+      'report2.txt notes-final.md',
+    ]);
+    // Still whole parts: no part of a part, and no apostrophe's half.
+    expect(findInLines(files, 'report', 'words')).toEqual([]);
+    expect(findInLines(files, 'don', 'words')).toEqual([]);
+    expect(findInLines(files, "don't", 'words').map((m) => m.text)).toEqual(["don't"]);
+  });
+
   it('exact: a whole line; contains: any part of one, boxed by the words it touches', () => {
     expect(findInLines(lines, 'cancel ok.', 'exact').map((m) => m.text)).toEqual(['Cancel OK.']);
     expect(findInLines(lines, 'cancel', 'exact')).toEqual([]);
