@@ -141,6 +141,14 @@ test('type_text with submit waits for the whole text before Enter, and answers w
     // The answer's change is the result, not the sum (nor a part of it).
     expect(typed).toMatch(new RegExp(`textbox \\[ref=${input}\\].* value="${result}"`));
   }
+  // "=" typed is taken as a command: the answer says which character is not in the field, and why that may be.
+  const evaluated = await macpilot.ok('type_text', { ref: input, text: '6*7=', clear_first: true });
+  expect(evaluated).toMatch(/value="42"/);
+  expect(evaluated).toMatch(
+    /The field now holds .*"42".*, not the text typed: the app made something else of it/,
+  );
+  const equals = await macpilot.ok('type_text', { ref: input, text: '4=', clear_first: true });
+  expect(equals).toMatch(/1 character of the text typed \("="\) is not in it: the app took it as commands/);
 });
 
 test('in the background, each answer of 1 2 + 7 = holds what the display then shows, the result included', async () => {

@@ -236,6 +236,39 @@ export async function focusIn(
   return element;
 }
 
+/**
+ * The field's text once it stopped changing, not the text typed: characters of it missing from the field (the app
+ * took them as commands, as a calculator takes "=", or the layout lacks them), or the app made something else of it.
+ */
+function notTyped(value: string, text: string, before: string | undefined): Words {
+  const holds = appText(
+    JSON.stringify(value.length > SHOWN_FIELD_CHARS ? `${value.slice(0, SHOWN_FIELD_CHARS)}…` : value),
+  );
+  const added = before !== undefined && value.startsWith(before) ? value.slice(before.length) : value;
+  const missing = missingFrom(added, [...text]);
+  if (missing === undefined) {
+    return words`\nThe field now holds ${holds}, not the text typed: the app made something else of it (a calculator shows its result, a field may format what it is given). Read it (get_element) before relying on it.`;
+  }
+  const shown = [...new Set(missing)].slice(0, 10).map((c) => JSON.stringify(c));
+  const them = missing.length === 1 ? 'it' : 'them';
+  return words`\nThe field now holds ${holds}: ${own(plural(missing.length, 'character'))} of the text typed (${own(shown.join(', '))}) ${own(missing.length === 1 ? 'is' : 'are')} not in it: the app took ${own(them)} as commands (as a calculator takes "="), the field limits what it takes, or the keyboard layout lacks ${own(them)}.`;
+}
+
+/**
+ * The characters of `typed` left out of `shown` when `shown` ends with `typed` less some of them (what the field
+ * held before may precede it); undefined when it does not.
+ */
+function missingFrom(shown: string, typed: readonly string[]): string[] | undefined {
+  const have = [...shown];
+  const missing: string[] = [];
+  let at = have.length - 1;
+  for (let i = typed.length - 1; i >= 0; i--) {
+    if (at >= 0 && have[at] === typed[i]) at--;
+    else missing.unshift(typed[i] as string);
+  }
+  return missing.length > 0 && missing.length < typed.length ? missing : undefined;
+}
+
 export class Input {
   /** The helper's person watch, asked for once per helper life (input.personFirst). */
   private watching: Promise<unknown> | undefined;
@@ -849,9 +882,7 @@ export class Input {
         last = value;
         changedAt = now;
       }
-      if (now - changedAt >= TYPED_WAIT_MS || now >= cap) {
-        return words`\nThe field now holds ${appText(JSON.stringify(value.length > SHOWN_FIELD_CHARS ? `${value.slice(0, SHOWN_FIELD_CHARS)}…` : value))}, which does not end with the text typed: some characters did not arrive (the keyboard layout may lack them), or the field changed them.`;
-      }
+      if (now - changedAt >= TYPED_WAIT_MS || now >= cap) return notTyped(value, text, before);
       await sleep(INPUT_DEFAULTS.focusPollMs, undefined, { signal: call?.signal });
     }
   }
