@@ -68,6 +68,28 @@ const KEYS: Record<string, KeyCodes> = {
   insert: { mac: 0x72, x: 0xff63 },
   /** The context menu key (macOS: kVK_ContextualMenu). */
   menu: { mac: 0x6e, x: 0xff67 },
+  /** A PC keyboard's Print Screen, Scroll Lock and Pause reach macOS as F13, F14 and F15. */
+  printscreen: { mac: 0x69, x: 0xff61 },
+  scrolllock: { mac: 0x6b, x: 0xff14 },
+  pause: { mac: 0x71, x: 0xff13 },
+  /** The numeric keypad (macOS: kVK_ANSI_Keypad*; X: KP_*, the digits as typed with Num Lock on). */
+  numpad0: { mac: 0x52, x: 0xffb0 },
+  numpad1: { mac: 0x53, x: 0xffb1 },
+  numpad2: { mac: 0x54, x: 0xffb2 },
+  numpad3: { mac: 0x55, x: 0xffb3 },
+  numpad4: { mac: 0x56, x: 0xffb4 },
+  numpad5: { mac: 0x57, x: 0xffb5 },
+  numpad6: { mac: 0x58, x: 0xffb6 },
+  numpad7: { mac: 0x59, x: 0xffb7 },
+  numpad8: { mac: 0x5b, x: 0xffb8 },
+  numpad9: { mac: 0x5c, x: 0xffb9 },
+  numpaddecimal: { mac: 0x41, x: 0xffae },
+  numpadplus: { mac: 0x45, x: 0xffab },
+  numpadminus: { mac: 0x4e, x: 0xffad },
+  numpadmultiply: { mac: 0x43, x: 0xffaa },
+  numpaddivide: { mac: 0x4b, x: 0xffaf },
+  numpadequal: { mac: 0x51, x: 0xffbd },
+  numpadenter: { mac: 0x4c, x: 0xff8d },
   a: { mac: 0x00, x: 0x61 },
   b: { mac: 0x0b, x: 0x62 },
   c: { mac: 0x08, x: 0x63 },
@@ -160,6 +182,30 @@ const KEY_ALIASES: Record<string, string> = {
   rightbracket: 'bracketright',
   '\\': 'backslash',
   '+': 'plus',
+  print: 'printscreen',
+  prtsc: 'printscreen',
+  prtscn: 'printscreen',
+  ...Object.fromEntries(
+    [
+      '0',
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+      '8',
+      '9',
+      'decimal',
+      'plus',
+      'minus',
+      'multiply',
+      'divide',
+      'equal',
+      'enter',
+    ].flatMap((key) => [`kp${key}`, `keypad${key}`].map((alias) => [alias, `numpad${key}`])),
+  ),
 };
 
 const MODIFIER_ALIASES: Record<string, Modifier> = {
@@ -187,7 +233,8 @@ const normalize = (name: string): string => {
 };
 
 const listing = () =>
-  `${KEY_NAMES.filter((n) => n.length > 1 || !/[a-z0-9]/.test(n)).join(', ')}, a-z, 0-9, ` +
+  `${KEY_NAMES.filter((n) => (n.length > 1 || !/[a-z0-9]/.test(n)) && !n.startsWith('numpad')).join(', ')}, ` +
+  'numpad0-numpad9 (and numpadenter, numpadplus, ...), a-z, 0-9, ' +
   'the characters , . / - = ; \' ` [ ] \\ + (aliases: return, esc, arrowup, page_up, "page up", ...)';
 
 /** A key by name or character, e.g. "Enter", "page up", "F5", "a", "/". */

@@ -256,7 +256,9 @@ export const inputTools = toolsetTools('input', [
     description:
       'Press a key or a chord in the element that has keyboard focus, e.g. "enter", "escape", "tab", "down", ' +
       '"pageup", "f5", "ctrl+shift+s", "cmd+z", "alt+f4". Keys: enter (return), escape (esc), tab, space, ' +
-      'backspace, delete (forward), insert, menu, up/down/left/right, home, end, pageup, pagedown, f1-f20, a-z, ' +
+      'backspace, delete (forward), insert, menu, up/down/left/right, home, end, pageup, pagedown, f1-f20, ' +
+      'printscreen, scrolllock, pause, numpad0-numpad9, numpadenter (and numpadplus, minus, multiply, divide, ' +
+      'decimal, equal), a-z, ' +
       '0-9 and the ' +
       `characters , . / - = ; ' \` [ ] \\ + (or their names: comma, period, slash, minus, ...). ${MODIFIERS_HELP} ` +
       'For text, use type_text.',

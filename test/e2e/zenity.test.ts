@@ -1,4 +1,7 @@
-/** zenity --entry: fill the field and press OK through the MCP tools; zenity itself prints what it got. */
+/**
+ * zenity --entry: fill the field and press OK through the MCP tools (or type on the keypad and press its Enter);
+ * zenity itself prints what it got.
+ */
 import { expect, inject, test } from 'vitest';
 import { useMacpilot } from '../support/mcp.js';
 import { eventually, refOf } from '../support/text.js';
@@ -40,6 +43,22 @@ test('the text set in the entry is what zenity prints after OK', async () => {
 
   expect(await zenity.exited).toBe(0);
   expect(zenity.stdout()).toBe(`${withMore}\n`);
+});
+
+test("the keypad's keys type its characters, and its Enter submits the dialog as Enter does", async () => {
+  const zenity = processes.start('zenity', ['--entry', '--title', 'macpilot keypad', '--text', 'Amount?']);
+  const app = String(zenity.pid);
+  await eventually('the zenity entry', async () => {
+    const out = await macpilot.call('get_focused_element', { app });
+    return !out.isError && /textbox/.test(out.text) ? true : undefined;
+  });
+  // Num Lock is off on this desktop: the keypad's digits are its second level, which Shift does not reach.
+  for (const key of ['numpad4', 'numpad2', 'numpaddecimal', 'numpad5', 'numpadmultiply', 'kp_2']) {
+    await macpilot.ok('press_key', { key });
+  }
+  expect(await macpilot.ok('press_key', { key: 'numpadenter' })).toMatch(/The app "zenity" closed/);
+  expect(await zenity.exited).toBe(0);
+  expect(zenity.stdout()).toBe('42.5*2\n');
 });
 
 test("a click on a list row selects it, as a person's does, and OK prints the row chosen", async () => {

@@ -57,8 +57,18 @@ describe('key names', () => {
     expect(KEY_NAMES).toEqual(expect.arrayContaining(expected));
     const codes = KEY_NAMES.map((n) => parseKey(n));
     expect(new Set(codes.map((c) => c.x)).size).toBe(codes.length);
-    // plus shares the Mac's "=" key: Cmd++ is Cmd+= in Mac apps.
-    expect(new Set(codes.map((c) => c.mac)).size).toBe(codes.length - 1);
+    // plus shares the Mac's "=" key: Cmd++ is Cmd+= in Mac apps; Print Screen, Scroll Lock and Pause are F13-F15.
+    expect(new Set(codes.map((c) => c.mac)).size).toBe(codes.length - 4);
+  });
+
+  it('names the keypad, Print Screen, Scroll Lock and Pause keys, which a Mac reads as F13-F15', () => {
+    expect(parseKey('numpad7')).toEqual({ name: 'numpad7', mac: 0x59, x: 0xffb7 });
+    expect(parseKey('KP_Enter')).toEqual({ name: 'numpadenter', mac: 0x4c, x: 0xff8d });
+    expect(parseKey('keypad plus').name).toBe('numpadplus');
+    expect(parseKey('Print').name).toBe('printscreen');
+    expect(parseKey('print screen')).toEqual({ name: 'printscreen', mac: parseKey('f13').mac, x: 0xff61 });
+    expect(parseKey('Scroll_Lock').mac).toBe(parseKey('f14').mac);
+    expect(parseKey('pause').mac).toBe(parseKey('f15').mac);
   });
 
   it('refuses an unknown key, listing the valid names', () => {

@@ -207,9 +207,9 @@ export function typingNeeded(entry: RefEntry, background: string): MacpilotError
   });
 }
 
-/** Enter alone presses the default button of the window it goes to, if it has one. */
+/** Enter alone (the keypad's too) presses the default button of the window it goes to, if it has one. */
 const pressing = (chord: Chord): Expectation => ({
-  pressesDefault: chord.key.name === 'enter' && chord.modifiers.length === 0,
+  pressesDefault: ['enter', 'numpadenter'].includes(chord.key.name) && chord.modifiers.length === 0,
   cancelsDialog: chord.key.name === 'escape' && chord.modifiers.length === 0,
 });
 

@@ -31,9 +31,11 @@ export class Keymap {
     rows.forEach((row, i) => {
       const keycode = first + i;
       if (row.every((keysym) => keysym === 0)) this.spares.push(keycode);
-      // Levels 1 and 2 of the first group; the lowest keycode wins, an unshifted stroke over a shifted one.
+      // Levels 1 and 2 of the first group; the lowest keycode wins, an unshifted stroke over a shifted one. A
+      // keypad's second level is Num Lock's, not Shift's: a keypad keysym found there only is lent a keycode.
       for (const [level, keysym] of row.slice(0, 2).entries()) {
         const known = this.strokes.get(keysym);
+        if (level === 1 && isKeypad(keysym)) continue;
         if (keysym !== 0 && (!known || (known.shift && level === 0))) {
           this.strokes.set(keysym, { keycode, shift: level === 1 });
         }
@@ -162,3 +164,6 @@ export class Keymap {
     await this.x11.sync();
   }
 }
+
+/** KP_Space to KP_9 (X keysyms 0xff80-0xffbd): the numeric keypad's. */
+const isKeypad = (keysym: number): boolean => keysym >= 0xff80 && keysym <= 0xffbd;
