@@ -83,8 +83,8 @@ export const uiTools = toolsetTools('ui', [
       }),
     output: structured.matches,
     annotations: READ_ONLY,
-    handle: (args, { engine, signal }) =>
-      engine.elements.find(
+    handle: async (args, { engine, signal, enabledTools }) => ({
+      ...(await engine.elements.find(
         {
           app: args.app,
           text: args.text,
@@ -98,7 +98,9 @@ export const uiTools = toolsetTools('ui', [
           includeHidden: args.include_hidden,
         },
         { signal },
-      ),
+      )),
+      screenText: enabledTools.includes('find_text'),
+    }),
   }),
   defineTool({
     name: 'get_element',

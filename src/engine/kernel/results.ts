@@ -93,6 +93,8 @@ export interface MatchesResult {
   /** The walk stopped at its node cap. */
   truncated: boolean;
   includeHidden: boolean;
+  /** The text drawn on screen can be read (find_text offered): a search that finds nothing points to it. */
+  screenText?: boolean;
 }
 
 export interface ElementResult {

@@ -167,9 +167,13 @@ function matchesText(r: MatchesResult, v: Vocabulary): string {
   const searched = `searched ${plural(r.searched, 'element')}${partial}`;
   const head = `${plural(r.found.length, 'match', 'matches')} in ${r.title} ${dataNote(searched)}`;
   if (r.found.length > 0) return `${head}:\n${renderMatches(r.found, r.maxResults, v, r.byDescription)}`;
-  return r.includeHidden
-    ? head
-    : `${head}\nOnly elements on screen were searched; ${v.searchHidden} (items of closed menus, other tabs).`;
+  const hidden = r.includeHidden
+    ? undefined
+    : `Only elements on screen were searched; ${v.searchHidden} (items of closed menus, other tabs).`;
+  const drawn = r.screenText
+    ? `What an app draws without elements (a file manager's icon view, a canvas) is not searched: ${v.readDrawnText}.`
+    : undefined;
+  return [head, hidden, drawn].filter(Boolean).join('\n');
 }
 
 /** The matches as snapshot lines, with a last line counting those left out. */

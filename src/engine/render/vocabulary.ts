@@ -52,6 +52,8 @@ export interface Vocabulary {
   compareReadings: string;
   /** How to click where a text was read. */
   clickText: string;
+  /** How to read the text an app draws without elements. */
+  readDrawnText: string;
   /** What presses a key. */
   pressKey: string;
   /** Whose app lists (MACPILOT_DENY_APPS, MACPILOT_ALLOW_APPS) hide or deny an app. */
@@ -90,6 +92,7 @@ export const AGENT: Vocabulary = {
   listMinimized: 'include_minimized: true shows them',
   compareReadings: 'Compare two snapshot_ui calls instead.',
   clickText: 'click_text clicks there',
+  readDrawnText: 'find_text reads the text on screen',
   pressKey: 'press_key',
   appLists: "the person's app lists",
   listHidden: () => '',
@@ -137,6 +140,7 @@ export const PERSON: Vocabulary = {
   listMinimized: '--minimized shows them',
   compareReadings: 'Compare two `macpilot tree` outputs instead.',
   clickText: '`macpilot click x,y` clicks there',
+  readDrawnText: '`macpilot screenshot` shows it',
   pressKey: '`macpilot key`',
   appLists: 'your app lists',
   relaunch:

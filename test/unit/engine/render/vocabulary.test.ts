@@ -88,6 +88,18 @@ describe("the person's vocabulary", () => {
     expect(agentWords(text), text).toEqual([]);
   });
 
+  it('a search that finds nothing points to the text on screen, where it can be read', () => {
+    const none = { ...samples.matches, found: [], screenText: true };
+    expect(renderText(none, AGENT)).toMatch(
+      /\nWhat an app draws without elements \(a file manager's icon view, a canvas\) is not searched: find_text reads the text on screen\.$/,
+    );
+    const person = renderText(none, PERSON);
+    expect(person).toContain('is not searched: `macpilot screenshot` shows it.');
+    expect(agentWords(person), person).toEqual([]);
+    // Without find_text offered, the answer does not point to it.
+    expect(renderText({ ...none, screenText: false }, AGENT)).not.toContain('find_text');
+  });
+
   it("says what a snapshot's UI reading recognised in words, each path on a line of its own", () => {
     const text = renderText(samples.snapshot, PERSON);
     expect(text).toContain(
