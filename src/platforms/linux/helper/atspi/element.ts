@@ -286,7 +286,7 @@ export async function readNode(
     // The children are listed once the count is known: a long container's are found on screen instead.
     const long = options.children && props.childCount > LONG_CONTAINER;
     const shown =
-      long && options.onScreenOnly ? await onScreenChildren(bus, ref, props.childCount) : undefined;
+      long && options.onScreenOnly ? await onScreenChildren(bus, ref, props.childCount, frame) : undefined;
     const named =
       long && !shown && options.nameFilter !== undefined
         ? await childrenNamed(bus, ref, options.nameFilter, ctx.signal).catch(swallow<Ref[]>([]))

@@ -28,6 +28,8 @@ const MAX_PROBES = 120;
 const RUN_GAP = 64;
 /** How far up from a hit a direct child of the container is looked for. */
 const MAX_CLIMB = 12;
+/** Rows next to the hits taken at most at each end (a screenful of short rows). */
+const MAX_EXTENDED = 200;
 
 export interface OnScreen {
   /** The children on screen, in order: the run of rows shown, and what else was hit (a column header). */
@@ -46,10 +48,16 @@ export async function onScreenChildren(
   bus: Bus,
   container: Ref,
   childCount: number,
+  /** The container's window: rows next to those hit are checked against its height. */
+  frame?: Ref,
 ): Promise<OnScreen | undefined> {
   let box: Extents;
+  let window: Extents | undefined;
   try {
-    box = await getExtents(bus, container, COORD_WINDOW);
+    [box, window] = await Promise.all([
+      getExtents(bus, container, COORD_WINDOW),
+      frame ? getExtents(bus, frame, COORD_WINDOW).catch(() => undefined) : undefined,
+    ]);
   } catch {
     return undefined;
   }
@@ -71,8 +79,24 @@ export async function onScreenChildren(
     else runs.push([hit]);
   }
   const run = runs.reduce((a, b) => (b.length > a.length ? b : a));
-  const from = run[0] as number;
-  const to = run.at(-1) as number;
+  // Chromium answers a hit test with the container itself now and then, over rows it shows: the rows next to
+  // the run are taken while their boxes are in the window.
+  const band = window && { top: Math.max(box.y, 0), bottom: Math.min(box.y + box.height, window.height) };
+  const inBand = async (index: number): Promise<boolean> => {
+    if (!band || index < 0 || index >= childCount) return false;
+    const ref = byIndex.get(index) ?? (await childAtIndex(bus, container, index));
+    const row = ref && (await getExtents(bus, ref, COORD_WINDOW).catch(() => undefined));
+    if (!ref || !row || row.height <= 0 || row.y + row.height <= band.top || row.y >= band.bottom)
+      return false;
+    // A table's column header is no row: it comes along as the header (below).
+    if (index === 0 && (await isHeader(bus, ref))) return false;
+    byIndex.set(index, ref);
+    return true;
+  };
+  let from = run[0] as number;
+  let to = run.at(-1) as number;
+  for (let k = 0; k < MAX_EXTENDED && (await inBand(from - 1)); k++) from--;
+  for (let k = 0; k < MAX_EXTENDED && (await inBand(to + 1)); k++) to++;
   // A table's column header leads its children, and a hit test above the rows may not reach it.
   const first = from > 0 && !byIndex.has(0) ? await childAtIndex(bus, container, 0) : undefined;
   const header = first && (await isHeader(bus, first)) ? [0] : [];
