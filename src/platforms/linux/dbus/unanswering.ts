@@ -14,8 +14,8 @@ interface Silent {
   /** When its first call went unanswered. */
   since: number;
   backoffMs: number;
-  /** When the helper asks it again; undefined while that question is out. */
-  retryAt: number | undefined;
+  /** The helper's question to it is out. */
+  asking: boolean;
   timer: NodeJS.Timeout | undefined;
 }
 
@@ -35,18 +35,18 @@ export class Unanswering {
     private readonly nameApp: (destination: string) => string | undefined = () => undefined,
   ) {}
 
-  /** Refuses a call to an app that is not answering, at once, with when the helper asks it again. */
+  /**
+   * Refuses a call to an app that is not answering, at once; the helper asks it again now unless a question is
+   * out already.
+   */
   check(destination: string): void {
     const app = this.silent.get(destination);
     if (!app) return;
+    if (!app.asking) this.ask(destination, app);
     const quiet = Math.round((Date.now() - app.since) / 1000);
-    const retry =
-      app.retryAt === undefined
-        ? 'the helper is asking it again now'
-        : `retried in ${Math.max(1, Math.ceil((app.retryAt - Date.now()) / 1000))} s`;
     throw new HelperFailure(
       HelperErrorCode.Timeout,
-      `${this.nameApp(destination) ?? `the app at ${destination} on the accessibility bus`} is busy: it left a call unanswered for ${this.limitMs / 1000} s, ${quiet} s ago, and is not asked again meanwhile; ${retry}`,
+      `${this.nameApp(destination) ?? `the app at ${destination} on the accessibility bus`} is busy: it left a call unanswered for ${this.limitMs / 1000} s, ${quiet} s ago, and the helper is waiting for it to answer again`,
       'it may be working, hung, or stopped (by a signal or a debugger); calls to it work again as soon as it answers',
     );
   }
@@ -57,7 +57,7 @@ export class Unanswering {
     const app: Silent = {
       since: Date.now(),
       backoffMs: FIRST_BACKOFF_MS,
-      retryAt: undefined,
+      asking: false,
       timer: undefined,
     };
     this.silent.set(destination, app);
@@ -71,21 +71,24 @@ export class Unanswering {
   }
 
   private schedule(destination: string, app: Silent): void {
-    app.retryAt = Date.now() + app.backoffMs;
-    app.timer = setTimeout(() => {
-      app.retryAt = undefined;
-      app.timer = undefined;
-      this.probe(destination).then(
-        () => this.answered(destination, app),
-        (error: unknown) => {
-          if (!this.isTimeout(error)) return this.answered(destination, app);
-          if (this.silent.get(destination) !== app) return;
-          app.backoffMs = Math.min(app.backoffMs * 2, MAX_BACKOFF_MS);
-          this.schedule(destination, app);
-        },
-      );
-    }, app.backoffMs);
+    app.timer = setTimeout(() => this.ask(destination, app), app.backoffMs);
     app.timer.unref();
+  }
+
+  private ask(destination: string, app: Silent): void {
+    clearTimeout(app.timer);
+    app.timer = undefined;
+    app.asking = true;
+    this.probe(destination).then(
+      () => this.answered(destination, app),
+      (error: unknown) => {
+        app.asking = false;
+        if (!this.isTimeout(error)) return this.answered(destination, app);
+        if (this.silent.get(destination) !== app) return;
+        app.backoffMs = Math.min(app.backoffMs * 2, MAX_BACKOFF_MS);
+        this.schedule(destination, app);
+      },
+    );
   }
 
   private answered(destination: string, app: Silent): void {

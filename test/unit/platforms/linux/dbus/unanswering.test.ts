@@ -28,7 +28,7 @@ function refusal(apps: Unanswering, destination: string): HelperFailure | undefi
   }
 }
 
-test('after a timeout, calls to that app fail at once saying when it is asked again; other apps are untouched', () => {
+test('after a timeout, calls to that app fail at once saying it is waited for; other apps are untouched', () => {
   const apps = new Unanswering(
     () => new Promise(() => {}),
     isTimeout,
@@ -43,7 +43,7 @@ test('after a timeout, calls to that app fail at once saying when it is asked ag
   expect(refused?.message).toContain('gtk3-demo (pid 42) is busy: it left a call unanswered for 5 s');
   // An app never named (it was silent from its first call) is told by its place on the bus.
   expect(refusal(apps, ':1.9')?.message).toContain('the app at :1.9 on the accessibility bus is busy');
-  expect(refused?.message).toContain(`retried in ${Math.ceil((FIRST_BACKOFF_MS - 500) / 1000)} s`);
+  expect(refused?.message).toContain('the helper is waiting for it to answer again');
   expect(refusal(apps, ':1.8')).toBeUndefined();
   apps.close();
 });
@@ -56,7 +56,9 @@ test('the probe runs after the back-off; while it is out calls still fail fast; 
   expect(probe).not.toHaveBeenCalled();
   await vi.advanceTimersByTimeAsync(FIRST_BACKOFF_MS);
   expect(probe).toHaveBeenCalledWith(':1.7');
-  expect(refusal(apps, ':1.7')?.message).toContain('asking it again now');
+  expect(refusal(apps, ':1.7')?.message).toContain('waiting for it to answer again');
+  // One question at a time: the refused call asked nothing more.
+  expect(probe).toHaveBeenCalledTimes(1);
   answer?.();
   await vi.advanceTimersByTimeAsync(0);
   expect(refusal(apps, ':1.7')).toBeUndefined();
@@ -85,4 +87,23 @@ test('a probe that times out doubles the back-off up to its limit; an error repl
   outcomes.push(() => Promise.reject(new DBusCallError('org.freedesktop.DBus.Error.ServiceUnknown', 'gone')));
   await vi.advanceTimersByTimeAsync(MAX_BACKOFF_MS);
   expect(refusal(apps, ':1.7')).toBeUndefined();
+});
+
+test('a call refused while no question is out asks the app at once: once it answers, the next call goes', async () => {
+  const answers: Array<() => void> = [];
+  const probe = vi.fn((_: string) => new Promise<void>((resolve) => answers.push(resolve)));
+  const apps = new Unanswering(probe, isTimeout, 5000);
+  apps.timedOut(':1.7');
+  await vi.advanceTimersByTimeAsync(100);
+  expect(refusal(apps, ':1.7')).toBeDefined();
+  expect(probe).toHaveBeenCalledTimes(1);
+  expect(refusal(apps, ':1.7')).toBeDefined();
+  expect(probe).toHaveBeenCalledTimes(1);
+  // The app is resumed: it answers the question out, long before the back-off would have asked.
+  answers[0]?.();
+  await vi.advanceTimersByTimeAsync(0);
+  expect(refusal(apps, ':1.7')).toBeUndefined();
+  // No question left over for the back-off to ask.
+  await vi.advanceTimersByTimeAsync(FIRST_BACKOFF_MS * 2);
+  expect(probe).toHaveBeenCalledTimes(1);
 });
