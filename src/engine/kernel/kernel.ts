@@ -28,7 +28,7 @@ import type { ActionResult } from './results.js';
 import { roleOf } from './roles.js';
 import { sameShown } from './shown.js';
 import { SNAPSHOT_VALUE_CHARS } from './tree.js';
-import { annotate, labelOf, type Walked } from './tree.js';
+import { annotate, dropDocumentFocus, labelOf, type Walked } from './tree.js';
 import { entryWords, plainText } from './words.js';
 
 /** Exactly one of ref and path. */
@@ -123,6 +123,7 @@ export class Kernel {
   async walk(start: WalkStart, limits: WalkLimits, call?: CallOptions): Promise<LabelledWalk> {
     const params = { maxValueLength: SNAPSHOT_VALUE_CHARS, ...limits, root: start.handle };
     const result = await this.port.call('ax.snapshot', params, call);
+    dropDocumentFocus(result.root);
     const tree = annotate(
       { node: result.root, path: start.path, app: start.app, filtered: params.nameFilter !== undefined },
       this.refs,

@@ -75,6 +75,23 @@ export const LONG_LIST = 64;
 export const nameFilterOf = (text: string | undefined): { nameFilter?: string } =>
   text !== undefined && text.trim() !== '' && text.length <= NAME_FILTER_MAX ? { nameFilter: text } : {};
 
+/**
+ * A web page's document keeps its focused state while the keyboard focus is elsewhere in the browser (Chromium:
+ * on the toolbar) or on one of its own elements: where a walk holds another focused element, the document's
+ * state is dropped, so that one element is focused, as on screen.
+ */
+export function dropDocumentFocus(root: ElementNode): void {
+  const focused: ElementNode[] = [];
+  const visit = (node: ElementNode): void => {
+    if (node.states.includes('focused')) focused.push(node);
+    node.children?.forEach(visit);
+  };
+  visit(root);
+  const documents = focused.filter((node) => roleOf(node) === 'document');
+  if (documents.length === 0 || documents.length === focused.length) return;
+  for (const node of documents) node.states = node.states.filter((state) => state !== 'focused');
+}
+
 /** Refs and paths for every node of a helper walk, whose elements get the names their content gives them. */
 export function annotate(root: WalkRoot, refs: RefTable): Walked {
   /** Paths of the logical children of `node`, whose own path is `path`, by handle. */

@@ -53,10 +53,14 @@ async function focusedIn(ctx: ReadContext, appRoot: Ref): Promise<Ref | undefine
   try {
     const matches = await matchStates(ctx.bus, appRoot, stateBitsOf([State.FOCUSED]), 0);
     const states = await Promise.all(matches.map((m) => getState(ctx.bus, m).catch(() => undefined)));
-    return matches.find((_, i) => {
+    const focused = matches.filter((_, i) => {
       const bits = states[i];
       return bits !== undefined && has(bits, State.FOCUSED) && has(bits, State.SHOWING);
     });
+    if (focused.length < 2) return focused[0];
+    // Chromium's web document keeps its focused state while the focus is on the toolbar or in the page.
+    const roles = await Promise.all(focused.map((m) => getRoleName(ctx.bus, m).catch(() => '')));
+    return focused.find((_, i) => !roles[i]?.startsWith('document')) ?? focused[0];
   } catch (error) {
     if (!isUnsupported(error)) throw error;
     return walkForFocus(ctx, appRoot);
