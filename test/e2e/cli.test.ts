@@ -41,6 +41,13 @@ async function inTurns<T, R>(
   return results;
 }
 
+/** Each command line of `commands` run (three at a time), its outcome under the same key. */
+async function runEach<K extends string>(commands: Record<K, string[]>): Promise<Record<K, Run>> {
+  const keys = Object.keys(commands) as K[];
+  const runs = await inTurns(keys, 3, (key) => run(...commands[key]));
+  return Object.fromEntries(keys.map((key, i) => [key, runs[i]])) as Record<K, Run>;
+}
+
 /** With `settings` added to the environment and `input` on its stdin (else an empty one). */
 function runWith(
   { settings = {}, input = '' }: { settings?: Record<string, string>; input?: string },
@@ -1005,50 +1012,54 @@ test("a kill switch folder that cannot be made: stop says so, serve does not sta
 });
 
 test("usage problems a person makes are usage errors (exit 2) in the command line's own words", async () => {
-  const help = await run('help', 'nosuch');
+  // Each a process of its own, a person's typing: they run three at a time.
+  const { help, quit, typo, minimised, bogus, menu, launch, tree, port, offScreen, region, json } =
+    await runEach({
+      help: ['help', 'nosuch'],
+      quit: ['quit'],
+      typo: ['windws'],
+      minimised: ['windows', '--minimised'],
+      bogus: ['--bogus'],
+      menu: ['menu', 'mousepad', 'File >'],
+      launch: ['launch', ''],
+      tree: ['tree', ''],
+      port: ['console', '--port', '80x', '--no-open'],
+      offScreen: ['click', '-5,-5'],
+      region: ['screenshot', '--region', '0,0,0,10', '-o', '-'],
+      json: ['screenshot', '-o', '-', '--format', 'json'],
+    });
   expect(help.code).toBe(2);
   expect(help.stderr).toMatch(/^macpilot: help: unknown command "nosuch"; the commands: apps, launch, /);
   // A command macpilot does not have: one line with the commands, no guess that changes half the word.
-  const quit = await run('quit');
   expect(quit.code).toBe(2);
   expect(quit.stderr).toMatch(
     /^macpilot: unknown command "quit"; the commands: apps, .*\n\(macpilot --help says what each does\)\n$/,
   );
-  const typo = await run('windws');
   expect(typo.stderr).toMatch(/^macpilot: unknown command "windws"; did you mean macpilot windows\?/);
   // A misspelt option is not text to put after --: windows takes no text.
-  const minimised = await run('windows', '--minimised');
   expect(minimised.stderr).toContain('windows has no option --minimised: did you mean --minimized?');
   expect(minimised.stderr).not.toContain('after --');
   // Options with no command run serve: a wrong one is said as the command line's, not as serve's alone.
-  const bogus = await run('--bogus');
   expect(bogus.code).toBe(2);
   expect(bogus.stderr).toBe(
     'macpilot: no command given, so serve would run, and it has no option --bogus: it takes --http, --port, ' +
       '--host, --toolsets, --help\n(macpilot --help lists the commands)\n',
   );
-  const menu = await run('menu', 'mousepad', 'File >');
   expect(menu.code).toBe(2);
   expect(menu.stderr).toContain('Malformed menu path "File >"');
-  const launch = await run('launch', '');
   expect(launch.code).toBe(2);
   expect(launch.stderr).toContain('macpilot: launch: the app is empty');
   expect(launch.stderr).not.toContain('--name');
-  const tree = await run('tree', '');
   expect(tree.code).toBe(2);
   expect(tree.stderr).toContain('macpilot: tree: the app is empty');
-  const port = await run('console', '--port', '80x', '--no-open');
   expect(port.code).toBe(2);
   expect(port.stderr).toContain(
     'macpilot: console: --port is a whole number from 0 to 65535 (0: any free port), not "80x"',
   );
   // A point with both coordinates below zero is a point, not options.
-  const offScreen = await run('click', '-5,-5');
   expect(offScreen.stderr).toContain('The point -5,-5 is on no display');
-  const region = await run('screenshot', '--region', '0,0,0,10', '-o', '-');
   expect(region.code).toBe(2);
   expect(region.stderr).toMatch(/--region width must be/);
-  const json = await run('screenshot', '-o', '-', '--format', 'json');
   expect(json.code).toBe(2);
   expect(json.stdout).toBe('');
   expect(json.stderr).toContain('where --format json would write too');

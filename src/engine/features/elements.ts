@@ -59,28 +59,34 @@ export interface FindOptions {
 }
 
 /**
- * A real click whose only effect was to close a popup of the app (GTK's completion list under a field, an open
- * menu): such a popup takes the first click made outside it, so the element clicked was most likely not
- * pressed. The answer says so, for it says the element was clicked.
+ * A real click that closed a popup of the app (GTK's completion list under a field, an open menu): a desktop
+ * toolkit's popup takes the first click made outside it, so the element clicked was most likely not pressed,
+ * whatever else changed meanwhile (GTK's file chooser refreshes its sidebar); a web page's popup lets the click
+ * through, so there only a click whose one effect was closing it is told. The answer says so, for it says the
+ * element was clicked.
  */
-function withPopupClosed(result: ActionResult): ActionResult {
+export function withPopupClosed(result: ActionResult, web: boolean): ActionResult {
   if (result.kind !== 'action' || result.outcome?.kind !== 'changes' || !result.target) return result;
   const { changes } = result.outcome;
   const target = result.target;
-  const popup = changes[0]?.node;
-  const onlyPopupsClosed =
-    popup !== undefined &&
-    changes.every(
-      (c) =>
-        c.kind === 'closed' &&
-        (c.node.role === 'window' || c.node.role === 'menu') &&
-        !target.path.startsWith(c.node.path),
-    );
-  if (!onlyPopupsClosed) return result;
+  const closedWindow = (c: (typeof changes)[number]): boolean =>
+    c.kind === 'closed' &&
+    (c.node.role === 'window' || c.node.role === 'menu') &&
+    !target.path.startsWith(c.node.path);
+  // Among other changes, a popup is a menu or a window without a title.
+  const closedPopup = (c: (typeof changes)[number]): boolean =>
+    closedWindow(c) && (c.node.role === 'menu' || c.node.info.name === '');
+  const popup =
+    changes.length > 0 && changes.every(closedWindow)
+      ? changes[0]?.node
+      : web
+        ? undefined
+        : changes.find(closedPopup)?.node;
+  if (!popup) return result;
   const label = labelOf(popup.role, popup.info.name);
   return {
     ...result,
-    done: words`${result.done} ${own('The click only closed the app’s popup')} ${entryWords({ label, ref: popup.ref, path: popup.path })}${own(', which takes the first click made outside it while it is open: the element was most likely not pressed. Click it again if what it does did not happen.')}`,
+    done: words`${result.done} ${own('The click closed the app’s popup')} ${entryWords({ label, ref: popup.ref, path: popup.path })}${own(', which takes the first click made outside it while it is open: the element was most likely not pressed. Click it again if what it does did not happen.')}`,
   };
 }
 
@@ -293,7 +299,7 @@ export class Elements {
         };
       },
     );
-    if (!untouched) return withPopupClosed(result);
+    if (!untouched) return withPopupClosed(result, web);
     return withFocusTaken(web ? result : await this.dialogInAction(result, call));
   }
 
