@@ -62,7 +62,7 @@ export const clipboardTools = toolsetTools('clipboard', [
     input: z.object({ text: z.string().max(10_000_000).describe('The text to copy.') }),
     output: structured.action,
     annotations: { ...WRITE, idempotentHint: true },
-    inverse: (_args, context) => previousClipboard(context),
+    inverse: (args, context) => previousClipboard(context, args.text),
     handle: (args, { engine, signal }) => engine.clipboard.set(args.text, { signal }),
   }),
   defineTool({
@@ -72,7 +72,7 @@ export const clipboardTools = toolsetTools('clipboard', [
     input: z.object({}),
     output: structured.action,
     annotations: { ...WRITE, destructiveHint: true, idempotentHint: true },
-    inverse: (_args, context) => previousClipboard(context),
+    inverse: (_args, context) => previousClipboard(context, undefined),
     handle: (_args, { engine, signal }) => engine.clipboard.clear({ signal }),
   }),
 ]);

@@ -3,6 +3,9 @@ import type { WindowTarget } from '../engine/features/windows.js';
 import type { Inverse, NothingToUndo } from './history.js';
 import type { ToolContext } from './types.js';
 
+/** set_clipboard's largest text: a clipboard is read whole to be put back or compared. */
+const CLIPBOARD_MAX_CHARS = 10_000_000;
+
 /** A field's value put back with set_value; none for a secure field, whose value is never read. */
 export async function previousValue(
   target: { ref?: string; path?: string },
@@ -16,12 +19,24 @@ export async function previousValue(
   return { tool: 'set_value', args: { ...named, value }, what: `the previous value of ${entry.label}` };
 }
 
-/** The clipboard's text put back, or the clipboard emptied when it held none. */
-export async function previousClipboard({ engine, signal }: ToolContext): Promise<Inverse> {
-  const { text } = await engine.clipboard.get(10_000_000, { signal });
+/**
+ * The clipboard's text put back, or the clipboard emptied when it held none; not when it no longer holds `left`
+ * (what the action leaves on it; undefined: nothing), for then someone copied something since.
+ */
+export async function previousClipboard(
+  { engine, signal }: ToolContext,
+  left: string | undefined,
+): Promise<Inverse> {
+  const { text } = await engine.clipboard.get(CLIPBOARD_MAX_CHARS, { signal });
+  const changedSince = async (now: ToolContext): Promise<string | undefined> => {
+    const held = await now.engine.clipboard.get(CLIPBOARD_MAX_CHARS, { signal: now.signal });
+    return held.text === left
+      ? undefined
+      : 'the clipboard changed since (something else was copied): putting the old text back would lose it';
+  };
   return text === undefined
-    ? { tool: 'clear_clipboard', args: {}, what: 'the empty clipboard' }
-    : { tool: 'set_clipboard', args: { text }, what: 'the previous clipboard text' };
+    ? { tool: 'clear_clipboard', args: {}, what: 'the empty clipboard', changedSince }
+    : { tool: 'set_clipboard', args: { text }, what: 'the previous clipboard text', changedSince };
 }
 
 type WindowChange = 'move' | 'resize' | 'minimize' | 'restore';

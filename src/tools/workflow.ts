@@ -28,7 +28,8 @@ interface Undone {
 }
 
 /** Undoes actions taken back from the history, newest first, each through its inverse, which is not recorded. */
-async function undoActions(actions: Action[], { callTool, signal }: ToolContext): Promise<Undone> {
+async function undoActions(actions: Action[], context: ToolContext): Promise<Undone> {
+  const { callTool, signal } = context;
   const out: Undone = { undone: [], notUndone: [] };
   for (const action of actions) {
     const { seq, tool, inverse, unchanged } = action;
@@ -37,6 +38,16 @@ async function undoActions(actions: Action[], { callTool, signal }: ToolContext)
         ? `it changed nothing (${unchanged})`
         : 'it cannot be undone (clicks, keys and launches cannot, nor a change whose earlier state could not be read)';
       out.notUndone.push({ seq, tool, why });
+      continue;
+    }
+    const changed = await inverse
+      .changedSince?.(context)
+      .catch(
+        (error: unknown) =>
+          `what it left could not be read again to check that nothing changed since (${firstLine(error instanceof Error ? error.message : String(error))})`,
+      );
+    if (changed) {
+      out.notUndone.push({ seq, tool, why: changed });
       continue;
     }
     const { result } = await callTool(inverse.tool, inverse.args, signal, { record: false });
@@ -264,7 +275,8 @@ export const workflowTools = toolsetTools('workflow', [
     description:
       "Undo this session's last actions, newest first: values set or typed into a field, the clipboard, a " +
       "window's move, resize, minimize or restore, a scroll, the volume or mute, each put back as it was just " +
-      'before. Clicks, keys and launches cannot be undone: they are named and skipped.',
+      'before. Clicks, keys and launches cannot be undone: they are named and skipped; so is a clipboard ' +
+      'change when something else was copied since.',
     input: z.object({
       count: z.number().int().min(1).max(50).optional().describe('How many actions; default 1.'),
     }),

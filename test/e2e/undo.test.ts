@@ -1,12 +1,13 @@
 /**
  * Undo and rollback through a real client, on a zenity entry and its window: a workflow step that fails with
  * on_fail rollback puts back the values set earlier in the workflow; undo restores a text field and a moved
- * window; clicks cannot be undone and are named.
+ * window; clicks cannot be undone and are named. A clipboard someone copied to since is not put back.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect, inject, test } from 'vitest';
 import { startMacpilot, useMacpilot } from '../support/mcp.js';
 import { eventually, refOf } from '../support/text.js';
+import { xclipOn } from '../support/xclip.js';
 
 const env = inject('desktopEnv');
 const { macpilot, processes } = useMacpilot(env);
@@ -112,4 +113,28 @@ test('undo puts back the clipboard text that clear_clipboard took away', async (
   } finally {
     await allowed.close();
   }
+});
+
+test('undo leaves alone a clipboard that something else was copied to since, and says so; the older change too', async () => {
+  const xclip = xclipOn(env, processes);
+  await macpilot.ok('set_clipboard', { text: 'first' });
+  await macpilot.ok('set_clipboard', { text: 'second' });
+  // The person copies something of their own: no undo may destroy it.
+  await xclip.owns('copied by the person');
+  await eventually("the person's copy", async () =>
+    (await macpilot.ok('get_clipboard')).includes('copied by the person') ? true : undefined,
+  );
+  const refused = await macpilot.call('undo', { count: 2 });
+  expect(refused.isError).toBe(true);
+  const undone = refused.text;
+  expect(undone).toMatch(/^Undid 0 of 2 actions/);
+  expect(undone).toMatch(
+    /not undone: set_clipboard, the clipboard changed since \(something else was copied\)/,
+  );
+  expect(undone).not.toContain('undid set_clipboard');
+  expect(await macpilot.ok('get_clipboard')).toContain('copied by the person');
+  // Nothing copied since: the undo puts the earlier text back.
+  await macpilot.ok('set_clipboard', { text: 'third' });
+  expect(await macpilot.ok('undo')).toMatch(/undid set_clipboard: the previous clipboard text/);
+  expect(await macpilot.ok('get_clipboard')).toContain('copied by the person');
 });
