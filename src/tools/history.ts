@@ -3,7 +3,7 @@
  * the call that puts back what it changed, read before it ran (a field's previous value, the previous
  * clipboard, a window's previous frame), or none when it cannot be undone (clicks, keys, launches).
  */
-import type { ToolContext } from './types.js';
+import type { Engine } from '../engine/index.js';
 
 /** The tool call that undoes an action, and what it puts back, in words. */
 export interface Inverse {
@@ -14,7 +14,7 @@ export interface Inverse {
    * Read just before undoing: why it must not run, when what the action left has changed since (a person copied
    * something else), so that undoing would destroy that; undefined when it may run.
    */
-  changedSince?: (context: ToolContext) => Promise<string | undefined>;
+  changedSince?: (now: { engine: Engine; signal: AbortSignal }) => Promise<string | undefined>;
 }
 
 /** What an action that changed nothing (a window minimized already) leaves for undo: why there is nothing to undo. */

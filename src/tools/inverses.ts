@@ -28,7 +28,7 @@ export async function previousClipboard(
   left: string | undefined,
 ): Promise<Inverse> {
   const { text } = await engine.clipboard.get(CLIPBOARD_MAX_CHARS, { signal });
-  const changedSince = async (now: ToolContext): Promise<string | undefined> => {
+  const changedSince: Inverse['changedSince'] = async (now) => {
     const held = await now.engine.clipboard.get(CLIPBOARD_MAX_CHARS, { signal: now.signal });
     return held.text === left
       ? undefined
