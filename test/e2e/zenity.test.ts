@@ -72,7 +72,10 @@ test("a click on a list row selects it, as a person's does, and OK prints the ro
   const clicked = await macpilot.ok('click_element', { ref: refOf(cells, /cell "Darjeeling"/) });
   expect(clicked).toContain('with a synthetic click');
   expect(clicked).not.toContain('closed');
-  expect(await macpilot.ok('find_elements', { app, role: 'cell', name: 'Darjeeling' })).toMatch(/selected/);
+  // The click's answer is in the message: what it saw change, should the row not be selected.
+  expect(await macpilot.ok('find_elements', { app, role: 'cell', name: 'Darjeeling' }), clicked).toMatch(
+    /selected/,
+  );
   const okButton = refOf(
     await macpilot.ok('find_elements', { app, role: 'button', name: 'OK', match: 'exact' }),
     /"OK"/,
