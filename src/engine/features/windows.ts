@@ -53,7 +53,7 @@ export class Windows {
       // No window of it: an app that is not running (or is off limits) is refused, as every tool naming it is.
       if (options.app !== undefined && windows.length === 0)
         await this.kernel.resolver.app(options.app, call);
-      const appsWithWindows = [...new Set(all.map((w) => w.app))];
+      const appsWithWindows = [...new Set(all.map((w) => w.app).filter((app) => app !== ''))];
       return {
         kind: 'windows',
         windows,

@@ -86,8 +86,13 @@ export const appWords = (app: { name: string; pid: number }): Words =>
 const TITLE_CHARS = 120;
 
 /** `window 41943047 "Untitled 1 - Mousepad" mousepad (pid 123)`. */
-export const windowWords = (w: WindowInfo): Words =>
-  words`window ${own(w.id)} ${appText(JSON.stringify(clip(w.title, TITLE_CHARS)))} ${appText(w.app)} (pid ${w.pid})`;
+/** A window with its title and app; one no app claims (a window manager's own prompt) is said to be so. */
+export const windowWords = (w: WindowInfo): Words => {
+  const title = appText(JSON.stringify(clip(w.title, TITLE_CHARS)));
+  if (w.app === '' && w.pid === 0) return words`window ${own(w.id)} ${title} ${own('(no app or pid known)')}`;
+  const app = w.app === '' ? own('(an app without a name)') : appText(w.app);
+  return words`window ${own(w.id)} ${title} ${app} (pid ${w.pid})`;
+};
 
 const LISTED_WINDOWS = 20;
 

@@ -139,7 +139,6 @@ export class X11 {
     return utf8?.toString('utf8') ?? legacy?.toString('latin1') ?? '';
   }
 
-  /** The instance part of WM_CLASS (usually the program's name), or ''. */
   /**
    * The app's name for itself, from WM_CLASS: its class ("Chromium", "XTerm"), else its instance (which may carry
    * more, "chromium (/home/ann/profile)").
