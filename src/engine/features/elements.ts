@@ -174,6 +174,7 @@ export class Elements {
         maxChars: SNAPSHOT_DEFAULTS.maxChars,
         roles: roles && new Set(roles),
         walkTruncated: walked.truncated,
+        walkMaxNodes: limits.maxNodes,
         includeHidden: limits.includeHidden,
       };
       const ui = await this.reader.read(walked.tree, start.app, call);

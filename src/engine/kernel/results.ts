@@ -62,6 +62,8 @@ export interface RenderOptions {
   roles?: ReadonlySet<Role>;
   /** The helper's node cap stopped the walk before depth did. */
   walkTruncated: boolean;
+  /** The most elements the walk read. */
+  walkMaxNodes?: number;
   /**
    * Print at most this many levels of lines (the CLI's --depth: levels a person sees, where `depth` counts the
    * unnamed wrappers the tree leaves out too).

@@ -153,7 +153,9 @@ function closingLine(cuts: Cuts, options: RenderOptions, v: Vocabulary, root: Wa
       `${cuts.belowDepthAtLeast ? 'at least ' : ''}${plural(cuts.belowDepth, 'element')} below depth ${options.maxLevel === undefined ? options.depth : options.maxLevel - 1}`,
     );
   if (cuts.notWalked > 0) {
-    const why = options.walkTruncated ? " (the walk's node cap was reached)" : '';
+    const why = options.walkTruncated
+      ? ` (the walk stopped at its cap${options.walkMaxNodes === undefined ? '' : ` of ${options.walkMaxNodes.toLocaleString('en-US')} elements`})`
+      : '';
     parts.push(`${plural(cuts.notWalked, 'element')} not walked${why}`);
   }
   if (cuts.beyondCap > 0) {
@@ -167,14 +169,19 @@ function closingLine(cuts: Cuts, options: RenderOptions, v: Vocabulary, root: Wa
     .join(', ');
   const more = cuts.unexpanded.length > LISTED_REFS ? ` (+${cuts.unexpanded.length - LISTED_REFS} more)` : '';
   const under = shown ? `; children not shown under ${shown}${more}` : '';
-  // More lines show more only where their count stopped the output (or the walk), below their limit.
+  // More lines show more only where their count stopped the output (or the walk), below their limit, and not
+  // where the characters' cap cut it.
   const moreLines =
-    options.maxNodes < SNAPSHOT_DEFAULTS.maxNodesLimit && (cuts.notWalked > 0 || cuts.cappedBy === 'lines');
+    options.maxNodes < SNAPSHOT_DEFAULTS.maxNodesLimit &&
+    cuts.cappedBy !== 'size' &&
+    (cuts.notWalked > 0 || cuts.cappedBy === 'lines');
   const cut = {
     depth: cuts.belowDepth > 0,
     size: cuts.notWalked + cuts.beyondCap > 0,
     moreLines,
     all: options.includeHidden,
+    // Nothing below the walk's root was named: a subtree is the reader's to pick.
+    rootOnly: cuts.unexpanded.length === 0,
   };
   return `[cut: ${parts.join('; ')}${under}. To see more: ${v.readMore(cuts.unexpanded[0] ?? root, cut)}]`;
 }

@@ -30,11 +30,12 @@ export interface Vocabulary {
   /** How to see more of a cut tree. */
   /**
    * How to see what a tree left out: `depth` (levels were cut), `size` (elements were cut by a cap), `moreLines`
-   * (asking for more lines would show more), `all` (everything was asked for already).
+   * (asking for more lines would show more), `all` (everything was asked for already), `rootOnly` (`example`
+   * is the walk's root: no element below it was named).
    */
   readMore(
     example: Nameable | undefined,
-    cut: { depth: boolean; size: boolean; moreLines?: boolean; all?: boolean },
+    cut: { depth: boolean; size: boolean; moreLines?: boolean; all?: boolean; rootOnly?: boolean },
   ): string;
   /** The cap a tree's lines were cut at, by their count. */
   lineCap(maxNodes: number): string;
@@ -82,7 +83,8 @@ export const AGENT: Vocabulary = {
   readMore: (example, cut) => {
     const larger = [cut.depth ? 'depth' : undefined, cut.moreLines ? 'max_nodes' : undefined].filter(Boolean);
     const raise = larger.length > 0 ? `, a larger ${larger.join(' or ')}` : '';
-    return `snapshot_ui with ref=${example?.ref ?? 'eN'} for a subtree${raise}, or find_elements to search`;
+    const ref = cut.rootOnly || !example ? "a container's ref" : example.ref;
+    return `snapshot_ui with ref=${ref} for a subtree${raise}, or find_elements to search`;
   },
   lineCap: (maxNodes) => `max_nodes=${maxNodes}`,
   sizeCap: (maxChars) => `the size cap of ${maxChars.toLocaleString('en-US')} characters`,

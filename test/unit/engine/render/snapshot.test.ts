@@ -170,6 +170,39 @@ describe('renderSnapshot', () => {
     expect(cut).not.toContain('max_nodes');
   });
 
+  it('cut by the size cap after a walk stopped at its cap: the cap is named, and more lines are no way to see more', () => {
+    const many = el('application', 'big', {}, [
+      { ...el('panel', 'Not walked'), childCount: 9 },
+      ...Array.from({ length: 2000 }, (_, i) => el('push button', `Button number ${i}`)),
+    ]);
+    const text = renderSnapshot(walked(many), {
+      ...options,
+      maxNodes: 2000,
+      maxChars: 10_000,
+      walkTruncated: true,
+      walkMaxNodes: 6000,
+      includeHidden: true,
+    });
+    const cut = text.split('\n').at(-1) ?? '';
+    expect(cut).toMatch(/9 elements not walked \(the walk stopped at its cap of 6,000 elements\)/);
+    expect(cut).toMatch(/beyond the size cap of 10,000 characters/);
+    expect(cut).not.toContain('max_nodes');
+  });
+
+  it('names no ref for a subtree when nothing below the root was named (the root is what was read)', () => {
+    const many = el(
+      'application',
+      'big',
+      {},
+      Array.from({ length: 50 }, (_, i) => el('push button', `Button ${i}`)),
+    );
+    const cut =
+      renderSnapshot(walked(many), { ...options, maxNodes: 10 })
+        .split('\n')
+        .at(-1) ?? '';
+    expect(cut).toContain("snapshot_ui with ref=a container's ref for a subtree, a larger max_nodes");
+  });
+
   it('keeps default-capped output of a huge tree under 40 KB', () => {
     const wide = (depth: number): ElementNode[] =>
       Array.from({ length: 8 }, (_, i) =>
