@@ -137,7 +137,7 @@ export const workflowTools = toolsetTools('workflow', [
     title: 'Run several steps as one',
     description:
       'Run up to 50 tool calls in order, each exactly as if you made it (same validation, policy and consent), ' +
-      'in one request: steps: [{tool, args, retry?, retry_delay_ms?, wait_after_ms?, on_fail?: abort|skip}]. ' +
+      'in one request: steps: [{tool, args, retry?, retry_delay_ms?, wait_after_ms?, on_fail?: abort|skip|rollback}]. ' +
       'A string "{{step_N.field}}" in args takes a field of step N\'s structured result (N from 0; dotted paths ' +
       'reach deeper, e.g. {{step_0.matches.0.ref}}); tools with an output schema have one. dry_run checks the ' +
       "steps without running them (what only the desktop can tell, such as a key's name or a point on screen, " +

@@ -60,7 +60,8 @@ function visualDiffVerdict(r: VisualDiffResult): string {
     const other = r.baselineSize ? `${r.baselineSize.width}x${r.baselineSize.height}` : 'another size';
     return (
       `Failed: ${baseline} is ${other} pixels and the capture of ${r.what} is ${size}: their shapes differ, so ` +
-      `nothing could be compared (did the window change size?).${saved} The image is the faded capture.`
+      `nothing could be compared (a baseline is compared with a capture of the same size: did the window change ` +
+      `size, or was another region or display scale captured?).${saved} The image is the faded capture.`
     );
   }
   const verdict = r.passed ? 'Passed' : 'Failed';

@@ -5,6 +5,12 @@ import type { UndoRun, WorkflowRun } from '../kernel/results.js';
 /** The first line of an answer: enough for a summary line; the structured result carries the rest. */
 export const firstLine = (text: string): string => text.split('\n', 1)[0] ?? '';
 
+/** A done step's answer in one line: its first, and "…" where more follows (a heading's colon dropped). */
+const summaryLine = (text: string): string => {
+  const first = firstLine(text);
+  return first.length < text.length ? `${first.replace(/:$/, '')} …` : first;
+};
+
 export function workflowText(r: WorkflowRun): string {
   const title = r.name ? `Workflow ${JSON.stringify(r.name)}` : 'Workflow';
   const problems = r.steps.filter((s) => s.status === 'failed').length;
@@ -18,7 +24,7 @@ export function workflowText(r: WorkflowRun): string {
   const lines = r.steps.map((s) => {
     const tries = s.attempts > 1 ? ` after ${s.attempts} tries` : '';
     // A step that failed says why and what to do next, as the call alone would; one done, what it did.
-    const said = s.status === 'failed' ? s.text?.replaceAll('\n', '\n   ') : s.text && firstLine(s.text);
+    const said = s.status === 'failed' ? s.text?.replaceAll('\n', '\n   ') : s.text && summaryLine(s.text);
     return `${s.step}. ${s.tool}: ${s.status}${tries}${said ? ` - ${said}` : ''}`;
   });
   const rolled = r.rolledBack.length > 0 ? `\nRolled back: steps ${r.rolledBack.join(', ')}.` : '';

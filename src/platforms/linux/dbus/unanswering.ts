@@ -43,10 +43,11 @@ export class Unanswering {
     const app = this.silent.get(destination);
     if (!app) return;
     if (!app.asking) this.ask(destination, app);
-    const quiet = Math.round((Date.now() - app.since) / 1000);
+    const seconds = Math.floor((Date.now() - app.since) / 1000);
+    const quiet = seconds < 1 ? 'just now' : `${seconds} s ago`;
     throw new HelperFailure(
       HelperErrorCode.Timeout,
-      `${this.nameApp(destination) ?? `the app at ${destination} on the accessibility bus`} is busy: it left a call unanswered for ${this.limitMs / 1000} s, ${quiet} s ago, and the helper is waiting for it to answer again`,
+      `${this.nameApp(destination) ?? `the app at ${destination} on the accessibility bus`} is busy: it left a call unanswered for ${this.limitMs / 1000} s (${quiet}), and the helper is waiting for it to answer again`,
       'it may be working, hung, or stopped (by a signal or a debugger); calls to it work again as soon as it answers',
     );
   }

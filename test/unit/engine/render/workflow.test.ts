@@ -9,7 +9,7 @@ describe('a workflow summary', () => {
       stepsCompleted: 1,
       stepsTotal: 2,
       steps: [
-        { step: 0, tool: 'set_value', status: 'ok', attempts: 1, text: 'Set the value.\nChanges: none seen' },
+        { step: 0, tool: 'find_elements', status: 'ok', attempts: 1, text: '1 match in "x":\n- button "OK"' },
         {
           step: 1,
           tool: 'list_apps',
@@ -21,7 +21,8 @@ describe('a workflow summary', () => {
       rolledBack: [],
     });
     expect(text.split('\n').slice(1)).toEqual([
-      '0. set_value: ok - Set the value.',
+      // A heading's colon goes: the line says more follows in the step's result.
+      '0. find_elements: ok - 1 match in "x" …',
       '1. list_apps: failed - list_apps was not run: its arguments do not fit it.',
       '   Why: list_apps takes no argument "bogus"; it takes none',
       '   Next: call it again without them',

@@ -28,7 +28,7 @@ function refusal(apps: Unanswering, destination: string): HelperFailure | undefi
   }
 }
 
-test('after a timeout, calls to that app fail at once saying it is waited for; other apps are untouched', () => {
+test('after a timeout, calls to that app fail at once saying it is waited for; other apps are untouched', async () => {
   const apps = new Unanswering(
     () => new Promise(() => {}),
     isTimeout,
@@ -40,7 +40,11 @@ test('after a timeout, calls to that app fail at once saying it is waited for; o
   vi.advanceTimersByTime(500);
   const refused = refusal(apps, ':1.7');
   expect(refused?.code).toBe(HelperErrorCode.Timeout);
-  expect(refused?.message).toContain('gtk3-demo (pid 42) is busy: it left a call unanswered for 5 s');
+  expect(refused?.message).toContain(
+    'gtk3-demo (pid 42) is busy: it left a call unanswered for 5 s (just now)',
+  );
+  await vi.advanceTimersByTimeAsync(2000);
+  expect(refusal(apps, ':1.7')?.message).toContain('unanswered for 5 s (2 s ago)');
   // An app never named (it was silent from its first call) is told by its place on the bus.
   expect(refusal(apps, ':1.9')?.message).toContain('the app at :1.9 on the accessibility bus is busy');
   expect(refused?.message).toContain('the helper is waiting for it to answer again');
