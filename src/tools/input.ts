@@ -6,7 +6,7 @@ import { heldKeyNamed, INPUT_DEFAULTS, PX_PER_WHEEL_STEP, type Spot } from '../e
 import { describeDisplay } from '../engine/kernel/displays.js';
 import type { MouseButton } from '../helper-client/protocol.js';
 import { backgroundParam, pathParam, refParam } from './params.js';
-import { previousValue } from './inverses.js';
+import { previousFocusedValue, previousValue } from './inverses.js';
 import { defineTool, READ_ONLY, type ToolContext, toolsetTools, WRITE } from './types.js';
 import type { ActionResult } from '../engine/kernel/results.js';
 
@@ -232,9 +232,11 @@ export const inputTools = toolsetTools('input', [
       }),
     output: structured.action,
     annotations: WRITE,
-    // Undone only where it names its field: typed into whatever has focus, nothing says where it went.
+    // Typed where the focus is: the focused element's value (the keys go there, in the active app).
     inverse: async (args, context) =>
-      args.ref || args.path ? previousValue({ ref: args.ref, path: args.path }, context) : undefined,
+      args.ref || args.path
+        ? previousValue({ ref: args.ref, path: args.path }, context)
+        : previousFocusedValue(context),
     handle: (args, { engine, signal }) =>
       engine.input.typeText(
         {

@@ -19,6 +19,12 @@ export async function previousValue(
   return { tool: 'set_value', args: { ...named, value }, what: `the previous value of ${entry.label}` };
 }
 
+/** The value of the element that has keyboard focus now, put back with set_value: keys typed go there. */
+export async function previousFocusedValue(context: ToolContext): Promise<Inverse | undefined> {
+  const located = await context.engine.elements.focused(undefined, { signal: context.signal });
+  return located.node ? previousValue({ ref: located.node.ref }, context) : undefined;
+}
+
 /**
  * The clipboard's text put back, or the clipboard emptied when it held none; not when it no longer holds `left`
  * (what the action leaves on it; undefined: nothing), for then someone copied something since.

@@ -101,6 +101,17 @@ test('undo restores a text field and a moved window, newest first, and names wha
   await processes.stop(zenity.pid);
 });
 
+test('text typed where the focus is, without a ref, is undone in the field that had the focus', async () => {
+  const { zenity, field } = await entry('undo typed');
+  await macpilot.ok('focus_element', { ref: field });
+  await macpilot.ok('press_key', { key: 'end' });
+  await macpilot.ok('type_text', { text: ' and more' });
+  expect(await valueOf(field)).toBe('original and more');
+  expect(await macpilot.ok('undo')).toMatch(/undid type_text: the previous value of textbox/);
+  expect(await valueOf(field)).toBe('original');
+  await processes.stop(zenity.pid);
+});
+
 test('undo puts back the clipboard text that clear_clipboard took away', async () => {
   // clear_clipboard asks first in every mode: the person let such actions run unasked.
   const allowed = await startMacpilot({ ...env, MACPILOT_CONSENT: 'allow' });
