@@ -61,7 +61,8 @@ beforeAll(async () => {
   setSwitch(false);
   const browser = chromium(webPage('order-form.html'));
   await eventually('the Chromium window', async () => windowOfPid(env, browser.pid));
-  macpilot = await startMacpilot({ ...env, MACPILOT_CONSENT: 'allow' });
+  // The Chromium relaunch_app starts inherits the server's environment: its temporary files go to this folder.
+  macpilot = await startMacpilot({ ...env, MACPILOT_CONSENT: 'allow', TMPDIR: folder });
   app = String(browser.pid);
 });
 

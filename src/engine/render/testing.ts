@@ -49,6 +49,13 @@ export const diffPercentage = (r: VisualDiffResult): number =>
 /** The verdict, then the fence: what was captured is named by its window's title. */
 export const visualDiffText = (r: VisualDiffResult): string => `${visualDiffVerdict(r)}\n${dataNote()}`;
 
+/** A baseline of the same shape and another size was scaled to the capture's: the answer says so. */
+function scaledNote(r: VisualDiffResult): string {
+  const b = r.baselineSize;
+  if (!b || (b.width === r.captureSize.width && b.height === r.captureSize.height)) return '';
+  return ` The baseline (${b.width}x${b.height} pixels, the same shape) was scaled to the capture's ${r.captureSize.width}x${r.captureSize.height} to compare them.`;
+}
+
 function visualDiffVerdict(r: VisualDiffResult): string {
   const size = `${r.captureSize.width}x${r.captureSize.height}`;
   const saved = r.saved ? ` Saved this capture as ${r.saved}.` : '';
@@ -58,10 +65,13 @@ function visualDiffVerdict(r: VisualDiffResult): string {
   const baseline = r.baseline ?? 'the baseline';
   if (r.sizeMismatch) {
     const other = r.baselineSize ? `${r.baselineSize.width}x${r.baselineSize.height}` : 'another size';
+    const why = r.what.startsWith('window')
+      ? 'did the window change size?'
+      : 'was another area captured than the baseline?';
     return (
-      `Failed: ${baseline} is ${other} pixels and the capture of ${r.what} is ${size}: their shapes differ, so ` +
-      `nothing could be compared (a baseline is compared with a capture of the same size: did the window change ` +
-      `size, or was another region or display scale captured?).${saved} The image is the faded capture.`
+      `Failed: ${baseline} is ${other} pixels and the capture of ${r.what} is ${size}: their shapes differ, so no ` +
+      `pixel could be compared and all ${r.totalPixels} count as changed (${why}).${saved} The image is the ` +
+      'faded capture.'
     );
   }
   const verdict = r.passed ? 'Passed' : 'Failed';
@@ -69,7 +79,7 @@ function visualDiffVerdict(r: VisualDiffResult): string {
   return (
     `${verdict}: ${r.diffPixels} of ${r.totalPixels} pixels differ (${percent(diffPercentage(r))}, threshold ` +
     `${percent(r.thresholdPercent)}${ignored}) between ${r.what} and ${baseline}, in ${duration(r.elapsedMs)}.` +
-    `${saved}\nThe image (${r.image?.width}x${r.image?.height}) shows changed pixels in red and anti-aliased ` +
+    `${scaledNote(r)}${saved}\nThe image (${r.image?.width}x${r.image?.height}) shows changed pixels in red and anti-aliased ` +
     'ones in yellow (not counted) over the faded capture; ignored regions are outlined in blue. Capture area ' +
     `x=${r.bounds.x} y=${r.bounds.y} ${r.bounds.width}x${r.bounds.height} points.`
   );

@@ -25,5 +25,30 @@ test('a region of another size than its baseline: the hint fits a region as well
   expect(text).toMatch(
     /^Failed: baseline:\/\/mp is 200x100 pixels and the capture of the region 0,0 50x50 is 50x50/,
   );
-  expect(text).toContain('was another region or display scale captured?');
+  expect(text).toContain('no pixel could be compared and all 0 count as changed');
+  expect(text).toContain('(was another area captured than the baseline?)');
+  expect(text).not.toContain('window');
+});
+
+test('a baseline of the same shape and another size is scaled, and the answer says so', () => {
+  const text = visualDiffText({
+    kind: 'visual-diff',
+    what: 'the region x=0 y=0 300x150',
+    bounds: { x: 0, y: 0, width: 300, height: 150 },
+    scale: 1,
+    captureSize: { width: 300, height: 150 },
+    compared: true,
+    baseline: 'baseline://small',
+    baselineSize: { width: 200, height: 100 },
+    passed: false,
+    diffPixels: 8114,
+    totalPixels: 45000,
+    thresholdPercent: 0,
+    sizeMismatch: false,
+    ignored: 0,
+    elapsedMs: 5,
+  });
+  expect(text).toContain(
+    "The baseline (200x100 pixels, the same shape) was scaled to the capture's 300x150 to compare them.",
+  );
 });
