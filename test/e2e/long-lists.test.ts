@@ -211,6 +211,38 @@ describe('a web list whose rows hold links and fields', () => {
   });
 });
 
+describe('a web page of 6,000 rows, each a group of elements', () => {
+  const { macpilot, processes } = useMacpilot(env);
+  const folder = temporaryFolder('macpilot-grouped-rows-');
+  afterAll(() => processes.stopAll());
+
+  test('a search of everything whose walk stops at its cap still finds what is on screen', async () => {
+    const browser = startChromium(processes, join(folder, 'profile'), webPage('grouped-rows.html'));
+    const app = String(browser.pid);
+    await eventually('the page', async () => {
+      const out = await macpilot.call('find_elements', {
+        app,
+        role: 'button',
+        name: 'Btn 3',
+        match: 'exact',
+      });
+      return !out.isError && /^1 match in /.test(out.text) ? true : undefined;
+    });
+    // The walk of every element spends its cap on the 6,000 rows before their buttons: the rows on screen are
+    // searched as well, so include_hidden never loses what the search without it finds.
+    const all = await macpilot.ok('find_elements', {
+      app,
+      role: 'button',
+      name: 'Btn 3',
+      match: 'exact',
+      include_hidden: true,
+    });
+    expect(all).toMatch(/the walk stopped at its node cap/);
+    expect(all).toMatch(/^- button "Btn 3" \[ref=e\d+\]/m);
+    await processes.stop(browser.pid);
+  });
+});
+
 /** The renderer processes of the Chromium that leads process group `browser` (the test started it). */
 function renderersOf(browser: number): number[] {
   return readdirSync('/proc')

@@ -197,7 +197,19 @@ export class Elements {
         ...nameFilterOf(searched),
       };
       const walked = await this.walkOrReresolve(options.within, start, limits, call);
-      const found = findMatches(walked.tree, query);
+      let found = findMatches(walked.tree, query);
+      // A walk of everything that stopped at its cap may have spent it before reaching what is on screen (a page
+      // of thousands of rows, each a group): what is on screen is searched too, so that it is never lost.
+      if (includeHidden && walked.truncated) {
+        const shown = await this.walkOrReresolve(
+          options.within,
+          start,
+          { ...limits, includeHidden: false },
+          call,
+        );
+        const seen = new Set(found.map((node) => node.ref));
+        found = [...findMatches(shown.tree, query).filter((node) => !seen.has(node.ref)), ...found];
+      }
       return {
         kind: 'matches',
         title,
