@@ -109,6 +109,11 @@ test('text typed where the focus is, without a ref, is undone in the field that 
   expect(await valueOf(field)).toBe('original and more');
   expect(await macpilot.ok('undo')).toMatch(/undid type_text: the previous value of textbox/);
   expect(await valueOf(field)).toBe('original');
+  // Typed over the whole text selected: the field holds the text typed, which the answer does not doubt.
+  await macpilot.ok('press_key', { key: 'ctrl+a' });
+  const replaced = await macpilot.ok('type_text', { text: 'replaced' });
+  expect(replaced).not.toContain('The field now holds');
+  expect(await valueOf(field)).toBe('replaced');
   await processes.stop(zenity.pid);
 });
 

@@ -882,7 +882,9 @@ export class Input {
         last = value;
         changedAt = now;
       }
-      if (now - changedAt >= TYPED_WAIT_MS || now >= cap) return notTyped(value, text, before);
+      // Settled holding the text typed (it replaced a selection): it arrived.
+      if (now - changedAt >= TYPED_WAIT_MS || now >= cap)
+        return value.includes(text) ? [] : notTyped(value, text, before);
       await sleep(INPUT_DEFAULTS.focusPollMs, undefined, { signal: call?.signal });
     }
   }

@@ -83,8 +83,8 @@ export const AGENT: Vocabulary = {
   readMore: (example, cut) => {
     const larger = [cut.depth ? 'depth' : undefined, cut.moreLines ? 'max_nodes' : undefined].filter(Boolean);
     const raise = larger.length > 0 ? `, a larger ${larger.join(' or ')}` : '';
-    const ref = cut.rootOnly || !example ? "a container's ref" : example.ref;
-    return `snapshot_ui with ref=${ref} for a subtree${raise}, or find_elements to search`;
+    const subtree = cut.rootOnly || !example ? 'the ref of a container in it' : `ref=${example.ref}`;
+    return `snapshot_ui with ${subtree} for a subtree${raise}, or find_elements to search`;
   },
   lineCap: (maxNodes) => `max_nodes=${maxNodes}`,
   sizeCap: (maxChars) => `the size cap of ${maxChars.toLocaleString('en-US')} characters`,
@@ -103,7 +103,9 @@ export const AGENT: Vocabulary = {
     [
       `find_elements within=${node.ref} with include_hidden: true searches them ${searchSpeed(named)}`,
       'scroll_to_element brings one into view',
-      all ? undefined : `snapshot_ui ref=${node.ref} with include_hidden: true lists them, up to max_nodes`,
+      all
+        ? undefined
+        : `snapshot_ui ref=${node.ref} with include_hidden: true lists them, up to max_nodes and the size cap`,
     ]
       .filter(Boolean)
       .join('; '),

@@ -27,7 +27,10 @@ export function workflowText(r: WorkflowRun): string {
     const said = s.status === 'failed' ? s.text?.replaceAll('\n', '\n   ') : s.text && summaryLine(s.text);
     return `${s.step}. ${s.tool}: ${s.status}${tries}${said ? ` - ${said}` : ''}`;
   });
-  const rolled = r.rolledBack.length > 0 ? `\nRolled back: steps ${r.rolledBack.join(', ')}.` : '';
+  const rolled =
+    r.rolledBack.length > 0
+      ? `\nRolled back: ${r.rolledBack.length === 1 ? 'step' : 'steps'} ${r.rolledBack.join(', ')}.`
+      : '';
   // A dry run quotes no app: its lines are the steps as given and what was found wrong with them.
   return `${head}${r.dryRun ? '' : ` ${dataNote()}`}:\n${lines.join('\n')}${rolled}`;
 }

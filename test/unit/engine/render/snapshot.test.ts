@@ -29,7 +29,7 @@ describe('a long list walked where it is on screen', () => {
     expect(text.split('\n').at(-1)).toBe(
       '[off screen: 9998 more children of e2 (10001 in all; those shown start at #9875), not read. To reach them: ' +
         'find_elements within=e2 with include_hidden: true searches them by name (10,000 rows in about half a second); scroll_to_element ' +
-        'brings one into view; snapshot_ui ref=e2 with include_hidden: true lists them, up to max_nodes]',
+        'brings one into view; snapshot_ui ref=e2 with include_hidden: true lists them, up to max_nodes and the size cap]',
     );
   });
 
@@ -150,7 +150,7 @@ describe('renderSnapshot', () => {
     expect(lines).toHaveLength(6);
     expect(lines[4]).toBe('        - menuitem "New" [ref=e6]');
     expect(lines[5]).toMatch(/^\[cut: 14 elements beyond max_nodes=5/);
-    expect(lines[5]).toContain('snapshot_ui with ref=');
+    expect(lines[5]).toContain('snapshot_ui with ');
     expect(lines[5]).toContain('a larger max_nodes, or find_elements to search]');
   });
 
@@ -200,7 +200,7 @@ describe('renderSnapshot', () => {
       renderSnapshot(walked(many), { ...options, maxNodes: 10 })
         .split('\n')
         .at(-1) ?? '';
-    expect(cut).toContain("snapshot_ui with ref=a container's ref for a subtree, a larger max_nodes");
+    expect(cut).toContain('snapshot_ui with the ref of a container in it for a subtree, a larger max_nodes');
   });
 
   it('keeps default-capped output of a huge tree under 40 KB', () => {
