@@ -1,8 +1,8 @@
 /**
  * An answer comes after the app has settled: in mousepad's Save As dialog, set_value on the name field and an
  * Enter sent right after it save the file, every time (GTK enables the dialog's Save button a moment after the
- * name changes; an Enter before that does nothing). 12 runs each time (SETTLE_RUNS=N runs more), which CI's time
- * allows: every full run adds 12 more to the hundreds that passed.
+ * name changes; an Enter before that does nothing). 8 runs each time (SETTLE_RUNS=N runs more), which CI's time
+ * allows: every full run adds 8 more to the hundreds that passed.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ const { macpilot, start } = useMacpilot(inject('desktopEnv'));
 const folder = mkdtempSync(join(tmpdir(), 'macpilot-settle-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-const RUNS = Number(process.env.SETTLE_RUNS ?? 12);
+const RUNS = Number(process.env.SETTLE_RUNS ?? 8);
 
 const focusedRef = async () => {
   const out = await macpilot.ok('get_focused_element', { app: 'mousepad' });
