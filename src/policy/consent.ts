@@ -220,8 +220,10 @@ export class ConsentGuard implements Guard {
         await focusIn(this.targets, named, options);
     }).catch((error: unknown) => {
       // An app that is not running is not asked about either; an ambiguous name is left to the call, which asks.
+      // The window tools' app may be one with windows and no tree (list_windows lists it): their call decides.
+      const notRunning = call.tool.toolset === 'windows' ? [] : ['app_not_running'];
       const failsAnyway =
-        error instanceof MacpilotError && ['app_not_running', 'focus_elsewhere'].includes(error.kind);
+        error instanceof MacpilotError && [...notRunning, 'focus_elsewhere'].includes(error.kind);
       if (isRefusal(error) || failsAnyway) throw error;
     });
   }

@@ -359,6 +359,9 @@ describe('ConsentGuard', () => {
     const absent = await failure(guard('full').admit(call('quit_app', { name: 'NoSuchApp' }, server)));
     expect(absent.kind).toBe('app_not_running');
     expect(asked).toHaveLength(1);
+    // A window's app may have windows and no tree (xmessage): the window tools find it, so the person is asked.
+    await guard('full').admit(call('close_window', { app: 'NoSuchApp' }, server));
+    expect(asked).toHaveLength(2);
   });
 
   it('refuses a client without elicitation, saying how a human allows it in the config', async () => {
