@@ -232,6 +232,52 @@ test('stop_recording without a start is a clear error; a recording of one app le
   await processes.stop(pid);
 });
 
+/** Whether a lock key's light is on, as `xset q` tells. */
+const lockOn = (name: 'Caps Lock' | 'Num Lock') =>
+  new RegExp(`${name}:\\s+on`).test(execFileSync('xset', ['q'], { env, encoding: 'utf8' }));
+
+test('keypad keys are recorded as Num Lock made them (digits, or the cursor keys they also are), and letters with Caps Lock as capitals', async () => {
+  const pid = await startSearchDemo();
+  const [x, y] = await fieldCentre(pid);
+  expect([lockOn('Num Lock'), lockOn('Caps Lock')]).toEqual([false, false]);
+  const started = await callJson('start_recording', { app: String(pid) });
+  expect(started.isError, started.text).toBe(false);
+  try {
+    xdotool('mousemove', x, y, 'click', '1');
+    // Num Lock off: xdotool reaches the keypad's digits with Shift.
+    xdotool('key', 'KP_4', 'KP_2', 'KP_Add');
+    xdotool('key', 'Num_Lock');
+    xdotool('key', 'KP_End'); // with Num Lock on, "1"
+    xdotool('key', 'Num_Lock', 'Caps_Lock');
+    xdotool('key', 'a', 'b');
+    xdotool('key', 'KP_Home'); // with Num Lock off, Home
+    xdotool('key', 'x');
+  } finally {
+    if (lockOn('Num Lock')) xdotool('key', 'Num_Lock');
+    if (lockOn('Caps Lock')) xdotool('key', 'Caps_Lock');
+  }
+  expect([lockOn('Num Lock'), lockOn('Caps Lock')]).toEqual([false, false]);
+  const typed = 'X42+1AB';
+  expect(
+    await eventually('the keys in the field', async () =>
+      (await searchText(pid)) === typed ? true : undefined,
+    ),
+  ).toBe(true);
+  const presses = 1 + 3 + 1 + 2 + 1 + 1; // the click, the keys; lock keys are not presses of a step
+  await eventually(`${presses} presses recorded`, async () =>
+    new RegExp(`, ${presses} presses so far`).test(await macpilot.ok('session_info')) ? true : undefined,
+  );
+  const stopped = await callJson('stop_recording');
+  const recording = stopped.json as unknown as RecordingJson;
+  expect(recording.left_out ?? [], stopped.text).toEqual([]);
+  expect(recording.steps?.slice(1), stopped.text).toEqual([
+    { tool: 'type_text', args: { text: '42+1AB' } },
+    { tool: 'press_key', args: { key: 'home' } },
+    { tool: 'type_text', args: { text: 'X' } },
+  ]);
+  await processes.stop(pid);
+});
+
 test("the agent's own clicks and keys during a recording are not among the person's steps", async () => {
   const pid = await startSearchDemo();
   const [x, y] = await fieldCentre(pid);

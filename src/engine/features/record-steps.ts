@@ -137,7 +137,7 @@ export function foldSteps(events: readonly RecordedEvent[]): FoldedSteps {
       }
       endTyping();
       if (!event.key) {
-        leave('a key press macpilot has no name for');
+        leave('of keys macpilot has no name for');
         continue;
       }
       const key = chordOf(event.key, event.modifiers);

@@ -43,7 +43,7 @@ const LEFT_OUT = {
     'in an app the agent may read but not act on (a terminal, system settings): its replay would be refused, and what is typed there (a sudo password) has no password field to tell it by',
   otherApp: 'in another app than the one recorded',
   secure: 'typed into a password field (add a set_value step for it yourself)',
-  nothing: 'a click on no element of the recorded app',
+  nothing: 'on no element of the recorded app',
 } as const;
 
 export interface RecordingStatus {

@@ -133,7 +133,7 @@ test('characters of keys macpilot has no name for still type; other unnamed keys
   ];
   expect(foldSteps(events)).toEqual({
     steps: [{ tool: 'type_text', args: { text: 'é€' } }],
-    leftOut: { 'a key press macpilot has no name for': 1 },
+    leftOut: { 'of keys macpilot has no name for': 1 },
   });
 });
 

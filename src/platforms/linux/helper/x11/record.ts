@@ -24,6 +24,7 @@ import {
   type OwnInput,
   ownInputOf,
 } from './own-input.js';
+import { LOCK_KEYS, type Locks, NUM_LOCK, pressedKey } from './recorded-key.js';
 import type { Session } from '../session.js';
 
 /** The recorder reads the keyboard map and never changes it. */
@@ -52,24 +53,15 @@ const MODIFIER_KEYS: ReadonlyMap<number, Modifier> = new Map([
   [0xffeb, 'super'], // Super_L
   [0xffec, 'super'], // Super_R
 ]);
+/** The core protocol's Lock modifier bit (Caps Lock). */
+const LOCK_MASK = 0x2;
 const ORDER: readonly Modifier[] = ['command', 'control', 'option', 'shift', 'super', 'fn'];
-
-/** Keysyms of Latin-1 characters are their code points; other characters have 0x01000000 + code point. */
-const UNICODE_KEYSYM = 0x01000000;
-
-/** The character a keysym types, if it is one (not Enter, Tab, arrows, function keys...). */
-function characterOf(keysym: number): string | undefined {
-  if ((keysym >= 0x20 && keysym <= 0x7e) || (keysym >= 0xa0 && keysym <= 0xff)) {
-    return String.fromCodePoint(keysym);
-  }
-  const codePoint = keysym - UNICODE_KEYSYM;
-  if (codePoint >= 0xa0 && codePoint <= 0x10ffff) return String.fromCodePoint(codePoint);
-  return undefined;
-}
 
 class Recording {
   /** Modifier keys held, by keycode. */
   private readonly held = new Map<number, Modifier>();
+  /** Lock keys held that unlock their lock when released, by keycode. */
+  private readonly unlocking = new Map<number, keyof Locks>();
   /** Events are turned into notifications one at a time, in order (a key may need the map read again). */
   private queue: Promise<void> = Promise.resolve();
   private sent = 0;
@@ -87,6 +79,8 @@ class Recording {
     private readonly data: X11,
     private readonly context: number,
     private keymap: Keymap,
+    /** Num Lock and Caps Lock as they stood at the start, then turned by the presses heard. */
+    private readonly locks: Locks,
     private readonly own: OwnInput,
     /** Takes back the session's closer of the data connection. */
     private readonly forget: () => void,
@@ -152,6 +146,9 @@ class Recording {
     }
     if (type === KEY_RELEASE) {
       this.held.delete(detail);
+      const unlocks = this.unlocking.get(detail);
+      if (unlocks) this.locks[unlocks] = false;
+      this.unlocking.delete(detail);
       return;
     }
     if (type !== KEY_PRESS) return;
@@ -166,9 +163,21 @@ class Recording {
       this.held.set(detail, modifier);
       return;
     }
-    const plainText = modifiers.every((m) => m === 'shift');
-    const text = plainText ? characterOf(modifiers.includes('shift') ? shifted : plain) : undefined;
-    this.send({ kind: 'keyDown', code: plain, ...(text ? { text } : {}), modifiers, time });
+    // As X turns a lock: its key's press locks it; the release of a press made while it was locked unlocks it.
+    const lock = LOCK_KEYS.get(plain);
+    if (lock) {
+      if (this.locks[lock]) this.unlocking.set(detail, lock);
+      else this.locks[lock] = true;
+      return;
+    }
+    const key = pressedKey(plain, shifted, modifiers, this.locks);
+    this.send({
+      kind: 'keyDown',
+      code: key.keysym,
+      ...(key.text ? { text: key.text } : {}),
+      modifiers: key.modifiers,
+      time,
+    });
   }
 
   private send(input: RecordedInput): void {
@@ -212,6 +221,21 @@ export async function stopRecording(session: Session): Promise<{ events: number 
   return { events: recording ? await recording.stop() : 0 };
 }
 
+/** Caps Lock is the Lock modifier; Num Lock is whichever of Mod1-Mod5 holds the key that types Num_Lock. */
+async function locksOf(x: X11, keymap: Keymap): Promise<Locks> {
+  const [rows, pointer] = await Promise.all([
+    x.x<number[][]>((cb) => x.client.GetModifierMapping(cb)),
+    x.x<x11.Pointer>((cb) => x.client.QueryPointer(x.root, cb)),
+  ]);
+  const numLock = rows.findIndex((keycodes) =>
+    keycodes.some((k) => k !== 0 && keymap.levels(k)[0] === NUM_LOCK),
+  );
+  return {
+    caps: (pointer.keyMask & LOCK_MASK) !== 0,
+    num: numLock >= 0 && (pointer.keyMask & (1 << numLock)) !== 0,
+  };
+}
+
 const noRecord = (why: string) =>
   new HelperFailure(
     HelperErrorCode.NotAvailable,
@@ -232,6 +256,7 @@ async function begin(session: Session): Promise<Recording> {
   const forget = session.onClose(() => data.close());
   try {
     const [dataRecord, keymap] = await Promise.all([requireRecord(data), Keymap.load(control, READ_ONLY)]);
+    const locks = await locksOf(control, keymap);
     const context = control.client.AllocID();
     record.CreateContext(
       context,
@@ -247,6 +272,7 @@ async function begin(session: Session): Promise<Recording> {
       data,
       context,
       keymap,
+      locks,
       ownInputOf(control),
       forget,
     );

@@ -29,6 +29,8 @@ declare module 'x11' {
     /** `keysyms`: rows of keysymsPerKeycode keysyms, flattened, one row per keycode from `first`. */
     ChangeKeyboardMapping(first: number, keysymsPerKeycode: number, keysyms: number[]): void;
     QueryPointer(window: number, cb: Reply<Pointer>): void;
+    /** Eight rows (Shift, Lock, Control, Mod1-Mod5) of the keycodes that hold each modifier; 0 pads a row. */
+    GetModifierMapping(cb: Reply<number[][]>): void;
   }
 }
 
