@@ -24,7 +24,9 @@ export const uiTools = toolsetTools('ui', [
       window: z
         .union([z.string().min(1).max(512), z.number().int().min(0)])
         .optional()
-        .describe('Only this window: its title (or part of it) or its index among the app windows.'),
+        .describe(
+          "Only this window: its title (or part of it) or its index among the app's windows. A title also picks among several running apps of one name.",
+        ),
       ref: refParam.optional().describe('Only the subtree under this element.'),
       depth: z.number().int().min(1).max(64).optional().describe('How many levels to show.'),
       roles: z

@@ -462,17 +462,19 @@ export class Elements {
       const start = { handle: entry.handle, path: parsePath(entry.path), app: entry.app };
       return { start, title: `${entry.label} [ref=${entry.ref}] in "${entry.app.name}"` };
     }
-    const app = await this.kernel.resolver.app(options.app, call);
+    const title = typeof options.window === 'string' ? options.window : undefined;
+    const app = await this.kernel.resolver.app(options.app, call, true, title);
     const appRef = { pid: app.pid, name: app.name };
     const appPath = this.kernel.resolver.rootPath(app);
-    const title = `"${app.name}" (pid ${app.pid})`;
-    if (options.window === undefined) return { start: { handle: app.id, path: appPath, app: appRef }, title };
+    const appTitle = `"${app.name}" (pid ${app.pid})`;
+    if (options.window === undefined)
+      return { start: { handle: app.id, path: appPath, app: appRef }, title: appTitle };
     const windows = await this.kernel.resolver.children(app.id, false, call);
     const window = pickWindow(windows, options.window, app.name);
     const path = childPath(appPath, segmentFor(window, windows));
     return {
       start: { handle: window.id, path, app: appRef },
-      title: `${labelOf(roleOf(window), window.name)} of ${title}`,
+      title: `${labelOf(roleOf(window), window.name)} of ${appTitle}`,
     };
   }
 

@@ -25,7 +25,7 @@ import type { CallOptions } from '../../helper-client/errors.js';
 import type { AppRef, RefTable } from './refs.js';
 import type { TreelessApp } from './results.js';
 import { type Role, roleOf } from './roles.js';
-import { clip, matchByName, normalizeName, plural } from '../../text.js';
+import { clip, matchByName, matchTitle, normalizeName, plural } from '../../text.js';
 import { annotate, isSecure, labelOf, nameFilterOf, type Walked } from './tree.js';
 
 /** Children listed in an error before "+N more". */
@@ -359,8 +359,16 @@ export class Resolver {
     return this.app(String(pid), call, false);
   }
 
-  /** An app by name (case-insensitive), bundle id or pid; absent: the active app. `named`: by the agent. */
-  async app(query: string | undefined, call?: CallOptions, named = true): Promise<AppInfo> {
+  /**
+   * An app by name (case-insensitive), bundle id or pid; absent: the active app. `named`: by the agent. Of
+   * several apps of one name, `windowTitle` picks the one with a window of that title (or part of it).
+   */
+  async app(
+    query: string | undefined,
+    call?: CallOptions,
+    named = true,
+    windowTitle?: string,
+  ): Promise<AppInfo> {
     const all = await this.apps(call);
     // An app the lists hide is refused when named (the person's setting, said), never offered in a list.
     const apps = all.filter((app) => this.mayRead(app));
@@ -378,7 +386,16 @@ export class Resolver {
     }
     if (found.length > 1 && query !== undefined) {
       const candidates = await this.candidates(found, call);
-      const picked = await this.choose(query, candidates);
+      const titled =
+        windowTitle === undefined
+          ? []
+          : candidates.filter((c) => matchTitle(c.windows, (title) => title, windowTitle).length > 0);
+      const only = titled.length === 1 ? titled[0]?.app : undefined;
+      if (only) {
+        this.gate(only);
+        return only;
+      }
+      const picked = await this.choose(query, titled.length > 1 ? titled : candidates);
       if (picked) {
         this.gate(picked);
         return picked;

@@ -8,9 +8,9 @@ import { type AppChooser, AppRefused } from '../../../../src/engine/kernel/resol
 import { FakeHelper } from '../fake-helper.js';
 import { el } from '../fixtures.js';
 
-function question(pid: number) {
+function question(pid: number, title = 'Question') {
   return el('application', 'zenity', { id: `app${pid}`, pid }, [
-    el('dialog', 'Question', { id: `dlg${pid}`, pid }, [
+    el('dialog', title, { id: `dlg${pid}`, pid }, [
       el('push button', 'OK', { id: `ok${pid}`, pid }),
       el('push button', 'Cancel', { id: `cancel${pid}`, pid }),
     ]),
@@ -75,5 +75,27 @@ describe('paths when two apps share a name', () => {
       .engine.elements.getElement({ path: 'app("zenity")/dialog' })
       .catch((error: unknown) => error as Error);
     expect(String(refused)).toMatch(/Several apps match "zenity"/);
+  });
+
+  it("a window's title picks the app of that name whose window it is", async () => {
+    const helper = new FakeHelper([
+      { pid: 11, name: 'zenity', active: true, root: question(11, 'Warning') },
+      { pid: 22, name: 'zenity', active: false, root: question(22) },
+    ]);
+    const bounds = { x: 0, y: 0, width: 300, height: 100 };
+    const window = { bounds, minimized: false, focused: false, app: 'zenity' };
+    helper.windows = [
+      { ...window, id: '1', pid: 11, title: 'Warning' },
+      { ...window, id: '2', pid: 22, title: 'Question' },
+    ];
+    const engine = createEngine(helper, { settleMs: 0, pollMs: 0 });
+    const tree = await engine.elements.snapshot({ app: 'zenity', window: 'question' });
+    expect(tree).toMatchObject({ kind: 'snapshot', title: 'dialog "Question" of "zenity" (pid 22)' });
+    // A title both windows have still leaves the choice open.
+    helper.windows = helper.windows.map((w) => ({ ...w, title: 'Question' }));
+    const both = await engine.elements
+      .snapshot({ app: 'zenity', window: 'Question' })
+      .catch((error: unknown) => error as Error);
+    expect(String(both)).toMatch(/Several apps match "zenity"/);
   });
 });
