@@ -153,8 +153,8 @@ describe('two monitors', () => {
       const refused = await macpilot.call('click', at);
       expect(refused.isError, JSON.stringify(at)).toBe(true);
       expect(refused.text).toContain(`${at.x},${at.y} is on no display`);
-      expect(refused.text).toContain('LEFT (primary) x=0 y=0 1280x800');
-      expect(refused.text).toContain('RIGHT x=1280 y=0 1280x800');
+      expect(refused.text).toContain('"LEFT" (primary) x=0 y=0 1280x800');
+      expect(refused.text).toContain('"RIGHT" x=1280 y=0 1280x800');
     }
   });
 });

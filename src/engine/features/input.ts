@@ -747,7 +747,7 @@ export class Input {
     concerns?: readonly string[],
   ): Promise<Words> {
     const { display, several } = await this.kernel.displays.at(spot, what, call, concerns);
-    return several ? words`${place(spot)} ${own(`(on display ${display.id})`)}` : place(spot);
+    return several ? words`${place(spot)} ${own(`(on display ${JSON.stringify(display.id)})`)}` : place(spot);
   }
 
   /**

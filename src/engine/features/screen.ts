@@ -320,7 +320,7 @@ export class Screen {
     }
     return {
       target: { display: chosen.id },
-      what: `display ${chosen.id}`,
+      what: `display ${JSON.stringify(chosen.id)}`,
       app: () => this.activeApp(call),
     };
   }

@@ -16,7 +16,7 @@ const contains = (b: Bounds, p: Point) =>
   p.x >= b.x && p.y >= b.y && p.x < b.x + b.width && p.y < b.y + b.height;
 
 export const describeDisplay = (d: DisplayInfo): string =>
-  `${d.id}${d.primary ? ' (primary)' : ''} ${geometry(d.bounds)}`;
+  `${JSON.stringify(d.id)}${d.primary ? ' (primary)' : ''} ${geometry(d.bounds)}`;
 
 export class Displays {
   private reading: { at: number; displays: Promise<DisplayInfo[]> } | undefined;

@@ -140,7 +140,7 @@ export interface ScreenshotFacts {
   width: number;
   height: number;
   format: ImageFormat;
-  /** What was captured, in words: "display screen", "the window ... of ...". */
+  /** What was captured, in words: 'display "screen"', "the window ... of ...". */
   of: string;
   /** The screen area the image shows, in points, and image pixels per point. */
   area: Bounds;
@@ -436,7 +436,7 @@ export interface RecordingResult {
 /** The text on an area of the screen (read_text), top to bottom. */
 export interface TextResult {
   kind: 'text';
-  /** What was read, in words: `display 0`, `window 0x1a00004 "Mousepad" of mousepad (pid 42)`. */
+  /** What was read, in words: `display "0"`, `window 0x1a00004 "Mousepad" of mousepad (pid 42)`. */
   what: string;
   /** The area read, in screen points. */
   area: Bounds;

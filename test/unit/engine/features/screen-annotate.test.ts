@@ -190,6 +190,6 @@ describe('take_screenshot answers', () => {
     const shot = await engine.screen.take({ filePath: path });
     expect(shot.image).toBeUndefined();
     expect(shot.text).toContain(`File: ${path}`);
-    expect(shot.text).toContain('JPEG of display main');
+    expect(shot.text).toContain('JPEG of display "main"');
   });
 });

@@ -31,7 +31,7 @@ describe('Displays', () => {
     const off = await failure(displays.at({ x: 1280, y: 10 }, 'The click point'));
     expect(off.message).toContain('The click point 1280,10 is on no display');
     expect(off.why).toBe(
-      'the displays, in screen points: LEFT (primary) x=0 y=0 1280x800; ABOVE x=200 y=-600 1024x600',
+      'the displays, in screen points: "LEFT" (primary) x=0 y=0 1280x800; "ABOVE" x=200 y=-600 1024x600',
     );
     expect(off.kind).toBe('point_off_screen');
     await expect(displays.at({ x: 100, y: -1 }, 'the point')).rejects.toThrow(/on no display/);

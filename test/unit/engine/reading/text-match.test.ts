@@ -146,7 +146,7 @@ describe('findInLines', () => {
 describe('pickMatch', () => {
   const lines = [line(word('Open', 10, 10)), line(word('Open', 10, 40), word('Recent', 50, 40))];
   const matches = findInLines(lines, 'Open', 'words');
-  const request = { text: 'Open', what: 'display 0', lines };
+  const request = { text: 'Open', what: 'display "0"', lines };
 
   it('answers the only match, and the one occurrence names', () => {
     expect(pickMatch(matches.slice(0, 1), request).occurrence).toBe(1);
@@ -164,7 +164,7 @@ describe('pickMatch', () => {
     })();
     expect(refused).toBeInstanceOf(MacpilotError);
     const text = (refused as MacpilotError).render();
-    expect(text).toContain('appears 2 times on display 0');
+    expect(text).toContain('appears 2 times on display "0"');
     expect(text).toContain(`(screen points) ${dataNote()}:`);
     expect(text).toContain('1. "Open" x=10 y=10 28x10 in the line "Open"');
     expect(text).toContain('2. "Open" x=10 y=40 28x10 in the line "Open Recent"');
@@ -173,11 +173,11 @@ describe('pickMatch', () => {
 
   it('refuses no match with what was read, and an occurrence past the last', () => {
     expect(() => pickMatch([], { ...request, text: 'Close' })).toThrow(
-      /No text "Close" on display 0[\s\S]*"Open Recent"/,
+      /No text "Close" on display "0"[\s\S]*"Open Recent"/,
     );
     expect(() => pickMatch([], { ...request, text: 'Close' })).toThrow(DATA_FENCE);
     expect(() => pickMatch(matches, { ...request, occurrence: 3 })).toThrow(
-      /No occurrence 3 of "Open" on display 0: it appears 2 times/,
+      /No occurrence 3 of "Open" on display "0": it appears 2 times/,
     );
   });
 });
