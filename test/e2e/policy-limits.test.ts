@@ -83,6 +83,33 @@ describe('audit log', () => {
     expect(JSON.stringify(messages)).not.toMatch(/swordfish|opensesame/);
   });
 
+  test("a value set into a combo box, which GTK takes for the box's name, is not logged as its name", async () => {
+    const zenity = processes.start('zenity', [
+      '--forms',
+      '--text',
+      'Audit',
+      '--add-combo',
+      'Colour',
+      '--combo-values',
+      'Amber|Violet',
+    ]);
+    const app = String(zenity.pid);
+    const combo = await eventually('the combo box', async () => {
+      const out = await macpilot.call('find_elements', { app, role: 'combobox' });
+      return out.isError ? undefined : refOf(out.text, /combobox/);
+    });
+    await macpilot.ok('set_value', { ref: combo, value: 'Violet' });
+    // The box shows it: its name is the item now.
+    expect(await macpilot.ok('find_elements', { app, role: 'combobox' })).toContain('combobox "Violet"');
+    const line = auditLines(auditFile).at(-1);
+    expect(line).toMatchObject({ tool: 'set_value', app: 'zenity', value_length: 6 });
+    expect(JSON.stringify(line)).not.toContain('Violet');
+    const ok = refOf(await macpilot.ok('find_elements', { app, role: 'button', name: 'OK' }), /"OK"/);
+    await macpilot.ok('click_element', { ref: ok });
+    expect(await zenity.exited).toBe(0);
+    expect(zenity.stdout()).toBe('Violet\n');
+  });
+
   test('a release of a key or button not held is logged as one that sent nothing', async () => {
     expect(await macpilot.ok('key_up', { key: 'escape' })).toContain('nothing was sent');
     expect(await macpilot.ok('mouse_up', {})).toContain('nothing was sent');

@@ -275,7 +275,10 @@ export class Kernel {
     try {
       return await this.guard(`${verb} ${this.describe(target)}`, async () => {
         const { entry, detail } = await this.detail(target, 0, call);
-        reached = entry;
+        // The element as it was acted on: the ref table updates its entry with what changed (a combo box's name
+        // is the item it shows), and the audit log must not learn a value set from the name it takes.
+        const actedOn = { ...entry };
+        reached = actedOn;
         const run = prepare(entry, detail);
         const scope = await this.changes.scope(entry.handle, entry.app.pid, call);
         const observed = await this.withOwnChange(
@@ -286,7 +289,7 @@ export class Kernel {
         );
         return {
           ...observed,
-          target: { ...entry },
+          target: actedOn,
           ...(detail.bounds ? { targetBounds: detail.bounds } : {}),
         };
       });
