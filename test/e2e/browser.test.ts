@@ -138,7 +138,11 @@ describe('its page, as an agent needs it', () => {
       await macpilot.ok('find_elements', { app, role: 'checkbox', name: 'Gift wrap', match: 'exact' }),
       /checkbox "Gift wrap"/,
     );
-    const checked = await macpilot.ok('set_value', { ref: gift, value: true });
+    // A check box's value is true or false, as a boolean or as the word (what a CLI or a JSON-less client sends).
+    const yes = await macpilot.call('set_value', { ref: gift, value: 'yes' });
+    expect(yes.isError).toBe(true);
+    expect(yes.text).toContain('is on or off: its value is true or false, not "yes"');
+    const checked = await macpilot.ok('set_value', { ref: gift, value: 'True' });
     expect(checked).toContain('Set the value of checkbox "Gift wrap"');
     // macpilot touched neither pointer nor focus, but the page focuses what it checks: the answer says so.
     expect(checked).toMatch(

@@ -418,9 +418,10 @@ export class Elements {
           kind: 'element_disabled',
         });
       }
+      const given = typeof detail.value === 'boolean' ? toggleValue(entry, value) : value;
       return async () => {
         try {
-          await this.kernel.port.call('ax.setValue', { id: entry.handle, value }, call);
+          await this.kernel.port.call('ax.setValue', { id: entry.handle, value: given }, call);
         } catch (error) {
           // An editable field that takes no text through the accessibility layer (a web page's: Chromium's
           // refuses it, Firefox's says yes and keeps its old text) is typed into, as a person would: the page
@@ -513,6 +514,20 @@ function unknownAction(entry: RefEntry, wanted: string, actions: readonly string
     next: actions.length > 0 ? 'use one of its actions' : 'use set_value, focus_element, or click_element',
     kind: 'no_such_action',
     concerns: ['action'],
+  });
+}
+
+/** A toggle's value (a check box's): true or false, also as the words "true" and "false". */
+function toggleValue(entry: RefEntry, value: ElementValue): boolean {
+  if (typeof value === 'boolean') return value;
+  const word = String(value).trim().toLowerCase();
+  if (word === 'true' || word === 'false') return word === 'true';
+  throw new MacpilotError({
+    what: `${entryLine(entry)} is on or off: its value is true or false, not ${JSON.stringify(value)}`,
+    why: 'a check box, switch or toggle button holds whether it is checked',
+    next: 'set it to true (checked) or false (unchecked)',
+    kind: 'invalid_value',
+    concerns: ['value'],
   });
 }
 
