@@ -200,6 +200,42 @@ describe('visual_diff', () => {
     expect(ignored.text).toContain('1 region ignored');
   });
 
+  test("a window other apps' windows cover whole is refused, not compared as black; in front, it is compared", async () => {
+    const behind = await dialog('Behind it all');
+    const frame = /^- window \d+ .* x=(-?\d+) y=(-?\d+) /m.exec(
+      await macpilot.ok('list_windows', { app: behind.app }),
+    );
+    const cover = processes.start('zenity', [
+      '--text-info',
+      '--title',
+      'macpilot cover',
+      '--width',
+      '500',
+      '--height',
+      '400',
+    ]);
+    const coverApp = String(cover.pid);
+    await eventually('the covering window', async () =>
+      /"macpilot cover"/.test(await macpilot.ok('list_windows', { app: coverApp })) ? true : undefined,
+    );
+    await macpilot.ok('move_window', {
+      app: coverApp,
+      x: Number(frame?.[1]) - 20,
+      y: Number(frame?.[2]) - 20,
+    });
+    const refused = await macpilot.call('visual_diff', { app: behind.app, save_baseline: 'behind' });
+    expect(refused.isError, refused.text).toBe(true);
+    expect(refused.text).toMatch(/^Nothing of window \d+ "macpilot diff" of zenity .* is on screen/);
+    const unknown = await macpilot.call('visual_diff', { app: behind.app, baseline: 'baseline://behind' });
+    expect(unknown.text).toContain('No baseline "baseline://behind" in this session');
+    await macpilot.ok('focus_window', { app: behind.app });
+    await call('visual_diff', { app: behind.app, save_baseline: 'behind' });
+    const same = await call('visual_diff', { app: behind.app, baseline: 'baseline://behind' });
+    expect(same.json).toMatchObject({ passed: true, diff_pixels: 0 });
+    await processes.stop(cover.pid);
+    await processes.stop(behind.started.pid);
+  });
+
   test('a baseline of another shape is a size mismatch, and unknown baselines are refused', async () => {
     const wide = { x: 0, y: 0, width: 120, height: 40 };
     await call('visual_diff', { region: wide, save_baseline: 'wide' });

@@ -243,6 +243,8 @@ export class Screen {
     );
     // Text read from a window is that app's text: what other apps' windows in front show over it is left out.
     const covering = await this.coveringPixels(subject, call);
+    const hiddenShare = covering.length > 0 ? coveredShare(bounds, covering) : 0;
+    if (hiddenShare >= 1) throw coveredWhole(subject.what);
     const pieces = [...inShot.flatMap((area) => area.pieces), ...covering];
     const png = pieces.length > 0 ? await paintBlack(shot, pieces) : Buffer.from(shot.data, 'base64');
     // Said with what was read, so that an agent does not take a blacked-out window for an empty area.
@@ -253,7 +255,7 @@ export class Screen {
         : '',
       lists < inShot.length ? "macpilot's console, the person's own, is painted black" : '',
       covering.length > 0
-        ? `${plural(covering.length, 'window')} of other apps in front of it ${covering.length === 1 ? 'is' : 'are'} painted black (focus_window brings it to the front)`
+        ? `${plural(covering.length, 'window')} of other apps in front of it ${covering.length === 1 ? 'is' : 'are'} painted black, ${percent(hiddenShare)} of it (focus_window brings it to the front)`
         : '',
     ].filter(Boolean);
     const what = painted.length === 0 ? subject.what : `${subject.what} (where ${painted.join('; ')})`;
@@ -501,6 +503,28 @@ const encoded = (image: SharpImage, format: ImageFormat, quality: number): Promi
 async function encode(png: Buffer, format: ImageFormat, quality: number): Promise<Buffer> {
   return encoded((await loadSharp())(png), format, quality);
 }
+
+/** The share of `area` that `covers` hide, from 0 to 1. */
+function coveredShare(area: Bounds, covers: readonly Bounds[]): number {
+  const size = (b: Bounds) => b.width * b.height;
+  if (size(area) === 0) return 0;
+  const shown = uncovered(area, covers).reduce((sum, piece) => sum + size(piece), 0);
+  return 1 - shown / size(area);
+}
+
+/** Some of a share, in words: "37%", never "0%" or "100%" for a part. */
+const percent = (share: number): string =>
+  `${share > 0 && share < 0.01 ? '<1' : share > 0.99 && share < 1 ? '>99' : Math.round(share * 100)}%`;
+
+/** A window other apps' windows cover whole: its pixels are theirs, and none of it can be read or compared. */
+const coveredWhole = (what: string) =>
+  new MacpilotError({
+    what: `Nothing of ${what} is on screen`,
+    why: "other apps' windows in front of it cover it whole, and what the screen shows there is theirs",
+    next: 'bring it to the front with focus_window, then call again',
+    kind: 'window_covered',
+    person: { next: 'bring the window to the front, then run the command again' },
+  });
 
 /** A capture's PNG with `areas` (screen points) painted black, clipped to the image. */
 async function paintBlack(
