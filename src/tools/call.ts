@@ -268,9 +268,13 @@ export class ToolSession {
               const inverse = writes
                 ? await tool.inverse?.(args as never, context).catch(() => undefined)
                 : undefined;
-              const handled = await tool.handle(args as never, context);
-              const result = reply(handled, tool.output);
               const recorded = writes && !tool.unrecorded && options.record !== false;
+              const handled = await tool.handle(args as never, context).catch((error: unknown) => {
+                // Cut short after part of its work (keys typed before a cancel or a stop): undone as one that ran.
+                if (recorded && (typedBefore(error) ?? 0) > 0) history.record(tool.name, inverse);
+                throw error;
+              });
+              const result = reply(handled, tool.output);
               if (recorded && !result.isError) history.record(tool.name, inverse);
               const answer = typeof handled === 'string' || 'content' in handled ? undefined : handled;
               return { result, ...(answer ? { answer } : {}) };

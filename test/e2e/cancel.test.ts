@@ -54,6 +54,18 @@ test('typing cancelled by the client stops between two keys, and the next key is
   );
 });
 
+test('text typed before a cancel is undone as typing that ran: undo puts the field back', async () => {
+  const editor = await emptyEditor();
+  await macpilot.ok('type_text', { ref: editor, text: 'kept ' });
+  await typeThenCancel(macpilot, editor, 'abcdefghijklmnopqrstuvwxyz', 900);
+  await pause(300);
+  const typed = await textOf(editor);
+  expect(typed.startsWith('kept a'), typed).toBe(true);
+  const undone = await macpilot.ok('undo', {});
+  expect(undone).toContain('type_text');
+  expect(await textOf(editor)).toBe('kept ');
+});
+
 test('typing the client gave up on (its request timeout) stops too', async () => {
   const editor = await emptyEditor();
   const typing = macpilot.client.callTool(
