@@ -117,8 +117,10 @@ export function createMcpServer(deps: ToolDependencies): McpServer {
         tool.name,
         { ...config, execution: { taskSupport: 'optional' } },
         // A task outlives its request, not its session: the session's end stops its work too.
-        toolTask(tool.title, (args, extra) =>
-          run(args, { ...extra, signal: AbortSignal.any([extra.signal, sessionEnd]) }),
+        toolTask(
+          tool.title,
+          (args, extra) => run(args, { ...extra, signal: AbortSignal.any([extra.signal, sessionEnd]) }),
+          tasks.taskStore,
         ),
       );
     } else {

@@ -15,8 +15,11 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AnySchema } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 
-/** A finished task's result is kept this long when the client names no TTL. */
-const DEFAULT_TTL_MS = 10 * 60_000;
+/**
+ * A plain call's result is read by the SDK as soon as its work returns, before any timer can fire; it is then
+ * dropped, so that tasks/list shows only the tasks the client asked for.
+ */
+const PLAIN_CALL_TTL_MS = 1000;
 /** What tasks/get suggests as the time between polls. */
 const POLL_INTERVAL_MS = 250;
 /** How often running work looks whether its task was cancelled. */
@@ -47,15 +50,17 @@ export function releaseTasksOnClose(server: McpServer, store: InMemoryTaskStore)
   };
 }
 
-export function toolTask(title: string, run: ToolRun): ToolTaskHandler<AnySchema> {
+/**
+ * `server` is the server's own store: a plain call's work is kept there, where the SDK reads its result, without
+ * the task status notifications the request's view of the store sends (the client asked for no task).
+ */
+export function toolTask(title: string, run: ToolRun, server: InMemoryTaskStore): ToolTaskHandler<AnySchema> {
   return {
     createTask: async (args, extra) => {
-      const store = extra.taskStore;
       const asTask = extra.taskRequestedTtl !== undefined;
-      const task = await store.createTask({
-        ttl: extra.taskRequestedTtl ?? DEFAULT_TTL_MS,
-        pollInterval: POLL_INTERVAL_MS,
-      });
+      if (!asTask) return plainCall(server, extra, () => run(args, extra));
+      const store = extra.taskStore;
+      const task = await store.createTask({ ttl: extra.taskRequestedTtl, pollInterval: POLL_INTERVAL_MS });
       const finish = async (signal: AbortSignal) => {
         const result = await run(args, { ...extra, signal });
         // A cancelled task keeps its status: storing a result then is refused, and nothing waits for it.
@@ -63,10 +68,6 @@ export function toolTask(title: string, run: ToolRun): ToolTaskHandler<AnySchema
           .storeTaskResult(task.taskId, result.isError ? 'failed' : 'completed', result)
           .catch(() => {});
       };
-      if (!asTask) {
-        await finish(extra.signal);
-        return { task: (await store.getTask(task.taskId)) ?? task };
-      }
       await store.updateTaskStatus(task.taskId, 'working', `${title}: running`);
       const abort = new AbortController();
       const watch = setInterval(() => {
@@ -85,4 +86,18 @@ export function toolTask(title: string, run: ToolRun): ToolTaskHandler<AnySchema
     getTaskResult: async (_args, extra) =>
       (await extra.taskStore.getTaskResult(extra.taskId)) as CallToolResult,
   };
+}
+
+/** A plain call of a task tool: run to its end, its result stored for the SDK to read, nothing announced. */
+async function plainCall(
+  store: InMemoryTaskStore,
+  extra: CreateTaskRequestHandlerExtra,
+  work: () => Promise<CallToolResult>,
+) {
+  const request = { method: 'tools/call', params: {} };
+  const params = { ttl: PLAIN_CALL_TTL_MS, pollInterval: POLL_INTERVAL_MS };
+  const task = await store.createTask(params, extra.requestId, request, extra.sessionId);
+  const result = await work();
+  await store.storeTaskResult(task.taskId, result.isError ? 'failed' : 'completed', result, extra.sessionId);
+  return { task: (await store.getTask(task.taskId, extra.sessionId)) ?? task };
 }

@@ -7,6 +7,7 @@ import {
   CallToolResultSchema,
   CreateTaskResultSchema,
   LoggingMessageNotificationSchema,
+  TaskStatusNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { expect, inject, test } from 'vitest';
 import { useMacpilot } from '../support/mcp.js';
@@ -49,6 +50,33 @@ test('a task-augmented wait_for answers with a task at once and is polled to its
   expect(text).toMatch(/^Done after .*: a button named "OK" in the app with pid \d+ to appear\./);
   const { tasks } = await macpilot.client.experimental.tasks.listTasks();
   expect(tasks.map((t) => t.taskId)).toContain(task.taskId);
+  await processes.stop(zenity.pid);
+});
+
+test('a plain call of a task tool announces no task: no status notifications, nothing in tasks/list', async () => {
+  const announced: string[] = [];
+  macpilot.client.setNotificationHandler(TaskStatusNotificationSchema, ({ params }) => {
+    announced.push(`${params.taskId} ${params.status}`);
+  });
+  const listed = async () =>
+    (await macpilot.client.experimental.tasks.listTasks()).tasks.map((t) => t.taskId);
+  const before = await listed();
+  const zenity = processes.start('zenity', ['--entry', '--title', 'macpilot plain', '--text', 'Name?']);
+  expect(
+    await macpilot.ok('wait_for', {
+      condition: 'appears',
+      app: String(zenity.pid),
+      role: 'button',
+      name: 'OK',
+      timeout_ms: 30_000,
+    }),
+  ).toMatch(/^Done after /);
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  expect(announced).toEqual([]);
+  expect((await listed()).filter((id) => !before.includes(id))).toEqual([]);
+  // A task the client asks for is announced.
+  const { task } = await startTask({ condition: 'app_idle', app: String(zenity.pid), idle_ms: 100 });
+  await expect.poll(() => announced.some((line) => line.startsWith(task.taskId))).toBe(true);
   await processes.stop(zenity.pid);
 });
 
