@@ -96,8 +96,9 @@ async function plainCall(
 ) {
   const request = { method: 'tools/call', params: {} };
   const params = { ttl: PLAIN_CALL_TTL_MS, pollInterval: POLL_INTERVAL_MS };
-  const task = await store.createTask(params, extra.requestId, request, extra.sessionId);
+  // Made once the work is done: a task exists only to hand its result to the SDK.
   const result = await work();
+  const task = await store.createTask(params, extra.requestId, request, extra.sessionId);
   await store.storeTaskResult(task.taskId, result.isError ? 'failed' : 'completed', result, extra.sessionId);
   return { task: (await store.getTask(task.taskId, extra.sessionId)) ?? task };
 }
