@@ -712,7 +712,7 @@ describe('screenshot', () => {
       of: string;
     };
     expect(shot).toMatchObject({ file: jsonFile, bytes: statSync(jsonFile).size, width: Number(width) });
-    expect(shot.of).toBe(`display ${id}`);
+    expect(shot.of).toBe(`display "${id}"`);
   });
 });
 
