@@ -565,13 +565,18 @@ export class Resolver {
    * step (`list/listitem/text["Row 9876"]`, as a search's answer names an unnamed row of a long list) reads the
    * list's rows by that name.
    */
-  private segmentCandidates(
+  private async segmentCandidates(
     handle: string,
     segment: Segment,
     next: Segment | undefined,
     call?: CallOptions,
   ): Promise<Siblings> {
-    if (isTransparentSegment(segment)) return this.transparentChildren(handle, call);
+    // A step by role alone names an unnamed wrapper of that role (a snapshot's path); where there is none, it
+    // names an element of that role that agents see there (`group` for the group "Dialogs").
+    if (isTransparentSegment(segment)) {
+      const wrappers = await this.transparentChildren(handle, call);
+      if (matchSegment(wrappers, { ...segment, index: undefined }).length > 0) return wrappers;
+    }
     const byRoleAlone = segment.name === undefined && segment.index === undefined;
     return this.logicalChildren(handle, call, byRoleAlone ? next?.name : segment.name);
   }
