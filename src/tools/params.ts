@@ -52,7 +52,9 @@ export const captureArea = {
   window: z
     .union([z.string().min(1).max(512), z.number().int().min(0)])
     .optional()
-    .describe("A window: its title (or part of it), its index among the app's windows, or a window id."),
+    .describe(
+      "A window: its id from list_windows, its title (or part of it), or its index in list_windows' order (front to back; among the app's windows when app is given).",
+    ),
   display: z.string().min(1).max(128).optional().describe('A display id from list_displays.'),
   region: screenRegion
     .optional()

@@ -73,6 +73,10 @@ test("a screenshot of gtk3-demo's window shows the app, where its Run button is"
   // The same window named by its id, as list_windows gives it.
   const byId = await screenshot({ window: window.id });
   expect(byId.pixels.rgb.equals(shot.pixels.rgb)).toBe(true);
+  // list_windows shows most ids as digits: given as a JSON number, it is still the id, not an index.
+  expect(window.id).toMatch(/^\d+$/);
+  const byNumber = await screenshot({ window: Number(window.id) });
+  expect(byNumber.pixels.rgb.equals(shot.pixels.rgb)).toBe(true);
 
   // The button's pixels carry its label and edges; the same-sized patch of bare desktop is one flat colour.
   const detail = await macpilot.ok('get_element', {

@@ -345,8 +345,9 @@ export class Screen {
         throw new MacpilotError({
           what: `The window ${window.id} ${JSON.stringify(clip(window.title, 80))} is minimized`,
           why: 'a minimized window is not on screen',
-          next: 'restore it with restore_window, then take the screenshot',
-          person: { next: 'restore the window (from the task bar or its app), then take the screenshot' },
+          next: 'restore it with restore_window, then call again',
+          kind: 'window_minimized',
+          person: { next: 'restore the window (from the task bar or its app), then run the command again' },
         });
       }
       return {
@@ -372,7 +373,8 @@ export class Screen {
   ): Promise<{ window: WindowInfo; windows: WindowInfo[] } | undefined> {
     const { windows, hidden } = await this.kernel.resolver.visibleWindows(true, call);
     if (windows.length === 0 && hidden.length === 0) return undefined;
-    const byId = windows.find((w) => w.id === wanted);
+    // A window id list_windows shows as digits may come as a JSON number: taken as the id where one is listed.
+    const byId = windows.find((w) => w.id === (typeof wanted === 'number' ? String(wanted) : wanted));
     if (byId) return { window: byId, windows };
     const scope = app === undefined ? {} : { app: String(app.pid) };
     // A title, else an index; the front-most window of the app when neither is given.
