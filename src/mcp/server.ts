@@ -118,7 +118,6 @@ export function createMcpServer(deps: ToolDependencies): McpServer {
         { ...config, execution: { taskSupport: 'optional' } },
         // A task outlives its request, not its session: the session's end stops its work too.
         toolTask(
-          tool.title,
           (args, extra) => run(args, { ...extra, signal: AbortSignal.any([extra.signal, sessionEnd]) }),
           tasks.taskStore,
         ),

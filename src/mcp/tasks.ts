@@ -11,15 +11,11 @@ import {
   type CreateTaskRequestHandlerExtra,
   type ToolTaskHandler,
 } from '@modelcontextprotocol/sdk/experimental/tasks';
+import { randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Result, Task } from '@modelcontextprotocol/sdk/types.js';
 import type { AnySchema } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 
-/**
- * A plain call's result is read by the SDK as soon as its work returns, before any timer can fire; it is then
- * dropped, so that tasks/list shows only the tasks the client asked for.
- */
-const PLAIN_CALL_TTL_MS = 1000;
 /** What tasks/get suggests as the time between polls. */
 const POLL_INTERVAL_MS = 250;
 /** How often running work looks whether its task was cancelled. */
@@ -31,10 +27,40 @@ export type ToolRun = (
   extra: CreateTaskRequestHandlerExtra & { signal: AbortSignal },
 ) => Promise<CallToolResult>;
 
+/**
+ * The server's tasks. The SDK answers a plain call of a task tool (no task asked for) with the result of a task
+ * it reads once: such a result is held apart, never listed by tasks/list and never announced, and dropped once
+ * read.
+ */
+export class ServerTaskStore extends InMemoryTaskStore {
+  private readonly plainResults = new Map<string, Result>();
+
+  /** A finished task for the SDK to read `result` from, once. */
+  holdPlainResult(result: CallToolResult): Task {
+    const taskId = `plain-${randomUUID()}`;
+    const now = new Date().toISOString();
+    this.plainResults.set(taskId, result);
+    const status = result.isError ? 'failed' : 'completed';
+    return { taskId, status, ttl: null, createdAt: now, lastUpdatedAt: now, pollInterval: POLL_INTERVAL_MS };
+  }
+
+  override async getTaskResult(taskId: string, sessionId?: string): Promise<Result> {
+    const plain = this.plainResults.get(taskId);
+    if (!plain) return super.getTaskResult(taskId, sessionId);
+    this.plainResults.delete(taskId);
+    return plain;
+  }
+
+  override cleanup(): void {
+    this.plainResults.clear();
+    super.cleanup();
+  }
+}
+
 /** The McpServer options that give it a task store (one per server, so one per HTTP session). */
 export function taskOptions() {
   return {
-    taskStore: new InMemoryTaskStore(),
+    taskStore: new ServerTaskStore(),
     taskMessageQueue: new InMemoryTaskMessageQueue(),
   };
 }
@@ -50,15 +76,12 @@ export function releaseTasksOnClose(server: McpServer, store: InMemoryTaskStore)
   };
 }
 
-/**
- * `server` is the server's own store: a plain call's work is kept there, where the SDK reads its result, without
- * the task status notifications the request's view of the store sends (the client asked for no task).
- */
-export function toolTask(title: string, run: ToolRun, server: InMemoryTaskStore): ToolTaskHandler<AnySchema> {
+/** `server` is the server's own store, which holds a plain call's result apart (ServerTaskStore). */
+export function toolTask(run: ToolRun, server: ServerTaskStore): ToolTaskHandler<AnySchema> {
   return {
     createTask: async (args, extra) => {
       const asTask = extra.taskRequestedTtl !== undefined;
-      if (!asTask) return plainCall(server, extra, () => run(args, extra));
+      if (!asTask) return { task: server.holdPlainResult(await run(args, extra)) };
       const store = extra.taskStore;
       const task = await store.createTask({ ttl: extra.taskRequestedTtl, pollInterval: POLL_INTERVAL_MS });
       const finish = async (signal: AbortSignal) => {
@@ -68,7 +91,6 @@ export function toolTask(title: string, run: ToolRun, server: InMemoryTaskStore)
           .storeTaskResult(task.taskId, result.isError ? 'failed' : 'completed', result)
           .catch(() => {});
       };
-      await store.updateTaskStatus(task.taskId, 'working', `${title}: running`);
       const abort = new AbortController();
       const watch = setInterval(() => {
         void store.getTask(task.taskId).then((current) => {
@@ -86,19 +108,4 @@ export function toolTask(title: string, run: ToolRun, server: InMemoryTaskStore)
     getTaskResult: async (_args, extra) =>
       (await extra.taskStore.getTaskResult(extra.taskId)) as CallToolResult,
   };
-}
-
-/** A plain call of a task tool: run to its end, its result stored for the SDK to read, nothing announced. */
-async function plainCall(
-  store: InMemoryTaskStore,
-  extra: CreateTaskRequestHandlerExtra,
-  work: () => Promise<CallToolResult>,
-) {
-  const request = { method: 'tools/call', params: {} };
-  const params = { ttl: PLAIN_CALL_TTL_MS, pollInterval: POLL_INTERVAL_MS };
-  // Made once the work is done: a task exists only to hand its result to the SDK.
-  const result = await work();
-  const task = await store.createTask(params, extra.requestId, request, extra.sessionId);
-  await store.storeTaskResult(task.taskId, result.isError ? 'failed' : 'completed', result, extra.sessionId);
-  return { task: (await store.getTask(task.taskId, extra.sessionId)) ?? task };
 }

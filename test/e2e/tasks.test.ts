@@ -71,12 +71,15 @@ test('a plain call of a task tool announces no task: no status notifications, no
       timeout_ms: 30_000,
     }),
   ).toMatch(/^Done after /);
-  await new Promise((resolve) => setTimeout(resolve, 1500));
   expect(announced).toEqual([]);
   expect((await listed()).filter((id) => !before.includes(id))).toEqual([]);
   // A task the client asks for is announced.
   const { task } = await startTask({ condition: 'app_idle', app: String(zenity.pid), idle_ms: 100 });
   await expect.poll(() => announced.some((line) => line.startsWith(task.taskId))).toBe(true);
+  // Its status says where it ended, with no word of its running left over.
+  const done = await macpilot.client.experimental.tasks.getTask(task.taskId);
+  expect(done).toMatchObject({ status: 'completed' });
+  expect(done.statusMessage).toBeUndefined();
   await processes.stop(zenity.pid);
 });
 
