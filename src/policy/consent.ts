@@ -15,6 +15,7 @@ import type { Mode } from '../modes.js';
 import { focusIn } from '../engine/features/input.js';
 import type { HelperPort } from '../engine/kernel/port.js';
 import type { RefTable } from '../engine/kernel/refs.js';
+import { windowNamed } from '../engine/kernel/window-target.js';
 import { elementPathIn, parsePath } from '../engine/kernel/paths.js';
 import type { Resolver } from '../engine/kernel/resolve.js';
 import { roleOf } from '../engine/kernel/roles.js';
@@ -67,7 +68,7 @@ export interface ConsentSettings {
 export interface TargetSource {
   refs: Pick<RefTable, 'known'>;
   port: HelperPort;
-  resolver: Pick<Resolver, 'path' | 'app' | 'appOf' | 'gateWindow'>;
+  resolver: Pick<Resolver, 'path' | 'app' | 'appOf' | 'gateWindow' | 'visibleWindows'>;
 }
 
 export class ConsentGuard implements Guard {
@@ -162,7 +163,9 @@ export class ConsentGuard implements Guard {
   /** What the call would do, in words for the human, and why it asks, when it needs their consent. */
   private async needsConsent(call: ToolCall): Promise<{ action: string; because: string } | undefined> {
     const { tool } = call;
-    const target = this.targetNames(call.args);
+    // A window is named as the person sees it (its title and app), not by the id or pid the agent gave.
+    const window = tool.toolset === 'windows' ? await this.windowNamed(call) : undefined;
+    const target = window ? [window] : this.targetNames(call.args);
     const action = (because: string) => ({
       action: `${tool.title.toLowerCase()}${target.length > 0 ? ` (${target.join(', ')})` : ''}`,
       because,
@@ -231,6 +234,24 @@ export class ConsentGuard implements Guard {
   private inBackground(args: Record<string, unknown>): boolean {
     const setBy = () => (this.settings.origins?.input ?? defaultOrigin('input')).where;
     return backgroundOf(args, this.settings.input, setBy) !== undefined;
+  }
+
+  /** The window a window tool's call names, in words (`window "Notes" of mousepad`), when it names one listed. */
+  private async windowNamed(call: ToolCall): Promise<string | undefined> {
+    const { args } = call;
+    const text = (key: string) => (typeof args[key] === 'string' ? (args[key] as string) : undefined);
+    const target = {
+      id: text('window_id'),
+      app: text('app'),
+      title: text('title'),
+      index: typeof args.index === 'number' ? args.index : undefined,
+    };
+    const listed = await this.targets.resolver
+      .visibleWindows(true, { signal: call.signal })
+      .catch(() => undefined);
+    const found = listed && windowNamed(listed.windows, target);
+    if (!found) return undefined;
+    return `window ${JSON.stringify(found.title)}${found.app ? ` of ${found.app}` : ''}`;
   }
 
   /** The names of what the call acts on (never typed text or values): elements, menu paths, windows, apps. */

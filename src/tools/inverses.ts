@@ -1,5 +1,5 @@
 /** What undoes an action, read before it runs (see ToolSpec.inverse): one reader per kind of state. */
-import type { WindowTarget } from '../engine/features/windows.js';
+import type { WindowTarget } from '../engine/kernel/window-target.js';
 import type { Inverse, NothingToUndo } from './history.js';
 import type { ToolContext } from './types.js';
 

@@ -2,7 +2,7 @@
 import { structured } from '../engine/render/json.js';
 import { z } from 'zod';
 import { WINDOW_ID_PATTERN } from '../helper-client/protocol.js';
-import type { WindowTarget } from '../engine/features/windows.js';
+import type { WindowTarget } from '../engine/kernel/window-target.js';
 import { previousWindow } from './inverses.js';
 import { defineTool, toolsetTools, READ_ONLY, WRITE } from './types.js';
 

@@ -8,23 +8,11 @@ import type { WindowInfo } from '../../helper-client/protocol.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { CallOptions } from '../../helper-client/errors.js';
 import type { ActionResult, WindowsResult } from '../kernel/results.js';
-import { matchByName, matchTitle, plural } from '../../text.js';
+import { matchTitle, plural } from '../../text.js';
+import { ofApp, type WindowTarget, windowsMatching } from '../kernel/window-target.js';
 import { noWindowWithId, own, windowsListed, windowStateWords, windowWords, words } from '../kernel/words.js';
 
 /** Exactly one way of naming a window: `id`, or at least one of `app` and `title` (with `index` among matches). */
-export interface WindowTarget {
-  id?: string;
-  app?: string;
-  title?: string;
-  index?: number;
-}
-
-/** Windows of an app: pid digits, else the app name (as list_apps shows it, or the program's window class). */
-function ofApp(windows: readonly WindowInfo[], app: string): WindowInfo[] {
-  if (/^\d+$/.test(app)) return windows.filter((w) => w.pid === Number(app));
-  return matchByName(windows, (w) => w.app, app);
-}
-
 const describe = (t: WindowTarget): string =>
   t.id !== undefined
     ? `window ${t.id}`
@@ -188,7 +176,7 @@ export class Windows {
       throw new MacpilotError(absent);
     }
     const byApp = target.app === undefined ? windows : ofApp(windows, target.app);
-    const matches = target.title === undefined ? byApp : matchTitle(byApp, (w) => w.title, target.title);
+    const matches = windowsMatching(windows, target);
     const picked = target.index === undefined ? matches : matches.slice(target.index, target.index + 1);
     if (picked.length === 1 && picked[0]) return picked[0];
     const none = picked.length === 0;

@@ -84,6 +84,11 @@ const guard = (mode: Mode, consent: Consent = 'ask', focused = el('push button',
               new MacpilotError({ what: 'Window 66 is off limits', why: '-', next: '-', refusal: true }),
             )
           : Promise.resolve(),
+      // The windows the call may see: zenity's (pid 3675) question; KeePassXC's are hidden from it.
+      visibleWindows: () =>
+        Promise.resolve({
+          windows: [{ id: '41', title: 'Information', app: 'zenity', pid: 3675 }],
+        }),
       // The app lists deny KeePassXC; NoSuchApp does not run; other names are running apps.
       app: (name: string) =>
         name === 'KeePassXC'
@@ -362,6 +367,16 @@ describe('ConsentGuard', () => {
     // A window's app may have windows and no tree (xmessage): the window tools find it, so the person is asked.
     await guard('full').admit(call('close_window', { app: 'NoSuchApp' }, server));
     expect(asked).toHaveLength(2);
+  });
+
+  it('names a window by its title and app, not by the pid or id the agent gave', async () => {
+    const { server, asked } = client(accept);
+    await guard('full').admit(call('close_window', { app: '3675' }, server));
+    await guard('full').admit(call('close_window', { window_id: '41' }, server));
+    expect(asked).toEqual([
+      'An AI agent wants to close a window (window "Information" of zenity). Allow it?',
+      'An AI agent wants to close a window (window "Information" of zenity). Allow it?',
+    ]);
   });
 
   it('refuses a client without elicitation, saying how a human allows it in the config', async () => {
