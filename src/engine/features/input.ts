@@ -251,22 +251,62 @@ function notTyped(value: string, text: string, before: string | undefined): Word
   }
   const shown = [...new Set(missing)].slice(0, 10).map((c) => JSON.stringify(c));
   const them = missing.length === 1 ? 'it' : 'them';
-  return words`\nThe field now holds ${holds}: ${own(plural(missing.length, 'character'))} of the text typed (${own(shown.join(', '))}) ${own(missing.length === 1 ? 'is' : 'are')} not in it: the app took ${own(them)} as commands (as a calculator takes "="), the field limits what it takes, or the keyboard layout lacks ${own(them)}.`;
+  return words`\nThe field now holds ${holds}: ${own(plural(missing.length, 'character'))} of the text typed (${own(shown.join(', '))}) ${own(missing.length === 1 ? 'is' : 'are')} not in it: the app took ${own(them)} as commands (as a calculator takes "="), shows ${own(them)} otherwise (a calculator's "×" for "*"), the field limits what it takes, or the keyboard layout lacks ${own(them)}.`;
 }
 
+/** Longest texts compared character by character; longer ones are compared from their ends only. */
+const ALIGNED_CHARS = 400;
+
 /**
- * The characters of `typed` left out of `shown` when `shown` ends with `typed` less some of them (what the field
- * held before may precede it); undefined when it does not.
+ * The characters of `typed` left out of `shown` when `shown` is `typed` less some of them, perhaps with some
+ * shown otherwise (a calculator shows "*" as "×"; what the field held before may precede it); undefined when the
+ * field holds something else (a result).
  */
-function missingFrom(shown: string, typed: readonly string[]): string[] | undefined {
+export function missingFrom(shown: string, typed: readonly string[]): string[] | undefined {
   const have = [...shown];
-  const missing: string[] = [];
-  let at = have.length - 1;
-  for (let i = typed.length - 1; i >= 0; i--) {
-    if (at >= 0 && have[at] === typed[i]) at--;
-    else missing.unshift(typed[i] as string);
+  const kept =
+    have.length * typed.length <= ALIGNED_CHARS * ALIGNED_CHARS ? common(have, typed) : fromEnd(have, typed);
+  const missing = typed.filter((_, i) => !kept.typed.has(i));
+  // Characters shown that were not typed, after the first one kept: each stands for one typed otherwise.
+  const first = Math.min(...kept.shown);
+  const extra = have.filter((_, i) => i > first && !kept.shown.has(i)).length;
+  const mostlyThere = kept.typed.size > 0 && kept.typed.size * 2 >= typed.length;
+  return missing.length > 0 && mostlyThere && extra <= missing.length ? missing : undefined;
+}
+
+/** The positions of a longest common subsequence of the two, in each. */
+function common(shown: readonly string[], typed: readonly string[]) {
+  const rows = shown.length + 1;
+  const cols = typed.length + 1;
+  const length = new Uint16Array(rows * cols);
+  for (let i = shown.length - 1; i >= 0; i--)
+    for (let j = typed.length - 1; j >= 0; j--)
+      length[i * cols + j] =
+        shown[i] === typed[j]
+          ? (length[(i + 1) * cols + j + 1] ?? 0) + 1
+          : Math.max(length[(i + 1) * cols + j] ?? 0, length[i * cols + j + 1] ?? 0);
+  const kept = { shown: new Set<number>(), typed: new Set<number>() };
+  for (let i = 0, j = 0; i < shown.length && j < typed.length;) {
+    if (shown[i] === typed[j]) {
+      kept.shown.add(i++);
+      kept.typed.add(j++);
+    } else if ((length[(i + 1) * cols + j] ?? 0) >= (length[i * cols + j + 1] ?? 0)) i++;
+    else j++;
   }
-  return missing.length > 0 && missing.length < typed.length ? missing : undefined;
+  return kept;
+}
+
+/** Characters kept, matched from the ends of both while they agree, skipping typed ones the field lacks. */
+function fromEnd(shown: readonly string[], typed: readonly string[]) {
+  const kept = { shown: new Set<number>(), typed: new Set<number>() };
+  let at = shown.length - 1;
+  for (let i = typed.length - 1; i >= 0; i--) {
+    if (at >= 0 && shown[at] === typed[i]) {
+      kept.shown.add(at--);
+      kept.typed.add(i);
+    }
+  }
+  return kept;
 }
 
 export class Input {
