@@ -11,6 +11,7 @@ import type { Mode } from '../modes.js';
 import { isWrite, toolsetOf } from '../toolsets.js';
 import type { RefTable } from '../engine/kernel/refs.js';
 import { type ElementPath, elementPathIn, formatPath } from '../engine/kernel/paths.js';
+import { ENTERED_NAME_ROLES, type Role } from '../engine/kernel/roles.js';
 import { MacpilotError } from '../errors.js';
 import { helperFailure } from '../engine/kernel/failures.js';
 import { HelperError, typedBefore } from '../helper-client/errors.js';
@@ -142,7 +143,7 @@ export class AuditLog implements Guard {
       if (seen) return { app: seen.app.name, target: parseLabel(seen.label) };
       return {
         app: app(path.app),
-        target: reached && last ? { role: last.role, name: last.name } : undefined,
+        target: reached && last ? targetOf(last.role, last.name) : undefined,
       };
     }
     const named = this.namedApp(call, pid);
@@ -220,7 +221,12 @@ function parseLabel(label: string): { role: string; name?: string } {
   const space = label.indexOf(' ');
   if (space < 0) return { role: label };
   const name: unknown = JSON.parse(label.slice(space + 1));
-  return { role: label.slice(0, space), name: String(name) };
+  return targetOf(label.slice(0, space), String(name));
+}
+
+/** A target as the log keeps it: a field's name may be what was typed into it (ENTERED_NAME_ROLES), so it is left out. */
+function targetOf(role: string, name: string | undefined): { role: string; name?: string } {
+  return name === undefined || ENTERED_NAME_ROLES.has(role as Role) ? { role } : { role, name };
 }
 
 /** A failure as its kind and the arguments it concerns: what a record may keep of it. */

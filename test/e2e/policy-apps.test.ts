@@ -12,7 +12,12 @@ import { decode } from '../support/image.js';
 const env = inject('desktopEnv');
 
 describe('MACPILOT_DENY_APPS=mousepad', () => {
-  const { macpilot, processes, start } = useMacpilot({ ...env, MACPILOT_DENY_APPS: 'mousepad' });
+  const auditFile = join(temporaryFolder('macpilot-deny-audit-'), 'audit.jsonl');
+  const { macpilot, processes, start } = useMacpilot({
+    ...env,
+    MACPILOT_DENY_APPS: 'mousepad',
+    MACPILOT_AUDIT_LOG: auditFile,
+  });
 
   test('mousepad is left out of the lists, and snapshot_ui of it is refused, naming the app and the setting; gtk3-demo still works', async () => {
     const mousepad = processes.start('mousepad');
@@ -32,6 +37,19 @@ describe('MACPILOT_DENY_APPS=mousepad', () => {
     expect(refused.text).toMatch(/^No running app matches "\d+"/);
     expect(refused.text).toContain('1 running app is hidden; only the person can change that');
     expect(refused.text).not.toMatch(/mousepad|MACPILOT_DENY_APPS/);
+    // Its window named by the id the person's tools give it, as text or as a JSON number: refused alike, and logged so.
+    const id = windowOfPid(env, mousepad.pid)?.id ?? '';
+    expect(id).toMatch(/^\d+$/);
+    const byText = await macpilot.call('take_screenshot', { window: id });
+    const byNumber = await macpilot.call('take_screenshot', { window: Number(id) });
+    expect([byText.isError, byNumber.isError]).toEqual([true, true]);
+    expect(byNumber.text).toMatch(/^No window has the id "\d+"/);
+    expect(`${byText.text}\n${byNumber.text}`).not.toMatch(/mousepad|Untitled|MACPILOT_DENY_APPS/);
+    const logged = readFileSync(auditFile, 'utf8').trim().split('\n').slice(-2);
+    expect(logged.map((line) => (JSON.parse(line) as { outcome: string }).outcome)).toEqual([
+      'refused',
+      'refused',
+    ]);
     const byPath = await macpilot.call('get_element', { path: 'app("mousepad")/window[0]' });
     const absent = await macpilot.call('get_element', { path: 'app("nosuchapp")/window[0]' });
     expect(byPath.text).toBe(absent.text.replaceAll('nosuchapp', 'mousepad'));

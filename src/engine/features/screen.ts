@@ -377,14 +377,21 @@ export class Screen {
     const byId = windows.find((w) => w.id === (typeof wanted === 'number' ? String(wanted) : wanted));
     if (byId) return { window: byId, windows };
     const scope = app === undefined ? {} : { app: String(app.pid) };
-    // A title, else an index; the front-most window of the app when neither is given.
-    const named = typeof wanted === 'string' ? { title: wanted } : { index: wanted ?? 0 };
+    // A title, else an index (a number past every window's index is an id); the front-most window of the app
+    // when neither is given.
+    const named =
+      typeof wanted === 'string'
+        ? { ...scope, title: wanted }
+        : wanted !== undefined && wanted >= windows.length + hidden.length
+          ? { id: String(wanted) }
+          : { ...scope, index: wanted ?? 0 };
     try {
-      return { window: await this.windows.resolve({ ...scope, ...named }, call), windows };
+      return { window: await this.windows.resolve(named, call), windows };
     } catch (error) {
-      // The id of a window the lists keep from the call is refused in the words of one no title matches.
-      if (typeof wanted === 'string' && error instanceof MacpilotError && !isCallProblem(error)) {
-        await this.kernel.resolver.refuseDeniedWindow(wanted, error, call);
+      // The id of a window the lists keep from the call (as text or as a number) is refused in the words of one
+      // no title matches.
+      if (wanted !== undefined && error instanceof MacpilotError && !isCallProblem(error)) {
+        await this.kernel.resolver.refuseDeniedWindow(String(wanted), error, call);
       }
       // An app with no window at all is said so, by its name (the look-up went by its pid).
       if (

@@ -321,6 +321,12 @@ export const SETTING_ROLES: ReadonlySet<Role> = new Set([
   'spinbutton',
 ]);
 
+/**
+ * Roles whose name may be what was entered in them: a field labelled by itself, a combo box named by the item it
+ * shows. Where typed text and values set are told only as lengths, so are these names.
+ */
+export const ENTERED_NAME_ROLES: ReadonlySet<Role> = new Set([...TEXT_INPUT_ROLES, 'combobox', 'spinbutton']);
+
 /** Everything a form asks a person to fill in: text inputs and settings. */
 export const FORM_INPUT_ROLES: ReadonlySet<Role> = new Set([...TEXT_INPUT_ROLES, ...SETTING_ROLES]);
 

@@ -51,7 +51,7 @@ function setup(options: Partial<AuditOptions> = {}) {
 const ok: CallOutcome = { ok: true, refused: false, durationMs: 12.4 };
 
 describe('AuditLog', () => {
-  test('a write action on a ref: tool, app, target role and name, outcome, the length of the value but not the value', () => {
+  test("a write action on a ref: tool, app, target role (a field's name left out), outcome, the length of the value but not the value", () => {
     const { audit, refs, file, messages, call, lines } = setup();
     const { ref } = refs.issue('h1', {
       path: 'app("Mousepad")/window[0]/textbox',
@@ -64,7 +64,7 @@ describe('AuditLog', () => {
         time: '2026-11-21T12:00:00.000Z',
         tool: 'set_value',
         app: 'Mousepad',
-        target: { role: 'textbox', name: 'Search' },
+        target: { role: 'textbox' },
         outcome: 'ok',
         duration_ms: 12,
         value_length: SECRET.length,
@@ -225,18 +225,44 @@ describe('AuditLog', () => {
     ]);
   });
 
+  test('a name that may be what was entered (a self-labelled field, a combo box showing its item) is left out', () => {
+    const { audit, refs, call, lines, file } = setup();
+    const field = refs.issue('h1', {
+      path: 'app("Chromium")/window[0]/document/textbox["hello"]',
+      app: { name: 'Chromium', pid: 9 },
+      label: 'textbox "hello"',
+    });
+    const combo = refs.issue('h2', {
+      path: 'app("zenity")/dialog/combobox',
+      app: { name: 'zenity', pid: 7 },
+      label: 'combobox "Violet"',
+    });
+    audit.settled(call('type_text', { ref: field.ref, text: 'q' }), ok);
+    audit.settled(call('click_element', { ref: combo.ref }), ok);
+    audit.settled(
+      call('type_text', { path: 'app("Chromium")/window[0]/document/textbox["helloq"]', text: 'q' }),
+      ok,
+    );
+    expect(lines().map(({ target }) => target)).toEqual([
+      { role: 'textbox' },
+      { role: 'combobox' },
+      { role: 'textbox' },
+    ]);
+    expect(readFileSync(file, 'utf8')).not.toMatch(/hello|Violet/);
+  });
+
   test('a path that picks by role (and index) is named by the element the call met there', () => {
     const { audit, call, lines, refs } = setup();
     refs.issue('h1', {
-      path: 'app("zenity")/dialog/textbox',
+      path: 'app("zenity")/dialog/slider',
       app: { name: 'zenity', pid: 7 },
-      label: 'textbox "Your name?"',
+      label: 'slider "Volume"',
     });
-    audit.settled(call('set_value', { path: 'app("zenity")/dialog/textbox', value: 'x' }), ok);
-    audit.settled(call('set_value', { path: 'app("zenity")/dialog/textbox[1]', value: 'x' }), ok);
+    audit.settled(call('set_value', { path: 'app("zenity")/dialog/slider', value: 3 }), ok);
+    audit.settled(call('set_value', { path: 'app("zenity")/dialog/slider[1]', value: 3 }), ok);
     expect(lines().map(({ target }) => target)).toEqual([
-      { role: 'textbox', name: 'Your name?' },
-      { role: 'textbox' },
+      { role: 'slider', name: 'Volume' },
+      { role: 'slider' },
     ]);
   });
 
@@ -298,7 +324,7 @@ describe('AuditLog', () => {
       },
       {
         app: 'mousepad',
-        target: { role: 'textbox', name: 'Find' },
+        target: { role: 'textbox' },
         outcome: 'refused',
         error: 'declined_by_person',
       },

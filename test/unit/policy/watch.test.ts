@@ -67,7 +67,7 @@ describe('CallFeed', () => {
       session: 'agent #1',
       tool: 'type_text',
       app: 'mousepad',
-      target: { role: 'textbox', name: 'Body' },
+      target: { role: 'textbox' },
       outcome: 'ok',
       changes: ['~ textbox "Body" changed'],
       bounds: { x: 1, y: 2, width: 3, height: 4 },

@@ -33,6 +33,21 @@ describe('diffApp', () => {
     expect(diffApp(before, after)).toContain('value="typed hunter2"');
   });
 
+  it("for a watching person, a name that may be what was typed reads as its length: a field's, an editable element's, the text inside a field", () => {
+    const [before, after] = pair((root) => {
+      const editor = byId(root, 'editor');
+      editor.name = 'hello';
+      editor.children = [el('label', 'hellohello', { id: 'inner' })];
+      byId(root, 'ok').name = 'Done';
+    });
+    const watched = renderChanges(changesOf(before, after), undefined, WATCHING);
+    expect(watched).toContain('textbox name=(5 characters)');
+    expect(watched).toContain('text name=(10 characters)');
+    expect(watched).toContain('button "Done"');
+    expect(watched).not.toContain('hello');
+    expect(diffApp(before, after)).toContain('textbox "hello"');
+  });
+
   it('of more changes than are shown, the element that took the focus is among those shown', () => {
     const [before, after] = pair((root) => {
       // A page scrolled by the key: many lines change first; the focus moves to the last one.
