@@ -352,6 +352,9 @@ export class ToolSession {
   }
 }
 
+/** How error_arguments names an argument the tool does not take. */
+const UNKNOWN_ARGUMENT = '(unknown)';
+
 /** Why a call's arguments do not fit the tool's schema, each bad one named with what it takes. */
 function invalidArguments(name: string, error: z.ZodError, args: unknown): MacpilotError {
   const given = (path: readonly PropertyKey[]) =>
@@ -371,10 +374,11 @@ function invalidArguments(name: string, error: z.ZodError, args: unknown): Macpi
         : '';
     return where === '' ? said : `${where}: ${said}${quoted}`;
   });
+  // The names the tool takes; a name it does not take is the agent's own text, which the audit log never keeps.
   const concerns = [
     ...new Set(
       error.issues.flatMap((issue) =>
-        issue.code === 'unrecognized_keys' ? issue.keys : issue.path.slice(0, 1).map(String),
+        issue.code === 'unrecognized_keys' ? [UNKNOWN_ARGUMENT] : issue.path.slice(0, 1).map(String),
       ),
     ),
   ];

@@ -216,10 +216,13 @@ describe('audit log of the app list', () => {
       ],
       ['focus_window', { window_id: '12345' }, 'window_not_found', ['window_id']],
       ['focus_window', { title: 'no such window title' }, 'window_not_found', ['title']],
+      // An argument the tool does not take is the agent's own text: the log does not keep its name.
+      ['set_clipboard', { text: 'x', swordfish: 'x' }, 'invalid_arguments', ['(unknown)']],
     ] as const) {
       expect((await macpilot.call(tool, args)).isError, tool).toBe(true);
       expect(auditLines(auditFile).at(-1), tool).toMatchObject({ tool, error, error_arguments: about });
     }
+    expect(readFileSync(auditFile, 'utf8')).not.toContain('swordfish');
   });
 
   test('a workflow stopped by a refused step says which step, and how it ended, on its own line', async () => {

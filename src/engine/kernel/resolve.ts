@@ -627,7 +627,9 @@ export class Resolver {
       if (segment.name === undefined && segment.index === undefined)
         found = await this.holding(found, next, call);
       const hit = found[0];
-      if (found.length !== 1 || !hit) throw this.stepError(path, step, atPath, siblings, found, app);
+      // The audit log names the app a path by pid reached, though the path then led nowhere.
+      if (found.length !== 1 || !hit)
+        throw this.stepError(path, step, atPath, siblings, found, app).reaching({ app: app.name });
       const position = siblings.indexOf(hit);
       if (siblings === candidates && takesContentName(hit)) {
         siblings = await this.namedAmong(candidates, segment.role, call);

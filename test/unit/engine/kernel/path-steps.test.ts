@@ -47,3 +47,10 @@ it('a bare group step still names an unnamed wrapper where there is one', async 
   const got = await engineOf(wrapped).elements.getElement({ path: 'app("demo")/window/group/textbox' });
   expect(got).toMatchObject({ kind: 'element', entry: { label: 'textbox "Only"' } });
 });
+
+it('a path that leads nowhere still tells the audit log which app it reached, named by its pid', async () => {
+  const error: unknown = await engineOf(dialogs)
+    .elements.getElement({ path: 'app(5)/window/list' })
+    .catch((e: unknown) => e);
+  expect(error).toMatchObject({ kind: 'no_element_at_path', reached: { app: 'demo' } });
+});
