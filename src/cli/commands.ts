@@ -350,7 +350,7 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: 'toolsets', value: 'LIST', help: 'comma-separated toolsets, or "all"' },
     ],
     details:
-      'On stdin, one message may be 12 MiB at most: a longer one ends the server, which says so on stderr (over HTTP, a body over 4 MB is answered 413).',
+      'On stdin, one message may be 12 MiB at most: a longer one ends the server, which says so on stderr (over HTTP, a body over 4 MiB is answered 413).',
     kind: 'own',
   },
   {

@@ -122,7 +122,7 @@ export async function serveHttp(options: HttpOptions): Promise<HttpEndpoint> {
       });
     }
     if (Number(req.headers['content-length']) > MAX_BODY_BYTES) {
-      return refuse(res, 413, `request body over ${MAX_BODY_BYTES} bytes`);
+      return refuse(res, 413, `request body over 4 MiB (${MAX_BODY_BYTES} bytes)`);
     }
     const id = req.headers['mcp-session-id'];
     if (typeof id === 'string') {

@@ -539,6 +539,6 @@ const noValueToSet = (entry: RefEntry) =>
     next: 'set the control meant instead (find_elements with role textbox, slider, checkbox or combobox finds them); a control that does something when pressed is clicked (click_element)',
     kind: 'value_not_settable',
     person: {
-      next: 'set the control meant instead (`macpilot find` with its label and `--role textbox` finds a text field); a control that does something when pressed is clicked (`macpilot click <path>`)',
+      next: 'set the control meant instead (`macpilot find` with its label and `--role textbox` finds a text field); a control that does something when pressed is clicked (`macpilot click` with its path)',
     },
   });
