@@ -140,6 +140,8 @@ export class ToolSession {
   private readonly appPicks: AppPicks = new Map();
   private readonly names: string[];
   private readonly byName: Map<string, ToolDefinition>;
+  /** The tools of the toolsets the server leaves out: a call from a workflow is refused by the policy, as by name. */
+  private readonly leftOut: Map<string, ToolDefinition>;
   /** One signal for the session's calls (what it starts is known by it); none given: never aborted. */
   private readonly sessionEnd: AbortSignal;
   /** Asked for consent through the session's own way, and in the console while one watches. */
@@ -156,6 +158,7 @@ export class ToolSession {
     this.sessionEnd.addEventListener('abort', () => void this.letGo(), { once: true });
     this.names = options.listed.map((tool) => tool.name);
     this.byName = new Map(options.available.map((tool) => [tool.name, tool]));
+    this.leftOut = new Map(toolsLeftOut(deps.config, deps.services).map((tool) => [tool.name, tool]));
   }
 
   /** The session as the person watching reads it: its client's name and its number in this process. */
@@ -313,7 +316,8 @@ export class ToolSession {
     const tool = this.callable(name);
     if (typeof tool === 'string') {
       const result: CallToolResult = { content: [{ type: 'text', text: tool }], isError: true };
-      return { result, failure: { kind: 'not_callable', refusal: true } };
+      const unknown = this.known(name) === undefined;
+      return { result, failure: { kind: unknown ? 'unknown_tool' : 'not_callable', refusal: false } };
     }
     const parsed = tool.input.safeParse(args);
     if (!parsed.success) {
@@ -332,6 +336,8 @@ export class ToolSession {
   ): string | undefined {
     const tool = this.callable(name);
     if (typeof tool === 'string') return tool;
+    const hidden = this.hiddenBecause(tool);
+    if (hidden !== undefined) return `${name} would be refused: ${hidden}`;
     const parsed = tool.input.safeParse(args);
     const issues = parsed.error?.issues.filter((issue) => !pending(issue.path)) ?? [];
     if (issues.length === 0) return undefined;
@@ -341,12 +347,27 @@ export class ToolSession {
     return `invalid arguments for ${name}: ${listed.join('; ')}`;
   }
 
-  /** The tool a call by name from within another call reaches, or why there is none. */
+  /** A tool of this platform by name, offered to the session or not. */
+  private known(name: string): ToolDefinition | undefined {
+    return this.byName.get(name) ?? this.leftOut.get(name);
+  }
+
+  /** Why a tool this platform has is not offered to the session, naming the setting; undefined: it is. */
+  private hiddenBecause(tool: ToolDefinition): string | undefined {
+    if (this.names.includes(tool.name)) return undefined;
+    const { config } = this.deps;
+    return this.leftOut.has(tool.name)
+      ? `its toolset "${tool.toolset}" is left out by ${config.origins.toolsets.where}`
+      : `it is not available in ${config.mode} mode (set by ${config.origins.mode.where})`;
+  }
+
+  /**
+   * The tool a call by name from within another call reaches, or why there is none. One the toolsets or the mode
+   * leave out is reached: the policy refuses it as it refuses a call by name, naming the setting.
+   */
   private callable(name: string): ToolDefinition | string {
-    const tool = this.byName.get(name);
-    if (!tool || !this.names.includes(name)) {
-      return `${name} is not a tool this server lists${tool ? ' in this mode' : ''}; tools/list names them.`;
-    }
+    const tool = this.known(name);
+    if (!tool) return `${name} is not a tool of this server; tools/list names those it offers.`;
     if (tool.nested === false) return `${name} cannot be called from within another tool call.`;
     return tool;
   }

@@ -226,7 +226,8 @@ export const workflowTools = toolsetTools('workflow', [
           rollback = step.on_fail === 'rollback';
           note({
             stopped_at_step: String(index),
-            step_tool: step.tool,
+            // A name that is no tool is the agent's own text, which the audit log never keeps.
+            step_tool: failure?.kind === 'unknown_tool' ? '(unknown)' : step.tool,
             step_outcome: failure?.refusal ? 'refused' : 'failed',
             step_error: failure?.kind ?? 'answered_error',
           });

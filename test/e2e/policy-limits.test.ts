@@ -246,6 +246,25 @@ describe('audit log of the app list', () => {
         step_error: 'app_off_limits',
       },
     });
+    // A step of a toolset the server leaves out is refused as a call by name is, naming the setting, on its own
+    // line; a step naming no tool is logged without that name, the agent's own text.
+    const leftOut = await macpilot.call('run_workflow', { steps: [{ tool: 'get_system_info', args: {} }] });
+    expect(leftOut.text).toContain('MACPILOT_TOOLSETS');
+    const [leftOutStep, leftOutWorkflow] = auditLines(auditFile).slice(-2);
+    expect(leftOutStep).toMatchObject({
+      tool: 'get_system_info',
+      outcome: 'refused',
+      error: 'toolset_left_out',
+    });
+    expect(leftOutWorkflow).toMatchObject({
+      flags: { step_outcome: 'refused', step_error: 'toolset_left_out' },
+    });
+    await macpilot.call('run_workflow', { steps: [{ tool: 'swordfish_tool', args: {} }] });
+    expect(auditLines(auditFile).at(-1)).toMatchObject({
+      tool: 'run_workflow',
+      flags: { step_tool: '(unknown)', step_outcome: 'failed', step_error: 'unknown_tool' },
+    });
+    expect(readFileSync(auditFile, 'utf8')).not.toContain('swordfish');
     // A dry run is told from a run.
     await macpilot.ok('run_workflow', { dry_run: true, steps: [{ tool: 'list_apps' }] });
     expect(auditLines(auditFile).at(-1)).toMatchObject({

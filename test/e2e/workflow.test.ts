@@ -120,7 +120,7 @@ test('a dry run checks every step as the call would (tool, arguments, references
     'failed',
   ]);
   expect(refused.text).toMatch(/^Workflow would not run: 4 of 5 steps must be fixed first/);
-  expect(refused.text).toContain('1. format_disk: failed - format_disk is not a tool this server lists');
+  expect(refused.text).toContain('1. format_disk: failed - format_disk is not a tool of this server');
   expect(refused.text).toMatch(
     /2\. get_clipboard: failed - invalid arguments for get_clipboard: max_chars: .*; arguments: .*colour/,
   );

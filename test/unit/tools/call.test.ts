@@ -31,7 +31,13 @@ function session(mode: Mode = 'full', guards: Guard[] = []) {
     policy: new Policy([new ModeGuard(mode), ...guards]),
     desk: new Desk(),
     feed: new CallFeed({ describe: () => ({}) as never, pictures: false }),
-    config: { input: 'foreground' },
+    config: {
+      input: 'foreground',
+      mode,
+      toolsets: ['ui'],
+      origins: { mode: { where: 'MACPILOT_MODE' }, toolsets: { where: 'MACPILOT_TOOLSETS' } },
+    },
+    services: {},
     engine: { held: { releaseAll: async () => [] } },
   } as unknown as ToolDependencies;
   const human = {
@@ -87,12 +93,18 @@ describe('ToolSession', () => {
     const refused = await tools.run(write, { value: 'x' }, { signal });
     expect(refused).toMatchObject({ isError: true });
     expect(JSON.stringify(refused.content)).toContain('not available in read-only mode');
-    expect(await tools.callTool('set_thing', { value: 'x' }, { signal })).toMatchObject({
-      result: {
-        isError: true,
-        content: [{ text: 'set_thing is not a tool this server lists in this mode; tools/list names them.' }],
-      },
-      failure: { kind: 'not_callable', refusal: true },
+    // Called from a workflow, it meets the same refusal, naming the setting; the dry run says it would.
+    const nested = await tools.callTool('set_thing', { value: 'x' }, { signal });
+    expect(nested).toMatchObject({
+      result: { isError: true },
+      failure: { kind: 'not_in_mode', refusal: true },
+    });
+    expect(JSON.stringify(nested.result.content)).toContain('not available in read-only mode');
+    expect(tools.checkCall('set_thing', { value: 'x' })).toBe(
+      'set_thing would be refused: it is not available in read-only mode (set by MACPILOT_MODE)',
+    );
+    expect(await tools.callTool('no_such_tool', {}, { signal })).toMatchObject({
+      failure: { kind: 'unknown_tool', refusal: false },
     });
     const invalid = await tools.callTool('read_thing', { value: 3 }, { signal });
     expect(JSON.stringify(invalid.result.content)).toContain(
