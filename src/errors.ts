@@ -30,6 +30,8 @@ export interface FailureParts {
 export interface Reached {
   app?: string;
   label?: string;
+  /** Where the element is, for a log that must know whether its name may be entered text. */
+  path?: string;
 }
 
 /** A what as a sentence: a full stop, unless it ends with its own ("did you mean "home"?"). */

@@ -11,7 +11,7 @@ import type { Mode } from '../modes.js';
 import { isWrite, toolsetOf } from '../toolsets.js';
 import type { RefTable } from '../engine/kernel/refs.js';
 import { type ElementPath, elementPathIn, formatPath } from '../engine/kernel/paths.js';
-import { ENTERED_NAME_ROLES, type Role } from '../engine/kernel/roles.js';
+import { mayBeNamedByEntry } from '../engine/kernel/entered.js';
 import { MacpilotError } from '../errors.js';
 import { helperFailure } from '../engine/kernel/failures.js';
 import { HelperError, typedBefore } from '../helper-client/errors.js';
@@ -118,7 +118,8 @@ export class AuditLog implements Guard {
     const elsewhere =
       !outcome.ok && named !== undefined && said?.app !== undefined && !sameApp(named, said.app);
     if (elsewhere) return { app: named, ...byPid };
-    if (said?.label !== undefined) return { app: said.app, ...byPid, target: parseLabel(said.label) };
+    if (said?.label !== undefined)
+      return { app: said.app, ...byPid, target: parseLabel(said.label, said.path) };
     // A path's names are only what the call asked for: they name the target when the call reached it (it did).
     const known = { ...this.known(call, path, pid, outcome.ok), ...byPid };
     return said?.app !== undefined ? { ...known, app: said.app } : known;
@@ -133,17 +134,17 @@ export class AuditLog implements Guard {
   ): Pick<AuditEntry, 'app' | 'target'> {
     const { args } = call;
     const ref = typeof args.ref === 'string' ? this.options.refs.known(args.ref) : undefined;
-    if (ref) return { app: ref.app.name, target: parseLabel(ref.label) };
+    if (ref) return { app: ref.app.name, target: parseLabel(ref.label, ref.path) };
     // An app named by its pid is named by its name when the session met it.
     const app = (name: string) => (pid === undefined ? name : this.options.refs.appName(pid));
     if (path) {
       const last = path.segments.at(-1);
       // A path that picks by role and index names no element: the element met there names it.
       const seen = last?.name === undefined ? this.options.refs.atPath(formatPath(path)) : undefined;
-      if (seen) return { app: seen.app.name, target: parseLabel(seen.label) };
+      if (seen) return { app: seen.app.name, target: parseLabel(seen.label, seen.path) };
       return {
         app: app(path.app),
-        target: reached && last ? targetOf(last.role, last.name) : undefined,
+        target: reached && last ? targetOf(last.role, last.name, formatPath(path)) : undefined,
       };
     }
     const named = this.namedApp(call, pid);
@@ -217,16 +218,20 @@ function pidNamed(call: ToolCall, path: ElementPath | undefined): number | undef
 }
 
 /** `button "Save"` (labelOf) back to its role and name. */
-function parseLabel(label: string): { role: string; name?: string } {
+function parseLabel(label: string, path: string | undefined): { role: string; name?: string } {
   const space = label.indexOf(' ');
   if (space < 0) return { role: label };
   const name: unknown = JSON.parse(label.slice(space + 1));
-  return targetOf(label.slice(0, space), String(name));
+  return targetOf(label.slice(0, space), String(name), path);
 }
 
-/** A target as the log keeps it: a field's name may be what was typed into it (ENTERED_NAME_ROLES), so it is left out. */
-function targetOf(role: string, name: string | undefined): { role: string; name?: string } {
-  return name === undefined || ENTERED_NAME_ROLES.has(role as Role) ? { role } : { role, name };
+/** A target as the log keeps it: a name that may be entered text (kernel/entered.ts) is left out. */
+function targetOf(
+  role: string,
+  name: string | undefined,
+  path: string | undefined,
+): { role: string; name?: string } {
+  return name === undefined || mayBeNamedByEntry(role, path) ? { role } : { role, name };
 }
 
 /** A failure as its kind and the arguments it concerns: what a record may keep of it. */

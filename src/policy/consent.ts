@@ -16,6 +16,7 @@ import { focusIn } from '../engine/features/input.js';
 import type { HelperPort } from '../engine/kernel/port.js';
 import type { RefTable } from '../engine/kernel/refs.js';
 import { windowNamed } from '../engine/kernel/window-target.js';
+import { maskedLabel, maskedTarget } from '../engine/kernel/entered.js';
 import { elementPathIn, parsePath } from '../engine/kernel/paths.js';
 import type { Resolver } from '../engine/kernel/resolve.js';
 import { roleOf } from '../engine/kernel/roles.js';
@@ -165,16 +166,22 @@ export class ConsentGuard implements Guard {
     const { tool } = call;
     // A window is named as the person sees it (its title and app), not by the id or pid the agent gave.
     const window = tool.toolset === 'windows' ? await this.windowNamed(call) : undefined;
-    const target = window ? [window] : this.targetNames(call.args);
-    const action = (because: string) => ({
-      action: `${tool.title.toLowerCase()}${target.length > 0 ? ` (${target.join(', ')})` : ''}`,
-      because,
-    });
+    // The question shows a name that may be text someone entered (a self-labelled field's) as its length; the
+    // checks below read the names themselves.
+    const shown = new Map<string, string>();
+    const target = window ? [window] : this.targetNames(call.args, shown);
+    const action = (because: string) => {
+      const named = target.map((name) => shown.get(name) ?? maskedTarget(name));
+      return {
+        action: `${tool.title.toLowerCase()}${named.length > 0 ? ` (${named.join(', ')})` : ''}`,
+        because,
+      };
+    };
     if (tool.asksConsent) return action('it always asks first');
     if (!isWrite(tool, call.args)) return undefined;
     // Safe mode: the element a path reaches is what is acted on, whatever the path spells (`button[1]` may be
     // "Delete"); a path that reaches none fails as the call itself would, before anyone is asked.
-    if (this.settings.mode === 'safe') target.push(...(await this.reached(call)));
+    if (this.settings.mode === 'safe') target.push(...(await this.reached(call, shown)));
     // click_text's text is the label of what it clicks ("Delete All"), unlike the text type_text types.
     if (tool.name === 'click_text' && typeof call.args.text === 'string') target.push(call.args.text);
     // Keys act on the focused element: Enter (or a space typed) on a focused "Delete" button deletes.
@@ -255,11 +262,13 @@ export class ConsentGuard implements Guard {
   }
 
   /** The names of what the call acts on (never typed text or values): elements, menu paths, windows, apps. */
-  private targetNames(args: Record<string, unknown>): string[] {
+  private targetNames(args: Record<string, unknown>, shown: Map<string, string>): string[] {
     const names: string[] = [];
     const text = (key: string) => (typeof args[key] === 'string' ? (args[key] as string) : undefined);
     const ref = text('ref');
-    if (ref !== undefined) names.push(this.targets.refs.known(ref)?.label ?? ref);
+    const entry = ref === undefined ? undefined : this.targets.refs.known(ref);
+    if (entry) shown.set(entry.label, maskedLabel(entry.label, entry.path));
+    if (ref !== undefined) names.push(entry?.label ?? ref);
     for (const key of ['key', 'name', 'path', 'title', 'app', 'window_id']) {
       const value = text(key);
       if (value !== undefined) names.push(value);
@@ -268,7 +277,7 @@ export class ConsentGuard implements Guard {
   }
 
   /** The label of the element an element path (they begin with app(…); menu and file paths do not) reaches. */
-  private async reached(call: ToolCall): Promise<string[]> {
+  private async reached(call: ToolCall, shown: Map<string, string>): Promise<string[]> {
     const { path } = call.args;
     if (typeof path !== 'string' || !path.trimStart().startsWith('app(')) return [];
     const parsed = parsePath(path);
@@ -276,7 +285,8 @@ export class ConsentGuard implements Guard {
     const resolved = await inCallScope({ access: 'read' }, () =>
       this.targets.resolver.path(parsed, { signal: call.signal }),
     );
-    call.reached = { app: resolved.app.name, label: resolved.label };
+    call.reached = { app: resolved.app.name, label: resolved.label, path: resolved.path };
+    shown.set(resolved.label, maskedLabel(resolved.label, resolved.path));
     return [resolved.label];
   }
 

@@ -417,5 +417,5 @@ function actedOn(answer: EngineResult | undefined): Reached | undefined {
   if (answer?.kind !== 'action') return undefined;
   const outcome = answer.outcome?.kind === 'unwatched' ? undefined : answer.outcome;
   const app = answer.target?.app.name ?? answer.app?.name ?? outcome?.app.name;
-  return { app, label: answer.target?.label };
+  return { app, label: answer.target?.label, path: answer.target?.path };
 }

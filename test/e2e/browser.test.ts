@@ -7,7 +7,7 @@
  * turns it off again.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
@@ -22,6 +22,7 @@ import { windowOfPid } from '../support/xwindows.js';
 
 const env = inject('desktopEnv');
 const folder = temporaryFolder('macpilot-browser-');
+const auditFile = join(folder, 'audit.jsonl');
 // A person's desktop: the test desktop's QT_ACCESSIBILITY=1 (for Qt apps) would turn Chromium's tree on too.
 const { QT_ACCESSIBILITY: _qt, ...personal } = env;
 const processes = new Processes(personal);
@@ -62,7 +63,12 @@ beforeAll(async () => {
   const browser = chromium(webPage('order-form.html'));
   await eventually('the Chromium window', async () => windowOfPid(env, browser.pid));
   // The Chromium relaunch_app starts inherits the server's environment: its temporary files go to this folder.
-  macpilot = await startMacpilot({ ...env, MACPILOT_CONSENT: 'allow', TMPDIR: folder });
+  macpilot = await startMacpilot({
+    ...env,
+    MACPILOT_CONSENT: 'allow',
+    TMPDIR: folder,
+    MACPILOT_AUDIT_LOG: auditFile,
+  });
   app = String(browser.pid);
 });
 
@@ -202,6 +208,24 @@ describe('its page, as an agent needs it', () => {
     const tabbed = await macpilot.ok('press_key', { key: 'tab' });
     expect(tabbed).toMatch(/^[+~] button "Far away button" \[ref=e\d+\] focused/m);
     expect(await macpilot.ok('get_focused_element', { app })).toContain('button "Far away button"');
+  });
+
+  test('what is typed into fields named by their own text stays out of the audit log, targets included', async () => {
+    const textboxes = await macpilot.ok('find_elements', { app, role: 'textbox', include_hidden: true });
+    // The unnamed textboxes: the self-labelled input, then the editable area (both above the form).
+    const [self, notes] = [...textboxes.matchAll(/^- textbox \[ref=(e\d+)\]/gm)].map((m) => m[1] ?? '');
+    expect([self, notes].every(Boolean), textboxes).toBe(true);
+    await macpilot.ok('set_value', { ref: self ?? '', value: 'SECRETA' });
+    await macpilot.ok('type_text', { ref: self ?? '', text: 'SECRETB' });
+    await macpilot.ok('type_text', { ref: notes ?? '', text: 'SECRETC' });
+    const inner = await eventually('the text typed into the editable area', async () => {
+      const out = await macpilot.call('find_elements', { app, text: 'SECRETC', role: 'text' });
+      return /\[ref=e\d+\]/.test(out.text) ? refOf(out.text, /text "SECRETC"/) : undefined;
+    });
+    await macpilot.ok('click_element', { ref: inner });
+    const audit = readFileSync(auditFile, 'utf8');
+    expect(audit).toContain('"tool":"click_element"');
+    expect(audit).not.toMatch(/SECRET/);
   });
 
   test('a button far down the page is scrolled to, then clicked', async () => {

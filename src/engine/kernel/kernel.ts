@@ -296,7 +296,7 @@ export class Kernel {
     } catch (error) {
       // A person's advice names the element they acted on by its path; the audit log, the element and its app.
       if (!reached || !(error instanceof MacpilotError)) throw error;
-      throw error.about(reached.path, { app: reached.app.name, label: reached.label });
+      throw error.about(reached.path, { app: reached.app.name, label: reached.label, path: reached.path });
     }
   }
 

@@ -1,6 +1,5 @@
 /** One element as one line of text: `button "Save" [ref=e12] disabled`, `textbox "Name" [ref=e9] value="Ada"`. */
-import { elementPathIn } from '../kernel/paths.js';
-import { ENTERED_NAME_ROLES, TEXT_INPUT_ROLES } from '../kernel/roles.js';
+import { mayBeNamedByEntry, nameLength } from '../kernel/entered.js';
 import { type Shown, shownName, shownOf } from '../kernel/shown.js';
 import type { Walked } from '../kernel/tree.js';
 import { joinWords, type Words } from '../kernel/words.js';
@@ -8,26 +7,10 @@ import { AGENT, type Vocabulary } from './vocabulary.js';
 
 export function elementLine(node: Walked, v: Vocabulary = AGENT): string {
   const name = shownName(node);
+  const masked = v.valueLengths && mayBeNamedByEntry(node.role, node.path, node.info.states);
   const head =
-    name === ''
-      ? [node.role]
-      : [
-          node.role,
-          v.valueLengths && namedByEntry(node)
-            ? `name=(${Array.from(name).length} characters)`
-            : JSON.stringify(name),
-        ];
+    name === '' ? [node.role] : [node.role, masked ? `name=${nameLength(name)}` : JSON.stringify(name)];
   return [...head, v.tag(node), ...lineExtras(node, v)].join(' ');
-}
-
-/**
- * Whether an element's name may be text someone entered: a field's own (ENTERED_NAME_ROLES), an editable
- * element's, or that of an element inside a text field (the text of an editable web area).
- */
-function namedByEntry(node: Walked): boolean {
-  if (ENTERED_NAME_ROLES.has(node.role) || node.info.states.includes('editable')) return true;
-  const segments = elementPathIn(node.path)?.segments ?? [];
-  return segments.slice(0, -1).some((segment) => TEXT_INPUT_ROLES.has(segment.role));
 }
 
 /** The words a line shows after the ref (kernel/shown.ts says which facts). */

@@ -4,6 +4,7 @@
  * renderers; only these words differ. PERSON's commands and flags are the CLI's (src/cli/commands.ts; a unit
  * test checks each exists there).
  */
+import { maskedPath } from '../kernel/entered.js';
 import { shellQuote } from '../../text.js';
 import { parsePath } from '../kernel/paths.js';
 import { SNAPSHOT_DEFAULTS } from '../kernel/tree.js';
@@ -172,7 +173,12 @@ const hiddenNote = (by: readonly string[], count: number, listThem: string): str
  * What the console shows of a call's changes: a person's words, and text values as their lengths, as the audit
  * log keeps typed text and values set.
  */
-export const WATCHING: Vocabulary = { ...PERSON, valueLengths: true };
+export const WATCHING: Vocabulary = {
+  ...PERSON,
+  valueLengths: true,
+  // A path repeats the names it passes: those that may be entered text are given as their lengths too.
+  tag: (node) => `at ${maskedPath(node.path)}`,
+};
 
 /** The person's vocabulary, with how to list the apps their lists hide: `listThem`, a setting's change in their words. */
 export const personWords = (listThem: string): Vocabulary => ({

@@ -243,10 +243,18 @@ describe('AuditLog', () => {
       call('type_text', { path: 'app("Chromium")/window[0]/document/textbox["helloq"]', text: 'q' }),
       ok,
     );
+    // The text inside an editable area is what was typed there.
+    const inside = refs.issue('h3', {
+      path: 'app("Chromium")/window[0]/document/textbox[1]/text',
+      app: { name: 'Chromium', pid: 9 },
+      label: 'text "hellohello"',
+    });
+    audit.settled(call('click_element', { ref: inside.ref }), ok);
     expect(lines().map(({ target }) => target)).toEqual([
       { role: 'textbox' },
       { role: 'combobox' },
       { role: 'textbox' },
+      { role: 'text' },
     ]);
     expect(readFileSync(file, 'utf8')).not.toMatch(/hello|Violet/);
   });

@@ -63,12 +63,13 @@ const guard = (mode: Mode, consent: Consent = 'ask', focused = el('push button',
     port: port(focused),
     // Paths reach what their last step names; `button[1]` reaches "Delete".
     resolver: {
-      path: (path: { segments: { name?: string; index?: number }[] }) => {
+      path: (path: { segments: { role: string; name?: string; index?: number }[] }) => {
         const last = path.segments.at(-1);
         if (last?.name === 'Gone')
           return Promise.reject(new MacpilotError({ what: 'No element at this path', why: '-', next: '-' }));
         const name = last?.name ?? (last?.index === 1 ? 'Delete' : 'Keep');
-        return Promise.resolve({ label: `push button "${name}"`, app: { name: 'zenity', pid: 7 } });
+        const role = last?.role === 'textbox' ? 'textbox' : 'push button';
+        return Promise.resolve({ label: `${role} "${name}"`, app: { name: 'zenity', pid: 7 } });
       },
       // pid 66 is the denied KeePassXC's: the lists refuse it without its name.
       appOf: (pid: number) =>
@@ -348,6 +349,16 @@ describe('ConsentGuard', () => {
     expect(byPath.reached).toEqual({ app: 'zenity', label: 'push button "Delete"' });
     expect(asked.at(-1)).toBe(
       'An AI agent wants to type text (app("zenity")/dialog/button[1], push button "Delete"). Allow it?',
+    );
+    // A self-labelled field's name may be what was typed in it: asked about, it is shown as its length.
+    const field = call(
+      'type_text',
+      { text: 'x', path: 'app("zenity")/dialog/textbox["DELSECRET delete"]' },
+      server,
+    );
+    await guard('safe', 'ask', el('push button', 'Save')).admit(field);
+    expect(asked.at(-1)).toBe(
+      'An AI agent wants to type text (app("zenity")/dialog/textbox[(16 characters)], textbox name=(16 characters)). Allow it?',
     );
   });
 

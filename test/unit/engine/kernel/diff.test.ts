@@ -41,7 +41,7 @@ describe('diffApp', () => {
       byId(root, 'ok').name = 'Done';
     });
     const watched = renderChanges(changesOf(before, after), undefined, WATCHING);
-    expect(watched).toContain('textbox name=(5 characters)');
+    expect(watched).toContain('textbox name=(5 characters) at app("mousepad")/window[0]/textbox ');
     expect(watched).toContain('text name=(10 characters)');
     expect(watched).toContain('button "Done"');
     expect(watched).not.toContain('hello');
