@@ -11,6 +11,7 @@ import {
   type SettingName,
   type SettingOrigin,
 } from '../config.js';
+import type { ElementInfo } from '../helper-client/protocol.js';
 import type { Mode } from '../modes.js';
 import { focusIn } from '../engine/features/input.js';
 import type { HelperPort } from '../engine/kernel/port.js';
@@ -49,8 +50,11 @@ function closesOrQuits(args: Record<string, unknown>): boolean {
 }
 
 /** Keys that go where the keyboard focus is: press_key, and type_text with no element named. */
+/** The tools that press at a screen point the call gives (x, y). */
+const CLICKS_AT_POINTS: ReadonlySet<string> = new Set(['click', 'double_click', 'mouse_down']);
+
 const actsOnFocus = (call: ToolCall): boolean =>
-  call.tool.name === 'press_key' ||
+  ['press_key', 'key_down', 'key_up'].includes(call.tool.name) ||
   (call.tool.name === 'type_text' && call.args.ref === undefined && call.args.path === undefined);
 
 export interface ConsentSettings {
@@ -185,7 +189,10 @@ export class ConsentGuard implements Guard {
     // click_text's text is the label of what it clicks ("Delete All"), unlike the text type_text types.
     if (tool.name === 'click_text' && typeof call.args.text === 'string') target.push(call.args.text);
     // Keys act on the focused element: Enter (or a space typed) on a focused "Delete" button deletes.
-    if (this.settings.mode === 'safe' && actsOnFocus(call)) target.push(...(await this.focused(call)));
+    if (this.settings.mode === 'safe' && actsOnFocus(call)) target.push(...(await this.focused(call, shown)));
+    // A click at a point presses what is there: a "Delete all" button at 60,115 is that button.
+    if (this.settings.mode === 'safe' && CLICKS_AT_POINTS.has(tool.name))
+      target.push(...(await this.atPoint(call, shown)));
     if (tool.annotations.destructiveHint) return action('it is destructive');
     if (this.settings.mode === 'safe' && tool.name === 'press_key' && closesOrQuits(call.args)) {
       const mode = this.settings.origins?.mode ?? defaultOrigin('mode');
@@ -298,8 +305,28 @@ export class ConsentGuard implements Guard {
     return windows.find((w) => w.focused)?.id;
   }
 
-  private async focused(call: ToolCall): Promise<string[]> {
+  private async focused(call: ToolCall, shown: Map<string, string>): Promise<string[]> {
     const { element } = await this.targets.port.call('ax.focused', {}, { signal: call.signal });
+    return this.elementMet(call, element, 'focused', shown);
+  }
+
+  /** The element at a click's point, when the call gives one. */
+  private async atPoint(call: ToolCall, shown: Map<string, string>): Promise<string[]> {
+    const { x, y } = call.args;
+    if (typeof x !== 'number' || typeof y !== 'number') return [];
+    const { element } = await this.targets.port
+      .call('ax.elementAt', { x, y }, { signal: call.signal })
+      .catch(() => ({ element: null }));
+    return this.elementMet(call, element, `at ${x},${y}`, shown);
+  }
+
+  /** An element the call would act on without naming it (the focus, a point's), in words, with its app. */
+  private async elementMet(
+    call: ToolCall,
+    element: ElementInfo | null,
+    where: string,
+    shown: Map<string, string>,
+  ): Promise<string[]> {
     if (!element) return [];
     const label = labelOf(roleOf(element), element.name);
     // Keys act on the focused element's app: one the lists keep from the call is refused before anyone is asked,
@@ -311,6 +338,9 @@ export class ConsentGuard implements Guard {
       return undefined;
     });
     call.reached = { app: app?.name, label };
-    return [`${label}${app ? ` in ${app.name}` : ''} (focused)`];
+    const inApp = app ? ` in ${app.name}` : '';
+    const named = `${label}${inApp} (${where})`;
+    shown.set(named, `${maskedLabel(label, undefined, element.states)}${inApp} (${where})`);
+    return [named];
   }
 }

@@ -38,7 +38,7 @@ export function maskedPath(path: string): string {
 }
 
 /** A label (`textbox "hello"`) with a name that may be entered text given as its length: `textbox name=(5 characters)`. */
-export function maskedLabel(label: string, path?: string): string {
+export function maskedLabel(label: string, path?: string, states: readonly string[] = []): string {
   const space = label.indexOf(' ');
   if (space < 0) return label;
   const role = label.slice(0, space);
@@ -48,7 +48,7 @@ export function maskedLabel(label: string, path?: string): string {
   } catch {
     return label;
   }
-  return typeof name === 'string' && mayBeNamedByEntry(role, path)
+  return typeof name === 'string' && mayBeNamedByEntry(role, path, states)
     ? `${role} name=${nameLength(name)}`
     : label;
 }

@@ -362,6 +362,27 @@ describe('ConsentGuard', () => {
     );
   });
 
+  it('in safe mode, a key held down on a focused "Delete" button, or a click at its point, is asked about', async () => {
+    const { server, asked } = client(accept);
+    const deleteAll = el('push button', 'Delete all');
+    await guard('safe', 'ask', deleteAll).admit(call('key_down', { key: 'return' }, server));
+    await guard('safe', 'ask', deleteAll).admit(call('click', { x: 60, y: 115 }, server));
+    await guard('safe', 'ask', el('push button', 'Save')).admit(call('click', { x: 60, y: 115 }, server));
+    expect(asked).toEqual([
+      'An AI agent wants to press a key and hold it (return, button "Delete all" in mousepad (focused)). Allow it?',
+      'An AI agent wants to click at a point (button "Delete all" in mousepad (at 60,115)). Allow it?',
+    ]);
+  });
+
+  it('a focused field named by its own text is asked about with the name as its length', async () => {
+    const { server, asked } = client(accept);
+    const field = el('entry', 'DELSECRET delete');
+    await guard('safe', 'ask', field).admit(call('press_key', { key: 'a' }, server));
+    expect(asked).toEqual([
+      'An AI agent wants to press a key (a, textbox name=(16 characters) in mousepad (focused)). Allow it?',
+    ]);
+  });
+
   it('a call the app lists refuse is refused before anyone is asked', async () => {
     const { server, asked } = client(accept);
     const error = await failure(guard('full').admit(call('quit_app', { name: 'KeePassXC' }, server)));
