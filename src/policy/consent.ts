@@ -23,7 +23,7 @@ import type { Resolver } from '../engine/kernel/resolve.js';
 import { roleOf } from '../engine/kernel/roles.js';
 import { labelOf } from '../engine/kernel/tree.js';
 import { isRefusal, MacpilotError } from '../errors.js';
-import { parseChord } from '../keys.js';
+import { parseChord, parseModifier } from '../keys.js';
 import { appAccess, isWrite, toolsetOf } from '../toolsets.js';
 import { backgroundOf, inCallScope } from './call-scope.js';
 import { ABANDONED_MS, CONSENT_WAIT_MS } from './watch.js';
@@ -32,14 +32,25 @@ import type { Guard, ToolCall } from './pipeline.js';
 const DESTRUCTIVE = /\b(delete|remove|erase|empty trash|quit|close|format|reset|send|buy|purchase|pay)\b/i;
 
 /** Shortcuts that close a window or quit an app: alt+f4; ctrl (or command) with w or q, shift or not. */
-function closesOrQuits(args: Record<string, unknown>): boolean {
+/** A key's modifiers: those the call names, and the modifier keys held down (key_down) meanwhile. */
+function chordModifiers(args: Record<string, unknown>, held: readonly string[]): string[] {
+  const named = Array.isArray(args.modifiers) ? args.modifiers.filter((m) => typeof m === 'string') : [];
+  const heldModifiers = held.filter((key) => {
+    try {
+      parseModifier(key);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  return [...new Set([...named, ...heldModifiers])];
+}
+
+function closesOrQuits(args: Record<string, unknown>, held: readonly string[]): boolean {
   if (typeof args.key !== 'string') return false;
   let chord;
   try {
-    const modifiers = Array.isArray(args.modifiers)
-      ? args.modifiers.filter((m) => typeof m === 'string')
-      : [];
-    chord = parseChord(args.key, modifiers);
+    chord = parseChord(args.key, chordModifiers(args, held));
   } catch {
     return false;
   }
@@ -54,7 +65,7 @@ function closesOrQuits(args: Record<string, unknown>): boolean {
 const CLICKS_AT_POINTS: ReadonlySet<string> = new Set(['click', 'double_click', 'mouse_down']);
 
 const actsOnFocus = (call: ToolCall): boolean =>
-  ['press_key', 'key_down', 'key_up'].includes(call.tool.name) ||
+  ['press_key', 'key_down'].includes(call.tool.name) ||
   (call.tool.name === 'type_text' && call.args.ref === undefined && call.args.path === undefined);
 
 export interface ConsentSettings {
@@ -80,6 +91,8 @@ export class ConsentGuard implements Guard {
   constructor(
     private readonly settings: ConsentSettings,
     private readonly targets: TargetSource,
+    /** The keys the sessions hold down (key_down): a key pressed meanwhile goes with them. */
+    private readonly held: () => readonly string[] = () => [],
   ) {}
 
   async admit(call: ToolCall): Promise<undefined> {
@@ -194,7 +207,7 @@ export class ConsentGuard implements Guard {
     if (this.settings.mode === 'safe' && CLICKS_AT_POINTS.has(tool.name))
       target.push(...(await this.atPoint(call, shown)));
     if (tool.annotations.destructiveHint) return action('it is destructive');
-    if (this.settings.mode === 'safe' && tool.name === 'press_key' && closesOrQuits(call.args)) {
+    if (this.settings.mode === 'safe' && tool.name === 'press_key' && closesOrQuits(call.args, this.held())) {
       const mode = this.settings.origins?.mode ?? defaultOrigin('mode');
       return action(
         `safe mode (set by ${mode.where}) asks before a shortcut that closes a window or quits an app`,
@@ -276,8 +289,11 @@ export class ConsentGuard implements Guard {
     const entry = ref === undefined ? undefined : this.targets.refs.known(ref);
     if (entry) shown.set(entry.label, maskedLabel(entry.label, entry.path));
     if (ref !== undefined) names.push(entry?.label ?? ref);
-    for (const key of ['key', 'name', 'path', 'title', 'app', 'window_id']) {
-      const value = text(key);
+    // A key is named with its modifiers, those held down included: "ctrl+w", never "w".
+    const key = text('key');
+    if (key !== undefined) names.push([...chordModifiers(args, this.held()), key].join('+'));
+    for (const name of ['name', 'path', 'title', 'app', 'window_id']) {
+      const value = text(name);
       if (value !== undefined) names.push(value);
     }
     return names;

@@ -26,6 +26,13 @@ export class HeldInput {
     port.onReady?.(() => void this.releaseAll().catch(() => {}));
   }
 
+  /** The keys every session holds down now, by name ("control"): they go with any key pressed meanwhile. */
+  heldKeys(): string[] {
+    return [...this.byHolder.values()].flatMap((parts) =>
+      [...parts.values()].flatMap((part) => (part.kind === 'key' ? [part.key.name] : [])),
+    );
+  }
+
   /** What `holder` holds down now, in words ("shift", "the left button"). */
   heldBy(holder: object): string[] {
     return [...(this.byHolder.get(holder)?.values() ?? [])].map(nameOf);

@@ -57,50 +57,61 @@ const port = (focused: ReturnType<typeof el>) => ({
 });
 
 /** The session issued e5 for a "Delete All" button; `focused` is what has keyboard focus. */
-const guard = (mode: Mode, consent: Consent = 'ask', focused = el('push button', 'Save')) =>
-  new ConsentGuard({ mode, consent }, {
-    refs: { known: (ref: string) => (ref === 'e5' ? { label: 'push button "Delete All"' } : undefined) },
-    port: port(focused),
-    // Paths reach what their last step names; `button[1]` reaches "Delete".
-    resolver: {
-      path: (path: { segments: { role: string; name?: string; index?: number }[] }) => {
-        const last = path.segments.at(-1);
-        if (last?.name === 'Gone')
-          return Promise.reject(new MacpilotError({ what: 'No element at this path', why: '-', next: '-' }));
-        const name = last?.name ?? (last?.index === 1 ? 'Delete' : 'Keep');
-        const role = last?.role === 'textbox' ? 'textbox' : 'push button';
-        return Promise.resolve({ label: `${role} "${name}"`, app: { name: 'zenity', pid: 7 } });
-      },
-      // pid 66 is the denied KeePassXC's: the lists refuse it without its name.
-      appOf: (pid: number) =>
-        pid === 66
-          ? Promise.reject(
-              new MacpilotError({ what: 'an app hidden from you', why: '-', next: '-', refusal: true }),
-            )
-          : Promise.resolve({ name: 'mousepad', pid: 8 }),
-      // Window 66 is the denied KeePassXC's.
-      gateWindow: (id: string) =>
-        id === '66'
-          ? Promise.reject(
-              new MacpilotError({ what: 'Window 66 is off limits', why: '-', next: '-', refusal: true }),
-            )
-          : Promise.resolve(),
-      // The windows the call may see: zenity's (pid 3675) question; KeePassXC's are hidden from it.
-      visibleWindows: () =>
-        Promise.resolve({
-          windows: [{ id: '41', title: 'Information', app: 'zenity', pid: 3675 }],
-        }),
-      // The app lists deny KeePassXC; NoSuchApp does not run; other names are running apps.
-      app: (name: string) =>
-        name === 'KeePassXC'
-          ? Promise.reject(new MacpilotError({ what: 'off limits', why: '-', next: '-', refusal: true }))
-          : name === 'NoSuchApp'
+const guard = (
+  mode: Mode,
+  consent: Consent = 'ask',
+  focused = el('push button', 'Save'),
+  held: readonly string[] = [],
+) =>
+  new ConsentGuard(
+    { mode, consent },
+    {
+      refs: { known: (ref: string) => (ref === 'e5' ? { label: 'push button "Delete All"' } : undefined) },
+      port: port(focused),
+      // Paths reach what their last step names; `button[1]` reaches "Delete".
+      resolver: {
+        path: (path: { segments: { role: string; name?: string; index?: number }[] }) => {
+          const last = path.segments.at(-1);
+          if (last?.name === 'Gone')
+            return Promise.reject(
+              new MacpilotError({ what: 'No element at this path', why: '-', next: '-' }),
+            );
+          const name = last?.name ?? (last?.index === 1 ? 'Delete' : 'Keep');
+          const role = last?.role === 'textbox' ? 'textbox' : 'push button';
+          return Promise.resolve({ label: `${role} "${name}"`, app: { name: 'zenity', pid: 7 } });
+        },
+        // pid 66 is the denied KeePassXC's: the lists refuse it without its name.
+        appOf: (pid: number) =>
+          pid === 66
             ? Promise.reject(
-                new MacpilotError({ what: 'No running app', why: '-', next: '-', kind: 'app_not_running' }),
+                new MacpilotError({ what: 'an app hidden from you', why: '-', next: '-', refusal: true }),
               )
-            : Promise.resolve({ name, pid: 9 }),
-    },
-  } as unknown as TargetSource);
+            : Promise.resolve({ name: 'mousepad', pid: 8 }),
+        // Window 66 is the denied KeePassXC's.
+        gateWindow: (id: string) =>
+          id === '66'
+            ? Promise.reject(
+                new MacpilotError({ what: 'Window 66 is off limits', why: '-', next: '-', refusal: true }),
+              )
+            : Promise.resolve(),
+        // The windows the call may see: zenity's (pid 3675) question; KeePassXC's are hidden from it.
+        visibleWindows: () =>
+          Promise.resolve({
+            windows: [{ id: '41', title: 'Information', app: 'zenity', pid: 3675 }],
+          }),
+        // The app lists deny KeePassXC; NoSuchApp does not run; other names are running apps.
+        app: (name: string) =>
+          name === 'KeePassXC'
+            ? Promise.reject(new MacpilotError({ what: 'off limits', why: '-', next: '-', refusal: true }))
+            : name === 'NoSuchApp'
+              ? Promise.reject(
+                  new MacpilotError({ what: 'No running app', why: '-', next: '-', kind: 'app_not_running' }),
+                )
+              : Promise.resolve({ name, pid: 9 }),
+      },
+    } as unknown as TargetSource,
+    () => held,
+  );
 
 const accept: ElicitResult = { action: 'accept', content: { confirm: true } };
 
@@ -371,6 +382,20 @@ describe('ConsentGuard', () => {
     expect(asked).toEqual([
       'An AI agent wants to press a key and hold it (return, button "Delete all" in mousepad (focused)). Allow it?',
       'An AI agent wants to click at a point (button "Delete all" in mousepad (at 60,115)). Allow it?',
+    ]);
+  });
+
+  it('in safe mode, a shortcut that closes a window asks with its modifiers, those held down by key_down too; letting go never asks', async () => {
+    const { server, asked } = client(accept);
+    const editor = el('entry', '');
+    await guard('safe', 'ask', editor, ['control']).admit(call('press_key', { key: 'w' }, server));
+    await guard('safe', 'ask', editor).admit(call('press_key', { key: 'F4', modifiers: ['alt'] }, server));
+    await guard('safe', 'ask', el('push button', 'Delete all')).admit(
+      call('key_up', { key: 'return' }, server),
+    );
+    expect(asked).toEqual([
+      'An AI agent wants to press a key (control+w, textbox in mousepad (focused)). Allow it?',
+      'An AI agent wants to press a key (alt+F4, textbox in mousepad (focused)). Allow it?',
     ]);
   });
 
