@@ -31,7 +31,6 @@ import type { Guard, ToolCall } from './pipeline.js';
 
 const DESTRUCTIVE = /\b(delete|remove|erase|empty trash|quit|close|format|reset|send|buy|purchase|pay)\b/i;
 
-/** Shortcuts that close a window or quit an app: alt+f4; ctrl (or command) with w or q, shift or not. */
 /** A key's modifiers: those the call names, and the modifier keys held down (key_down) meanwhile. */
 function chordModifiers(args: Record<string, unknown>, held: readonly string[]): string[] {
   const named = Array.isArray(args.modifiers) ? args.modifiers.filter((m) => typeof m === 'string') : [];
@@ -46,6 +45,7 @@ function chordModifiers(args: Record<string, unknown>, held: readonly string[]):
   return [...new Set([...named, ...heldModifiers])];
 }
 
+/** Shortcuts that close a window or quit an app: alt+f4; ctrl (or command) with w or q, shift or not. */
 function closesOrQuits(args: Record<string, unknown>, held: readonly string[]): boolean {
   if (typeof args.key !== 'string') return false;
   let chord;
@@ -60,10 +60,10 @@ function closesOrQuits(args: Record<string, unknown>, held: readonly string[]): 
   return ['w', 'q'].includes(chord.key.name) && mods.has('control') && onlyShortcut;
 }
 
-/** Keys that go where the keyboard focus is: press_key, and type_text with no element named. */
 /** The tools that press at a screen point the call gives (x, y). */
 const CLICKS_AT_POINTS: ReadonlySet<string> = new Set(['click', 'double_click', 'mouse_down']);
 
+/** Keys that go where the keyboard focus is: press_key, key_down, and type_text with no element named. */
 const actsOnFocus = (call: ToolCall): boolean =>
   ['press_key', 'key_down'].includes(call.tool.name) ||
   (call.tool.name === 'type_text' && call.args.ref === undefined && call.args.path === undefined);
