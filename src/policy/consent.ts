@@ -207,7 +207,9 @@ export class ConsentGuard implements Guard {
     if (this.settings.mode === 'safe' && CLICKS_AT_POINTS.has(tool.name))
       target.push(...(await this.atPoint(call, shown)));
     if (tool.annotations.destructiveHint) return action('it is destructive');
-    if (this.settings.mode === 'safe' && tool.name === 'press_key' && closesOrQuits(call.args, this.held())) {
+    // A key held down with a modifier already held (key_down ctrl, then key_down w) is that shortcut too.
+    const keyPress = tool.name === 'press_key' || tool.name === 'key_down';
+    if (this.settings.mode === 'safe' && keyPress && closesOrQuits(call.args, this.held())) {
       const mode = this.settings.origins?.mode ?? defaultOrigin('mode');
       return action(
         `safe mode (set by ${mode.where}) asks before a shortcut that closes a window or quits an app`,

@@ -389,12 +389,14 @@ describe('ConsentGuard', () => {
     const { server, asked } = client(accept);
     const editor = el('entry', '');
     await guard('safe', 'ask', editor, ['control']).admit(call('press_key', { key: 'w' }, server));
+    await guard('safe', 'ask', editor, ['control']).admit(call('key_down', { key: 'w' }, server));
     await guard('safe', 'ask', editor).admit(call('press_key', { key: 'F4', modifiers: ['alt'] }, server));
     await guard('safe', 'ask', el('push button', 'Delete all')).admit(
       call('key_up', { key: 'return' }, server),
     );
     expect(asked).toEqual([
       'An AI agent wants to press a key (control+w, textbox in mousepad (focused)). Allow it?',
+      'An AI agent wants to press a key and hold it (control+w, textbox in mousepad (focused)). Allow it?',
       'An AI agent wants to press a key (alt+F4, textbox in mousepad (focused)). Allow it?',
     ]);
   });
