@@ -81,7 +81,7 @@ export function createRuntime(
     new ToolsetGuard(config.toolsets, config.origins.toolsets),
     new ModeGuard(config.mode, config.origins.mode),
     new RateLimiter(config.rateLimits, undefined, config.origins.rateLimits),
-    new ConsentGuard(config, engine.kernel, () => engine.held.heldKeys()),
+    new ConsentGuard(config, engine.kernel, () => engine.held.heldModifiers()),
     // After every guard that may refuse or ask: what it pictures before an action is what the action starts from.
     feed,
     audit,

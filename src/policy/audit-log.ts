@@ -12,6 +12,7 @@ import { isWrite, toolsetOf } from '../toolsets.js';
 import type { RefTable } from '../engine/kernel/refs.js';
 import { type ElementPath, elementPathIn, formatPath } from '../engine/kernel/paths.js';
 import { mayBeNamedByEntry } from '../engine/kernel/entered.js';
+import { labelParts } from '../engine/kernel/tree.js';
 import { MacpilotError } from '../errors.js';
 import { helperFailure } from '../engine/kernel/failures.js';
 import { HelperError, typedBefore } from '../helper-client/errors.js';
@@ -217,12 +218,10 @@ function pidNamed(call: ToolCall, path: ElementPath | undefined): number | undef
   return typeof app === 'string' && /^\d+$/.test(app) ? Number(app) : undefined;
 }
 
-/** `button "Save"` (labelOf) back to its role and name. */
+/** A label as the log keeps it (see targetOf). */
 function parseLabel(label: string, path: string | undefined): { role: string; name?: string } {
-  const space = label.indexOf(' ');
-  if (space < 0) return { role: label };
-  const name: unknown = JSON.parse(label.slice(space + 1));
-  return targetOf(label.slice(0, space), String(name), path);
+  const { role, name } = labelParts(label);
+  return targetOf(role, name, path);
 }
 
 /** A target as the log keeps it: a name that may be entered text (kernel/entered.ts) is left out. */

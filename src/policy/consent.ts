@@ -23,7 +23,7 @@ import type { Resolver } from '../engine/kernel/resolve.js';
 import { roleOf } from '../engine/kernel/roles.js';
 import { labelOf } from '../engine/kernel/tree.js';
 import { isRefusal, MacpilotError } from '../errors.js';
-import { parseChord, parseModifier } from '../keys.js';
+import { parseChord } from '../keys.js';
 import { appAccess, isWrite, toolsetOf } from '../toolsets.js';
 import { backgroundOf, inCallScope } from './call-scope.js';
 import { ABANDONED_MS, CONSENT_WAIT_MS } from './watch.js';
@@ -31,18 +31,10 @@ import type { Guard, ToolCall } from './pipeline.js';
 
 const DESTRUCTIVE = /\b(delete|remove|erase|empty trash|quit|close|format|reset|send|buy|purchase|pay)\b/i;
 
-/** A key's modifiers: those the call names, and the modifier keys held down (key_down) meanwhile. */
+/** A key's modifiers: those the call names, and those held down (key_down) meanwhile. */
 function chordModifiers(args: Record<string, unknown>, held: readonly string[]): string[] {
   const named = Array.isArray(args.modifiers) ? args.modifiers.filter((m) => typeof m === 'string') : [];
-  const heldModifiers = held.filter((key) => {
-    try {
-      parseModifier(key);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-  return [...new Set([...named, ...heldModifiers])];
+  return [...new Set([...named, ...held])];
 }
 
 /** Shortcuts that close a window or quit an app: alt+f4; ctrl (or command) with w or q, shift or not. */
@@ -91,7 +83,7 @@ export class ConsentGuard implements Guard {
   constructor(
     private readonly settings: ConsentSettings,
     private readonly targets: TargetSource,
-    /** The keys the sessions hold down (key_down): a key pressed meanwhile goes with them. */
+    /** The modifiers the sessions hold down (key_down): a key pressed meanwhile goes with them. */
     private readonly held: () => readonly string[] = () => [],
   ) {}
 

@@ -5,7 +5,7 @@
  * macOS keeps a synthetic press down until something releases it).
  */
 import type { CallOptions } from '../../helper-client/errors.js';
-import type { MouseButton } from '../../helper-client/protocol.js';
+import type { Modifier, MouseButton } from '../../helper-client/protocol.js';
 import type { HelperPort } from '../kernel/port.js';
 import type { ActionResult } from '../kernel/results.js';
 import { own, words } from '../kernel/words.js';
@@ -26,10 +26,12 @@ export class HeldInput {
     port.onReady?.(() => void this.releaseAll().catch(() => {}));
   }
 
-  /** The keys every session holds down now, by name ("control"): they go with any key pressed meanwhile. */
-  heldKeys(): string[] {
+  /** The modifiers every session holds down now: they go with any key pressed meanwhile. */
+  heldModifiers(): Modifier[] {
     return [...this.byHolder.values()].flatMap((parts) =>
-      [...parts.values()].flatMap((part) => (part.kind === 'key' ? [part.key.name] : [])),
+      [...parts.values()].flatMap((part) =>
+        part.kind === 'key' && 'modifier' in part.key ? [part.key.modifier] : [],
+      ),
     );
   }
 

@@ -8,11 +8,16 @@ import type { WindowInfo } from '../../helper-client/protocol.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { CallOptions } from '../../helper-client/errors.js';
 import type { ActionResult, WindowsResult } from '../kernel/results.js';
-import { matchTitle, plural } from '../../text.js';
-import { ofApp, type WindowTarget, windowsMatching } from '../kernel/window-target.js';
+import { plural } from '../../text.js';
+import { ofApp, type WindowTarget, windowsMatching, windowsPicked } from '../kernel/window-target.js';
 import { noWindowWithId, own, windowsListed, windowStateWords, windowWords, words } from '../kernel/words.js';
 
-/** Exactly one way of naming a window: `id`, or at least one of `app` and `title` (with `index` among matches). */
+/** The windows of the app named, or all of them when it has none (or none is named): what a miss lists. */
+function ofAppOrAll(windows: readonly WindowInfo[], app: string | undefined): readonly WindowInfo[] {
+  const byApp = app === undefined ? windows : ofApp(windows, app);
+  return byApp.length > 0 ? byApp : windows;
+}
+
 const describe = (t: WindowTarget): string =>
   t.id !== undefined
     ? `window ${t.id}`
@@ -175,9 +180,8 @@ export class Windows {
       await this.kernel.resolver.refuseDeniedWindow(target.id, absent, call);
       throw new MacpilotError(absent);
     }
-    const byApp = target.app === undefined ? windows : ofApp(windows, target.app);
     const matches = windowsMatching(windows, target);
-    const picked = target.index === undefined ? matches : matches.slice(target.index, target.index + 1);
+    const picked = windowsPicked(matches, target.index);
     if (picked.length === 1 && picked[0]) return picked[0];
     const none = picked.length === 0;
     const failure = {
@@ -189,7 +193,7 @@ export class Windows {
         ? `No window matches: ${describe(target)}`
         : `${matches.length} windows match ${describe(target)}, so nothing was done`,
       why: none
-        ? `the windows now: ${windowsListed(byApp.length > 0 ? byApp : windows)}${hiddenToo}`
+        ? `the windows now: ${windowsListed(ofAppOrAll(windows, target.app))}${hiddenToo}`
         : `they are, front to back: ${windowsListed(matches)}`,
       next: none
         ? 'use an id from list_windows (include_minimized: true lists minimized ones too)'
@@ -199,9 +203,7 @@ export class Windows {
     if (matches.length === 0 && (target.title !== undefined || target.app !== undefined)) {
       const { title, app } = target;
       await this.kernel.resolver.refuseDeniedWindow(
-        (w) =>
-          (app === undefined || ofApp([w], app).length > 0) &&
-          (title === undefined || matchTitle([w], (x) => x.title, title).length > 0),
+        (w) => windowsMatching([w], { app, title }).length > 0,
         failure,
         call,
       );

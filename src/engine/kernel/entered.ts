@@ -4,8 +4,9 @@
  * Where typed text and values set are kept as lengths (the audit log, the console), so are these names, in the
  * labels and in the paths that repeat them.
  */
-import { elementPathIn, formatSegment, type Segment } from './paths.js';
+import { elementPathIn, formatPath, formatSegment, type Segment } from './paths.js';
 import { ENTERED_NAME_ROLES, type Role, TEXT_INPUT_ROLES } from './roles.js';
+import { labelParts } from './tree.js';
 
 /** Whether the element at `path` (its role `role`) may be named by entered text. */
 export function mayBeNamedByEntry(
@@ -33,22 +34,13 @@ export function maskedPath(path: string): string {
     const index = segment.index === undefined ? '' : `[${segment.index}]`;
     return `${segment.role}[${nameLength(segment.name ?? '')}]${index}`;
   });
-  const app = parsed.pid === undefined ? JSON.stringify(parsed.app) : String(parsed.pid);
-  return [`app(${app})`, ...segments].join('/');
+  return [formatPath({ ...parsed, segments: [] }), ...segments].join('/');
 }
 
 /** A label (`textbox "hello"`) with a name that may be entered text given as its length: `textbox name=(5 characters)`. */
 export function maskedLabel(label: string, path?: string, states: readonly string[] = []): string {
-  const space = label.indexOf(' ');
-  if (space < 0) return label;
-  const role = label.slice(0, space);
-  let name: unknown;
-  try {
-    name = JSON.parse(label.slice(space + 1));
-  } catch {
-    return label;
-  }
-  return typeof name === 'string' && mayBeNamedByEntry(role, path, states)
+  const { role, name } = labelParts(label);
+  return name !== undefined && mayBeNamedByEntry(role, path, states)
     ? `${role} name=${nameLength(name)}`
     : label;
 }

@@ -68,6 +68,19 @@ export function labelOf(role: Role, name: string): string {
   return shown === '' ? role : `${role} ${JSON.stringify(shown)}`;
 }
 
+/** A label back to its role and name (labelOf's inverse); one labelOf did not write is all role. */
+export function labelParts(label: string): { role: string; name?: string } {
+  const space = label.indexOf(' ');
+  if (space < 0) return { role: label };
+  try {
+    const name: unknown = JSON.parse(label.slice(space + 1));
+    if (typeof name === 'string') return { role: label.slice(0, space), name };
+  } catch {
+    // Not labelOf's: the whole of it is the role.
+  }
+  return { role: label };
+}
+
 /** Lists of more children than this are read in part (the rows on screen, or those a search keeps). */
 export const LONG_LIST = 64;
 

@@ -2,6 +2,7 @@
 import type { WindowInfo } from '../../helper-client/protocol.js';
 import { matchByName, matchTitle } from '../../text.js';
 
+/** Exactly one way of naming a window: `id`, or at least one of `app` and `title` (with `index` among matches). */
 export interface WindowTarget {
   id?: string;
   app?: string;
@@ -21,10 +22,13 @@ export function windowsMatching(windows: readonly WindowInfo[], target: WindowTa
   return target.title === undefined ? byApp : matchTitle(byApp, (w) => w.title, target.title);
 }
 
+/** Of the windows a target matches, those its index picks: the one at the index, or all of them without one. */
+export const windowsPicked = (matches: readonly WindowInfo[], index: number | undefined): WindowInfo[] =>
+  index === undefined ? [...matches] : matches.slice(index, index + 1);
+
 /** The one window a target names, if it names exactly one of these. */
 export function windowNamed(windows: readonly WindowInfo[], target: WindowTarget): WindowInfo | undefined {
   if (target.id !== undefined) return windows.find((w) => w.id === target.id);
-  const matches = windowsMatching(windows, target);
-  const picked = target.index === undefined ? matches : matches.slice(target.index, target.index + 1);
+  const picked = windowsPicked(windowsMatching(windows, target), target.index);
   return picked.length === 1 ? picked[0] : undefined;
 }
