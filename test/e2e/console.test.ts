@@ -109,7 +109,10 @@ describe('the console', () => {
     await shown.locator('figure img').nth(1).waitFor();
     expect(await shown.locator('figure img').count()).toBe(2);
     // The live screen shows the desktop.
-    await page.waitForFunction("document.querySelector('#screen').naturalWidth > 0");
+    // Read through the element, not waitForFunction: the page's CSP forbids the eval that polls with.
+    await expect
+      .poll(() => page.locator('#screen').evaluate((img) => (img as HTMLImageElement).naturalWidth))
+      .toBeGreaterThan(0);
   });
 
   test('a consent question allowed in the console lets the call go on; one denied keeps the app running', async () => {
