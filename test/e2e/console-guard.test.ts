@@ -21,7 +21,11 @@ let documentRef: string;
 beforeAll(async () => {
   const site = processes.start(process.execPath, [CLI, 'console', '--no-open']);
   const link = await eventually('the console link', async () => /(http:\/\/\S+)/.exec(site.stdout())?.[1]);
-  const browser = startChromium(processes, temporaryFolder('macpilot-console-guard-'), link ?? '');
+  const browser = startChromium(
+    processes,
+    join(temporaryFolder('macpilot-console-guard-'), 'profile'),
+    link ?? '',
+  );
   app = String(browser.pid);
   const found = await eventually(
     "the console's page in Chromium",
