@@ -96,10 +96,11 @@ export function terminalHuman(options: { yes: boolean; spinner: Spinner; keyboar
       (ask === 'confirm' && options.yes) || (process.stdin.isTTY && process.stderr.isTTY)
         ? undefined
         : `macpilot cannot ask at a terminal here (stdin or stderr is not one)${ask === 'confirm' ? '; the command line can allow it with --yes' : ''}`,
-    confirm: async ({ action, detail }, signal) => {
+    // The person typed the command: they are asked about the path as they wrote it.
+    confirm: async ({ action, asGiven, detail }, signal) => {
       if (options.yes) return 'accept';
       options.spinner.stop();
-      const question = `${detail === undefined ? '' : `${detail}\n`}Allow: ${action}? [y/N] `;
+      const question = `${detail === undefined ? '' : `${detail}\n`}Allow: ${asGiven ?? action}? [y/N] `;
       const answer = await askUntilMeant(
         keyboard,
         question,

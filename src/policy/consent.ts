@@ -98,7 +98,7 @@ export class ConsentGuard implements Guard {
     }
     const asked = await this.needsConsent(call);
     if (asked === undefined) return undefined;
-    const { action, because } = asked;
+    const { action, asGiven, because } = asked;
     await this.refuseOffLimits(call);
     const detail = call.tool.consentDetail?.(call.args as never);
     const note = (consent: string) => {
@@ -109,7 +109,7 @@ export class ConsentGuard implements Guard {
       note('unavailable');
       const allowAlways = (this.settings.origins?.consent ?? defaultOrigin('consent')).change('allow');
       throw new MacpilotError({
-        what: `${action} needs a human's consent`,
+        what: `${asGiven} needs a human's consent`,
         why: `${because}, and ${unreachable}`,
         next: `do it another way, or ask the user to do it or to open \`macpilot console\`, where they are asked such questions; a human can let such actions run without asking: ${allowAlways}, then restart macpilot`,
         kind: 'consent_unreachable',
@@ -123,7 +123,10 @@ export class ConsentGuard implements Guard {
     // Answering takes the focus (a click in the console, the client's own dialog): keys allowed go where they
     // were asked about, so the window in front when the question was asked is given the focus back.
     const inFront = actsOnFocus(call) ? await this.focusedWindow(call) : undefined;
-    const answer = await call.human.confirm({ action, detail, tool: call.tool.name, undoable }, call.signal);
+    const answer = await call.human.confirm(
+      { action, asGiven, detail, tool: call.tool.name, undoable },
+      call.signal,
+    );
     if (call.signal.aborted) {
       // No one answered: the person stopped the agents, or the client gave up on the call, while it waited.
       note('withdrawn');
@@ -131,7 +134,7 @@ export class ConsentGuard implements Guard {
       throw reason instanceof MacpilotError
         ? reason
         : new MacpilotError({
-            what: `Not done: the call was cancelled while it waited for the person's answer to: ${action}`,
+            what: `Not done: the call was cancelled while it waited for the person's answer to: ${asGiven}`,
             why: 'the client cancelled the call (or went away) before anyone answered',
             next: 'nothing: the request was cancelled',
             kind: 'cancelled',
@@ -149,7 +152,7 @@ export class ConsentGuard implements Guard {
     }
     if (answer === 'unanswered') {
       throw new MacpilotError({
-        what: `Not done: no one answered whether to allow: ${action}`,
+        what: `Not done: no one answered whether to allow: ${asGiven}`,
         why: `the question waited in macpilot's console without an answer (${CONSENT_WAIT_MS / 60_000} minutes, or ${ABANDONED_MS / 1000} s once no page of the console was open), and an unanswered question is a no`,
         next: 'ask the user whether they want it done; do not retry it without asking',
         kind: 'consent_unanswered',
@@ -157,21 +160,27 @@ export class ConsentGuard implements Guard {
       });
     }
     throw new MacpilotError({
-      what: `The user did not allow: ${action}`,
+      what: `The user did not allow: ${asGiven}`,
       why: answer === 'cancel' ? 'they dismissed the question' : 'they declined',
       next: 'do not retry it; ask the user what they want instead',
       kind: 'declined_by_person',
       refusal: true,
       person: {
-        what: `Not done: you did not allow it (${action})`,
+        what: `Not done: you did not allow it (${asGiven})`,
         why: answer === 'cancel' ? 'the question was dismissed' : 'you answered no',
         next: 'nothing was changed; run the command again to be asked again',
       },
     });
   }
 
-  /** What the call would do, in words for the human, and why it asks, when it needs their consent. */
-  private async needsConsent(call: ToolCall): Promise<{ action: string; because: string } | undefined> {
+  /**
+   * What the call would do, in words for the human, and why it asks, when it needs their consent. `asGiven` names
+   * the element path the caller gave as they wrote it, for answers to the caller alone: a path with its names
+   * masked is not one macpilot accepts back.
+   */
+  private async needsConsent(
+    call: ToolCall,
+  ): Promise<{ action: string; asGiven: string; because: string } | undefined> {
     const { tool } = call;
     // A window is named as the person sees it (its title and app), not by the id or pid the agent gave.
     const window = tool.toolset === 'windows' ? await this.windowNamed(call) : undefined;
@@ -179,13 +188,15 @@ export class ConsentGuard implements Guard {
     // checks below read the names themselves.
     const shown = new Map<string, string>();
     const target = window ? [window] : this.targetNames(call.args, shown);
-    const action = (because: string) => {
-      const named = target.map((name) => shown.get(name) ?? maskedTarget(name));
-      return {
-        action: `${tool.title.toLowerCase()}${named.length > 0 ? ` (${named.join(', ')})` : ''}`,
-        because,
-      };
-    };
+    const given = typeof call.args.path === 'string' ? call.args.path : undefined;
+    const words = (named: string[]) =>
+      `${tool.title.toLowerCase()}${named.length > 0 ? ` (${named.join(', ')})` : ''}`;
+    const masked = (name: string) => shown.get(name) ?? maskedTarget(name);
+    const action = (because: string) => ({
+      action: words(target.map(masked)),
+      asGiven: words(target.map((name) => (name === given ? name : masked(name)))),
+      because,
+    });
     if (tool.asksConsent) return action('it always asks first');
     if (!isWrite(tool, call.args)) return undefined;
     // Safe mode: the element a path reaches is what is acted on, whatever the path spells (`button[1]` may be

@@ -24,10 +24,11 @@ export interface Human {
   unreachable(ask?: 'confirm' | 'choose'): string | undefined;
   /**
    * Asks whether to allow `action` ("quit app (zenity)"), with what else they should read; their answer, or
-   * `unanswered` when the question's time ran out with no answer.
+   * `unanswered` when the question's time ran out with no answer. `asGiven`: the action with the element path
+   * the caller gave as they wrote it, for a human who is that caller (the CLI's person).
    */
   confirm(
-    ask: { action: string; detail?: string; tool: string; undoable?: boolean },
+    ask: { action: string; asGiven?: string; detail?: string; tool: string; undoable?: boolean },
     signal: AbortSignal,
   ): Promise<ConsentAnswer>;
   /** Asks which of `options` they mean; the value of their pick, or how they answered otherwise. */

@@ -111,7 +111,9 @@ describe('the console', () => {
     // The live screen shows the desktop.
     // Read through the element, not waitForFunction: the page's CSP forbids the eval that polls with.
     await expect
-      .poll(() => page.locator('#screen').evaluate((img) => (img as HTMLImageElement).naturalWidth))
+      .poll(() =>
+        page.locator('#screen').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+      )
       .toBeGreaterThan(0);
   });
 

@@ -85,6 +85,17 @@ describe('asking the person', () => {
     expect((maybe.asked.join('').match(/Allow: press Delete\?/g) ?? []).length).toBe(2);
     expect(await human(['']).human.confirm({ action: 'quit', tool: 'quit_app' }, NEVER)).toBe('decline');
     expect(await human(['No']).human.confirm({ action: 'quit', tool: 'quit_app' }, NEVER)).toBe('decline');
+    // The person typed the command: the path is shown as they wrote it, not with its names as lengths.
+    const asGiven = human(['n']);
+    const ask = {
+      action: 'set a value (app("zenity")/dialog/textbox[(4 characters)])',
+      asGiven: 'set a value (app("zenity")/dialog/textbox["Name"])',
+      tool: 'set_value',
+    };
+    expect(await asGiven.human.confirm(ask, NEVER)).toBe('decline');
+    expect(asGiven.asked.join('')).toContain(
+      'Allow: set a value (app("zenity")/dialog/textbox["Name"])? [y/N]',
+    );
   });
 
   it('asks again for a number off the list; the input ending is a cancel, not a no', async () => {

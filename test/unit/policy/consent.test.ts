@@ -371,6 +371,17 @@ describe('ConsentGuard', () => {
     expect(asked.at(-1)).toBe(
       'An AI agent wants to type text (app("zenity")/dialog/textbox[(16 characters)], textbox name=(16 characters)). Allow it?',
     );
+    // The caller's own answer names the path as they wrote it: the masked form is no path macpilot accepts.
+    const declined = client({ action: 'decline' });
+    const refused = await failure(
+      guard('safe', 'ask', el('push button', 'Save')).admit({
+        ...field,
+        human: call('type_text', {}, declined.server).human,
+      }),
+    );
+    expect(refused.what).toBe(
+      'The user did not allow: type text (app("zenity")/dialog/textbox["DELSECRET delete"], textbox name=(16 characters))',
+    );
   });
 
   it('in safe mode, a key held down on a focused "Delete" button, or a click at its point, is asked about', async () => {
