@@ -76,6 +76,8 @@ export interface SettingOrigin {
   where: string;
   /** How to give the setting `value` there instead ("set MACPILOT_MODE=full in ..."). */
   change(value: string): string;
+  /** The same, then macpilot restarted to take it ("…, then restart macpilot"; "restart macpilot with --mode full"). */
+  changeAndRestart(value: string): string;
 }
 
 export interface RateLimits {
@@ -458,6 +460,17 @@ const shellWord = (value: string): string =>
 
 /** Where `key` was given, and how a person gives it another value there; a default is changed in either place. */
 function originOf(key: SettingName, given: Given, file: string): SettingOrigin {
+  const where = whereGiven(key, given, file);
+  return {
+    ...where,
+    changeAndRestart: (value) =>
+      given === 'flag'
+        ? `restart macpilot with --${key} ${value}`
+        : `${where.change(value)}, then restart macpilot`,
+  };
+}
+
+function whereGiven(key: SettingName, given: Given, file: string): Omit<SettingOrigin, 'changeAndRestart'> {
   const variable = SETTING_VARIABLES[key];
   const inFile = (value: string) => `"${key}": ${JSON.stringify(value)} in ${file}`;
   switch (given) {

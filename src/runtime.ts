@@ -89,6 +89,7 @@ export function createRuntime(
   return {
     config,
     log,
+    audit,
     helper,
     engine,
     policy,

@@ -206,6 +206,7 @@ export function inPersonWords(text: string): string {
   // Each command is a process of its own: a setting changed applies to the next one, with nothing to restart.
   let out = text
     .replace(/,? (?:then|and) restart(?:ing)? macpilot/g, '')
+    .replace(/\brestart macpilot with --/g, 'run the command again with --')
     // The reader is the human the advice would send an agent to.
     .replace(/only a human can allow it: /g, '')
     .replace(/ where macpilot is started \(the MCP client's server entry or your shell\)/g, ' in your shell')

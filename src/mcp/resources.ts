@@ -14,17 +14,21 @@ import type { Engine } from '../engine/index.js';
 import { clipboardJson } from '../engine/render/json.js';
 import { appStateJson, desktopJson } from '../engine/render/state.js';
 import { renderText } from '../engine/render/text.js';
-import { MacpilotError } from '../errors.js';
+import { isRefusal, MacpilotError } from '../errors.js';
 import type { HelperStatus } from '../engine/kernel/port.js';
 import type { AppOverview } from '../engine/kernel/results.js';
 import { HelperError } from '../helper-client/errors.js';
 import { withAccess } from '../policy/apps.js';
+import type { AuditLog } from '../policy/audit-log.js';
+import type { ClientLog } from '../policy/pipeline.js';
 import { DATA_FENCE } from '../untrusted.js';
 import { VERSION } from '../version.js';
 import type { Completer, Completers } from './completions.js';
 
 export interface ResourceDependencies {
   config: Config;
+  /** Where a read a setting refused is logged. */
+  audit: AuditLog;
   /** The helper's handshake and process, for reports; calls go through the engine. */
   helper: HelperStatus;
   engine: Engine;
@@ -85,13 +89,22 @@ function variable(variables: Variables, name: string): string {
   }
 }
 
-/** Runs a read as a read-only call; a foreseeable failure becomes an error whose message has all three parts. */
-async function asRead(work: () => Promise<ReadResourceResult>): Promise<ReadResourceResult> {
+/**
+ * Runs a read as a read-only call; a foreseeable failure becomes an error whose message has all three parts, and
+ * one a setting refused is told to `refused` (the audit log) first.
+ */
+async function asRead(
+  work: () => Promise<ReadResourceResult>,
+  refused: (error: MacpilotError) => void = () => {},
+): Promise<ReadResourceResult> {
   try {
     return await withAccess('read', work);
   } catch (error) {
     const explained = error instanceof HelperError ? explain(error) : error;
-    if (explained instanceof MacpilotError) throw failure(explained.render());
+    if (explained instanceof MacpilotError) {
+      if (isRefusal(explained)) refused(explained);
+      throw failure(explained.render());
+    }
     throw error;
   }
 }
@@ -263,11 +276,24 @@ function definitions({ engine, config, helper }: ResourceDependencies): Definiti
 export function registerResources(
   server: McpServer,
   deps: ResourceDependencies,
+  clientLog: ClientLog,
 ): { completers: Completers; reader: ResourceReader } {
   const table = definitions(deps);
   for (const def of table) {
     const meta = { title: def.title, description: def.description, mimeType: def.mimeType };
-    const read = (uri: URL, variables: Variables) => asRead(() => def.read(uri, variables));
+    const app = (variables: Variables) => {
+      try {
+        return variables.name === undefined ? undefined : variable(variables, 'name');
+      } catch {
+        return undefined;
+      }
+    };
+    // The client's own reads: one a setting refused is in the audit log, as a refused tool call is.
+    const read = (uri: URL, variables: Variables) =>
+      asRead(
+        () => def.read(uri, variables),
+        (error) => deps.audit.refusedRead({ resource: def.uri, app: app(variables), error }, clientLog),
+      );
     if (!def.uri.includes('{')) {
       server.registerResource(def.name, def.uri, meta, (uri) => read(uri, {}));
       continue;

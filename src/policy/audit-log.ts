@@ -1,7 +1,7 @@
 /**
  * The audit log: one JSON line per write action (a tool not annotated readOnlyHint), per call of a tool that
  * asks the human though it changes nothing (start_recording), and per call of any tool that a setting of the
- * person's refused (a read of a denied app included) — when, which tool, which app and
+ * person's refused (a read of a denied app included, by a tool or a resource read) — when, which tool, which app and
  * element, how it ended — in a file and as MCP log messages. Never the text typed, the value
  * set or what went to the clipboard: their lengths only, and never the raw arguments.
  */
@@ -17,11 +17,14 @@ import { MacpilotError } from '../errors.js';
 import { helperFailure } from '../engine/kernel/failures.js';
 import { HelperError, typedBefore } from '../helper-client/errors.js';
 import type { Logger } from '../log.js';
-import type { CallOutcome, Guard, ToolCall } from './pipeline.js';
+import type { CallOutcome, ClientLog, Guard, ToolCall } from './pipeline.js';
 
 export interface AuditEntry {
   time: string;
+  /** The tool called; `resources/read` for a resource read. */
   tool: string;
+  /** The resource read, as its URI template (`macpilot://app/{name}/tree`). */
+  resource?: string;
   app?: string;
   /** The app's process id, when the call named the app by it. */
   pid?: number;
@@ -81,6 +84,25 @@ export class AuditLog implements Guard {
     const entry = this.entry(call, outcome);
     if (this.options.file) this.write(this.options.file, `${JSON.stringify(entry)}\n`);
     call.clientLog.send('info', 'audit', entry);
+  }
+
+  /**
+   * A resource read that a setting refused (an app the lists hide): its line names the resource's template and
+   * the app, as a tool call's does. `clientLog`: the session that read it.
+   */
+  refusedRead(read: { resource: string; app?: string; error: MacpilotError }, clientLog: ClientLog): void {
+    const entry: AuditEntry = {
+      time: this.now().toISOString(),
+      tool: 'resources/read',
+      resource: read.resource,
+      ...(read.app === undefined ? {} : { app: read.app }),
+      outcome: 'refused',
+      error: read.error.kind,
+      duration_ms: 0,
+      flags: { mode: this.options.mode },
+    };
+    if (this.options.file) this.write(this.options.file, `${JSON.stringify(entry)}\n`);
+    clientLog.send('info', 'audit', entry);
   }
 
   entry(call: ToolCall, outcome: CallOutcome): AuditEntry {

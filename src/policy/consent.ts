@@ -107,11 +107,13 @@ export class ConsentGuard implements Guard {
     const unreachable = call.human.unreachable();
     if (unreachable !== undefined) {
       note('unavailable');
-      const allowAlways = (this.settings.origins?.consent ?? defaultOrigin('consent')).change('allow');
+      const allowAlways = (this.settings.origins?.consent ?? defaultOrigin('consent')).changeAndRestart(
+        'allow',
+      );
       throw new MacpilotError({
         what: `${asGiven} needs a human's consent`,
         why: `${because}, and ${unreachable}`,
-        next: `do it another way, or ask the user to do it or to open \`macpilot console\`, where they are asked such questions; a human can let such actions run without asking: ${allowAlways}, then restart macpilot`,
+        next: `do it another way, or ask the user to do it or to open \`macpilot console\`, where they are asked such questions; a human can let such actions run without asking: ${allowAlways}`,
         kind: 'consent_unreachable',
         refusal: true,
         person: {

@@ -37,7 +37,7 @@ export class ModeGuard implements Guard {
       new MacpilotError({
         what: `${call.tool.name} is not available in ${this.mode} mode`,
         why: this.why(),
-        next: `only a human can allow it: ${this.origin.change(lowest)}${lowest === 'safe' ? ' (or full)' : ''}, then restart macpilot`,
+        next: `only a human can allow it: ${this.origin.changeAndRestart(lowest)}${lowest === 'safe' ? ' (full allows it too)' : ''}`,
         kind: 'not_in_mode',
         refusal: true,
       }),
@@ -54,7 +54,7 @@ export class ModeGuard implements Guard {
       new MacpilotError({
         what: `${call.tool.name} with ${named} is not available in read-only mode`,
         why: `${changes}, and ${this.why()}`,
-        next: `call it without ${named}; only a human can allow writing: ${this.origin.change('safe')} (or full), then restart macpilot`,
+        next: `call it without ${named}; only a human can allow writing: ${this.origin.changeAndRestart('safe')} (full allows it too)`,
         kind: 'writes_in_read_only_mode',
         concerns: writing.map(([name]) => name),
         refusal: true,

@@ -16,6 +16,7 @@ import type { ModelPort } from '../engine/features/visual.js';
 import { type AppPicks, backgroundOf, inCallScope } from '../policy/call-scope.js';
 import { isListed } from '../policy/mode.js';
 import type { ClientLog, Human, Policy, ToolCall, Witnessed } from '../policy/pipeline.js';
+import type { AuditLog } from '../policy/audit-log.js';
 import { type Desk, StoppedAtTheDesk } from '../policy/desk.js';
 import type { CallFeed } from '../policy/watch.js';
 import { watchedHuman } from '../policy/watched-human.js';
@@ -38,6 +39,8 @@ export interface ToolDependencies {
   helper: HelperStatus;
   engine: Engine;
   policy: Policy;
+  /** The audit log, for what reaches the desktop other than by a tool call (a resource read a setting refused). */
+  audit: AuditLog;
   /** The person's stop and pause over every call (`macpilot stop`). */
   desk: Desk;
   /** What a watching person (the console) sees of the calls, and where they may answer consent questions. */

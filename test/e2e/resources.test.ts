@@ -2,8 +2,11 @@
  * The desktop as MCP resources through a real client: the server's status, the apps with their windows, an app's
  * tree, one window's tree, its state and a screenshot, the clipboard; a denied app is neither listed nor readable.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, expect, inject, test } from 'vitest';
 import { startMacpilot, useMacpilot } from '../support/mcp.js';
+import { temporaryFolder } from '../support/temp.js';
 import { eventually } from '../support/text.js';
 import { xclipOn } from '../support/xclip.js';
 
@@ -80,7 +83,12 @@ test('an unknown app is an error that lists the running apps; a denied app is ne
   await expect(macpilot.client.readResource({ uri: 'macpilot://app/no-such-app/tree' })).rejects.toThrow(
     /No running app matches "no-such-app".*gtk3-demo \(pid \d+\)/s,
   );
-  const denying = await startMacpilot({ ...env, MACPILOT_DENY_APPS: 'gtk3-demo' });
+  const auditFile = join(temporaryFolder('macpilot-resources-audit-'), 'audit.jsonl');
+  const denying = await startMacpilot({
+    ...env,
+    MACPILOT_DENY_APPS: 'gtk3-demo',
+    MACPILOT_AUDIT_LOG: auditFile,
+  });
   try {
     const { resources } = await denying.client.listResources();
     expect(resources.map((r) => r.uri).filter((uri) => uri.includes('gtk3-demo'))).toEqual([]);
@@ -91,6 +99,21 @@ test('an unknown app is an error that lists the running apps; a denied app is ne
     await expect(denying.client.readResource({ uri: 'macpilot://app/gtk3-demo/tree' })).rejects.toThrow(
       /No running app matches "gtk3-demo".*running apps? (is|are) hidden; only the person can change that/s,
     );
+    // A read a setting refused is in the audit log, as a refused tool call is; an app that is not there is no refusal.
+    await expect(denying.client.readResource({ uri: 'macpilot://app/no-such-app/state' })).rejects.toThrow();
+    const logged = readFileSync(auditFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged).toEqual([
+      expect.objectContaining({
+        tool: 'resources/read',
+        resource: 'macpilot://app/{name}/tree',
+        app: 'gtk3-demo',
+        outcome: 'refused',
+        error: 'app_off_limits',
+      }),
+    ]);
   } finally {
     await denying.close();
   }

@@ -227,6 +227,13 @@ describe('where each setting came from', () => {
     expect(config.origins.mode.change('full')).toBe(`set "mode": "full" in ${file}`);
     expect(config.origins.consent.where).toBe('the environment variable MACPILOT_CONSENT');
     expect(config.origins.toolsets.where).toBe('the flag --toolsets');
+    // A flag is changed by starting macpilot again: said once, not "start …, then restart".
+    expect(config.origins.toolsets.changeAndRestart('ui,screen')).toBe(
+      'restart macpilot with --toolsets ui,screen',
+    );
+    expect(config.origins.mode.changeAndRestart('full')).toBe(
+      `set "mode": "full" in ${file}, then restart macpilot`,
+    );
     expect(config.origins.allowApps.where).toBe('the default of MACPILOT_ALLOW_APPS');
     expect(config.origins.allowApps.change('mousepad')).toBe(
       `set MACPILOT_ALLOW_APPS=mousepad where macpilot is started, or "allowApps": "mousepad" in ${file}`,

@@ -33,7 +33,7 @@ import {
 import type { Expectation, Prepared } from '../kernel/changes.js';
 import { helperFailure } from '../kernel/failures.js';
 import { entryLine, type Kernel, type Target } from '../kernel/kernel.js';
-import { appText, entryWords, own, plainText, words, type Words } from '../kernel/words.js';
+import { appText, type AppText, entryWords, own, plainText, words, type Words } from '../kernel/words.js';
 import type { CallOptions } from '../../helper-client/errors.js';
 import type { RefEntry } from '../kernel/refs.js';
 import { AppRefused } from '../kernel/resolve.js';
@@ -241,18 +241,20 @@ export async function focusIn(
  * took them as commands, as a calculator takes "=", or the layout lacks them), or the app made something else of it.
  */
 function notTyped(value: string, text: string, before: string | undefined): Words {
-  const holds = appText(
-    JSON.stringify(value.length > SHOWN_FIELD_CHARS ? `${value.slice(0, SHOWN_FIELD_CHARS)}…` : value),
-  );
+  const holds = fieldShown(value);
   const added = before !== undefined && value.startsWith(before) ? value.slice(before.length) : value;
   const missing = missingFrom(added, [...text]);
   if (missing === undefined) {
-    return words`\nThe field now holds ${holds}, not the text typed: the app made something else of it (a calculator shows its result, a field may format what it is given). Read it (get_element) before relying on it.`;
+    return words`\nThe field now holds ${holds}, not the text typed: the app made something else of it (a calculator shows its result, a field may format what it is given). Read the field again before relying on it.`;
   }
   const shown = [...new Set(missing)].slice(0, 10).map((c) => JSON.stringify(c));
   const them = missing.length === 1 ? 'it' : 'them';
   return words`\nThe field now holds ${holds}: ${own(plural(missing.length, 'character'))} of the text typed (${own(shown.join(', '))}) ${own(missing.length === 1 ? 'is' : 'are')} not in it: the app took ${own(them)} as commands (as a calculator takes "="), shows ${own(them)} otherwise (a calculator's "×" for "*"), the field limits what it takes, or the keyboard layout lacks ${own(them)}.`;
 }
+
+/** A field's text as an answer shows it: its start, in quotes. */
+const fieldShown = (value: string): AppText =>
+  appText(JSON.stringify(value.length > SHOWN_FIELD_CHARS ? `${value.slice(0, SHOWN_FIELD_CHARS)}…` : value));
 
 /** Longest texts compared character by character; longer ones are compared from their ends only. */
 const ALIGNED_CHARS = 400;
@@ -910,7 +912,7 @@ export class Input {
       const now = performance.now();
       if (read === undefined) {
         if (now >= cap) {
-          return words`\nThe field could not be read for ${own(duration(TYPED_MAX_WAIT_MS))} after the keys went out: the app may still be taking them; read the field (get_element) before relying on its text.`;
+          return words`\nThe field could not be read for ${own(duration(TYPED_MAX_WAIT_MS))} after the keys went out: the app may still be taking them; read the field again before relying on its text.`;
         }
         changedAt = now;
         await sleep(INPUT_DEFAULTS.focusPollMs, undefined, { signal: call?.signal });
@@ -923,8 +925,22 @@ export class Input {
         changedAt = now;
       }
       // Settled holding the text typed (it replaced a selection): it arrived.
-      if (now - changedAt >= TYPED_WAIT_MS || now >= cap)
-        return value.includes(text) ? [] : notTyped(value, text, before);
+      if (now - changedAt >= TYPED_WAIT_MS || now >= cap) {
+        if (value.includes(text)) return [];
+        // Still growing at the cap: the app is behind the keys, not making something else of them.
+        if (now - changedAt < TYPED_WAIT_MS) {
+          const grown =
+            before !== undefined && value.startsWith(before)
+              ? [...value].length - [...before].length
+              : undefined;
+          const so =
+            grown === undefined
+              ? ''
+              : `, ${grown.toLocaleString('en-US')} of the ${[...text].length.toLocaleString('en-US')} characters typed so far`;
+          return words`\nThe field was still changing ${own(duration(TYPED_MAX_WAIT_MS))} after the keys went out: the app is still taking them. It holds ${fieldShown(value)}${own(so)}. Read the field again before relying on its text.`;
+        }
+        return notTyped(value, text, before);
+      }
       await sleep(INPUT_DEFAULTS.focusPollMs, undefined, { signal: call?.signal });
     }
   }
@@ -945,19 +961,34 @@ export class Input {
 
   /** Focus the element, then wait until the app reports it focused: keys typed sooner can land elsewhere. */
   private async focusAndWait(entry: RefEntry, call?: CallOptions): Promise<void> {
-    await this.kernel.port.call('ax.focus', { id: entry.handle }, call);
-    const deadline = Date.now() + INPUT_DEFAULTS.focusWaitMs;
+    const focus = () => this.kernel.port.call('ax.focus', { id: entry.handle }, call);
+    await focus();
+    const start = Date.now();
+    const deadline = start + INPUT_DEFAULTS.focusWaitMs;
+    let askedAgain = false;
     for (;;) {
       const { element } = await this.kernel.port.call('ax.focused', { pid: entry.app.pid }, call);
       if (element?.id === entry.handle) return;
+      // A window made inactive meanwhile (a click on the desktop, another app's window) keeps the focus from
+      // arriving: asked again, the helper brings the element's window in front first.
+      if (!askedAgain && Date.now() - start >= INPUT_DEFAULTS.focusWaitMs / 2) {
+        askedAgain = true;
+        await focus();
+        continue;
+      }
       if (Date.now() > deadline) {
+        const now = element ? `another one (${element.nativeRole} "${element.name}")` : 'none';
         throw new MacpilotError({
           what: `${entryLine(entry)} did not take keyboard focus`,
-          why: `after ${INPUT_DEFAULTS.focusWaitMs / 1000} s the focused element is still ${element ? `another one (${element.nativeRole} "${element.name}")` : 'none'}, so nothing was typed`,
+          why: `after ${INPUT_DEFAULTS.focusWaitMs / 1000} s the focused element is still ${now}, so nothing was typed`,
           next: 'check that it is an enabled text field (get_element), that its window is in front (focus_window), then retry',
+          kind: 'focus_not_taken',
+          person: {
+            next: 'check that it is an enabled text field (`macpilot get` with its path) and that its window comes to the front when you click in it, then run the command again',
+          },
         });
       }
-      await sleep(INPUT_DEFAULTS.focusPollMs);
+      await sleep(INPUT_DEFAULTS.focusPollMs, undefined, { signal: call?.signal });
     }
   }
 

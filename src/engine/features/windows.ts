@@ -136,7 +136,7 @@ export class Windows {
         const { closed } = await this.kernel.port.call('windows.close', { id: w.id }, call);
         return closed
           ? words`Closed ${windowWords(w)}.`
-          : words`Asked ${windowWords(w)} to close, but it is still open: the app may be asking whether to save (the changes below, or snapshot_ui, show its dialog).`;
+          : words`Asked ${windowWords(w)} to close, but it is still open: the app may be asking whether to save (its dialog is among the changes below, or in the app's tree).`;
       };
       const app = await this.kernel.resolver.appOf(w.pid, call).catch(() => undefined);
       const result: ActionResult = app

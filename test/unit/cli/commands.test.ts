@@ -245,6 +245,9 @@ describe("a failure's sentence at the terminal", () => {
     expect(inPersonWords('set MACPILOT_MODE=full where macpilot is started, then restart macpilot')).toBe(
       'set MACPILOT_MODE=full where macpilot is started',
     );
+    expect(inPersonWords('only a human can allow it: restart macpilot with --mode full')).toBe(
+      'run the command again with --mode full',
+    );
     // Every tool a failure sends a person to has a command, and every argument it names a flag.
     expect(inPersonWords('name one of the running apps; or launch_app it first')).toBe(
       'name one of the running apps; or `macpilot launch` it first',

@@ -37,6 +37,7 @@ async function connect(
     helper,
     engine: createEngine({ call: () => Promise.reject(new Error('no helper in this test')) }),
     policy: new Policy(guards(config)),
+    audit: new AuditLog({ mode: config.mode, refs: new RefTable(), log: createLogger('silent') }),
     desk: new Desk(),
     feed: new CallFeed({ describe: () => ({}) as never, pictures: false }),
     services: platformServices(platform),
@@ -100,8 +101,8 @@ describe('the tool catalog', () => {
     expect(called.isError).toBe(true);
     expect((called.content as { text: string }[])[0]?.text).toBe(
       'take_screenshot is not offered: it is in the toolset "screen", which this server leaves out.\n' +
-        'Why: the environment variable MACPILOT_TOOLSETS gives the toolsets ui,apps,session\n' +
-        'Next: only a human can add it: set MACPILOT_TOOLSETS=ui,apps,session,screen where macpilot is started ' +
+        'Why: the environment variable MACPILOT_TOOLSETS gives the toolsets ui,apps (and session, always offered)\n' +
+        'Next: only a human can add it: set MACPILOT_TOOLSETS=ui,apps,screen where macpilot is started ' +
         "(the MCP client's server entry or your shell), then restart macpilot",
     );
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({

@@ -480,7 +480,7 @@ describe('ModeGuard', () => {
       new ModeGuard('read-only').admit(call('click_element', { ref: 'e1' }, server)),
     );
     expect(error.next).toMatch(
-      /set MACPILOT_MODE=safe where macpilot is started .* \(or full\), then restart macpilot/,
+      /set MACPILOT_MODE=safe where macpilot is started .*, then restart macpilot \(full allows it too\)/,
     );
     await new ModeGuard('read-only').admit(call('snapshot_ui', {}, server));
     await new ModeGuard('full').admit(call('click_element', { ref: 'e1' }, server));
@@ -496,7 +496,7 @@ describe('ModeGuard', () => {
     expect(error.why).toMatch(
       /^file_path writes the image to a new file, and .*read-only mode \(set by the environment variable MACPILOT_MODE\)/,
     );
-    expect(error.next).toMatch(/without file_path.*set MACPILOT_MODE=safe where .* \(or full\)/);
+    expect(error.next).toMatch(/without file_path.*set MACPILOT_MODE=safe where .* \(full allows it too\)/);
     await new ModeGuard('safe').admit(call('take_screenshot', { file_path: '/tmp/shot.png' }, server));
   });
 });
