@@ -73,6 +73,22 @@ export default tseslint.config(
     },
   },
   {
+    // The audit log keeps a failure's kind, never its sentences: one left out is logged as "failed". An object
+    // that spreads another may take its kind from it.
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "NewExpression[callee.name=/^(MacpilotError|AppRefused|AppAmbiguous|StoppedAtTheDesk)$/] > ObjectExpression:first-child:not(:has(> Property[key.name='kind'])):not(:has(> SpreadElement))",
+          message:
+            'Give the MacpilotError a kind (snake_case, e.g. "element_not_found"): the audit log records only the kind.',
+        },
+      ],
+    },
+  },
+  {
     files: ['scripts/**', 'test/**'],
     rules: { 'no-console': 'off' },
   },

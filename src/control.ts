@@ -78,6 +78,7 @@ export function controlFolder(env: NodeJS.ProcessEnv = process.env): string {
       next: env.MACPILOT_CONTROL_DIR
         ? 'set MACPILOT_CONTROL_DIR to the absolute path of a folder of your own (it is created when missing), or unset it'
         : 'set MACPILOT_CONTROL_DIR to a folder of your own (it is created when missing)',
+      kind: 'control_folder_unusable',
     });
   checkControlDir(env);
   try {

@@ -59,6 +59,7 @@ export async function setThroughHolder(invocation: Invocation, format: Format): 
           what: 'The clipboard was not set',
           why: `the process that holds the clipboard's text exited (code ${code}) before it answered`,
           next: 'run `macpilot doctor` to see what is missing, then retry',
+          kind: 'clipboard_not_set',
         }),
       ),
     );

@@ -201,6 +201,7 @@ function failureText(command: string, positionals: readonly string[], failure: M
       // The mode guard's why is "<the arguments> write..., and <where the mode was set>"; the second half holds.
       why: `it writes the image to a file unless given -o -, and ${failure.why.replace(/^[^,]*, and /, '')}`,
       next: '`macpilot screenshot -o -` writes the image to stdout instead, which read-only mode allows',
+      kind: 'writes_in_read_only_mode',
     }).renderForPerson();
   }
   // The mode names the tool the command called; the person ran the command, and may run its reading form.

@@ -31,6 +31,7 @@ export function clientModel(server: Server): ModelPort | undefined {
               what: "The client's model could not be asked",
               why: error instanceof Error ? error.message : String(error),
               next: 'look yourself: take_screenshot with annotate: true draws the refs on the screen',
+              kind: 'sampling_failed',
             },
             { cause: error },
           );

@@ -69,5 +69,6 @@ function helperAt(options: { helperPath?: string }, platform: NodeJS.Platform): 
     what: `No helper for ${platform}`,
     why: 'macpilot has helpers for Linux and macOS only',
     next: 'set MACPILOT_HELPER_PATH to a helper binary that speaks the macpilot helper protocol',
+    kind: 'platform_unsupported',
   });
 }

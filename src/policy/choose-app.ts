@@ -36,6 +36,7 @@ export async function chooseApp(
       what: `Several apps match ${JSON.stringify(query)}, and the user did not pick one`,
       why: `${candidates.map(describeCandidate).join(', ')} ${bothOrAll(candidates)} match; ${answer.action === 'cancel' ? 'they dismissed the question' : 'they declined'}`,
       next: 'name the app by its pid, or ask the user which one they mean',
+      kind: 'app_ambiguous',
       person: {
         what: `Several apps match ${JSON.stringify(query)}, and none was picked`,
         why: `${candidates.map(describeCandidate).join(', ')} ${bothOrAll(candidates)} match`,

@@ -11,6 +11,7 @@ function absolute(input: string): string {
       what: `Not an absolute path: ${JSON.stringify(input)}`,
       why: "a relative path would be taken from the server's working folder, which is not the user's",
       next: 'give the full path, e.g. ~/Documents/report.pdf (or /home/ada/Documents/report.pdf on Linux, /Users/ada/Documents/report.pdf on macOS)',
+      kind: 'path_not_absolute',
     });
   }
   return resolve(expanded);
@@ -35,5 +36,6 @@ export async function existingPath(input: string): Promise<string> {
     what: `No such file or folder: ${path}`,
     why: `nothing exists at that path; the closest folder that exists is ${parent}`,
     next: 'check the spelling (names are case-sensitive on Linux and often on macOS), or reveal the folder that should hold it',
+    kind: 'file_not_found',
   });
 }

@@ -80,6 +80,7 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessOutcom
       what: `${request.action}: cancelled`,
       why: `the request was cancelled, so ${request.file} was stopped`,
       next: 'nothing to do; call again if it is still wanted',
+      kind: 'cancelled',
     });
   }
   if (result.timedOut) {
@@ -87,6 +88,7 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessOutcom
       what: `${request.action}: no answer within ${seconds(request.timeoutMs)}`,
       why: `${request.file} ran past the ${seconds(request.timeoutMs)} limit and was stopped (SIGTERM, then SIGKILL after ${seconds(KILL_GRACE_MS)})`,
       next: request.onTimeout,
+      kind: 'command_timed_out',
     });
   }
   if (result.signal && !result.isMaxBuffer) {
@@ -94,6 +96,7 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessOutcom
       what: `${request.action}: ${request.file} was stopped`,
       why: `something outside macpilot sent it ${result.signal}`,
       next: "try again; if it keeps happening, look for what ends it in the system's log",
+      kind: 'command_stopped_by_signal',
     });
   }
   if (result.code === 'ENOENT') {
@@ -101,6 +104,7 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessOutcom
       what: `${request.action}: ${request.file} could not run`,
       why: `${request.file} is not installed (${request.file.startsWith('/') ? 'no such file' : 'not found on PATH'})`,
       next: request.notInstalled ?? `install ${request.file}, or check PATH`,
+      kind: 'command_not_installed',
     });
   }
   if (result.exitCode === undefined && !result.isMaxBuffer) {
@@ -109,6 +113,7 @@ export async function runProcess(request: ProcessRequest): Promise<ProcessOutcom
         what: `${request.action}: ${request.file} could not run`,
         why: result.shortMessage ?? `${request.file} did not start`,
         next: request.notInstalled ?? `check that ${request.file} exists and is executable`,
+        kind: 'command_did_not_start',
       },
       { cause: result },
     );

@@ -46,6 +46,8 @@ export function pickItem(items: readonly StatusBarItem[], wanted: string): Statu
     next: several
       ? 'name one by its position, e.g. "#3"'
       : 'use a description, a process name or a position ("#3") from the list',
+    kind: several ? 'status_bar_item_ambiguous' : 'status_bar_item_not_found',
+    concerns: ['item'],
   });
 }
 
@@ -79,6 +81,8 @@ export async function clickStatusMenuItem(
             ? 'the menu has no items (it may still be building: some apps fill it only when it opens)'
             : `it has: ${names.map((n) => JSON.stringify(clip(n, 60))).join(', ')}`,
         next: 'use one of the names listed (case and "..." vs "…" do not matter)',
+        kind: 'menu_item_not_found',
+        concerns: ['path'],
       });
     }
     exact.push(name);

@@ -237,6 +237,7 @@ function runClaude(claude: string, args: string[], context: SetupContext): void 
       what: `\`claude ${args.slice(0, 2).join(' ')}\` failed`,
       why: (`${failed.stderr ?? ''}${failed.stdout ?? ''}`.trim() || failed.message).slice(0, 2000),
       next: 'run the command shown by `macpilot setup claude-code --dry-run` by hand to see what Claude Code says',
+      kind: 'claude_cli_failed',
     });
   }
 }

@@ -37,6 +37,7 @@ function unusable(file: string, why: string): MacpilotError {
     what: `Cannot add macpilot to ${file}`,
     why,
     next: 'fix the file by hand (or move it away) and run setup again; it was left as it was',
+    kind: 'config_file_unusable',
   });
 }
 
@@ -58,6 +59,7 @@ export function planJsonChange(
           what: `Cannot add macpilot to ${file}`,
           why: 'it has comments or trailing commas (JSON with comments, which its client reads), and rewriting it would drop them',
           next: `add this under "${key}" by hand, then restart the client: ${JSON.stringify({ [name]: entry })}`,
+          kind: 'config_file_has_comments',
         });
       }
       throw unusable(file, `it is not valid JSON (${oneLine((error as Error).message)})`);

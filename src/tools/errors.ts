@@ -39,5 +39,6 @@ function asFailure(error: unknown, toolName: string, log: Logger): MacpilotError
     what: `${toolName} failed unexpectedly`,
     why: error instanceof Error ? error.message : String(error),
     next: 'this is a bug in macpilot; the server keeps running, so retry or try another way',
+    kind: 'internal_error',
   });
 }

@@ -504,6 +504,8 @@ function pickWindow(windows: readonly ElementNode[], wanted: string | number, ap
     what: `${found.length === 0 ? 'No' : 'More than one'} window of "${app}" matches ${JSON.stringify(wanted)}`,
     why: `its windows are: ${titles}`,
     next: 'name a window by its index or a title that only it has',
+    kind: found.length === 0 ? 'window_not_found' : 'window_ambiguous',
+    concerns: ['window'],
   });
 }
 

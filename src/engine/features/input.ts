@@ -151,6 +151,7 @@ function centreOf(entry: RefEntry, detail: ElementDetail): Point {
         ? 'it is scrolled out of view, hidden or has no size'
         : 'the app reports no screen position for it',
       next: 'bring it into view (scroll_to_element), or open what contains it (a menu, a tab), then retry',
+      kind: 'element_off_screen',
       person: {
         next: 'scroll the list or view that holds it with the mouse wheel, or open what contains it (a menu, a tab), then retry',
       },

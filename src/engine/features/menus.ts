@@ -72,6 +72,7 @@ const disabledItem = (names: readonly string[]) =>
     what: `Could not click the menu item ${JSON.stringify(joinNames(names))}`,
     why: 'the app has disabled it right now',
     next: 'do what enables it first (e.g. select text for Copy), then check with get_menu_item_state',
+    kind: 'element_disabled',
     person: {
       next: `do what enables it first (e.g. select text for Copy); \`macpilot menu <app> ${shellQuote(joinNames(names.slice(0, -1)))} --list\` shows its state`,
     },
@@ -140,6 +141,8 @@ export class Menus {
               what: `${JSON.stringify(joinNames(at.names))} is a menu item, not a menu`,
               why: 'it opens no submenu, so it has no items to list',
               next: 'list the menu that holds it (the path without its last name), or choose it with click_menu_item',
+              kind: 'not_a_menu',
+              concerns: ['path'],
             });
           }
           const lines: MenuLine[] = [];
@@ -290,6 +293,7 @@ export class Menus {
           what: `The menu item ${JSON.stringify(joinNames(entry.names))} did not appear on screen`,
           why: `its menu did not open within ${SHOW_WAIT_MS} ms (a modal dialog of the app may block its menus)`,
           next: 'snapshot_ui shows what the app shows now; close its dialog, or press Escape to close an open menu',
+          kind: 'menu_did_not_open',
         });
       }
       await sleep(SHOW_POLL_MS);
@@ -311,6 +315,7 @@ export class Menus {
         what: `Did not open ${menu}: another app's window covers it`,
         why: `the click at ${at.x},${at.y} would land in that window`,
         next: `bring "${bar.appInfo.name}" in front (activate_app) or move the window that covers it, then try again`,
+        kind: 'element_covered',
         person: {
           next: 'bring the app in front, or move the window that covers it, then run the command again',
         },
@@ -323,6 +328,7 @@ export class Menus {
       what: `Did not open ${menu}: the app's window ${JSON.stringify(top.name)} covers it`,
       why: `it is on top at ${at.x},${at.y}, and the click would land in it`,
       next: `finish or close ${JSON.stringify(top.name)} first (snapshot_ui shows it), then try again`,
+      kind: 'element_covered',
       person: { next: `finish or close ${JSON.stringify(top.name)} first, then run the command again` },
     });
   }
@@ -335,6 +341,8 @@ export class Menus {
       what: `Did not click ${name}: it is a menu, not an item`,
       why: `it opens a submenu, which holds: ${listed(entries)}`,
       next: `name one of its items: "${joinNames([...menu.names, '…'])}"`,
+      kind: 'not_a_menu_item',
+      concerns: ['path'],
     });
   }
 
@@ -373,6 +381,8 @@ export class Menus {
           what: `No menu item ${JSON.stringify(name)} under ${item}`,
           why: `${item} is a menu item that opens no submenu, so nothing is under it`,
           next: `to choose ${item}, end the path there; list_menu_items lists the menu that holds it`,
+          kind: 'menu_item_not_found',
+          concerns: ['path'],
           person: {
             next: `to choose ${item}, end the path there; \`macpilot menu <app> ${shellQuote(joinNames(at.names.slice(0, -1)))} --list\` lists the menu that holds it`,
           },
@@ -400,6 +410,8 @@ export class Menus {
           found.length === 0
             ? 'use one of these names (matching ignores case, padding and "..." vs "…"); list_menu_items shows a menu'
             : 'click one of them by ref with click_element',
+        kind: found.length === 0 ? 'menu_item_not_found' : 'menu_item_ambiguous',
+        concerns: ['path'],
         ...(found.length === 0
           ? {
               person: {
@@ -488,6 +500,7 @@ export class Menus {
       what: `"${appInfo.name}" has no menu bar`,
       why: `none of its windows (${windows.map((w) => labelOf(roleOf(w), w.name)).join(', ') || 'none'}) exposes a menu bar in its accessibility tree`,
       next: 'snapshot_ui shows its controls; apps with header-bar menus open them from a button',
+      kind: 'no_menu_bar',
     });
   }
 

@@ -137,6 +137,7 @@ export class Recorder {
           what: 'A recording is already running',
           why: `only one recording runs at a time${running ? `, and one of ${running.app ?? 'every app'} began at ${new Date(running.startedAt).toISOString()}` : ''}`,
           next: 'call stop_recording first: it answers the steps recorded so far',
+          kind: 'recording_already_running',
         });
       }
       const { port } = this.kernel;
@@ -145,6 +146,7 @@ export class Recorder {
           what: 'Recording is not available',
           why: 'this helper connection sends no notifications',
           next: 'run macpilot with its own platform helper',
+          kind: 'not_available',
         });
       }
       this.starting = true;
@@ -214,6 +216,7 @@ export class Recorder {
         what: 'No recording is running',
         why: 'stop_recording ends a recording that start_recording began: none did, or it already ended (a recording ends with the session that started it)',
         next: 'call start_recording, let the person do what they want recorded, then call stop_recording',
+        kind: 'no_recording_running',
       });
     }
     if (active.owner !== undefined && session !== undefined && session !== active.owner) {
@@ -221,6 +224,7 @@ export class Recorder {
         what: 'The recording running belongs to another session',
         why: 'another client session of this server started it, and its steps (with what was typed) go only to that session',
         next: 'let that session stop it, or wait: it ends when that session ends',
+        kind: 'recording_of_another_session',
       });
     }
     const events = await this.end(active, call);

@@ -148,6 +148,7 @@ export class Reveal {
           what: `Could not scroll ${entryLine(entry)} into view`,
           why: 'it is inside no scrollable container that this app exposes',
           next: 'scroll by hand (the scroll tool) over the list or page that holds it, then check with get_element',
+          kind: 'no_scrollable_container',
           person: { next: 'scroll the list or page that holds it with the mouse wheel, then retry' },
         });
       }
@@ -185,6 +186,7 @@ export class Reveal {
         what: `Could not scroll ${entryLine(entry)} into view`,
         why: `${jumped ? `its list's scroll bar was set where it lies and ` : ''}${plural(turns, 'turn')} of the wheel over its container did not bring it into view`,
         next: 'it may sit in a collapsed or hidden part of the UI: expand its parent, or take a snapshot_ui to see where it is',
+        kind: 'not_scrolled_into_view',
       });
     });
   }

@@ -298,6 +298,7 @@ export class Screen {
         what: 'More than one thing to capture was named',
         why: 'a screenshot covers one of: a region, a display, or an app / window',
         next: 'give only one of region, display, or app (with window)',
+        kind: 'invalid_arguments',
       });
     }
     if (region) {
@@ -649,6 +650,8 @@ async function writeNew(path: string, data: Buffer): Promise<void> {
             ? 'a file appeared there meanwhile; screenshots never overwrite files'
             : String(error),
         next: code === 'EEXIST' ? 'choose a new file name' : 'check that the folder is writable',
+        kind: 'file_unusable',
+        concerns: ['file_path'],
       },
       { cause: error },
     );

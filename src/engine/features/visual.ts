@@ -77,6 +77,7 @@ export function parseModelAnswer(text: string, drawn: Drawn): VisualAnswer {
       what: "The client's model gave an answer find_visual cannot use",
       why: `${why}; it answered ${JSON.stringify(clip(text, 200))}`,
       next: 'retry with a more specific description, or look yourself: take_screenshot with annotate: true',
+      kind: 'model_answer_unusable',
     });
   // One JSON object, bare or alone in a fenced block: nothing before or after it.
   const body = /^```(?:json)?\s*([\s\S]*?)\s*```$/.exec(text.trim())?.[1] ?? text.trim();

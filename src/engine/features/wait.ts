@@ -104,6 +104,7 @@ export class Waits {
             : `Timed out after ${duration(timeoutMs)} waiting for ${awaited}${performance.now() - started > timeoutMs + 500 ? ` (the last look ended at ${elapsed(started)}: the app answered slowly)` : ''}`,
         why: `last seen: ${plainText(last.seen)}`,
         next: nextStep(options.condition),
+        kind: 'condition_not_met',
       });
     });
   }
@@ -226,6 +227,7 @@ export class Waits {
             what: `${entry.label} [ref=${entry.ref}] is a secure field`,
             why: 'secure values are never read, so a wait cannot compare them',
             next: 'wait for something the field changes instead (e.g. a button becoming enabled)',
+            kind: 'secure_field',
           });
         }
         return detail.value === undefined || typeof detail.value === 'boolean' ? '' : String(detail.value);

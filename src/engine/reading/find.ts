@@ -55,6 +55,7 @@ function compileRegex(pattern: string): RegExp {
       what: `Invalid regular expression ${JSON.stringify(pattern.slice(0, 80))}`,
       why,
       next: 'fix the pattern, or use match "contains" (the default) or "exact"',
+      kind: 'invalid_regex',
     });
   };
   if (pattern.length > MAX_PATTERN) refuse(`it is longer than ${MAX_PATTERN} characters`);

@@ -152,6 +152,8 @@ export function pickMatch(
           ? 'OCR read no text there'
           : `OCR read ${plural(request.lines.length, 'line')} there ${dataNote('OCR may misread')}, such as ${read.join(', ')}`,
       next: 'check the spelling (match: "contains" finds a part of a line), read_text to see what is read, or name the app whose window shows it',
+      kind: 'text_not_found',
+      concerns: ['text'],
     });
   }
   if (occurrence !== undefined) {
@@ -161,6 +163,8 @@ export function pickMatch(
       what: `No occurrence ${occurrence} of ${quoted} on ${what}`,
       why: `it appears ${plural(matches.length, 'time')}`,
       next: `give an occurrence from 1 to ${matches.length}`,
+      kind: 'no_such_occurrence',
+      concerns: ['occurrence'],
     });
   }
   if (matches.length === 1) return matches[0] as TextMatch;
@@ -170,5 +174,7 @@ export function pickMatch(
     what: `The text ${quoted} appears ${matches.length} times on ${what}`,
     why: `it is ambiguous; the candidates, in reading order (screen points) ${dataNote()}:\n${listed.join('\n')}${more}`,
     next: 'pick one with occurrence: N, use a longer text that only one shows, or name the app whose window shows it',
+    kind: 'text_ambiguous',
+    concerns: ['text'],
   });
 }

@@ -122,6 +122,8 @@ export class Audits {
           what: 'No element to audit',
           why: 'scope "ref" audits the subtree of the element given as ref, and no ref was given',
           next: 'give ref (from snapshot_ui or find_elements), or use scope "window" or "focused_window"',
+          kind: 'invalid_arguments',
+          concerns: ['ref'],
         });
       }
       return this.elements.start({ ref: options.ref }, call);
@@ -136,6 +138,7 @@ export class Audits {
           what: `"${app.name}" has no window to audit`,
           why: 'it shows no window on screen',
           next: 'open one of its windows, or audit a ref',
+          kind: 'window_not_found',
         });
       }
       window = Math.max(0, active);

@@ -140,6 +140,7 @@ export class Asserts {
         what: 'No single element to assert on',
         why: 'an assertion is about one element: a ref, a path, or a query (app with role, name or text)',
         next: 'give exactly one of ref, path, or a query',
+        kind: 'no_single_target',
       });
     }
     const checked = Object.values(expect).filter((value) => value !== undefined).length;
@@ -148,6 +149,8 @@ export class Asserts {
         what: 'No assertions given',
         why: 'assertions is empty, so there is nothing to check',
         next: `give at least one of: ${EXPECTATION_NAMES.join(', ')}`,
+        kind: 'invalid_arguments',
+        concerns: ['assertions'],
       });
     }
     if (expect.role !== undefined) parseRole(expect.role); // an unknown role is a mistake, not a failure
@@ -160,6 +163,7 @@ export class Asserts {
           what: `${plainText([mention(seen.element)])} is a secure field`,
           why: 'secure values are never read, so an assertion cannot compare them',
           next: 'assert something the field changes instead (e.g. a button becoming enabled), or leave value out',
+          kind: 'secure_field',
           concerns: ['assertions'],
         });
       }

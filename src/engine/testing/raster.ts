@@ -17,7 +17,12 @@ export async function decodePng(png: Buffer, what: string): Promise<Raster> {
     return { data: new Uint8Array(data), width: info.width, height: info.height };
   } catch (error) {
     throw new MacpilotError(
-      { what: `Cannot decode ${what}`, why: String(error), next: 'give a valid PNG image' },
+      {
+        what: `Cannot decode ${what}`,
+        why: String(error),
+        next: 'give a valid PNG image',
+        kind: 'image_undecodable',
+      },
       { cause: error },
     );
   }

@@ -152,6 +152,8 @@ export class VisualDiffs {
           what: 'Nothing to compare with',
           why: 'neither a baseline nor save_baseline was given',
           next: 'give baseline (a PNG path, baseline://NAME or base64 PNG), or save_baseline to keep this capture',
+          kind: 'invalid_arguments',
+          concerns: ['baseline', 'save_baseline'],
         });
       }
       // The baseline is read first: a wrong one is refused before anything is captured.
@@ -236,6 +238,8 @@ async function loadBaseline(baseline: string, o: VisualDiffOptions): Promise<Buf
           ? `the session's baselines are: ${names.map((n) => BASELINE_SCHEME + n).join(', ')}`
           : 'this session saved none',
       next: 'save one first with visual_diff save_baseline: NAME, or give a PNG file path or base64 PNG',
+      kind: 'baseline_not_found',
+      concerns: ['baseline'],
     });
   }
   if (isAbsolute(baseline) || baseline.startsWith('file://'))
@@ -246,6 +250,8 @@ async function loadBaseline(baseline: string, o: VisualDiffOptions): Promise<Buf
       what: 'The baseline is not a PNG image',
       why: 'it is neither baseline://NAME nor an absolute file path, and as base64 it does not decode to a PNG',
       next: 'give an absolute .png path, baseline://NAME, or the base64 of a PNG',
+      kind: 'baseline_not_png',
+      concerns: ['baseline'],
     });
   }
   return data;
@@ -259,7 +265,16 @@ function describeBaseline(baseline: string): string {
 
 async function readBaselineFile(given: string, roots: readonly string[] | undefined): Promise<Buffer> {
   const refuse = (why: string, next: string, cause?: unknown) =>
-    new MacpilotError({ what: `Cannot read the baseline ${JSON.stringify(given)}`, why, next }, { cause });
+    new MacpilotError(
+      {
+        what: `Cannot read the baseline ${JSON.stringify(given)}`,
+        why,
+        next,
+        kind: 'baseline_unreadable',
+        concerns: ['baseline'],
+      },
+      { cause },
+    );
   let path = given;
   if (given.startsWith('file://')) {
     try {

@@ -15,6 +15,7 @@ export function macosAudio(osascript: Osascript): AudioService {
       what: `Could not ${wanted}`,
       why: 'the current output device has no volume control (macOS reports no output volume for it, as for many HDMI and USB devices)',
       next: 'change the volume on the device itself, or pick another output in System Settings > Sound',
+      kind: 'no_volume_control',
     });
   return {
     get: (options = {}) => audio(['get'], options),

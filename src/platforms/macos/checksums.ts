@@ -25,6 +25,7 @@ export async function expectedChecksum(packageRoot: string, version: string, ass
       next:
         'install macpilot from npm (its releases ship the helper and its checksums), or build the helper with ' +
         'scripts/build-macos-helper.sh and set MACPILOT_HELPER_PATH to the app',
+      kind: 'helper_unverifiable',
     });
   let json: unknown;
   try {

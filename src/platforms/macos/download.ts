@@ -46,6 +46,7 @@ async function fetchAsset(download: Download, place: InstallLocation, signal?: A
       what: 'Could not download the macOS helper',
       why: `${download.url}: ${cause || String(error)}`,
       next: manualSteps(download, place),
+      kind: 'helper_download_failed',
     });
   }
 }
@@ -72,6 +73,7 @@ export async function downloadApp(
         `${download.url} has SHA-256 ${actual}, but macpilot ${download.version} expects ${download.sha256}: ` +
         'the file is not the one this release published (altered on the way, or replaced); it was not installed',
       next: `retry later or from another network; if it persists, report it. Meanwhile ${manualSteps(download, place)}`,
+      kind: 'helper_checksum_mismatch',
     });
   }
   const file = join(staging, download.asset);

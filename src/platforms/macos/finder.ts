@@ -35,6 +35,7 @@ export function macosFinder(osascript: Osascript): FinderService {
           what: 'The front Finder window shows no folder',
           why: 'it shows a place that has no path on disk, such as Recents, a search or AirDrop',
           next: 'open a folder in that window, or read the selection with get_selected_files',
+          kind: 'finder_window_without_folder',
         });
       }
       return front.path;

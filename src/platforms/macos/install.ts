@@ -77,6 +77,7 @@ async function installApp(
         what: 'The macOS helper app is incomplete',
         why: `${binaryIn(staged)} is missing or not executable`,
         next: 'reinstall macpilot; if it persists, report it with `macpilot doctor`',
+        kind: 'helper_incomplete',
       });
     }
     await rm(place.versionFile, { force: true });

@@ -82,12 +82,13 @@ const THE_CLIENT = 'the app that runs macpilot (your MCP client, e.g. Claude or 
 /** What / why / next for a failure; `action` says what the script was doing ("Reading the output volume"). */
 export function explainFailure(failure: ScriptFailure, action: string): MacpilotError {
   const code = failure.number === undefined ? '' : ` (error ${failure.number})`;
-  const error = (what: string, why: string, next: string) =>
-    new MacpilotError({ what: `${action}: ${what}`, why, next });
+  const error = (kind: string, what: string, why: string, next: string) =>
+    new MacpilotError({ what: `${action}: ${what}`, why, next, kind });
   const app = appNamed(failure.message);
 
   if (isSyntaxFailure(failure)) {
     return error(
+      'script_does_not_compile',
       'the script does not compile',
       `${failure.message}${where(failure)}${code}`,
       'fix the script at that position; validate_script compiles a script without running it',
@@ -97,6 +98,7 @@ export function explainFailure(failure: ScriptFailure, action: string): Macpilot
     case -1743: {
       const target = app ?? 'the app the script addresses';
       return error(
+        'permission_missing',
         `not allowed to control ${target}`,
         `macOS has not given ${THE_CLIENT} permission to send Apple events to ${target}${code}`,
         `allow it in System Settings > Privacy & Security > Automation > (your MCP client, or macpilot) > ${target}, then try again; if no switch is listed there, quit and reopen the MCP client so that macOS asks again`,
@@ -107,42 +109,49 @@ export function explainFailure(failure: ScriptFailure, action: string): Macpilot
     case -1719:
       if (/assistive/i.test(failure.message)) return accessibility(error, failure.message, code);
       return error(
+        'script_object_not_found',
         'not found',
         `${failure.message}${code}: no element at that index`,
         'list what exists first and use a name or index from that list; if the message speaks of assistive access in another language, allow Accessibility in System Settings > Privacy & Security > Accessibility',
       );
     case -1728:
       return error(
+        'script_object_not_found',
         'not found',
         `${failure.message}${code}`,
         'list what exists first (the app may name it differently, or it has closed); then try again with a name from that list',
       );
     case -600:
       return error(
+        'app_not_running',
         `${app ?? 'the app'} is not running`,
         `${failure.message}${code}`,
         `open ${app ?? 'the app'} (launch_app) and try again`,
       );
     case -1712:
       return error(
+        'app_timed_out',
         `${app ?? 'the app'} did not answer in time`,
         `${failure.message}${code}: the app is busy, hung, or waiting for a dialog to be answered`,
         `bring ${app ?? 'the app'} to the front, answer any dialog or permission prompt, and try again; a script of your own can wrap slow commands in \`with timeout of N seconds\``,
       );
     case -128:
       return error(
+        'cancelled_by_person',
         'cancelled by the user',
         `someone pressed Cancel in a dialog the script showed${code}`,
         'ask the user before trying again',
       );
     case -2700:
       return error(
+        'script_failed',
         'the script failed',
         `${failure.message}${code}`,
         'read the message: it is what the script threw',
       );
     default:
       return error(
+        'script_failed',
         'the script failed',
         `${failure.message}${where(failure)}${code}`,
         failure.number === undefined
@@ -153,11 +162,12 @@ export function explainFailure(failure: ScriptFailure, action: string): Macpilot
 }
 
 function accessibility(
-  error: (what: string, why: string, next: string) => MacpilotError,
+  error: (kind: string, what: string, why: string, next: string) => MacpilotError,
   message: string,
   code: string,
 ): MacpilotError {
   return error(
+    'permission_missing',
     'not allowed to use Accessibility (UI scripting)',
     `${plain(message)}${code}: System Events may only read and press other apps' controls for an app that has Accessibility access`,
     `allow ${THE_CLIENT} in System Settings > Privacy & Security > Accessibility, then try again; \`macpilot doctor\` shows which permissions are missing`,

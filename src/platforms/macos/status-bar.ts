@@ -83,6 +83,7 @@ function menuError(
           ? `that menu has: ${answer.available.join(', ')}`
           : 'that menu has no named items',
       next: 'use one of those names exactly',
+      kind: 'menu_item_not_found',
     });
   }
   if ('notSubmenu' in answer) {
@@ -90,6 +91,7 @@ function menuError(
       what: `"${answer.notSubmenu}" in the menu of ${label(item)} has no submenu`,
       why: 'no submenu with items appeared within 2 s of opening it',
       next: `click "${answer.notSubmenu}" itself, or list the menu's items to see where the path goes`,
+      kind: 'no_submenu',
     });
   }
   if ('empty' in answer) {
@@ -97,6 +99,7 @@ function menuError(
       what: `The menu of ${label(item)} did not open`,
       why: 'no menu with items appeared within 2 s of the click; some extras (Control Center modules) show a panel instead of a menu',
       next: 'take a screenshot or a snapshot to see what opened',
+      kind: 'menu_did_not_open',
     });
   }
   return undefined;
@@ -114,6 +117,7 @@ export function macosStatusBar(osascript: Osascript): StatusBarService {
         what: `The menu bar extra ${label(item)} is gone`,
         why: `the menu bar now has: ${extras.map((e) => label(e.item)).join(', ') || 'no extras'}`,
         next: 'list the status bar items again and pick one of those',
+        kind: 'status_bar_item_gone',
       });
     }
     return [String(found.raw.pid), String(found.raw.bar), String(found.raw.index)];
@@ -155,6 +159,7 @@ export function macosStatusBar(osascript: Osascript): StatusBarService {
           what: 'No menu item given',
           why: 'a path names at least one menu item, e.g. "Wi-Fi > Turn Wi-Fi Off" names one under the Wi-Fi extra',
           next: 'give the menu item to click',
+          kind: 'invalid_arguments',
         });
       }
       await menu('pick', item, names, options);

@@ -88,6 +88,7 @@ export async function fetchModel(model: OcrModel, signal?: AbortSignal): Promise
         what: 'OCR is unavailable: the English model fetched is not the one macpilot expects',
         why: `${NPM_MODEL.spec} from the registry has the integrity ${integrity}, not ${NPM_MODEL.integrity}`,
         next: 'check which registry npm uses (npm config get registry); or install tesseract-ocr-eng',
+        kind: 'ocr_model_mismatch',
       });
     }
     const member = tarMember(await gunzip(packed), NPM_MODEL.member);
@@ -96,6 +97,7 @@ export async function fetchModel(model: OcrModel, signal?: AbortSignal): Promise
         what: 'OCR is unavailable: its English model could not be unpacked',
         why: `${NPM_MODEL.tarball} holds no ${NPM_MODEL.member}`,
         next: NO_MODEL_FIX,
+        kind: 'ocr_model_unpack_failed',
       });
     }
     await writeFile(join(scratch, 'model'), member);
@@ -149,6 +151,7 @@ async function packWithNpm(
       what: 'OCR is unavailable: its English model could not be fetched',
       why: `npm pack ${NPM_MODEL.spec} failed: ${lastLine(fetched.stderr) || `exit code ${String(fetched.exitCode)}`}`,
       next: NO_MODEL_FIX,
+      kind: 'ocr_model_fetch_failed',
     });
   }
 }
@@ -167,6 +170,7 @@ async function download(tarball: string, signal?: AbortSignal): Promise<void> {
       what: 'OCR is unavailable: its English model could not be fetched',
       why: `${url}: ${why} (npm is not on the PATH, so it was fetched without npm's proxy settings)`,
       next: NO_MODEL_FIX,
+      kind: 'ocr_model_fetch_failed',
     });
   const limit = AbortSignal.timeout(FETCH_TIMEOUT_MS);
   const response = await fetch(url, { signal: signal ? AbortSignal.any([signal, limit]) : limit }).catch(
@@ -189,6 +193,7 @@ const cancelled = () =>
     what: `${FETCHING}: cancelled`,
     why: 'the request was cancelled, so the download was stopped',
     next: 'nothing to do; call again if it is still wanted',
+    kind: 'cancelled',
   });
 
 /** macpilot-linux-ocr: tesseract.js's API and the path of its worker script. */
@@ -206,6 +211,7 @@ export async function loadEngine(): Promise<OcrEngine> {
         what: 'OCR is unavailable',
         why: `its engine, the npm package ${ENGINE_PACKAGE} (an optional dependency of macpilot on Linux), is not installed: ${String(error)}`,
         next: `install macpilot again with its optional dependencies (npm install macpilot --include=optional), or npm install ${ENGINE_PACKAGE} beside it`,
+        kind: 'ocr_engine_missing',
       },
       { cause: error },
     );

@@ -166,6 +166,7 @@ export class TesseractRecognizer {
         what: 'OCR is unavailable',
         why: `its English model ${file} is missing`,
         next: 'install the Debian package tesseract-ocr-eng (sudo apt-get install tesseract-ocr-eng)',
+        kind: 'ocr_model_missing',
       });
     }
     if (!(await wholeModel(file, this.model.gzip))) {
@@ -176,6 +177,7 @@ export class TesseractRecognizer {
           this.model.source === 'debian'
             ? 'reinstall the Debian package tesseract-ocr-eng (sudo apt-get install --reinstall tesseract-ocr-eng)'
             : `delete ${file}: the next read fetches it again`,
+        kind: 'ocr_model_damaged',
       });
     }
     const { createWorker, workerPath } = await loadEngine();
@@ -202,6 +204,7 @@ export class TesseractRecognizer {
         what: 'OCR is unavailable',
         why: `tesseract.js did not start with the English model in ${this.model.langPath}: ${String(failed.reason)}`,
         next: 'retry; if it keeps failing, run macpilot doctor and reinstall the model it names',
+        kind: 'ocr_engine_did_not_start',
       },
       { cause: failed.reason },
     );

@@ -61,6 +61,7 @@ function explained(error: unknown): unknown {
         what: FAILED,
         why: `no notification daemon runs in this desktop session: nothing owns ${NAME} on the session bus and no D-Bus service file can start one`,
         next: noDaemonFix(),
+        kind: 'no_notification_daemon',
       },
       { cause: error },
     );
@@ -71,6 +72,7 @@ function explained(error: unknown): unknown {
         what: FAILED,
         why: `the notification service failed to answer (${error.type}: ${error.message})`,
         next: 'restart the notification daemon, then retry',
+        kind: 'notification_service_failed',
       },
       { cause: error },
     );

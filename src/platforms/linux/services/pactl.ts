@@ -28,6 +28,7 @@ export function pactlFailure(what: string, stderr: string, env: NodeJS.ProcessEn
       what,
       why: `no PulseAudio or PipeWire server runs for this user (pactl looked at ${serverLocation(env)}: ${firstLine(stderr)})`,
       next: 'start the sound server (`systemctl --user start pipewire-pulse` or `pulseaudio --start`), or run macpilot with the XDG_RUNTIME_DIR / PULSE_SERVER of the desktop session',
+      kind: 'sound_server_unreachable',
     });
   }
   if (/No such entity/i.test(stderr)) return noSink(what);
@@ -35,6 +36,7 @@ export function pactlFailure(what: string, stderr: string, env: NodeJS.ProcessEn
     what,
     why: `pactl failed: ${firstLine(stderr) || 'no message'}`,
     next: 'check the sound server with `pactl info`',
+    kind: 'pactl_failed',
   });
 }
 
@@ -43,6 +45,7 @@ export function noSink(what: string): MacpilotError {
     what,
     why: 'the sound server has no output device (no sink)',
     next: 'connect or enable an output device (see `pactl list short sinks`), or load one, e.g. `pactl load-module module-null-sink`',
+    kind: 'no_sound_output',
   });
 }
 

@@ -19,6 +19,7 @@ function explained(error: unknown, path: string): unknown {
         what,
         why: `no file manager in this desktop session implements ${NAME} (nothing owns the name on the session bus and no D-Bus service file can start one)`,
         next: NO_FILE_MANAGER_FIX,
+        kind: 'no_file_manager',
       },
       { cause: error },
     );
@@ -28,6 +29,7 @@ function explained(error: unknown, path: string): unknown {
       what,
       why: `the file manager refused (${error.type}: ${error.message})`,
       next: 'check that the file manager runs in this desktop session, then retry',
+      kind: 'file_manager_refused',
     },
     { cause: error },
   );

@@ -21,6 +21,7 @@ const busDown = (what: string, why: string) =>
     what,
     why,
     next: 'run macpilot inside the desktop session (it needs DBUS_SESSION_BUS_ADDRESS of that session), or start one with dbus-run-session',
+    kind: 'session_bus_unreachable',
   });
 
 /**
@@ -64,6 +65,7 @@ export async function withSessionBus<T>(
             what,
             why: `no reply to ${member} within ${CALL_TIMEOUT_MS / 1000} s`,
             next: 'the service may be hung: restart it, then retry',
+            kind: 'dbus_call_timed_out',
           });
         }
         throw error;
