@@ -55,7 +55,7 @@ const YES: OptionSpec = {
 const APP: OptionSpec = {
   name: 'app',
   value: 'APP',
-  help: 'app name (as `macpilot apps` shows it) or pid; default: the active app',
+  help: 'app name (as `macpilot apps` shows it), pid, or app(…) as a path begins; default: the active app',
 };
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -137,7 +137,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
     kind: 'tool',
     tools: ['snapshot_ui'],
-    details: `Each line is one element: role, name, its path after "at", states and value. ${PATH_NOTE}`,
+    details: `The app is its name, its pid, or app(…) as a path begins (app(1118), as the application's line prints it). Each line is one element: role, name, its path after "at", states and value. ${PATH_NOTE}`,
     example: 'macpilot tree mousepad --depth 4',
   },
   {

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import type { z } from 'zod';
-import { parsePath } from '../engine/kernel/paths.js';
+import { formatPath, parsePath } from '../engine/kernel/paths.js';
 import { SNAPSHOT_DEFAULTS } from '../engine/kernel/tree.js';
 import { MacpilotError } from '../errors.js';
 import { parseMenuPath } from '../menu-path.js';
@@ -26,6 +26,22 @@ export type ToolCommand = (invocation: Invocation, call: Call) => Promise<ToolAn
 
 const text = (value: string | boolean | undefined): string | undefined =>
   typeof value === 'string' ? value : undefined;
+
+/**
+ * An app as the commands take it: its name or pid, or the app a printed path begins with (`app(1118)`,
+ * `app("zenity")`, as `tree` prints an application's line); a path to an element in it is no app.
+ */
+export function appGiven(value: string | boolean | undefined): string | undefined {
+  const given = text(value);
+  if (given === undefined || !given.trimStart().startsWith('app(')) return given;
+  const path = parsePath(checkedPath(given));
+  if (path.segments.length > 0) {
+    throw new UsageError(
+      `${given} is the path of an element in an app; give the app alone (${formatPath({ ...path, segments: [] })}, its name or its pid), or read the element with \`macpilot get\``,
+    );
+  }
+  return path.pid === undefined ? path.app : String(path.pid);
+}
 
 function integer(value: string | boolean | undefined, option: string): number | undefined {
   const given = text(value);
@@ -294,13 +310,13 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
   displays: (_input, call) => call('list_displays', {}),
 
   windows: ({ positionals: [app], values }, call) =>
-    call('list_windows', { app, include_minimized: values.minimized === true || undefined }),
+    call('list_windows', { app: appGiven(app), include_minimized: values.minimized === true || undefined }),
 
   tree: async ({ positionals: [app], values }, call) => {
     // --depth counts the levels a person sees, as snapshot_ui's depth does.
     const levels = integer(values.depth, 'depth');
     const answered = await call('snapshot_ui', {
-      app,
+      app: appGiven(app),
       depth: levels,
       ...(values.all === true ? { include_hidden: true, max_nodes: SNAPSHOT_DEFAULTS.maxNodesLimit } : {}),
     });
@@ -316,7 +332,7 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
     call('find_elements', {
       // '' with --role: every element of the role (`find '' --role checkbox`).
       text: query === '' && values.role !== undefined ? undefined : query,
-      app: text(values.app),
+      app: appGiven(values.app),
       role: text(values.role),
       include_hidden: values.all === true || undefined,
       max_results: integer(values.max, 'max'),
@@ -359,7 +375,8 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
     return call('set_value', { path, value: valueLike(target.value, value, target.range) });
   },
 
-  menu: ({ positionals: [app, path], values }, call) => {
+  menu: ({ positionals: [given, path], values }, call) => {
+    const app = appGiven(given);
     if (values.list === true) {
       return call('list_menu_items', {
         app,
@@ -383,7 +400,7 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
     if (region !== undefined && !area)
       throw new UsageError(`--region takes x,y,w,h in points, not "${region}"`);
     return call('take_screenshot', {
-      app: text(values.app),
+      app: appGiven(values.app),
       window: text(values.window),
       display: text(values.display),
       black_out_hidden: values['black-out'] === true || undefined,
@@ -414,7 +431,7 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
     return call('wait_for', {
       condition,
       path: path === undefined ? undefined : checkedPath(path),
-      app: text(values.app),
+      app: appGiven(values.app),
       text: text(values.text),
       role: text(values.role),
       name: text(values.name),

@@ -91,6 +91,23 @@ describe('tool commands', () => {
     ]);
   });
 
+  it('an app may be given as the path tree prints for it: app(pid) or app("name"), never an element\'s path', async () => {
+    expect(await calls('tree', { positionals: ['app(4580)'] })).toEqual([['snapshot_ui', { app: '4580' }]]);
+    expect(await calls('windows', { positionals: ['app("mousepad")'] })).toEqual([
+      ['list_windows', { app: 'mousepad' }],
+    ]);
+    expect(await calls('find', { positionals: ['OK'], values: { app: 'app(77)' } })).toEqual([
+      ['find_elements', { text: 'OK', app: '77' }],
+    ]);
+    expect(await calls('menu', { positionals: ['app(12)'], values: { list: true } })).toEqual([
+      ['list_menu_items', { app: '12' }],
+    ]);
+    await expect(calls('tree', { positionals: [OK] })).rejects.toThrow(
+      /is the path of an element in an app; give the app alone \(app\("zenity"\), its name or its pid\)/,
+    );
+    await expect(calls('tree', { positionals: ['app(zenity'] })).rejects.toThrow(UsageError);
+  });
+
   it('refuses what the command line gets wrong before any tool runs', async () => {
     for (const [name, invocation] of [
       ['get', { positionals: ['mousepad/window'] }],
