@@ -95,7 +95,12 @@ export class AuditLog implements Guard {
       time: this.now().toISOString(),
       tool: 'resources/read',
       resource: read.resource,
-      ...(read.app === undefined ? {} : { app: read.app }),
+      // An app named by its pid is logged by it, as a tool call's is: it was refused before it had a name here.
+      ...(read.app === undefined
+        ? {}
+        : /^\d+$/.test(read.app)
+          ? { pid: Number(read.app) }
+          : { app: read.app }),
       outcome: 'refused',
       error: read.error.kind,
       duration_ms: 0,

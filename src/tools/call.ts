@@ -180,7 +180,13 @@ export class ToolSession {
    */
   invalid(tool: ToolDefinition, args: unknown, error: z.ZodError): ToolAnswer {
     const failure = invalidArguments(tool.name, error, args);
-    const given = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {};
+    // An argument the tool does not take is no part of what the call asked for (an `app` type_text does not
+    // take names no app it acted in): the guards and the audit log see the arguments the tool knows.
+    const takes = new Set(Object.keys(tool.input.shape));
+    const given =
+      typeof args === 'object' && args !== null
+        ? Object.fromEntries(Object.entries(args).filter(([name]) => takes.has(name)))
+        : {};
     this.deps.policy.rejected(
       {
         tool,

@@ -223,6 +223,11 @@ describe('audit log of the app list', () => {
       expect(auditLines(auditFile).at(-1), tool).toMatchObject({ tool, error, error_arguments: about });
     }
     expect(readFileSync(auditFile, 'utf8')).not.toContain('swordfish');
+    // An app named in an argument the tool does not take is no app the call was about: no pid is logged.
+    expect((await macpilot.call('type_text', { text: 'x', app: '4242' })).isError).toBe(true);
+    const line = auditLines(auditFile).at(-1);
+    expect(line).toMatchObject({ tool: 'type_text', error: 'invalid_arguments' });
+    expect(line).not.toHaveProperty('pid');
   });
 
   test('a workflow stopped by a refused step says which step, and how it ended, on its own line', async () => {

@@ -101,6 +101,9 @@ test('an unknown app is an error that lists the running apps; a denied app is ne
     );
     // A read a setting refused is in the audit log, as a refused tool call is; an app that is not there is no refusal.
     await expect(denying.client.readResource({ uri: 'macpilot://app/no-such-app/state' })).rejects.toThrow();
+    await expect(denying.client.readResource({ uri: `macpilot://app/${pid}/state` })).rejects.toThrow(
+      /No running app matches/,
+    );
     const logged = readFileSync(auditFile, 'utf8')
       .trim()
       .split('\n')
@@ -113,6 +116,8 @@ test('an unknown app is an error that lists the running apps; a denied app is ne
         outcome: 'refused',
         error: 'app_off_limits',
       }),
+      // Named by its pid, as a tool call's app is logged.
+      expect.objectContaining({ tool: 'resources/read', resource: 'macpilot://app/{name}/state', pid }),
     ]);
   } finally {
     await denying.close();
