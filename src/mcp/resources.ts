@@ -299,14 +299,19 @@ export function registerResources(
       continue;
     }
     const { perApp } = def;
+    // Two copies of an app share its name: each is listed by its pid, which the URI takes as well.
     const list = perApp
-      ? async () => ({
-          resources: (await readableApps(deps.engine).catch(() => [])).map((o) => ({
-            uri: appUri(o.app.name, perApp),
-            name: `${o.app.name} ${def.name.replace(/^app-/, '')}`,
-            mimeType: def.mimeType,
-          })),
-        })
+      ? async () => {
+          const apps = (await readableApps(deps.engine).catch(() => [])).map((o) => o.app);
+          const shared = (name: string) => apps.filter((app) => app.name === name).length > 1;
+          return {
+            resources: apps.map((app) => ({
+              uri: appUri(shared(app.name) ? String(app.pid) : app.name, perApp),
+              name: `${app.name}${shared(app.name) ? ` (pid ${app.pid})` : ''} ${def.name.replace(/^app-/, '')}`,
+              mimeType: def.mimeType,
+            })),
+          };
+        }
       : undefined;
     server.registerResource(def.name, new ResourceTemplate(def.uri, { list }), meta, read);
   }

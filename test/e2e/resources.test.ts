@@ -71,6 +71,22 @@ test('the status, apps, tree, window tree, state and screenshot of a running app
   expect(Buffer.from(image.blob, 'base64').subarray(1, 4).toString()).toBe('PNG');
 });
 
+test('two copies of an app are listed each by its pid, which reads it', async () => {
+  const copies = ['first copy', 'second copy'].map((text) =>
+    processes.start('zenity', ['--info', '--text', text]),
+  );
+  const uris = await eventually('both copies listed', async () => {
+    const listed = (await macpilot.client.listResources()).resources.map((r) => r.uri);
+    return copies.every(({ pid }) => listed.includes(`macpilot://app/${pid}/tree`)) ? listed : undefined;
+  });
+  expect(uris).not.toContain('macpilot://app/zenity/tree');
+  expect(new Set(uris).size).toBe(uris.length);
+  const [first, second] = copies;
+  expect(await readText(`macpilot://app/${first?.pid}/tree`)).toContain('first copy');
+  expect(await readText(`macpilot://app/${second?.pid}/tree`)).toContain('second copy');
+  await Promise.all(copies.map(({ pid }) => processes.stop(pid)));
+});
+
 test('the clipboard resource holds what another app copied', async () => {
   await xclip.owns('copied by xclip ✓');
   await eventually('the clipboard resource', async () => {
