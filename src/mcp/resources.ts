@@ -19,6 +19,7 @@ import type { HelperStatus } from '../engine/kernel/port.js';
 import type { AppOverview } from '../engine/kernel/results.js';
 import { HelperError } from '../helper-client/errors.js';
 import { withAccess } from '../policy/apps.js';
+import type { Toolset } from '../toolsets.js';
 import type { AuditLog } from '../policy/audit-log.js';
 import type { ClientLog } from '../policy/pipeline.js';
 import { DATA_FENCE } from '../untrusted.js';
@@ -56,6 +57,8 @@ interface Definition {
   watched?: (variables: Variables) => Watched;
   /** A template listed once per readable app: its URI with the app's name, e.g. "tree". */
   perApp?: string;
+  /** The toolset whose tools give the same: left out (MACPILOT_TOOLSETS), the resource is not served either. */
+  toolset?: Toolset;
   complete?: Record<string, Completer>;
 }
 
@@ -184,9 +187,11 @@ function definitions({ engine, config, helper }: ResourceDependencies): Definiti
       mimeType: JSON_TYPE,
       read: async (uri) => json(uri, clipboardJson(await engine.clipboard.get())),
       watched: () => ({ kind: 'clipboard' }),
+      toolset: 'clipboard',
     },
     {
       name: 'app-tree',
+      toolset: 'ui',
       uri: 'macpilot://app/{name}/tree',
       title: "An app's UI tree",
       description: 'The snapshot_ui text of an app: its windows, one element a line with refs.',
@@ -199,6 +204,7 @@ function definitions({ engine, config, helper }: ResourceDependencies): Definiti
     },
     {
       name: 'app-window-tree',
+      toolset: 'ui',
       uri: 'macpilot://app/{name}/window/{index}/tree',
       title: "One window's UI tree",
       description: 'The snapshot_ui text of one window of an app, by its index among the app windows.',
@@ -215,6 +221,7 @@ function definitions({ engine, config, helper }: ResourceDependencies): Definiti
     },
     {
       name: 'app-state',
+      toolset: 'ui',
       uri: 'macpilot://app/{name}/state',
       title: "An app's state",
       description:
@@ -230,6 +237,7 @@ function definitions({ engine, config, helper }: ResourceDependencies): Definiti
     },
     {
       name: 'app-events',
+      toolset: 'ui',
       uri: 'macpilot://app/{name}/events',
       title: "An app's recent change events",
       description:
@@ -251,6 +259,7 @@ function definitions({ engine, config, helper }: ResourceDependencies): Definiti
     },
     {
       name: 'app-screenshot',
+      toolset: 'screen',
       uri: 'macpilot://app/{name}/screenshot',
       title: "An app's window, as an image",
       description:
@@ -278,7 +287,9 @@ export function registerResources(
   deps: ResourceDependencies,
   clientLog: ClientLog,
 ): { completers: Completers; reader: ResourceReader } {
-  const table = definitions(deps);
+  const table = definitions(deps).filter(
+    (def) => def.toolset === undefined || deps.config.toolsets.includes(def.toolset),
+  );
   for (const def of table) {
     const meta = { title: def.title, description: def.description, mimeType: def.mimeType };
     const app = (variables: Variables) => {

@@ -88,6 +88,20 @@ describe('the tool catalog', () => {
     expect(names).toMatchSnapshot();
   });
 
+  it('a resource that gives what a toolset left out gives is not served either: the clipboard, screenshots', async () => {
+    const client = await connect({ MACPILOT_TOOLSETS: 'ui,apps' });
+    const uris = (await client.listResources()).resources.map((r) => r.uri);
+    const templates = (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
+    await expect(client.readResource({ uri: 'macpilot://clipboard' })).rejects.toThrow(/not found/);
+    await client.close();
+    expect(uris).not.toContain('macpilot://clipboard');
+    expect(templates).toContain('macpilot://app/{name}/tree');
+    expect(templates).not.toContain('macpilot://app/{name}/screenshot');
+    const all = await connect({});
+    expect((await all.listResources()).resources.map((r) => r.uri)).toContain('macpilot://clipboard');
+    await all.close();
+  });
+
   it('a tool of a toolset left out is not listed; called by name, it is refused saying which setting adds it, and audited', async () => {
     const file = join(temporaryFolder('macpilot-catalog-audit-'), 'audit.jsonl');
     const client = await connect({ MACPILOT_TOOLSETS: 'ui,apps' }, 'linux', (config) => [
