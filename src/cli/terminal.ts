@@ -96,11 +96,12 @@ export function terminalHuman(options: { yes: boolean; spinner: Spinner; keyboar
       (ask === 'confirm' && options.yes) || (process.stdin.isTTY && process.stderr.isTTY)
         ? undefined
         : `macpilot cannot ask at a terminal here (stdin or stderr is not one)${ask === 'confirm' ? '; the command line can allow it with --yes' : ''}`,
-    // The person typed the command: they are asked about the path as they wrote it.
-    confirm: async ({ action, asGiven, detail }, signal) => {
+    // The person typed the command: they are asked about what it acts on as it is, and told why they are asked.
+    confirm: async ({ action, asGiven, because, detail }, signal) => {
       if (options.yes) return 'accept';
       options.spinner.stop();
-      const question = `${detail === undefined ? '' : `${detail}\n`}Allow: ${asGiven ?? action}? [y/N] `;
+      const why = because === undefined ? '' : `macpilot asks because ${because}.\n`;
+      const question = `${why}${detail === undefined ? '' : `${detail}\n`}Allow: ${asGiven ?? action}? [y/N] `;
       const answer = await askUntilMeant(
         keyboard,
         question,

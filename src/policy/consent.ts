@@ -126,7 +126,7 @@ export class ConsentGuard implements Guard {
     // were asked about, so the window in front when the question was asked is given the focus back.
     const inFront = actsOnFocus(call) ? await this.focusedWindow(call) : undefined;
     const answer = await call.human.confirm(
-      { action, asGiven, detail, tool: call.tool.name, undoable },
+      { action, asGiven, because, detail, tool: call.tool.name, undoable },
       call.signal,
     );
     if (call.signal.aborted) {
@@ -177,8 +177,8 @@ export class ConsentGuard implements Guard {
 
   /**
    * What the call would do, in words for the human, and why it asks, when it needs their consent. `asGiven` names
-   * the element path the caller gave as they wrote it, for answers to the caller alone: a path with its names
-   * masked is not one macpilot accepts back.
+   * what it acts on as it is, for answers to the caller alone (who named it, or can read it): a path with its
+   * names masked is not one macpilot accepts back, and `textbox name=(5 characters)` tells them nothing.
    */
   private async needsConsent(
     call: ToolCall,
@@ -190,13 +190,12 @@ export class ConsentGuard implements Guard {
     // checks below read the names themselves.
     const shown = new Map<string, string>();
     const target = window ? [window] : this.targetNames(call.args, shown);
-    const given = typeof call.args.path === 'string' ? call.args.path : undefined;
     const words = (named: string[]) =>
       `${tool.title.toLowerCase()}${named.length > 0 ? ` (${named.join(', ')})` : ''}`;
     const masked = (name: string) => shown.get(name) ?? maskedTarget(name);
     const action = (because: string) => ({
       action: words(target.map(masked)),
-      asGiven: words(target.map((name) => (name === given ? name : masked(name)))),
+      asGiven: words(target),
       because,
     });
     if (tool.asksConsent) return action('it always asks first');

@@ -24,11 +24,18 @@ export interface Human {
   unreachable(ask?: 'confirm' | 'choose'): string | undefined;
   /**
    * Asks whether to allow `action` ("quit app (zenity)"), with what else they should read; their answer, or
-   * `unanswered` when the question's time ran out with no answer. `asGiven`: the action with the element path
-   * the caller gave as they wrote it, for a human who is that caller (the CLI's person).
+   * `unanswered` when the question's time ran out with no answer. `asGiven`: the action with what it acts on
+   * named as it is, for a human who is the caller (the CLI's person); `because`: why they are asked.
    */
   confirm(
-    ask: { action: string; asGiven?: string; detail?: string; tool: string; undoable?: boolean },
+    ask: {
+      action: string;
+      asGiven?: string;
+      because?: string;
+      detail?: string;
+      tool: string;
+      undoable?: boolean;
+    },
     signal: AbortSignal,
   ): Promise<ConsentAnswer>;
   /** Asks which of `options` they mean; the value of their pick, or how they answered otherwise. */

@@ -90,11 +90,12 @@ describe('asking the person', () => {
     const ask = {
       action: 'set a value (app("zenity")/dialog/textbox[(4 characters)])',
       asGiven: 'set a value (app("zenity")/dialog/textbox["Name"])',
+      because: 'safe mode (set by the environment variable MACPILOT_MODE) asks before it',
       tool: 'set_value',
     };
     expect(await asGiven.human.confirm(ask, NEVER)).toBe('decline');
     expect(asGiven.asked.join('')).toContain(
-      'Allow: set a value (app("zenity")/dialog/textbox["Name"])? [y/N]',
+      'macpilot asks because safe mode (set by the environment variable MACPILOT_MODE) asks before it.\nAllow: set a value (app("zenity")/dialog/textbox["Name"])? [y/N]',
     );
   });
 

@@ -371,7 +371,7 @@ describe('ConsentGuard', () => {
     expect(asked.at(-1)).toBe(
       'An AI agent wants to type text (app("zenity")/dialog/textbox[(16 characters)], textbox name=(16 characters)). Allow it?',
     );
-    // The caller's own answer names the path as they wrote it: the masked form is no path macpilot accepts.
+    // The caller's own answer names what it acts on as it is: the masked form is no path macpilot accepts.
     const declined = client({ action: 'decline' });
     const refused = await failure(
       guard('safe', 'ask', el('push button', 'Save')).admit({
@@ -380,7 +380,7 @@ describe('ConsentGuard', () => {
       }),
     );
     expect(refused.what).toBe(
-      'The user did not allow: type text (app("zenity")/dialog/textbox["DELSECRET delete"], textbox name=(16 characters))',
+      'The user did not allow: type text (app("zenity")/dialog/textbox["DELSECRET delete"], textbox "DELSECRET delete")',
     );
   });
 
