@@ -391,8 +391,8 @@ export function loadConfig(
     logLevel: logLevel ?? 'warn',
     http: () => httpSettings(pick('host'), pick('port'), pick('httpToken'), origins.httpToken),
     mode,
-    denyApps: appList(pick('denyApps')),
-    allowApps: appList(pick('allowApps')),
+    denyApps: appList(pick('denyApps'), 'or "none" for no deny list'),
+    allowApps: appList(pick('allowApps'), 'or leave it out to allow every app'),
     listDeniedApps: oneOf(pick('listDeniedApps'), ON_OFF, 'setting') === 'on',
     consent: oneOf(pick('consent'), CONSENTS, 'consent') ?? 'ask',
     clipboardHistory: oneOf(pick('clipboardHistory'), ON_OFF, 'clipboard history setting') !== 'off',
@@ -595,12 +595,15 @@ function oneOf<T extends string>(
 /** Comma-separated app names or bundle ids (or a JSON array in the file). */
 function appList(
   setting: { value: string | string[] | undefined; source: string } | undefined,
+  orElse: string,
 ): string[] | undefined {
   if (!setting) return undefined;
   const raw = setting.value ?? [];
   const names = (Array.isArray(raw) ? raw : raw.split(',')).map((n) => n.trim()).filter(Boolean);
   if (names.length === 0) {
-    throw new ConfigError(`${setting.source}: lists no app; give comma-separated app names or bundle ids`);
+    throw new ConfigError(
+      `${setting.source}: lists no app; give comma-separated app names or bundle ids, ${orElse}`,
+    );
   }
   return names;
 }

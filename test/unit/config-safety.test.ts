@@ -34,6 +34,12 @@ describe('safety settings', () => {
     expect(() => load({ MACPILOT_CONSENT: 'always' })).toThrow(
       /MACPILOT_CONSENT: unknown consent "always"; valid: ask, allow/,
     );
-    expect(() => load({ MACPILOT_ALLOW_APPS: ' , ' })).toThrow(/MACPILOT_ALLOW_APPS: lists no app/);
+    expect(() => load({ MACPILOT_ALLOW_APPS: ' , ' })).toThrow(
+      /MACPILOT_ALLOW_APPS: lists no app; .*, or leave it out to allow every app/,
+    );
+    // An empty deny list is said how to have none: "none", never an empty list taken for no list at all.
+    expect(() => load({ MACPILOT_DENY_APPS: ' , ' })).toThrow(
+      /MACPILOT_DENY_APPS: lists no app; .*or "none"/,
+    );
   });
 });
