@@ -629,7 +629,10 @@ function httpSettings(
   token: { value: string | undefined; source: string } | undefined,
   tokenOrigin: SettingOrigin,
 ): HttpSettings {
-  const address = host?.value ?? '127.0.0.1';
+  // An IPv6 address may come in the brackets of a URL ([::1]), as macpilot prints it.
+  const given = host?.value ?? '127.0.0.1';
+  const bracketed = /^\[(.*)\]$/.exec(given)?.[1];
+  const address = bracketed !== undefined && isIP(bracketed) === 6 ? bracketed : given;
   if (isIP(address) === 0 && !HOSTNAME.test(address)) {
     throw new ConfigError(`${host?.source}: "${address}" is not an IP address or a host name`);
   }

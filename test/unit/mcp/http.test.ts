@@ -28,6 +28,9 @@ describe('HTTP settings', () => {
 
   test('a host that is neither an IP address nor a host name is refused', () => {
     expect(() => loadConfig({ host: 'bad host' }, {}, emptyHome).http()).toThrow(ConfigError);
+    // An IPv6 address in a URL's brackets, as the URL macpilot prints has it.
+    expect(loadConfig({ host: '[::1]' }, {}, emptyHome).http()).toMatchObject({ host: '::1' });
+    expect(() => loadConfig({ host: '[example.org]' }, {}, emptyHome).http()).toThrow(ConfigError);
     expect(() => loadConfig({ host: 'http://x' }, {}, emptyHome).http()).toThrow(
       /not an IP address or a host name/,
     );
