@@ -389,7 +389,16 @@ export function loadConfig(
     toolsets: toolsets ? parseToolsets(toolsets.value ?? '', toolsets.source) : [...DEFAULT_TOOLSETS],
     helperPath: helperPathOf(pickPath('helperPath')),
     logLevel: logLevel ?? 'warn',
-    http: () => httpSettings(pick('host'), pick('port'), pick('httpToken'), origins.httpToken),
+    http: () => {
+      // A token of spaces alone would count as unset, and serve without one: it is refused instead.
+      const blank = env.MACPILOT_HTTP_TOKEN;
+      if (flags.httpToken === undefined && blank !== undefined && blank !== '' && blank.trim() === '') {
+        throw new ConfigError(
+          `${SETTING_VARIABLES.httpToken}: holds only spaces; give a secret of ${MIN_TOKEN_LENGTH}+ characters, or unset it`,
+        );
+      }
+      return httpSettings(pick('host'), pick('port'), pick('httpToken'), origins.httpToken);
+    },
     mode,
     denyApps: appList(pick('denyApps'), 'or "none" for no deny list'),
     allowApps: appList(pick('allowApps'), 'or leave it out to allow every app'),
@@ -642,6 +651,12 @@ function httpSettings(
   }
   if (token?.value !== undefined && token.value.length < MIN_TOKEN_LENGTH) {
     throw new ConfigError(`${token.source}: the token must be at least ${MIN_TOKEN_LENGTH} characters`);
+  }
+  // An HTTP header's value loses its spaces at either end: such a token could never be matched.
+  if (token?.value !== undefined && token.value.trim() !== token.value) {
+    throw new ConfigError(
+      `${token.source}: the token must not begin or end with a space, which an Authorization header loses`,
+    );
   }
   if (!isLoopback(address) && token?.value === undefined) {
     throw new ConfigError(

@@ -36,6 +36,18 @@ describe('HTTP settings', () => {
     );
   });
 
+  test('a token of spaces alone is refused, never taken for no token (which serves loopback without one)', () => {
+    const spaces = ' '.repeat(20);
+    expect(() => loadConfig({}, { MACPILOT_HTTP_TOKEN: spaces }, emptyHome).http()).toThrow(
+      /MACPILOT_HTTP_TOKEN: holds only spaces/,
+    );
+    expect(() => loadConfig({}, { MACPILOT_HTTP_TOKEN: ` ${TOKEN}` }, emptyHome).http()).toThrow(
+      /must not begin or end with a space/,
+    );
+    // Set to nothing, the variable is unset, as every variable is.
+    expect(loadConfig({}, { MACPILOT_HTTP_TOKEN: '' }, emptyHome).http().token).toBeUndefined();
+  });
+
   test('listening beyond loopback needs a token; a short token is refused', () => {
     expect(() => loadConfig({ host: '0.0.0.0' }, {}, emptyHome).http()).toThrow(
       /give a token .*: set MACPILOT_HTTP_TOKEN=SECRET where macpilot is started, or "httpToken": "SECRET" in /,
