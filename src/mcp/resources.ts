@@ -7,7 +7,11 @@
  */
 import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { UriTemplate, type Variables } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
-import { ErrorCode, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  ListResourceTemplatesRequestSchema,
+  type ReadResourceResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../config.js';
 import { explain } from '../engine/kernel/failures.js';
 import type { Engine } from '../engine/index.js';
@@ -19,6 +23,7 @@ import type { HelperStatus } from '../engine/kernel/port.js';
 import type { AppOverview } from '../engine/kernel/results.js';
 import { HelperError } from '../helper-client/errors.js';
 import { withAccess } from '../policy/apps.js';
+import { toolsetLeftOut } from '../policy/toolset-guard.js';
 import type { Toolset } from '../toolsets.js';
 import type { AuditLog } from '../policy/audit-log.js';
 import type { ClientLog } from '../policy/pipeline.js';
@@ -287,9 +292,14 @@ export function registerResources(
   deps: ResourceDependencies,
   clientLog: ClientLog,
 ): { completers: Completers; reader: ResourceReader } {
-  const table = definitions(deps).filter(
-    (def) => def.toolset === undefined || deps.config.toolsets.includes(def.toolset),
-  );
+  const table = definitions(deps);
+  const { toolsets, origins } = deps.config;
+  // A resource of a toolset left out is not listed; read by its URI, it is refused as the toolset's tools are.
+  const served = (def: Definition) => def.toolset === undefined || toolsets.includes(def.toolset);
+  const content = (def: Definition, uri: URL, variables: Variables) =>
+    def.toolset === undefined || toolsets.includes(def.toolset)
+      ? def.read(uri, variables)
+      : Promise.reject(toolsetLeftOut(def.uri, def.toolset, toolsets, origins.toolsets));
   for (const def of table) {
     const meta = { title: def.title, description: def.description, mimeType: def.mimeType };
     const app = (variables: Variables) => {
@@ -302,14 +312,16 @@ export function registerResources(
     // The client's own reads: one a setting refused is in the audit log, as a refused tool call is.
     const read = (uri: URL, variables: Variables) =>
       asRead(
-        () => def.read(uri, variables),
+        () => content(def, uri, variables),
         (error) => deps.audit.refusedRead({ resource: def.uri, app: app(variables), error }, clientLog),
       );
     if (!def.uri.includes('{')) {
-      server.registerResource(def.name, def.uri, meta, (uri) => read(uri, {}));
+      // A template without variables is read as the resource is, and not listed in resources/list.
+      if (served(def)) server.registerResource(def.name, def.uri, meta, (uri) => read(uri, {}));
+      else server.registerResource(def.name, new ResourceTemplate(def.uri, { list: undefined }), meta, read);
       continue;
     }
-    const { perApp } = def;
+    const perApp = served(def) ? def.perApp : undefined;
     // Two copies of an app share its name: each is listed by its pid, which the URI takes as well.
     const list = perApp
       ? async () => {
@@ -326,6 +338,19 @@ export function registerResources(
       : undefined;
     server.registerResource(def.name, new ResourceTemplate(def.uri, { list }), meta, read);
   }
+  // The templates listed are those served (the SDK would list every one registered).
+  const templates = table
+    .filter((def) => served(def) && def.uri.includes('{'))
+    .map((def) => ({
+      name: def.name,
+      uriTemplate: def.uri,
+      title: def.title,
+      description: def.description,
+      mimeType: def.mimeType,
+    }));
+  server.server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: templates,
+  }));
 
   const matched = (uri: string) => {
     for (const def of table) {
@@ -343,7 +368,7 @@ export function registerResources(
     reader: {
       read: (uri) => {
         const { def, variables } = matched(uri);
-        return asRead(() => def.read(new URL(uri), variables));
+        return asRead(() => content(def, new URL(uri), variables));
       },
       watched: (uri) => {
         const { def, variables } = matched(uri);

@@ -16,17 +16,27 @@ export class ToolsetGuard implements Guard {
   admit(call: ToolCall): Promise<undefined> {
     const { tool } = call;
     if (this.toolsets.includes(tool.toolset)) return Promise.resolve(undefined);
-    // The always-on toolsets are offered whatever the setting says: it is told as given.
-    const given = this.toolsets.filter((toolset) => !ALWAYS_ON.includes(toolset));
-    const always = ALWAYS_ON.length > 0 ? ` (and ${ALWAYS_ON.join(', ')}, always offered)` : '';
-    return Promise.reject(
-      new MacpilotError({
-        what: `${tool.name} is not offered: it is in the toolset "${tool.toolset}", which this server leaves out`,
-        why: `${this.origin.where} gives the toolsets ${given.join(',')}${always}`,
-        next: `only a human can add it: ${this.origin.changeAndRestart([...given, tool.toolset].join(','))}`,
-        kind: 'toolset_left_out',
-        refusal: true,
-      }),
-    );
+    return Promise.reject(toolsetLeftOut(tool.name, tool.toolset, this.toolsets, this.origin));
   }
+}
+
+/**
+ * The refusal of what a toolset left out gives (`what`: a tool's name, a resource's URI): the toolsets as the
+ * setting gave them, the always-on ones said apart, and how to add it where it was set.
+ */
+export function toolsetLeftOut(
+  what: string,
+  toolset: Toolset,
+  toolsets: readonly Toolset[],
+  origin: SettingOrigin,
+): MacpilotError {
+  const given = toolsets.filter((offered) => !ALWAYS_ON.includes(offered));
+  const always = ALWAYS_ON.length > 0 ? ` (and ${ALWAYS_ON.join(', ')}, always offered)` : '';
+  return new MacpilotError({
+    what: `${what} is not offered: it is in the toolset "${toolset}", which this server leaves out`,
+    why: `${origin.where} gives the toolsets ${given.join(',')}${always}`,
+    next: `only a human can add it: ${origin.changeAndRestart([...given, toolset].join(','))}`,
+    kind: 'toolset_left_out',
+    refusal: true,
+  });
 }

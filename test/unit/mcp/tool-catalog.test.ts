@@ -28,6 +28,7 @@ async function connect(
   settings: Record<string, string>,
   platform: NodeJS.Platform = 'linux',
   guards: (config: Config) => Guard[] = () => [],
+  auditFile?: string,
 ) {
   const config = loadConfig({}, { MACPILOT_TOOLSETS: 'all', ...settings }, '/nonexistent');
   const helper = {} as HelperClient;
@@ -37,7 +38,12 @@ async function connect(
     helper,
     engine: createEngine({ call: () => Promise.reject(new Error('no helper in this test')) }),
     policy: new Policy(guards(config)),
-    audit: new AuditLog({ mode: config.mode, refs: new RefTable(), log: createLogger('silent') }),
+    audit: new AuditLog({
+      file: auditFile,
+      mode: config.mode,
+      refs: new RefTable(),
+      log: createLogger('silent'),
+    }),
     desk: new Desk(),
     feed: new CallFeed({ describe: () => ({}) as never, pictures: false }),
     services: platformServices(platform),
@@ -88,11 +94,34 @@ describe('the tool catalog', () => {
     expect(names).toMatchSnapshot();
   });
 
-  it('a resource that gives what a toolset left out gives is not served either: the clipboard, screenshots', async () => {
-    const client = await connect({ MACPILOT_TOOLSETS: 'ui,apps' });
+  it('a resource that gives what a toolset left out gives is not listed, and refused by its URI: the clipboard, screenshots', async () => {
+    const file = join(temporaryFolder('macpilot-resource-audit-'), 'audit.jsonl');
+    const client = await connect({ MACPILOT_TOOLSETS: 'ui,apps' }, 'linux', () => [], file);
     const uris = (await client.listResources()).resources.map((r) => r.uri);
     const templates = (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
-    await expect(client.readResource({ uri: 'macpilot://clipboard' })).rejects.toThrow(/not found/);
+    // Read by its URI, it is refused as the toolset's tools are, naming the setting.
+    await expect(client.readResource({ uri: 'macpilot://clipboard' })).rejects.toThrow(
+      /macpilot:\/\/clipboard is not offered: it is in the toolset "clipboard".*MACPILOT_TOOLSETS gives the toolsets ui,apps/s,
+    );
+    await expect(client.readResource({ uri: 'macpilot://app/zenity/screenshot' })).rejects.toThrow(
+      /is in the toolset "screen"/,
+    );
+    const logged = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as unknown);
+    expect(logged).toEqual([
+      expect.objectContaining({
+        tool: 'resources/read',
+        resource: 'macpilot://clipboard',
+        error: 'toolset_left_out',
+      }),
+      expect.objectContaining({
+        resource: 'macpilot://app/{name}/screenshot',
+        app: 'zenity',
+        outcome: 'refused',
+      }),
+    ]);
     await client.close();
     expect(uris).not.toContain('macpilot://clipboard');
     expect(templates).toContain('macpilot://app/{name}/tree');
