@@ -193,11 +193,14 @@ export class ConsentGuard implements Guard {
     const words = (named: string[]) =>
       `${tool.title.toLowerCase()}${named.length > 0 ? ` (${named.join(', ')})` : ''}`;
     const masked = (name: string) => shown.get(name) ?? maskedTarget(name);
-    const action = (because: string) => ({
-      action: words(target.map(masked)),
-      asGiven: words(target),
-      because,
-    });
+    const action = async (because: string) => {
+      await this.appByPid(call, shown);
+      return {
+        action: words(target.map(masked)),
+        asGiven: words(target.map((name) => (/^\d+$/.test(name) ? masked(name) : name))),
+        because,
+      };
+    };
     if (tool.asksConsent) return action('it always asks first');
     if (!isWrite(tool, call.args)) return undefined;
     // Safe mode: the element a path reaches is what is acted on, whatever the path spells (`button[1]` may be
@@ -250,7 +253,9 @@ export class ConsentGuard implements Guard {
       return undefined;
     };
     await inCallScope({ access: appAccess(call.tool) }, async () => {
-      await check();
+      const app = await check();
+      // Refused or declined, the call is logged with the app's name, also when it was named by its pid.
+      if (app && call.reached === undefined) call.reached = { app: app.name };
       // A key for an app the keyboard focus is not in would be refused after the answer.
       if (call.tool.name === 'press_key' && typeof named === 'string' && !this.inBackground(args))
         await focusIn(this.targets, named, options);
@@ -285,6 +290,19 @@ export class ConsentGuard implements Guard {
     const found = listed && windowNamed(listed.windows, target);
     if (!found) return undefined;
     return `window ${JSON.stringify(found.title)}${found.app ? ` of ${found.app}` : ''}`;
+  }
+
+  /**
+   * An app the call names by its pid, named in the question by its name too (`mousepad (pid 4120)`), when it is
+   * one the call may reach; one the lists hide is refused before anyone is asked.
+   */
+  private async appByPid(call: ToolCall, shown: Map<string, string>): Promise<void> {
+    const named = call.args[toolsetOf(call.tool.toolset).appArgument];
+    if (typeof named !== 'string' || !/^\d+$/.test(named)) return;
+    const app = await inCallScope({ access: 'read' }, () =>
+      this.targets.resolver.appOf(Number(named), { signal: call.signal }),
+    ).catch(() => undefined);
+    if (app) shown.set(named, `${app.name} (pid ${app.pid})`);
   }
 
   /** The names of what the call acts on (never typed text or values): elements, menu paths, windows, apps. */

@@ -233,6 +233,14 @@ describe('ConsentGuard', () => {
     expect(asked).toHaveLength(2);
   });
 
+  it('an app named by its pid is asked about by its name and pid, and the call notes the app for the audit log', async () => {
+    const { server, asked } = client(accept);
+    const quit = call('quit_app', { name: '8' }, server);
+    await guard('full').admit(quit);
+    expect(asked).toEqual(['An AI agent wants to quit an app (mousepad (pid 8)). Allow it?']);
+    expect(quit.reached).toEqual({ app: '8' });
+  });
+
   it('refuses when the human declines, or accepts without confirming', async () => {
     const declined = client({ action: 'decline' });
     const quit = call('quit_app', { name: 'zenity' }, declined.server);
