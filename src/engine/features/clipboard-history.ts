@@ -27,6 +27,8 @@ export class ClipboardHistory {
   private watching: Promise<boolean> | undefined;
   /** A digest of a text copied in an app the person's lists hide: never added, never read back to an agent. */
   private hiddenDigest: string | undefined;
+  /** Texts copied in apps the lists hide since the history was last cleared: left out, and counted. */
+  private hiddenLeftOut = 0;
   /** A digest of the text macpilot is putting on the clipboard: its own, whatever app is in front. */
   private ownDigest: string | undefined;
 
@@ -78,6 +80,7 @@ export class ClipboardHistory {
   clear(): void {
     this.entries = [];
     this.newestDigest = undefined;
+    this.hiddenLeftOut = 0;
     this.generation++;
   }
 
@@ -96,7 +99,15 @@ export class ClipboardHistory {
     const live = await this.watch();
     await this.reads;
     const entries = this.entries.slice(offset, offset + limit);
-    return { kind: 'clipboard-history', enabled: true, live, entries, total: this.entries.length, offset };
+    return {
+      kind: 'clipboard-history',
+      enabled: true,
+      live,
+      entries,
+      total: this.entries.length,
+      offset,
+      hiddenLeftOut: this.hiddenLeftOut,
+    };
   }
 
   /** Also waited for by list, so that a change heard before the call is in its answer. */
@@ -107,6 +118,7 @@ export class ClipboardHistory {
       if (text === undefined || generation !== this.generation) return;
       const digest = digestOf(text);
       if (digest !== this.ownDigest && (await this.copiedInHiddenApp().catch(() => false))) {
+        if (digest !== this.hiddenDigest) this.hiddenLeftOut++;
         this.hiddenDigest = digest;
         return;
       }

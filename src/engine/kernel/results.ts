@@ -211,6 +211,8 @@ export interface ClipboardHistoryResult {
   /** Entries kept in all. */
   total: number;
   offset: number;
+  /** Texts copied in apps the person's lists hide, left out since the history was last cleared. */
+  hiddenLeftOut?: number;
 }
 
 /** One entry of a menu listing, `level` submenus deep. */

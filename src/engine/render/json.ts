@@ -287,6 +287,10 @@ export const ClipboardHistoryJson = z.object({
     .describe('Newest first.'),
   total: z.number().describe(`Texts kept in all (at most ${HISTORY_LIMIT}).`),
   offset: z.number(),
+  hidden_left_out: z
+    .number()
+    .optional()
+    .describe("Texts copied in apps the person's app lists hide: left out, and only counted."),
 });
 
 export const WaitJson = z.object({
@@ -558,6 +562,7 @@ export const clipboardHistoryJson = (r: ClipboardHistoryResult): z.infer<typeof 
   })),
   total: r.total,
   offset: r.offset,
+  ...(r.hiddenLeftOut ? { hidden_left_out: r.hiddenLeftOut } : {}),
 });
 
 export function visualJson(r: VisualResult): z.infer<typeof VisualJson> {

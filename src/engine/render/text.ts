@@ -58,7 +58,7 @@ export function renderText(result: EngineResult, v: Vocabulary = AGENT): string 
     case 'clipboard':
       return clipboardText(result);
     case 'clipboard-history':
-      return clipboardHistoryText(result);
+      return clipboardHistoryText(result, v);
     case 'menu':
       return menuText(result, v);
     case 'menu-item':
@@ -270,19 +270,24 @@ function clipboardText(r: ClipboardResult): string {
   return `Clipboard text, ${size} ${dataNote(`types offered: ${r.types.join(', ') || 'none'}`)}:\n${r.text}`;
 }
 
-function clipboardHistoryText(r: ClipboardHistoryResult): string {
+function clipboardHistoryText(r: ClipboardHistoryResult, v: Vocabulary): string {
   if (!r.enabled) {
     return `Clipboard history is off (${r.offBy === undefined ? 'MACPILOT_CLIPBOARD_HISTORY=off' : `set by ${r.offBy}`}): macpilot keeps no record of what the clipboard held.`;
   }
   const unwatched = r.live
     ? []
     : ['this helper cannot tell when the clipboard changes, so only what set_clipboard wrote is kept'];
+  const hidden = r.hiddenLeftOut
+    ? [
+        `${plural(r.hiddenLeftOut, 'text')} copied in apps ${v.appLists} hide ${r.hiddenLeftOut === 1 ? 'is' : 'are'} left out`,
+      ]
+    : [];
   if (r.entries.length === 0) {
     const none =
       r.total === 0
-        ? 'The clipboard history is empty: no text was copied since macpilot started watching or the clipboard was last cleared'
+        ? `The clipboard history is empty: no text ${hidden.length > 0 ? 'it may show ' : ''}was copied since macpilot started watching or the clipboard was last cleared`
         : `The clipboard history holds ${plural(r.total, 'text')}, none from offset ${r.offset} on`;
-    return `${[none, ...unwatched].join('; ')}.`;
+    return `${[none, ...hidden, ...unwatched].join('; ')}.`;
   }
   const shown =
     r.entries.length < r.total
@@ -294,7 +299,7 @@ function clipboardHistoryText(r: ClipboardHistoryResult): string {
     const time = new Date(entry.at).toISOString().slice(11, 19);
     return `${r.offset + i + 1}. ${time} UTC, ${cut}${plural(entry.chars, 'character')}: ${JSON.stringify(entry.text)}`;
   });
-  return `Clipboard history, ${shown}, newest first ${dataNote(...unwatched)}:\n${lines.join('\n')}`;
+  return `Clipboard history, ${shown}, newest first ${dataNote(...hidden, ...unwatched)}:\n${lines.join('\n')}`;
 }
 
 /**
