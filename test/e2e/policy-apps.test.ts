@@ -50,6 +50,14 @@ describe('MACPILOT_DENY_APPS=mousepad', () => {
       'refused',
       'refused',
     ]);
+    // Window tools answer its id alike, whether the consent guard or the tool refuses it: hidden ones counted.
+    for (const tool of ['focus_window', 'close_window']) {
+      const refused = await macpilot.call(tool, { window_id: id });
+      expect(refused.isError, tool).toBe(true);
+      expect(refused.text, tool).toMatch(
+        /^No window has the id "\d+".*\(1 window is hidden by the person's app lists/s,
+      );
+    }
     const byPath = await macpilot.call('get_element', { path: 'app("mousepad")/window[0]' });
     const absent = await macpilot.call('get_element', { path: 'app("nosuchapp")/window[0]' });
     expect(byPath.text).toBe(absent.text.replaceAll('nosuchapp', 'mousepad'));
