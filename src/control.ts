@@ -21,7 +21,7 @@ import { z } from 'zod';
 import { checkControlDir } from './config.js';
 import { MacpilotError } from './errors.js';
 import type { Logger } from './log.js';
-import { DEFAULT_PAUSE_MS, type Desk } from './policy/desk.js';
+import { DEFAULT_PAUSE_MS, type Desk, type StopPlace } from './policy/desk.js';
 import type { CallFeed, WatchEvent } from './policy/watch.js';
 
 const Command = z.discriminatedUnion('command', [
@@ -101,16 +101,24 @@ export function controlFolder(env: NodeJS.ProcessEnv = process.env): string {
 
 const PAUSE_FILE = 'paused-until';
 
-/** Date.now() until which `macpilot stop` paused actions, as written down; undefined when no pause holds. */
-export function pauseWrittenDown(folder: string = controlFolder()): number | undefined {
-  const until = Number(safeRead(join(folder, PAUSE_FILE)));
-  return Number.isFinite(until) && until > Date.now() ? until : undefined;
+/** A pause written down: until when (Date.now() ms), and where the person stopped the agents. */
+export interface WrittenPause {
+  until: number;
+  by: StopPlace;
 }
 
-/** Writes down a pause until `until` (Date.now() ms), or removes it (0). */
-export function writePause(until: number, folder: string = controlFolder()): void {
+/** The pause a stop wrote down (`<until> <by>`), while it holds; undefined when none does. */
+export function pauseWrittenDown(folder: string = controlFolder()): WrittenPause | undefined {
+  const [until, by] = safeRead(join(folder, PAUSE_FILE)).split(' ');
+  const ms = Number(until);
+  if (!Number.isFinite(ms) || ms <= Date.now()) return undefined;
+  return { until: ms, by: by === 'console' ? 'console' : 'command' };
+}
+
+/** Writes down a pause until `until` (Date.now() ms) and where it was asked, or removes it (0). */
+export function writePause(until: number, folder: string = controlFolder(), by: StopPlace = 'command'): void {
   const file = join(folder, PAUSE_FILE);
-  if (until > Date.now()) writeFileSync(file, String(until), { mode: 0o600 });
+  if (until > Date.now()) writeFileSync(file, `${until} ${by}`, { mode: 0o600 });
   else rmSync(file, { force: true });
 }
 
@@ -124,8 +132,9 @@ export async function listenForControl(
   serving: () => string,
 ): Promise<() => void> {
   const folder = controlFolder();
-  const pausedUntil = pauseWrittenDown(folder);
-  if (pausedUntil !== undefined) desk.pauseUntil(pausedUntil);
+  // A server started during a pause tells agents where the person stopped them, as the others do.
+  const written = pauseWrittenDown(folder);
+  if (written !== undefined) desk.pauseUntil(written.until, written.by);
   const socket = join(folder, `${process.pid}.sock`);
   rmSync(socket, { force: true });
   const connections = new Set<Socket>();
@@ -295,7 +304,7 @@ export async function stopOrResume(
   folder: string = controlFolder(),
 ): Promise<{ reports: ControlReport[]; pausedUntil: number }> {
   const pausedUntil = command.command === 'stop' ? Date.now() + (command.pauseMs ?? DEFAULT_PAUSE_MS) : 0;
-  writePause(pausedUntil, folder);
+  writePause(pausedUntil, folder, command.command === 'stop' ? (command.by ?? 'command') : 'command');
   return { reports: await sendToServers(command, folder), pausedUntil };
 }
 

@@ -6,7 +6,7 @@ import { UsageError } from './usage-error.js';
 export async function deskCommand(name: 'stop' | 'resume', minutes: string | undefined): Promise<number> {
   if (name === 'resume' && minutes !== undefined) throw new UsageError('resume takes no --minutes');
   const pauseMs = minutes === undefined ? undefined : minutesOf(minutes);
-  const pausedBefore = pauseWrittenDown();
+  const pausedBefore = pauseWrittenDown()?.until;
   const { reports, pausedUntil } = await stopOrResume(
     name === 'stop'
       ? { command: 'stop', ...(pauseMs === undefined ? {} : { pauseMs }) }

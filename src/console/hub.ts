@@ -149,7 +149,7 @@ export class Hub {
 
   private scan(): void {
     // A pause holds for servers that start later, and shows with none running (`macpilot stop`, the page's Stop).
-    const pause = pauseWrittenDown(this.folder) ?? 0;
+    const pause = pauseWrittenDown(this.folder)?.until ?? 0;
     if (pause !== this.writtenPause) {
       this.writtenPause = pause;
       for (const listener of this.listeners) listener({ type: 'pause', until: pause });

@@ -69,9 +69,10 @@ export class Desk implements Guard {
     this.pausedUntil = 0;
   }
 
-  /** Actions paused until `until` (Date.now() ms), as a stop before this server started asked. */
-  pauseUntil(until: number): void {
+  /** Actions paused until `until` (Date.now() ms), as a stop before this server started asked (`by`: where). */
+  pauseUntil(until: number, by: StopPlace = 'command'): void {
     this.pausedUntil = Math.min(until, Date.now() + MAX_PAUSE_MS);
+    this.stoppedBy = by;
   }
 
   /** Date.now() when actions may run again; undefined when they may now. */

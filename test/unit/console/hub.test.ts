@@ -2,7 +2,7 @@ import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { ACTING_GRACE_MS, Hub, type HubEvent, TIMELINE_MAX } from '../../../src/console/hub.js';
-import { listenForControl, writePause } from '../../../src/control.js';
+import { listenForControl, stopOrResume, writePause } from '../../../src/control.js';
 import { createLogger } from '../../../src/log.js';
 import { Desk } from '../../../src/policy/desk.js';
 import { CallFeed } from '../../../src/policy/watch.js';
@@ -193,5 +193,24 @@ describe('the pause written down', () => {
       heard.at(-1)?.type === 'pause' && (heard.at(-1) as { until: number }).until === 0 ? true : undefined,
     );
     stop();
+  });
+
+  test("a server started during the console's Stop tells agents they were stopped in the console", async () => {
+    stopListening();
+    await stopOrResume({ command: 'stop', pauseMs: 60_000, by: 'console' }, folder);
+    const later = new Desk();
+    const stopLater = await listenForControl(
+      { desk: later, feed: new CallFeed({ describe: () => ({}) as never, pictures: false }) },
+      createLogger('silent'),
+      () => 'MCP over stdio',
+    );
+    const refused = await later
+      .admit({ tool: { name: 'click', annotations: {} }, args: {} } as never)
+      .catch((error: unknown) => error as Error);
+    stopLater();
+    await stopOrResume({ command: 'resume' }, folder);
+    expect(String((refused as { render?: () => string }).render?.() ?? refused)).toMatch(
+      /pressed Stop in macpilot's console/,
+    );
   });
 });
