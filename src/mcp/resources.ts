@@ -300,6 +300,19 @@ export function registerResources(
     def.toolset === undefined || toolsets.includes(def.toolset)
       ? def.read(uri, variables)
       : Promise.reject(toolsetLeftOut(def.uri, def.toolset, toolsets, origins.toolsets));
+  // The person's log names an app the read named by its pid (the lists may hide it from the reader).
+  const logRefused = async (resource: string, named: string | undefined, error: MacpilotError) => {
+    const pid = named !== undefined && /^\d+$/.test(named) ? Number(named) : undefined;
+    const app =
+      pid === undefined
+        ? named
+        : (error.reached?.app ??
+          (await deps.engine.kernel.port
+            .call('apps.list', {})
+            .then(({ apps }) => apps.find((a) => a.pid === pid)?.name)
+            .catch(() => undefined)));
+    deps.audit.refusedRead({ resource, app, pid, error }, clientLog);
+  };
   for (const def of table) {
     const meta = { title: def.title, description: def.description, mimeType: def.mimeType };
     const app = (variables: Variables) => {
@@ -310,11 +323,17 @@ export function registerResources(
       }
     };
     // The client's own reads: one a setting refused is in the audit log, as a refused tool call is.
-    const read = (uri: URL, variables: Variables) =>
-      asRead(
-        () => content(def, uri, variables),
-        (error) => deps.audit.refusedRead({ resource: def.uri, app: app(variables), error }, clientLog),
-      );
+    const read = async (uri: URL, variables: Variables) => {
+      let refused: MacpilotError | undefined;
+      try {
+        return await asRead(
+          () => content(def, uri, variables),
+          (error) => (refused = error),
+        );
+      } finally {
+        if (refused) await logRefused(def.uri, app(variables), refused);
+      }
+    };
     if (!def.uri.includes('{')) {
       // A template without variables is read as the resource is, and not listed in resources/list.
       if (served(def)) server.registerResource(def.name, def.uri, meta, (uri) => read(uri, {}));

@@ -90,17 +90,17 @@ export class AuditLog implements Guard {
    * A resource read that a setting refused (an app the lists hide): its line names the resource's template and
    * the app, as a tool call's does. `clientLog`: the session that read it.
    */
-  refusedRead(read: { resource: string; app?: string; error: MacpilotError }, clientLog: ClientLog): void {
+  refusedRead(
+    read: { resource: string; app?: string; pid?: number; error: MacpilotError },
+    clientLog: ClientLog,
+  ): void {
     const entry: AuditEntry = {
       time: this.now().toISOString(),
       tool: 'resources/read',
       resource: read.resource,
-      // An app named by its pid is logged by it, as a tool call's is: it was refused before it had a name here.
-      ...(read.app === undefined
-        ? {}
-        : /^\d+$/.test(read.app)
-          ? { pid: Number(read.app) }
-          : { app: read.app }),
+      // An app named by its pid is logged by its pid and its name, as a tool call's is.
+      ...(read.pid === undefined ? {} : { pid: read.pid }),
+      ...(read.app === undefined ? {} : { app: read.app }),
       outcome: 'refused',
       error: read.error.kind,
       duration_ms: 0,

@@ -133,7 +133,12 @@ test('an unknown app is an error that lists the running apps; a denied app is ne
         error: 'app_off_limits',
       }),
       // Named by its pid, as a tool call's app is logged.
-      expect.objectContaining({ tool: 'resources/read', resource: 'macpilot://app/{name}/state', pid }),
+      expect.objectContaining({
+        tool: 'resources/read',
+        resource: 'macpilot://app/{name}/state',
+        pid,
+        app: 'gtk3-demo',
+      }),
     ]);
   } finally {
     await denying.close();
