@@ -133,7 +133,7 @@ describe('the console', () => {
     });
     expect(notice).toContain('macpilot: a question for you');
     expect(await macpilot.ok('find_elements', { app: String(daemon), text: 'Answer in' })).toMatch(
-      /An agent asks to quit an app \(\d+\)\. Answer in macpilot's console\./,
+      /An agent asks to quit an app \(zenity \(pid \d+\)\)\. Answer in macpilot's console\./,
     );
     expect(await asked.locator('.undo').textContent()).toBe(
       'The agent cannot take it back with its undo tool.',

@@ -49,7 +49,7 @@ describe('a client that can ask its user', () => {
     const declined = await macpilot.call('quit_app', { name: String(zenity.pid) });
     expect(declined.isError).toBe(true);
     expect(declined.text).toContain('The user did not allow: quit an app');
-    expect(asked).toEqual([`An AI agent wants to quit an app (${zenity.pid}). Allow it?`]);
+    expect(asked).toEqual([`An AI agent wants to quit an app (zenity (pid ${zenity.pid})). Allow it?`]);
     expect(running(zenity.pid)).toBe(true);
 
     answer = { action: 'accept', content: { confirm: true } };
