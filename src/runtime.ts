@@ -61,7 +61,7 @@ export function createRuntime(
       personFirst: config.personFirst,
       longestAction: {
         ms: config.rateLimits.actionSeconds * 1000,
-        setBy: `action_seconds, set by ${config.origins.rateLimits.where}`,
+        setBy: `action_seconds: ${config.origins.rateLimits.where}`,
       },
     },
     appGate(apps),

@@ -110,7 +110,7 @@ export const INPUT_DEFAULTS = {
  */
 const LONGEST_ACTION: LongestAction = {
   ms: 60_000,
-  setBy: 'action_seconds, set by MACPILOT_RATE_LIMITS',
+  setBy: 'action_seconds: MACPILOT_RATE_LIMITS',
 };
 
 /** The longest one action may be asked to take, and the setting that says so, in a person's words. */

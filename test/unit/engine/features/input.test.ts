@@ -21,11 +21,11 @@ test('typing longer than action_seconds is refused with its estimate and the lon
     },
   };
   const engine = createEngine(port, {
-    longestAction: { ms: 5000, setBy: 'action_seconds, set by MACPILOT_RATE_LIMITS' },
+    longestAction: { ms: 5000, setBy: 'action_seconds: MACPILOT_RATE_LIMITS' },
   });
   await expect(engine.input.typeText({ text: 'a'.repeat(11), delayMs: 500 })).rejects.toMatchObject({
     what: 'Typing 11 characters 500 ms apart would take 5.5 s',
-    why: expect.stringContaining('at most 5.0 s (action_seconds, set by MACPILOT_RATE_LIMITS)'),
+    why: expect.stringContaining('at most 5.0 s (action_seconds: MACPILOT_RATE_LIMITS)'),
     next: expect.stringContaining('parts of at most 10 characters'),
   });
   await expect(engine.input.typeText({ text: '😀'.repeat(501), delayMs: 10 })).rejects.toThrow(
