@@ -183,6 +183,7 @@ function definitions({ engine, config, helper }: ResourceDependencies): Definiti
       mimeType: JSON_TYPE,
       read: async (uri) => json(uri, desktopJson(await engine.states.desktop())),
       watched: () => ({ kind: 'apps' }),
+      toolset: 'apps',
     },
     {
       name: 'clipboard',
@@ -297,43 +298,34 @@ export function registerResources(
   // A resource of a toolset left out is not listed; read by its URI, it is refused as the toolset's tools are.
   const served = (def: Definition) => def.toolset === undefined || toolsets.includes(def.toolset);
   const content = (def: Definition, uri: URL, variables: Variables) =>
-    def.toolset === undefined || toolsets.includes(def.toolset)
+    served(def) || def.toolset === undefined
       ? def.read(uri, variables)
       : Promise.reject(toolsetLeftOut(def.uri, def.toolset, toolsets, origins.toolsets));
-  // The person's log names an app the read named by its pid (the lists may hide it from the reader).
-  const logRefused = async (resource: string, named: string | undefined, error: MacpilotError) => {
+  /** The app a URI names: its name, or its pid's digits. */
+  const appNamed = (variables: Variables) => {
+    try {
+      return variables.name === undefined ? undefined : variable(variables, 'name');
+    } catch {
+      return undefined;
+    }
+  };
+  /**
+   * A read a setting refused, in the audit log: an app named by its pid with the name the refusal found for it
+   * (the file's; the agent's copy of a refusal by the app lists names none).
+   */
+  const logRefused = (resource: string, named: string | undefined, error: MacpilotError) => {
     const pid = named !== undefined && /^\d+$/.test(named) ? Number(named) : undefined;
-    const app =
-      pid === undefined
-        ? named
-        : (error.reached?.app ??
-          (await deps.engine.kernel.port
-            .call('apps.list', {})
-            .then(({ apps }) => apps.find((a) => a.pid === pid)?.name)
-            .catch(() => undefined)));
+    const app = pid === undefined ? named : error.reached?.app;
     deps.audit.refusedRead({ resource, app, pid, error }, clientLog);
   };
   for (const def of table) {
     const meta = { title: def.title, description: def.description, mimeType: def.mimeType };
-    const app = (variables: Variables) => {
-      try {
-        return variables.name === undefined ? undefined : variable(variables, 'name');
-      } catch {
-        return undefined;
-      }
-    };
     // The client's own reads: one a setting refused is in the audit log, as a refused tool call is.
-    const read = async (uri: URL, variables: Variables) => {
-      let refused: MacpilotError | undefined;
-      try {
-        return await asRead(
-          () => content(def, uri, variables),
-          (error) => (refused = error),
-        );
-      } finally {
-        if (refused) await logRefused(def.uri, app(variables), refused);
-      }
-    };
+    const read = (uri: URL, variables: Variables) =>
+      asRead(
+        () => content(def, uri, variables),
+        (error) => logRefused(def.uri, appNamed(variables), error),
+      );
     if (!def.uri.includes('{')) {
       // A template without variables is read as the resource is, and not listed in resources/list.
       if (served(def)) server.registerResource(def.name, def.uri, meta, (uri) => read(uri, {}));
@@ -389,8 +381,11 @@ export function registerResources(
         const { def, variables } = matched(uri);
         return asRead(() => content(def, new URL(uri), variables));
       },
+      // One not served is not watched either: subscribing to it is refused as reading it is.
       watched: (uri) => {
         const { def, variables } = matched(uri);
+        if (!served(def) && def.toolset !== undefined)
+          throw failure(toolsetLeftOut(def.uri, def.toolset, toolsets, origins.toolsets).render());
         return def.watched?.(variables);
       },
     },

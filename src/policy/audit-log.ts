@@ -81,9 +81,18 @@ export class AuditLog implements Guard {
   settled(call: ToolCall, outcome: CallOutcome): void {
     // A call that asks the human though it changes nothing (start_recording) is logged as an action is.
     if (!isWrite(call.tool, call.args) && !outcome.refused && !call.tool.asksConsent) return;
-    const entry = this.entry(call, outcome);
+    this.record(this.entry(call, outcome), call.clientLog);
+  }
+
+  /**
+   * The entry in the file, and as a log message to the client. The client is the agent: of a call the app lists
+   * refused, its copy names no app, pid or element (its answer said "no running app matches" of a hidden one).
+   */
+  private record(entry: AuditEntry, clientLog: ClientLog): void {
     if (this.options.file) this.write(this.options.file, `${JSON.stringify(entry)}\n`);
-    call.clientLog.send('info', 'audit', entry);
+    if (entry.error !== 'app_off_limits') return clientLog.send('info', 'audit', entry);
+    const { app, pid, target, ...unnamed } = entry;
+    clientLog.send('info', 'audit', unnamed);
   }
 
   /**
@@ -106,8 +115,7 @@ export class AuditLog implements Guard {
       duration_ms: 0,
       flags: { mode: this.options.mode },
     };
-    if (this.options.file) this.write(this.options.file, `${JSON.stringify(entry)}\n`);
-    clientLog.send('info', 'audit', entry);
+    this.record(entry, clientLog);
   }
 
   entry(call: ToolCall, outcome: CallOutcome): AuditEntry {

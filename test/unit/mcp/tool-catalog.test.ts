@@ -122,6 +122,7 @@ describe('the tool catalog', () => {
         outcome: 'refused',
       }),
     ]);
+    await expect(client.subscribeResource({ uri: 'macpilot://clipboard' })).rejects.toThrow(/is not offered/);
     await client.close();
     expect(uris).not.toContain('macpilot://clipboard');
     expect(templates).toContain('macpilot://app/{name}/tree');

@@ -199,7 +199,7 @@ describe('AuditLog', () => {
   });
 
   test('a read the app list refused is logged as refused; one that failed otherwise is not', () => {
-    const { audit, call, lines } = setup();
+    const { audit, call, lines, messages } = setup();
     const offLimits = new MacpilotError({
       what: 'KeePassXC is off limits',
       why: 'x',
@@ -222,6 +222,15 @@ describe('AuditLog', () => {
     });
     expect(lines().map(({ tool, app, outcome, error }) => ({ tool, app, outcome, error }))).toEqual([
       { tool: 'get_element', app: 'KeePassXC', outcome: 'refused', error: 'app_off_limits' },
+    ]);
+    // The agent's copy names no app: the lists hide it from the agent, whose answer did not name it either.
+    expect(JSON.stringify(messages)).not.toContain('KeePassXC');
+    expect(messages).toEqual([
+      {
+        level: 'info',
+        logger: 'audit',
+        data: expect.objectContaining({ tool: 'get_element', outcome: 'refused' }),
+      },
     ]);
   });
 
