@@ -390,7 +390,8 @@ export function loadConfig(
     helperPath: helperPathOf(pickPath('helperPath')),
     logLevel: logLevel ?? 'warn',
     http: () => {
-      // A token of spaces alone would count as unset, and serve without one: it is refused instead.
+      // A token of spaces alone counts as unset, as any variable set to nothing does: with no token elsewhere, the
+      // server would serve without one. It is refused instead, whatever else gives a token.
       const blank = env.MACPILOT_HTTP_TOKEN;
       if (flags.httpToken === undefined && blank !== undefined && blank !== '' && blank.trim() === '') {
         throw new ConfigError(

@@ -100,6 +100,7 @@ export function controlFolder(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 const PAUSE_FILE = 'paused-until';
+const PAUSED_BY_FILE = 'paused-by';
 
 /** A pause written down: until when (Date.now() ms), and where the person stopped the agents. */
 export interface WrittenPause {
@@ -107,19 +108,27 @@ export interface WrittenPause {
   by: StopPlace;
 }
 
-/** The pause a stop wrote down (`<until> <by>`), while it holds; undefined when none does. */
+/** The pause a stop wrote down, while it holds; undefined when none does. */
 export function pauseWrittenDown(folder: string = controlFolder()): WrittenPause | undefined {
-  const [until, by] = safeRead(join(folder, PAUSE_FILE)).split(' ');
-  const ms = Number(until);
+  const ms = Number(safeRead(join(folder, PAUSE_FILE)));
   if (!Number.isFinite(ms) || ms <= Date.now()) return undefined;
-  return { until: ms, by: by === 'console' ? 'console' : 'command' };
+  return { until: ms, by: safeRead(join(folder, PAUSED_BY_FILE)) === 'console' ? 'console' : 'command' };
 }
 
-/** Writes down a pause until `until` (Date.now() ms) and where it was asked, or removes it (0). */
+/**
+ * Writes down a pause until `until` (Date.now() ms) and where it was asked, or removes it (0). The place is a file
+ * of its own: an older macpilot sharing the folder reads `paused-until` as the number it always was.
+ */
 export function writePause(until: number, folder: string = controlFolder(), by: StopPlace = 'command'): void {
   const file = join(folder, PAUSE_FILE);
-  if (until > Date.now()) writeFileSync(file, `${until} ${by}`, { mode: 0o600 });
-  else rmSync(file, { force: true });
+  const byFile = join(folder, PAUSED_BY_FILE);
+  if (until > Date.now()) {
+    writeFileSync(byFile, by, { mode: 0o600 });
+    writeFileSync(file, String(until), { mode: 0o600 });
+  } else {
+    rmSync(file, { force: true });
+    rmSync(byFile, { force: true });
+  }
 }
 
 /**
@@ -254,8 +263,9 @@ const MAX_LINE = 1000;
 /** The most a watcher may leave unread before it is let go: a stalled console does not hold the server's memory. */
 const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
 
-const byOf = (command: ControlCommand) =>
-  command.command === 'stop' ? (command.by ?? 'command') : undefined;
+/** Where the person asked a stop (a resume: where any stop is asked, the command line). */
+const byOf = (command: ControlCommand): StopPlace =>
+  command.command === 'stop' ? (command.by ?? 'command') : 'command';
 
 /** Streams the feed's events to a watching console, and takes its answers to consent questions. */
 function watch(connection: Socket, feed: CallFeed, desk: Desk, serving: () => string, rest: string): void {
@@ -304,7 +314,7 @@ export async function stopOrResume(
   folder: string = controlFolder(),
 ): Promise<{ reports: ControlReport[]; pausedUntil: number }> {
   const pausedUntil = command.command === 'stop' ? Date.now() + (command.pauseMs ?? DEFAULT_PAUSE_MS) : 0;
-  writePause(pausedUntil, folder, command.command === 'stop' ? (command.by ?? 'command') : 'command');
+  writePause(pausedUntil, folder, byOf(command));
   return { reports: await sendToServers(command, folder), pausedUntil };
 }
 

@@ -10,7 +10,8 @@ export interface FailureParts {
   next: string;
   /**
    * What kind of failure, in snake_case ("element_not_found"): what records that must not quote the sentences
-   * (which may hold what the agent typed) keep instead, as the audit log does. Default "failed".
+   * (which may hold what the agent typed) keep instead, as the audit log does. Every construction in src/ gives one
+   * (an eslint rule checks); "failed" is left for errors built from parts that have none.
    */
   kind?: string;
   /** The call's arguments it is about, by name ("ref", "text"), when known. */

@@ -193,11 +193,14 @@ export class ConsentGuard implements Guard {
     const words = (named: string[]) =>
       `${tool.title.toLowerCase()}${named.length > 0 ? ` (${named.join(', ')})` : ''}`;
     const masked = (name: string) => shown.get(name) ?? maskedTarget(name);
+    const appGiven = call.args[toolsetOf(tool.toolset).appArgument];
+    const byPid = typeof appGiven === 'string' && /^\d+$/.test(appGiven) ? appGiven : undefined;
     const action = async (because: string) => {
       await this.appByPid(call, shown);
       return {
         action: words(target.map(masked)),
-        asGiven: words(target.map((name) => (/^\d+$/.test(name) ? masked(name) : name))),
+        // An app given by its pid is named by its name too; the rest as it is.
+        asGiven: words(target.map((name) => (name === byPid ? masked(name) : name))),
         because,
       };
     };
@@ -294,7 +297,8 @@ export class ConsentGuard implements Guard {
 
   /**
    * An app the call names by its pid, named in the question by its name too (`mousepad (pid 4120)`), when it is
-   * one the call may reach; one the lists hide is refused before anyone is asked.
+   * one the call may read; one the lists hide keeps its pid here, and refuseOffLimits refuses it before anyone is
+   * asked.
    */
   private async appByPid(call: ToolCall, shown: Map<string, string>): Promise<void> {
     const named = call.args[toolsetOf(call.tool.toolset).appArgument];

@@ -126,7 +126,7 @@ export class RateLimiter implements Guard {
     return new MacpilotError({
       what: `${call.tool.name} refused: rate limit of ${limit} reached; retry after ${retryAfterMs} ms`,
       why: `macpilot admits at most ${limit} (retry_after_ms: ${retryAfterMs})`,
-      next: `wait ${retryAfterMs} ms and call again; a human can raise the limit (${this.origin.where}): ${this.origin.change(raised)}`,
+      next: `wait ${retryAfterMs} ms and call again; a human can raise the limit (${this.origin.where}): ${this.origin.changeAndRestart(raised)}`,
       kind: 'rate_limited',
       refusal: true,
     });

@@ -81,6 +81,7 @@ export class ClipboardHistory {
     this.entries = [];
     this.newestDigest = undefined;
     this.hiddenLeftOut = 0;
+    this.hiddenDigest = undefined;
     this.generation++;
   }
 
@@ -122,6 +123,8 @@ export class ClipboardHistory {
         this.hiddenDigest = digest;
         return;
       }
+      // A text copied elsewhere since: the hidden one copied again is counted again.
+      this.hiddenDigest = undefined;
       this.add(text);
     });
   }

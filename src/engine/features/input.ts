@@ -928,16 +928,17 @@ export class Input {
       // Settled holding the text typed (it replaced a selection): it arrived.
       if (now - changedAt >= TYPED_WAIT_MS || now >= cap) {
         if (value.includes(text)) return [];
-        // Still growing at the cap: the app is behind the keys, not making something else of them.
-        if (now - changedAt < TYPED_WAIT_MS) {
-          const grown =
-            before !== undefined && value.startsWith(before)
-              ? [...value].length - [...before].length
-              : undefined;
-          const so =
-            grown === undefined
-              ? ''
-              : `, ${grown.toLocaleString('en-US')} of the ${[...text].length.toLocaleString('en-US')} characters typed so far`;
+        // Still growing at the cap, and with a start of the text typed: the app is behind the keys, not making
+        // something else of them (a field that rewrites what it is given is told as such).
+        const typed = [...text];
+        const grown =
+          before !== undefined && value.startsWith(before) ? [...value.slice(before.length)] : undefined;
+        const behind =
+          grown !== undefined && grown.length < typed.length && grown.every((c, i) => c === typed[i]);
+        if (now - changedAt < TYPED_WAIT_MS && (behind || before === undefined)) {
+          const so = behind
+            ? `, ${grown.length.toLocaleString('en-US')} of the ${typed.length.toLocaleString('en-US')} characters typed so far`
+            : '';
           return words`\nThe field was still changing ${own(duration(TYPED_MAX_WAIT_MS))} after the keys went out: the app is still taking them. It holds ${fieldShown(value)}${own(so)}. Read the field again before relying on its text.`;
         }
         return notTyped(value, text, before);

@@ -107,7 +107,9 @@ const guard = (
               ? Promise.reject(
                   new MacpilotError({ what: 'No running app', why: '-', next: '-', kind: 'app_not_running' }),
                 )
-              : Promise.resolve({ name, pid: 9 }),
+              : name === '8'
+                ? Promise.resolve({ name: 'mousepad', pid: 8 })
+                : Promise.resolve({ name, pid: 9 }),
       },
     } as unknown as TargetSource,
     () => held,
@@ -238,7 +240,7 @@ describe('ConsentGuard', () => {
     const quit = call('quit_app', { name: '8' }, server);
     await guard('full').admit(quit);
     expect(asked).toEqual(['An AI agent wants to quit an app (mousepad (pid 8)). Allow it?']);
-    expect(quit.reached).toEqual({ app: '8' });
+    expect(quit.reached).toEqual({ app: 'mousepad' });
   });
 
   it('refuses when the human declines, or accepts without confirming', async () => {
