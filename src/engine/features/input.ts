@@ -895,9 +895,10 @@ export class Input {
     let last: string | undefined;
     let changedAt = performance.now();
     // The text at the end, and (the field's text before known) all of it: a repetitive text ends a field well
-    // before its last keys arrive.
+    // before its last keys arrive. A field cleared first is read as holding the text itself: a read before the
+    // clearing took effect shows the old text, which may be as long ("42" read back after typing "4=").
     const arrived = (value: string) =>
-      before === undefined
+      before === undefined || before === ''
         ? value.endsWith(text)
         : value.length === before.length + text.length ||
           (value.endsWith(text) && value.length >= before.length + text.length);
