@@ -2,7 +2,7 @@
  * The audit log: one JSON line per write action (a tool not annotated readOnlyHint), per call of a tool that
  * asks the human though it changes nothing (start_recording), and per call of any tool that a setting of the
  * person's refused (a read of a denied app included, by a tool or a resource read) — when, which tool, which app and
- * element, how it ended — in a file and as MCP log messages. Never the text typed, the value
+ * element, how it ended — in a file, and (of calls that ran) as MCP log messages. Never the text typed, the value
  * set or what went to the clipboard: their lengths only, and never the raw arguments.
  */
 import { appendFileSync, chmodSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
@@ -85,14 +85,13 @@ export class AuditLog implements Guard {
   }
 
   /**
-   * The entry in the file, and as a log message to the client. The client is the agent: of a call the app lists
-   * refused, its copy names no app, pid or element (its answer said "no running app matches" of a hidden one).
+   * The entry in the file, and, of a call that ran, as a log message to the client. The client's messages reach
+   * the agent, which has its answer of a call refused or failed: an entry of one would tell it more than the
+   * answer did (a call the app lists refused is answered as if the app did not run, and is logged as refused).
    */
   private record(entry: AuditEntry, clientLog: ClientLog): void {
     if (this.options.file) this.write(this.options.file, `${JSON.stringify(entry)}\n`);
-    if (entry.error !== 'app_off_limits') return clientLog.send('info', 'audit', entry);
-    const { app, pid, target, ...unnamed } = entry;
-    clientLog.send('info', 'audit', unnamed);
+    if (entry.outcome === 'ok' || entry.outcome === 'stopped') clientLog.send('info', 'audit', entry);
   }
 
   /**

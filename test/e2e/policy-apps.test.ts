@@ -2,6 +2,7 @@
 import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, inject, test } from 'vitest';
 import { useMacpilot } from '../support/mcp.js';
 import { eventually, refOf } from '../support/text.js';
@@ -58,6 +59,20 @@ describe('MACPILOT_DENY_APPS=mousepad', () => {
         /^No window has the id "\d+".*\(1 window is hidden by the person's app lists/s,
       );
     }
+    // The agent's log messages tell no more than its answers: refusals of the hidden app send no audit entry.
+    const messages: { logger?: string; data: unknown }[] = [];
+    macpilot.client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
+      messages.push(params);
+    });
+    await macpilot.client.setLoggingLevel('info');
+    await macpilot.call('snapshot_ui', { app: String(mousepad.pid) });
+    await macpilot.call('focus_window', { window_id: id });
+    await macpilot.ok('set_clipboard', { text: 'after the refusals' });
+    const audit = await eventually('the set_clipboard entry', async () => {
+      const seen = messages.filter((m) => m.logger === 'audit');
+      return seen.some((m) => JSON.stringify(m.data).includes('set_clipboard')) ? seen : undefined;
+    });
+    expect(audit.map((m) => (m.data as { tool: string }).tool)).toEqual(['set_clipboard']);
     const byPath = await macpilot.call('get_element', { path: 'app("mousepad")/window[0]' });
     const absent = await macpilot.call('get_element', { path: 'app("nosuchapp")/window[0]' });
     expect(byPath.text).toBe(absent.text.replaceAll('nosuchapp', 'mousepad'));

@@ -223,15 +223,8 @@ describe('AuditLog', () => {
     expect(lines().map(({ tool, app, outcome, error }) => ({ tool, app, outcome, error }))).toEqual([
       { tool: 'get_element', app: 'KeePassXC', outcome: 'refused', error: 'app_off_limits' },
     ]);
-    // The agent's copy names no app: the lists hide it from the agent, whose answer did not name it either.
-    expect(JSON.stringify(messages)).not.toContain('KeePassXC');
-    expect(messages).toEqual([
-      {
-        level: 'info',
-        logger: 'audit',
-        data: expect.objectContaining({ tool: 'get_element', outcome: 'refused' }),
-      },
-    ]);
+    // The agent gets no copy: its answer said the app did not run, and a refusal logged would say otherwise.
+    expect(messages).toEqual([]);
   });
 
   test('a name that may be what was entered (a self-labelled field, a combo box showing its item) is left out', () => {
