@@ -47,8 +47,10 @@ export type Watched =
 export interface ResourceReader {
   /** The resource's content now. */
   read(uri: string): Promise<ReadResourceResult>;
-  /** What its content changes with, or undefined when it cannot be subscribed to. */
+  /** What its content changes with, or undefined when it cannot be subscribed to; a setting may refuse it. */
   watched(uri: string): Watched | undefined;
+  /** A subscription to it that a setting refused, for the audit log. */
+  refused(uri: string, error: MacpilotError): void;
 }
 
 interface Definition {
@@ -313,10 +315,15 @@ export function registerResources(
    * A read a setting refused, in the audit log: an app named by its pid with the name the refusal found for it
    * (the file's; the agent's copy of a refusal by the app lists names none).
    */
-  const logRefused = (resource: string, named: string | undefined, error: MacpilotError) => {
+  const logRefused = (
+    resource: string,
+    named: string | undefined,
+    error: MacpilotError,
+    tool: 'resources/read' | 'resources/subscribe' = 'resources/read',
+  ) => {
     const pid = named !== undefined && /^\d+$/.test(named) ? Number(named) : undefined;
     const app = pid === undefined ? named : error.reached?.app;
-    deps.audit.refusedRead({ resource, app, pid, error }, clientLog);
+    deps.audit.refusedRead({ tool, resource, app, pid, error }, clientLog);
   };
   for (const def of table) {
     const meta = { title: def.title, description: def.description, mimeType: def.mimeType };
@@ -385,8 +392,12 @@ export function registerResources(
       watched: (uri) => {
         const { def, variables } = matched(uri);
         if (!served(def) && def.toolset !== undefined)
-          throw failure(toolsetLeftOut(def.uri, def.toolset, toolsets, origins.toolsets).render());
+          throw toolsetLeftOut(def.uri, def.toolset, toolsets, origins.toolsets);
         return def.watched?.(variables);
+      },
+      refused: (uri, error) => {
+        const { def, variables } = matched(uri);
+        logRefused(def.uri, appNamed(variables), error, 'resources/subscribe');
       },
     },
   };

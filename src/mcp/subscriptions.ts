@@ -11,6 +11,9 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Engine } from '../engine/index.js';
 import type { Logger } from '../log.js';
+import { explain } from '../engine/kernel/failures.js';
+import { isRefusal, MacpilotError } from '../errors.js';
+import { HelperError } from '../helper-client/errors.js';
 import { withAccess } from '../policy/apps.js';
 import type { ResourceReader, Watched } from './resources.js';
 
@@ -80,7 +83,19 @@ export function registerSubscriptions(
     };
   };
 
-  server.server.setRequestHandler(SubscribeRequestSchema, async ({ params: { uri } }) => {
+  // A subscription a setting refused is answered as a read is (its sentences), and is in the audit log.
+  server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    try {
+      return await subscribeTo(request.params.uri);
+    } catch (error) {
+      const explained = error instanceof HelperError ? explain(error) : error;
+      if (!(explained instanceof MacpilotError)) throw error;
+      if (isRefusal(explained)) reader.refused(request.params.uri, explained);
+      throw refused(explained.render());
+    }
+  });
+
+  const subscribeTo = async (uri: string) => {
     if (subscriptions.has(uri)) return {};
     const watched = reader.watched(uri);
     if (!watched)
@@ -104,7 +119,7 @@ export function registerSubscriptions(
       throw error;
     }
     return {};
-  });
+  };
 
   server.server.setRequestHandler(UnsubscribeRequestSchema, ({ params: { uri } }) => {
     subscriptions.get(uri)?.stop();

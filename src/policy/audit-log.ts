@@ -21,7 +21,7 @@ import type { CallOutcome, ClientLog, Guard, ToolCall } from './pipeline.js';
 
 export interface AuditEntry {
   time: string;
-  /** The tool called; `resources/read` for a resource read. */
+  /** The tool called; `resources/read` or `resources/subscribe` for a resource. */
   tool: string;
   /** The resource read, as its URI template (`macpilot://app/{name}/tree`). */
   resource?: string;
@@ -95,16 +95,22 @@ export class AuditLog implements Guard {
   }
 
   /**
-   * A resource read that a setting refused (an app the lists hide): its line names the resource's template and
-   * the app, as a tool call's does. `clientLog`: the session that read it.
+   * A resource read or subscription that a setting refused (an app the lists hide, a toolset left out): its line
+   * names the resource's template and the app, as a tool call's does. `clientLog`: the session that asked.
    */
   refusedRead(
-    read: { resource: string; app?: string; pid?: number; error: MacpilotError },
+    read: {
+      tool: 'resources/read' | 'resources/subscribe';
+      resource: string;
+      app?: string;
+      pid?: number;
+      error: MacpilotError;
+    },
     clientLog: ClientLog,
   ): void {
     const entry: AuditEntry = {
       time: this.now().toISOString(),
-      tool: 'resources/read',
+      tool: read.tool,
       resource: read.resource,
       // An app named by its pid is logged by its pid and its name, as a tool call's is.
       ...(read.pid === undefined ? {} : { pid: read.pid }),

@@ -120,6 +120,13 @@ test('an unknown app is an error that lists the running apps; a denied app is ne
     await expect(denying.client.readResource({ uri: `macpilot://app/${pid}/state` })).rejects.toThrow(
       /No running app matches/,
     );
+    // A subscription is refused as a read is, in the same words and with its own line.
+    await expect(
+      denying.client.subscribeResource({ uri: 'macpilot://app/gtk3-demo/events' }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/No running app matches "gtk3-demo"/),
+    });
     const logged = readFileSync(auditFile, 'utf8')
       .trim()
       .split('\n')
@@ -138,6 +145,12 @@ test('an unknown app is an error that lists the running apps; a denied app is ne
         resource: 'macpilot://app/{name}/state',
         pid,
         app: 'gtk3-demo',
+      }),
+      expect.objectContaining({
+        tool: 'resources/subscribe',
+        resource: 'macpilot://app/{name}/events',
+        app: 'gtk3-demo',
+        outcome: 'refused',
       }),
     ]);
   } finally {

@@ -122,7 +122,17 @@ describe('the tool catalog', () => {
         outcome: 'refused',
       }),
     ]);
-    await expect(client.subscribeResource({ uri: 'macpilot://clipboard' })).rejects.toThrow(/is not offered/);
+    // Subscribing is refused as reading is: the same sentences, as invalid params, and a line in the audit log.
+    const subscribed = await client
+      .subscribeResource({ uri: 'macpilot://clipboard' })
+      .catch((e: unknown) => e);
+    expect(subscribed).toMatchObject({ code: -32602, message: expect.stringMatching(/is not offered/) });
+    expect(JSON.parse(readFileSync(file, 'utf8').trim().split('\n').at(-1) ?? '')).toMatchObject({
+      tool: 'resources/subscribe',
+      resource: 'macpilot://clipboard',
+      outcome: 'refused',
+      error: 'toolset_left_out',
+    });
     await client.close();
     expect(uris).not.toContain('macpilot://clipboard');
     expect(templates).toContain('macpilot://app/{name}/tree');
