@@ -77,6 +77,10 @@ test("a screenshot of gtk3-demo's window shows the app, where its Run button is"
   expect(window.id).toMatch(/^\d+$/);
   const byNumber = await screenshot({ window: Number(window.id) });
   expect(byNumber.pixels.rgb.equals(shot.pixels.rgb)).toBe(true);
+  // Digits no window has as its id (nor in its title) are said to be an unknown id, not a title.
+  const unknown = await macpilot.call('take_screenshot', { window: '987654321' });
+  expect(unknown.isError).toBe(true);
+  expect(unknown.text).toMatch(/^No window has the id "987654321"/);
 
   // The button's pixels carry its label and edges; the same-sized patch of bare desktop is one flat colour.
   const detail = await macpilot.ok('get_element', {

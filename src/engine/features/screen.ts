@@ -6,6 +6,7 @@ import { stat, writeFile } from 'node:fs/promises';
 import { dirname, extname, isAbsolute, join } from 'node:path';
 import { MacpilotError } from '../../errors.js';
 import { isCallProblem } from '../kernel/resolve.js';
+import { windowsMatching } from '../kernel/window-target.js';
 import type {
   AppInfo,
   Bounds,
@@ -379,10 +380,16 @@ export class Screen {
     if (byId) return { window: byId, windows };
     const scope = app === undefined ? {} : { app: String(app.pid) };
     // A title, else an index (a number past every window's index is an id); the front-most window of the app
-    // when neither is given.
+    // when neither is given. Digits no window's title holds are an id no window has (said so, not as a title).
+    const unknownId =
+      typeof wanted === 'string' &&
+      /^\d+$/.test(wanted) &&
+      windowsMatching(windows, { title: wanted }).length === 0;
     const named =
       typeof wanted === 'string'
-        ? { ...scope, title: wanted }
+        ? unknownId
+          ? { id: wanted }
+          : { ...scope, title: wanted }
         : wanted !== undefined && wanted >= windows.length + hidden.length
           ? { id: String(wanted) }
           : { ...scope, index: wanted ?? 0 };
