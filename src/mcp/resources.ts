@@ -26,7 +26,6 @@ import { withAccess } from '../policy/apps.js';
 import { toolsetLeftOut } from '../policy/toolset-guard.js';
 import type { Toolset } from '../toolsets.js';
 import type { AuditLog } from '../policy/audit-log.js';
-import type { ClientLog } from '../policy/pipeline.js';
 import { DATA_FENCE } from '../untrusted.js';
 import { VERSION } from '../version.js';
 import type { Completer, Completers } from './completions.js';
@@ -293,16 +292,20 @@ function definitions({ engine, config, helper }: ResourceDependencies): Definiti
 export function registerResources(
   server: McpServer,
   deps: ResourceDependencies,
-  clientLog: ClientLog,
 ): { completers: Completers; reader: ResourceReader } {
   const table = definitions(deps);
   const { toolsets, origins } = deps.config;
   // A resource of a toolset left out is not listed; read by its URI, it is refused as the toolset's tools are.
   const served = (def: Definition) => def.toolset === undefined || toolsets.includes(def.toolset);
-  const content = (def: Definition, uri: URL, variables: Variables) =>
-    served(def) || def.toolset === undefined
-      ? def.read(uri, variables)
-      : Promise.reject(toolsetLeftOut(def.uri, def.toolset, toolsets, origins.toolsets));
+  /** The refusal of a resource not served, as a tool of its toolset is refused; undefined when it is served. */
+  const leftOut = (def: Definition) =>
+    def.toolset === undefined || toolsets.includes(def.toolset)
+      ? undefined
+      : toolsetLeftOut(def.uri, def.toolset, toolsets, origins.toolsets);
+  const content = (def: Definition, uri: URL, variables: Variables) => {
+    const refusal = leftOut(def);
+    return refusal ? Promise.reject(refusal) : def.read(uri, variables);
+  };
   /** The app a URI names: its name, or its pid's digits. */
   const appNamed = (variables: Variables) => {
     try {
@@ -323,7 +326,7 @@ export function registerResources(
   ) => {
     const pid = named !== undefined && /^\d+$/.test(named) ? Number(named) : undefined;
     const app = pid === undefined ? named : error.reached?.app;
-    deps.audit.refusedRead({ tool, resource, app, pid, error }, clientLog);
+    deps.audit.refusedResource({ tool, resource, app, pid, error });
   };
   for (const def of table) {
     const meta = { title: def.title, description: def.description, mimeType: def.mimeType };
@@ -391,8 +394,8 @@ export function registerResources(
       // One not served is not watched either: subscribing to it is refused as reading it is.
       watched: (uri) => {
         const { def, variables } = matched(uri);
-        if (!served(def) && def.toolset !== undefined)
-          throw toolsetLeftOut(def.uri, def.toolset, toolsets, origins.toolsets);
+        const refusal = leftOut(def);
+        if (refusal) throw refusal;
         return def.watched?.(variables);
       },
       refused: (uri, error) => {

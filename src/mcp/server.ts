@@ -146,7 +146,7 @@ export function createMcpServer(deps: ToolDependencies): McpServer {
     }));
   }
   listOnly(server, listed);
-  const resources = registerResources(server, deps, clientLog);
+  const resources = registerResources(server, deps);
   registerSubscriptions(server, deps.engine, resources.reader, deps.log);
   const prompts = registerPrompts(
     server,

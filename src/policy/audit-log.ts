@@ -96,18 +96,15 @@ export class AuditLog implements Guard {
 
   /**
    * A resource read or subscription that a setting refused (an app the lists hide, a toolset left out): its line
-   * names the resource's template and the app, as a tool call's does. `clientLog`: the session that asked.
+   * names the resource's template and the app, as a tool call's does. A refusal goes to the file only (record).
    */
-  refusedRead(
-    read: {
-      tool: 'resources/read' | 'resources/subscribe';
-      resource: string;
-      app?: string;
-      pid?: number;
-      error: MacpilotError;
-    },
-    clientLog: ClientLog,
-  ): void {
+  refusedResource(read: {
+    tool: 'resources/read' | 'resources/subscribe';
+    resource: string;
+    app?: string;
+    pid?: number;
+    error: MacpilotError;
+  }): void {
     const entry: AuditEntry = {
       time: this.now().toISOString(),
       tool: read.tool,
@@ -120,7 +117,7 @@ export class AuditLog implements Guard {
       duration_ms: 0,
       flags: { mode: this.options.mode },
     };
-    this.record(entry, clientLog);
+    if (this.options.file) this.write(this.options.file, `${JSON.stringify(entry)}\n`);
   }
 
   entry(call: ToolCall, outcome: CallOutcome): AuditEntry {

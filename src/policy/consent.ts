@@ -196,7 +196,7 @@ export class ConsentGuard implements Guard {
     const appGiven = call.args[toolsetOf(tool.toolset).appArgument];
     const byPid = typeof appGiven === 'string' && /^\d+$/.test(appGiven) ? appGiven : undefined;
     const action = async (because: string) => {
-      await this.appByPid(call, shown);
+      if (byPid !== undefined) await this.appByPid(byPid, call, shown);
       return {
         action: words(target.map(masked)),
         // An app given by its pid is named by its name too; the rest as it is.
@@ -300,13 +300,11 @@ export class ConsentGuard implements Guard {
    * one the call may read; one the lists hide keeps its pid here, and refuseOffLimits refuses it before anyone is
    * asked.
    */
-  private async appByPid(call: ToolCall, shown: Map<string, string>): Promise<void> {
-    const named = call.args[toolsetOf(call.tool.toolset).appArgument];
-    if (typeof named !== 'string' || !/^\d+$/.test(named)) return;
+  private async appByPid(pid: string, call: ToolCall, shown: Map<string, string>): Promise<void> {
     const app = await inCallScope({ access: 'read' }, () =>
-      this.targets.resolver.appOf(Number(named), { signal: call.signal }),
+      this.targets.resolver.appOf(Number(pid), { signal: call.signal }),
     ).catch(() => undefined);
-    if (app) shown.set(named, `${app.name} (pid ${app.pid})`);
+    if (app) shown.set(pid, `${app.name} (pid ${app.pid})`);
   }
 
   /** The names of what the call acts on (never typed text or values): elements, menu paths, windows, apps. */
