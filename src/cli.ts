@@ -17,10 +17,6 @@ import { VERSION } from './version.js';
 let running: string | undefined;
 
 async function main(argv: string[]): Promise<number> {
-  if (process.env.MACPILOT_CLIPBOARD_HOLDER === '1') {
-    const { holdClipboard } = await import('./cli/clipboard-hold.js');
-    return holdClipboard();
-  }
   const [first, ...rest] = argv;
   if (first === '--version' || first === '-v') {
     process.stdout.write(`${VERSION}\n`);
@@ -86,10 +82,6 @@ async function main(argv: string[]): Promise<number> {
   if (!FORMATS.includes(format)) throw new UsageError(`--format is text or json, not "${String(format)}"`);
 
   if (command.kind === 'tool') {
-    if (command.name === 'clipboard') {
-      const { needsHolder, setThroughHolder } = await import('./cli/clipboard-hold.js');
-      if (needsHolder(command.name, positionals)) return setThroughHolder({ positionals, values }, format);
-    }
     // The helper starts while the rest of macpilot loads: each takes about half a second, and not on one core.
     const started = await startHelperEarly();
     const { runToolCommand } = await import('./cli/run.js');

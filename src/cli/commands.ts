@@ -291,8 +291,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     tools: ['get_clipboard', 'set_clipboard', 'clear_clipboard'],
     details:
       'On X11 the text on the clipboard belongs to the process that put it there and goes when it exits, so ' +
-      '`clipboard set` answers from a detached process that keeps holding the text (as xclip does) until ' +
-      'another app takes the clipboard, or `clipboard clear`.',
+      'macpilot leaves a detached process holding the text it set (as xclip does) until another app takes ' +
+      'the clipboard, or `clipboard clear`.',
     example: 'macpilot clipboard set "Hello"',
   },
   {

@@ -19,7 +19,6 @@ import {
   enabledTools,
   notOnThisPlatform,
   type ToolAnswer,
-  type ToolDependencies,
   ToolSession,
 } from '../tools/call.js';
 import { COMMANDS, type Format } from './commands.js';
@@ -34,24 +33,7 @@ import {
 } from './tool-commands.js';
 import { USAGE_EXIT, UsageError } from './usage-error.js';
 
-/** Where a command's output goes: the terminal, or (the clipboard holder) its parent. */
-export interface Output {
-  out(text: string): void;
-  err(text: string): void;
-  /** Bytes for stdout (`screenshot -o -`). */
-  image(data: Buffer): void;
-}
-
-const TERMINAL: Output = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-  image: (data) => process.stdout.write(data),
-};
-
 export interface RunOptions {
-  output?: Output;
-  /** Runs once the answer is out, before the helper stops (the clipboard holder keeps owning the clipboard). */
-  after?: (runtime: ToolDependencies, code: number) => Promise<void>;
   /** The helper, started from the same settings while this module loaded. */
   started?: StartedHelper;
 }
@@ -60,11 +42,11 @@ export async function runToolCommand(
   name: string,
   invocation: Invocation,
   format: Format,
-  { output = TERMINAL, after, started }: RunOptions = {},
+  { started }: RunOptions = {},
 ): Promise<number> {
   const command = TOOL_COMMANDS[name];
   if (!command) throw new Error(`no tool command ${name}`);
-  if (output === TERMINAL && invocation.values.output === '-' && process.stdout.isTTY) {
+  if (invocation.values.output === '-' && process.stdout.isTTY) {
     throw new UsageError(
       `-o - writes the image's bytes to stdout, which is a terminal here: redirect them (macpilot ${name} -o - > shot.png) or pipe them`,
     );
@@ -127,13 +109,15 @@ export async function runToolCommand(
     );
     const failed = answered.result.isError === true;
     const image = answered.result.content.find((part) => part.type === 'image');
-    if (failed) output.err(`macpilot ${name}: ${text}\n`);
+    if (failed) process.stderr.write(`macpilot ${name}: ${text}\n`);
     else if (image && invocation.values.output === '-') {
       // `screenshot -o -`: the image alone on stdout, what it shows on stderr.
-      output.image(Buffer.from(image.data, 'base64'));
-      output.err(`${text}\n`);
+      process.stdout.write(Buffer.from(image.data, 'base64'));
+      process.stderr.write(`${text}\n`);
     } else
-      output.out(format === 'json' ? `${JSON.stringify(jsonOf(answered, text), null, 2)}\n` : `${text}\n`);
+      process.stdout.write(
+        format === 'json' ? `${JSON.stringify(jsonOf(answered, text), null, 2)}\n` : `${text}\n`,
+      );
     // Ctrl-C cancels the call in flight; the shell's convention for a command it interrupted is 128 + SIGINT.
     const code = interrupted.signal.aborted
       ? 130
@@ -142,7 +126,6 @@ export async function runToolCommand(
         : failed
           ? 1
           : 0;
-    await after?.(runtime, code);
     return code;
   } finally {
     process.removeListener('SIGINT', interrupt);

@@ -1,8 +1,9 @@
 /** The clipboard tools through the MCP client, checked against xclip both ways. */
 import sharp from 'sharp';
-import { afterEach, expect, inject, test } from 'vitest';
-import { useMacpilot } from '../support/mcp.js';
-import { xclipOn } from '../support/xclip.js';
+import { afterAll, afterEach, expect, inject, test } from 'vitest';
+import { startMacpilot, useMacpilot } from '../support/mcp.js';
+import { eventually } from '../support/text.js';
+import { clipboardKeepers, xclipOn } from '../support/xclip.js';
 
 const env = inject('desktopEnv');
 // The clipboard history (its own test file) reads every change: with a 1.15 MB text owned by xclip, its INCR read
@@ -15,6 +16,10 @@ const xclip = xclipOn(env, processes);
 const LARGE = '✓é'.repeat(150_000) + 'λ'.repeat(200_000);
 
 const xclipText = () => xclip.out().toString('utf8');
+
+afterAll(() => {
+  for (const pid of clipboardKeepers(env)) process.kill(pid);
+});
 
 afterEach(async () => {
   await processes.stopAll();
@@ -65,4 +70,23 @@ test('clear_clipboard empties it for every app', async () => {
   expect(await macpilot.ok('clear_clipboard')).toContain('empty');
   expect(await macpilot.ok('get_clipboard')).toBe('The clipboard is empty.');
   expect(() => xclipText()).toThrow();
+});
+
+test('what an agent copied outlives its server: a keeper holds it until another app copies, then leaves', async () => {
+  const server = await startMacpilot({ ...env, MACPILOT_CLIPBOARD_HISTORY: 'off' });
+  try {
+    await server.ok('set_clipboard', { text: LARGE });
+  } finally {
+    await server.close();
+  }
+  expect(xclipText() === LARGE).toBe(true);
+  const [keeper] = clipboardKeepers(env);
+  expect(keeper).toBeGreaterThan(0);
+  // This file's own server still reads it, and a copy elsewhere ends the keeper.
+  expect((await macpilot.ok('get_clipboard', { max_chars: 1_000_000 })).endsWith(`\n${LARGE}`)).toBe(true);
+  await xclip.owns('copied elsewhere');
+  await eventually('the keeper to leave', async () =>
+    clipboardKeepers(env).length === 0 ? true : undefined,
+  );
+  expect(await macpilot.ok('get_clipboard')).toMatch(/\ncopied elsewhere$/);
 });

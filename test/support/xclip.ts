@@ -1,6 +1,6 @@
 /** The clipboard as xclip, the usual command-line peer, reads and owns it: a check independent of macpilot. */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Processes } from './processes.js';
@@ -46,4 +46,22 @@ export function xclipOn(env: Record<string, string>, processes: Processes) {
   };
 
   return { out, owns };
+}
+
+/**
+ * The pids of macpilot's clipboard keepers on this desktop: the processes an exiting helper leaves holding the
+ * text it owned (their environment says so). Not started by a test, so each test that makes one stops it.
+ */
+export function clipboardKeepers(env: Record<string, string>): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+        return environ.includes('MACPILOT_CLIPBOARD_KEEPER=1') && environ.includes(`DISPLAY=${env.DISPLAY}`);
+      } catch {
+        return false; // gone, or not ours to read
+      }
+    })
+    .map(Number);
 }

@@ -22,6 +22,7 @@ import { handlers } from './dispatch.js';
 import { DBusCallError, HelperFailure, TypingStopped } from '../errors.js';
 import { Session } from './session.js';
 import { releaseHeld } from './x11/input.js';
+import { handOffClipboard, KEEPER_SETTING, keepClipboard } from './x11/clipboard-keeper.js';
 
 const log = (message: string) => process.stderr.write(`[macpilot-helper] ${message}\n`);
 
@@ -41,65 +42,77 @@ function toResponseError(method: string, error: unknown): ResponseError<{ hint: 
   });
 }
 
-const connection = createMessageConnection(
-  new StreamMessageReader(process.stdin),
-  new StreamMessageWriter(process.stdout),
-);
-const session = new Session(
-  process.env,
-  (name, params) => {
-    connection.sendNotification(name, params).catch(() => {}); // the server went away: shutdown follows
-  },
-  (what) => {
-    log(`${what}: exiting, so that the server starts a fresh helper`);
-    process.exit(EXIT_CONNECTION_LOST);
-  },
-);
-
-for (const name of methodNames) {
-  connection.onRequest(name, async (raw: unknown, token: CancellationToken) => {
-    const parsed = methods[name].params.safeParse(raw ?? {});
-    if (!parsed.success) {
-      const issues = parsed.error.issues
-        .map((i) => `${i.path.join('.') || 'params'}: ${i.message}`)
-        .join('; ');
-      return new ResponseError(HelperErrorCode.InvalidParams, `invalid params for ${name}: ${issues}`, {
-        hint: `send params that match the ${name} schema in protocol.ts`,
-      });
-    }
-    // $/cancelRequest (the server's client cancelled the call, or gave up on it) aborts the handler's work.
-    const stop = new AbortController();
-    const listening = token.onCancellationRequested(() => stop.abort());
-    try {
-      const handler = handlers[name] as (s: Session, p: unknown, signal: AbortSignal) => Promise<unknown>;
-      return await handler(session, parsed.data, stop.signal);
-    } catch (error) {
-      if (stop.signal.aborted) {
-        const progress = error instanceof TypingStopped ? error.data : undefined;
-        return new ResponseError(ClientErrorCode.Cancelled, `${name} was cancelled`, progress);
-      }
-      return toResponseError(name as MethodName, error);
-    } finally {
-      listening.dispose();
-    }
-  });
-}
-
 /** How long an exiting helper waits for the X server to take the releases of what it held. */
 const RELEASE_MS = 1000;
 
-let exiting = false;
-const shutdown = async () => {
-  if (exiting) return;
-  exiting = true;
-  // Nothing an agent held down stays pressed after the helper (or the server above it) is gone.
-  await Promise.race([releaseHeld(session).catch(() => {}), sleep(RELEASE_MS)]);
-  session.close();
-  process.exit(0);
-};
-const exit = () => void shutdown();
-process.stdin.on('end', exit);
-process.stdin.on('close', exit);
-connection.onClose(exit);
-process.on('SIGTERM', exit);
-connection.listen();
+function serve(): void {
+  const connection = createMessageConnection(
+    new StreamMessageReader(process.stdin),
+    new StreamMessageWriter(process.stdout),
+  );
+  const session = new Session(
+    process.env,
+    (name, params) => {
+      connection.sendNotification(name, params).catch(() => {}); // the server went away: shutdown follows
+    },
+    (what) => {
+      log(`${what}: exiting, so that the server starts a fresh helper`);
+      process.exit(EXIT_CONNECTION_LOST);
+    },
+  );
+
+  for (const name of methodNames) {
+    connection.onRequest(name, async (raw: unknown, token: CancellationToken) => {
+      const parsed = methods[name].params.safeParse(raw ?? {});
+      if (!parsed.success) {
+        const issues = parsed.error.issues
+          .map((i) => `${i.path.join('.') || 'params'}: ${i.message}`)
+          .join('; ');
+        return new ResponseError(HelperErrorCode.InvalidParams, `invalid params for ${name}: ${issues}`, {
+          hint: `send params that match the ${name} schema in protocol.ts`,
+        });
+      }
+      // $/cancelRequest (the server's client cancelled the call, or gave up on it) aborts the handler's work.
+      const stop = new AbortController();
+      const listening = token.onCancellationRequested(() => stop.abort());
+      try {
+        const handler = handlers[name] as (s: Session, p: unknown, signal: AbortSignal) => Promise<unknown>;
+        return await handler(session, parsed.data, stop.signal);
+      } catch (error) {
+        if (stop.signal.aborted) {
+          const progress = error instanceof TypingStopped ? error.data : undefined;
+          return new ResponseError(ClientErrorCode.Cancelled, `${name} was cancelled`, progress);
+        }
+        return toResponseError(name as MethodName, error);
+      } finally {
+        listening.dispose();
+      }
+    });
+  }
+
+  let exiting = false;
+  const shutdown = async () => {
+    if (exiting) return;
+    exiting = true;
+    // Nothing an agent held down stays pressed after the helper (or the server above it) is gone.
+    await Promise.race([releaseHeld(session).catch(() => {}), sleep(RELEASE_MS)]);
+    await handOffClipboard(session).catch(() => {});
+    session.close();
+    process.exit(0);
+  };
+  const exit = () => void shutdown();
+  process.stdin.on('end', exit);
+  process.stdin.on('close', exit);
+  connection.onClose(exit);
+  process.on('SIGTERM', exit);
+  connection.listen();
+}
+
+if (process.env[KEEPER_SETTING] === '1') {
+  keepClipboard().catch((error: unknown) => {
+    log(`the clipboard keeper failed: ${error instanceof Error ? error.name : 'error'}`);
+    process.exit(1);
+  });
+} else {
+  serve();
+}

@@ -238,6 +238,11 @@ export class Session {
     return shell;
   }
 
+  /** The X display if the session has connected to it already; never connects. */
+  connectedX11(): Promise<X11 | undefined> {
+    return this.display?.catch(() => undefined) ?? Promise.resolve(undefined);
+  }
+
   /** X11, or undefined when there is no display: window facts are then simply unknown. */
   async x11IfAny(): Promise<X11 | undefined> {
     return this.x11().catch(() => undefined);

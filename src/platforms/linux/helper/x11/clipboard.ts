@@ -64,6 +64,7 @@ export class Clipboard {
   private readonly inbox = new Inbox();
   private readonly transfers = new Map<string, Transfer>();
   private chain: Promise<unknown> = Promise.resolve();
+  private readonly lostListeners = new Set<() => void>();
 
   private constructor(
     private readonly x: X11,
@@ -124,6 +125,16 @@ export class Clipboard {
       this.text = text;
       return {};
     });
+  }
+
+  /** The text this helper offers while it still owns the clipboard; undefined once another owner took it. */
+  get held(): string | undefined {
+    return this.text;
+  }
+
+  /** `listener` hears when another client (or no one) takes the clipboard this helper owned. */
+  onLost(listener: () => void): void {
+    this.lostListeners.add(listener);
   }
 
   /** No owner at all: every reader then sees an empty clipboard. */
@@ -188,7 +199,10 @@ export class Clipboard {
         if (event.owner === this.window) this.answer(event);
         return;
       case 'SelectionClear':
-        if (event.owner === this.window && event.selection === this.atoms.CLIPBOARD) this.text = undefined;
+        if (event.owner === this.window && event.selection === this.atoms.CLIPBOARD) {
+          this.text = undefined;
+          for (const listener of this.lostListeners) listener();
+        }
         return;
       case 'SelectionNotify':
         if (event.requestor === this.window) this.inbox.push(event);
@@ -279,6 +293,12 @@ function atomList(data: Buffer): number[] {
 
 /** One clipboard per X connection, made on first use and kept for the connection's life. */
 const clipboards = new WeakMap<X11, Promise<Clipboard>>();
+
+/** The clipboard of the session's X connection, if the session made one; never connects or makes one. */
+export async function existingClipboard(session: Session): Promise<Clipboard | undefined> {
+  const x = await session.connectedX11();
+  return x && clipboards.get(x)?.catch(() => undefined);
+}
 
 export async function clipboardOf(session: Session): Promise<Clipboard> {
   const x = await session.x11();
