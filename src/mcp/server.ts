@@ -77,7 +77,7 @@ export function createMcpServer(deps: ToolDependencies): McpServer {
     (tool: ToolDefinition) =>
     async (args: unknown, extra: ProgressTarget & { signal: AbortSignal }): Promise<CallToolResult> => {
       const parsed = tool.input.safeParse(args ?? {});
-      if (!parsed.success) return session.invalid(tool, args ?? {}, parsed.error).result;
+      if (!parsed.success) return (await session.invalid(tool, args ?? {}, parsed.error)).result;
       const stopProgress = progressHeartbeat(tool.name, extra);
       try {
         return await session.run(tool, parsed.data, {

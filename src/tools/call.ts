@@ -176,9 +176,14 @@ export class ToolSession {
 
   /**
    * A call whose arguments do not fit the tool's schema: not run, answered with each bad argument in words,
-   * and recorded as any call is (the audit log has an action that was asked for and failed).
+   * and recorded as any call is (the audit log has an action that was asked for and failed). A tool the mode
+   * leaves out is refused whatever its arguments: that refusal is the answer, and the log's.
    */
-  invalid(tool: ToolDefinition, args: unknown, error: z.ZodError): ToolAnswer {
+  async invalid(
+    tool: ToolDefinition,
+    args: unknown,
+    error: z.ZodError,
+  ): Promise<ToolAnswer & { failure: MacpilotError }> {
     const failure = invalidArguments(tool.name, error, args);
     // An argument the tool does not take is no part of what the call asked for (an `app` type_text does not
     // take names no app it acted in): the guards and the audit log see the arguments the tool knows.
@@ -187,18 +192,27 @@ export class ToolSession {
       typeof args === 'object' && args !== null
         ? Object.fromEntries(Object.entries(args).filter(([name]) => takes.has(name)))
         : {};
-    this.deps.policy.rejected(
-      {
-        tool,
-        args: given,
-        human: this.human,
-        session: this.label(),
-        clientLog: this.options.clientLog,
-        signal: this.sessionEnd,
-      },
-      failure,
-    );
-    return failedAnswer(failure, tool.name, this.deps.log, this.offered());
+    const call: ToolCall = {
+      tool,
+      args: given,
+      human: this.human,
+      session: this.label(),
+      clientLog: this.options.clientLog,
+      signal: this.sessionEnd,
+    };
+    if (this.hiddenBecause(tool) === undefined) {
+      this.deps.policy.rejected(call, failure);
+      return failedAnswer(failure, tool.name, this.deps.log, this.offered());
+    }
+    // The guards refuse it before the work, which would only say what the arguments lack.
+    const refused = await this.deps.policy
+      .run(
+        call,
+        () => Promise.reject(failure),
+        () => true,
+      )
+      .catch((refusal: unknown) => refusal);
+    return failedAnswer(refused, tool.name, this.deps.log, this.offered());
   }
 
   /** The tools this session lists, and every tool, for advice that names one it does not offer. */
@@ -330,8 +344,8 @@ export class ToolSession {
     }
     const parsed = tool.input.safeParse(args);
     if (!parsed.success) {
-      const { result } = this.invalid(tool, args, parsed.error);
-      return { result, failure: { kind: 'invalid_arguments', refusal: false } };
+      const { result, failure } = await this.invalid(tool, args, parsed.error);
+      return { result, failure: { kind: failure.kind, refusal: failure.refusal } };
     }
     const { result, failure } = await this.answer(tool, parsed.data, options);
     return { result, ...(failure ? { failure: { kind: failure.kind, refusal: failure.refusal } } : {}) };

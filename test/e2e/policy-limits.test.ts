@@ -144,6 +144,8 @@ describe('audit log of refusals', () => {
     for (const [name, args] of [
       ['press_key', { key: 'a' }],
       ['type_text', { text: 'on' }],
+      // Arguments that do not fit a tool the mode leaves out: the mode's refusal is the answer all the same.
+      ['type_text', { text: 'on', at_once: 'yes' }],
     ] as const) {
       const refused = await macpilot.call(name, args);
       expect(refused.isError, refused.text).toBe(true);
@@ -152,9 +154,11 @@ describe('audit log of refusals', () => {
     expect(lines.map(({ tool, outcome, error }) => ({ tool, outcome, error }))).toEqual([
       { tool: 'press_key', outcome: 'refused', error: 'not_in_mode' },
       { tool: 'type_text', outcome: 'refused', error: 'not_in_mode' },
+      { tool: 'type_text', outcome: 'refused', error: 'not_in_mode' },
     ]);
     expect(lines[0]?.key_length).toBe(1);
     expect(lines[1]?.text_length).toBe(2);
+    expect(lines[2]?.text_length).toBe(2);
     for (const line of lines) {
       // Nothing quoted or masked: a sentence with every "a" (or "on") replaced shows what was typed.
       expect(JSON.stringify(line)).not.toMatch(/"a"|"on"|\[key\]|\[text\]|not available/);

@@ -122,7 +122,7 @@ describe('ToolSession', () => {
       settled: (call, outcome) => settled.push({ tool: call.tool.name, outcome }),
     };
     const tools = session('full', [listening]);
-    const { result, failure } = tools.invalid(
+    const { result, failure } = await tools.invalid(
       write,
       { value: 1234 },
       write.input.safeParse({ value: 1234 }).error as z.ZodError,
@@ -140,5 +140,27 @@ describe('ToolSession', () => {
     expect(settled).toEqual([
       { tool: 'set_thing', outcome: expect.objectContaining({ ok: false, refused: false, error: failure }) },
     ]);
+  });
+
+  it('refuses a tool the mode leaves out whatever its arguments: the refusal, not the arguments, is the answer', async () => {
+    const settled: { tool: string; outcome: CallOutcome }[] = [];
+    const listening: Guard = {
+      admit: async () => undefined,
+      settled: (call, outcome) => settled.push({ tool: call.tool.name, outcome }),
+    };
+    const tools = session('read-only', [listening]);
+    const { result, failure } = await tools.invalid(
+      write,
+      { value: 1234 },
+      write.input.safeParse({ value: 1234 }).error as z.ZodError,
+    );
+    expect(result.isError).toBe(true);
+    expect(failure).toMatchObject({ kind: 'not_in_mode', refusal: true });
+    expect(settled).toEqual([
+      { tool: 'set_thing', outcome: expect.objectContaining({ ok: false, refused: true, error: failure }) },
+    ]);
+    expect(await tools.callTool('set_thing', { value: 1234 }, { signal })).toMatchObject({
+      failure: { kind: 'not_in_mode', refusal: true },
+    });
   });
 });
