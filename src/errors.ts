@@ -33,6 +33,8 @@ export interface Reached {
   label?: string;
   /** Where the element is, for a log that must know whether its name may be entered text. */
   path?: string;
+  /** The element is editable: its name may be entered text. */
+  editable?: boolean;
 }
 
 /** A what as a sentence: a full stop, unless it ends with its own ("did you mean "home"?"). */

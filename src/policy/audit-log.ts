@@ -157,7 +157,7 @@ export class AuditLog implements Guard {
       !outcome.ok && named !== undefined && said?.app !== undefined && !sameApp(named, said.app);
     if (elsewhere) return { app: named, ...byPid };
     if (said?.label !== undefined)
-      return { app: said.app, ...byPid, target: parseLabel(said.label, said.path) };
+      return { app: said.app, ...byPid, target: parseLabel({ ...said, label: said.label }) };
     // A path's names are only what the call asked for: they name the target when the call reached it (it did).
     const known = { ...this.known(call, path, pid, outcome.ok), ...byPid };
     return said?.app !== undefined ? { ...known, app: said.app } : known;
@@ -172,14 +172,14 @@ export class AuditLog implements Guard {
   ): Pick<AuditEntry, 'app' | 'target'> {
     const { args } = call;
     const ref = typeof args.ref === 'string' ? this.options.refs.known(args.ref) : undefined;
-    if (ref) return { app: ref.app.name, target: parseLabel(ref.label, ref.path) };
+    if (ref) return { app: ref.app.name, target: parseLabel(ref) };
     // An app named by its pid is named by its name when the session met it.
     const app = (name: string) => (pid === undefined ? name : this.options.refs.appName(pid));
     if (path) {
       const last = path.segments.at(-1);
       // A path that picks by role and index names no element: the element met there names it.
       const seen = last?.name === undefined ? this.options.refs.atPath(formatPath(path)) : undefined;
-      if (seen) return { app: seen.app.name, target: parseLabel(seen.label, seen.path) };
+      if (seen) return { app: seen.app.name, target: parseLabel(seen) };
       return {
         app: app(path.app),
         target: reached && last ? targetOf(last.role, last.name, formatPath(path)) : undefined,
@@ -256,9 +256,12 @@ function pidNamed(call: ToolCall, path: ElementPath | undefined): number | undef
 }
 
 /** A label as the log keeps it (see targetOf). */
-function parseLabel(label: string, path: string | undefined): { role: string; name?: string } {
+function parseLabel({ label, path, editable }: { label: string; path?: string; editable?: boolean }): {
+  role: string;
+  name?: string;
+} {
   const { role, name } = labelParts(label);
-  return targetOf(role, name, path);
+  return targetOf(role, name, path, editable);
 }
 
 /** A target as the log keeps it: a name that may be entered text (kernel/entered.ts) is left out. */
@@ -266,8 +269,9 @@ function targetOf(
   role: string,
   name: string | undefined,
   path: string | undefined,
+  editable = false,
 ): { role: string; name?: string } {
-  return name === undefined || mayBeNamedByEntry(role, path) ? { role } : { role, name };
+  return name === undefined || mayBeNamedByEntry(role, path, editable) ? { role } : { role, name };
 }
 
 /** A failure as its kind and the arguments it concerns: what a record may keep of it. */

@@ -313,7 +313,7 @@ export class ConsentGuard implements Guard {
     const text = (key: string) => (typeof args[key] === 'string' ? (args[key] as string) : undefined);
     const ref = text('ref');
     const entry = ref === undefined ? undefined : this.targets.refs.known(ref);
-    if (entry) shown.set(entry.label, maskedLabel(entry.label, entry.path));
+    if (entry) shown.set(entry.label, maskedLabel(entry.label, entry.path, entry.editable));
     if (ref !== undefined) names.push(entry?.label ?? ref);
     // A key is named with its modifiers, those held down included: "ctrl+w", never "w".
     const key = text('key');
@@ -334,8 +334,9 @@ export class ConsentGuard implements Guard {
     const resolved = await inCallScope({ access: 'read' }, () =>
       this.targets.resolver.path(parsed, { signal: call.signal }),
     );
-    call.reached = { app: resolved.app.name, label: resolved.label, path: resolved.path };
-    shown.set(resolved.label, maskedLabel(resolved.label, resolved.path));
+    const { label, path: at, editable } = resolved;
+    call.reached = { app: resolved.app.name, label, path: at, editable };
+    shown.set(label, maskedLabel(label, at, editable));
     return [resolved.label];
   }
 
@@ -379,10 +380,11 @@ export class ConsentGuard implements Guard {
       if (isRefusal(error)) throw error;
       return undefined;
     });
-    call.reached = { app: app?.name, label };
+    const editable = element.states.includes('editable');
+    call.reached = { app: app?.name, label, editable };
     const inApp = app ? ` in ${app.name}` : '';
     const named = `${label}${inApp} (${where})`;
-    shown.set(named, `${maskedLabel(label, undefined, element.states)}${inApp} (${where})`);
+    shown.set(named, `${maskedLabel(label, undefined, editable)}${inApp} (${where})`);
     return [named];
   }
 }

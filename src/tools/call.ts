@@ -440,5 +440,5 @@ function actedOn(answer: EngineResult | undefined): Reached | undefined {
   if (answer?.kind !== 'action') return undefined;
   const outcome = answer.outcome?.kind === 'unwatched' ? undefined : answer.outcome;
   const app = answer.target?.app.name ?? answer.app?.name ?? outcome?.app.name;
-  return { app, label: answer.target?.label, path: answer.target?.path };
+  return { app, label: answer.target?.label, path: answer.target?.path, editable: answer.target?.editable };
 }

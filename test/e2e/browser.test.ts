@@ -223,6 +223,14 @@ describe('its page, as an agent needs it', () => {
       return /\[ref=e\d+\]/.test(out.text) ? refOf(out.text, /text "SECRETC"/) : undefined;
     });
     await macpilot.ok('click_element', { ref: inner });
+    // An editable area with no field's role (a contenteditable div): its text is typed text too.
+    const area = refOf(await macpilot.ok('find_elements', { app, name: 'Draft', match: 'exact' }), /"Draft"/);
+    await macpilot.ok('type_text', { ref: area, text: 'SECRETD' });
+    const draft = await eventually('the text typed into the draft', async () => {
+      const out = await macpilot.call('find_elements', { app, text: 'SECRETD', role: 'text' });
+      return /\[ref=e\d+\]/.test(out.text) ? refOf(out.text, /text "SECRETD"/) : undefined;
+    });
+    await macpilot.ok('click_element', { ref: draft });
     const audit = readFileSync(auditFile, 'utf8');
     expect(audit).toContain('"tool":"click_element"');
     expect(audit).not.toMatch(/SECRET/);

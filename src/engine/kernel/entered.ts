@@ -8,13 +8,9 @@ import { elementPathIn, formatPath, formatSegment, type Segment } from './paths.
 import { ENTERED_NAME_ROLES, type Role, TEXT_INPUT_ROLES } from './roles.js';
 import { labelParts } from './tree.js';
 
-/** Whether the element at `path` (its role `role`) may be named by entered text. */
-export function mayBeNamedByEntry(
-  role: string,
-  path: string | undefined,
-  states: readonly string[] = [],
-): boolean {
-  if (ENTERED_NAME_ROLES.has(role as Role) || states.includes('editable')) return true;
+/** Whether the element at `path` (its role `role`, editable or not) may be named by entered text. */
+export function mayBeNamedByEntry(role: string, path: string | undefined, editable = false): boolean {
+  if (ENTERED_NAME_ROLES.has(role as Role) || editable) return true;
   const segments = path === undefined ? [] : (elementPathIn(path)?.segments ?? []);
   return segments.slice(0, -1).some((segment) => TEXT_INPUT_ROLES.has(segment.role));
 }
@@ -38,9 +34,9 @@ export function maskedPath(path: string): string {
 }
 
 /** A label (`textbox "hello"`) with a name that may be entered text given as its length: `textbox name=(5 characters)`. */
-export function maskedLabel(label: string, path?: string, states: readonly string[] = []): string {
+export function maskedLabel(label: string, path?: string, editable = false): string {
   const { role, name } = labelParts(label);
-  return name !== undefined && mayBeNamedByEntry(role, path, states)
+  return name !== undefined && mayBeNamedByEntry(role, path, editable)
     ? `${role} name=${nameLength(name)}`
     : label;
 }

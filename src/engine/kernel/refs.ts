@@ -19,6 +19,8 @@ export interface RefSighting {
   app: AppRef;
   /** Role and name, e.g. `button "Save"`. */
   label: string;
+  /** Editable (a rich text area's text, say): its name may be text someone entered (kernel/entered.ts). */
+  editable?: boolean;
 }
 
 export interface RefEntry extends RefSighting {

@@ -22,7 +22,7 @@ import { noWindowWithId } from './words.js';
 import { contentName, namedBy, takesContentName } from './names.js';
 import type { HelperPort } from './port.js';
 import type { CallOptions } from '../../helper-client/errors.js';
-import type { AppRef, RefTable } from './refs.js';
+import type { AppRef, RefSighting, RefTable } from './refs.js';
 import type { TreelessApp } from './results.js';
 import { type Role, roleOf } from './roles.js';
 import { clip, matchByName, matchTitle, normalizeName, plural } from '../../text.js';
@@ -38,11 +38,8 @@ const SHOWN_TEXT_MAX_CHILDREN = 20;
 /** Children as a read gave them; `partial`: a long list's, some of its rows left out by a name filter. */
 type Siblings = ElementNode[] & { partial?: boolean };
 
-export interface Resolved {
+export interface Resolved extends RefSighting {
   handle: string;
-  path: string;
-  app: AppRef;
-  label: string;
 }
 
 export function describeApps(apps: readonly AppInfo[]): string {
@@ -736,6 +733,7 @@ const resolvedAt = (info: ElementInfo, path: ElementPath, app: AppRef): Resolved
   path: formatPath(path),
   app,
   label: labelOf(roleOf(info), info.name),
+  editable: info.states.includes('editable'),
 });
 
 /** Apps without a tree by pid digits, else by name (their windows'). */

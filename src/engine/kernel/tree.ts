@@ -124,7 +124,12 @@ export function annotate(root: WalkRoot, refs: RefTable): Walked {
   const visit = (node: ElementNode, path: string, depth: number, above: Map<string, string>): Walked => {
     const { children, ...info } = node;
     const role = roleOf(info);
-    const { ref } = refs.issue(info.id, { path, app: root.app, label: labelOf(role, info.name) });
+    const { ref } = refs.issue(info.id, {
+      path,
+      app: root.app,
+      label: labelOf(role, info.name),
+      editable: info.states.includes('editable'),
+    });
     // The person's console, open in a browser: a leaf to agents (console-page.ts).
     const list = isConsolePage(role, info.name) ? [] : (children ?? []);
     // A transparent node passes its logical parent's paths down; anything else (and the root) starts its own.

@@ -7,7 +7,8 @@ import { AGENT, type Vocabulary } from './vocabulary.js';
 
 export function elementLine(node: Walked, v: Vocabulary = AGENT): string {
   const name = shownName(node);
-  const masked = v.valueLengths && mayBeNamedByEntry(node.role, node.path, node.info.states);
+  const masked =
+    v.valueLengths && mayBeNamedByEntry(node.role, node.path, node.info.states.includes('editable'));
   const head =
     name === '' ? [node.role] : [node.role, masked ? `name=${nameLength(name)}` : JSON.stringify(name)];
   return [...head, v.tag(node), ...lineExtras(node, v)].join(' ');

@@ -252,10 +252,24 @@ describe('AuditLog', () => {
       label: 'text "hellohello"',
     });
     audit.settled(call('click_element', { ref: inside.ref }), ok);
+    // So is the text of an editable element no field role names (a contenteditable div is a group).
+    const editable = refs.issue('h4', {
+      path: 'app("Chromium")/window[0]/document/group/text',
+      app: { name: 'Chromium', pid: 9 },
+      label: 'text "hello draft"',
+      editable: true,
+    });
+    audit.settled(call('click_element', { ref: editable.ref }), ok);
+    audit.settled(call('click_element', { path: editable.path }), {
+      ...ok,
+      actedOn: { app: 'Chromium', label: editable.label, path: editable.path, editable: true },
+    });
     expect(lines().map(({ target }) => target)).toEqual([
       { role: 'textbox' },
       { role: 'combobox' },
       { role: 'textbox' },
+      { role: 'text' },
+      { role: 'text' },
       { role: 'text' },
     ]);
     expect(readFileSync(file, 'utf8')).not.toMatch(/hello|Violet/);

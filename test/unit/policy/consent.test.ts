@@ -364,7 +364,7 @@ describe('ConsentGuard', () => {
     const { server, asked } = client(accept);
     const keys = call('press_key', { key: 'enter' }, server);
     await guard('safe', 'ask', el('push button', 'Delete All')).admit(keys);
-    expect(keys.reached).toEqual({ app: 'mousepad', label: 'button "Delete All"' });
+    expect(keys.reached).toEqual({ app: 'mousepad', label: 'button "Delete All"', editable: false });
     const byPath = call('type_text', { text: 'x', path: 'app("zenity")/dialog/button[1]' }, server);
     await guard('safe', 'ask', el('push button', 'Delete All')).admit(byPath);
     expect(byPath.reached).toEqual({ app: 'zenity', label: 'push button "Delete"' });

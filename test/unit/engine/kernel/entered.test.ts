@@ -8,7 +8,7 @@ it("takes a field's name, an editable element's and the names inside a text fiel
   expect(mayBeNamedByEntry('textbox', field)).toBe(true);
   expect(mayBeNamedByEntry('combobox', undefined)).toBe(true);
   expect(mayBeNamedByEntry('text', `${field}/text`)).toBe(true);
-  expect(mayBeNamedByEntry('paragraph', 'app("x")/window[0]/paragraph', ['editable'])).toBe(true);
+  expect(mayBeNamedByEntry('paragraph', 'app("x")/window[0]/paragraph', true)).toBe(true);
   expect(mayBeNamedByEntry('button', 'app("x")/window[0]/button["Delete"]')).toBe(false);
   expect(mayBeNamedByEntry('text', 'app("x")/window[0]/text["Name"]')).toBe(false);
 });
