@@ -44,6 +44,8 @@ export const HelperErrorData = z
     typeInstead: z.boolean().optional(),
     /** ax.setValue: the control does not take this value (an option it lacks, a number beyond its range). */
     notTaken: z.boolean().optional(),
+    /** ax.setValue: a field with a length limit kept this many characters of the text's start. */
+    kept: z.number().int().min(0).optional(),
     /** input.type cancelled: how many characters were typed before it stopped. */
     typed: z.number().int().min(0).optional(),
   })

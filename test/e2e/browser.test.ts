@@ -132,6 +132,18 @@ describe('its page, as an agent needs it', () => {
 
   test('set_value types into a web field, so the page hears it; a number is set; the button places the order', async () => {
     const fields = await macpilot.ok('find_elements', { app, role: 'textbox', name: 'Item', match: 'exact' });
+    // Typed, a value too long for one action is refused before a key goes out, in set_value's words.
+    const long = await macpilot.call('set_value', {
+      ref: refOf(fields, /textbox "Item"/),
+      value: 'x'.repeat(70_000),
+    });
+    expect(long.isError).toBe(true);
+    expect(long.text).toMatch(/^The value of textbox "Item" \[ref=e\d+\] was not set\./);
+    expect(long.text).toMatch(
+      /so the 70000 characters would be typed, which would take 70.0 s, while one action may take at most/,
+    );
+    expect(long.text).toMatch(/Next: set a value of at most \d+ characters/);
+    expect(long.text).not.toMatch(/type_text|text in parts/);
     const set = await macpilot.ok('set_value', { ref: refOf(fields, /textbox "Item"/), value: 'Tea' });
     expect(set).toContain('the app takes no text set through the accessibility layer');
     // The page mirrors its field into the status region from its input listener: it heard the typing.

@@ -45,6 +45,27 @@ test('the text set in the entry is what zenity prints after OK', async () => {
   expect(zenity.stdout()).toBe(`${withMore}\n`);
 });
 
+test('a value longer than the entry holds: the answer says how much it kept, in the words of set_value, and OK prints that', async () => {
+  const zenity = processes.start('zenity', ['--entry', '--title', 'macpilot long', '--text', 'Long?']);
+  const app = String(zenity.pid);
+  const field = await eventually('the zenity entry', async () => {
+    const out = await macpilot.call('find_elements', { app, role: 'textbox' });
+    return out.isError ? undefined : refOf(out.text, /textbox/);
+  });
+  // GTK's entry holds at most 65,535 characters (one fewer here): it keeps the start of what it is given.
+  const cut = await macpilot.call('set_value', { ref: field, value: 'b'.repeat(70_000) });
+  expect(cut.isError).toBe(true);
+  expect(cut.text).toMatch(
+    /^textbox "Long\?" \[ref=e\d+\] kept only the first (\d+) characters of the 70000 given\./,
+  );
+  expect(cut.text).not.toMatch(/type_text|typing \d+|text in parts/i);
+  const kept = Number(/the first (\d+) characters/.exec(cut.text)?.[1]);
+  expect(kept).toBeGreaterThan(60_000);
+  await macpilot.ok('press_key', { key: 'enter' });
+  expect(await zenity.exited).toBe(0);
+  expect(zenity.stdout()).toBe(`${'b'.repeat(kept)}\n`);
+});
+
 test("the keypad's keys type its characters, and its Enter submits the dialog as Enter does", async () => {
   const zenity = processes.start('zenity', ['--entry', '--title', 'macpilot keypad', '--text', 'Amount?']);
   const app = String(zenity.pid);

@@ -23,7 +23,7 @@ import type {
 } from '../kernel/results.js';
 import { COLLECTION_ITEM_ROLES, MENU_ITEM_ROLES, MENU_ROLES, parseRole, roleOf } from '../kernel/roles.js';
 import { labelOf, nameFilterOf, SNAPSHOT_DEFAULTS, type Walked } from '../kernel/tree.js';
-import { matchTitle } from '../../text.js';
+import { duration, matchTitle, plural } from '../../text.js';
 import type { UiReader } from './ui-reading.js';
 import type { Menus } from './menus.js';
 import { joinNames } from '../../menu-path.js';
@@ -427,11 +427,18 @@ export class Elements {
           // refuses it, Firefox's says yes and keeps its old text) is typed into, as a person would: the page
           // hears its input events.
           if (error instanceof HelperError && error.data.typeInstead === false) throw noValueToSet(entry);
+          if (
+            error instanceof HelperError &&
+            typeof error.data.kept === 'number' &&
+            typeof value === 'string'
+          )
+            throw valueCut(entry, error.data.kept, Array.from(value).length);
           if (typeof value !== 'string' || !(error instanceof HelperError) || error.data.typeInstead !== true)
             throw error;
           const background = this.input.background();
           if (background !== undefined) throw typingNeeded(entry, background);
-          this.input.checkTypingTime({ text: value });
+          const over = this.input.typingOverrun({ text: value });
+          if (over) throw tooLongToType(entry, over);
           const typed = await this.input.typingInto(entry, detail, { text: value, clearFirst: true }, call)();
           return words`${typed}\n(Typed: the app takes no text set through the accessibility layer, so the keyboard focus moved to the field.)`;
         }
@@ -534,6 +541,30 @@ function toggleValue(entry: RefEntry, value: ElementValue): boolean {
 }
 
 /** set_value of text on an element that holds no text of its own to change (a label, a status bar). */
+/** A field with a length limit kept the start of a text set through the accessibility layer. */
+const valueCut = (entry: RefEntry, kept: number, given: number) =>
+  new MacpilotError({
+    what: `${entryLine(entry)} kept only the first ${plural(kept, 'character')} of the ${given} given`,
+    why: 'the app holds no more in it; typing the rest would be cut off as well',
+    next: `set a value of at most ${kept} characters: the field holds its first ${kept} now`,
+    kind: 'value_too_long',
+    concerns: ['value'],
+  });
+
+/** A value that has to be typed, and would take longer than one action may. */
+const tooLongToType = (
+  entry: RefEntry,
+  over: { characters: number; expectedMs: number; perCall: number; limit: string },
+) =>
+  new MacpilotError({
+    what: `The value of ${entryLine(entry)} was not set`,
+    why: `the app takes no text set through the accessibility layer, so the ${plural(over.characters, 'character')} would be typed, which would take ${duration(over.expectedMs)}, while ${over.limit}`,
+    next: `set a value of at most ${over.perCall} characters`,
+    kind: 'action_too_long',
+    concerns: ['value'],
+    refusal: true,
+  });
+
 const noValueToSet = (entry: RefEntry) =>
   new MacpilotError({
     what: `${entryLine(entry)} holds no value that can be set`,

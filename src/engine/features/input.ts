@@ -509,23 +509,39 @@ export class Input {
 
   /** Refuses typing that would take longer than one action may (action_seconds). */
   checkTypingTime(options: Pick<TypeOptions, 'text' | 'delayMs'>): void {
+    const over = this.typingOverrun(options);
+    if (!over) return;
+    const { characters, delayMs, expectedMs, perCall } = over;
+    const pace = delayMs >= KEY_COST_MS ? `${delayMs} ms apart` : `at ${KEY_COST_MS} ms a key at the least`;
+    throw new MacpilotError({
+      what: `Typing ${plural(characters, 'character')} ${pace} would take ${duration(expectedMs)}`,
+      why: `${over.limit}, so that it answers while it can still be watched and stopped`,
+      next: `type the text in parts of at most ${perCall} characters (one type_text call each)${delayMs > KEY_COST_MS ? ', or lower delay_ms' : ''}`,
+      kind: 'action_too_long',
+      concerns: ['text', 'delay_ms'],
+      refusal: true,
+    });
+  }
+
+  /** How long typing the text would take, when that is more than one action may take; undefined: it is not. */
+  typingOverrun(
+    options: Pick<TypeOptions, 'text' | 'delayMs'>,
+  ): { characters: number; delayMs: number; expectedMs: number; perCall: number; limit: string } | undefined {
     const characters = Array.from(options.text).length;
     const delayMs = options.delayMs ?? 0;
     // Keys sent without a delay still take the helper about KEY_COST_MS each.
     const perKeyMs = Math.max(delayMs, KEY_COST_MS);
     const expectedMs = characters * perKeyMs;
     const { ms: longestMs, setBy } = this.longestAction;
-    if (expectedMs <= longestMs) return;
+    if (expectedMs <= longestMs) return undefined;
     const perCall = Math.floor(longestMs / perKeyMs);
-    const pace = delayMs >= KEY_COST_MS ? `${delayMs} ms apart` : `at ${KEY_COST_MS} ms a key at the least`;
-    throw new MacpilotError({
-      what: `Typing ${plural(characters, 'character')} ${pace} would take ${duration(expectedMs)}`,
-      why: `one action may take at most ${duration(longestMs)} (${setBy}), so that it answers while it can still be watched and stopped`,
-      next: `type the text in parts of at most ${perCall} characters (one type_text call each)${delayMs > KEY_COST_MS ? ', or lower delay_ms' : ''}`,
-      kind: 'action_too_long',
-      concerns: ['text', 'delay_ms'],
-      refusal: true,
-    });
+    return {
+      characters,
+      delayMs,
+      expectedMs,
+      perCall,
+      limit: `one action may take at most ${duration(longestMs)} (${setBy})`,
+    };
   }
 
   /**

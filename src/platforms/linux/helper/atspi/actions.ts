@@ -189,14 +189,22 @@ async function setText(ctx: ReadContext, ref: Ref, role: string, interfaces: Set
   if (has(bits, State.READ_ONLY) || (!has(bits, State.EDITABLE) && role !== SECURE_ROLE)) {
     throw notSettable('it is read-only', 'find an editable field');
   }
+  const before = role === SECURE_ROLE ? '' : await getText(ctx.bus, ref, -1);
   if (!(await setTextContents(ctx.bus, ref, text))) {
     throw notSettable('the app refused the text', 'type the text instead');
   }
   // Secure fields never yield their value, not even back to the caller.
   if (role === SECURE_ROLE) return {};
   // Firefox says yes to a web field's new text and keeps the old: the field is typed into instead.
-  const held = async () => (await getText(ctx.bus, ref, -1)) === text;
+  let now = before;
+  const held = async () => (now = await getText(ctx.bus, ref, -1)) === text;
   if (!(await until(held, TEXT_TAKEN_MS, ctx.signal))) {
+    // A field with a length limit keeps the text's start: typing the rest would be cut as well.
+    if (now !== before && now.length < text.length && text.startsWith(now)) {
+      throw notSettable('the field keeps no more characters', 'set a shorter value', {
+        kept: Array.from(now).length,
+      });
+    }
     throw notSettable('the app did not take the text', 'type it instead', { typeInstead: true });
   }
   return { value: text };
