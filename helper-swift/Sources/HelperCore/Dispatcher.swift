@@ -157,6 +157,7 @@ public final class Dispatcher: @unchecked Sendable {
             hint: error.hint,
             typeInstead: error.typeInstead ? true : nil,
             notTaken: error.notTaken ? true : nil,
+            kept: error.kept,
             typed: error.typed
         )
         let body = ErrorBody(code: error.code, message: error.message, data: data.isEmpty ? nil : data)
@@ -197,9 +198,10 @@ private struct ErrorData: Encodable {
     let hint: String?
     let typeInstead: Bool?
     let notTaken: Bool?
+    let kept: Int?
     let typed: Int?
 
-    var isEmpty: Bool { hint == nil && typeInstead == nil && notTaken == nil && typed == nil }
+    var isEmpty: Bool { hint == nil && typeInstead == nil && notTaken == nil && kept == nil && typed == nil }
 }
 
 private struct ErrorBody: Encodable {

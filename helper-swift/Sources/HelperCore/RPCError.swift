@@ -1,7 +1,7 @@
 import Foundation
 
 /// An error a handler throws to answer a request with a JSON-RPC error:
-/// `{code, message, data: {hint, typeInstead, notTaken, typed}}` (protocol.ts's HelperErrorData; false flags left out).
+/// `{code, message, data: {hint, typeInstead, notTaken, kept, typed}}` (protocol.ts's HelperErrorData; false flags left out).
 public struct RPCError: Error, Equatable, Sendable {
     public let code: Int
     public let message: String
@@ -11,6 +11,8 @@ public struct RPCError: Error, Equatable, Sendable {
     public let typeInstead: Bool
     /// ax.setValue: the control does not take this value (an option it lacks, a number beyond its range).
     public let notTaken: Bool
+    /// ax.setValue: a field with a length limit kept this many characters of the text's start.
+    public let kept: Int?
     /// input.type cancelled: how many characters were typed before it stopped.
     public let typed: Int?
 
@@ -20,6 +22,7 @@ public struct RPCError: Error, Equatable, Sendable {
         hint: String? = nil,
         typeInstead: Bool = false,
         notTaken: Bool = false,
+        kept: Int? = nil,
         typed: Int? = nil
     ) {
         self.code = code
@@ -27,6 +30,7 @@ public struct RPCError: Error, Equatable, Sendable {
         self.hint = hint
         self.typeInstead = typeInstead
         self.notTaken = notTaken
+        self.kept = kept
         self.typed = typed
     }
 }
