@@ -282,11 +282,19 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'clipboard',
-    args: '[get | set <text> | clear]',
+    args: '[get [--max-chars N] | set <text> | clear]',
     summary: 'print, set or clear the text on the clipboard',
     positionals: [0, 2],
     words: ['get', 'set', 'clear'],
-    options: [YES, FORMAT],
+    options: [
+      {
+        name: 'max-chars',
+        value: 'N',
+        help: 'get: print at most N characters of the text (default 20000, at most 1000000)',
+      },
+      YES,
+      FORMAT,
+    ],
     kind: 'tool',
     tools: ['get_clipboard', 'set_clipboard', 'clear_clipboard'],
     details:
@@ -297,7 +305,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'wait',
-    args: '<condition> [path] [--app A] [--text T] [--role R] [--name N] [--timeout MS]',
+    args: '<condition> [path] [--app A] [--text T] [--role R] [--name N] [--timeout MS] [--idle MS]',
     summary: 'wait until the UI shows what you expect: an element, a value, a window title',
     positionals: [1, 2],
     words: WAIT_CONDITIONS,

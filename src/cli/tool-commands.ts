@@ -198,6 +198,7 @@ const GIVEN_AS: Readonly<Record<string, string>> = {
   include_minimized: '--minimized',
   timeout_ms: '--timeout',
   max_results: '--max',
+  max_chars: '--max-chars',
   idle_ms: '--idle',
 };
 /** Where a command gives an argument its own way: wait's text is an option, launch's app name its argument. */
@@ -415,9 +416,15 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
     });
   },
 
-  clipboard: ({ positionals: [action = 'get', ...rest] }, call) => {
+  clipboard: ({ positionals: [action = 'get', ...rest], values }, call) => {
+    if (values['max-chars'] !== undefined && action !== 'get') {
+      throw new UsageError(`--max-chars is for clipboard get, not clipboard ${action}`);
+    }
     if (action === 'set' && rest.length === 1) return call('set_clipboard', { text: rest[0] });
-    if (rest.length === 0 && action === 'get') return call('get_clipboard', {});
+    if (rest.length === 0 && action === 'get') {
+      const maxChars = integer(values['max-chars'], 'max-chars');
+      return call('get_clipboard', maxChars === undefined ? {} : { max_chars: maxChars });
+    }
     if (rest.length === 0 && action === 'clear') return call('clear_clipboard', {});
     throw new UsageError('clipboard takes: get, set <text>, or clear');
   },

@@ -559,6 +559,14 @@ describe('clipboard', () => {
     expect(clipboardKeepers(env)).toHaveLength(1);
     expect(await ok('clipboard')).toMatch(/\nsecond\n$/);
 
+    // A long text is cut at 20,000 characters, and the person is told the flag that reads it all.
+    const long = 'z'.repeat(30_000);
+    await ok('clipboard', 'set', long);
+    expect(await ok('clipboard')).toContain(
+      'the first 20000 of 30000 characters (--max-chars reads more, up to 1000000)',
+    );
+    expect((await ok('clipboard', 'get', '--max-chars', '30000')).endsWith(`\n${long}\n`)).toBe(true);
+
     await ok('clipboard', 'clear', '--yes');
     expect(await ok('clipboard')).toBe('The clipboard is empty.\n');
     await eventually('no keeper left', async () => (clipboardKeepers(env).length === 0 ? true : undefined));

@@ -56,7 +56,7 @@ export function renderText(result: EngineResult, v: Vocabulary = AGENT): string 
     case 'displays':
       return displaysText(result);
     case 'clipboard':
-      return clipboardText(result);
+      return clipboardText(result, v);
     case 'clipboard-history':
       return clipboardHistoryText(result, v);
     case 'menu':
@@ -257,7 +257,7 @@ function windowsText(r: WindowsResult, v: Vocabulary): string {
   return [none, ...hiddenWindows].join('\n');
 }
 
-function clipboardText(r: ClipboardResult): string {
+function clipboardText(r: ClipboardResult, v: Vocabulary): string {
   if (r.text === undefined) {
     return r.types.length === 0
       ? 'The clipboard is empty.'
@@ -265,7 +265,7 @@ function clipboardText(r: ClipboardResult): string {
   }
   const size =
     r.chars > r.maxChars
-      ? `the first ${r.maxChars} of ${r.chars} characters (max_chars reads more)`
+      ? `the first ${r.maxChars} of ${r.chars} characters (${v.readMoreClipboard})`
       : plural(r.chars, 'character');
   return `Clipboard text, ${size} ${dataNote(`types offered: ${r.types.join(', ') || 'none'}`)}:\n${r.text}`;
 }

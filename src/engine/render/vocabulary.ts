@@ -58,6 +58,8 @@ export interface Vocabulary {
   readDrawnText: string;
   /** What presses a key. */
   pressKey: string;
+  /** How to read more of a clipboard text that was cut. */
+  readMoreClipboard: string;
   /** Whose app lists (MACPILOT_DENY_APPS, MACPILOT_ALLOW_APPS) hide or deny an app. */
   appLists: string;
   /**
@@ -97,6 +99,7 @@ export const AGENT: Vocabulary = {
   clickText: 'click_text clicks there',
   readDrawnText: 'find_text reads the text on screen',
   pressKey: 'press_key',
+  readMoreClipboard: 'max_chars reads more',
   appLists: "the person's app lists",
   listHidden: () => '',
   relaunch: 'relaunch_app restarts one so that it builds its tree',
@@ -147,6 +150,7 @@ export const PERSON: Vocabulary = {
   clickText: '`macpilot click x,y` clicks there',
   readDrawnText: '`macpilot screenshot` shows it',
   pressKey: '`macpilot key`',
+  readMoreClipboard: '--max-chars reads more, up to 1000000',
   appLists: 'your app lists',
   relaunch:
     'quit one and start it again: it builds its tree as it starts while the accessibility switch is on (`macpilot doctor` says whether it is)',

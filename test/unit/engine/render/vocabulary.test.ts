@@ -74,6 +74,10 @@ async function engineResults(): Promise<[string, EngineResult][]> {
     ['a search with no match on screen', await engine.elements.find({ text: 'nothing like it' })],
     ['a search with many matches', await engine.elements.find({ role: 'menuitem', maxResults: 1 })],
     ['windows without the minimized', await engine.windows.list({})],
+    [
+      'a clipboard text cut',
+      { kind: 'clipboard', text: 'x'.repeat(10), chars: 30_000, maxChars: 10, types: ['UTF8_STRING'] },
+    ],
   ];
 }
 
