@@ -232,6 +232,11 @@ export function inPersonWords(text: string): string {
     .replace(
       / hidden; only the person can change that\)/g,
       ' hidden by your app lists: `macpilot apps` says by which setting)',
+    )
+    .replace(/; only the person can change that\)/g, ': `macpilot apps` says by which setting)')
+    .replace(
+      /\bonly the person can change that\b/g,
+      'your app lists can change that (`macpilot apps` says by which setting)',
     );
   for (const [tool, instead] of Object.entries(WITHOUT_COMMAND)) {
     out = out.replace(new RegExp(`\\b${tool}\\b`, 'g'), instead);

@@ -248,6 +248,15 @@ describe("a failure's sentence at the terminal", () => {
     expect(inPersonWords("macpilot's console, the person's own, is painted black.")).toBe(
       "macpilot's console, your own, is painted black.",
     );
+    // The person at the terminal is the one who can change the lists.
+    expect(
+      inPersonWords(
+        "No window matches (1 window is hidden by the person's app lists; only the person can change that)",
+      ),
+    ).toBe('No window matches (1 window is hidden by your app lists: `macpilot apps` says by which setting)');
+    expect(inPersonWords('Next: only the person can change that; work in another app')).toBe(
+      'Next: your app lists can change that (`macpilot apps` says by which setting); work in another app',
+    );
   });
 
   it('names commands and flags where the agent reads tools and arguments', async () => {

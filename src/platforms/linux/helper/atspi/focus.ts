@@ -98,7 +98,7 @@ export async function focus(ctx: ReadContext, ref: Ref): Promise<Result<'ax.focu
     if (!has(read.bits, State.FOCUSABLE)) {
       throw new HelperFailure(
         HelperErrorCode.ActionFailed,
-        `a ${read.role} cannot take keyboard focus`,
+        'it is not focusable: the app gives it no keyboard focus',
         'focus a focusable element (a field, button or list) or click this one',
       );
     }
