@@ -58,7 +58,7 @@ export const clipboardTools = toolsetTools('clipboard', [
     title: 'Write the clipboard',
     description:
       'Put text on the clipboard, replacing what is there, so that a paste (press_key "command+v" in an app) ' +
-      'inserts it. macpilot offers it to other apps until something else is copied or macpilot exits.',
+      'inserts it. It stays there until something else is copied, also after macpilot exits.',
     input: z.object({ text: z.string().max(10_000_000).describe('The text to copy.') }),
     output: structured.action,
     annotations: { ...WRITE, idempotentHint: true },
