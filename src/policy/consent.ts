@@ -15,7 +15,7 @@ import type { ElementInfo } from '../helper-client/protocol.js';
 import type { Mode } from '../modes.js';
 import { focusIn } from '../engine/features/input.js';
 import type { HelperPort } from '../engine/kernel/port.js';
-import type { RefTable } from '../engine/kernel/refs.js';
+import { reachedAt, type RefTable } from '../engine/kernel/refs.js';
 import { windowNamed } from '../engine/kernel/window-target.js';
 import { maskedLabel, maskedTarget } from '../engine/kernel/entered.js';
 import { elementPathIn, parsePath } from '../engine/kernel/paths.js';
@@ -334,9 +334,8 @@ export class ConsentGuard implements Guard {
     const resolved = await inCallScope({ access: 'read' }, () =>
       this.targets.resolver.path(parsed, { signal: call.signal }),
     );
-    const { label, path: at, editable } = resolved;
-    call.reached = { app: resolved.app.name, label, path: at, editable };
-    shown.set(label, maskedLabel(label, at, editable));
+    call.reached = reachedAt(resolved);
+    shown.set(resolved.label, maskedLabel(resolved.label, resolved.path, resolved.editable));
     return [resolved.label];
   }
 

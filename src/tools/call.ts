@@ -10,6 +10,7 @@ import { MacpilotError, type Reached } from '../errors.js';
 import type { Engine } from '../engine/index.js';
 import type { EngineResult } from '../engine/kernel/results.js';
 import type { HelperStatus } from '../engine/kernel/port.js';
+import { reachedAt } from '../engine/kernel/refs.js';
 import { typedBefore } from '../helper-client/errors.js';
 import type { Logger } from '../log.js';
 import type { ModelPort } from '../engine/features/visual.js';
@@ -440,5 +441,5 @@ function actedOn(answer: EngineResult | undefined): Reached | undefined {
   if (answer?.kind !== 'action') return undefined;
   const outcome = answer.outcome?.kind === 'unwatched' ? undefined : answer.outcome;
   const app = answer.target?.app.name ?? answer.app?.name ?? outcome?.app.name;
-  return { app, label: answer.target?.label, path: answer.target?.path, editable: answer.target?.editable };
+  return { ...(answer.target ? reachedAt(answer.target) : {}), app };
 }

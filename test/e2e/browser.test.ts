@@ -243,7 +243,13 @@ describe('its page, as an agent needs it', () => {
       return /\[ref=e\d+\]/.test(out.text) ? refOf(out.text, /text "SECRETD"/) : undefined;
     });
     await macpilot.ok('click_element', { ref: draft });
+    // A call that fails on that text keeps the element it reached for the log: by its role alone as well.
+    const bogus = await macpilot.call('perform_action', { ref: draft, action: 'bogus' });
+    expect(bogus.isError).toBe(true);
     const audit = readFileSync(auditFile, 'utf8');
+    expect(audit).toMatch(
+      /"tool":"perform_action","app":"Chromium","target":\{"role":"text"\},"outcome":"failed"/,
+    );
     expect(audit).toContain('"tool":"click_element"');
     expect(audit).not.toMatch(/SECRET/);
   });

@@ -21,7 +21,7 @@ import { Observer } from './observer.js';
 import { type ElementPath, parsePath } from './paths.js';
 import type { HelperPort } from './port.js';
 import type { CallOptions } from '../../helper-client/errors.js';
-import { type AppRef, type RefEntry, type RefSighting, RefTable } from './refs.js';
+import { type AppRef, reachedAt, type RefEntry, type RefSighting, RefTable } from './refs.js';
 import { refuseConsolePage } from './console-page.js';
 import { type AppChooser, type AppGate, describeApps, Resolver } from './resolve.js';
 import type { ActionResult } from './results.js';
@@ -296,7 +296,7 @@ export class Kernel {
     } catch (error) {
       // A person's advice names the element they acted on by its path; the audit log, the element and its app.
       if (!reached || !(error instanceof MacpilotError)) throw error;
-      throw error.about(reached.path, { app: reached.app.name, label: reached.label, path: reached.path });
+      throw error.about(reached.path, reachedAt(reached));
     }
   }
 

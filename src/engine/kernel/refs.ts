@@ -7,6 +7,8 @@
  * retired (used by ref, it resolves again through its path; seen again in a walk, it is live again), and past
  * `limits.retired` retired refs the oldest are forgotten.
  */
+import type { Reached } from '../../errors.js';
+
 export interface AppRef {
   pid: number;
   name: string;
@@ -22,6 +24,14 @@ export interface RefSighting {
   /** Editable (a rich text area's text, say): its name may be text someone entered (kernel/entered.ts). */
   editable?: boolean;
 }
+
+/** What the audit log and the console keep of an element a call reached (never a name that may be entered). */
+export const reachedAt = ({ app, label, path, editable }: RefSighting): Reached => ({
+  app: app.name,
+  label,
+  path,
+  editable,
+});
 
 export interface RefEntry extends RefSighting {
   readonly ref: string;
