@@ -144,6 +144,24 @@ describe('its page, as an agent needs it', () => {
     );
     expect(long.text).toMatch(/Next: set a value of at most \d+ characters/);
     expect(long.text).not.toMatch(/type_text|text in parts/);
+    // A field that takes fewer characters than the value given: the call fails, saying how many it kept.
+    const code = refOf(
+      await macpilot.ok('find_elements', { app, role: 'textbox', name: 'Code', match: 'exact' }),
+      /textbox "Code"/,
+    );
+    const cut = await macpilot.call('set_value', { ref: code, value: 'ABCDEFG' });
+    expect(cut.isError).toBe(true);
+    expect(cut.text).toMatch(
+      /^textbox "Code" \[ref=e\d+\] kept only the first 4 characters of the 7 given\./,
+    );
+    expect(cut.text).not.toMatch(/EFG|"E"/);
+    expect(await macpilot.ok('get_element', { ref: code })).toMatch(/^value: "ABCD"$/m);
+    const lastLine = readFileSync(auditFile, 'utf8').trim().split('\n').at(-1) ?? '{}';
+    expect(JSON.parse(lastLine)).toMatchObject({
+      tool: 'set_value',
+      outcome: 'failed',
+      error: 'value_too_long',
+    });
     const set = await macpilot.ok('set_value', { ref: refOf(fields, /textbox "Item"/), value: 'Tea' });
     expect(set).toContain('the app takes no text set through the accessibility layer');
     // The page mirrors its field into the status region from its input listener: it heard the typing.

@@ -7,7 +7,7 @@ import type { ElementDetail, ElementInfo, ElementNode, ElementValue } from '../.
 import { clickAction, matchAction } from '../kernel/actions.js';
 import { findMatches, FIND_DEFAULTS, matchedByDescriptionAlone, type MatchMode } from '../reading/find.js';
 import type { Prepared } from '../kernel/changes.js';
-import { type ClickOptions, type Input, typingNeeded } from './input.js';
+import { awaitsText, type ClickOptions, type Input, typingNeeded } from './input.js';
 import { entryLine, type Kernel, type Target, type WalkLimits, type WalkStart } from '../kernel/kernel.js';
 import { pause } from '../kernel/observer.js';
 import { childPath, parsePath, segmentFor } from '../kernel/paths.js';
@@ -435,18 +435,37 @@ export class Elements {
             throw valueCut(entry, error.data.kept, Array.from(value).length);
           if (typeof value !== 'string' || !(error instanceof HelperError) || error.data.typeInstead !== true)
             throw error;
-          const background = this.input.background();
-          if (background !== undefined) throw typingNeeded(entry, background);
-          const over = this.input.typingOverrun({ text: value });
-          if (over) throw tooLongToType(entry, over);
-          const typed = await this.input.typingInto(entry, detail, { text: value, clearFirst: true }, call)();
-          return words`${typed}\n(Typed: the app takes no text set through the accessibility layer, so the keyboard focus moved to the field.)`;
+          return this.setByTyping(entry, detail, value, call);
         }
         untouched = true;
         return words`Set the value of ${entryWords(entry)} (through the accessibility layer; macpilot moved neither the pointer nor the keyboard focus).`;
       };
     });
     return untouched ? withFocusTaken(result) : result;
+  }
+
+  /**
+   * A text set by typing it, as a person would (the page hears its input events). A one-line field then holds
+   * the value, or the call fails: one that limits or rewrites what it takes holds something else. (A select
+   * typed into picks the option the keys lead to, in its own case, and a multi-line area shows its lines its
+   * own way: neither is compared.)
+   */
+  private async setByTyping(entry: RefEntry, detail: ElementDetail, value: string, call?: CallOptions) {
+    const background = this.input.background();
+    if (background !== undefined) throw typingNeeded(entry, background);
+    const over = this.input.typingOverrun({ text: value });
+    if (over) throw tooLongToType(entry, over);
+    const typed = await this.input.typingInto(entry, detail, { text: value, clearFirst: true }, call)();
+    const compared =
+      roleOf(detail) === 'textbox' && !detail.states.includes('multiline') && awaitsText(value);
+    const held = compared
+      ? await this.input.settledText(entry.handle, value, call).catch((error: unknown) => {
+          if (call?.signal?.aborted) throw error;
+          return undefined;
+        })
+      : undefined;
+    if (held !== undefined && held !== value) throw notKept(entry, held, value);
+    return words`${typed}\n(Typed: the app takes no text set through the accessibility layer, so the keyboard focus moved to the field.)`;
   }
 
   async focus(target: Target, call?: CallOptions): Promise<ActionResult> {
@@ -550,6 +569,23 @@ const valueCut = (entry: RefEntry, kept: number, given: number) =>
     kind: 'value_too_long',
     concerns: ['value'],
   });
+
+/** A value typed into a field that then holds something else. Neither text is quoted: the value may be secret. */
+function notKept(entry: RefEntry, held: string, value: string): MacpilotError {
+  const kept = Array.from(held).length;
+  const given = Array.from(value).length;
+  if (kept > 0 && kept < given && value.startsWith(held)) return valueCut(entry, kept, given);
+  return new MacpilotError({
+    what: `${entryLine(entry)} holds ${plural(kept, 'character')} after the ${given} of the value were typed, not the value`,
+    why: 'the field changes what it takes (a format, characters it refuses), or the keyboard layout lacks some of the characters',
+    next: 'read the field (get_element) to see what it holds, and set a value it takes as it is',
+    kind: 'value_not_kept',
+    concerns: ['value'],
+    person: {
+      next: 'read the field (`macpilot get` with its path) to see what it holds, and set a value it takes as it is',
+    },
+  });
+}
 
 /** A value that has to be typed, and would take longer than one action may. */
 const tooLongToType = (

@@ -131,7 +131,8 @@ export interface ClickOptions {
 }
 
 /** Enter and Tab typed may leave the field (a dialog's default button, the next field): no text to await. */
-const awaitsText = (text: string): boolean => !/[\n\t]/.test(text);
+/** Whether typing the text waits for it in the field: a newline or a tab is a key that may leave it. */
+export const awaitsText = (text: string): boolean => !/[\n\t]/.test(text);
 
 export interface TypeOptions {
   text: string;
@@ -960,6 +961,27 @@ export class Input {
         }
         return notTyped(value, text, before);
       }
+      await sleep(INPUT_DEFAULTS.focusPollMs, undefined, { signal: call?.signal });
+    }
+  }
+
+  /**
+   * The field's text once it is `text`, else once it has not changed for TYPED_WAIT_MS (at most
+   * TYPED_MAX_WAIT_MS): what it settled on. Undefined when it cannot be read whole.
+   */
+  async settledText(handle: string, text: string, call?: CallOptions): Promise<string | undefined> {
+    const cap = performance.now() + TYPED_MAX_WAIT_MS;
+    let last: string | undefined;
+    let changedAt = performance.now();
+    for (;;) {
+      const value = await this.fieldText(handle, call);
+      const now = performance.now();
+      if (value === undefined || value === text) return value;
+      if (value !== last) {
+        last = value;
+        changedAt = now;
+      }
+      if (now - changedAt >= TYPED_WAIT_MS || now >= cap) return value;
       await sleep(INPUT_DEFAULTS.focusPollMs, undefined, { signal: call?.signal });
     }
   }
