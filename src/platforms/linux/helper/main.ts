@@ -53,7 +53,12 @@ function serve(): void {
   const session = new Session(
     process.env,
     (name, params) => {
-      connection.sendNotification(name, params).catch(() => {}); // the server went away: shutdown follows
+      // Once the server went away (shutdown follows) the connection throws at once, or its promise fails.
+      try {
+        connection.sendNotification(name, params).catch(() => {});
+      } catch {
+        // The server is gone: nobody to tell.
+      }
     },
     (what) => {
       log(`${what}: exiting, so that the server starts a fresh helper`);
