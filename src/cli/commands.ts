@@ -282,7 +282,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'clipboard',
-    args: '[get [--max-chars N] | set <text> | clear]',
+    args: '[get [--max-chars N] | set <text | -> | clear]',
     summary: 'print, set or clear the text on the clipboard',
     positionals: [0, 2],
     words: ['get', 'set', 'clear'],
@@ -300,7 +300,8 @@ export const COMMANDS: readonly CommandSpec[] = [
     details:
       'On X11 the text on the clipboard belongs to the process that put it there and goes when it exits, so ' +
       'macpilot leaves a detached process holding the text it set (as xclip does) until another app takes ' +
-      'the clipboard, or `clipboard clear`.',
+      'the clipboard, or `clipboard clear`. `clipboard set -` copies the text piped to it, for a text longer ' +
+      'than a command line takes (up to 10,000,000 characters).',
     example: 'macpilot clipboard set "Hello"',
   },
   {

@@ -104,13 +104,10 @@ export function pathInJson(json: string): string {
   );
 }
 
-async function standardInput(): Promise<string> {
-  // At a terminal, stdin would wait for a person to type JSON (and Ctrl-D), which no one means to do.
-  if (process.stdin.isTTY) {
-    throw new UsageError(
-      "get - reads an element's JSON from another command through a pipe, and stdin is a terminal: pipe it in, as in: macpilot find OK --format json | macpilot get -",
-    );
-  }
+/** What `-` reads from stdin; `atTerminal` says why a terminal there is a usage error. */
+async function standardInput(atTerminal: string): Promise<string> {
+  // At a terminal, stdin would wait for a person to type (and Ctrl-D), which no one means to do.
+  if (process.stdin.isTTY) throw new UsageError(atTerminal);
   let text = '';
   process.stdin.setEncoding('utf8');
   for await (const chunk of process.stdin) text += chunk as string;
@@ -345,7 +342,14 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
     }),
 
   get: async ({ positionals: [path = ''] }, call) => {
-    const given = path === '-' ? pathInJson(await standardInput()) : path;
+    const given =
+      path === '-'
+        ? pathInJson(
+            await standardInput(
+              "get - reads an element's JSON from another command through a pipe, and stdin is a terminal: pipe it in, as in: macpilot find OK --format json | macpilot get -",
+            ),
+          )
+        : path;
     return call('get_element', { path: checkedPath(given) });
   },
 
@@ -421,11 +425,24 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
     });
   },
 
-  clipboard: ({ positionals: [action = 'get', ...rest], values }, call) => {
+  clipboard: async ({ positionals: [action = 'get', ...rest], values }, call) => {
     if (values['max-chars'] !== undefined && action !== 'get') {
       throw new UsageError(`--max-chars is for clipboard get, not clipboard ${action}`);
     }
-    if (action === 'set' && rest.length === 1) return call('set_clipboard', { text: rest[0] });
+    if (action === 'set' && rest.length === 1) {
+      const text =
+        rest[0] === '-'
+          ? await standardInput(
+              'clipboard set - copies the text piped to it, and stdin is a terminal: pipe it in, as in: macpilot clipboard set - < notes.txt',
+            )
+          : (rest[0] ?? '');
+      if (text === '') {
+        throw new UsageError(
+          'clipboard set takes a text to copy, and this one is empty: `macpilot clipboard clear` empties the clipboard',
+        );
+      }
+      return call('set_clipboard', { text });
+    }
     if (rest.length === 0 && action === 'get') {
       const maxChars = integer(values['max-chars'], 'max-chars');
       return call('get_clipboard', maxChars === undefined ? {} : { max_chars: maxChars });

@@ -569,6 +569,15 @@ describe('clipboard', () => {
       'the first 20000 of 30000 characters (--max-chars reads more, up to 1000000)',
     );
     expect((await ok('clipboard', 'get', '--max-chars', '30000')).endsWith(`\n${long}\n`)).toBe(true);
+    // Longer than one argument may be (128 KiB), through stdin; an empty text is no copy.
+    const longer = 'y'.repeat(200_000);
+    expect((await runWith({ input: longer }, 'clipboard', 'set', '-')).stdout).toMatch(
+      /^Copied 200000 characters/,
+    );
+    expect((await ok('clipboard', 'get', '--max-chars', '200000')).endsWith(`\n${longer}\n`)).toBe(true);
+    const empty = await run('clipboard', 'set', '');
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('`macpilot clipboard clear` empties the clipboard');
 
     await ok('clipboard', 'clear', '--yes');
     expect(await ok('clipboard')).toBe('The clipboard is empty.\n');
