@@ -52,6 +52,9 @@ test('a value longer than the entry holds: the answer says how much it kept, in 
     const out = await macpilot.call('find_elements', { app, role: 'textbox' });
     return out.isError ? undefined : refOf(out.text, /textbox/);
   });
+  // A number given to a text field is its digits, as a person types them.
+  expect(await macpilot.ok('set_value', { ref: field, value: 1234 })).toContain('Set the value of textbox');
+  expect(await macpilot.ok('get_element', { ref: field })).toMatch(/^value: "1234"$/m);
   // GTK's entry holds at most 65,535 characters (one fewer here): it keeps the start of what it is given.
   const cut = await macpilot.call('set_value', { ref: field, value: 'b'.repeat(70_000) });
   expect(cut.isError).toBe(true);

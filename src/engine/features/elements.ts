@@ -418,7 +418,13 @@ export class Elements {
           kind: 'element_disabled',
         });
       }
-      const given = typeof detail.value === 'boolean' ? toggleValue(entry, value) : value;
+      // A text field given a number takes its digits, as a person types them.
+      const given =
+        typeof detail.value === 'boolean'
+          ? toggleValue(entry, value)
+          : typeof value === 'number' && roleOf(detail) === 'textbox'
+            ? String(value)
+            : value;
       return async () => {
         try {
           await this.kernel.port.call('ax.setValue', { id: entry.handle, value: given }, call);
@@ -430,12 +436,12 @@ export class Elements {
           if (
             error instanceof HelperError &&
             typeof error.data.kept === 'number' &&
-            typeof value === 'string'
+            typeof given === 'string'
           )
-            throw valueCut(entry, error.data.kept, Array.from(value).length);
-          if (typeof value !== 'string' || !(error instanceof HelperError) || error.data.typeInstead !== true)
+            throw valueCut(entry, error.data.kept, Array.from(given).length);
+          if (typeof given !== 'string' || !(error instanceof HelperError) || error.data.typeInstead !== true)
             throw error;
-          return this.setByTyping(entry, detail, value, call);
+          return this.setByTyping(entry, detail, given, call);
         }
         untouched = true;
         return words`Set the value of ${entryWords(entry)} (through the accessibility layer; macpilot moved neither the pointer nor the keyboard focus).`;
