@@ -25,6 +25,8 @@ export interface FailureParts {
   person?: Partial<Pick<FailureParts, 'what' | 'why' | 'next'>>;
   /** What the call had reached when it failed: its element's label and app, for the audit log. */
   reached?: Reached;
+  /** The call failed after it changed what it acted on (a field kept part of a value): undo restores it. */
+  changed?: boolean;
 }
 
 /** An element a call acted on or reached (`button "Save"`), and its app. */
@@ -49,6 +51,7 @@ export class MacpilotError extends Error {
   readonly refusal: boolean;
   readonly person: Partial<Pick<FailureParts, 'what' | 'why' | 'next'>>;
   readonly reached?: Reached;
+  readonly changed: boolean;
 
   constructor(parts: FailureParts, options?: { cause?: unknown }) {
     super(`${parts.what}: ${parts.why}`, options);
@@ -61,6 +64,7 @@ export class MacpilotError extends Error {
     this.refusal = parts.refusal ?? false;
     this.person = parts.person ?? {};
     if (parts.reached) this.reached = parts.reached;
+    this.changed = parts.changed ?? false;
   }
 
   /** The three parts as the agent reads them. */

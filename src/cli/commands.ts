@@ -301,7 +301,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       'On X11 the text on the clipboard belongs to the process that put it there and goes when it exits, so ' +
       'macpilot leaves a detached process holding the text it set (as xclip does) until another app takes ' +
       'the clipboard, or `clipboard clear`. `clipboard set -` copies the text piped to it, for a text longer ' +
-      'than a command line takes (up to 10,000,000 characters).',
+      'than a command line takes (up to 10,000,000 characters); to copy a lone "-", pipe it in: ' +
+      '`printf %s - | macpilot clipboard set -`.',
     example: 'macpilot clipboard set "Hello"',
   },
   {

@@ -104,14 +104,25 @@ export function pathInJson(json: string): string {
   );
 }
 
+/** More than any command takes from stdin (set_clipboard's 10,000,000 characters, in UTF-8's widest). */
+const STDIN_MAX_BYTES = 40_000_000;
+
 /** What `-` reads from stdin; `atTerminal` says why a terminal there is a usage error. */
 async function standardInput(atTerminal: string): Promise<string> {
   // At a terminal, stdin would wait for a person to type (and Ctrl-D), which no one means to do.
   if (process.stdin.isTTY) throw new UsageError(atTerminal);
-  let text = '';
-  process.stdin.setEncoding('utf8');
-  for await (const chunk of process.stdin) text += chunk as string;
-  return text;
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of process.stdin) {
+    bytes += (chunk as Buffer).length;
+    if (bytes > STDIN_MAX_BYTES) {
+      throw new UsageError(
+        `stdin holds more than ${STDIN_MAX_BYTES / 1_000_000} MB, more than any command takes`,
+      );
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 const NUMBER = String.raw`-?\d+(?:\.\d+)?`;
@@ -233,7 +244,7 @@ export function inPersonWords(text: string): string {
     .replace(/; only the person can change that\)/g, ': `macpilot apps` says by which setting)')
     .replace(
       /\bonly the person can change that\b/g,
-      'your app lists can change that (`macpilot apps` says by which setting)',
+      'you can change that in your app lists (`macpilot apps` says by which setting)',
     );
   for (const [tool, instead] of Object.entries(WITHOUT_COMMAND)) {
     out = out.replace(new RegExp(`\\b${tool}\\b`, 'g'), instead);

@@ -297,8 +297,11 @@ export class ToolSession {
                 : undefined;
               const recorded = writes && !tool.unrecorded && options.record !== false;
               const handled = await tool.handle(args as never, context).catch((error: unknown) => {
-                // Cut short after part of its work (keys typed before a cancel or a stop): undone as one that ran.
-                if (recorded && (typedBefore(error) ?? 0) > 0) history.record(tool.name, inverse);
+                // Cut short after part of its work (keys typed before a cancel or a stop, a field that kept part of
+                // a value): undone as one that ran.
+                const changed =
+                  (typedBefore(error) ?? 0) > 0 || (error instanceof MacpilotError && error.changed);
+                if (recorded && changed) history.record(tool.name, inverse);
                 throw error;
               });
               const result = reply(handled, tool.output);

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, inject, test } from 'vitest';
 import { CLI, useMacpilot } from '../support/mcp.js';
 import { temporaryFolder } from '../support/temp.js';
 import { eventually } from '../support/text.js';
-import { clipboardKeepers } from '../support/xclip.js';
+import { clipboardKeepers, noKeepers } from '../support/xclip.js';
 
 const env = inject('desktopEnv');
 const { macpilot, processes, start } = useMacpilot(env);
@@ -538,6 +538,9 @@ test('launch starts an app and waits until the next command can read it', async 
 
 describe('clipboard', () => {
   test('set outlives its command (a keeper owns it until another owner), get reads it, clear ends the keeper', async () => {
+    // A keeper another file's server left ends with the clipboard cleared.
+    await ok('clipboard', 'clear', '--yes');
+    await noKeepers(env);
     // The helper hands the text on as it exits, and says nothing of a server gone (it once threw at it).
     const first = await runWith({ settings: { MACPILOT_LOG_LEVEL: 'info' } }, 'clipboard', 'set', 'first ✓');
     expect(first.stdout).toMatch(/^Copied 7 characters/);
@@ -553,7 +556,7 @@ describe('clipboard', () => {
     );
     expect(clipboardKeepers(env)).toHaveLength(1);
 
-    // The same text again: the clipboard does not change, and the keeper before still leaves.
+    // The same text again: a new keeper owns it, and the one before leaves (it lost the clipboard, if not its text).
     const [second] = clipboardKeepers(env);
     await ok('clipboard', 'set', 'second');
     await eventually('the keeper of the same text before to exit', async () =>

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, afterEach, expect, inject, test } from 'vitest';
 import { startMacpilot, useMacpilot } from '../support/mcp.js';
 import { eventually } from '../support/text.js';
-import { clipboardKeepers, xclipOn } from '../support/xclip.js';
+import { clipboardKeepers, noKeepers, xclipOn } from '../support/xclip.js';
 
 const env = inject('desktopEnv');
 // The clipboard history (its own test file) reads every change: with a 1.15 MB text owned by xclip, its INCR read
@@ -73,6 +73,7 @@ test('clear_clipboard empties it for every app', async () => {
 });
 
 test('what an agent copied outlives its server: a keeper holds it until another app copies, then leaves', async () => {
+  await noKeepers(env);
   const server = await startMacpilot({ ...env, MACPILOT_CLIPBOARD_HISTORY: 'off' });
   try {
     await server.ok('set_clipboard', { text: LARGE });

@@ -53,6 +53,14 @@ export function xclipOn(env: Record<string, string>, processes: Processes) {
  * text it owned (their environment says so). Not started by a test, so each test that makes one stops it.
  */
 export function clipboardKeepers(env: Record<string, string>): number[] {
+  return keepersOn(env);
+}
+
+/** Resolves once no keeper holds this desktop's clipboard (another test file's may, until something is copied). */
+export const noKeepers = (env: Record<string, string>): Promise<true> =>
+  eventually('no clipboard keeper', async () => (keepersOn(env).length === 0 ? true : undefined));
+
+function keepersOn(env: Record<string, string>): number[] {
   return readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
     .filter((pid) => {

@@ -423,11 +423,16 @@ export class Elements {
         typeof detail.value === 'boolean'
           ? toggleValue(entry, value)
           : typeof value === 'number' && roleOf(detail) === 'textbox'
-            ? String(value)
+            ? value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 })
             : value;
       return async () => {
+        let held: unknown;
         try {
-          await this.kernel.port.call('ax.setValue', { id: entry.handle, value: given }, call);
+          ({ value: held } = await this.kernel.port.call(
+            'ax.setValue',
+            { id: entry.handle, value: given },
+            call,
+          ));
         } catch (error) {
           // An editable field that takes no text through the accessibility layer (a web page's: Chromium's
           // refuses it, Firefox's says yes and keeps its old text) is typed into, as a person would: the page
@@ -443,6 +448,10 @@ export class Elements {
             throw error;
           return this.setByTyping(entry, detail, given, call);
         }
+        // The text the field holds after, where the helper reads it back (macOS's does): a field with a limit or
+        // a format holds something else.
+        const text = roleOf(detail) === 'textbox' && typeof given === 'string' ? given : undefined;
+        if (text !== undefined && typeof held === 'string' && held !== text) throw notKept(entry, held, text);
         untouched = true;
         return words`Set the value of ${entryWords(entry)} (through the accessibility layer; macpilot moved neither the pointer nor the keyboard focus).`;
       };
@@ -565,8 +574,10 @@ function toggleValue(entry: RefEntry, value: ElementValue): boolean {
   });
 }
 
-/** set_value of text on an element that holds no text of its own to change (a label, a status bar). */
-/** A field with a length limit kept the start of a text set through the accessibility layer. */
+/**
+ * A field with a length limit kept the start of the text. The field changed all the same: undo restores what it
+ * held.
+ */
 const valueCut = (entry: RefEntry, kept: number, given: number) =>
   new MacpilotError({
     what: `${entryLine(entry)} kept only the first ${plural(kept, 'character')} of the ${given} given`,
@@ -574,6 +585,7 @@ const valueCut = (entry: RefEntry, kept: number, given: number) =>
     next: `set a value of at most ${kept} characters: the field holds its first ${kept} now`,
     kind: 'value_too_long',
     concerns: ['value'],
+    changed: true,
   });
 
 /** A value typed into a field that then holds something else. Neither text is quoted: the value may be secret. */
@@ -582,11 +594,12 @@ function notKept(entry: RefEntry, held: string, value: string): MacpilotError {
   const given = Array.from(value).length;
   if (kept > 0 && kept < given && value.startsWith(held)) return valueCut(entry, kept, given);
   return new MacpilotError({
-    what: `${entryLine(entry)} holds ${plural(kept, 'character')} after the ${given} of the value were typed, not the value`,
+    what: `${entryLine(entry)} holds ${plural(kept, 'character')} where the value given has ${given}: not the value`,
     why: 'the field changes what it takes (a format, characters it refuses), or the keyboard layout lacks some of the characters',
     next: 'read the field (get_element) to see what it holds, and set a value it takes as it is',
     kind: 'value_not_kept',
     concerns: ['value'],
+    changed: true,
     person: {
       next: 'read the field (`macpilot get` with its path) to see what it holds, and set a value it takes as it is',
     },
@@ -607,6 +620,7 @@ const tooLongToType = (
     refusal: true,
   });
 
+/** set_value of text on an element that holds no text of its own to change (a label, a status bar). */
 const noValueToSet = (entry: RefEntry) =>
   new MacpilotError({
     what: `${entryLine(entry)} holds no value that can be set`,

@@ -255,7 +255,7 @@ describe("a failure's sentence at the terminal", () => {
       ),
     ).toBe('No window matches (1 window is hidden by your app lists: `macpilot apps` says by which setting)');
     expect(inPersonWords('Next: only the person can change that; work in another app')).toBe(
-      'Next: your app lists can change that (`macpilot apps` says by which setting); work in another app',
+      'Next: you can change that in your app lists (`macpilot apps` says by which setting); work in another app',
     );
   });
 

@@ -62,7 +62,10 @@ function serve(): void {
     },
     (what) => {
       log(`${what}: exiting, so that the server starts a fresh helper`);
-      process.exit(EXIT_CONNECTION_LOST);
+      // The accessibility bus may be what went: the clipboard's text still goes on in a keeper.
+      void handOffClipboard(session)
+        .catch(() => {})
+        .finally(() => process.exit(EXIT_CONNECTION_LOST));
     },
   );
 
@@ -99,9 +102,11 @@ function serve(): void {
   const shutdown = async () => {
     if (exiting) return;
     exiting = true;
-    // Nothing an agent held down stays pressed after the helper (or the server above it) is gone.
+    // The clipboard's text goes on in a keeper; nothing an agent held down stays pressed after the helper (or
+    // the server above it) is gone.
+    const handing = handOffClipboard(session).catch(() => {});
     await Promise.race([releaseHeld(session).catch(() => {}), sleep(RELEASE_MS)]);
-    await handOffClipboard(session).catch(() => {});
+    await handing;
     session.close();
     process.exit(0);
   };
@@ -114,10 +119,8 @@ function serve(): void {
 }
 
 if (process.env[KEEPER_SETTING] === '1') {
-  keepClipboard().catch((error: unknown) => {
-    log(`the clipboard keeper failed: ${error instanceof Error ? error.name : 'error'}`);
-    process.exit(1);
-  });
+  // Its stderr goes nowhere: a keeper that fails leaves the clipboard empty, which the helper tells.
+  keepClipboard().catch(() => process.exit(1));
 } else {
   serve();
 }

@@ -200,7 +200,7 @@ async function setText(ctx: ReadContext, ref: Ref, role: string, interfaces: Set
   const held = async () => (now = await getText(ctx.bus, ref, -1)) === text;
   if (!(await until(held, TEXT_TAKEN_MS, ctx.signal))) {
     // A field with a length limit keeps the text's start: typing the rest would be cut as well.
-    if (now !== before && now.length < text.length && text.startsWith(now)) {
+    if (now !== before && now !== '' && now.length < text.length && text.startsWith(now)) {
       throw notSettable('the field keeps no more characters', 'set a shorter value', {
         kept: Array.from(now).length,
       });

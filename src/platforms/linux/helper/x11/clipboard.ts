@@ -86,7 +86,7 @@ export class Clipboard {
 
   read(): Promise<Result<'clipboard.read'>> {
     return this.serial(async () => {
-      const owner = await this.x.x<number>((cb) => this.x.client.GetSelectionOwner(this.atoms.CLIPBOARD, cb));
+      const owner = await this.currentOwner();
       if (owner === 0) return { types: [] };
       if (owner === this.window) {
         return this.text === undefined ? { types: [] } : { text: this.text, types: [...TEXT_TARGETS] };
@@ -112,8 +112,7 @@ export class Clipboard {
     return this.serial(async () => {
       this.text = text;
       this.x.client.SetSelectionOwner(this.window, this.atoms.CLIPBOARD, CURRENT_TIME);
-      const owner = await this.x.x<number>((cb) => this.x.client.GetSelectionOwner(this.atoms.CLIPBOARD, cb));
-      if (owner !== this.window) {
+      if ((await this.currentOwner()) !== this.window) {
         this.text = undefined;
         throw new HelperFailure(
           HelperErrorCode.Failed,
@@ -125,6 +124,16 @@ export class Clipboard {
       this.text = text;
       return {};
     });
+  }
+
+  /** The hidden window that owns the clipboard while this helper does. */
+  get ownWindow(): number {
+    return this.window;
+  }
+
+  /** The window that owns the clipboard now (0: none). */
+  currentOwner(): Promise<number> {
+    return this.x.x<number>((cb) => this.x.client.GetSelectionOwner(this.atoms.CLIPBOARD, cb));
   }
 
   /** The text this helper offers while it still owns the clipboard; undefined once another owner took it. */
