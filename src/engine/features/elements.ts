@@ -448,10 +448,14 @@ export class Elements {
             throw error;
           return this.setByTyping(entry, detail, given, call);
         }
-        // The text the field holds after, where the helper reads it back (macOS's does): a field with a limit or
-        // a format holds something else.
+        // The text the field holds after, where the helper reads it back (macOS's does): one that kept its old
+        // text (a web field that says yes) is typed into, as the Linux helper asks; a field with a limit or a
+        // format holds something else.
         const text = roleOf(detail) === 'textbox' && typeof given === 'string' ? given : undefined;
-        if (text !== undefined && typeof held === 'string' && held !== text) throw notKept(entry, held, text);
+        if (text !== undefined && typeof held === 'string' && held !== text) {
+          if (held === detail.value) return this.setByTyping(entry, detail, text, call);
+          throw notKept(entry, held, text);
+        }
         untouched = true;
         return words`Set the value of ${entryWords(entry)} (through the accessibility layer; macpilot moved neither the pointer nor the keyboard focus).`;
       };

@@ -317,6 +317,19 @@ describe('actions', () => {
     ]);
   });
 
+  it('fails a set the field took only part of (read back, as on macOS), saying how much, and marks it changed', async () => {
+    const { engine, helper, app } = setup();
+    const focused = await engine.focused();
+    const ref = focused.match(/ref=(e\d+)/)?.[1] ?? '';
+    const focusedIn = (node: ElementNode): ElementNode | undefined =>
+      node.states.includes('focused') ? node : node.children?.map(focusedIn).find(Boolean);
+    helper.maxLengths.set(focusedIn(app.root)?.id ?? '', 4);
+    const error = await failure(engine.setValue({ ref }, 'abcdefg'));
+    expect(error.what).toBe(`textbox [ref=${ref}] kept only the first 4 characters of the 7 given`);
+    expect(error).toMatchObject({ kind: 'value_too_long', concerns: ['value'], changed: true });
+    expect(error.render()).not.toMatch(/abcd|efg/);
+  });
+
   it('refuses to set a disabled element, which a person could not change either, and sets nothing', async () => {
     const { engine, helper } = setup();
     const error = await failure(engine.setValue({ path: 'app("mousepad")/dialog/button["Cancel"]' }, 'x'));

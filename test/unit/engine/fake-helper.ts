@@ -32,6 +32,8 @@ export class FakeHelper implements HelperPort {
   readonly calls: { method: MethodName; params: unknown }[] = [];
   /** Actions per handle; absent: none. */
   readonly actions = new Map<string, string[]>();
+  /** Fields that keep at most this many characters of a text set, and answer what they kept (as macOS reads back). */
+  readonly maxLengths = new Map<string, number>();
   /** Called for ax.perform after the action is checked; change the trees here to simulate the app. */
   onPerform: (id: string, action: string) => void = () => {};
   /** Make a method fail with a helper error code. */
@@ -111,8 +113,10 @@ export class FakeHelper implements HelperPort {
       return { performed: p.action };
     },
     'ax.setValue': (p) => {
-      this.locate(p.id).node.value = p.value;
-      return { value: p.value };
+      const limit = this.maxLengths.get(p.id);
+      const value = typeof p.value === 'string' && limit !== undefined ? p.value.slice(0, limit) : p.value;
+      this.locate(p.id).node.value = value;
+      return { value };
     },
     'input.click': () => ({}),
     'ax.focus': (p) => {
