@@ -112,14 +112,25 @@ export function createEngine(
   const elements = new Elements(kernel, input, reader, menus);
   const feed = new ChangeFeed(port, kernel.observer);
   // What is copied in an app the lists hide (a password manager's password) is never read back to an agent: the
-  // app in front when the clipboard changed is the one that copied.
+  // app in front when the clipboard changed is the one that copied. In front is the focused element's app or the
+  // active window's: an app that reports no focused element is still known by its window.
   const copiedInHiddenApp = async () => {
-    const { element } = await port.call('ax.focused', {});
-    if (!element) return false;
-    return kernel.resolver.appOf(element.pid).then(
-      () => false,
-      (error: unknown) => error instanceof AppRefused,
+    const [{ element }, { windows }] = await Promise.all([
+      port.call('ax.focused', {}).catch(() => ({ element: null })),
+      port.call('windows.list', { includeMinimized: false }).catch(() => ({ windows: [] })),
+    ]);
+    const pids = new Set([element?.pid, windows.find((w) => w.focused)?.pid]);
+    const hidden = await Promise.all(
+      [...pids].map((pid) =>
+        pid === undefined
+          ? false
+          : kernel.resolver.appOf(pid).then(
+              () => false,
+              (error: unknown) => error instanceof AppRefused,
+            ),
+      ),
     );
+    return hidden.includes(true);
   };
   const history = new ClipboardHistory(
     port,

@@ -276,8 +276,9 @@ describe('the clipboard of a hidden app', () => {
   const { macpilot, processes } = useMacpilot(env);
 
   test('what a credential manager copied is not read back: get_clipboard refuses and the history leaves it out; once it is gone, the clipboard reads again', async () => {
-    // The history watches the clipboard from here on.
-    await macpilot.ok('get_clipboard_history');
+    // The history watches the clipboard from here on; the agent's own copy comes first (it once let the
+    // password through).
+    await macpilot.ok('set_clipboard', { text: 'agent copy' });
     // A zenity under a credential manager's name: the default lists hide it.
     const keepassxc = join(temporaryFolder('macpilot-vault-'), 'keepassxc');
     copyFileSync('/usr/bin/zenity', keepassxc);
@@ -293,16 +294,19 @@ describe('the clipboard of a hidden app', () => {
         ? true
         : undefined,
     );
-    const refused = await eventually('get_clipboard refused', async () => {
-      const read = await macpilot.call('get_clipboard');
-      return read.isError ? read : undefined;
-    });
+    // Refused at once, however soon after the copy the agent reads: the resource as the tool.
+    const refused = await macpilot.call('get_clipboard');
+    expect(refused.isError).toBe(true);
     expect(refused.text).toMatch(/^Not read: the clipboard holds what was copied in an app hidden from you/);
     expect(refused.text).not.toMatch(/hunter2|keepassxc/);
+    await expect(macpilot.client.readResource({ uri: 'macpilot://clipboard' })).rejects.toThrow(
+      /copied in an app hidden from you/,
+    );
     const history = await macpilot.ok('get_clipboard_history');
     expect(history).not.toContain('hunter2');
     // Left out, it is counted: "no text was copied" would not be true.
     expect(history).toMatch(/1 text copied in apps the person's app lists hide is left out/);
+    expect(history).toContain('"agent copy"');
     await processes.stop(vault.pid);
     await macpilot.ok('set_clipboard', { text: 'public text' });
     expect(await macpilot.ok('get_clipboard')).toMatch(/\npublic text$/);

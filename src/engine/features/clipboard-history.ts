@@ -56,9 +56,16 @@ export class ClipboardHistory {
     this.ownDigest = digestOf(text);
   }
 
-  /** Whether `text` is what an app the person's lists hide copied, as heard when the clipboard changed. */
-  fromHiddenApp(text: string): boolean {
-    return this.hiddenDigest !== undefined && digestOf(text) === this.hiddenDigest;
+  /**
+   * Whether `text` is what an app the person's lists hide copied: as heard when the clipboard changed, once the
+   * changes heard so far are read; a text no change brought yet (copied a moment ago) by the app in front now.
+   */
+  async fromHiddenApp(text: string): Promise<boolean> {
+    await this.reads;
+    const digest = digestOf(text);
+    if (digest === this.hiddenDigest) return true;
+    if (!this.enabled || digest === this.newestDigest || digest === this.ownDigest) return false;
+    return this.copiedInHiddenApp().catch(() => false);
   }
 
   /** A text macpilot itself put on the clipboard. */

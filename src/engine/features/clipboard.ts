@@ -22,7 +22,7 @@ export class Clipboard {
     return this.kernel.guard('read the clipboard', async () => {
       const { text, types } = await this.kernel.port.call('clipboard.read', {}, call);
       if (text === undefined) return { kind: 'clipboard', chars: 0, maxChars, types };
-      if (this.history.fromHiddenApp(text)) {
+      if (await this.history.fromHiddenApp(text)) {
         throw new AppRefused({
           what: 'Not read: the clipboard holds what was copied in an app hidden from you',
           why: "the person's app lists hide that app, and what it copies (a password) with it",
