@@ -169,6 +169,15 @@ describe('its page, as an agent needs it', () => {
 
     const quantity = await macpilot.ok('find_elements', { app, role: 'spinbutton' });
     await macpilot.ok('set_value', { ref: refOf(quantity, /spinbutton "Quantity"/), value: 3 });
+    expect(await macpilot.ok('get_element', { ref: refOf(quantity, /spinbutton "Quantity"/) })).toMatch(
+      /^value: 3$/m,
+    );
+    // A number field without min and max bounds nothing (Chromium says NaN..0), and takes what is typed.
+    const age = refOf(quantity, /spinbutton "Age"/);
+    for (const value of [42, -5]) {
+      await macpilot.ok('set_value', { ref: age, value });
+      expect(await macpilot.ok('get_element', { ref: age })).toMatch(new RegExp(`^value: ${value}$`, 'm'));
+    }
     // A web checkbox is set through its own action (Chromium names it "check").
     const gift = refOf(
       await macpilot.ok('find_elements', { app, role: 'checkbox', name: 'Gift wrap', match: 'exact' }),

@@ -423,7 +423,7 @@ export class Elements {
         typeof detail.value === 'boolean'
           ? toggleValue(entry, value)
           : typeof value === 'number' && roleOf(detail) === 'textbox'
-            ? value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 })
+            ? digitsOf(value)
             : value;
       return async () => {
         let held: unknown;
@@ -444,9 +444,11 @@ export class Elements {
             typeof given === 'string'
           )
             throw valueCut(entry, error.data.kept, Array.from(given).length);
-          if (typeof given !== 'string' || !(error instanceof HelperError) || error.data.typeInstead !== true)
+          // A number is typed as its digits (a web page's number field takes no value set either).
+          const typed = typeof given === 'number' ? digitsOf(given) : given;
+          if (typeof typed !== 'string' || !(error instanceof HelperError) || error.data.typeInstead !== true)
             throw error;
-          return this.setByTyping(entry, detail, given, call);
+          return this.setByTyping(entry, detail, typed, call);
         }
         // The text the field holds after, where the helper reads it back (macOS's does): one that kept its old
         // text (a web field that says yes) is typed into, as the Linux helper asks; a field with a limit or a
@@ -623,6 +625,10 @@ const tooLongToType = (
     concerns: ['value'],
     refusal: true,
   });
+
+/** A number as a person types it: 1000000000000000000000, 0.0000001 (not 1e+21, 1e-7). */
+const digitsOf = (value: number): string =>
+  value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
 
 /** set_value of text on an element that holds no text of its own to change (a label, a status bar). */
 const noValueToSet = (entry: RefEntry) =>

@@ -39,19 +39,13 @@ const OPTIONS_LISTED = 20;
 const TOGGLE_ACTIONS = ['toggle', 'click', 'press', 'activate', 'check', 'uncheck'];
 
 /**
- * A numeric value's bounds, as the app gives them (NaN where it gives none). Read a property at a time:
+ * A numeric value's bounds, where the app gives finite ones that make a range. Read a property at a time:
  * Chromium's GetAll on the Value interface of its own UI's sliders writes a malformed answer and aborts.
  */
-async function valueBounds(ctx: ReadContext, ref: Ref): Promise<{ min: number; max: number }> {
+async function valueRange(ctx: ReadContext, ref: Ref): Promise<{ range?: { min: number; max: number } }> {
   const read = (name: string) =>
     getProperty(ctx.bus, ref, 'org.a11y.atspi.Value', name).then(Number, () => Number.NaN);
   const [min, max] = await Promise.all([read('MinimumValue'), read('MaximumValue')]);
-  return { min, max };
-}
-
-/** A numeric value's bounds, where the app gives finite ones. */
-async function valueRange(ctx: ReadContext, ref: Ref): Promise<{ range?: { min: number; max: number } }> {
-  const { min, max } = await valueBounds(ctx, ref);
   return Number.isFinite(min) && Number.isFinite(max) && max > min ? { range: { min, max } } : {};
 }
 
@@ -285,14 +279,27 @@ async function setNumber(ctx: ReadContext, ref: Ref, interfaces: Set<string>, va
   if (!interfaces.has('org.a11y.atspi.Value')) {
     throw notSettable('it has no numeric value', 'use a string for text fields, a boolean for toggles');
   }
-  const { min, max } = await valueBounds(ctx, ref);
-  if ((Number.isFinite(min) && value < min) || (Number.isFinite(max) && value > max)) {
-    throw notSettable(`${value} is outside ${min}..${max}`, `use a number from ${min} to ${max}`, {
-      notTaken: true,
-    });
+  // Bounds that are no range (a web page's number field without min and max answers NaN and 0) bound nothing.
+  const { range } = await valueRange(ctx, ref);
+  if (range && (value < range.min || value > range.max)) {
+    throw notSettable(
+      `${value} is outside ${range.min}..${range.max}`,
+      `use a number from ${range.min} to ${range.max}`,
+      { notTaken: true },
+    );
   }
+  const current = () => getProperty(ctx.bus, ref, 'org.a11y.atspi.Value', 'CurrentValue');
+  const before = await current();
   await setProperty(ctx.bus, ref, 'org.a11y.atspi.Value', 'CurrentValue', ctx.bus.variant('d', value));
-  const after = await getProperty(ctx.bus, ref, 'org.a11y.atspi.Value', 'CurrentValue');
+  let after = before;
+  const moved = async () => (after = await current()) !== before;
+  // Chromium's web number field says yes and keeps its own value: an editable one is typed into instead. (A
+  // value the app rounds to its steps has moved all the same.)
+  if (before !== value && !(await until(moved, TEXT_TAKEN_MS, ctx.signal))) {
+    if (has(await getState(ctx.bus, ref), State.EDITABLE)) {
+      throw notSettable('the app did not take the number', 'type it instead', { typeInstead: true });
+    }
+  }
   return typeof after === 'number' ? { value: after } : {};
 }
 
