@@ -167,6 +167,33 @@ describe('audit log of refusals', () => {
   });
 });
 
+describe('audit log of a refused consent', () => {
+  const auditFile = join(temporaryFolder('macpilot-audit-consent-'), 'audit.jsonl');
+  // No human to ask (the client offers no elicitation): a call that needs consent is refused.
+  const { macpilot, processes } = useMacpilot({
+    ...desktopEnv,
+    MACPILOT_AUDIT_LOG: auditFile,
+    MACPILOT_CONSENT: 'ask',
+  });
+
+  test("close_window by its window id names the window's app in the refusal's line", async () => {
+    const dialog = processes.start('zenity', ['--info', '--title', 'consent audit', '--text', 'keep me']);
+    const listed = await eventually('the zenity window', async () => {
+      const out = await macpilot.ok('list_windows', { app: String(dialog.pid) });
+      return /- window (\d+) "consent audit"/.exec(out)?.[1];
+    });
+    const refused = await macpilot.call('close_window', { window_id: listed });
+    expect(refused.isError).toBe(true);
+    expect(auditLines(auditFile).at(-1)).toMatchObject({
+      tool: 'close_window',
+      outcome: 'refused',
+      error: 'consent_unreachable',
+      app: 'zenity',
+    });
+    await processes.stop(dialog.pid);
+  });
+});
+
 describe('audit log of the app list', () => {
   const auditFile = join(temporaryFolder('macpilot-audit-apps-'), 'audit.jsonl');
   const { macpilot, processes } = useMacpilot({

@@ -340,12 +340,20 @@ export class Resolver {
     if (target) this.gate({ name: target.app, pid: target.pid });
   }
 
-  /** Refuses a window id whose app the lists keep from the call (hidden, or not to be acted on). */
-  async gateWindow(id: string, call?: CallOptions): Promise<void> {
+  /**
+   * Refuses a window id whose app the lists keep from the call (hidden, or not to be acted on); the app of a
+   * window it lets through, for the audit log.
+   */
+  async gateWindow(id: string, call?: CallOptions): Promise<AppRef | undefined> {
     const { windows } = await this.visibleWindows(true, call);
     const found = windows.find((w) => w.id === id);
-    if (found) this.gate({ name: found.app, pid: found.pid });
-    else await this.refuseDeniedWindow(id, noWindowWithId(id, windows), call);
+    if (!found) {
+      await this.refuseDeniedWindow(id, noWindowWithId(id, windows), call);
+      return undefined;
+    }
+    const app = { name: found.app, pid: found.pid };
+    this.gate(app);
+    return app;
   }
 
   /**
