@@ -6,6 +6,7 @@ import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/type
 import { useMacpilot } from '../support/mcp.js';
 import { eventually, refOf } from '../support/text.js';
 import { temporaryFolder } from '../support/temp.js';
+import { windowOfPid } from '../support/xwindows.js';
 
 const desktopEnv = inject('desktopEnv');
 
@@ -203,7 +204,7 @@ describe('audit log of the app list', () => {
   });
 
   test('an action on a denied app is logged as refused, by kind', async () => {
-    processes.start('zenity', ['--entry', '--title', 'macpilot deny', '--text', 'Secret?']);
+    const zenity = processes.start('zenity', ['--entry', '--title', 'macpilot deny', '--text', 'Secret?']);
     const refused = await eventually('the refusal', async () => {
       const out = await macpilot.call('type_text', { path: 'app("zenity")/dialog/textbox', text: 'on' });
       return out.isError && out.text.includes('hidden; only the person can change that') ? out : undefined;
@@ -233,6 +234,13 @@ describe('audit log of the app list', () => {
       error: 'app_off_limits',
       app: 'zenity',
     });
+    // By its window id (the person's, say): to the agent no window has it, and it learns one is hidden.
+    const id = (await eventually('its window', async () => windowOfPid(desktopEnv, zenity.pid))).id;
+    const byId = await macpilot.call('close_window', { window_id: id });
+    expect(byId.text).toMatch(new RegExp(`^No window has the id "${id}"`));
+    expect(byId.text).toContain(
+      "1 window is hidden by the person's app lists; only the person can change that",
+    );
   });
 
   test('failures name their kind and the arguments they are about: a point off every display, a window no title or id names', async () => {

@@ -8,9 +8,16 @@ import type { WindowInfo } from '../../helper-client/protocol.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { CallOptions } from '../../helper-client/errors.js';
 import type { ActionResult, WindowsResult } from '../kernel/results.js';
-import { plural } from '../../text.js';
 import { ofApp, type WindowTarget, windowsMatching, windowsPicked } from '../kernel/window-target.js';
-import { noWindowWithId, own, windowsListed, windowStateWords, windowWords, words } from '../kernel/words.js';
+import {
+  hiddenWindowsNote,
+  noWindowWithId,
+  own,
+  windowsListed,
+  windowStateWords,
+  windowWords,
+  words,
+} from '../kernel/words.js';
 
 /** The windows of the app named, or all of them when it has none (or none is named): what a miss lists. */
 function ofAppOrAll(windows: readonly WindowInfo[], app: string | undefined): readonly WindowInfo[] {
@@ -168,15 +175,11 @@ export class Windows {
     const { windows } = visible;
     // As for apps: an agent learns that hidden windows exist, never which. The console's are no list's doing.
     const hidden = visible.hidden.filter((w) => !visible.personsOwn.includes(w));
-    const hiddenToo =
-      hidden.length > 0
-        ? ` (${plural(hidden.length, 'window is', 'windows are')} hidden by the person's app lists; only the person can change that)`
-        : '';
+    const hiddenToo = hiddenWindowsNote(hidden.length);
     if (target.id !== undefined) {
       const found = windows.find((w) => w.id === target.id);
       if (found) return found;
-      const listed = noWindowWithId(target.id, windows);
-      const absent = { ...listed, why: `${listed.why}${hiddenToo}` };
+      const absent = noWindowWithId(target.id, windows, hidden.length);
       await this.kernel.resolver.refuseDeniedWindow(target.id, absent, call);
       throw new MacpilotError(absent);
     }

@@ -345,10 +345,11 @@ export class Resolver {
    * window it lets through, for the audit log.
    */
   async gateWindow(id: string, call?: CallOptions): Promise<AppRef | undefined> {
-    const { windows } = await this.visibleWindows(true, call);
+    const { windows, hidden, personsOwn } = await this.visibleWindows(true, call);
     const found = windows.find((w) => w.id === id);
     if (!found) {
-      await this.refuseDeniedWindow(id, noWindowWithId(id, windows), call);
+      const hiddenCount = hidden.filter((w) => !personsOwn.includes(w)).length;
+      await this.refuseDeniedWindow(id, noWindowWithId(id, windows, hiddenCount), call);
       return undefined;
     }
     const app = { name: found.app, pid: found.pid };

@@ -4,7 +4,7 @@
  * as data there; an error message may join them plainly (plainText).
  */
 import { geometry } from '../../bounds.js';
-import { clip } from '../../text.js';
+import { clip, plural } from '../../text.js';
 import type { WindowInfo } from '../../helper-client/protocol.js';
 import type { RefEntry } from './refs.js';
 import { labelOf, type Walked } from './tree.js';
@@ -105,12 +105,18 @@ export const windowsListed = (windows: readonly WindowInfo[]): string =>
         .map((w) => plainText(windowWords(w)))
         .join('; ') + (windows.length > LISTED_WINDOWS ? ` (+${windows.length - LISTED_WINDOWS} more)` : '');
 
+/** After a list of windows: how many the person's app lists hide (an agent learns that they exist, never which). */
+export const hiddenWindowsNote = (hidden: number): string =>
+  hidden > 0
+    ? ` (${plural(hidden, 'window is', 'windows are')} hidden by the person's app lists; only the person can change that)`
+    : '';
+
 /** What a call naming a window id that no window has is told, with the windows there are. */
-export const noWindowWithId = (id: string, windows: readonly WindowInfo[]) => ({
+export const noWindowWithId = (id: string, windows: readonly WindowInfo[], hidden = 0) => ({
   kind: 'window_not_found',
   concerns: ['window_id'],
   what: `No window has the id ${JSON.stringify(id)}`,
-  why: `it closed, or the id is not one list_windows gave; the windows now: ${windowsListed(windows)}`,
+  why: `it closed, or the id is not one list_windows gave; the windows now: ${windowsListed(windows)}${hiddenWindowsNote(hidden)}`,
   next: 'use an id from list_windows, or name the window by app and title',
 });
 
