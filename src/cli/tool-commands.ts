@@ -122,7 +122,11 @@ async function standardInput(atTerminal: string): Promise<string> {
     }
     chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new UsageError('stdin is not UTF-8 text: convert it first (iconv -t UTF-8)');
+  }
 }
 
 const NUMBER = String.raw`-?\d+(?:\.\d+)?`;
@@ -449,7 +453,7 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
           : (rest[0] ?? '');
       if (text === '') {
         throw new UsageError(
-          'clipboard set takes a text to copy, and this one is empty: `macpilot clipboard clear` empties the clipboard',
+          'set takes a text to copy, and this one is empty: `macpilot clipboard clear` empties the clipboard',
         );
       }
       return call('set_clipboard', { text });

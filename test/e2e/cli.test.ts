@@ -51,7 +51,7 @@ async function runEach<K extends string>(commands: Record<K, string[]>): Promise
 
 /** With `settings` added to the environment and `input` on its stdin (else an empty one). */
 function runWith(
-  { settings = {}, input = '' }: { settings?: Record<string, string>; input?: string },
+  { settings = {}, input = '' }: { settings?: Record<string, string>; input?: string | Buffer },
   ...args: string[]
 ): Promise<Run> {
   return new Promise((resolve, reject) => {
@@ -578,6 +578,10 @@ describe('clipboard', () => {
       /^Copied 200000 characters/,
     );
     expect((await ok('clipboard', 'get', '--max-chars', '200000')).endsWith(`\n${longer}\n`)).toBe(true);
+    // Bytes that are no UTF-8 are refused, not copied mangled.
+    const bytes = await runWith({ input: Buffer.from([0xff, 0xfe, 0x20, 0x62]) }, 'clipboard', 'set', '-');
+    expect(bytes.code).toBe(2);
+    expect(bytes.stderr).toContain('stdin is not UTF-8 text');
     const empty = await run('clipboard', 'set', '');
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('`macpilot clipboard clear` empties the clipboard');
