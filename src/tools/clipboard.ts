@@ -1,5 +1,5 @@
 /** The clipboard toolset: read, write and clear the system clipboard (text). */
-import { ENTRY_CHARS, HISTORY_LIMIT } from '../engine/kernel/results.js';
+import { CLIPBOARD_READ_LIMIT, ENTRY_CHARS, HISTORY_LIMIT } from '../engine/kernel/results.js';
 import { structured } from '../engine/render/json.js';
 import { z } from 'zod';
 import { previousClipboard } from './inverses.js';
@@ -17,7 +17,7 @@ export const clipboardTools = toolsetTools('clipboard', [
         .number()
         .int()
         .min(1)
-        .max(1_000_000)
+        .max(CLIPBOARD_READ_LIMIT)
         .optional()
         .describe('Show at most this many characters; default 20000.'),
     }),

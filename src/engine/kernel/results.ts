@@ -617,6 +617,8 @@ export interface AppStateResult {
   ui: UiReading;
 }
 
+/** The most characters one read of the clipboard shows. */
+export const CLIPBOARD_READ_LIMIT = 1_000_000;
 /** Entries kept; the oldest is dropped past it. */
 export const HISTORY_LIMIT = 50;
 /** Characters kept of each text (get_clipboard reads the current one whole). */

@@ -265,7 +265,7 @@ function clipboardText(r: ClipboardResult, v: Vocabulary): string {
   }
   const size =
     r.chars > r.maxChars
-      ? `the first ${r.maxChars} of ${r.chars} characters (${v.readMoreClipboard})`
+      ? `the first ${r.maxChars} of ${r.chars} characters (${v.readMoreClipboard(r.maxChars)})`
       : plural(r.chars, 'character');
   return `Clipboard text, ${size} ${dataNote(`types offered: ${r.types.join(', ') || 'none'}`)}:\n${r.text}`;
 }

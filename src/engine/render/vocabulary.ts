@@ -8,6 +8,7 @@ import { maskedPath } from '../kernel/entered.js';
 import { shellQuote } from '../../text.js';
 import { parsePath } from '../kernel/paths.js';
 import { SNAPSHOT_DEFAULTS } from '../kernel/tree.js';
+import { CLIPBOARD_READ_LIMIT } from '../kernel/results.js';
 
 /** An element a reader may name again. */
 interface Nameable {
@@ -58,8 +59,8 @@ export interface Vocabulary {
   readDrawnText: string;
   /** What presses a key. */
   pressKey: string;
-  /** How to read more of a clipboard text that was cut. */
-  readMoreClipboard: string;
+  /** How to read more of a clipboard text cut at `maxChars` (none past the limit). */
+  readMoreClipboard(maxChars: number): string;
   /** Whose app lists (MACPILOT_DENY_APPS, MACPILOT_ALLOW_APPS) hide or deny an app. */
   appLists: string;
   /**
@@ -99,7 +100,10 @@ export const AGENT: Vocabulary = {
   clickText: 'click_text clicks there',
   readDrawnText: 'find_text reads the text on screen',
   pressKey: 'press_key',
-  readMoreClipboard: 'max_chars reads more',
+  readMoreClipboard: (maxChars) =>
+    maxChars < CLIPBOARD_READ_LIMIT
+      ? 'max_chars reads more'
+      : `no read shows more than ${CLIPBOARD_READ_LIMIT}`,
   appLists: "the person's app lists",
   listHidden: () => '',
   relaunch: 'relaunch_app restarts one so that it builds its tree',
@@ -150,7 +154,10 @@ export const PERSON: Vocabulary = {
   clickText: '`macpilot click x,y` clicks there',
   readDrawnText: '`macpilot screenshot` shows it',
   pressKey: '`macpilot key`',
-  readMoreClipboard: '--max-chars reads more, up to 1000000',
+  readMoreClipboard: (maxChars) =>
+    maxChars < CLIPBOARD_READ_LIMIT
+      ? `--max-chars reads more, up to ${CLIPBOARD_READ_LIMIT}`
+      : `no read shows more than ${CLIPBOARD_READ_LIMIT}: paste it into a file to see it all`,
   appLists: 'your app lists',
   relaunch:
     'quit one and start it again: it builds its tree as it starts while the accessibility switch is on (`macpilot doctor` says whether it is)',

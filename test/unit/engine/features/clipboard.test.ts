@@ -33,6 +33,13 @@ test('text is marked as data and cut at max_chars code points, saying how much t
   );
 });
 
+test('a text cut at the most one read shows says no read shows more, not how to read more', async () => {
+  const engine = engineWith({ text: 'x'.repeat(1_000_001), types: [] });
+  expect(await engine.clipboard.get(1_000_000)).toMatch(
+    /^Clipboard text, the first 1000000 of 1000001 characters \(no read shows more than 1000000\)/,
+  );
+});
+
 test('set_clipboard passes the text on and does not repeat it', async () => {
   const writes: string[] = [];
   const answer = await engineWith({ types: [] }, writes).clipboard.set('hunter2 ✓');
