@@ -139,6 +139,7 @@ export function createEngine(
     clipboardHistoryOffBy,
     Date.now,
     copiedInHiddenApp,
+    kernel.hiddenCopy,
   );
   const waits = new Waits(kernel);
   return {

@@ -302,6 +302,24 @@ describe('the clipboard of a hidden app', () => {
     await expect(macpilot.client.readResource({ uri: 'macpilot://clipboard' })).rejects.toThrow(
       /copied in an app hidden from you/,
     );
+    // Another app in front changes nothing, and no paste puts the password where the agent reads.
+    const form = processes.start('zenity', ['--entry', '--title', 'form', '--text', 'Note?']);
+    const field = await eventually('the form field', async () => {
+      const out = await macpilot.call('find_elements', { app: String(form.pid), role: 'textbox' });
+      return out.isError ? undefined : refOf(out.text, /textbox/);
+    });
+    await macpilot.ok('activate_app', { name: String(form.pid) });
+    expect((await macpilot.call('get_clipboard')).text).toMatch(
+      /^Not read: the clipboard holds what was copied/,
+    );
+    await macpilot.ok('click_element', { ref: field });
+    for (const key of ['ctrl+v', 'shift+insert']) {
+      const pasted = await macpilot.call('press_key', { key });
+      expect(pasted.text).toMatch(
+        /^Not done: pressing .+ would paste what was copied in an app hidden from you/,
+      );
+    }
+    expect(await macpilot.ok('get_element', { ref: field })).not.toContain('hunter2');
     const history = await macpilot.ok('get_clipboard_history');
     expect(history).not.toContain('hunter2');
     // Left out, it is counted: "no text was copied" would not be true.
@@ -310,5 +328,11 @@ describe('the clipboard of a hidden app', () => {
     await processes.stop(vault.pid);
     await macpilot.ok('set_clipboard', { text: 'public text' });
     expect(await macpilot.ok('get_clipboard')).toMatch(/\npublic text$/);
+    // Something else copied: pasting works again.
+    await macpilot.ok('press_key', { key: 'ctrl+v' });
+    await eventually('the paste', async () =>
+      (await macpilot.ok('get_element', { ref: field })).includes('public text') ? true : undefined,
+    );
+    await processes.stop(form.pid);
   });
 });

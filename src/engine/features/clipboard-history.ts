@@ -7,6 +7,7 @@
  * first history call, not when the server starts: a server that is only listed or checked never spawns the helper.
  */
 import { createHash } from 'node:crypto';
+import { HiddenCopy } from '../kernel/hidden-copy.js';
 import type { ChangeFeed } from '../kernel/feed.js';
 import type { HelperPort } from '../kernel/port.js';
 import {
@@ -40,6 +41,8 @@ export class ClipboardHistory {
     private readonly now: () => number = Date.now,
     /** Whether what was just copied came from an app the person's lists hide (the app in front then). */
     private readonly copiedInHiddenApp: () => Promise<boolean> = () => Promise.resolve(false),
+    /** Told whether the clipboard holds such a copy, which no action may paste either. */
+    private readonly hiddenCopy = new HiddenCopy(),
   ) {
     if (enabled) port.onReady?.(() => void this.watch());
   }
@@ -54,6 +57,7 @@ export class ClipboardHistory {
   /** Said before macpilot puts `text` on the clipboard: the change it makes is macpilot's, not a hidden app's. */
   settingOwn(text: string): void {
     this.ownDigest = digestOf(text);
+    this.heldHidden(undefined);
   }
 
   /**
@@ -65,7 +69,19 @@ export class ClipboardHistory {
     const digest = digestOf(text);
     if (digest === this.hiddenDigest) return true;
     if (!this.enabled || digest === this.newestDigest || digest === this.ownDigest) return false;
-    return this.copiedInHiddenApp().catch(() => false);
+    // Judged once: the same text is refused (or read) whatever is in front later, until something else is copied.
+    const hidden = await this.copiedInHiddenApp().catch(() => false);
+    if (hidden) {
+      this.hiddenLeftOut++;
+      this.heldHidden(digest);
+    } else this.newestDigest = digest;
+    return hidden;
+  }
+
+  /** The digest of a hidden app's copy the clipboard holds now, or undefined when it holds none. */
+  private heldHidden(digest: string | undefined): void {
+    this.hiddenDigest = digest;
+    this.hiddenCopy.set(digest !== undefined);
   }
 
   /** A text macpilot itself put on the clipboard. */
@@ -88,7 +104,7 @@ export class ClipboardHistory {
     this.entries = [];
     this.newestDigest = undefined;
     this.hiddenLeftOut = 0;
-    this.hiddenDigest = undefined;
+    this.heldHidden(undefined);
     this.generation++;
   }
 
@@ -127,11 +143,11 @@ export class ClipboardHistory {
       const digest = digestOf(text);
       if (digest !== this.ownDigest && (await this.copiedInHiddenApp().catch(() => false))) {
         if (digest !== this.hiddenDigest) this.hiddenLeftOut++;
-        this.hiddenDigest = digest;
+        this.heldHidden(digest);
         return;
       }
       // A text copied elsewhere since: the hidden one copied again is counted again.
-      this.hiddenDigest = undefined;
+      this.heldHidden(undefined);
       this.add(text);
     });
   }

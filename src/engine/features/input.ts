@@ -4,6 +4,7 @@
  * the point, the app of the target element, or (for keys) the app holding keyboard focus. Typed text never
  * appears in answers, errors or logs.
  */
+import { pastes } from '../kernel/hidden-copy.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MacpilotError, type Reached } from '../../errors.js';
 import { pointText } from '../../bounds.js';
@@ -133,6 +134,13 @@ export interface ClickOptions {
 /** Enter and Tab typed may leave the field (a dialog's default button, the next field): no text to await. */
 /** Whether typing the text waits for it in the field: a newline or a tab is a key that may leave it. */
 export const awaitsText = (text: string): boolean => !/[\n\t]/.test(text);
+
+/**
+ * How long a field that shows no change has settled after keys typed `text`: a second, or for a long text twice
+ * as long as the keys took to send (Chromium, given thousands, shows none of them for seconds).
+ */
+const settlingFor = (text: string): number =>
+  Math.max(TYPED_WAIT_MS, Array.from(text).length * KEY_COST_MS * 2);
 
 export interface TypeOptions {
   text: string;
@@ -909,6 +917,7 @@ export class Input {
   ): Promise<Words> {
     // A long text keeps a slow app busy well after the keys went out: wait while the field keeps changing.
     const cap = performance.now() + TYPED_MAX_WAIT_MS;
+    const settleMs = settlingFor(text);
     let last: string | undefined;
     let changedAt = performance.now();
     // The text at the end, and (the field's text before known) all of it: a repetitive text ends a field well
@@ -944,7 +953,7 @@ export class Input {
         changedAt = now;
       }
       // Settled holding the text typed (it replaced a selection): it arrived.
-      if (now - changedAt >= TYPED_WAIT_MS || now >= cap) {
+      if (now - changedAt >= settleMs || now >= cap) {
         if (value.includes(text)) return [];
         // Still growing at the cap, and with a start of the text typed: the app is behind the keys, not making
         // something else of them (a field that rewrites what it is given is told as such).
@@ -953,7 +962,7 @@ export class Input {
           before !== undefined && value.startsWith(before) ? [...value.slice(before.length)] : undefined;
         const behind =
           grown !== undefined && grown.length < typed.length && grown.every((c, i) => c === typed[i]);
-        if (now - changedAt < TYPED_WAIT_MS && (behind || before === undefined)) {
+        if (now - changedAt < settleMs && (behind || before === undefined)) {
           const so = behind
             ? `, ${grown.length.toLocaleString('en-US')} of the ${typed.length.toLocaleString('en-US')} characters typed so far`
             : '';
@@ -966,8 +975,8 @@ export class Input {
   }
 
   /**
-   * The field's text once it is `text`, else once it has not changed for TYPED_WAIT_MS (at most
-   * TYPED_MAX_WAIT_MS): what it settled on. Undefined when it cannot be read whole.
+   * The field's text once it is `text`, else once it has settled (settlingFor; at most TYPED_MAX_WAIT_MS): what
+   * it settled on. Undefined when it cannot be read whole.
    */
   async settledText(handle: string, text: string, call?: CallOptions): Promise<string | undefined> {
     const cap = performance.now() + TYPED_MAX_WAIT_MS;
@@ -981,7 +990,7 @@ export class Input {
         last = value;
         changedAt = now;
       }
-      if (now - changedAt >= TYPED_WAIT_MS || now >= cap) return value;
+      if (now - changedAt >= settlingFor(text) || now >= cap) return value;
       await sleep(INPUT_DEFAULTS.focusPollMs, undefined, { signal: call?.signal });
     }
   }
@@ -1036,6 +1045,7 @@ export class Input {
   // --- the helper ---
 
   private async pressChord(chord: Chord, platform: Platform, repeat: number, call?: CallOptions) {
+    if (pastes(chord)) this.kernel.hiddenCopy.refusePaste(`pressing ${chordName(chord, platform)}`);
     const code = codeFor(chord.key, platform);
     // "z" is the key that types z under the current layout (QWERTZ too): macOS codes are places on a US keyboard.
     const name = chord.key.name;

@@ -7,6 +7,7 @@
  * nothing while closed (apps such as Thunar fill it as it opens) is clicked open to be read, and closed again
  * unless an item of it is chosen.
  */
+import { namedPaste } from '../kernel/hidden-copy.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MacpilotError } from '../../errors.js';
 import type { AppInfo, ElementNode, Point } from '../../helper-client/protocol.js';
@@ -194,6 +195,8 @@ export class Menus {
         // item is checked again once its menu shows.
         const readOpen = chain.length === 1 || way.opened.includes(chain[chain.length - 2] as Entry);
         if (readOpen && item.node.info.states.includes('disabled')) throw disabledItem(item.names);
+        if (namedPaste(item.names.at(-1)))
+          this.kernel.hiddenCopy.refusePaste(`the menu item ${JSON.stringify(path)}`);
         return this.kernel.guard(doing, async () => {
           if (way.opened.length === 0) await this.bringToFront(menuBar, call);
           const scope = { app: menuBar.appInfo, top: menuBar.window?.id };

@@ -16,6 +16,7 @@ import type { Platform } from '../../keys.js';
 import { Changes, type ChangeSettings, type Expectation, type Prepared } from './changes.js';
 import { explain, isAppNotFound, isGone, isUnavailable } from './failures.js';
 import { DialogsInActions } from './dialogs-in-actions.js';
+import { HiddenCopy, namedPaste, PASTING_ROLES } from './hidden-copy.js';
 import { Displays } from './displays.js';
 import { Observer } from './observer.js';
 import { type ElementPath, parsePath } from './paths.js';
@@ -28,7 +29,7 @@ import type { ActionResult } from './results.js';
 import { roleOf } from './roles.js';
 import { sameShown } from './shown.js';
 import { SNAPSHOT_VALUE_CHARS } from './tree.js';
-import { annotate, dropDocumentFocus, labelOf, type Walked } from './tree.js';
+import { annotate, dropDocumentFocus, labelOf, labelParts, type Walked } from './tree.js';
 import { entryWords, plainText } from './words.js';
 
 /** Exactly one of ref and path. */
@@ -77,6 +78,9 @@ export const describeTarget = (target: Target): string => target.ref ?? target.p
 /** An element in an error message: `button "Save" [ref=e12]`. */
 export const entryLine = (entry: RefEntry): string => plainText(entryWords(entry));
 
+/** The verbs of act that press what they act on (a click, an element's own action). */
+const PRESSES = /^(click|double-click|triple-click|right-click|perform|press)/;
+
 export class Kernel {
   private platformAsked: Promise<Platform> | undefined;
   readonly resolver: Resolver;
@@ -87,6 +91,9 @@ export class Kernel {
   readonly displays: Displays;
   /** Dialogs apps run inside the action that opened them, which keys must not reach. */
   readonly dialogsInActions = new DialogsInActions();
+
+  /** Whether the clipboard holds a hidden app's copy, which no action may paste. */
+  readonly hiddenCopy = new HiddenCopy();
 
   constructor(
     readonly port: HelperPort,
@@ -275,6 +282,11 @@ export class Kernel {
     try {
       return await this.guard(`${verb} ${this.describe(target)}`, async () => {
         const { entry, detail } = await this.detail(target, 0, call);
+        // A press of a "Paste" button or menu item pastes as Ctrl+V does.
+        const { role, name } = labelParts(entry.label);
+        if (PRESSES.test(verb) && PASTING_ROLES.has(role) && namedPaste(name)) {
+          this.hiddenCopy.refusePaste(`${verb} ${entry.label}`);
+        }
         // The element as it was acted on: the ref table updates its entry with what changed (a combo box's name
         // is the item it shows), and the audit log must not learn a value set from the name it takes.
         const actedOn = { ...entry };

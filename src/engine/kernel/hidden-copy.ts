@@ -1,0 +1,42 @@
+/**
+ * Whether the clipboard holds what an app the person's lists hide copied (a password manager's password). An agent
+ * may not read it (get_clipboard refuses), so it may not paste it either: a paste would put it in a field the
+ * agent reads. The clipboard history says when such a copy arrives and when anything else replaces it.
+ */
+import type { Chord } from '../../keys.js';
+import { AppRefused } from './resolve.js';
+
+/** What pastes: Ctrl+V (Command+V on macOS, with Shift too) and Shift+Insert. */
+export function pastes(chord: Chord): boolean {
+  const key = chord.key.name.toLowerCase();
+  const mods = new Set(chord.modifiers);
+  if (key === 'v') return (mods.has('control') || mods.has('command')) && !mods.has('option');
+  return key === 'insert' && mods.has('shift') && mods.size === 1;
+}
+
+/** A menu item or button that pastes, by its name ("Paste", "Paste Special…", "Paste and Match Style"). */
+export const namedPaste = (name: string | undefined): boolean => /^\s*paste\b/i.test(name ?? '');
+
+/** The roles that paste when pressed and named so; a field labelled "Paste your code" does not. */
+export const PASTING_ROLES: ReadonlySet<string> = new Set(['button', 'menuitem', 'link']);
+
+export class HiddenCopy {
+  private held = false;
+
+  /** Said when the clipboard changes: whether what it holds now came from a hidden app. */
+  set(held: boolean): void {
+    this.held = held;
+  }
+
+  /** Refuses `what` (a paste: "press ctrl+v", `click menu item "Edit > Paste"`) while the clipboard holds it. */
+  refusePaste(what: string): void {
+    if (!this.held) return;
+    throw new AppRefused({
+      what: `Not done: ${what} would paste what was copied in an app hidden from you`,
+      why: "the person's app lists hide that app, and what it copies (a password) with it",
+      next: 'ask the person for what you need; pasting works again once anything else is copied',
+      kind: 'app_off_limits',
+      refusal: true,
+    });
+  }
+}
