@@ -241,6 +241,19 @@ describe('MACPILOT_DENY_APPS=xterm (a zenity under that name)', () => {
     await eventually('the covering window painted black', async () =>
       (await centre()).every((channel) => channel === 0) ? true : undefined,
     );
+    // find_visual's picture (for the client's model, here for the agent: this client has none) is painted too.
+    const looked = (await macpilot.client.callTool({
+      name: 'find_visual',
+      arguments: { description: 'the OK button', app: 'zenity' },
+    })) as { content: { type: string; text?: string; data?: string }[] };
+    const said = looked.content.map((part) => part.text ?? '').join('\n');
+    expect(said).toMatch(/1 window of apps the person's app lists hide is painted black/);
+    expect(said).not.toMatch(/may show in its pixels|black_out_hidden/);
+    const picture = await decode(
+      Buffer.from(looked.content.find((p) => p.type === 'image')?.data ?? '', 'base64'),
+    );
+    const middle = (Math.floor(picture.height / 2) * picture.width + Math.floor(picture.width / 2)) * 3;
+    expect([...picture.rgb.subarray(middle, middle + 3)]).toEqual([0, 0, 0]);
     await processes.stop(hidden.pid);
     await eventually('the app itself in its screenshot', async () =>
       (await centre()).some((channel) => channel > 100) ? true : undefined,

@@ -124,8 +124,16 @@ export class Visual {
     model: ModelPort | undefined,
     call?: CallOptions,
   ): Promise<VisualResult> {
+    // The image goes to a model (or the agent) whatever the mode: hidden apps' windows are painted black, as
+    // text recognition paints them.
     const shot = await this.screen.take(
-      { app: options.app, annotate: true, format: 'png', maxWidth: VISUAL_DEFAULTS.maxWidth },
+      {
+        app: options.app,
+        annotate: true,
+        format: 'png',
+        maxWidth: VISUAL_DEFAULTS.maxWidth,
+        blackOutHidden: true,
+      },
       call,
     );
     const { drawn, image } = shot;
