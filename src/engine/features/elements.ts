@@ -459,7 +459,12 @@ export class Elements {
           throw notKept(entry, held, text);
         }
         untouched = true;
-        return words`Set the value of ${entryWords(entry)} (through the accessibility layer; macpilot moved neither the pointer nor the keyboard focus).`;
+        // A number the control keeps to its own steps or digits (a spin button of 3 decimals given 3.14159).
+        const rounded =
+          typeof given === 'number' && typeof held === 'number' && held !== given
+            ? ` It holds ${digitsOf(held)}, not ${digitsOf(given)}: the control keeps numbers to its own steps.`
+            : '';
+        return words`Set the value of ${entryWords(entry)} (through the accessibility layer; macpilot moved neither the pointer nor the keyboard focus).${own(rounded)}`;
       };
     });
     return untouched ? withFocusTaken(result) : result;

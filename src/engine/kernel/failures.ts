@@ -146,11 +146,14 @@ export function helperFailure(error: HelperError, what?: string, runningApps?: s
   };
   // An app that is not installed: what is installed is the next step, not what is running. A capability that is
   // missing or not permitted: the helper knows what gets it on this desktop, better than the table.
+  // A value the control does not take: its own range or options are what to give instead.
+  const valueNotTaken = error.code === HelperErrorCode.ValueNotSettable && error.data.notTaken === true;
   const hintIsNext =
     error.data.hint !== undefined &&
     ((error.method === 'apps.launch' && error.code === HelperErrorCode.AppNotFound) ||
       error.code === HelperErrorCode.NotAvailable ||
-      error.code === HelperErrorCode.PermissionDenied);
+      error.code === HelperErrorCode.PermissionDenied ||
+      valueNotTaken);
   const hint = error.data.hint && !hintIsNext ? ` (${error.data.hint})` : '';
   return new MacpilotError(
     {
@@ -167,13 +170,10 @@ export function helperFailure(error: HelperError, what?: string, runningApps?: s
             ? advice.next(runningApps)
             : advice.next,
       // A value the control does not take (an option it lacks, a number beyond its range): the value was wrong.
-      kind:
-        error.code === HelperErrorCode.ValueNotSettable && error.data.notTaken === true
-          ? 'value_not_taken'
-          : advice.kind,
+      kind: valueNotTaken ? 'value_not_taken' : advice.kind,
       ...(error.data.notTaken === true ? { concerns: ['value'] } : {}),
       refusal: advice.refusal,
-      ...(advice.personNext ? { person: { next: advice.personNext } } : {}),
+      ...(advice.personNext && !hintIsNext ? { person: { next: advice.personNext } } : {}),
     },
     { cause: error },
   );
