@@ -25,6 +25,7 @@ import { labelOf } from '../engine/kernel/tree.js';
 import { isRefusal, MacpilotError } from '../errors.js';
 import { parseChord } from '../keys.js';
 import { appAccess, isWrite, toolsetOf } from '../toolsets.js';
+import { capitalize } from '../text.js';
 import { backgroundOf, inCallScope } from './call-scope.js';
 import { ABANDONED_MS, CONSENT_WAIT_MS } from './watch.js';
 import type { Guard, ToolCall } from './pipeline.js';
@@ -111,7 +112,7 @@ export class ConsentGuard implements Guard {
         'allow',
       );
       throw new MacpilotError({
-        what: `${asGiven} needs a human's consent`,
+        what: `${capitalize(asGiven)} needs a human's consent`,
         why: `${because}, and ${unreachable}`,
         next: `do it another way, or ask the user to do it or to open \`macpilot console\`, where they are asked such questions; a human can let such actions run without asking: ${allowAlways}`,
         kind: 'consent_unreachable',
