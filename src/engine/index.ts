@@ -112,25 +112,22 @@ export function createEngine(
   const elements = new Elements(kernel, input, reader, menus);
   const feed = new ChangeFeed(port, kernel.observer);
   // What is copied in an app the lists hide (a password manager's password) is never read back to an agent: the
-  // app in front when the clipboard changed is the one that copied. In front is the focused element's app or the
-  // active window's: an app that reports no focused element is still known by its window.
+  // app in front when the clipboard changed is the one that copied. In front is the focused element's app, or
+  // the active window's when no element has the focus. (Not both each time: on KDE a window list runs a script
+  // in the compositor, which a busy machine shows as a stalled clipboard.)
   const copiedInHiddenApp = async () => {
-    const [{ element }, { windows }] = await Promise.all([
-      port.call('ax.focused', {}).catch(() => ({ element: null })),
-      port.call('windows.list', { includeMinimized: false }).catch(() => ({ windows: [] })),
-    ]);
-    const pids = new Set([element?.pid, windows.find((w) => w.focused)?.pid]);
-    const hidden = await Promise.all(
-      [...pids].map((pid) =>
-        pid === undefined
-          ? false
-          : kernel.resolver.appOf(pid).then(
-              () => false,
-              (error: unknown) => error instanceof AppRefused,
-            ),
-      ),
+    const { element } = await port.call('ax.focused', {}).catch(() => ({ element: null }));
+    const pid =
+      element?.pid ??
+      (await port.call('windows.list', { includeMinimized: false }).then(
+        ({ windows }) => windows.find((w) => w.focused)?.pid,
+        () => undefined,
+      ));
+    if (pid === undefined) return false;
+    return kernel.resolver.appOf(pid).then(
+      () => false,
+      (error: unknown) => error instanceof AppRefused,
     );
-    return hidden.includes(true);
   };
   const history = new ClipboardHistory(
     port,

@@ -610,7 +610,7 @@ describe('a GTK combo box', () => {
     // A value the box does not take is the command line's, as a number beyond a slider's range is.
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(
-      /it has no option "Purple" \(use one of its options: "None", "Classic", "Cobalt"/,
+      /it has no option "Purple"\nNext: use one of its options: "None", "Classic", "Cobalt"/,
     );
     await ok('set', path, 'None');
 

@@ -109,7 +109,7 @@ describe('Firefox: the order form through MCP alone', () => {
     expect(await macpilot.ok('get_element', { ref: colour })).toContain('value: "Blue"');
     const purple = await macpilot.call('set_value', { ref: colour, value: 'Purple' });
     expect(purple.text).toContain(
-      'it has no option "Purple" (use one of its options: "Red", "Green", "Blue")',
+      'it has no option "Purple"\nNext: use one of its options: "Red", "Green", "Blue"',
     );
 
     const clicked = await placeOrder(macpilot, app);
