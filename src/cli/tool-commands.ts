@@ -394,6 +394,11 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
     call('press_key', { key: combo, repeat: integer(values.repeat, 'repeat') }),
 
   set: async ({ positionals: [path = '', value = ''] }, call) => {
+    if (path === '-') {
+      throw new UsageError(
+        'set takes its path as an argument (only get reads one from a pipe): give the path `macpilot find` prints after "at"',
+      );
+    }
     const target = await element(call, path);
     // A path that leads nowhere fails in set_value's words, as the write it was (the audit log records it).
     if (target.answer.result.isError) return call('set_value', { path, value });

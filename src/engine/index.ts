@@ -139,12 +139,14 @@ export function createEngine(
     kernel.hiddenCopy,
   );
   const waits = new Waits(kernel);
+  const held = new HeldInput(input, port);
+  input.heldModifiers = () => held.heldModifiers();
   return {
     kernel,
     elements,
     apps: new Apps(kernel),
     input,
-    held: new HeldInput(input, port),
+    held,
     windows,
     screen,
     visual: new Visual(screen),

@@ -241,7 +241,8 @@ function contentLengths(args: Record<string, unknown>): Record<`${string}_length
   for (const name of CONTENT_ARGS) {
     const value = args[name];
     if (value === undefined || value === null) continue;
-    lengths[`${name}_length`] = String(value).length;
+    // In characters as the answers count them (code points: an emoji is one), not UTF-16 units.
+    lengths[`${name}_length`] = Array.from(String(value)).length;
   }
   return lengths;
 }

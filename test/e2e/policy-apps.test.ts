@@ -332,6 +332,18 @@ describe('the clipboard of a hidden app', () => {
         /^Not done: pressing .+ would paste what was copied in an app hidden from you/,
       );
     }
+    // The modifier held down across calls first, the key after: a paste all the same.
+    for (const [modifier, key] of [
+      ['ctrl', 'v'],
+      ['shift', 'insert'],
+    ] as const) {
+      await macpilot.ok('key_down', { key: modifier });
+      for (const tool of ['press_key', 'key_down']) {
+        const pasted = await macpilot.call(tool, { key });
+        expect(pasted.text, `${modifier} held, ${tool} ${key}`).toMatch(/would paste what was copied/);
+      }
+      await macpilot.ok('key_up', { key: modifier });
+    }
     expect(await macpilot.ok('get_element', { ref: field })).not.toContain('hunter2');
     const history = await macpilot.ok('get_clipboard_history');
     expect(history).not.toContain('hunter2');

@@ -729,6 +729,8 @@ export class Input {
 
   /** Press (down) or release one key and leave it so, reporting what changed in the app with keyboard focus. */
   async hold(key: HeldKey, down: boolean, call?: CallOptions): Promise<ActionResult> {
+    // A key held down with ctrl held (key_down ctrl, key_down v) pastes as ctrl+v does.
+    if (down && 'key' in key) this.refusePaste(key.key, [], await this.kernel.platform(call));
     const params = await this.holdParams(key, down, call);
     return this.onFocus('input.hold', `${down ? 'press' : 'release'} ${key.name}`, call, async () => {
       await this.send('input.hold', params, call);
@@ -1044,8 +1046,17 @@ export class Input {
 
   // --- the helper ---
 
-  private async pressChord(chord: Chord, platform: Platform, repeat: number, call?: CallOptions) {
+  /** The modifiers held down across calls (HeldInput's): a key pressed now goes with them. */
+  heldModifiers: () => Modifier[] = () => [];
+
+  /** Refuses a key that, with its modifiers and those held down, pastes a hidden app's copy (HiddenCopy). */
+  refusePaste(key: Key, modifiers: readonly Modifier[], platform: Platform): void {
+    const chord = { key, modifiers: [...new Set([...modifiers, ...this.heldModifiers()])] };
     if (pastes(chord)) this.kernel.hiddenCopy.refusePaste(`pressing ${chordName(chord, platform)}`);
+  }
+
+  private async pressChord(chord: Chord, platform: Platform, repeat: number, call?: CallOptions) {
+    this.refusePaste(chord.key, chord.modifiers, platform);
     const code = codeFor(chord.key, platform);
     // "z" is the key that types z under the current layout (QWERTZ too): macOS codes are places on a US keyboard.
     const name = chord.key.name;

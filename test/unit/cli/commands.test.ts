@@ -116,6 +116,9 @@ describe('tool commands', () => {
       ['screenshot', { values: { region: '1,2,3' } }],
       ['clipboard', { positionals: ['paste'] }],
       ['menu', { positionals: ['mousepad'] }],
+      // Only get reads a path from a pipe.
+      ['set', { positionals: ['-', 'x'] }],
+      ['clipboard', { positionals: ['set', ''] }],
     ] as const) {
       await expect(calls(name, invocation as Partial<Invocation>), name).rejects.toBeInstanceOf(UsageError);
     }

@@ -108,11 +108,14 @@ describe('AuditLog', () => {
     audit.settled(call('type_text', { text: SECRET }, WRITE, 'input'), ok);
     audit.settled(call('set_clipboard', { text: SECRET }, WRITE, 'clipboard'), ok);
     audit.settled(call('press_key', { key: 'h' }, WRITE, 'input'), ok);
+    // Counted as the answers count: an emoji is one character.
+    audit.settled(call('type_text', { text: 'ok 😀' }, WRITE, 'input'), ok);
     const content = readFileSync(file, 'utf8');
     expect(content).not.toContain('hunter2');
     expect(content).not.toContain('"args"');
     expect(content).toContain(`"text_length":${SECRET.length}`);
     expect(content).toContain('"key_length":1');
+    expect(content).toContain('"text_length":4');
   });
 
   test('a failure is recorded by its kind and the arguments it concerns, never its sentence', () => {
