@@ -18,7 +18,8 @@ beforeAll(async () => {
   desktop = await startDesktop({ monitors: 2 });
   const env = { ...(desktop.env as Record<string, string>), MACPILOT_CONSENT: 'allow' };
   processes = new Processes(env);
-  macpilot = await startMacpilot(env);
+  // Not a test of the rate limit: the polls of one test and the calls of the next came within one second, over 20.
+  macpilot = await startMacpilot({ ...env, MACPILOT_RATE_LIMITS: 'calls_per_second=200' });
 });
 afterAll(async () => {
   await macpilot?.close();
