@@ -32,7 +32,7 @@ import {
   type Platform,
 } from '../../keys.js';
 import type { Expectation, Prepared } from '../kernel/changes.js';
-import { helperFailure } from '../kernel/failures.js';
+import { helperFailure, isGone } from '../kernel/failures.js';
 import { entryLine, type Kernel, type Target } from '../kernel/kernel.js';
 import { appText, type AppText, entryWords, own, plainText, words, type Words } from '../kernel/words.js';
 import type { CallOptions } from '../../helper-client/errors.js';
@@ -132,8 +132,12 @@ export interface ClickOptions {
 }
 
 /** Enter and Tab typed may leave the field (a dialog's default button, the next field): no text to await. */
-/** Whether typing the text waits for it in the field: a newline or a tab is a key that may leave it. */
-export const awaitsText = (text: string): boolean => !/[\n\t]/.test(text);
+/**
+ * Whether typing the text waits for it in the field: a tab is a key that may leave it, and so is a newline in a
+ * one-line field (Enter), not in a multi-line one.
+ */
+export const awaitsText = (text: string, multiline = false): boolean =>
+  !text.includes('\t') && (multiline || !text.includes('\n'));
 
 /**
  * How long a field that shows no change has settled after keys typed `text`: a second, or for a long text twice
@@ -478,19 +482,20 @@ export class Input {
 
   async typeText(options: TypeOptions, call?: CallOptions): Promise<ActionResult> {
     this.checkTypingTime(options);
-    const awaitText = awaitsText(options.text);
     if (!options.target) {
       this.refuseInBackground('input.type');
       return this.kernel.guard('type text', async (reach) => {
         const { element } = await this.kernel.port.call('ax.focused', {}, call);
         // Into a text field, the answer waits for the text, as into a field given by ref.
-        const field = element && awaitText && roleOf(element) === 'textbox' ? element.id : undefined;
+        const awaited = element && awaitsText(options.text, element.states.includes('multiline'));
+        const field = awaited && roleOf(element) === 'textbox' ? element.id : undefined;
         const before =
           field === undefined ? undefined : await this.fieldText(field, call).catch(() => undefined);
         return this.observed(
           element,
           async () => {
-            const done = await this.typeKeys(options, field, before, call);
+            const multiline = element?.states.includes('multiline') === true;
+            const done = await this.typeKeys(options, field, before, multiline, call);
             // Named as the focus found it: the element the keys went to.
             const into = element
               ? words`the focused ${appText(labelOf(roleOf(element), element.name))}`
@@ -568,7 +573,8 @@ export class Input {
       const before = options.clearFirst
         ? ''
         : await this.fieldText(entry.handle, call).catch(() => undefined);
-      const done = await this.typeKeys(options, entry.handle, before, call);
+      const multiline = detail.states.includes('multiline');
+      const done = await this.typeKeys(options, entry.handle, before, multiline, call);
       return words`Focused ${entryWords(entry)}, ${own(done.typed + done.submitted)}.${done.short}`;
     };
   }
@@ -581,13 +587,14 @@ export class Input {
     options: TypeOptions,
     field: string | undefined,
     before: string | undefined,
+    multiline: boolean,
     call?: CallOptions,
   ): Promise<{ typed: string; submitted: string; short: Words }> {
     const characters = Array.from(options.text).length;
     const delayMs = options.delayMs ?? 0;
     const typingCall = { ...call, timeoutMs: characters * (delayMs + KEY_COST_MS) + ANSWER_MARGIN_MS };
     const platform = await this.kernel.platform(call);
-    const awaitText = awaitsText(options.text);
+    const awaitText = awaitsText(options.text, multiline);
     if (options.clearFirst) {
       // "command" is Control on Linux: one chord selects all on both platforms.
       await this.pressChord(parseChord('command+a'), platform, 1, call);
@@ -595,7 +602,9 @@ export class Input {
     }
     const { typed } = await this.send('input.type', { text: options.text, delayMs }, typingCall);
     const short =
-      field !== undefined && awaitText ? await this.untilTyped(field, options.text, before, call) : [];
+      field !== undefined && awaitText
+        ? await this.untilTyped(field, options.text, before, multiline, call)
+        : [];
     if (options.submit) {
       // The typing is done: a failure to read the window (the field gone with it) leaves the Enter to press.
       if (field !== undefined)
@@ -842,7 +851,8 @@ export class Input {
       const before = await this.fieldText(field, call).catch(() => undefined);
       return this.observed(
         element,
-        async () => words`${await run()}${await this.untilTyped(field, typed, before, call)}`,
+        async () =>
+          words`${await run()}${await this.untilTyped(field, typed, before, element?.states.includes('multiline') === true, call)}`,
         call,
         { reach, expectation },
       );
@@ -913,10 +923,15 @@ export class Input {
    */
   private async untilTyped(
     handle: string,
-    text: string,
-    before: string | undefined,
+    typed: string,
+    shownBefore: string | undefined,
+    multiline: boolean,
     call?: CallOptions,
   ): Promise<Words> {
+    // A multi-line area may show its text with newlines at its end (a web page's editable area): compared without.
+    const trimmed = (shown: string) => (multiline ? shown.replace(/\n+$/, '') : shown);
+    const text = trimmed(typed);
+    const before = shownBefore === undefined ? undefined : trimmed(shownBefore);
     // A long text keeps a slow app busy well after the keys went out: wait while the field keeps changing.
     const cap = performance.now() + TYPED_MAX_WAIT_MS;
     const settleMs = settlingFor(text);
@@ -936,6 +951,8 @@ export class Input {
         (value) => ({ value }),
         (error: unknown) => {
           if (call?.signal?.aborted) throw error;
+          // The field went away with the keys on their way: its app closed (or crashed on them).
+          if (isGone(error)) throw fieldGone(Array.from(typed).length);
           return undefined;
         },
       );
@@ -948,7 +965,7 @@ export class Input {
         await sleep(INPUT_DEFAULTS.focusPollMs, undefined, { signal: call?.signal });
         continue;
       }
-      const { value } = read;
+      const value = read.value === undefined ? undefined : trimmed(read.value);
       if (value === undefined || arrived(value)) return [];
       if (value !== last) {
         last = value;
@@ -999,7 +1016,7 @@ export class Input {
 
   /**
    * A field's whole text ('' when it holds none); undefined when it cannot be read whole (secure, too long) or
-   * shows none of its own (Firefox's address bar, whose text is in no element it exposes).
+   * shows none of its own (Firefox's address bar, whose text is in no element it exposes; an editable area's blocks).
    */
   private async fieldText(handle: string, call?: CallOptions): Promise<string | undefined> {
     const { element } = await this.kernel.port.call(
@@ -1008,7 +1025,9 @@ export class Input {
       call,
     );
     const { value } = element;
-    return isSecure(element) || element.valueTruncated || typeof value !== 'string' ? undefined : value;
+    // A web page's editable area shows each line or block as an embedded object (U+FFFC): its text is elsewhere.
+    const whole = typeof value === 'string' && !value.includes('\uFFFC');
+    return isSecure(element) || element.valueTruncated || !whole ? undefined : value;
   }
 
   /** Focus the element, then wait until the app reports it focused: keys typed sooner can land elsewhere. */
@@ -1122,3 +1141,16 @@ export class Input {
     }
   }
 }
+
+/** A field that went away after the keys went out, before it showed them. */
+const fieldGone = (characters: number) =>
+  new MacpilotError({
+    what: `The field went away after ${plural(characters, 'character')} were typed into it, before it showed them`,
+    why: 'its app closed or replaced it while it took the keys (an app may even crash on many keys at once)',
+    next: 'see whether the app still runs (list_apps), then read the field again before typing anything more',
+    kind: 'field_gone',
+    changed: true,
+    person: {
+      next: 'see whether the app still runs (`macpilot apps`), then read the field again before typing anything more',
+    },
+  });
