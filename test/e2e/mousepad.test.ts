@@ -47,6 +47,17 @@ test('type_text of a long, repetitive text, and a key pressed 100 times, answer 
   expect((pressed.structuredContent as { value?: string }).value?.length).toBe(2 * pattern.length + 100);
 });
 
+test('type_text of many lines answers once they are all in the document, not as the keys go out', async () => {
+  const found = await macpilot.ok('find_elements', { app: String(pid), role: 'textbox' });
+  const editor = refOf(found, /multiline/);
+  const lines = Array.from({ length: 300 }, (_, i) => `line ${i} ✓`).join('\n');
+  const typed = await macpilot.ok('type_text', { ref: editor, text: lines, clear_first: true });
+  expect(typed).not.toMatch(/not the text typed|still changing/);
+  // Read once, right after the answer: all of it is there already.
+  const value = await macpilot.client.callTool({ name: 'get_element', arguments: { ref: editor } });
+  expect((value.structuredContent as { value?: string }).value).toBe(lines);
+});
+
 test('menu items in closed menus are found with include_hidden, by the name a person types', async () => {
   const visible = await macpilot.ok('find_elements', {
     app: String(pid),
