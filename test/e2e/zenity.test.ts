@@ -8,13 +8,19 @@ import { eventually, refOf } from '../support/text.js';
 
 const { macpilot, processes } = useMacpilot(inject('desktopEnv'));
 
-test('the text set in the entry is what zenity prints after OK', async () => {
-  const zenity = processes.start('zenity', ['--entry', '--title', 'macpilot e2e', '--text', 'Your name?']);
+/** A zenity entry dialog, and the ref of its field once macpilot finds it. */
+async function entryDialog(title: string, question: string) {
+  const zenity = processes.start('zenity', ['--entry', '--title', title, '--text', question]);
   const app = String(zenity.pid);
   const field = await eventually('the zenity entry', async () => {
     const out = await macpilot.call('find_elements', { app, role: 'textbox' });
     return out.isError ? undefined : refOf(out.text, /textbox/);
   });
+  return { zenity, app, field };
+}
+
+test('the text set in the entry is what zenity prints after OK', async () => {
+  const { zenity, app, field } = await entryDialog('macpilot e2e', 'Your name?');
 
   const typed = 'Ada Lovelace — 1815 ✓';
   const set = await macpilot.ok('set_value', { ref: field, value: typed });
@@ -46,12 +52,7 @@ test('the text set in the entry is what zenity prints after OK', async () => {
 });
 
 test('a value longer than the entry holds: the answer says how much it kept, in the words of set_value, and OK prints that', async () => {
-  const zenity = processes.start('zenity', ['--entry', '--title', 'macpilot long', '--text', 'Long?']);
-  const app = String(zenity.pid);
-  const field = await eventually('the zenity entry', async () => {
-    const out = await macpilot.call('find_elements', { app, role: 'textbox' });
-    return out.isError ? undefined : refOf(out.text, /textbox/);
-  });
+  const { zenity, field } = await entryDialog('macpilot long', 'Long?');
   // A number given to a text field is its digits, as a person types them.
   expect(await macpilot.ok('set_value', { ref: field, value: 1234 })).toContain('Set the value of textbox');
   expect(await macpilot.ok('get_element', { ref: field })).toMatch(/^value: "1234"$/m);
