@@ -437,18 +437,7 @@ export class Elements {
           // An editable field that takes no text through the accessibility layer (a web page's: Chromium's
           // refuses it, Firefox's says yes and keeps its old text) is typed into, as a person would: the page
           // hears its input events.
-          if (error instanceof HelperError && error.data.typeInstead === false) throw noValueToSet(entry);
-          if (
-            error instanceof HelperError &&
-            typeof error.data.kept === 'number' &&
-            typeof given === 'string'
-          )
-            throw valueCut(entry, error.data.kept, Array.from(given).length);
-          // A number is typed as its digits (a web page's number field takes no value set either).
-          const typed = typeof given === 'number' ? digitsOf(given) : given;
-          if (typeof typed !== 'string' || !(error instanceof HelperError) || error.data.typeInstead !== true)
-            throw error;
-          return this.setByTyping(entry, detail, typed, call);
+          return this.setByTyping(entry, detail, textToType(error, entry, given), call);
         }
         // The text the field holds after, where the helper reads it back (macOS's does): one that kept its old
         // text (a web field that says yes) is typed into, as the Linux helper asks; a field with a limit or a
@@ -630,6 +619,19 @@ const tooLongToType = (
     concerns: ['value'],
     refusal: true,
   });
+
+/** The text to type when the helper set no value and asks for typing; else the failure, in set_value's words. */
+function textToType(error: unknown, entry: RefEntry, given: ElementValue): string {
+  if (!(error instanceof HelperError)) throw error;
+  if (error.data.typeInstead === false) throw noValueToSet(entry);
+  if (typeof error.data.kept === 'number' && typeof given === 'string') {
+    throw valueCut(entry, error.data.kept, Array.from(given).length);
+  }
+  // A number is typed as its digits (a web page's number field takes no value set either).
+  const typed = typeof given === 'number' ? digitsOf(given) : given;
+  if (typeof typed !== 'string' || error.data.typeInstead !== true) throw error;
+  return typed;
+}
 
 /** A number as a person types it: 1000000000000000000000, 0.0000001 (not 1e+21, 1e-7). */
 const digitsOf = (value: number): string =>
