@@ -541,6 +541,13 @@ export const methods = {
     Empty,
     z.object({}),
   ),
+  'clipboard.primaryOwner': method(
+    'The process owning the text selected last, which a middle click pastes (X11 and Wayland: the primary ' +
+      'selection). `known` false where the helper cannot tell; known without pid: nothing is selected, or the ' +
+      'platform has no such selection (macOS).',
+    Empty,
+    z.object({ known: z.boolean(), pid: z.number().int().optional() }),
+  ),
   'windows.list': method(
     'Top-level windows, front to back; of one app when pid is given.',
     z.object({ pid: z.number().int().optional(), includeMinimized: z.boolean() }),

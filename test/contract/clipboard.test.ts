@@ -1,7 +1,11 @@
 /** clipboard.read / write / clear against xclip, the usual command-line peer, on the test desktop. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, expect, inject, test } from 'vitest';
 import { methods } from '../../src/helper-client/protocol.js';
+import { eventually } from '../support/text.js';
 import { xclipOn } from '../support/xclip.js';
 import { useHelper } from './helper.js';
 
@@ -84,4 +88,22 @@ test('clipboard.watch: each change of the clipboard, by another client or by the
   } finally {
     stop();
   }
+});
+
+test('clipboard.primaryOwner: the process owning the text selected last (PRIMARY), and none once it exits', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'macpilot-primary-'));
+  const file = join(folder, 'selected');
+  writeFileSync(file, 'selected text');
+  const owner = processes.start('xclip', ['-quiet', '-selection', 'primary', '-i', file]);
+  const answer = await eventually('xclip to own PRIMARY', async () => {
+    const owned = await helper.call('clipboard.primaryOwner', {});
+    return owned.pid === undefined ? undefined : owned;
+  });
+  expect(methods['clipboard.primaryOwner'].result.parse(answer)).toEqual({ known: true, pid: owner.pid });
+  // The clipboard's owner is another matter: the helper itself, here.
+  await helper.call('clipboard.write', { text: 'copied' });
+  expect(await helper.call('clipboard.primaryOwner', {})).toEqual({ known: true, pid: owner.pid });
+  await processes.stop(owner.pid!);
+  expect(await helper.call('clipboard.primaryOwner', {})).toEqual({ known: true });
+  rmSync(folder, { recursive: true, force: true });
 });

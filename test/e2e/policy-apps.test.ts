@@ -344,6 +344,17 @@ describe('the clipboard of a hidden app', () => {
       }
       await macpilot.ok('key_up', { key: modifier });
     }
+    // Selected all in the vault, the password is also the text selected last, which a middle click pastes.
+    const middle = [
+      await macpilot.call('click_element', { ref: field, button: 'middle' }),
+      await macpilot.call('click', { x: 5, y: 5, button: 'middle' }),
+      await macpilot.call('mouse_down', { button: 'middle' }),
+    ];
+    for (const refused of middle) {
+      expect(refused.text).toMatch(
+        /^Not done: (a middle click|pressing the middle button) would paste the text selected last, which was selected in an app hidden from you/,
+      );
+    }
     expect(await macpilot.ok('get_element', { ref: field })).not.toContain('hunter2');
     const history = await macpilot.ok('get_clipboard_history');
     expect(history).not.toContain('hunter2');
@@ -358,6 +369,9 @@ describe('the clipboard of a hidden app', () => {
     await eventually('the paste', async () =>
       (await macpilot.ok('get_element', { ref: field })).includes('public text') ? true : undefined,
     );
+    // The vault gone, nothing it selected is left to paste: a middle click is a click again.
+    await macpilot.ok('click_element', { ref: field, button: 'middle' });
+    expect(await macpilot.ok('get_element', { ref: field })).not.toContain('hunter2');
     await processes.stop(form.pid);
   });
 });

@@ -169,6 +169,11 @@ public enum ClipboardWatch: RPCMethod {
     public typealias Result = Empty
     public static let name = "clipboard.watch"
 }
+public enum ClipboardPrimaryOwner: RPCMethod {
+    public typealias Params = Empty
+    public typealias Result = PrimaryOwnerResult
+    public static let name = "clipboard.primaryOwner"
+}
 
 public enum WindowsList: RPCMethod {
     public typealias Params = WindowsListParams
@@ -270,6 +275,7 @@ public let allMethods: [any RPCMethod.Type] = [
     ClipboardWrite.self,
     ClipboardClear.self,
     ClipboardWatch.self,
+    ClipboardPrimaryOwner.self,
     WindowsList.self,
     WindowsFocus.self,
     WindowsMove.self,

@@ -880,6 +880,16 @@ public struct ClipboardReadResult: Codable, Sendable {
     }
 }
 
+/// clipboard.primaryOwner: macOS has no primary selection, so a middle click pastes nothing (known, no pid).
+public struct PrimaryOwnerResult: Codable, Sendable {
+    public var known: Bool
+    public var pid: Int32?
+    public init(known: Bool, pid: Int32? = nil) {
+        self.known = known
+        self.pid = pid
+    }
+}
+
 public struct ClipboardWriteParams: Codable, Sendable, ValidatedParams {
     public var text: String
 

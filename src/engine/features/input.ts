@@ -4,7 +4,7 @@
  * the point, the app of the target element, or (for keys) the app holding keyboard focus. Typed text never
  * appears in answers, errors or logs.
  */
-import { pastes } from '../kernel/hidden-copy.js';
+import { pastes, refuseSelectionPaste } from '../kernel/hidden-copy.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MacpilotError, type Reached } from '../../errors.js';
 import { pointText } from '../../bounds.js';
@@ -71,6 +71,15 @@ const FOREGROUND: Partial<Record<InputMethod, string>> = {
 
 /** The input methods that send keys where the keyboard focus is. */
 const KEY_METHODS: ReadonlySet<InputMethod> = new Set(['input.key', 'input.type', 'input.hold']);
+
+/** The middle button pressed, in words, when `method` presses it: X11 and Wayland apps paste the selection then. */
+function middlePress<M extends InputMethod>(method: M, params: Params<M>): string | undefined {
+  const press = params as { button?: MouseButton; down?: boolean };
+  if (press.button !== 'middle') return undefined;
+  if (method === 'input.click') return 'a middle click';
+  if (method === 'input.drag') return 'a drag with the middle button';
+  return method === 'input.button' && press.down === true ? 'pressing the middle button' : undefined;
+}
 
 /** A key held down across calls: a modifier key, or any key src/keys.ts names. */
 export type HeldKey = { name: string } & ({ modifier: Modifier } | { key: Key });
@@ -1092,6 +1101,8 @@ export class Input {
   ): Promise<Result<M>> {
     this.refuseInBackground(method);
     if (KEY_METHODS.has(method)) await this.kernel.dialogsInActions.refuseKeys(this.kernel.port, call);
+    const middle = middlePress(method, params);
+    if (middle) await refuseSelectionPaste(this.kernel.port, this.kernel.resolver, middle, call);
     if (this.personFirst && FOREGROUND[method] !== undefined) await this.watchPerson(call);
     try {
       return await this.kernel.port.call(method, params, call);

@@ -4,7 +4,9 @@
  * agent reads. The clipboard history says when such a copy arrives and when anything else replaces it.
  */
 import type { Chord } from '../../keys.js';
-import { AppRefused } from './resolve.js';
+import type { CallOptions } from '../../helper-client/errors.js';
+import type { HelperPort } from './port.js';
+import { AppRefused, type Resolver } from './resolve.js';
 
 /** What pastes: Ctrl+V (Command+V on macOS, with Shift too) and Shift+Insert. */
 export function pastes(chord: Chord): boolean {
@@ -39,4 +41,35 @@ export class HiddenCopy {
       refusal: true,
     });
   }
+}
+
+/**
+ * Refuses `what` (a middle click) while the text selected last, which a middle click pastes on X11 and Wayland, was
+ * selected in an app the lists hide; where the helper cannot tell which app that was (Wayland), while one runs.
+ */
+export async function refuseSelectionPaste(
+  port: HelperPort,
+  resolver: Resolver,
+  what: string,
+  call?: CallOptions,
+): Promise<void> {
+  const owner = await port.call('clipboard.primaryOwner', {}, call);
+  if (owner.known) {
+    if (owner.pid === undefined || !(await resolver.hides(owner.pid, call))) return;
+    throw new AppRefused({
+      what: `Not done: ${what} would paste the text selected last, which was selected in an app hidden from you`,
+      why: "the person's app lists hide that app, and what is selected in it (a password) with it",
+      next: 'ask the person for what you need; a middle click works again once text is selected in another app',
+      kind: 'app_off_limits',
+      refusal: true,
+    });
+  }
+  if (!(await resolver.hidesAny(call))) return;
+  throw new AppRefused({
+    what: `Not done: ${what} would paste the text selected last, and macpilot cannot tell in which app it was selected while an app hidden from you runs`,
+    why: "this desktop does not say which app holds the selected text, and the person's app lists hide a running app",
+    next: 'click with the left button, and paste what you copied yourself with ctrl+v',
+    kind: 'app_off_limits',
+    refusal: true,
+  });
 }

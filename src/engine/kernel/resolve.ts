@@ -196,6 +196,21 @@ export class Resolver {
     return { apps, withoutTree, hidden: hiddenApps.length, hiddenBy: this.hiddenBy(hiddenApps), offLimits };
   }
 
+  /** Whether the app of process `pid` (one with an accessibility tree or only windows) is hidden from agents. */
+  async hides(pid: number, call?: CallOptions): Promise<boolean> {
+    const apps = await this.apps(call);
+    const app =
+      apps.find((a) => a.pid === pid) ?? (await this.treelessApps(call, apps)).find((a) => a.pid === pid);
+    return app !== undefined && !this.mayRead(app);
+  }
+
+  /** Whether any running app is hidden from agents, the person's own (the console's browser) aside. */
+  async hidesAny(call?: CallOptions): Promise<boolean> {
+    const apps = await this.apps(call);
+    const all = [...apps, ...(await this.treelessApps(call, apps))];
+    return all.some((app) => !this.mayRead(app) && !this.isPersonsOwn(app));
+  }
+
   /** The settings that hide these apps from lists, each once, in the person's words. */
   hiddenBy(apps: readonly { name: string; pid: number; bundleId?: string }[]): string[] {
     const settings = new Set<string>();
