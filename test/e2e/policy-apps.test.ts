@@ -361,15 +361,22 @@ describe('the clipboard of a hidden app', () => {
     // Left out, it is counted: "no text was copied" would not be true.
     expect(history).toMatch(/1 text copied in apps the person's app lists hide is left out/);
     expect(history).toContain('"agent copy"');
-    await processes.stop(vault.pid);
     await macpilot.ok('set_clipboard', { text: 'public text' });
     expect(await macpilot.ok('get_clipboard')).toMatch(/\npublic text$/);
-    // Something else copied: pasting works again.
+    // Something else copied: pasting works again. The password is still the text selected last, which
+    // Shift+Insert pastes in some apps (xterm), and a middle click in all.
     await macpilot.ok('press_key', { key: 'ctrl+v' });
     await eventually('the paste', async () =>
       (await macpilot.ok('get_element', { ref: field })).includes('public text') ? true : undefined,
     );
+    expect((await macpilot.call('press_key', { key: 'shift+insert' })).text).toMatch(
+      /^Not done: pressing .+ would paste the text selected last, which was selected in an app hidden from you/,
+    );
+    expect((await macpilot.call('click_element', { ref: field, button: 'middle' })).text).toMatch(
+      /would paste the text selected last/,
+    );
     // The vault gone, nothing it selected is left to paste: a middle click is a click again.
+    await processes.stop(vault.pid);
     await macpilot.ok('click_element', { ref: field, button: 'middle' });
     expect(await macpilot.ok('get_element', { ref: field })).not.toContain('hunter2');
     await processes.stop(form.pid);

@@ -748,7 +748,7 @@ export class Input {
   /** Press (down) or release one key and leave it so, reporting what changed in the app with keyboard focus. */
   async hold(key: HeldKey, down: boolean, call?: CallOptions): Promise<ActionResult> {
     // A key held down with ctrl held (key_down ctrl, key_down v) pastes as ctrl+v does.
-    if (down && 'key' in key) this.refusePaste(key.key, [], await this.kernel.platform(call));
+    if (down && 'key' in key) await this.refusePaste(key.key, [], await this.kernel.platform(call), call);
     const params = await this.holdParams(key, down, call);
     return this.onFocus('input.hold', `${down ? 'press' : 'release'} ${key.name}`, call, async () => {
       await this.send('input.hold', params, call);
@@ -1078,13 +1078,23 @@ export class Input {
   heldModifiers: () => Modifier[] = () => [];
 
   /** Refuses a key that, with its modifiers and those held down, pastes a hidden app's copy (HiddenCopy). */
-  refusePaste(key: Key, modifiers: readonly Modifier[], platform: Platform): void {
+  async refusePaste(
+    key: Key,
+    modifiers: readonly Modifier[],
+    platform: Platform,
+    call?: CallOptions,
+  ): Promise<void> {
     const chord = { key, modifiers: [...new Set([...modifiers, ...this.heldModifiers()])] };
-    if (pastes(chord)) this.kernel.hiddenCopy.refusePaste(`pressing ${chordName(chord, platform)}`);
+    if (!pastes(chord)) return;
+    const what = `pressing ${chordName(chord, platform)}`;
+    this.kernel.hiddenCopy.refusePaste(what);
+    // Shift+Insert pastes the text selected last in some X11 apps (xterm), as a middle click does.
+    if (key.name.toLowerCase() === 'insert' && platform === 'linux')
+      await refuseSelectionPaste(this.kernel.port, this.kernel.resolver, what, call, false);
   }
 
   private async pressChord(chord: Chord, platform: Platform, repeat: number, call?: CallOptions) {
-    this.refusePaste(chord.key, chord.modifiers, platform);
+    await this.refusePaste(chord.key, chord.modifiers, platform, call);
     const code = codeFor(chord.key, platform);
     // "z" is the key that types z under the current layout (QWERTZ too): macOS codes are places on a US keyboard.
     const name = chord.key.name;

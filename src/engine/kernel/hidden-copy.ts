@@ -45,13 +45,15 @@ export class HiddenCopy {
 
 /**
  * Refuses `what` (a middle click) while the text selected last, which a middle click pastes on X11 and Wayland, was
- * selected in an app the lists hide; where the helper cannot tell which app that was (Wayland), while one runs.
+ * selected in an app the lists hide; where the helper cannot tell which app that was (Wayland), while one runs,
+ * unless `unknownRefused` is false (a key that pastes the selection only in some apps).
  */
 export async function refuseSelectionPaste(
   port: HelperPort,
   resolver: Resolver,
   what: string,
   call?: CallOptions,
+  unknownRefused = true,
 ): Promise<void> {
   const owner = await port.call('clipboard.primaryOwner', {}, call);
   if (owner.known) {
@@ -64,7 +66,7 @@ export async function refuseSelectionPaste(
       refusal: true,
     });
   }
-  if (!(await resolver.hidesAny(call))) return;
+  if (!unknownRefused || !(await resolver.hidesAny(call))) return;
   throw new AppRefused({
     what: `Not done: ${what} would paste the text selected last, and macpilot cannot tell in which app it was selected while an app hidden from you runs`,
     why: "this desktop does not say which app holds the selected text, and the person's app lists hide a running app",
