@@ -2,14 +2,17 @@
  * macpilot on a headless sway, through a real MCP client, with native Wayland GTK apps (GDK_BACKEND=wayland):
  * what check_permissions says, typing into a field (under US and German layouts) and clicking by ref, by point and by text read on screen
  * (so the window-relative extents and the OCR boxes land on the real controls), keys and shortcuts in a GTK4
- * app, windows, and the clipboard against wl-clipboard.
+ * app, windows, the clipboard against wl-clipboard, and the guard on a middle click (which pastes the selection).
  */
 import { execFileSync } from 'node:child_process';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, inject, test } from 'vitest';
 import { calculatorEntry } from '../support/calculator.js';
 import { zenityEntry } from '../support/zenity.js';
 import { useMacpilot } from '../support/mcp.js';
 import { Processes } from '../support/processes.js';
+import { temporaryFolder } from '../support/temp.js';
 import { eventually, refOf } from '../support/text.js';
 
 const env = inject('swayEnv');
@@ -204,6 +207,32 @@ describe('on sway', () => {
     });
     expect(await macpilot.ok('get_clipboard')).toMatch(/^Clipboard text, 12 characters .*\nfrom wl-copy$/);
     await processes.stop(copier.pid);
+  });
+
+  test('a middle click, which pastes the text selected last: refused while an app the lists hide runs (sway does not say which app selected it), a click again once it quits', async () => {
+    const { zenity, field, value } = await zenityEntry(macpilot, processes, 'wayland middle click');
+    // A zenity under a credential manager's name (the default lists hide it), its password selected.
+    const keepassxc = join(temporaryFolder('macpilot-vault-'), 'keepassxc');
+    copyFileSync('/usr/bin/zenity', keepassxc);
+    const vault = processes.start(keepassxc, [
+      '--entry',
+      '--title',
+      'vault',
+      '--entry-text',
+      'hunter2-secret',
+    ]);
+    await eventually('the vault window', async () =>
+      execFileSync('swaymsg', ['-t', 'get_tree'], { env }).toString().includes('"vault"') ? true : undefined,
+    );
+    const refused = await macpilot.call('click_element', { ref: field, button: 'middle' });
+    expect(refused.text).toMatch(
+      /^Not done: a middle click would paste the text selected last, and macpilot cannot tell in which app it was selected while an app hidden from you runs/,
+    );
+    expect(refused.text).not.toMatch(/keepassxc|hunter2/);
+    await processes.stop(vault.pid);
+    await macpilot.ok('click_element', { ref: field, button: 'middle' });
+    expect(await value()).not.toContain('hunter2');
+    await processes.stop(zenity.pid);
   });
 
   // Last: an X11 app that quits while it owns a selection may clear the clipboard as XWayland hands it back.
