@@ -197,16 +197,14 @@ main(process.argv.slice(2)).then(
           : running
             ? `macpilot ${running} --help shows its options`
             : 'macpilot --help lists the commands';
-      // Each problem of the command line on a line of its own, each said to be macpilot's; a problem's own Why
-      // and Next lines go under it as they are.
-      const command = !setting && running !== undefined ? `${running}: ` : '';
-      const lines = (error as Error).message
-        .split('\n')
-        .map((line) =>
-          /^(Why|Next): /.test(line)
-            ? line
-            : `macpilot: ${line.startsWith(command) ? line : `${command}${line}`}`,
-        );
+      // Each problem of the command line on a line of its own, each said to be the command's ("macpilot find:",
+      // as its failures are) or macpilot's; a problem's own Why and Next lines go under it as they are.
+      const command = !setting && running !== undefined ? running : undefined;
+      const lines = (error as Error).message.split('\n').map((line) => {
+        if (/^(Why|Next): /.test(line)) return line;
+        if (command === undefined) return `macpilot: ${line}`;
+        return `macpilot ${command}: ${line.startsWith(`${command}: `) ? line.slice(command.length + 2) : line}`;
+      });
       process.stderr.write(`${lines.join('\n')}\n${inFile && saysWhere ? '' : `(${help})\n`}`);
       process.exit(USAGE_EXIT);
     }

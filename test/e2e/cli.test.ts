@@ -774,10 +774,10 @@ describe('exit codes and output streams', () => {
       'click takes 1 argument, not 0: click <path | x,y>\n(macpilot click --help shows its options)',
     );
     expect(said('apps', '--bogus')).toContain('(macpilot apps --help shows its options)');
-    expect(said('find', '')).toContain('macpilot: find: the text is empty');
+    expect(said('find', '')).toContain('macpilot find: the text is empty');
     // Several problems: a line each, each said to be macpilot's.
     expect((await run('find', '', '--max', '0')).stderr).toMatch(
-      /^macpilot: find: the text is empty.*\nmacpilot: find: --max must be at least 1\n/,
+      /^macpilot find: the text is empty.*\nmacpilot find: --max must be at least 1\n/,
     );
     // A file name that is none, a folder, a format screenshots are not: exit 2, saying which.
     expect(await run('screenshot', '-o', '')).toMatchObject({ code: 2 });
@@ -1039,7 +1039,7 @@ test("usage problems a person makes are usage errors (exit 2) in the command lin
       json: ['screenshot', '-o', '-', '--format', 'json'],
     });
   expect(help.code).toBe(2);
-  expect(help.stderr).toMatch(/^macpilot: help: unknown command "nosuch"; the commands: apps, launch, /);
+  expect(help.stderr).toMatch(/^macpilot help: unknown command "nosuch"; the commands: apps, launch, /);
   // A command macpilot does not have: one line with the commands, no guess that changes half the word.
   expect(quit.code).toBe(2);
   expect(quit.stderr).toMatch(
@@ -1058,13 +1058,13 @@ test("usage problems a person makes are usage errors (exit 2) in the command lin
   expect(menu.code).toBe(2);
   expect(menu.stderr).toContain('Malformed menu path "File >"');
   expect(launch.code).toBe(2);
-  expect(launch.stderr).toContain('macpilot: launch: the app is empty');
+  expect(launch.stderr).toContain('macpilot launch: the app is empty');
   expect(launch.stderr).not.toContain('--name');
   expect(tree.code).toBe(2);
-  expect(tree.stderr).toContain('macpilot: tree: the app is empty');
+  expect(tree.stderr).toContain('macpilot tree: the app is empty');
   expect(port.code).toBe(2);
   expect(port.stderr).toContain(
-    'macpilot: console: --port is a whole number from 0 to 65535 (0: any free port), not "80x"',
+    'macpilot console: --port is a whole number from 0 to 65535 (0: any free port), not "80x"',
   );
   // A point with both coordinates below zero is a point, not options.
   expect(offScreen.stderr).toContain('The point -5,-5 is on no display');
