@@ -25,7 +25,7 @@ async function main(argv: string[]): Promise<number> {
   if (first === '--help' || first === '-h' || first === 'help') {
     const about = rest[0] === undefined ? undefined : commandNamed(rest[0]);
     if (rest[0] !== undefined && !about) {
-      process.stderr.write(`macpilot: help: ${unknownCommand(rest[0])}\n`);
+      process.stderr.write(`macpilot help: ${unknownCommand(rest[0])}\n`);
       return USAGE_EXIT;
     }
     process.stdout.write(about ? commandHelp(about) : usage());
