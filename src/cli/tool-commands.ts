@@ -240,6 +240,8 @@ export function inPersonWords(text: string): string {
     .replace(/only a human can allow it: /g, '')
     .replace(/ where macpilot is started \(the MCP client's server entry or your shell\)/g, ' in your shell')
     .replace(/\bthe person's app lists\b/g, 'your app lists')
+    .replace(/\ban app hidden from you\b/g, 'an app your app lists hide from agents')
+    .replace(/\bask the person for what you need; /g, '')
     .replace(/\bmacpilot's console, the person's own\b/g, "macpilot's console, your own")
     .replace(
       / hidden; only the person can change that\)/g,

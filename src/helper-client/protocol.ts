@@ -541,11 +541,11 @@ export const methods = {
     Empty,
     z.object({}),
   ),
-  'clipboard.primaryOwner': method(
-    'The process owning the text selected last, which a middle click pastes (X11 and Wayland: the primary ' +
-      'selection). `known` false where the helper cannot tell; known without pid: nothing is selected, or the ' +
-      'platform has no such selection (macOS).',
-    Empty,
+  'clipboard.owner': method(
+    'The process that owns the clipboard, or the primary selection (the text selected last, which a middle click ' +
+      'pastes on X11 and Wayland). `known` false where the helper cannot tell; known without pid: nothing is ' +
+      'held, or the platform has no such selection (macOS has no primary selection).',
+    z.object({ selection: z.enum(['clipboard', 'primary']) }),
     z.object({ known: z.boolean(), pid: z.number().int().optional() }),
   ),
   'windows.list': method(

@@ -90,20 +90,30 @@ test('clipboard.watch: each change of the clipboard, by another client or by the
   }
 });
 
-test('clipboard.primaryOwner: the process owning the text selected last (PRIMARY), and none once it exits', async () => {
+test('clipboard.owner: the process owning the text selected last (PRIMARY) or the clipboard, and none once it exits', async () => {
   const folder = mkdtempSync(join(tmpdir(), 'macpilot-primary-'));
   const file = join(folder, 'selected');
   writeFileSync(file, 'selected text');
   const owner = processes.start('xclip', ['-quiet', '-selection', 'primary', '-i', file]);
   const answer = await eventually('xclip to own PRIMARY', async () => {
-    const owned = await helper.call('clipboard.primaryOwner', {});
+    const owned = await helper.call('clipboard.owner', { selection: 'primary' });
     return owned.pid === undefined ? undefined : owned;
   });
-  expect(methods['clipboard.primaryOwner'].result.parse(answer)).toEqual({ known: true, pid: owner.pid });
-  // The clipboard's owner is another matter: the helper itself, here.
+  expect(methods['clipboard.owner'].result.parse(answer)).toEqual({ known: true, pid: owner.pid });
+  // The clipboard's owner is another matter: another xclip, then the helper itself.
+  const copier = processes.start('xclip', ['-quiet', '-selection', 'clipboard', '-i', file]);
+  await eventually('xclip to own the clipboard', async () =>
+    (await helper.call('clipboard.owner', { selection: 'clipboard' })).pid === copier.pid ? true : undefined,
+  );
   await helper.call('clipboard.write', { text: 'copied' });
-  expect(await helper.call('clipboard.primaryOwner', {})).toEqual({ known: true, pid: owner.pid });
+  const clipboard = await helper.call('clipboard.owner', { selection: 'clipboard' });
+  expect(clipboard.known).toBe(true);
+  expect([owner.pid, copier.pid, undefined]).not.toContain(clipboard.pid);
+  expect(await helper.call('clipboard.owner', { selection: 'primary' })).toEqual({
+    known: true,
+    pid: owner.pid,
+  });
   await processes.stop(owner.pid!);
-  expect(await helper.call('clipboard.primaryOwner', {})).toEqual({ known: true });
+  expect(await helper.call('clipboard.owner', { selection: 'primary' })).toEqual({ known: true });
   rmSync(folder, { recursive: true, force: true });
 });

@@ -285,6 +285,44 @@ describe('the default lists: a terminal (a zenity named xterm) may be read, not 
   });
 });
 
+describe('a password copied before the server first looked at the desktop', () => {
+  const { macpilot, processes } = useMacpilot(env);
+
+  test('is not pasted either: the app owning the clipboard is the hidden one, whatever is in front', async () => {
+    const keepassxc = join(temporaryFolder('macpilot-vault-'), 'keepassxc');
+    copyFileSync('/usr/bin/zenity', keepassxc);
+    const vault = processes.start(keepassxc, ['--entry', '--title', 'early vault', '--text', 'Password?']);
+    const window = await eventually('the vault window', async () => windowOfPid(env, vault.pid));
+    const xdotool = (...args: string[]) => execFileSync('xdotool', args, { env });
+    xdotool('windowactivate', '--sync', window.id);
+    xdotool('type', '--delay', '10', 'early-secret');
+    xdotool('key', 'ctrl+a', 'ctrl+c');
+    await eventually('the password on the clipboard', async () =>
+      execFileSync('xclip', ['-o', '-selection', 'clipboard'], { env }).toString() === 'early-secret'
+        ? true
+        : undefined,
+    );
+    const form = processes.start('zenity', ['--entry', '--title', 'early form', '--text', 'Note?']);
+    const formWindow = await eventually('the form window', async () => windowOfPid(env, form.pid));
+    xdotool('windowactivate', '--sync', formWindow.id);
+    // The agent's first look at the desktop comes after the copy, with the form in front.
+    const field = await eventually('the form field', async () => {
+      const out = await macpilot.call('find_elements', { app: String(form.pid), role: 'textbox' });
+      return out.isError ? undefined : refOf(out.text, /textbox/);
+    });
+    await macpilot.ok('click_element', { ref: field });
+    expect((await macpilot.call('press_key', { key: 'ctrl+v' })).text).toMatch(
+      /^Not done: pressing ctrl\+v would paste what was copied in an app hidden from you/,
+    );
+    expect((await macpilot.call('get_clipboard')).text).toMatch(
+      /^Not read: the clipboard holds what was copied/,
+    );
+    expect(await macpilot.ok('get_element', { ref: field })).not.toContain('early-secret');
+    await processes.stop(vault.pid);
+    await processes.stop(form.pid);
+  });
+});
+
 describe('the clipboard of a hidden app', () => {
   const { macpilot, processes } = useMacpilot(env);
 
@@ -344,6 +382,38 @@ describe('the clipboard of a hidden app', () => {
       }
       await macpilot.ok('key_up', { key: modifier });
     }
+    // Ctrl held, "v" typed as text: the same paste.
+    await macpilot.ok('key_down', { key: 'ctrl' });
+    expect((await macpilot.call('type_text', { text: 'v' })).text).toMatch(/would paste what was copied/);
+    await macpilot.ok('key_up', { key: 'ctrl' });
+    // The field's own menu (the menu key opens it): its Paste item by key or by a click at its point.
+    await macpilot.ok('press_key', { key: 'menu' });
+    const paste = await eventually('the context menu', async () => {
+      const found = await macpilot.call('find_elements', {
+        app: String(form.pid),
+        role: 'menuitem',
+        name: 'Paste',
+        match: 'exact',
+      });
+      return found.isError ? undefined : refOf(found.text, /menuitem "Paste"/);
+    });
+    for (const key of ['p', 'Return', 'Down']) {
+      expect((await macpilot.call('press_key', { key })).text, key).toMatch(
+        /^Not done: keys pressed while .+ may choose Paste, which would paste what was copied in an app hidden from you/,
+      );
+    }
+    const { structuredContent } = (await macpilot.client.callTool({
+      name: 'get_element',
+      arguments: { ref: paste },
+    })) as { structuredContent?: { bounds?: { x: number; y: number; width: number; height: number } } };
+    const bounds = structuredContent?.bounds;
+    expect(bounds).toBeDefined();
+    const clicked = await macpilot.call('click', {
+      x: Math.round(bounds!.x + bounds!.width / 2),
+      y: Math.round(bounds!.y + bounds!.height / 2),
+    });
+    expect(clicked.text).toMatch(/^Not done: click the menuitem "Paste" .*would paste what was copied/);
+    await macpilot.ok('press_key', { key: 'Escape' });
     // Selected all in the vault, the password is also the text selected last, which a middle click pastes.
     const middle = [
       await macpilot.call('click_element', { ref: field, button: 'middle' }),

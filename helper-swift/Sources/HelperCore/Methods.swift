@@ -169,10 +169,10 @@ public enum ClipboardWatch: RPCMethod {
     public typealias Result = Empty
     public static let name = "clipboard.watch"
 }
-public enum ClipboardPrimaryOwner: RPCMethod {
-    public typealias Params = Empty
-    public typealias Result = PrimaryOwnerResult
-    public static let name = "clipboard.primaryOwner"
+public enum ClipboardOwner: RPCMethod {
+    public typealias Params = ClipboardOwnerParams
+    public typealias Result = ClipboardOwnerResult
+    public static let name = "clipboard.owner"
 }
 
 public enum WindowsList: RPCMethod {
@@ -275,7 +275,7 @@ public let allMethods: [any RPCMethod.Type] = [
     ClipboardWrite.self,
     ClipboardClear.self,
     ClipboardWatch.self,
-    ClipboardPrimaryOwner.self,
+    ClipboardOwner.self,
     WindowsList.self,
     WindowsFocus.self,
     WindowsMove.self,

@@ -880,8 +880,16 @@ public struct ClipboardReadResult: Codable, Sendable {
     }
 }
 
-/// clipboard.primaryOwner: macOS has no primary selection, so a middle click pastes nothing (known, no pid).
-public struct PrimaryOwnerResult: Codable, Sendable {
+public enum Selection: String, Codable, Sendable {
+    case clipboard, primary
+}
+
+public struct ClipboardOwnerParams: Codable, Sendable {
+    public var selection: Selection
+}
+
+/// clipboard.owner: the pasteboard names no owner (not known); there is no primary selection (known, no pid).
+public struct ClipboardOwnerResult: Codable, Sendable {
     public var known: Bool
     public var pid: Int32?
     public init(known: Bool, pid: Int32? = nil) {

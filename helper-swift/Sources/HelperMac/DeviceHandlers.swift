@@ -23,7 +23,7 @@ func registerDeviceHandlers(_ dispatcher: Dispatcher) {
     dispatcher.on(ClipboardWrite.self) { p in try await Clipboard.write(p) }
     dispatcher.on(ClipboardClear.self) { _ in try await Clipboard.clear() }
     dispatcher.on(ClipboardWatch.self) { _ in await Clipboard.watch(dispatcher) }
-    dispatcher.on(ClipboardPrimaryOwner.self) { _ in PrimaryOwnerResult(known: true) }
+    dispatcher.on(ClipboardOwner.self) { p in ClipboardOwnerResult(known: p.selection == .primary) }
 
     dispatcher.on(RecordStart.self) { _ in try await Recording.start(dispatcher) }
     dispatcher.on(RecordStop.self) { _ in await Recording.stop() }

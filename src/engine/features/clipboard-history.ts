@@ -45,12 +45,24 @@ export class ClipboardHistory {
     private readonly hiddenCopy = new HiddenCopy(),
   ) {
     if (enabled) port.onReady?.(() => void this.watch());
+    hiddenCopy.settle = async () => {
+      await this.watch();
+      await this.reads;
+    };
   }
 
-  /** Starts watching (once); false when this helper cannot tell when the clipboard changes. */
+  /**
+   * Starts watching (once), and judges what the clipboard holds then (a password copied a moment before is not
+   * pasted either); false when this helper cannot tell when the clipboard changes.
+   */
   watch(): Promise<boolean> {
     if (!this.enabled) return Promise.resolve(false);
-    this.watching ??= this.feed.onClipboard(() => this.changed()).then(({ live }) => live);
+    this.watching ??= this.feed
+      .onClipboard(() => this.changed())
+      .then(({ live }) => {
+        this.changed(false);
+        return live;
+      });
     return this.watching;
   }
 
@@ -134,8 +146,11 @@ export class ClipboardHistory {
     };
   }
 
-  /** Also waited for by list, so that a change heard before the call is in its answer. */
-  private changed(): void {
+  /**
+   * Also waited for by list, so that a change heard before the call is in its answer. `copied`: false for what
+   * the clipboard held when watching started, which is judged but not added (it was not copied meanwhile).
+   */
+  private changed(copied = true): void {
     const generation = this.generation;
     this.reads = this.reads.then(async () => {
       const { text } = await this.port.call('clipboard.read', {}).catch(() => ({ text: undefined }));
@@ -148,7 +163,8 @@ export class ClipboardHistory {
       }
       // A text copied elsewhere since: the hidden one copied again is counted again.
       this.heldHidden(undefined);
-      this.add(text);
+      if (copied) this.add(text);
+      else this.newestDigest = digest;
     });
   }
 }

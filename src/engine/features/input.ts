@@ -4,7 +4,7 @@
  * the point, the app of the target element, or (for keys) the app holding keyboard focus. Typed text never
  * appears in answers, errors or logs.
  */
-import { pastes, refuseSelectionPaste } from '../kernel/hidden-copy.js';
+import { namedPaste, PASTING_ROLES, pastes, refuseSelectionPaste } from '../kernel/hidden-copy.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MacpilotError, type Reached } from '../../errors.js';
 import { pointText } from '../../bounds.js';
@@ -38,7 +38,7 @@ import { appText, type AppText, entryWords, own, plainText, words, type Words } 
 import type { CallOptions } from '../../helper-client/errors.js';
 import type { RefEntry } from '../kernel/refs.js';
 import { AppRefused } from '../kernel/resolve.js';
-import { roleOf } from '../kernel/roles.js';
+import { MENU_ROLES, roleOf } from '../kernel/roles.js';
 import { isSecure, labelOf } from '../kernel/tree.js';
 import type { ActionResult } from '../kernel/results.js';
 import { capitalize, duration, plural } from '../../text.js';
@@ -77,7 +77,6 @@ function middlePress<M extends InputMethod>(method: M, params: Params<M>): strin
   const press = params as { button?: MouseButton; down?: boolean };
   if (press.button !== 'middle') return undefined;
   if (method === 'input.click') return 'a middle click';
-  if (method === 'input.drag') return 'a drag with the middle button';
   return method === 'input.button' && press.down === true ? 'pressing the middle button' : undefined;
 }
 
@@ -823,6 +822,13 @@ export class Input {
       const point = { x: spot.x, y: spot.y };
       const what = await this.onDisplay(spot, 'The point', call);
       const { element } = await this.kernel.port.call('ax.elementAt', point, call);
+      // A click on a "Paste" button or menu item pastes as Ctrl+V does, wherever the agent found its point.
+      const presses =
+        (method === 'input.click' && !/(right|middle)-click/.test(verb)) || verb === 'press the left button';
+      if (presses && element && PASTING_ROLES.has(roleOf(element)) && namedPaste(element.name))
+        await this.kernel.hiddenCopy.refusePaste(
+          `${verb} the ${roleOf(element)} ${JSON.stringify(element.name)}`,
+        );
       return this.observed(element, prepare(point, what), call, { point, reach });
     });
   }
@@ -1087,10 +1093,43 @@ export class Input {
     const chord = { key, modifiers: [...new Set([...modifiers, ...this.heldModifiers()])] };
     if (!pastes(chord)) return;
     const what = `pressing ${chordName(chord, platform)}`;
-    this.kernel.hiddenCopy.refusePaste(what);
+    await this.kernel.hiddenCopy.refusePaste(what);
     // Shift+Insert pastes the text selected last in some X11 apps (xterm), as a middle click does.
     if (key.name.toLowerCase() === 'insert' && platform === 'linux')
       await refuseSelectionPaste(this.kernel.port, this.kernel.resolver, what, call, false);
+  }
+
+  /**
+   * While the clipboard holds a hidden app's copy, the keys that would paste it by other ways than their chord:
+   * "v" typed with ctrl held down by key_down, and any key but Escape while a menu or a button named Paste has
+   * the keyboard focus (a menu's P, Enter on its Paste item), or no element has it: a GTK menu open (the one the
+   * menu key opens too) takes keys with no element focused.
+   */
+  private async refuseKeysIntoPaste(params: Params<InputMethod>, call?: CallOptions): Promise<void> {
+    const keys = params as { text?: string; code?: number; modifier?: Modifier };
+    // A modifier held down pastes nothing by itself.
+    if (keys.modifier !== undefined || !(await this.kernel.hiddenCopy.holds())) return;
+    const platform = await this.kernel.platform(call);
+    if (keys.text !== undefined && /v/i.test(keys.text))
+      await this.refusePaste(parseKey('v'), [], platform, call);
+    if (keys.code === codeFor(parseKey('escape'), platform)) return;
+    const { element } = await this.kernel.port.call('ax.focused', {}, call);
+    const role = element ? roleOf(element) : undefined;
+    const where = !element
+      ? 'no element has the keyboard focus (as while a menu is open)'
+      : MENU_ROLES.has(role!)
+        ? 'a menu has the keyboard focus'
+        : PASTING_ROLES.has(role!) && namedPaste(element.name)
+          ? `the ${role} ${JSON.stringify(element.name)} has the keyboard focus`
+          : undefined;
+    if (where === undefined) return;
+    throw new AppRefused({
+      what: `Not done: keys pressed while ${where} may choose Paste, which would paste what was copied in an app hidden from you`,
+      why: "the person's app lists hide that app, and what it copies (a password) with it",
+      next: 'press Escape to leave a menu, and choose menu items with click_menu_item (its Paste stays refused); these keys work again once anything else is copied',
+      kind: 'app_off_limits',
+      refusal: true,
+    });
   }
 
   private async pressChord(chord: Chord, platform: Platform, repeat: number, call?: CallOptions) {
@@ -1110,7 +1149,10 @@ export class Input {
     call?: CallOptions,
   ): Promise<Result<M>> {
     this.refuseInBackground(method);
-    if (KEY_METHODS.has(method)) await this.kernel.dialogsInActions.refuseKeys(this.kernel.port, call);
+    if (KEY_METHODS.has(method)) {
+      await this.kernel.dialogsInActions.refuseKeys(this.kernel.port, call);
+      await this.refuseKeysIntoPaste(params, call);
+    }
     const middle = middlePress(method, params);
     if (middle) await refuseSelectionPaste(this.kernel.port, this.kernel.resolver, middle, call);
     if (this.personFirst && FOREGROUND[method] !== undefined) await this.watchPerson(call);

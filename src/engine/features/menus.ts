@@ -196,7 +196,7 @@ export class Menus {
         const readOpen = chain.length === 1 || way.opened.includes(chain[chain.length - 2] as Entry);
         if (readOpen && item.node.info.states.includes('disabled')) throw disabledItem(item.names);
         if (namedPaste(item.names.at(-1)))
-          this.kernel.hiddenCopy.refusePaste(`the menu item ${JSON.stringify(path)}`);
+          await this.kernel.hiddenCopy.refusePaste(`the menu item ${JSON.stringify(path)}`);
         return this.kernel.guard(doing, async () => {
           if (way.opened.length === 0) await this.bringToFront(menuBar, call);
           const scope = { app: menuBar.appInfo, top: menuBar.window?.id };

@@ -24,15 +24,23 @@ export const PASTING_ROLES: ReadonlySet<string> = new Set(['button', 'menuitem',
 
 export class HiddenCopy {
   private held = false;
+  /** Waits until what the clipboard holds now is judged (the clipboard history's reads, set by it). */
+  settle: () => Promise<void> = () => Promise.resolve();
 
   /** Said when the clipboard changes: whether what it holds now came from a hidden app. */
   set(held: boolean): void {
     this.held = held;
   }
 
+  /** Whether the clipboard holds a hidden app's copy, the changes heard so far judged. */
+  async holds(): Promise<boolean> {
+    await this.settle().catch(() => {});
+    return this.held;
+  }
+
   /** Refuses `what` (a paste: "press ctrl+v", `click menu item "Edit > Paste"`) while the clipboard holds it. */
-  refusePaste(what: string): void {
-    if (!this.held) return;
+  async refusePaste(what: string): Promise<void> {
+    if (!(await this.holds())) return;
     throw new AppRefused({
       what: `Not done: ${what} would paste what was copied in an app hidden from you`,
       why: "the person's app lists hide that app, and what it copies (a password) with it",
@@ -55,13 +63,13 @@ export async function refuseSelectionPaste(
   call?: CallOptions,
   unknownRefused = true,
 ): Promise<void> {
-  const owner = await port.call('clipboard.primaryOwner', {}, call);
+  const owner = await port.call('clipboard.owner', { selection: 'primary' }, call);
   if (owner.known) {
     if (owner.pid === undefined || !(await resolver.hides(owner.pid, call))) return;
     throw new AppRefused({
       what: `Not done: ${what} would paste the text selected last, which was selected in an app hidden from you`,
       why: "the person's app lists hide that app, and what is selected in it (a password) with it",
-      next: 'ask the person for what you need; a middle click works again once text is selected in another app',
+      next: 'ask the person for what you need; this works again once text is selected in another app',
       kind: 'app_off_limits',
       refusal: true,
     });

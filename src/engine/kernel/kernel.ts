@@ -285,7 +285,7 @@ export class Kernel {
         // A press of a "Paste" button or menu item pastes as Ctrl+V does.
         const { role, name } = labelParts(entry.label);
         if (PRESSES.test(verb) && PASTING_ROLES.has(role) && namedPaste(name)) {
-          this.hiddenCopy.refusePaste(`${verb} ${entry.label}`);
+          await this.hiddenCopy.refusePaste(`${verb} ${entry.label}`);
         }
         // The element as it was acted on: the ref table updates its entry with what changed (a combo box's name
         // is the item it shows), and the audit log must not learn a value set from the name it takes.

@@ -248,6 +248,14 @@ describe("a failure's sentence at the terminal", () => {
     expect(inPersonWords("1 window of apps the person's app lists hide may show in its pixels")).toBe(
       '1 window of apps your app lists hide may show in its pixels',
     );
+    // A refusal of the clipboard: the app is hidden from agents, not from the person, who needs no one to ask.
+    expect(
+      inPersonWords(
+        'Not read: the clipboard holds what was copied in an app hidden from you.\nNext: ask the person for what you need; the clipboard reads again once anything else is copied',
+      ),
+    ).toBe(
+      'Not read: the clipboard holds what was copied in an app your app lists hide from agents.\nNext: the clipboard reads again once anything else is copied',
+    );
     expect(inPersonWords("macpilot's console, the person's own, is painted black.")).toBe(
       "macpilot's console, your own, is painted black.",
     );

@@ -14,7 +14,7 @@ import type { ReadContext } from './atspi/element.js';
 import { DBusCallError, elementGone, goneOr, HelperFailure, isGone } from '../errors.js';
 import { startObserving } from './atspi/events.js';
 import { watchClipboard } from './x11/clipboard-watch.js';
-import { primaryOwner } from './x11/primary-owner.js';
+import { selectionOwner } from './x11/selection-owner.js';
 import { parseHandle } from './atspi/handles.js';
 import { hello } from './hello.js';
 import { placesOf } from './desk.js';
@@ -114,8 +114,8 @@ async function noRecordingOnWayland(): Promise<never> {
   );
 }
 
-/** A Wayland compositor tells no client who owns the primary selection (the text a middle click pastes). */
-async function unknownPrimaryOwner(): Promise<Result<'clipboard.primaryOwner'>> {
+/** A Wayland compositor tells no client who owns the clipboard or the primary selection. */
+async function unknownOwner(): Promise<Result<'clipboard.owner'>> {
   return { known: false };
 }
 
@@ -189,7 +189,7 @@ export const handlers: Handlers = {
     wlClipboard.clear,
   ),
   'clipboard.watch': perDesk(watchClipboard, wlClipboard.watch, gnomeClipboard.watch, wlClipboard.watch),
-  'clipboard.primaryOwner': perDesk(primaryOwner, unknownPrimaryOwner),
+  'clipboard.owner': perDesk(selectionOwner, unknownOwner),
   'record.start': perDesk(startRecording, noRecordingOnWayland),
   'record.stop': (session) => stopRecording(session),
   'windows.list': perDesk(listWindows, swayWindows.listWindows, remoteWindows.listWindows),

@@ -26,15 +26,24 @@ test('a menu item or button named Paste pastes; a name that only mentions it doe
   expect(['Copy', 'Pasted', 'Clipboard: paste', undefined].some(namedPaste)).toBe(false);
 });
 
-test('refused only while the clipboard holds the copy, as a refusal of the app lists', () => {
+test('refused only while the clipboard holds the copy, as a refusal of the app lists', async () => {
   const copy = new HiddenCopy();
-  expect(() => copy.refusePaste('pressing ctrl+v')).not.toThrow();
+  await expect(copy.refusePaste('pressing ctrl+v')).resolves.toBeUndefined();
   copy.set(true);
-  expect(() => copy.refusePaste('pressing ctrl+v')).toThrow(
+  await expect(copy.refusePaste('pressing ctrl+v')).rejects.toEqual(
     expect.objectContaining({ kind: 'app_off_limits', refusal: true }),
   );
   copy.set(false);
-  expect(() => copy.refusePaste('pressing ctrl+v')).not.toThrow();
+  await expect(copy.refusePaste('pressing ctrl+v')).resolves.toBeUndefined();
+});
+
+test('judged once what the clipboard holds is settled: a copy heard a moment before the paste counts', async () => {
+  const copy = new HiddenCopy();
+  copy.settle = async () => {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    copy.set(true);
+  };
+  await expect(copy.refusePaste('pressing ctrl+v')).rejects.toThrow(/would paste what was copied/);
 });
 
 describe('a middle click, which pastes the text selected last', () => {
@@ -43,10 +52,10 @@ describe('a middle click, which pastes the text selected last', () => {
     { pid: 20, name: 'keepassxc', id: 'a20', active: false },
   ];
   /** A helper that says who owns the selection; apps.list and windows.list as a desktop with those apps. */
-  const portWith = (owner: Result<'clipboard.primaryOwner'>, running = apps): HelperPort =>
+  const portWith = (owner: Result<'clipboard.owner'>, running = apps): HelperPort =>
     ({
       call: async (method: string) => {
-        if (method === 'clipboard.primaryOwner') return owner;
+        if (method === 'clipboard.owner') return owner;
         if (method === 'apps.list') return { apps: running };
         if (method === 'windows.list') return { windows: [] };
         throw new Error(`unexpected ${method}`);
@@ -59,7 +68,7 @@ describe('a middle click, which pastes the text selected last', () => {
       if (app.name === 'keepassxc')
         throw new AppRefused({ what: 'hidden', why: '', next: '', kind: 'app_off_limits', refusal: true });
     });
-  const click = (owner: Result<'clipboard.primaryOwner'>, running = apps) => {
+  const click = (owner: Result<'clipboard.owner'>, running = apps) => {
     const port = portWith(owner, running);
     return refuseSelectionPaste(port, resolverOver(port), 'a middle click');
   };

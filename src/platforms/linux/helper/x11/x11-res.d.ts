@@ -1,4 +1,4 @@
-/** The part of the untyped `x11` package's X-Resource extension (x11/lib/ext/res.js) the primary owner uses. */
+/** The part of the untyped `x11` package's X-Resource extension (x11/lib/ext/res.js) clipboard.owner uses. */
 declare module 'x11' {
   export interface XRes {
     ClientIdMask: { ClientXID: number; LocalClientPID: number };

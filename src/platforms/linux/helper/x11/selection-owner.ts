@@ -1,17 +1,18 @@
 /**
- * clipboard.primaryOwner on X11: the process of the client owning PRIMARY (the text selected last, which a middle
- * click pastes), from the X server's X-Resource extension, which knows the pid of each local client.
+ * clipboard.owner on X11: the process of the client owning CLIPBOARD or PRIMARY (the text selected last, which a
+ * middle click pastes), from the X server's X-Resource extension, which knows the pid of each local client.
  */
 import type * as x11 from 'x11';
-import type { Result } from '../../../../helper-client/protocol.js';
+import type { Params, Result } from '../../../../helper-client/protocol.js';
 import type { Session } from '../session.js';
 
-/** The predefined atom PRIMARY. */
-const PRIMARY = 1;
-
-export async function primaryOwner(session: Session): Promise<Result<'clipboard.primaryOwner'>> {
+export async function selectionOwner(
+  session: Session,
+  { selection }: Params<'clipboard.owner'>,
+): Promise<Result<'clipboard.owner'>> {
   const x = await session.x11();
-  const owner = await x.x<number>((cb) => x.client.GetSelectionOwner(PRIMARY, cb));
+  const atom = await x.atom(selection === 'primary' ? 'PRIMARY' : 'CLIPBOARD');
+  const owner = await x.x<number>((cb) => x.client.GetSelectionOwner(atom, cb));
   if (owner === 0) return { known: true };
   // Without the extension (a server built without it) or for a remote client, the owner's process is unknown.
   const res = await x.x<x11.XRes>((cb) => x.client.require('res', cb)).catch(() => undefined);
