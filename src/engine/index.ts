@@ -112,13 +112,14 @@ export function createEngine(
   const elements = new Elements(kernel, input, reader, menus);
   const feed = new ChangeFeed(port, kernel.observer);
   // What is copied in an app the lists hide (a password manager's password) is never read back to an agent: the
-  // app that owns the clipboard, where the helper can tell (X11), or the app in front when the clipboard changed,
-  // which is the one that copied. In front is the focused element's app, or the active window's when no element
-  // has the focus. (Not both each time: on KDE a window list runs a script in the compositor, which a busy
-  // machine shows as a stalled clipboard.)
+  // app that owns the clipboard, where the helper can tell (X11) and the owner is an app (not a clipboard
+  // manager), else the app in front when the clipboard changed, which is the one that copied. In front is the
+  // focused element's app, or the active window's when no element has the focus. (Not both each time: on KDE a
+  // window list runs a script in the compositor, which a busy machine shows as a stalled clipboard.)
   const copiedInHiddenApp = async () => {
     const owner = await port.call('clipboard.owner', { selection: 'clipboard' }).catch(() => undefined);
-    if (owner?.pid !== undefined && (await kernel.resolver.hides(owner.pid))) return true;
+    const ownerHidden = owner?.pid === undefined ? undefined : await kernel.resolver.hides(owner.pid);
+    if (ownerHidden !== undefined) return ownerHidden;
     const { element } = await port.call('ax.focused', {}).catch(() => ({ element: null }));
     const pid =
       element?.pid ??

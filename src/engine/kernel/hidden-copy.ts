@@ -65,7 +65,7 @@ export async function refuseSelectionPaste(
 ): Promise<void> {
   const owner = await port.call('clipboard.owner', { selection: 'primary' }, call);
   if (owner.known) {
-    if (owner.pid === undefined || !(await resolver.hides(owner.pid, call))) return;
+    if (owner.pid === undefined || (await resolver.hides(owner.pid, call)) !== true) return;
     throw new AppRefused({
       what: `Not done: ${what} would paste the text selected last, which was selected in an app hidden from you`,
       why: "the person's app lists hide that app, and what is selected in it (a password) with it",

@@ -196,12 +196,15 @@ export class Resolver {
     return { apps, withoutTree, hidden: hiddenApps.length, hiddenBy: this.hiddenBy(hiddenApps), offLimits };
   }
 
-  /** Whether the app of process `pid` (one with an accessibility tree or only windows) is hidden from agents. */
-  async hides(pid: number, call?: CallOptions): Promise<boolean> {
+  /**
+   * Whether the app of process `pid` (one with an accessibility tree or only windows) is hidden from agents;
+   * undefined when the process is no app (a clipboard manager, xclip).
+   */
+  async hides(pid: number, call?: CallOptions): Promise<boolean | undefined> {
     const apps = await this.apps(call);
     const app =
       apps.find((a) => a.pid === pid) ?? (await this.treelessApps(call, apps)).find((a) => a.pid === pid);
-    return app !== undefined && !this.mayRead(app);
+    return app && !this.mayRead(app);
   }
 
   /** Whether any running app is hidden from agents, the person's own (the console's browser) aside. */
