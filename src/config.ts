@@ -332,7 +332,7 @@ export function loadConfig(
     const given = givenBy(key);
     if (given === 'flag') return { value: flags[key], source: `--${key}` };
     if (given === 'env') return { value: fromEnv[key], source: SETTING_VARIABLES[key] };
-    if (given === 'file') return { value: file[key], source: `${file.path} (${key})` };
+    if (given === 'file') return { value: file[key], source: `${file.path}: "${key}"` };
     return undefined;
   };
   /**
@@ -371,7 +371,7 @@ export function loadConfig(
   const inFile = <K extends keyof RawSettings>(key: K) =>
     file[key] === undefined || givenBy(key) === 'file'
       ? undefined
-      : { value: file[key], source: `${file.path} (${key})` };
+      : { value: file[key], source: `${file.path}: "${key}"` };
   const fileToolsets = inFile('toolsets');
   if (fileToolsets) parseToolsets(fileToolsets.value ?? '', fileToolsets.source);
   const fileLimits = inFile('rateLimits');

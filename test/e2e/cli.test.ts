@@ -792,7 +792,7 @@ describe('exit codes and output streams', () => {
     writeFileSync(config, JSON.stringify({ toolsets: 'ui,nonsense' }));
     const bad = await runWith({ settings: { MACPILOT_CONFIG: config } }, 'apps');
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain(`${config} (toolsets): unknown toolset "nonsense"`);
+    expect(bad.stderr).toContain(`${config}: "toolsets": unknown toolset "nonsense"`);
     // A wait without what to wait for names the command's flags, never the tool's arguments.
     const wait = said('wait', 'appears') ?? '';
     expect(wait).toContain('appears needs a path or --text / --role / --name');
@@ -981,7 +981,7 @@ test('clipboard set with a wrong setting says which setting, as every command do
   const inFile = await runWith({ settings: { MACPILOT_CONFIG: file } }, 'clipboard', 'set', 'x');
   expect(inFile).toMatchObject({ code: 2, stdout: '' });
   expect(inFile.stderr).toBe(
-    `macpilot: ${file} (mode): unknown mode "readonly"; valid: full, safe, read-only\n` +
+    `macpilot: ${file}: "mode": unknown mode "readonly"; valid: full, safe, read-only\n` +
       "(docs/configuration.md lists the file's keys and what each takes)\n",
   );
 });

@@ -123,7 +123,7 @@ describe('loadConfig', () => {
     );
     expect(() =>
       loadConfig({}, { MACPILOT_CONFIG: withFile({ helperPath: 'nohelper' }) }, emptyHome),
-    ).toThrow(/\(helperPath\): \/.*\/nohelper does not exist/);
+    ).toThrow(/: "helperPath": \/.*\/nohelper does not exist/);
   });
 
   test('a toolsets value that names none is refused, not taken for the session tools alone', () => {
@@ -131,7 +131,7 @@ describe('loadConfig', () => {
       /MACPILOT_TOOLSETS: no toolset named; give some of ui, /,
     );
     expect(() => loadConfig({}, { MACPILOT_CONFIG: withFile({ toolsets: '' }) }, emptyHome)).toThrow(
-      /\(toolsets\): no toolset named/,
+      /: "toolsets": no toolset named/,
     );
     expect(loadConfig({}, { MACPILOT_TOOLSETS: 'session' }, emptyHome).toolsets).toEqual(['session']);
   });
@@ -139,12 +139,12 @@ describe('loadConfig', () => {
   test('a wrong value in the file stops macpilot even where the environment overrides it', () => {
     const file = withFile({ consent: 'never', mode: 'safe' });
     expect(() => loadConfig({}, { MACPILOT_CONFIG: file, MACPILOT_CONSENT: 'allow' }, emptyHome)).toThrow(
-      /\(consent\).*"never"/,
+      /: "consent".*"never"/,
     );
     const limits = withFile({ rateLimits: 'calls_per_hour=5' });
     expect(() =>
       loadConfig({}, { MACPILOT_CONFIG: limits, MACPILOT_RATE_LIMITS: 'concurrent=2' }, emptyHome),
-    ).toThrow(/\(rateLimits\): unknown rate limit "calls_per_hour"/);
+    ).toThrow(/: "rateLimits": unknown rate limit "calls_per_hour"/);
     // Right values in the file, overridden, are fine.
     const right = withFile({ consent: 'ask' });
     expect(loadConfig({}, { MACPILOT_CONFIG: right, MACPILOT_CONSENT: 'allow' }, emptyHome).consent).toBe(
@@ -161,7 +161,7 @@ describe('loadConfig', () => {
     );
     // An empty path in the file would have been the file's own folder.
     expect(() => loadConfig({}, { MACPILOT_CONFIG: withFile({ auditLog: '' }) }, emptyHome)).toThrow(
-      /\(auditLog\): the path is empty; give a file's path, or "off"/,
+      /: "auditLog": the path is empty; give a file's path, or "off"/,
     );
     expect(() => loadConfig({}, { MACPILOT_AUDIT_LOG: '/proc/nope/audit.jsonl' }, emptyHome)).toThrow(
       /is in a kernel filesystem/,
