@@ -145,6 +145,7 @@ export function createEngine(
   const waits = new Waits(kernel);
   const held = new HeldInput(input, port);
   input.heldModifiers = () => held.heldModifiers();
+  input.heldKeys = () => held.heldKeys();
   return {
     kernel,
     elements,

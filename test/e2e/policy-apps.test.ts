@@ -412,7 +412,7 @@ describe('the clipboard of a hidden app', () => {
       x: Math.round(bounds!.x + bounds!.width / 2),
       y: Math.round(bounds!.y + bounds!.height / 2),
     });
-    expect(clicked.text).toMatch(/^Not done: click the menuitem "Paste" .*would paste what was copied/);
+    expect(clicked.text).toMatch(/^Not done: click at the menuitem "Paste" would paste what was copied/);
     await macpilot.ok('press_key', { key: 'Escape' });
     // Selected all in the vault, the password is also the text selected last, which a middle click pastes.
     const middle = [
@@ -450,5 +450,71 @@ describe('the clipboard of a hidden app', () => {
     await macpilot.ok('click_element', { ref: field, button: 'middle' });
     expect(await macpilot.ok('get_element', { ref: field })).not.toContain('hunter2');
     await processes.stop(form.pid);
+  });
+
+  test("mousepad's open Edit menu: Paste at its point, by click, mouse_down or a drag onto it, is refused; so is ctrl held down after v", async () => {
+    const keepassxc = join(temporaryFolder('macpilot-vault-'), 'keepassxc');
+    copyFileSync('/usr/bin/zenity', keepassxc);
+    const vault = processes.start(keepassxc, [
+      '--entry',
+      '--title',
+      'menu vault',
+      '--entry-text',
+      'menu-secret',
+    ]);
+    const window = await eventually('the vault window', async () => windowOfPid(env, vault.pid));
+    execFileSync('xdotool', ['windowactivate', '--sync', window.id, 'key', 'ctrl+a', 'ctrl+c'], { env });
+    await eventually('the password on the clipboard', async () =>
+      execFileSync('xclip', ['-o', '-selection', 'clipboard'], { env }).toString() === 'menu-secret'
+        ? true
+        : undefined,
+    );
+    const mousepad = processes.start('mousepad');
+    const edit = await eventually('the Edit menu', async () => {
+      const out = await macpilot.call('find_elements', {
+        app: String(mousepad.pid),
+        role: 'menu',
+        name: 'Edit',
+        match: 'exact',
+      });
+      return out.isError ? undefined : refOf(out.text, /menu "Edit"/);
+    });
+    // Open, the menu's items lie outside the window's tree as a hit test walks it.
+    await macpilot.ok('click_element', { ref: edit });
+    const paste = refOf(
+      await macpilot.ok('find_elements', {
+        app: String(mousepad.pid),
+        role: 'menuitem',
+        name: 'Paste',
+        match: 'exact',
+      }),
+      /menuitem "Paste"/,
+    );
+    const { structuredContent } = (await macpilot.client.callTool({
+      name: 'get_element',
+      arguments: { ref: paste },
+    })) as { structuredContent?: { bounds?: { x: number; y: number; width: number; height: number } } };
+    const b = structuredContent!.bounds!;
+    const at = { x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) };
+    expect((await macpilot.call('click', at)).text).toMatch(
+      /^Not done: click at the menuitem "Paste" would paste what was copied in an app hidden from you/,
+    );
+    expect((await macpilot.call('mouse_down', at)).text).toMatch(
+      /^Not done: press the left button at the menuitem "Paste"/,
+    );
+    expect((await macpilot.call('drag', { from: { x: at.x, y: at.y - 60 }, to: at })).text).toMatch(
+      /^Not done: a drag onto the menuitem "Paste"/,
+    );
+    await macpilot.ok('press_key', { key: 'Escape' });
+    // v held first, then ctrl: v repeats with ctrl down, which pastes.
+    await macpilot.ok('key_down', { key: 'v' });
+    expect((await macpilot.call('key_down', { key: 'ctrl' })).text).toMatch(
+      /^Not done: pressing ctrl\+v would paste/,
+    );
+    await macpilot.ok('key_up', { key: 'v' });
+    const document = await macpilot.ok('find_elements', { app: String(mousepad.pid), role: 'textbox' });
+    expect(document).not.toContain('menu-secret');
+    await processes.stop(vault.pid);
+    await processes.stop(mousepad.pid);
   });
 });

@@ -9,6 +9,7 @@ import type { Modifier, MouseButton } from '../../helper-client/protocol.js';
 import type { HelperPort } from '../kernel/port.js';
 import type { ActionResult } from '../kernel/results.js';
 import { own, words } from '../kernel/words.js';
+import type { Key } from '../../keys.js';
 import type { HeldKey, Input, Spot } from './input.js';
 
 export type HeldPart = { kind: 'button'; button: MouseButton } | { kind: 'key'; key: HeldKey };
@@ -32,6 +33,13 @@ export class HeldInput {
       [...parts.values()].flatMap((part) =>
         part.kind === 'key' && 'modifier' in part.key ? [part.key.modifier] : [],
       ),
+    );
+  }
+
+  /** The keys other than modifiers every session holds down now. */
+  heldKeys(): Key[] {
+    return [...this.byHolder.values()].flatMap((parts) =>
+      [...parts.values()].flatMap((part) => (part.kind === 'key' && 'key' in part.key ? [part.key.key] : [])),
     );
   }
 

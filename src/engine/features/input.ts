@@ -14,6 +14,7 @@ import {
   type DisplayInfo,
   type ElementDetail,
   type ElementInfo,
+  type ElementNode,
   HelperErrorCode,
   type Modifier,
   type MouseButton,
@@ -418,6 +419,8 @@ export class Input {
     const end = isPoint(to)
       ? { point: to, what: await this.kernel.guard('drag', () => this.dropPoint(to, call)) }
       : await this.element(to, call);
+    const { element: target } = await this.kernel.port.call('ax.elementAt', end.point, call);
+    await this.refusePastingElement(target, 'a drag onto', end.point, call);
     return this.onSpot('input.drag', from, 'drag from', call, (start, what) => async () => {
       const params = {
         from: start,
@@ -746,8 +749,13 @@ export class Input {
 
   /** Press (down) or release one key and leave it so, reporting what changed in the app with keyboard focus. */
   async hold(key: HeldKey, down: boolean, call?: CallOptions): Promise<ActionResult> {
-    // A key held down with ctrl held (key_down ctrl, key_down v) pastes as ctrl+v does.
+    // A key held down with ctrl held (key_down ctrl, key_down v) pastes as ctrl+v does; so does ctrl held down
+    // while v is (key_down v, key_down ctrl): the key repeats, with ctrl, until released.
     if (down && 'key' in key) await this.refusePaste(key.key, [], await this.kernel.platform(call), call);
+    if (down && 'modifier' in key) {
+      const platform = await this.kernel.platform(call);
+      for (const held of this.heldKeys()) await this.refusePaste(held, [key.modifier], platform, call);
+    }
     const params = await this.holdParams(key, down, call);
     return this.onFocus('input.hold', `${down ? 'press' : 'release'} ${key.name}`, call, async () => {
       await this.send('input.hold', params, call);
@@ -822,12 +830,16 @@ export class Input {
       const point = { x: spot.x, y: spot.y };
       const what = await this.onDisplay(spot, 'The point', call);
       const { element } = await this.kernel.port.call('ax.elementAt', point, call);
-      // A click on a "Paste" button or menu item pastes as Ctrl+V does, wherever the agent found its point.
       const presses =
-        (method === 'input.click' && !/(right|middle)-click/.test(verb)) || verb === 'press the left button';
-      if (presses && element && PASTING_ROLES.has(roleOf(element)) && namedPaste(element.name))
-        await this.kernel.hiddenCopy.refusePaste(
-          `${verb} the ${roleOf(element)} ${JSON.stringify(element.name)}`,
+        (method === 'input.click' && !/(right|middle)-click/.test(verb)) ||
+        verb === 'press the left button' ||
+        method === 'input.drag';
+      if (presses)
+        await this.refusePastingElement(
+          element,
+          method === 'input.drag' ? 'a drag from' : `${verb} at`,
+          point,
+          call,
         );
       return this.observed(element, prepare(point, what), call, { point, reach });
     });
@@ -1082,6 +1094,8 @@ export class Input {
 
   /** The modifiers held down across calls (HeldInput's): a key pressed now goes with them. */
   heldModifiers: () => Modifier[] = () => [];
+  /** The other keys held down across calls (HeldInput's): they repeat with any modifier pressed meanwhile. */
+  heldKeys: () => Key[] = () => [];
 
   /** Refuses a key that, with its modifiers and those held down, pastes a hidden app's copy (HiddenCopy). */
   async refusePaste(
@@ -1097,6 +1111,65 @@ export class Input {
     // Shift+Insert pastes the text selected last in some X11 apps (xterm), as a middle click does.
     if (key.name.toLowerCase() === 'insert' && platform === 'linux')
       await refuseSelectionPaste(this.kernel.port, this.kernel.resolver, what, call, false);
+  }
+
+  /**
+   * A press on a "Paste" button or menu item pastes as Ctrl+V does, wherever the agent found its point (a drag
+   * that ends on a menu's Paste item chooses it too).
+   */
+  private async refusePastingElement(
+    element: ElementInfo | null,
+    verb: string,
+    point: Point,
+    call?: CallOptions,
+  ): Promise<void> {
+    const pasting = (e: ElementInfo) => PASTING_ROLES.has(roleOf(e)) && namedPaste(e.name);
+    const found =
+      element && pasting(element)
+        ? element
+        : (await this.kernel.hiddenCopy.holds())
+          ? await this.showingAt(element?.pid, point, pasting, call)
+          : undefined;
+    if (!found) return;
+    await this.kernel.hiddenCopy.refusePaste(
+      `${verb} the ${roleOf(found)} ${JSON.stringify(found.name.trim())}`,
+    );
+  }
+
+  /**
+   * A showing element of the app of `pid` (else the active app's) at `point` that `wanted` picks: a menu bar's
+   * open menu lies outside its window's tree as the hit test walks it (GTK), so only a walk finds its items.
+   */
+  private async showingAt(
+    pid: number | undefined,
+    point: Point,
+    wanted: (element: ElementInfo) => boolean,
+    call?: CallOptions,
+  ): Promise<ElementInfo | undefined> {
+    const apps = await this.kernel.resolver.apps(call);
+    const app = apps.find((a) => (pid === undefined ? a.active : a.pid === pid));
+    if (!app) return undefined;
+    const { root } = await this.kernel.port.call(
+      'ax.snapshot',
+      {
+        root: app.id,
+        depth: 64,
+        maxNodes: 5000,
+        includeHidden: false,
+        maxValueLength: 0,
+        includeBounds: true,
+      },
+      call,
+    );
+    const inside = ({ bounds: b }: ElementInfo) =>
+      b !== undefined &&
+      point.x >= b.x &&
+      point.x < b.x + b.width &&
+      point.y >= b.y &&
+      point.y < b.y + b.height;
+    const walk = (node: ElementNode): ElementInfo | undefined =>
+      wanted(node) && inside(node) ? node : node.children?.map(walk).find(Boolean);
+    return walk(root);
   }
 
   /**
