@@ -119,7 +119,7 @@ export function createEngine(
   const copiedInHiddenApp = async () => {
     const owner = await port.call('clipboard.owner', { selection: 'clipboard' }).catch(() => undefined);
     const ownerHidden = owner?.pid === undefined ? undefined : await kernel.resolver.hides(owner.pid);
-    if (ownerHidden !== undefined) return ownerHidden;
+    if (ownerHidden !== undefined) return ownerHidden || undefined;
     const { element } = await port.call('ax.focused', {}).catch(() => ({ element: null }));
     const pid =
       element?.pid ??
@@ -127,10 +127,10 @@ export function createEngine(
         ({ windows }) => windows.find((w) => w.focused)?.pid,
         () => undefined,
       ));
-    if (pid === undefined) return false;
+    if (pid === undefined) return undefined;
     return kernel.resolver.appOf(pid).then(
-      () => false,
-      (error: unknown) => error instanceof AppRefused,
+      () => undefined,
+      (error: unknown) => (error instanceof AppRefused ? error : undefined),
     );
   };
   const history = new ClipboardHistory(

@@ -3,7 +3,7 @@
  * its stdout, stderr and exit code. Where the commands and the MCP tools must agree (the paths a tree prints),
  * an MCP session on the same desktop says what the tools show.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { CLI, useMacpilot } from '../support/mcp.js';
 import { temporaryFolder } from '../support/temp.js';
 import { eventually } from '../support/text.js';
 import { clipboardKeepers, noKeepers } from '../support/xclip.js';
+import { windowOfPid } from '../support/xwindows.js';
 
 const env = inject('desktopEnv');
 const { macpilot, processes, start } = useMacpilot(env);
@@ -590,6 +591,53 @@ describe('clipboard', () => {
     expect(await ok('clipboard')).toBe('The clipboard is empty.\n');
     await eventually('no keeper left', async () => (clipboardKeepers(env).length === 0 ? true : undefined));
   });
+});
+
+test('a password copied in a denied app: clipboard get and key ctrl+v refuse it, telling the person which app and setting, never the text', async () => {
+  const denied = { settings: { MACPILOT_DENY_APPS: 'zenity' } };
+  const vault = processes.start('zenity', [
+    '--entry',
+    '--title',
+    'cli vault',
+    '--entry-text',
+    'cli-secret-42',
+  ]);
+  const window = await eventually('the vault window', async () => windowOfPid(env, vault.pid));
+  execFileSync('xdotool', ['windowactivate', '--sync', window.id, 'key', 'ctrl+a', 'ctrl+c'], { env });
+  await eventually('the password on the clipboard', async () =>
+    execFileSync('xclip', ['-o', '-selection', 'clipboard'], { env }).toString() === 'cli-secret-42'
+      ? true
+      : undefined,
+  );
+  // Each command starts its own helper after the copy: the app owning the clipboard says whose copy it is.
+  const mousepad = processes.start('mousepad');
+  const editor = await eventually('the mousepad window', async () => windowOfPid(env, mousepad.pid));
+  execFileSync('xdotool', ['windowactivate', '--sync', editor.id], { env });
+  for (const args of [
+    ['clipboard', 'get'],
+    ['key', 'ctrl+v'],
+  ]) {
+    const refused = await runWith(denied, ...args);
+    expect(refused.code, args.join(' ')).toBe(1);
+    expect(refused.stderr).toContain('copied in an app your app lists hide from agents');
+    expect(refused.stderr).toContain(
+      'Why: "zenity" is off limits: it is listed in the environment variable MACPILOT_DENY_APPS',
+    );
+    expect(refused.stderr + refused.stdout).not.toContain('cli-secret-42');
+  }
+  const document = await runWith(
+    denied,
+    'find',
+    '--app',
+    'mousepad',
+    '--role',
+    'textbox',
+    '--format',
+    'json',
+  );
+  expect(document.stdout).not.toContain('cli-secret-42');
+  await processes.stop(vault.pid);
+  await processes.stop(mousepad.pid);
 });
 
 describe('a GTK combo box', () => {

@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { HiddenCopy } from '../kernel/hidden-copy.js';
+import type { AppRefused } from '../kernel/resolve.js';
 import type { ChangeFeed } from '../kernel/feed.js';
 import type { HelperPort } from '../kernel/port.js';
 import {
@@ -26,8 +27,11 @@ export class ClipboardHistory {
   /** Reads of the clipboard after its changes, one at a time so that they land in order. */
   private reads: Promise<void> = Promise.resolve();
   private watching: Promise<boolean> | undefined;
-  /** A digest of a text copied in an app the person's lists hide: never added, never read back to an agent. */
-  private hiddenDigest: string | undefined;
+  /**
+   * A text copied in an app the person's lists hide, never added, never read back to an agent: its digest, and
+   * the lists' refusal of that app (which names it to the person).
+   */
+  private hidden: { digest: string; by: AppRefused } | undefined;
   /** Texts copied in apps the lists hide since the history was last cleared: left out, and counted. */
   private hiddenLeftOut = 0;
   /** A digest of the text macpilot is putting on the clipboard: its own, whatever app is in front. */
@@ -39,8 +43,9 @@ export class ClipboardHistory {
     readonly enabled: boolean,
     private readonly offBy?: string,
     private readonly now: () => number = Date.now,
-    /** Whether what was just copied came from an app the person's lists hide (the app in front then). */
-    private readonly copiedInHiddenApp: () => Promise<boolean> = () => Promise.resolve(false),
+    /** The lists' refusal of the app that copied what the clipboard holds, when they hide it. */
+    private readonly copiedInHiddenApp: () => Promise<AppRefused | undefined> = () =>
+      Promise.resolve(undefined),
     /** Told whether the clipboard holds such a copy, which no action may paste either. */
     private readonly hiddenCopy = new HiddenCopy(),
   ) {
@@ -73,27 +78,28 @@ export class ClipboardHistory {
   }
 
   /**
-   * Whether `text` is what an app the person's lists hide copied: as heard when the clipboard changed, once the
-   * changes heard so far are read; a text no change brought yet (copied a moment ago) by the app in front now.
+   * Whether `text` is what an app the person's lists hide copied (the lists' refusal of it): as heard when the
+   * clipboard changed, once the changes heard so far are read; a text no change brought yet (copied a moment
+   * ago) by the app owning the clipboard or in front now.
    */
-  async fromHiddenApp(text: string): Promise<boolean> {
+  async fromHiddenApp(text: string): Promise<AppRefused | undefined> {
     await this.reads;
     const digest = digestOf(text);
-    if (digest === this.hiddenDigest) return true;
-    if (!this.enabled || digest === this.newestDigest || digest === this.ownDigest) return false;
+    if (digest === this.hidden?.digest) return this.hidden.by;
+    if (!this.enabled || digest === this.newestDigest || digest === this.ownDigest) return undefined;
     // Judged once: the same text is refused (or read) whatever is in front later, until something else is copied.
-    const hidden = await this.copiedInHiddenApp().catch(() => false);
-    if (hidden) {
+    const by = await this.copiedInHiddenApp().catch(() => undefined);
+    if (by) {
       this.hiddenLeftOut++;
-      this.heldHidden(digest);
+      this.heldHidden({ digest, by });
     } else this.newestDigest = digest;
-    return hidden;
+    return by;
   }
 
-  /** The digest of a hidden app's copy the clipboard holds now, or undefined when it holds none. */
-  private heldHidden(digest: string | undefined): void {
-    this.hiddenDigest = digest;
-    this.hiddenCopy.set(digest !== undefined);
+  /** The hidden app's copy the clipboard holds now, or undefined when it holds none. */
+  private heldHidden(hidden: { digest: string; by: AppRefused } | undefined): void {
+    this.hidden = hidden;
+    this.hiddenCopy.set(hidden?.by);
   }
 
   /** A text macpilot itself put on the clipboard. */
@@ -156,9 +162,11 @@ export class ClipboardHistory {
       const { text } = await this.port.call('clipboard.read', {}).catch(() => ({ text: undefined }));
       if (text === undefined || generation !== this.generation) return;
       const digest = digestOf(text);
-      if (digest !== this.ownDigest && (await this.copiedInHiddenApp().catch(() => false))) {
-        if (digest !== this.hiddenDigest) this.hiddenLeftOut++;
-        this.heldHidden(digest);
+      const by =
+        digest === this.ownDigest ? undefined : await this.copiedInHiddenApp().catch(() => undefined);
+      if (by) {
+        if (digest !== this.hidden?.digest) this.hiddenLeftOut++;
+        this.heldHidden({ digest, by });
         return;
       }
       // A text copied elsewhere since: the hidden one copied again is counted again.

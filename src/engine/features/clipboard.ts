@@ -8,7 +8,7 @@ import type { CallOptions } from '../../helper-client/errors.js';
 import type { ActionResult, ClipboardResult } from '../kernel/results.js';
 import { plural } from '../../text.js';
 import { own } from '../kernel/words.js';
-import { AppRefused } from '../kernel/resolve.js';
+import { clipboardReadRefusal } from '../kernel/hidden-copy.js';
 
 export const CLIPBOARD_DEFAULTS = { maxChars: 20_000 } as const;
 
@@ -22,15 +22,8 @@ export class Clipboard {
     return this.kernel.guard('read the clipboard', async () => {
       const { text, types } = await this.kernel.port.call('clipboard.read', {}, call);
       if (text === undefined) return { kind: 'clipboard', chars: 0, maxChars, types };
-      if (await this.history.fromHiddenApp(text)) {
-        throw new AppRefused({
-          what: 'Not read: the clipboard holds what was copied in an app hidden from you',
-          why: "the person's app lists hide that app, and what it copies (a password) with it",
-          next: 'ask the person for what you need; the clipboard reads again once anything else is copied',
-          kind: 'app_off_limits',
-          refusal: true,
-        });
-      }
+      const hiddenBy = await this.history.fromHiddenApp(text);
+      if (hiddenBy) throw clipboardReadRefusal(hiddenBy);
       const chars = Array.from(text);
       const shown = chars.length > maxChars ? chars.slice(0, maxChars).join('') : text;
       return { kind: 'clipboard', text: shown, chars: chars.length, maxChars, types };

@@ -4,7 +4,13 @@
  * the point, the app of the target element, or (for keys) the app holding keyboard focus. Typed text never
  * appears in answers, errors or logs.
  */
-import { namedPaste, PASTING_ROLES, pastes, refuseSelectionPaste } from '../kernel/hidden-copy.js';
+import {
+  hiddenCopyRefusal,
+  namedPaste,
+  PASTING_ROLES,
+  pastes,
+  refuseSelectionPaste,
+} from '../kernel/hidden-copy.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MacpilotError, type Reached } from '../../errors.js';
 import { pointText } from '../../bounds.js';
@@ -1181,7 +1187,9 @@ export class Input {
   private async refuseKeysIntoPaste(params: Params<InputMethod>, call?: CallOptions): Promise<void> {
     const keys = params as { text?: string; code?: number; modifier?: Modifier };
     // A modifier held down pastes nothing by itself.
-    if (keys.modifier !== undefined || !(await this.kernel.hiddenCopy.holds())) return;
+    if (keys.modifier !== undefined) return;
+    const by = await this.kernel.hiddenCopy.holds();
+    if (!by) return;
     const platform = await this.kernel.platform(call);
     if (keys.text !== undefined && /v/i.test(keys.text))
       await this.refusePaste(parseKey('v'), [], platform, call);
@@ -1196,13 +1204,12 @@ export class Input {
           ? `the ${role} ${JSON.stringify(element.name)} has the keyboard focus`
           : undefined;
     if (where === undefined) return;
-    throw new AppRefused({
-      what: `Not done: keys pressed while ${where} may choose Paste, which would paste what was copied in an app hidden from you`,
-      why: "the person's app lists hide that app, and what it copies (a password) with it",
-      next: 'press Escape to leave a menu, and choose menu items with click_menu_item (its Paste stays refused); these keys work again once anything else is copied',
-      kind: 'app_off_limits',
-      refusal: true,
-    });
+    throw hiddenCopyRefusal(
+      `Not done: keys pressed while ${where} may choose Paste, which would paste what was copied`,
+      "the person's app lists hide that app, and what it copies (a password) with it",
+      'press Escape to leave a menu, and choose menu items with click_menu_item (its Paste stays refused); these keys work again once anything else is copied',
+      by,
+    );
   }
 
   private async pressChord(chord: Chord, platform: Platform, repeat: number, call?: CallOptions) {

@@ -22,32 +22,62 @@ export const namedPaste = (name: string | undefined): boolean => /^\s*paste\b/i.
 /** The roles that paste when pressed and named so; a field labelled "Paste your code" does not. */
 export const PASTING_ROLES: ReadonlySet<string> = new Set(['button', 'menuitem', 'link']);
 
+/**
+ * A refusal of a hidden app's copy or selection: to the agent, an app hidden from it; to the person at a terminal,
+ * the app and the setting (`by`, the lists' refusal of that app).
+ */
+export function hiddenCopyRefusal(what: string, why: string, next: string, by: AppRefused): AppRefused {
+  const said = by.forPerson();
+  return new AppRefused({
+    what: `${what} in an app hidden from you`,
+    why,
+    next,
+    kind: 'app_off_limits',
+    refusal: true,
+    person: {
+      what: `${what} in an app your app lists hide from agents`,
+      why: `${said.what}: ${said.why}`,
+      // The person may not want to change the lists for it: what the agent is told to wait for comes first.
+      next: `${next.replace(/^ask the person for what you need; /, '')}; or, to let agents use that app: ${said.next}`,
+    },
+  });
+}
+
+/** The refusal of a read of the clipboard that holds a hidden app's copy (`by`: the lists' refusal of that app). */
+export const clipboardReadRefusal = (by: AppRefused): AppRefused =>
+  hiddenCopyRefusal(
+    'Not read: the clipboard holds what was copied',
+    "the person's app lists hide that app, and what it copies (a password) with it",
+    'ask the person for what you need; the clipboard reads again once anything else is copied',
+    by,
+  );
+
 export class HiddenCopy {
-  private held = false;
+  private by: AppRefused | undefined;
   /** Waits until what the clipboard holds now is judged (the clipboard history's reads, set by it). */
   settle: () => Promise<void> = () => Promise.resolve();
 
-  /** Said when the clipboard changes: whether what it holds now came from a hidden app. */
-  set(held: boolean): void {
-    this.held = held;
+  /** Said when the clipboard changes: the lists' refusal of the app that copied what it holds now, if hidden. */
+  set(by: AppRefused | undefined): void {
+    this.by = by;
   }
 
-  /** Whether the clipboard holds a hidden app's copy, the changes heard so far judged. */
-  async holds(): Promise<boolean> {
+  /** The lists' refusal of the hidden app whose copy the clipboard holds, the changes heard so far judged. */
+  async holds(): Promise<AppRefused | undefined> {
     await this.settle().catch(() => {});
-    return this.held;
+    return this.by;
   }
 
   /** Refuses `what` (a paste: "press ctrl+v", `click menu item "Edit > Paste"`) while the clipboard holds it. */
   async refusePaste(what: string): Promise<void> {
-    if (!(await this.holds())) return;
-    throw new AppRefused({
-      what: `Not done: ${what} would paste what was copied in an app hidden from you`,
-      why: "the person's app lists hide that app, and what it copies (a password) with it",
-      next: 'ask the person for what you need; pasting works again once anything else is copied',
-      kind: 'app_off_limits',
-      refusal: true,
-    });
+    const by = await this.holds();
+    if (!by) return;
+    throw hiddenCopyRefusal(
+      `Not done: ${what} would paste what was copied`,
+      "the person's app lists hide that app, and what it copies (a password) with it",
+      'ask the person for what you need; pasting works again once anything else is copied',
+      by,
+    );
   }
 }
 
@@ -65,14 +95,14 @@ export async function refuseSelectionPaste(
 ): Promise<void> {
   const owner = await port.call('clipboard.owner', { selection: 'primary' }, call);
   if (owner.known) {
-    if (owner.pid === undefined || (await resolver.hides(owner.pid, call)) !== true) return;
-    throw new AppRefused({
-      what: `Not done: ${what} would paste the text selected last, which was selected in an app hidden from you`,
-      why: "the person's app lists hide that app, and what is selected in it (a password) with it",
-      next: 'ask the person for what you need; this works again once text is selected in another app',
-      kind: 'app_off_limits',
-      refusal: true,
-    });
+    const by = owner.pid === undefined ? undefined : await resolver.hides(owner.pid, call);
+    if (!by) return;
+    throw hiddenCopyRefusal(
+      `Not done: ${what} would paste the text selected last, which was selected`,
+      "the person's app lists hide that app, and what is selected in it (a password) with it",
+      'ask the person for what you need; this works again once text is selected in another app',
+      by,
+    );
   }
   if (!unknownRefused || !(await resolver.hidesAny(call))) return;
   throw new AppRefused({

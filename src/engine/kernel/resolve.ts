@@ -197,14 +197,22 @@ export class Resolver {
   }
 
   /**
-   * Whether the app of process `pid` (one with an accessibility tree or only windows) is hidden from agents;
-   * undefined when the process is no app (a clipboard manager, xclip).
+   * Whether the app of process `pid` (one with an accessibility tree or only windows) is hidden from agents: the
+   * lists' refusal of it (which names it and the setting, for the person), or false; undefined when the process
+   * is no app (a clipboard manager, xclip).
    */
-  async hides(pid: number, call?: CallOptions): Promise<boolean | undefined> {
+  async hides(pid: number, call?: CallOptions): Promise<AppRefused | false | undefined> {
     const apps = await this.apps(call);
     const app =
       apps.find((a) => a.pid === pid) ?? (await this.treelessApps(call, apps)).find((a) => a.pid === pid);
-    return app && !this.mayRead(app);
+    if (!app) return undefined;
+    try {
+      this.gate(app, 'read');
+      return false;
+    } catch (error) {
+      if (error instanceof AppRefused) return error;
+      throw error;
+    }
   }
 
   /** Whether any running app is hidden from agents, the person's own (the console's browser) aside. */

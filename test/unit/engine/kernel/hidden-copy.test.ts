@@ -26,14 +26,26 @@ test('a menu item or button named Paste pastes; a name that only mentions it doe
   expect(['Copy', 'Pasted', 'Clipboard: paste', undefined].some(namedPaste)).toBe(false);
 });
 
-test('refused only while the clipboard holds the copy, as a refusal of the app lists', async () => {
+/** The lists' refusal of a hidden app, in the person's words. */
+const byLists = new AppRefused({
+  what: '"keepassxc" is off limits',
+  why: 'credential managers are hidden by default',
+  next: 'set MACPILOT_DENY_APPS=none',
+  kind: 'app_off_limits',
+  refusal: true,
+});
+
+test('refused only while the clipboard holds the copy, as a refusal of the app lists; the person is told which', async () => {
   const copy = new HiddenCopy();
   await expect(copy.refusePaste('pressing ctrl+v')).resolves.toBeUndefined();
-  copy.set(true);
-  await expect(copy.refusePaste('pressing ctrl+v')).rejects.toEqual(
-    expect.objectContaining({ kind: 'app_off_limits', refusal: true }),
+  copy.set(byLists);
+  const refused = await copy.refusePaste('pressing ctrl+v').catch((error: unknown) => error as AppRefused);
+  expect(refused).toEqual(expect.objectContaining({ kind: 'app_off_limits', refusal: true }));
+  expect(refused?.render()).not.toContain('keepassxc');
+  expect(refused?.renderForPerson()).toContain(
+    '"keepassxc" is off limits: credential managers are hidden by default',
   );
-  copy.set(false);
+  copy.set(undefined);
   await expect(copy.refusePaste('pressing ctrl+v')).resolves.toBeUndefined();
 });
 
@@ -41,7 +53,7 @@ test('judged once what the clipboard holds is settled: a copy heard a moment bef
   const copy = new HiddenCopy();
   copy.settle = async () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
-    copy.set(true);
+    copy.set(byLists);
   };
   await expect(copy.refusePaste('pressing ctrl+v')).rejects.toThrow(/would paste what was copied/);
 });
