@@ -4,7 +4,7 @@
  * an MCP session on the same desktop says what the tools show.
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -594,8 +594,11 @@ describe('clipboard', () => {
 });
 
 test('a password copied in a denied app: clipboard get and key ctrl+v refuse it, telling the person which app and setting, never the text', async () => {
-  const denied = { settings: { MACPILOT_DENY_APPS: 'zenity' } };
-  const vault = processes.start('zenity', [
+  // A zenity under a name of its own, denied; the form the person pastes into is a zenity too.
+  const vaultPath = join(temporaryFolder('macpilot-cli-vault-'), 'clivault');
+  copyFileSync('/usr/bin/zenity', vaultPath);
+  const denied = { settings: { MACPILOT_DENY_APPS: 'clivault' } };
+  const vault = processes.start(vaultPath, [
     '--entry',
     '--title',
     'cli vault',
@@ -610,9 +613,9 @@ test('a password copied in a denied app: clipboard get and key ctrl+v refuse it,
       : undefined,
   );
   // Each command starts its own helper after the copy: the app owning the clipboard says whose copy it is.
-  const mousepad = processes.start('mousepad');
-  const editor = await eventually('the mousepad window', async () => windowOfPid(env, mousepad.pid));
-  execFileSync('xdotool', ['windowactivate', '--sync', editor.id], { env });
+  const form = processes.start('zenity', ['--entry', '--title', 'cli form', '--text', 'Note?']);
+  const formWindow = await eventually('the form window', async () => windowOfPid(env, form.pid));
+  execFileSync('xdotool', ['windowactivate', '--sync', formWindow.id], { env });
   for (const args of [
     ['clipboard', 'get'],
     ['key', 'ctrl+v'],
@@ -621,23 +624,15 @@ test('a password copied in a denied app: clipboard get and key ctrl+v refuse it,
     expect(refused.code, args.join(' ')).toBe(1);
     expect(refused.stderr).toContain('copied in an app your app lists hide from agents');
     expect(refused.stderr).toContain(
-      'Why: "zenity" is off limits: it is listed in the environment variable MACPILOT_DENY_APPS',
+      'Why: "clivault" is off limits: it is listed in the environment variable MACPILOT_DENY_APPS',
     );
     expect(refused.stderr + refused.stdout).not.toContain('cli-secret-42');
   }
-  const document = await runWith(
-    denied,
-    'find',
-    '--app',
-    'mousepad',
-    '--role',
-    'textbox',
-    '--format',
-    'json',
-  );
-  expect(document.stdout).not.toContain('cli-secret-42');
+  const tree = await runWith(denied, 'tree', String(form.pid));
+  expect(tree.stdout).toMatch(/textbox "Note\?"/);
+  expect(tree.stdout).not.toContain('cli-secret-42');
   await processes.stop(vault.pid);
-  await processes.stop(mousepad.pid);
+  await processes.stop(form.pid);
 });
 
 describe('a GTK combo box', () => {
