@@ -386,7 +386,9 @@ describe('the clipboard of a hidden app', () => {
     await macpilot.ok('key_down', { key: 'ctrl' });
     expect((await macpilot.call('type_text', { text: 'v' })).text).toMatch(/would paste what was copied/);
     await macpilot.ok('key_up', { key: 'ctrl' });
-    // The field's own menu (the menu key opens it): its Paste item by key or by a click at its point.
+    // The field's own menu (the menu key opens it): its Paste item by key or by a click at its point. A key
+    // held down before it opened is let go all the same.
+    await macpilot.ok('key_down', { key: 'Up' });
     await macpilot.ok('press_key', { key: 'menu' });
     const paste = await eventually('the context menu', async () => {
       const found = await macpilot.call('find_elements', {
@@ -402,6 +404,7 @@ describe('the clipboard of a hidden app', () => {
         /^Not done: keys pressed while .+ may choose Paste, which would paste what was copied in an app hidden from you/,
       );
     }
+    expect(await macpilot.ok('key_up', { key: 'Up' })).toMatch(/^Released up\./);
     const { structuredContent } = (await macpilot.client.callTool({
       name: 'get_element',
       arguments: { ref: paste },

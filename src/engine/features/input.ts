@@ -1185,9 +1185,9 @@ export class Input {
    * menu key opens too) takes keys with no element focused.
    */
   private async refuseKeysIntoPaste(params: Params<InputMethod>, call?: CallOptions): Promise<void> {
-    const keys = params as { text?: string; code?: number; modifier?: Modifier };
-    // A modifier held down pastes nothing by itself.
-    if (keys.modifier !== undefined) return;
+    const keys = params as { text?: string; code?: number; modifier?: Modifier; down?: boolean };
+    // A modifier held down pastes nothing by itself, and a key let go is never kept down.
+    if (keys.modifier !== undefined || keys.down === false) return;
     const by = await this.kernel.hiddenCopy.holds();
     if (!by) return;
     const platform = await this.kernel.platform(call);
