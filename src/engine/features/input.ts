@@ -727,8 +727,19 @@ export class Input {
     spot: Spot | undefined,
     call?: CallOptions,
   ): Promise<ActionResult> {
-    const where = spot ?? (await this.pointerAt(call));
     const verb = `${down ? 'press' : 'release'} the ${button} button`;
+    // A menu chooses the item a held button is let go over, wherever it was pressed: while the clipboard holds a
+    // hidden app's copy, no button is held down across calls.
+    const by = down ? await this.kernel.hiddenCopy.holds() : undefined;
+    if (by) {
+      throw hiddenCopyRefusal(
+        `Not done: ${verb} and leave it down, while the clipboard holds what was copied`,
+        'a menu chooses the item the button is let go over, its Paste too, which would paste that copy',
+        'click, or drag in one call (both are checked where they press and let go); holding a button works again once anything else is copied',
+        by,
+      );
+    }
+    const where = spot ?? (await this.pointerAt(call));
     return this.onSpot('input.button', where, verb, call, (point, what) => async () => {
       await this.send('input.button', { button, down, at: point }, call);
       return words`${own(down ? 'Pressed' : 'Released')} the ${own(button)} button at ${what}.`;
@@ -836,10 +847,8 @@ export class Input {
       const point = { x: spot.x, y: spot.y };
       const what = await this.onDisplay(spot, 'The point', call);
       const { element } = await this.kernel.port.call('ax.elementAt', point, call);
-      const presses =
-        (method === 'input.click' && !/(right|middle)-click/.test(verb)) ||
-        verb === 'press the left button' ||
-        method === 'input.drag';
+      // A button pressed or let go over a Paste item chooses it (GTK's menus choose on release, with any button).
+      const presses = method === 'input.click' || method === 'input.button' || method === 'input.drag';
       if (presses)
         await this.refusePastingElement(
           element,
