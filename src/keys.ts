@@ -296,6 +296,16 @@ export function parseChord(chord: string, extra: readonly string[] = []): Chord 
       concerns: ['key'],
     });
   }
+  const last = normalize(keyName);
+  if (MODIFIER_ALIASES[last] !== undefined && KEYS[KEY_ALIASES[last] ?? last] === undefined) {
+    throw new MacpilotError({
+      what: `No key in ${JSON.stringify(chord)}: ${JSON.stringify(keyName)} is a modifier`,
+      why: 'a chord is modifiers and one key joined by "+", the key last; a modifier alone presses nothing',
+      next: 'end the chord with a key, e.g. "ctrl+alt+t"; key_down holds a modifier down by itself',
+      kind: 'no_key',
+      concerns: ['key'],
+    });
+  }
   const modifiers: Modifier[] = [];
   for (const name of [...parts, ...extra]) {
     const modifier = parseModifier(name);

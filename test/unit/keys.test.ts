@@ -117,5 +117,8 @@ describe('chords', () => {
     expect(failure(() => parseModifier('')).what).toBe('Unknown modifier ""');
     expect(failure(() => parseChord('ctrl+')).what).toBe('No key in "ctrl+"');
     expect(failure(() => parseChord('ctrl+nokey')).what).toBe('Unknown key "nokey"');
+    // A modifier last is no key: said so, not "unknown key".
+    expect(failure(() => parseChord('ctrl+alt')).what).toBe('No key in "ctrl+alt": "alt" is a modifier');
+    expect(failure(() => parseChord('shift')).next).toContain('key_down holds a modifier down by itself');
   });
 });

@@ -148,9 +148,10 @@ export function helperFailure(error: HelperError, what?: string, runningApps?: s
   // missing or not permitted: the helper knows what gets it on this desktop, better than the table.
   // A value the control does not take: its own range or options are what to give instead.
   const valueNotTaken = error.code === HelperErrorCode.ValueNotSettable && error.data.notTaken === true;
+  const notInstalled = error.method === 'apps.launch' && error.code === HelperErrorCode.AppNotFound;
   const hintIsNext =
     error.data.hint !== undefined &&
-    ((error.method === 'apps.launch' && error.code === HelperErrorCode.AppNotFound) ||
+    (notInstalled ||
       error.code === HelperErrorCode.NotAvailable ||
       error.code === HelperErrorCode.PermissionDenied ||
       valueNotTaken);
@@ -170,7 +171,7 @@ export function helperFailure(error: HelperError, what?: string, runningApps?: s
             ? advice.next(runningApps)
             : advice.next,
       // A value the control does not take (an option it lacks, a number beyond its range): the value was wrong.
-      kind: valueNotTaken ? 'value_not_taken' : advice.kind,
+      kind: valueNotTaken ? 'value_not_taken' : notInstalled ? 'app_not_installed' : advice.kind,
       ...(error.data.notTaken === true ? { concerns: ['value'] } : {}),
       refusal: advice.refusal,
       ...(advice.personNext && !hintIsNext ? { person: { next: advice.personNext } } : {}),

@@ -44,6 +44,19 @@ describe('one error table', () => {
     expect(next(ClientErrorCode.HelperExited)).toContain('restarts by itself');
   });
 
+  it("an app launch_app finds nowhere is not installed, not 'not running', with the helper's hint as the next step", () => {
+    const launched = helperFailure(
+      new HelperError('apps.launch', HelperErrorCode.AppNotFound, 'no installed app matches "nosuch"', {
+        hint: 'check the name',
+      }),
+    );
+    expect(launched.kind).toBe('app_not_installed');
+    expect(launched.next).toBe('check the name');
+    expect(helperFailure(new HelperError('apps.activate', HelperErrorCode.AppNotFound, 'gone')).kind).toBe(
+      'app_not_running',
+    );
+  });
+
   it('a code outside the protocol keeps its message; anything else passes through', () => {
     const odd = explain(new HelperError('ax.perform', -1, 'strange')) as MacpilotError;
     expect(odd.what).toBe('ax.perform failed');
