@@ -4,7 +4,7 @@
  * an MCP session on the same desktop says what the tools show.
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -13,6 +13,7 @@ import { CLI, useMacpilot } from '../support/mcp.js';
 import { temporaryFolder } from '../support/temp.js';
 import { eventually } from '../support/text.js';
 import { clipboardKeepers, noKeepers } from '../support/xclip.js';
+import { copiedInVault } from '../support/vault.js';
 import { windowOfPid } from '../support/xwindows.js';
 
 const env = inject('desktopEnv');
@@ -594,24 +595,9 @@ describe('clipboard', () => {
 });
 
 test('a password copied in a denied app: clipboard get and key ctrl+v refuse it, telling the person which app and setting, never the text', async () => {
-  // A zenity under a name of its own, denied; the form the person pastes into is a zenity too.
-  const vaultPath = join(temporaryFolder('macpilot-cli-vault-'), 'clivault');
-  copyFileSync('/usr/bin/zenity', vaultPath);
+  // A vault under a name of its own, denied; the form the person pastes into is a zenity.
   const denied = { settings: { MACPILOT_DENY_APPS: 'clivault' } };
-  const vault = processes.start(vaultPath, [
-    '--entry',
-    '--title',
-    'cli vault',
-    '--entry-text',
-    'cli-secret-42',
-  ]);
-  const window = await eventually('the vault window', async () => windowOfPid(env, vault.pid));
-  execFileSync('xdotool', ['windowactivate', '--sync', window.id, 'key', 'ctrl+a', 'ctrl+c'], { env });
-  await eventually('the password on the clipboard', async () =>
-    execFileSync('xclip', ['-o', '-selection', 'clipboard'], { env }).toString() === 'cli-secret-42'
-      ? true
-      : undefined,
-  );
+  const vault = await copiedInVault(env, processes, 'cli-secret-42', 'clivault');
   // Each command starts its own helper after the copy: the app owning the clipboard says whose copy it is.
   const form = processes.start('zenity', ['--entry', '--title', 'cli form', '--text', 'Note?']);
   const formWindow = await eventually('the form window', async () => windowOfPid(env, form.pid));

@@ -9,6 +9,7 @@ import { eventually, refOf } from '../support/text.js';
 import { temporaryFolder } from '../support/temp.js';
 import { windowOfPid } from '../support/xwindows.js';
 import { decode } from '../support/image.js';
+import { copiedInVault } from '../support/vault.js';
 
 const env = inject('desktopEnv');
 
@@ -289,22 +290,10 @@ describe('a password copied before the server first looked at the desktop', () =
   const { macpilot, processes } = useMacpilot(env);
 
   test('is not pasted either: the app owning the clipboard is the hidden one, whatever is in front', async () => {
-    const keepassxc = join(temporaryFolder('macpilot-vault-'), 'keepassxc');
-    copyFileSync('/usr/bin/zenity', keepassxc);
-    const vault = processes.start(keepassxc, ['--entry', '--title', 'early vault', '--text', 'Password?']);
-    const window = await eventually('the vault window', async () => windowOfPid(env, vault.pid));
-    const xdotool = (...args: string[]) => execFileSync('xdotool', args, { env });
-    xdotool('windowactivate', '--sync', window.id);
-    xdotool('type', '--delay', '10', 'early-secret');
-    xdotool('key', 'ctrl+a', 'ctrl+c');
-    await eventually('the password on the clipboard', async () =>
-      execFileSync('xclip', ['-o', '-selection', 'clipboard'], { env }).toString() === 'early-secret'
-        ? true
-        : undefined,
-    );
+    const vault = await copiedInVault(env, processes, 'early-secret');
     const form = processes.start('zenity', ['--entry', '--title', 'early form', '--text', 'Note?']);
     const formWindow = await eventually('the form window', async () => windowOfPid(env, form.pid));
-    xdotool('windowactivate', '--sync', formWindow.id);
+    execFileSync('xdotool', ['windowactivate', '--sync', formWindow.id], { env });
     // The agent's first look at the desktop comes after the copy, with the form in front.
     const field = await eventually('the form field', async () => {
       const out = await macpilot.call('find_elements', { app: String(form.pid), role: 'textbox' });
@@ -330,21 +319,8 @@ describe('the clipboard of a hidden app', () => {
     // The history watches the clipboard from here on; the agent's own copy comes first (it once let the
     // password through).
     await macpilot.ok('set_clipboard', { text: 'agent copy' });
-    // A zenity under a credential manager's name: the default lists hide it.
-    const keepassxc = join(temporaryFolder('macpilot-vault-'), 'keepassxc');
-    copyFileSync('/usr/bin/zenity', keepassxc);
-    const vault = processes.start(keepassxc, ['--entry', '--title', 'vault', '--text', 'Master password?']);
-    const window = await eventually('the vault window', async () => windowOfPid(env, vault.pid));
-    // The person copies a password in it.
-    const xdotool = (...args: string[]) => execFileSync('xdotool', args, { env });
-    xdotool('windowactivate', '--sync', window.id);
-    xdotool('type', '--delay', '10', 'hunter2-secret');
-    xdotool('key', 'ctrl+a', 'ctrl+c');
-    await eventually('the password on the clipboard', async () =>
-      execFileSync('xclip', ['-o', '-selection', 'clipboard'], { env }).toString() === 'hunter2-secret'
-        ? true
-        : undefined,
-    );
+    // The person copies a password in a credential manager (a stand-in the default lists hide).
+    const vault = await copiedInVault(env, processes, 'hunter2-secret');
     // Refused at once, however soon after the copy the agent reads: the resource as the tool.
     const refused = await macpilot.call('get_clipboard');
     expect(refused.isError).toBe(true);
@@ -466,22 +442,7 @@ describe('the clipboard of a hidden app', () => {
   });
 
   test("mousepad's open Edit menu: Paste at its point, by click or a drag onto it, is refused, and no button is held down to let go over it; so is ctrl held down after v", async () => {
-    const keepassxc = join(temporaryFolder('macpilot-vault-'), 'keepassxc');
-    copyFileSync('/usr/bin/zenity', keepassxc);
-    const vault = processes.start(keepassxc, [
-      '--entry',
-      '--title',
-      'menu vault',
-      '--entry-text',
-      'menu-secret',
-    ]);
-    const window = await eventually('the vault window', async () => windowOfPid(env, vault.pid));
-    execFileSync('xdotool', ['windowactivate', '--sync', window.id, 'key', 'ctrl+a', 'ctrl+c'], { env });
-    await eventually('the password on the clipboard', async () =>
-      execFileSync('xclip', ['-o', '-selection', 'clipboard'], { env }).toString() === 'menu-secret'
-        ? true
-        : undefined,
-    );
+    const vault = await copiedInVault(env, processes, 'menu-secret');
     const mousepad = processes.start('mousepad');
     const edit = await eventually('the Edit menu', async () => {
       const out = await macpilot.call('find_elements', {
