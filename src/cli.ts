@@ -191,7 +191,7 @@ main(process.argv.slice(2)).then(
       const inFile = setting && (error as Error).message.startsWith('/');
       const saysWhere = (error as Error).message.includes('docs/configuration.md');
       const help = inFile
-        ? "docs/configuration.md lists the file's keys and what each takes"
+        ? 'docs/configuration.md shows each key with an example'
         : setting && !byFlag
           ? 'macpilot --help lists the settings'
           : running

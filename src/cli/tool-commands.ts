@@ -470,7 +470,9 @@ export const TOOL_COMMANDS: Readonly<Record<string, ToolCommand>> = {
       return call('get_clipboard', maxChars === undefined ? {} : { max_chars: maxChars });
     }
     if (rest.length === 0 && action === 'clear') return call('clear_clipboard', {});
-    throw new UsageError('clipboard takes: get, set <text>, or clear');
+    throw new UsageError(
+      'clipboard takes: get [--max-chars N], set <text> (or set - to read it from stdin), or clear',
+    );
   },
 
   wait: ({ positionals: [condition, path], values }, call) => {

@@ -1011,7 +1011,7 @@ test('clipboard set with a wrong setting says which setting, as every command do
   expect(inFile).toMatchObject({ code: 2, stdout: '' });
   expect(inFile.stderr).toBe(
     `macpilot: ${file}: "mode": unknown mode "readonly"; valid: full, safe, read-only\n` +
-      "(docs/configuration.md lists the file's keys and what each takes)\n",
+      '(docs/configuration.md shows each key with an example)\n',
   );
 });
 

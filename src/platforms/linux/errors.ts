@@ -62,16 +62,17 @@ export function isUnsupported(error: unknown): boolean {
   );
 }
 
-export function elementGone(handle: string): HelperFailure {
+/** The element is gone: said without its handle, which names nothing an agent or a person knows. */
+export function elementGone(): HelperFailure {
   return new HelperFailure(
     HelperErrorCode.ElementGone,
-    `the element ${handle} no longer exists`,
+    'the element no longer exists',
     'the element or its app went away; take a new snapshot and use a current handle',
   );
 }
 
 /** Turns a D-Bus failure on an element into ElementGone when the element is gone; rethrows anything else. */
-export function goneOr(handle: string, error: unknown): never {
-  if (isGone(error)) throw elementGone(handle);
+export function goneOr(error: unknown): never {
+  if (isGone(error)) throw elementGone();
   throw error;
 }

@@ -85,9 +85,9 @@ async function on<T>(session: Session, handle: string, run: () => Promise<T>): P
     return await run();
   } catch (error) {
     if (error instanceof DBusCallError && !isGone(error) && !(await exists(session, handle))) {
-      throw elementGone(handle);
+      throw elementGone();
     }
-    return goneOr(handle, error);
+    return goneOr(error);
   }
 }
 

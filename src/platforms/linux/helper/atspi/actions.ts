@@ -23,7 +23,7 @@ import {
 } from './atspi.js';
 import { optionLists, type ReadContext, readInfo } from './element.js';
 import { goneOr, HelperFailure, isUnsupported } from '../../errors.js';
-import { handleOf, type Ref } from './handles.js';
+import type { Ref } from './handles.js';
 import { has, SECURE_ROLE, State } from './states.js';
 import { frameOf, topFrame } from './tree.js';
 import { click, hasPointer, raiseWindowOf, windowRelative } from '../desk.js';
@@ -71,7 +71,7 @@ export async function elementDetail(
     ]);
     return { ...read.info, actions, attributes, ...index, ...range };
   } catch (error) {
-    return goneOr(handleOf(ref), error);
+    return goneOr(error);
   }
 }
 
@@ -164,7 +164,7 @@ export async function perform(
     }
     return { performed: name };
   } catch (error) {
-    return goneOr(handleOf(ref), error);
+    return goneOr(error);
   }
 }
 
@@ -344,7 +344,7 @@ export async function setValue(
     if (typeof value === 'number') return await setNumber(ctx, ref, interfaces, value);
     return await setToggle(ctx, ref, { role: read.role, name: read.info.name }, interfaces, value);
   } catch (error) {
-    return goneOr(handleOf(ref), error);
+    return goneOr(error);
   }
 }
 
@@ -365,7 +365,7 @@ export async function scrollIntoView(ctx: ReadContext, ref: Ref): Promise<Result
     return read.info.bounds ? { bounds: read.info.bounds } : {};
   } catch (error) {
     if (isUnsupported(error)) throw noScrollTo("the app's toolkit does not scroll elements into view (GTK3)");
-    return goneOr(handleOf(ref), error);
+    return goneOr(error);
   }
 }
 

@@ -262,7 +262,6 @@ export async function readNode(
   options: ReadOptions,
   onChildren?: (children: Ref[], frame: Ref | undefined) => void,
 ): Promise<NodeRead> {
-  const handle = handleOf(ref);
   const { bus } = ctx;
   try {
     const swallow =
@@ -280,9 +279,9 @@ export async function readNode(
       ctx.session.app(ref.bus),
     ]).catch((error: unknown) => {
       // An object without the Accessible interface is no element.
-      throw isUnsupported(error) ? elementGone(handle) : error;
+      throw isUnsupported(error) ? elementGone() : error;
     });
-    if (has(bits, State.DEFUNCT)) throw elementGone(handle);
+    if (has(bits, State.DEFUNCT)) throw elementGone();
     if (!isShown(role, bits, app) && !options.includeHidden) return { hidden: true };
 
     const frame = WINDOW_ROLES.has(role) ? ref : options.frame;
@@ -310,7 +309,7 @@ export async function readNode(
     const passedOver = named ? { passedOver: props.childCount - named.length } : {};
     return { hidden: false, info, children, role, props, bits, frame, ...passedOver };
   } catch (error) {
-    return goneOr(handle, error);
+    return goneOr(error);
   }
 }
 
@@ -383,6 +382,6 @@ export async function readInfo(
     bounds: true,
     frame: options.frame,
   });
-  if (read.hidden) throw elementGone(handleOf(ref));
+  if (read.hidden) throw elementGone();
   return read;
 }

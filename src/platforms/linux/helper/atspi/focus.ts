@@ -122,6 +122,6 @@ export async function focus(ctx: ReadContext, ref: Ref): Promise<Result<'ax.focu
     }
     return { focused };
   } catch (error) {
-    return goneOr(handleOf(ref), error);
+    return goneOr(error);
   }
 }

@@ -18,7 +18,7 @@ export function parseHandle(handle: string): Ref {
   const slash = handle.indexOf('/');
   const ref = { bus: handle.slice(0, slash), path: handle.slice(slash) };
   if (slash <= 0 || !BUS_NAME.test(ref.bus) || !OBJECT_PATH.test(ref.path) || ref.path === NULL_PATH) {
-    throw elementGone(handle);
+    throw elementGone();
   }
   return ref;
 }

@@ -135,7 +135,7 @@ export async function itemsSnapshot(
       frame: undefined,
     }),
   ]);
-  if (rootRead.hidden) throw elementGone(params.root);
+  if (rootRead.hidden) throw elementGone();
   if (!known) return undefined;
   const { byParent } = known;
   const root: ElementNode = rootRead.info;

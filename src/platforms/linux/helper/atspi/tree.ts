@@ -46,7 +46,7 @@ export async function parentChain(ctx: ReadContext, ref: Ref): Promise<Ref[]> {
       current = parent;
     }
   } catch (error) {
-    goneOr(handleOf(current), error);
+    goneOr(error);
   }
   return chain;
 }
@@ -187,7 +187,7 @@ async function flatSnapshot(
     matches = await matchStates(ctx.bus, rootRef, params.includeHidden ? [0, 0] : SHOWING, most + 1);
   } catch (error) {
     if (isUnsupported(error)) return undefined;
-    return goneOr(params.root, error);
+    return goneOr(error);
   }
   if (matches.length > most) return undefined;
   // The matches are already filtered, and the root is kept whatever its state.
@@ -201,7 +201,7 @@ async function flatSnapshot(
     readNode(ctx, rootRef, options),
     ...descendants.map((ref) => readNode(ctx, ref, options).catch(goneIsHidden)),
   ]);
-  if (!rootRead || rootRead.hidden) throw elementGone(params.root);
+  if (!rootRead || rootRead.hidden) throw elementGone();
   const childrenOf = new Map<string, ElementNode[]>();
   const listed = new Set([params.root, ...descendants.map(handleOf)]);
   for (const read of reads) {
@@ -281,7 +281,7 @@ async function walkSnapshot(
     readOptions({ ...params, includeHidden: true }, params.depth > 0, rootFrame, !params.includeHidden),
     (children, frame) => reader.prefetch(children, 1, frame),
   );
-  if (rootRead.hidden) throw elementGone(params.root);
+  if (rootRead.hidden) throw elementGone();
   const root: ElementNode = rootRead.info;
   let nodeCount = 1;
   let truncated = false;
