@@ -234,6 +234,14 @@ describe('audit log of the app list', () => {
       error: 'app_off_limits',
       app: 'zenity',
     });
+    // Named with a title none of its windows has: a try at the app all the same.
+    const titled = await macpilot.call('focus_window', { app: 'zenity', title: 'no such title' });
+    expect(titled.text).toMatch(/^No window matches: the window of "zenity" titled "no such title"/);
+    expect(auditLines(auditFile).at(-1)).toMatchObject({
+      tool: 'focus_window',
+      outcome: 'refused',
+      error: 'app_off_limits',
+    });
     // By its window id (the person's, say): to the agent no window has it, and it learns one is hidden.
     const id = (await eventually('its window', async () => windowOfPid(desktopEnv, zenity.pid))).id;
     const byId = await macpilot.call('close_window', { window_id: id });

@@ -210,6 +210,14 @@ export class Windows {
         failure,
         call,
       );
+      // A hidden app named with a title none of its windows has is still a try at that app: refused (and
+      // audited so) in the same words.
+      if (app !== undefined && title !== undefined)
+        await this.kernel.resolver.refuseDeniedWindow(
+          (w) => windowsMatching([w], { app }).length > 0,
+          failure,
+          call,
+        );
     }
     throw new MacpilotError({
       ...failure,
