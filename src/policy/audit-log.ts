@@ -240,7 +240,8 @@ function contentLengths(args: Record<string, unknown>): Record<`${string}_length
   const lengths: Record<`${string}_length`, number> = {};
   for (const name of CONTENT_ARGS) {
     const value = args[name];
-    if (value === undefined || value === null) continue;
+    // A value of no type the tools take (an object given as text) has no length to speak of: its call fails.
+    if (!['string', 'number', 'boolean'].includes(typeof value)) continue;
     // In characters as the answers count them (code points: an emoji is one), not UTF-16 units.
     lengths[`${name}_length`] = Array.from(String(value)).length;
   }

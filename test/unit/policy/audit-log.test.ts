@@ -116,6 +116,11 @@ describe('AuditLog', () => {
     expect(content).toContain(`"text_length":${SECRET.length}`);
     expect(content).toContain('"key_length":1');
     expect(content).toContain('"text_length":4');
+    // Text given as an object (a malformed call): nothing of it, and no length made up from its form.
+    audit.settled(call('type_text', { text: { a: SECRET } }, WRITE, 'input'), ok);
+    const last = readFileSync(file, 'utf8').trim().split('\n').at(-1) ?? '';
+    expect(last).not.toContain('hunter2');
+    expect(last).not.toContain('text_length');
   });
 
   test('a failure is recorded by its kind and the arguments it concerns, never its sentence', () => {
