@@ -425,8 +425,7 @@ export class Input {
     const end = isPoint(to)
       ? { point: to, what: await this.kernel.guard('drag', () => this.dropPoint(to, call)) }
       : await this.element(to, call);
-    const { element: target } = await this.kernel.port.call('ax.elementAt', end.point, call);
-    await this.refusePastingElement(target, 'a drag onto', end.point, call);
+    await this.refusePastingElement(undefined, 'a drag onto', end.point, call);
     return this.onSpot('input.drag', from, 'drag from', call, (start, what) => async () => {
       const params = {
         from: start,
@@ -768,10 +767,10 @@ export class Input {
   async hold(key: HeldKey, down: boolean, call?: CallOptions): Promise<ActionResult> {
     // A key held down with ctrl held (key_down ctrl, key_down v) pastes as ctrl+v does; so does ctrl held down
     // while v is (key_down v, key_down ctrl): the key repeats, with ctrl, until released.
-    if (down && 'key' in key) await this.refusePaste(key.key, [], await this.kernel.platform(call), call);
-    if (down && 'modifier' in key) {
+    if (down) {
       const platform = await this.kernel.platform(call);
-      for (const held of this.heldKeys()) await this.refusePaste(held, [key.modifier], platform, call);
+      if ('key' in key) await this.refusePaste(key.key, [], platform, call);
+      else for (const held of this.heldKeys()) await this.refusePaste(held, [key.modifier], platform, call);
     }
     const params = await this.holdParams(key, down, call);
     return this.onFocus('input.hold', `${down ? 'press' : 'release'} ${key.name}`, call, async () => {
@@ -1130,21 +1129,20 @@ export class Input {
 
   /**
    * A press on a "Paste" button or menu item pastes as Ctrl+V does, wherever the agent found its point (a drag
-   * that ends on a menu's Paste item chooses it too).
+   * that ends on a menu's Paste item chooses it too): refused while the clipboard holds a hidden app's copy.
+   * `element`: what the hit test found at the point, undefined when not asked yet.
    */
   private async refusePastingElement(
-    element: ElementInfo | null,
+    element: ElementInfo | null | undefined,
     verb: string,
     point: Point,
     call?: CallOptions,
   ): Promise<void> {
+    if (!(await this.kernel.hiddenCopy.holds())) return;
+    const there =
+      element === undefined ? (await this.kernel.port.call('ax.elementAt', point, call)).element : element;
     const pasting = (e: ElementInfo) => PASTING_ROLES.has(roleOf(e)) && namedPaste(e.name);
-    const found =
-      element && pasting(element)
-        ? element
-        : (await this.kernel.hiddenCopy.holds())
-          ? await this.showingAt(element?.pid, point, pasting, call)
-          : undefined;
+    const found = there && pasting(there) ? there : await this.showingAt(there?.pid, point, pasting, call);
     if (!found) return;
     await this.kernel.hiddenCopy.refusePaste(
       `${verb} the ${roleOf(found)} ${JSON.stringify(found.name.trim())}`,

@@ -202,22 +202,16 @@ export class Windows {
         ? 'use an id from list_windows (include_minimized: true lists minimized ones too)'
         : 'add index (0 is the front-most match) or a more specific title, or use the window id',
     };
-    // A window the lists hide is refused as off limits, named by its app or its title alike.
+    // A window the lists hide is refused as off limits, named by its app or its title alike. A hidden app named
+    // with a title none of its windows has is still a try at that app: refused (and audited so) in the same words.
     if (matches.length === 0 && (target.title !== undefined || target.app !== undefined)) {
       const { title, app } = target;
+      const named = app !== undefined ? { app } : { title };
       await this.kernel.resolver.refuseDeniedWindow(
-        (w) => windowsMatching([w], { app, title }).length > 0,
+        (w) => windowsMatching([w], named).length > 0,
         failure,
         call,
       );
-      // A hidden app named with a title none of its windows has is still a try at that app: refused (and
-      // audited so) in the same words.
-      if (app !== undefined && title !== undefined)
-        await this.kernel.resolver.refuseDeniedWindow(
-          (w) => windowsMatching([w], { app }).length > 0,
-          failure,
-          call,
-        );
     }
     throw new MacpilotError({
       ...failure,

@@ -169,10 +169,14 @@ async function readValue(
   if (await isToggle(bus, ref, role, props.name)) return { value: has(bits, State.CHECKED) };
   try {
     if (VALUE_ROLES.has(role)) {
-      // An empty number field (a web page's) says 0 through Value; what it shows, nothing, is its value.
-      if (has(bits, State.EDITABLE) && (await getText(bus, ref, 1).catch(() => undefined)) === '')
-        return { value: '' };
       const current = await getProperty(bus, ref, 'org.a11y.atspi.Value', 'CurrentValue');
+      // An empty number field (a web page's) says 0 through Value; what it shows, nothing, is its value.
+      if (
+        current === 0 &&
+        has(bits, State.EDITABLE) &&
+        (await getText(bus, ref, 1).catch(() => undefined)) === ''
+      )
+        return { value: '' };
       return typeof current === 'number' ? { value: current } : {};
     }
     const holder = TEXT_HOLDER_ROLES.has(role) && props.name === '' && props.childCount === 0;
